@@ -1,0 +1,337 @@
+"""The engine contract every game implements.
+
+A game is a `Game` (static description + factory) and a `State` (one position).
+Callers never touch game internals: they ask who must act, list legal actions,
+apply one, and read a per-seat view. Everything is deterministic from the seed,
+serialisable to JSON, and redacted per seat.
+
+Seats are numbered 0..players-1 in every game (a spec's "seat 1" is seat 0).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import random
+import types
+import typing
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+JSON = Any  # a value made of dict/list/str/int/float/bool/None
+
+
+class IllegalAction(Exception):
+    """An action the rules forbid. Carries the spec's rule id (e.g. 'OS-10.2').
+
+    Raising it must leave the state exactly as it was.
+    """
+
+    def __init__(self, message: str, rule: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+
+    def __str__(self) -> str:
+        return f"{self.message} [{self.rule}]" if self.rule else self.message
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base for a game's actions: frozen dataclasses with a JSON `type` tag.
+
+    Subclasses set `TYPE` and declare fields typed with int, str, bool,
+    `X | None` or `tuple[X, ...]`; `ActionCodec` validates JSON against them.
+    """
+
+    TYPE: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"type": self.TYPE}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+def _check_value(value: Any, annotation: Any, where: str) -> Any:
+    """Validate one JSON value against a field annotation; return the Python value."""
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        options = typing.get_args(annotation)
+        if value is None:
+            if type(None) in options:
+                return None
+            raise ValueError(f"{where} must not be null")
+        non_none = [a for a in options if a is not type(None)]
+        errors = []
+        for option in non_none:
+            try:
+                return _check_value(value, option, where)
+            except ValueError as exc:
+                errors.append(str(exc))
+        raise ValueError(errors[0])
+    if origin is tuple:
+        args = typing.get_args(annotation)
+        if not isinstance(value, list):
+            raise ValueError(f"{where} must be a list")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_check_value(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
+        if len(value) != len(args):
+            raise ValueError(f"{where} must have {len(args)} items")
+        return tuple(_check_value(v, a, f"{where}[{i}]") for i, (v, a) in enumerate(zip(value, args)))
+    if annotation is bool:
+        if not isinstance(value, bool):
+            raise ValueError(f"{where} must be a boolean")
+        return value
+    if annotation is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{where} must be an integer")
+        return value
+    if annotation is str:
+        if not isinstance(value, str):
+            raise ValueError(f"{where} must be a string")
+        return value
+    raise TypeError(f"unsupported action field type {annotation!r} at {where}")
+
+
+class ActionCodec:
+    """Turns action JSON into Action objects for one game, rejecting anything malformed.
+
+    Well-formed but illegal actions are the rules' business (IllegalAction);
+    this only guarantees shape: a known type, exactly the declared fields,
+    each of the declared JSON type.
+    """
+
+    def __init__(self, action_classes: Iterable[type[Action]]):
+        self._classes: dict[str, type[Action]] = {}
+        self._fields: dict[str, list[tuple[str, Any]]] = {}
+        for cls in action_classes:
+            if not cls.TYPE or cls.TYPE in self._classes:
+                raise TypeError(f"action class {cls.__name__} needs a unique TYPE")
+            hints = typing.get_type_hints(cls)
+            self._classes[cls.TYPE] = cls
+            self._fields[cls.TYPE] = [(f.name, hints[f.name]) for f in dataclasses.fields(cls)]
+
+    @property
+    def types(self) -> list[str]:
+        return list(self._classes)
+
+    def decode(self, obj: Any) -> Action:
+        if not isinstance(obj, Mapping):
+            raise ValueError("an action must be a JSON object")
+        kind = obj.get("type")
+        if not isinstance(kind, str):
+            raise ValueError("an action needs a string field 'type'")
+        cls = self._classes.get(kind)
+        if cls is None:
+            raise ValueError(f"unknown action type {kind!r}; known types: {', '.join(self._classes)}")
+        fields = self._fields[kind]
+        expected = {name for name, _ in fields}
+        extra = set(obj) - expected - {"type"}
+        if extra:
+            raise ValueError(f"action {kind!r} has unknown field(s): {', '.join(sorted(map(str, extra)))}")
+        missing = expected - set(obj)
+        if missing:
+            raise ValueError(f"action {kind!r} is missing field(s): {', '.join(sorted(missing))}")
+        kwargs = {name: _check_value(obj[name], ann, f"{kind}.{name}") for name, ann in fields}
+        return cls(**kwargs)
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, chance outcomes included.
+
+    `visible_to` is None for a public event, otherwise the seats allowed to see
+    it. A game that must tell everyone *that* something happened but only some
+    seats *what* emits two events: a public one and a private one.
+    """
+
+    type: str
+    data: Mapping[str, JSON] = dataclasses.field(default_factory=dict)
+    visible_to: tuple[int, ...] | None = None
+
+    def visible(self, seat: int | None) -> bool:
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"type": self.type, **self.data}
+        if self.visible_to is not None:
+            out["visible_to"] = list(self.visible_to)
+        return out
+
+
+def redact_events(events: Iterable[Event], seat: int | None) -> list[dict[str, JSON]]:
+    """The JSON of the events `seat` may see (None = spectator)."""
+    return [e.to_json() for e in events if e.visible(seat)]
+
+
+# --------------------------------------------------------------------------- RNG helpers
+
+
+def rng_to_json(rng: random.Random) -> JSON:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def rng_from_json(obj: JSON) -> random.Random:
+    try:
+        version, internal, gauss = obj
+        rng = random.Random()
+        rng.setstate((version, tuple(internal), gauss))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"bad RNG state: {exc}") from exc
+    return rng
+
+
+def clone_rng(rng: random.Random) -> random.Random:
+    copy = random.Random()
+    copy.setstate(rng.getstate())
+    return copy
+
+
+def canonical_json(obj: JSON) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+# --------------------------------------------------------------------------- state and game
+
+
+class State(ABC):
+    """One position of one game. Mutable: `apply` changes it in place.
+
+    Subclasses keep the whole state (RNG included) serialisable through
+    `to_json`, and put the RNG state under the top-level key "rng" so that
+    tests can tell hidden information apart from future chance.
+    """
+
+    game: Game
+    num_players: int
+
+    @abstractmethod
+    def to_act(self) -> list[int]:
+        """Seats that must decide now, ascending; several during sealed bids; [] iff over."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every legal action of `seat`, in a deterministic order; [] if it need not act."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply one decision, resolving chance from the state's RNG.
+
+        Raises IllegalAction (state unchanged) if the rules forbid it.
+        """
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        """Everything `seat` may know and nothing else; None is a spectator."""
+
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Current scores per seat (final once the game is over)."""
+
+    @abstractmethod
+    def winners(self) -> list[int]:
+        """Winning seats after the game's tie-break; [] while the game runs."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, JSON]: ...
+
+    @abstractmethod
+    def clone(self) -> State: ...
+
+    @abstractmethod
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """A full state consistent with view(seat): hidden parts resampled, RNG reseeded."""
+
+    def default_action(self, seat: int) -> Action:
+        """The decision taken for a seat whose turn clock expired. Games override
+        this with their documented default (e.g. pass); the fallback is the first
+        legal action."""
+        actions = self.legal_actions(seat)
+        if not actions:
+            raise IllegalAction(f"seat {seat} has nothing to decide", None)
+        return actions[0]
+
+    def digest(self) -> str:
+        """Stable hash of the full state (RNG included)."""
+        return hashlib.sha256(canonical_json(self.to_json()).encode()).hexdigest()
+
+    def check_seat(self, seat: Any) -> None:
+        """Raise IllegalAction unless `seat` is a seat of this game."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
+            raise IllegalAction(f"seat {seat!r} is not a seat of this {self.num_players}-player game", None)
+
+
+class Game(ABC):
+    """Static description of a game and the factory of its states."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    #: JSON-able description of each option, for clients to build forms from.
+    options: ClassVar[dict[str, dict[str, JSON]]] = {}
+    #: Upper bound on decisions in one game, for playout tests and bots.
+    max_game_length: ClassVar[int] = 10_000
+    codec: ClassVar[ActionCodec]
+
+    def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Options with defaults filled in; ValueError naming any bad one."""
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping):
+            raise ValueError("options must be a JSON object")
+        unknown = set(options) - set(self.options)
+        if unknown:
+            known = ", ".join(self.options) or "none"
+            raise ValueError(f"unknown option(s) {', '.join(sorted(map(str, unknown)))}; known: {known}")
+        resolved = {}
+        for key, spec in self.options.items():
+            value = options.get(key, spec["default"])
+            if value not in spec["choices"]:
+                choices = ", ".join(map(str, spec["choices"]))
+                raise ValueError(f"option {key!r} must be one of {choices}, not {value!r}")
+            resolved[key] = value
+        return resolved
+
+    def check_players(self, players: Any) -> int:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError("players must be an integer")
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"{self.title} takes {self.min_players}-{self.max_players} players, not {players}"
+            )
+        return players
+
+    @abstractmethod
+    def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State: ...
+
+    @abstractmethod
+    def from_json(self, obj: dict[str, JSON]) -> State: ...
+
+    def action_from_json(self, obj: Any) -> Action:
+        """Decode an action's JSON form; ValueError if it is malformed."""
+        return self.codec.decode(obj)
+
+    def describe(self) -> dict[str, JSON]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": self.options,
+        }
