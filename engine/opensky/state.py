@@ -571,7 +571,7 @@ class OpenSkyState(State):
 
     def _apply_ancillary(self, seat: int, action: AddAncillaries) -> list[Event]:
         n = action.tokens
-        if not 0 <= n <= self.anc[seat]:
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= self.anc[seat]:
             raise IllegalAction(f"seat {seat} has {self.anc[seat]} unused ancillary token(s), not {n}", "OS-14.2")
         events: list[Event] = []
         if n == 0:
