@@ -80,6 +80,7 @@ def draft_order(players: int) -> tuple[tuple[int, int], ...]:
 
 
 _DRAFTS = {p: draft_order(p) for p in AIRCRAFT}
+_DICE_SETS = tuple(itertools.combinations(range(6), 3))  # OS-8.3: 20 equally likely outcomes
 _PLACE_ACTIONS = {name: tuple(PlaceAircraft(code) for code in b.route_codes) for name, b in BOARDS.items()}
 _CALLSIGN_ACTIONS = {name: tuple(PlaceCallsign(code) for code in b.codes) for name, b in BOARDS.items()}
 _HUB_ACTIONS = {name: tuple(PlaceHub(code) for code in b.codes) for name, b in BOARDS.items()}
@@ -388,11 +389,12 @@ class OpenSkyState(State):
     def _start_month(self, events: list[Event]) -> None:
         """OS-8.1 to OS-8.3: the roller rolls three distinct callsigns.
 
-        RNG use: `rng.sample(range(6), 3)`, a uniform set of three distinct
-        callsigns, which OS-8.3 allows in place of rolling and rerolling.
+        RNG use: one `rng.randrange(20)` picks one of the 20 sets of three distinct
+        callsigns (listed in lexicographic order) uniformly, which OS-8.3 allows in
+        place of rolling and rerolling.
         """
         self.phase = "market"
-        dice = sorted(self.rng.sample(range(6), 3))
+        dice = list(_DICE_SETS[self.rng.randrange(20)])
         self.dice = dice
         events.append(
             Event(
