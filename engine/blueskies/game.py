@@ -9,13 +9,9 @@ from engine.blueskies import actions as act
 from engine.blueskies.data import BOARD
 from engine.blueskies.state import (
     AIRPORTS,
-    BUYOUT_COST,
-    COSTS,
-    FULL,
     LOCAL,
     PHASES,
     BlueSkiesState,
-    _next_cost,
 )
 from engine.core import JSON, Game, rng_from_json
 
@@ -84,13 +80,10 @@ class BlueSkiesGame(Game):
         state.final = obj["final"]
         if len(state.pax) != len(AIRPORTS) or len(state.gates) != len(AIRPORTS):
             raise ValueError("a Blue Skies state has one entry per airport")
-        state.buyable = [a for a in AIRPORTS if state.gates[a][:1] == [LOCAL] and BUYOUT_COST[a] != FULL]
-        state.nextcost = [_next_cost(COSTS[n][a], len(state.gates[a])) for a in AIRPORTS]
-        state.income = [0] * n
         for a in AIRPORTS:
             if any(o != LOCAL and not 0 <= o < n for o in state.gates[a]):
                 raise ValueError(f"bad gate owner at airport {a}")
-            state._credit(a, 1)
+        state.rebuild_derived()
         return state
 
     def describe(self) -> dict[str, JSON]:

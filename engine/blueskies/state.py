@@ -138,6 +138,16 @@ class BlueSkiesState(State):
         self._start_purchase_turn()
         return events
 
+    def rebuild_derived(self) -> None:
+        """Recompute income, next costs and buyable locals from `pax` and `gates` (after a restore)."""
+        n = self.num_players
+        costs = COSTS[n]
+        self.nextcost = [_next_cost(costs[a], len(self.gates[a])) for a in AIRPORTS]
+        self.buyable = [a for a in AIRPORTS if self.gates[a][:1] == [LOCAL] and BUYOUT_COST[a] != FULL]
+        self.income = [0] * n
+        for a in AIRPORTS:
+            self._credit(a, 1)
+
     # ------------------------------------------------------------------ chance and board primitives
 
     def _draw_card(self, events: list[Event]) -> int | None:
