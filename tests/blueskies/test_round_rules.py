@@ -97,8 +97,12 @@ def test_BS_6_3_empty_deck_reshuffles_the_discard_pile_or_skips_the_draw():
     assert any(e.type == "reshuffle" for e in events) and len(state.hands[seat]) == 3
     state.deck, state.discard = [], []
     assert state._draw_card([]) is None
-    state._reveal([])  # a reveal from nothing adds no passengers
-    assert sum(state.pax) == 1 or sum(state.pax) >= 1
+    pax, bag = list(state.pax), (state.red, state.green)
+    assert state._reveal([]) is None  # a reveal from nothing adds no passengers
+    assert state.pax == pax and (state.red, state.green) == bag
+    state.hands[seat] = []
+    state._refill(seat, [])  # a hand may then hold fewer than 3 cards
+    assert state.hands[seat] == []
 
 
 def test_BS_6_4_drawn_cards_join_the_hand_and_revealed_cards_are_resolved_then_discarded():
