@@ -12,8 +12,10 @@ Seats are 0-based (the spec's players are unnumbered; "first player" is a seat).
 
 from __future__ import annotations
 
+import copy
 import random
 from bisect import insort
+from itertools import compress
 from typing import Any
 
 from engine.blueskies import actions as act
@@ -160,7 +162,7 @@ class BlueSkiesState(State):
             self.deck = deck = self.discard
             self.discard = []
             events.append(Event("reshuffle", {"cards": len(deck)}))
-        return deck.pop(self.rng.randrange(len(deck)))
+        return deck.pop(int(self.rng.random() * len(deck)))
 
     def _draw_to_hand(self, seat: int, events: list[Event]) -> bool:
         card = self._draw_card(events)
@@ -346,7 +348,7 @@ class BlueSkiesState(State):
         self.final = breakdown
         self.phase = OVER
         self.actor = -1
-        events.append(Event("game_over", breakdown))
+        events.append(Event("game_over", copy.deepcopy(breakdown)))
 
     # ------------------------------------------------------------------ contract: queries
 
@@ -392,9 +394,7 @@ class BlueSkiesState(State):
         if self.supply[seat] <= 0 or (self.phase == SETUP_BUY and self.added >= BOARD.setup_max_gates):
             return [act.DONE]
         budget = self.budget
-        nextcost = self.nextcost
-        buy = act.BUY
-        out: list[Action] = [buy[a] for a in AIRPORTS if nextcost[a] <= budget]
+        out: list[Action] = list(compress(act.BUY, map(budget.__ge__, self.nextcost)))
         for a in self.buyable:
             if BUYOUT_COST[a] <= budget:
                 out.append(act.BUYOUT[a])
@@ -626,7 +626,7 @@ class BlueSkiesState(State):
                 "entitlement": list(self.help_entitlement),
                 "chosen": [CODES[a] for a in self.help_chosen] if self.phase == HELP else [],
             },
-            "final": self.final,
+            "final": copy.deepcopy(self.final),
             "winners": self.winners(),
         }
         return out
@@ -654,7 +654,7 @@ class BlueSkiesState(State):
             "help_used": self.help_used,
             "help_entitlement": list(self.help_entitlement),
             "help_chosen": [CODES[a] for a in self.help_chosen],
-            "final": self.final,
+            "final": copy.deepcopy(self.final),
             "rng": rng_to_json(self.rng),
         }
 
@@ -687,7 +687,7 @@ class BlueSkiesState(State):
         new.help_used = self.help_used
         new.help_entitlement = self.help_entitlement[:]
         new.help_chosen = self.help_chosen[:]
-        new.final = self.final
+        new.final = self.final  # never mutated once set
         return new
 
     def determinize(self, seat: int, rng: random.Random) -> BlueSkiesState:
