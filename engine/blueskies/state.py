@@ -12,7 +12,6 @@ Seats are 0-based (the spec's players are unnumbered; "first player" is a seat).
 
 from __future__ import annotations
 
-import copy
 import random
 from bisect import insort
 from itertools import compress
@@ -44,6 +43,15 @@ SPACES: dict[int, tuple[tuple[int, ...], ...]] = {
     n: tuple(tuple(i + 1 for i, m in enumerate(a.min_players) if m <= n) for a in BOARD.airports) for n in range(2, 6)
 }
 HAND = BOARD.hand_size
+
+
+def json_copy(obj: Any) -> Any:
+    """A fresh copy of a JSON value (cheaper than copy.deepcopy, which memoises)."""
+    if isinstance(obj, dict):
+        return {k: json_copy(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [json_copy(v) for v in obj]
+    return obj
 
 
 def _next_cost(costs: tuple[int, ...], opened: int) -> int:
@@ -348,7 +356,7 @@ class BlueSkiesState(State):
         self.final = breakdown
         self.phase = OVER
         self.actor = -1
-        events.append(Event("game_over", copy.deepcopy(breakdown)))
+        events.append(Event("game_over", json_copy(breakdown)))
 
     # ------------------------------------------------------------------ contract: queries
 
@@ -626,7 +634,7 @@ class BlueSkiesState(State):
                 "entitlement": list(self.help_entitlement),
                 "chosen": [CODES[a] for a in self.help_chosen] if self.phase == HELP else [],
             },
-            "final": copy.deepcopy(self.final),
+            "final": json_copy(self.final),
             "winners": self.winners(),
         }
         return out
@@ -654,7 +662,7 @@ class BlueSkiesState(State):
             "help_used": self.help_used,
             "help_entitlement": list(self.help_entitlement),
             "help_chosen": [CODES[a] for a in self.help_chosen],
-            "final": copy.deepcopy(self.final),
+            "final": json_copy(self.final),
             "rng": rng_to_json(self.rng),
         }
 
