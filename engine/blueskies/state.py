@@ -28,6 +28,8 @@ FULL = 99  # "no usable empty space" in the next-cost table
 
 SETUP_BUY, BUY, PLAY, SPECIAL_DISCARD, HELP, HELP_DISCARD, OVER = range(7)
 PHASES = ("setup_buy", "buy", "play", "special_discard", "help", "help_discard", "over")
+#: The spec's step of the round for each phase (BS-8.n); setup and the end have none.
+STEPS = (None, 1, 2, 2, 6, 6, None)
 
 N_AIRPORTS = len(BOARD.airports)
 AIRPORTS = range(N_AIRPORTS)
@@ -614,6 +616,7 @@ class BlueSkiesState(State):
             "players": n,
             "seat": seat,
             "phase": PHASES[self.phase],
+            "step": STEPS[self.phase],
             "round": self.round,
             "first_player": self.first,
             "to_act": self.to_act(),

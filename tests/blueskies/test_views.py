@@ -124,8 +124,11 @@ def test_describe_exposes_the_static_board_for_clients():
     assert len(board["airports"]) == 30 and len(board["regions"]) == 7
 
 
-def test_round_phase_reaches_buy_after_a_full_round():
+def test_BS_8_view_names_the_phase_and_the_step_of_the_round():
     state = new(2)
+    assert (state.view(0)["phase"], state.view(0)["step"]) == ("setup_buy", None)
     to_play(state)
+    assert (state.view(0)["phase"], state.view(0)["step"]) == ("play", 2)
     play_first_cards(state)
     assert state.phase == BUY and state.round == 2
+    assert (state.view(1)["phase"], state.view(1)["step"], state.view(1)["round"]) == ("buy", 1, 2)
