@@ -585,6 +585,8 @@ class BlueSkiesState(State):
     # ------------------------------------------------------------------ contract: views and copies
 
     def view(self, seat: int | None) -> dict[str, JSON]:
+        if seat is not None:
+            self.check_seat(seat)
         n = self.num_players
         spaces = SPACES[n]
         airports = []
