@@ -214,9 +214,17 @@ class BlueSkiesState(State):
         red, greens, self.red, self.green = draw_operation(self.rng, self.red, self.green)
         cubes = red + greens
         if cubes:
-            self._credit(a, -1)
-            self.pax[a] += cubes
-            self._credit(a, 1)
+            owners = self.gates[a]
+            g = len(owners)
+            before = self.pax[a]
+            self.pax[a] = after = before + cubes
+            if g:  # income moves by the change of each gate's share (BS-4.1)
+                q0, r0 = divmod(before, g)
+                q1, r1 = divmod(after, g)
+                income = self.income
+                for i, owner in enumerate(owners):
+                    if owner >= 0:
+                        income[owner] += (q1 + (i < r1)) - (q0 + (i < r0))
         events.append(Event("passengers", {"airport": CODES[a], "red": red, "green": greens}))
 
     def _open_local(self, a: int, events: list[Event]) -> None:
