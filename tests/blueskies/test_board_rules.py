@@ -201,9 +201,8 @@ def test_BS_2_7_leader_is_the_highest_score_ties_included():
 def test_BS_3_1_draws_are_without_replacement_and_never_return():
     state = _round_buyer()
     before = state.red + state.green + sum(state.pax)
-    events = []
     for _ in range(20):
-        state._add_passengers(idx("ATL"), events)
+        state._add_passengers(idx("ATL"))
     assert state.red + state.green + sum(state.pax) == before
     assert state.red == 100 - 14 - 20
 
@@ -231,7 +230,7 @@ def test_BS_3_3_added_passengers_are_redistributed():
     state = _round_buyer()
     set_airport(state, "SEA", 2, [1, 2])
     state.green = 0
-    state._add_passengers(idx("SEA"), [])
+    assert state._add_passengers(idx("SEA")) == (1, 0)
     assert gate_counts(state, "SEA") == [2, 1]
     assert state.income == [0, 2, 1]
 
@@ -252,8 +251,9 @@ def test_BS_3_5_a_played_card_is_exactly_one_operation_on_one_airport():
     seat = state.actor
     set_hand(state, seat, ["DEN", "DEN", "SEA"])
     events = do(state, seat, {"type": "play_card", "airport": "DEN"})
-    ops = [e for e in events if e.type == "passengers"]
-    assert len(ops) == 1 and ops[0].data["airport"] == "DEN"
+    ops = [e for e in events if "red" in e.data]
+    assert len(ops) == 1 and ops[0].type == "play" and ops[0].data["card"] == "DEN"
+    assert ops[0].data["red"] == 1
     assert state.pax[idx("DEN")] == ops[0].data["red"] + ops[0].data["green"]
 
 
