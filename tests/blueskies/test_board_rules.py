@@ -10,7 +10,7 @@ import pytest
 from engine.blueskies import actions as act
 from engine.blueskies.data import BOARD
 from engine.blueskies.passengers import draw_operation, shares
-from engine.blueskies.state import BUY, LOCAL, SETUP_BUY
+from engine.blueskies.state import BUY, LOCAL, PLAY, SETUP_BUY
 from engine.core import IllegalAction
 from tests.blueskies.helpers import (
     GAME,
@@ -190,7 +190,7 @@ def test_BS_2_7_leader_is_the_highest_score_ties_included():
     to_play(state)
     clear_board(state)
     state.points = [40, 40, 31]
-    while state.phase == 2:
+    while state.phase == PLAY:
         state.apply(state.actor, act.PLAY[state.hands[state.actor][0]])
     assert state.help_entitlement == [0, 0, 3]
 
@@ -404,7 +404,7 @@ def test_BS_5_7_local_gates_only_on_space_1_of_airports_without_gates_and_earn_n
     set_airport(state, "SEA", 3, [1])
     set_airport(state, "PDX", 3, [])
     state.red = state.green = 0
-    while state.phase == 2:
+    while state.phase == PLAY:
         state.apply(state.actor, act.PLAY[state.hands[state.actor][0]])
     assert state.gates[idx("SEA")] == [1] and state.gates[idx("PDX")] == [LOCAL]
 
