@@ -254,7 +254,8 @@ def test_determinize_keeps_the_view_and_resamples_the_hidden(name, players, opti
             assert state.digest() == state.clone().digest()
         random_step(state, rng)
         step += 1
-    assert resampled, "determinize never resampled any hidden information"
+    if engine.get(name).has_hidden_information:
+        assert resampled, "determinize never resampled any hidden information"
 
 
 @pytest.mark.parametrize(("name", "players", "options"), CONFIGS, ids=IDS)
