@@ -58,6 +58,17 @@ class Model:
     marker_taker: int
     pending: dict[str, Any] | None
     bonus_vp: list[int]
+    #: Derived from `slots` (not serialised): bitmask of destinations where each seat has an airport.
+    owned: list[int]
+
+    def refresh_owned(self) -> None:
+        """Recompute the derived `owned` masks from the slots."""
+        owned = [0] * self.num_players
+        for d, row in enumerate(self.slots):
+            for v in row:
+                if v >= 0:
+                    owned[v >> 2] |= 1 << d
+        self.owned = owned
 
     def copy_fields_from(self, other: Model) -> None:
         """Hand-written deep copy of every field (cheap: only lists of ints)."""
@@ -89,6 +100,7 @@ class Model:
         self.marker_taker = other.marker_taker
         self.pending = None if other.pending is None else dict(other.pending)
         self.bonus_vp = other.bonus_vp[:]
+        self.owned = other.owned[:]
 
     def fields_to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"players": self.num_players, "rng": rng_to_json(self.rng)}
@@ -112,6 +124,7 @@ class Model:
             setattr(self, name, _copy_json(obj[name]))
         if len(self.slots) != len(DATA.destinations) or len(self.money) != players:
             raise ValueError("Aeroplanes state does not match the board or the player count")
+        self.refresh_owned()
 
 
 def _plain(value: Any) -> Any:

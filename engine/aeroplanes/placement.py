@@ -18,11 +18,10 @@ from engine.aeroplanes.model import CARD_NUMBER, CARD_TILES, EMPTY, Model
 from engine.aeroplanes.routes import (
     AMERICAS,
     DIRECT,
-    DIRECT_MASK_LONG,
-    DIRECT_MASK_NORMAL,
     EUROPE_MASK,
-    HOP_MASK,
     HOPS,
+    REACH_LONG,
+    REACH_NORMAL,
     mask_items,
     route_rolls,
 )
@@ -36,13 +35,28 @@ ADV_PILOT, ADV_MAINTENANCE, ADV_PRODUCTION, ADV_NIGHT, ADV_BEACON = 2, 3, 4, 5, 
 
 def own_mask(s: Model, p: int) -> int:
     """Destinations where p has an airport, home tile included (AE-1.3)."""
-    mask = 0
-    for d, slots in enumerate(s.slots):
-        for v in slots:
-            if v >= 0 and v >> 2 == p:
-                mask |= 1 << d
-                break
-    return mask
+    return s.owned[p]
+
+
+_PLACE: dict[tuple[int, str, int | None], PlaceTile] = {}
+_ROUTE: dict[tuple[str, str | None], ChooseRoute] = {}
+
+
+def _place_action(card: int, target: str, replace: int | None) -> PlaceTile:
+    """Interned actions: building frozen dataclasses is the slowest part of listing them."""
+    key = (card, target, replace)
+    action = _PLACE.get(key)
+    if action is None:
+        action = _PLACE[key] = PlaceTile(card, target, replace)
+    return action
+
+
+def _route_action(source: str, via: str | None) -> ChooseRoute:
+    key = (source, via)
+    action = _ROUTE.get(key)
+    if action is None:
+        action = _ROUTE[key] = ChooseRoute(source, via)
+    return action
 
 
 def own_stage(s: Model, p: int, d: int) -> int | None:
@@ -65,10 +79,53 @@ def replace_options(slots: list[int], stage: int) -> list[int | None]:
     return sorted(v >> 2 for v in slots if v >= 0 and 0 < (v & 3) < stage)
 
 
+def _targets(s: Model, p: int, stage: int, long_haul: bool, first_only: bool) -> list[tuple[str, int | None]]:
+    """(target, replace) pairs open to a tile of this stage from this kind of card."""
+    own = s.owned[p]
+    reach = own
+    table = REACH_LONG if long_haul else REACH_NORMAL
+    m = own
+    while m:
+        low = m & -m
+        reach |= table[low.bit_length() - 1]
+        m ^= low
+    options: list[tuple[str, int | None]] = []
+    all_slots = s.slots
+    while reach:
+        low = reach & -reach
+        t = low.bit_length() - 1
+        reach ^= low
+        slots = all_slots[t]
+        if own & low:
+            mine = own_stage(s, p, t)
+            if mine and mine < stage and EMPTY not in slots:
+                options.append((IDS[t], p))
+        elif EMPTY in slots:
+            options.append((IDS[t], None))
+        else:
+            for r in replace_options(slots, stage):
+                options.append((IDS[t], r))
+        if first_only and options:
+            return options
+    return options
+
+
+def can_place(s: Model, p: int) -> bool:
+    """AE-6.5: is any placement attempt or upgrade possible?"""
+    seen = set()
+    for c in s.cards[p]:
+        if c[CARD_TILES] > 0:
+            card = CARDS[c[CARD_NUMBER] - 1]
+            key = (card.stage, card.long_haul)
+            if key not in seen:
+                seen.add(key)
+                if _targets(s, p, card.stage, card.long_haul, True):
+                    return True
+    return False
+
+
 def place_options(s: Model, p: int) -> list[PlaceTile]:
     """Every legal first step of a placement attempt, or of an upgrade (AE-8.2, AE-8.7, AE-8.8)."""
-    own = own_mask(s, p)
-    sources = mask_items(own)
     out: list[PlaceTile] = []
     cache: dict[tuple[int, bool], list[tuple[str, int | None]]] = {}
     for c in s.cards[p]:
@@ -78,26 +135,9 @@ def place_options(s: Model, p: int) -> list[PlaceTile]:
         key = (card.stage, card.long_haul)
         options = cache.get(key)
         if options is None:
-            options = []
-            reach = 0
-            if card.long_haul:
-                for src in sources:
-                    reach |= DIRECT_MASK_LONG[src] | HOP_MASK[src]
-            else:
-                for src in sources:
-                    reach |= DIRECT_MASK_NORMAL[src]
-            for t in mask_items(reach | own):
-                slots = s.slots[t]
-                if own >> t & 1:
-                    mine = own_stage(s, p, t)
-                    if mine and mine < card.stage and EMPTY not in slots:
-                        options.append((IDS[t], p))
-                else:
-                    for r in replace_options(slots, card.stage):
-                        options.append((IDS[t], r))
-            cache[key] = options
+            options = cache[key] = _targets(s, p, card.stage, card.long_haul, False)
         number = c[CARD_NUMBER]
-        out.extend(PlaceTile(number, t, r) for t, r in options)
+        out.extend(_place_action(number, t, r) for t, r in options)
     return out
 
 
@@ -107,10 +147,10 @@ def routes_to(s: Model, p: int, target: int, long_haul: bool) -> list[ChooseRout
     for src in mask_items(own_mask(s, p)):
         c = DIRECT[src].get(target)
         if c is not None and (long_haul or not c.long_haul):
-            out.append(ChooseRoute(IDS[src], None))
+            out.append(_route_action(IDS[src], None))
         if long_haul:
             for x, _c1, _c2 in HOPS[src].get(target, ()):
-                out.append(ChooseRoute(IDS[src], IDS[x]))
+                out.append(_route_action(IDS[src], IDS[x]))
     return out
 
 
@@ -137,6 +177,7 @@ def put_tile(s: Model, p: int, card_number: int, target: int, replace: int | Non
     find_card(s, p, card_number)[CARD_TILES] -= 1
     slots = s.slots[target]
     events: list[Event] = []
+    s.owned[p] |= 1 << target
     if replace is None:
         slots[slots.index(EMPTY)] = p * 4 + stage
         if target in AMERICAS:
@@ -149,6 +190,8 @@ def put_tile(s: Model, p: int, card_number: int, target: int, replace: int | Non
             if v >= 0 and v >> 2 == replace:
                 s.supply[replace][v & 3] += 1
                 slots[i] = p * 4 + stage
+                if replace != p:
+                    s.owned[replace] &= ~(1 << target)
                 events.append(Event("tile_replaced", {"seat": replace, "destination": IDS[target], "stage": v & 3}))
                 break
     events.insert(0, Event("tile_placed", {"seat": p, "card": card_number, "destination": IDS[target],

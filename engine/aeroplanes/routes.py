@@ -40,6 +40,9 @@ for _s in range(N_DEST):
     _hops.append(table)
 HOPS = tuple({t: tuple(v) for t, v in sorted(h.items())} for h in _hops)
 HOP_MASK = tuple(sum(1 << t for t in HOPS[s]) for s in range(N_DEST))
+#: Everything a tile from a normal / long-haul card can be declared towards from s.
+REACH_NORMAL = DIRECT_MASK_NORMAL
+REACH_LONG = tuple(DIRECT_MASK_LONG[s] | HOP_MASK[s] for s in range(N_DEST))
 
 
 def leg_rolls(c1: Connection, c2: Connection | None) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -174,7 +174,7 @@ class AeroState(Model, State):
         kinds = []
         if self._buy_options(p):
             kinds.append("buy")
-        if placement.place_options(self, p):
+        if placement.can_place(self, p):
             kinds.append("place")
         if claims.claim_options(self, p, placement.own_mask(self, p)):
             kinds.append("claim")
@@ -284,6 +284,7 @@ class AeroState(Model, State):
         self.home[p] = city
         slots = self.slots[city]
         slots[slots.index(-1)] = p * 4
+        self.owned[p] |= 1 << city
         self.home_order.pop(0)
         events = [Event("home_chosen", {"seat": p, "city": IDS[city]})]
         if self.home_order:
@@ -466,7 +467,7 @@ class AeroState(Model, State):
     def _after_success(self, p: int, events: list[Event]) -> list[Event]:
         """AE-8.1: the player may start another attempt, or stop (automatic when none is possible)."""
         self.pending = None
-        if placement.place_options(self, p):
+        if placement.can_place(self, p):
             self.phase = "place_more"
             return events
         return self._end_turn(p, events)
