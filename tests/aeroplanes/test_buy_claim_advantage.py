@@ -115,7 +115,7 @@ def test_AE_7_5_new_card_is_face_up_in_service_with_full_capacity():
     assert card[1] == 1 and card[2] == 1 and free_capacity(card) == DATA.cards[3].capacity
 
 
-def test_AE_11_4_increased_production_needs_the_tile_a_spare_supply_tile_and_era_two():
+def test_AE_7_3_and_AE_11_4_increased_production_needs_the_tile_a_spare_supply_tile_and_era_two():
     s, p = setup()
     s.adv[p][4] = 1
     touch(s)
@@ -138,7 +138,7 @@ def test_AE_11_4_increased_production_needs_the_tile_a_spare_supply_tile_and_era
 # ----------------------------------------------------------------- AE-9 claim
 
 
-def test_AE_9_1_and_9_2_origin_section_destination_and_capacity_all_needed():
+def test_AE_9_1_and_AE_9_2_origin_section_destination_and_capacity_all_needed():
     s, p = setup()
     home = DATA.destinations[s.home[p]].id
     tile = tile_for("vienna", 1)

@@ -102,7 +102,7 @@ def test_AE_16_4_vp_table_ordered_and_not_decreasing():
         assert all(x <= y for x, y in zip(DATA.profit_vp[e], DATA.profit_vp[e + 1]))
 
 
-def test_AE_16_5_aircraft_cards():
+def test_AE_16_5_and_AE_2_7_aircraft_cards():
     cards = DATA.cards
     assert [c.number for c in cards] == list(range(1, 47))
     assert all(c.tiles in (1, 2) and c.vp in (0, 1) and c.capacity >= 1 for c in cards)
@@ -115,7 +115,7 @@ def test_AE_16_5_aircraft_cards():
     assert all(c.price <= {1: 14, 2: 34, 3: 44}[c.era] for c in cards)
 
 
-def test_AE_16_7_passenger_tiles():
+def test_AE_16_7_and_AE_2_8_passenger_tiles():
     tiles = DATA.passengers
     assert len(tiles) == 96
     assert sum(1 for t in tiles if not t.not_era1) > 24

@@ -381,7 +381,7 @@ def test_AE_8_15_abort_returns_the_tile_and_ends_the_action():
     assert s.current != p
 
 
-def test_AE_8_16_and_8_1_success_allows_further_tiles_from_the_new_airport():
+def test_AE_8_16_and_AE_8_1_success_allows_further_tiles_from_the_new_airport():
     s, p = setup()
     home = DATA.destinations[s.home[p]].id
     white = next(DATA.destinations[t].id for t, c in placement.DIRECT[s.home[p]].items()

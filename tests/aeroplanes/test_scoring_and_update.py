@@ -145,7 +145,7 @@ def test_AE_14_6_refill_rome_to_berlin_with_any_tile_and_stop_when_bag_empty():
     assert starred in s.waiting  # '¤' tiles are ordinary from era 2 on
 
 
-def test_AE_14_8_and_14_9_era_marker_moves_and_failures_advantages_money_kept(monkeypatch):
+def test_AE_14_8_and_AE_14_9_era_marker_moves_and_failures_advantages_money_kept(monkeypatch):
     s = started(4, 1, HOMES)
     p = s.current
     s.failures[p] = 2

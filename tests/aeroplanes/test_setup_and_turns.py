@@ -26,7 +26,7 @@ def test_AE_1_1_three_to_five_players():
             GAME.new(n, 1)
 
 
-def test_AE_1_2_go_around_runs_clockwise_from_the_first_player():
+def test_AE_1_2_and_AE_6_1_go_around_runs_clockwise_from_the_first_player():
     s = started(4, 1, HOMES)
     order = []
     for _ in range(3):
@@ -128,7 +128,7 @@ def test_AE_3_10_players_start_with_no_money_and_no_vp():
     assert s.money == [0] * 4 and s.vp == [0] * 4
 
 
-def test_AE_4_1_and_4_2_three_eras_then_the_game_ends_without_a_third_update():
+def test_AE_4_1_three_eras_and_AE_4_2_game_ends_without_a_third_update():
     s = GAME.new(4, 7)
     kinds = []
     rng = random.Random(7)
@@ -144,7 +144,7 @@ def test_AE_4_1_and_4_2_three_eras_then_the_game_ends_without_a_third_update():
     assert s.era == 3 and s.to_act() == []
 
 
-def test_AE_5_1_and_5_2_income_with_home_modifiers():
+def test_AE_5_1_notes_and_AE_5_2_income_with_home_modifiers():
     s = started(4, 1, HOMES)
     assert s.notes == 8
     assert s.money == [12 - 1, 12 - 1, 12 + 2, 12 + DATA.destinations[IDX["rome"]].income_modifier]
@@ -159,7 +159,7 @@ def _end_era(s, monkeypatch, roll: int = 1):
     return p, s.apply(p, ChooseAction("subsidy"))
 
 
-def test_AE_5_3_and_5_4_era_money_paid_once_and_unspent_money_carries_over(monkeypatch):
+def test_AE_5_3_carry_over_and_AE_5_4_AE_14_7_era_money_paid_once(monkeypatch):
     s = started(4, 1, HOMES)
     before = s.money[:]
     _end_era(s, monkeypatch)
@@ -231,7 +231,7 @@ def test_AE_6_5_only_actions_that_can_be_carried_out_are_offered():
         s.apply(p, ChooseAction("fly"))
 
 
-def test_AE_6_6_engine_maintenance_is_free_and_only_at_the_start_of_a_turn():
+def test_AE_6_6_and_AE_11_3_engine_maintenance_is_free_and_only_at_the_start_of_a_turn():
     s = started(4, 1, HOMES)
     p = s.current
     s.adv[p][3] = 1
@@ -248,7 +248,7 @@ def test_AE_6_6_engine_maintenance_is_free_and_only_at_the_start_of_a_turn():
     assert EngineMaintenance() not in s.legal_actions(p)
 
 
-def test_AE_12_1_and_12_2_eight_notes_then_the_marker():
+def test_AE_12_1_and_AE_12_2_eight_notes_then_the_marker():
     s = started(4, 1, HOMES)
     total = sum(s.money)
     for _ in range(8):
@@ -273,3 +273,53 @@ def test_AE_6_random_games_always_terminate():
         s = GAME.new(5, seed)
         steps = play_random(s, random.Random(seed))
         assert s.is_over() and steps < GAME.max_game_length
+
+
+def test_AE_2_1_component_counts():
+    assert len(DATA.cards) == 46 and len(DATA.passengers) == 96
+    assert DATA.advantage_per_type * len(DATA.advantage_names) == 30
+    assert len(D.roll_risk(random.Random(1))) == 3
+
+
+def test_AE_2_3_home_tile_is_an_ordinary_own_airport_that_is_never_replaced():
+    s = started(4, 1, HOMES)
+    p = s.current
+    home = DATA.destinations[s.home[p]].id
+    assert s.owned[p] >> IDX[home] & 1
+    from engine.aeroplanes import era
+    from engine.aeroplanes.placement import place_options, replace_options
+
+    assert era.market_counts(s)["Europe"][p] == 1
+    assert replace_options([p * 4, (p + 1) % 4 * 4, (p + 2) % 4 * 4], 3) == []
+    give_card(s, p, 31)
+    assert all(a.target != home for a in place_options(s, p))
+
+
+def test_AE_2_9_view_shows_every_board_area():
+    s = started(4, 1, HOMES)
+    v = s.view(None)
+    assert list(v["waiting"]) == ["rome", "zurich", "paris", "london", "amsterdam", "berlin"]
+    assert all(len(slots) == 4 for slots in v["waiting"].values())
+    assert v["overflow"] == [] and v["subsidy_notes"] == 8 and v["era"] == 1
+    assert [p["vp"] for p in v["players"]] == [0, 0, 0, 0]
+    assert len(v["display"]) == 12 and v["display"][3] == {"card": 4, "cost": DATA.cards[3].price + 3}
+    assert set(v["slots"]) == {d.id for d in DATA.destinations}
+    assert GAME.static_board()["destinations"][0]["x"] == DATA.destinations[0].x
+
+
+def test_AE_3_2_AE_3_5_AE_3_6_AE_3_7_AE_3_9_rest_of_setup():
+    """AE-3.2 (no rules effect), AE-3.5 bank and counters, AE-3.6 advantage stacks, AE-3.7 markers, AE-3.9 VP."""
+    s = GAME.new(4, 1)
+    assert s.phase == "home" and s.era == 1
+    assert s.failures == [0] * 4 and all(sum(a) == 0 for a in s.adv)
+    assert s.adv_supply[2:] == [6] * 5
+    assert s.marker_taker == -1 and s.vp == [0] * 4
+
+
+def test_AE_12_2_marker_cannot_be_taken_while_notes_remain():
+    s = started(4, 1, HOMES)
+    s.notes = 1
+    touch(s)
+    p = s.current
+    s.apply(p, ChooseAction("subsidy"))
+    assert s.era == 1 and s.notes == 0 and s.marker_taker == -1
