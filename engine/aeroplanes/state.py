@@ -534,6 +534,8 @@ class AeroState(Model, State):
             "subsidy_marker_taker": self.marker_taker if self.marker_taker >= 0 else None,
             "advantage_supply": {names[t]: self.adv_supply[t] for t in ADV_TYPES},
             "pending": pend,
+            "majority_counts": era.market_counts(self),
+            "profits": era.profits(self),
             "winners": self.winners(),
         }
 
