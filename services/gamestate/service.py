@@ -258,6 +258,19 @@ class GameStateService:
             first = await self.store.idempotent(meta.game_id, seat, idem_key)
             if first is not None:
                 return self._replay(first, print_)
+        try:
+            return await self._apply(meta, seat, action_json, expected_version, idem_key, print_)
+        except errors.ServiceError as exc:
+            if exc.reason == "stale_version" and idem_key:
+                # A racing twin with the same key may have committed in between: replay it.
+                first = await self.store.idempotent(meta.game_id, seat, idem_key)
+                if first is not None:
+                    return self._replay(first, print_)
+            raise
+
+    async def _apply(
+        self, meta: Meta, seat: int, action_json: str, expected_version: int, idem_key: str, print_: str
+    ) -> SubmitResult:
         obj = _json_object(action_json, "action_json")
         game = self._game(meta.game)
         try:
