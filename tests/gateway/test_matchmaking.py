@@ -249,6 +249,32 @@ def test_concurrent_matchers_in_one_loop_claim_each_ticket_once(make_gateway, rd
     assert set(by_game) == set(games) and all(sorted(s) == [0, 1] for s in by_game.values())
 
 
+def test_a_dead_matchmakers_claim_is_released_and_a_lost_claim_writes_nothing(make_gateway) -> None:
+    gw = make_gateway(mm_claim_stale_s=5.0)
+    settings = gw.settings
+    with gw.client() as c:
+        (_a, ka), (_b, kb) = new_player(c, "a"), new_player(c, "b")
+        ta, tb = ticket(c, ka, "toybids", 2), ticket(c, kb, "toybids", 2)
+
+        async def die_holding_a_claim() -> tuple[int, int, bool]:
+            redis = aioredis.from_url(settings.redis_url)
+            store = TicketStore(redis, Keys(settings.key_prefix), settings.ticket_ttl_s, settings.ticket_keep_s)
+            bucket = (await store.get(ta)).bucket
+            won = await store.claim("dead-matchmaker", bucket, [ta, tb], now_ms=int(time.time() * 1000) - 60_000)
+            assert await store.claim("other", bucket, [ta]) != 0, "a claimed ticket cannot be claimed again"
+            released = await store.release_stale_claims(settings.mm_claim_stale_s)
+            late = await store.matched("dead-matchmaker", {ta: ("g-late", 0, "t"), tb: ("g-late", 1, "t")})
+            await redis.aclose()
+            return won, released, late
+
+        won, released, late = asyncio.run(die_holding_a_claim())
+        assert (won, released, late) == (0, 2, False)
+        assert poll(c, ka, ta)["status"] == "queued"
+        created = run_matcher(settings)
+        assert len(created) == 1
+        assert poll(c, ka, ta)["game_id"] == poll(c, kb, tb)["game_id"] == created[0]
+
+
 def test_ratings_change_once_after_a_finished_rated_game(make_gateway) -> None:
     gw = make_gateway()
     with gw.client() as c:
