@@ -48,7 +48,7 @@ class BlueSkiesGame(Game):
     def from_json(self, obj: dict[str, JSON]) -> BlueSkiesState:
         try:
             return self._from_json(obj)
-        except (KeyError, TypeError, IndexError) as exc:
+        except (AttributeError, KeyError, TypeError, IndexError) as exc:
             raise ValueError(f"not a Blue Skies state: {exc!r}") from exc
 
     def _from_json(self, obj: dict[str, JSON]) -> BlueSkiesState:

@@ -301,7 +301,7 @@ class BlueSkiesState(State):
             self.help_entitlement = [min(N_AIRPORTS, (leader - s + 2) // 3) for s in scores]
             events.append(Event("government_help", {"entitlement": list(self.help_entitlement)}))
             self.phase = HELP
-            self.pos = -1
+            self.pos = 0
             self._next_helper(events)
             return
         self._end_round(events)
@@ -310,7 +310,6 @@ class BlueSkiesState(State):
         """Next seat (turn order) entitled to government-help airports, else the discards."""
         n = self.num_players
         self.help_chosen = []
-        self.pos += 1
         while self.pos < n:
             seat = self._seat_at(self.pos)
             if self.help_entitlement[seat] > 0:

@@ -331,7 +331,10 @@ class OpenSkyState(State):
         if new_xb:
             self.xb[seat].append(r)
         code = self.board.route_codes[r]
-        events = [Event("aircraft_placed", {"seat": seat, "route": code, "cross_border_token": new_xb})]
+        data: dict[str, Any] = {"seat": seat, "route": code}
+        if not self.europe:
+            data["cross_border_token"] = new_xb
+        events = [Event("aircraft_placed", data)]
         a, b = self.board.routes[r]
         owner = self.cube_owner
         for ci, ap in enumerate(self.callsigns):

@@ -649,3 +649,68 @@ def test_wrong_seat_and_wrong_phase_actions_are_refused():
     with pytest.raises(IllegalAction, match="not seat 0's turn"):
         play(state, 0, _bid(300))
     assert isinstance(state.legal_actions(1)[1], Bid)
+
+
+# ------------------------------------------------------------------ whole-game structure
+
+
+def _events_of_game(players: int, map_name: str, seed: int) -> list:
+    state = fresh(players, map_name, seed=seed, callsigns="random")
+    rng = random.Random(seed)
+    events = []
+    while not state.is_over():
+        seat = rng.choice(state.to_act())
+        actions = state.legal_actions(seat)
+        events += state.apply(seat, actions[rng.randrange(len(actions))])
+    return events
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_OS_5_1_twelve_months_one_reset_and_OS_8_1_each_player_rolls_equally(players):
+    events = _events_of_game(players, "europe", seed=players)
+    rolls = [e.data for e in events if e.type == "dice_rolled"]
+    assert [r["month"] for r in rolls] == ["April", "May", "June", "July", "August", "September", "October",
+                                          "November", "December", "January", "February", "March"]
+    assert [r["roller"] for r in rolls] == [(m - 1) % players for m in range(1, 13)]
+    assert [e.type for e in events].count("season_reset") == 1
+    assert events[-1].type == "game_over"
+
+
+def test_OS_17_4_ancillary_tokens_stay_on_the_table_when_their_card_is_leased_back():
+    state = _ab_position()
+    play(state, 0, _bid(300))
+    play(state, 1, _bid(500))
+    play(state, 1, {"type": "decline_flash"})
+    state.rng = FixedDie(700)
+    play(state, 0, {"type": "add_ancillaries", "tokens": 1})
+    assert state.scores()[0] == 400
+    play(state, 0, {"type": "lease", "aircraft": 1, "cards": [300]})
+    assert state.anc_used[0] == 1 and state.credit[0] == 100
+    assert state.scores()[0] == 100 + 100  # change credit + the used ancillary token
+
+
+def test_OS_21_9_cross_border_token_stays_when_no_aircraft_remain():
+    state = pricing_position(2, {0: [("JFK", "YYZ")]}, ("JFK", "YYZ"), map_name="north_america")
+    state.xb[0] = [route(state, "JFK", "YYZ")]
+    play(state, 0, _bid(300, "JFK", "YYZ"))
+    play(state, 0, {"type": "add_ancillaries", "tokens": 0})
+    assert state.on_board[0] == 0
+    assert state.xb[0] == [route(state, "JFK", "YYZ")]
+    # the lease re-uses the authorised route without another token (OS-21.9)
+    play(state, 0, {"type": "lease", "aircraft": 1, "cards": [300]})
+    events = play(state, 0, {"type": "place_aircraft", "route": "JFK-YYZ"})
+    assert events[0].data["cross_border_token"] is False
+
+
+def test_OS_18_1_e_callsigns_and_collected_subsidies_survive_the_reset():
+    state = _tie_then_lease(month=7)
+    callsigns, owners, cubes = list(state.callsigns), list(state.cube_owner), list(state.cubes)
+    while state.phase == "lease":
+        (seat,) = state.to_act()
+        play(state, seat, {"type": "lease", "aircraft": 0, "cards": []})
+    assert (state.callsigns, state.cube_owner, state.cubes) == (callsigns, owners, cubes)
+
+
+def test_OS_20_8_hubs_do_not_restrict_placement():
+    state = fresh(2, callsigns="random", seed=2)
+    assert len(state.legal_actions(0)) == len(state.board.routes)
