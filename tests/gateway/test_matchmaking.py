@@ -99,10 +99,10 @@ def test_bots_fill_empty_seats_after_the_deadline(make_gateway) -> None:
     gw = make_gateway(bot_fill_level="random")
     with gw.client() as c:
         _pid, key = new_player(c, "alone")
-        t = ticket(c, key, "toybids", 3, bots_after_s=0.4)
+        t = ticket(c, key, "toybids", 3, bots_after_s=1.5)
         assert run_matcher(gw.settings) == []
         assert poll(c, key, t)["status"] == "queued"
-        time.sleep(0.5)
+        time.sleep(1.6)
         created = run_matcher(gw.settings)
         assert len(created) == 1
         r = poll(c, key, t)
@@ -131,13 +131,13 @@ def test_cancelled_tickets_are_never_matched(make_gateway) -> None:
 
 
 def test_unpolled_tickets_expire_and_polled_ones_stay(make_gateway) -> None:
-    gw = make_gateway(ticket_ttl_s=0.4)
+    gw = make_gateway(ticket_ttl_s=1.0)
     with gw.client() as c:
         keys = [new_player(c, f"p{i}")[1] for i in range(3)]
         stale = [ticket(c, keys[0], "toybids", 2), ticket(c, keys[1], "toybids", 2)]
         kept = ticket(c, keys[2], "toybids", 2)
-        for _ in range(6):
-            time.sleep(0.1)
+        for _ in range(7):  # 1.4 s: the unpolled tickets outlive their 1 s TTL, the polled one does not
+            time.sleep(0.2)
             assert poll(c, keys[2], kept)["status"] == "queued"
         assert run_matcher(gw.settings) == []
         assert [poll(c, k, t)["status"] for k, t in zip(keys, stale)] == ["expired", "expired"]
