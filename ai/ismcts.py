@@ -24,6 +24,12 @@ One tree per decision, grown from the observer's point of view:
   (`ai.heuristics`: projected scores turned into normalized results), or by
   the real result if the game ended.
 
+At the root, the observer's edges get a progressive bias toward the `greedy`
+level's choice (computed once, on a determinization): it is expanded first
+and earns a bonus `prior_weight / (visits + 1)` that fades as real visits
+accumulate. It keeps a short search from wandering among dozens of similar
+placements, and a long one from being bound by it.
+
 The chosen action is the observer's most visited root edge.
 """
 
@@ -47,6 +53,8 @@ class SearchConfig:
     budget: Budget
     exploration: float = 0.7
     rollout_depth: int | None = 30
+    #: Progressive bias toward the greedy level's choice at the root: bonus prior_weight / (visits + 1).
+    prior_weight: float = 1.0
 
 
 class Node:
@@ -60,8 +68,12 @@ class Node:
         self.children: dict[object, Node] = {}
 
 
-def _select(node: Node, seat: int, legal: list[Action], rng: random.Random, c: float) -> Action:
-    """UCB1 with availability counts; an untried legal action is expanded first (at random)."""
+def _select(
+    node: Node, seat: int, legal: list[Action], rng: random.Random, c: float, prior: Action | None = None,
+    weight: float = 0.0,
+) -> Action:
+    """UCB1 with availability counts; an untried legal action is expanded first (at random,
+    the `prior` action before any other), and `prior` gets a bonus weight / (visits + 1)."""
     edges = node.edges.get(seat)
     if edges is None:
         edges = node.edges[seat] = {}
@@ -73,7 +85,7 @@ def _select(node: Node, seat: int, legal: list[Action], rng: random.Random, c: f
         else:
             edge[2] += 1
     if untried:
-        action = untried[rng.randrange(len(untried))]
+        action = prior if prior in untried else untried[rng.randrange(len(untried))]
         edges[action] = [0, 0.0, 1]
         return action
     best = legal[0]
@@ -85,6 +97,8 @@ def _select(node: Node, seat: int, legal: list[Action], rng: random.Random, c: f
         if visits == 0:
             return action
         value = total / visits + c * sqrt(log(avail) / visits)
+        if action == prior:
+            value += weight / (visits + 1)
         if value > best_value:
             best, best_value = action, value
     return best
@@ -108,9 +122,12 @@ class ISMCTSBot(Bot):
         cap = budget.iterations
         if deadline is None and cap is None:
             cap = 1000
+        prior = None
+        if self.config.prior_weight > 0:
+            prior = heuristic.choose(state.determinize(seat, rng), seat, actions, rng)
         iterations = 0
         while True:
-            self._iterate(root, state, seat, rng, heuristic)
+            self._iterate(root, state, seat, rng, heuristic, prior)
             iterations += 1
             if cap is not None and iterations >= cap:
                 break
@@ -129,8 +146,11 @@ class ISMCTSBot(Bot):
                 best, best_key = action, key
         return best
 
-    def _iterate(self, root: Node, truth: State, observer: int, rng: random.Random, heuristic: Heuristic) -> None:
+    def _iterate(
+        self, root: Node, truth: State, observer: int, rng: random.Random, heuristic: Heuristic, prior: Action | None
+    ) -> None:
         c = self.config.exploration
+        weight = self.config.prior_weight
         state = truth.determinize(observer, rng)
         node = root
         path: list[tuple[Node, int, Action]] = []
@@ -139,12 +159,19 @@ class ISMCTSBot(Bot):
             seats = state.to_act()
             if len(seats) == 1:
                 seat = seats[0]
-                action = _select(node, seat, state.legal_actions(seat), rng, c)
+                if node is root and seat == observer:
+                    action = _select(node, seat, state.legal_actions(seat), rng, c, prior, weight)
+                else:
+                    action = _select(node, seat, state.legal_actions(seat), rng, c)
                 path.append((node, seat, action))
                 state.apply(seat, action)
                 key: object = (seat, action)
             else:
-                picks = [(s, _select(node, s, state.legal_actions(s), rng, c)) for s in seats]
+                picks = [
+                    (s, _select(node, s, state.legal_actions(s), rng, c, *((prior, weight) if node is root and
+                                                                            s == observer else (None, 0.0))))
+                    for s in seats
+                ]
                 for s, action in picks:
                     path.append((node, s, action))
                     try:
@@ -162,6 +189,9 @@ class ISMCTSBot(Bot):
             node = child
         # Rollout.
         depth = self.config.rollout_depth
+        cap = heuristic.max_rollout_depth
+        if cap is not None:
+            depth = cap if depth is None else min(depth, cap)
         steps = 0
         while not state.is_over() and (depth is None or steps < depth):
             seats = state.to_act()

@@ -26,6 +26,9 @@ class Heuristic:
     """Game-agnostic defaults; game modules subclass and override."""
 
     game: str = ""
+    #: Longest random rollout worth playing before evaluating (None: the level's depth).
+    #: Games whose random play is far from real play cut rollouts short and trust the evaluation.
+    max_rollout_depth: int | None = None
 
     def projected_scores(self, state: State) -> list[float]:
         """Estimated final score of every seat. Default: the current scores."""
