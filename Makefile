@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint run bench clean
+.PHONY: install test lint run demo bench clean
 
 install: $(STAMP)
 
@@ -22,7 +22,10 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 run: $(STAMP)
-	$(PY) -m services.run
+	$(PY) -m engine.demo opensky --seed 1
+
+demo: $(STAMP)
+	$(PY) -m engine.demo opensky --seed 1
 
 bench: $(STAMP)
 	$(PY) -m bench.playouts

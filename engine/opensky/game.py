@@ -1,0 +1,55 @@
+"""The OpenSky `Game`: options and the state factory."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from engine.core import Game
+from engine.opensky.actions import CODEC
+from engine.opensky.board import BOARDS
+from engine.opensky.state import OpenSkyState
+
+
+class OpenSkyGame(Game):
+    name: ClassVar[str] = "opensky"
+    title: ClassVar[str] = "OpenSky"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    options: ClassVar[dict[str, dict[str, Any]]] = {
+        "map": {
+            "default": "europe",
+            "choices": ["europe", "north_america"],
+            "description": "Board side (OS-3.1): Europe uses Hub tokens (OS-20), North America Cross-border tokens "
+            "(OS-21).",
+        },
+        "callsigns": {
+            "default": "choose",
+            "choices": ["choose", "random"],
+            "description": "Callsign markers (OS-4.2): players place them in turn (choose) or they go on six "
+            "distinct random airports (random).",
+        },
+    }
+    max_game_length: ClassVar[int] = 2000
+    codec = CODEC
+
+    def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> OpenSkyState:
+        players = self.check_players(players)
+        resolved = self.resolve_options(options)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError("seed must be an integer")
+        state = OpenSkyState(self, players, resolved, random.Random(seed))
+        state.start(resolved["callsigns"] == "random")
+        return state
+
+    def describe(self) -> dict[str, Any]:
+        """The contract's description plus both static boards (airports with coordinates and
+        countries, routes), which views refer to by map name instead of repeating them."""
+        return {**super().describe(), "boards": {name: board.describe() for name, board in BOARDS.items()}}
+
+    def from_json(self, obj: dict[str, Any]) -> OpenSkyState:
+        if not isinstance(obj, dict) or obj.get("game") != "opensky":
+            raise ValueError("not an OpenSky state")
+        resolved = self.resolve_options(obj.get("options"))
+        players = self.check_players(obj.get("players"))
+        return OpenSkyState.from_json(self, {**obj, "players": players, "options": resolved})

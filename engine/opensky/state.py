@@ -1,0 +1,795 @@
+"""OpenSky game state: phases, legal actions, applying decisions, views.
+
+Seats: the spec numbers seats from 1 (seat 1 is the youngest player, OS-1.3);
+the engine numbers them from 0, so spec seat k is engine seat k-1. Months are
+numbered 1 (April) to 12 (March).
+
+Phases, in game order:
+  callsign   OS-4.2    place callsign markers one at a time (skipped with callsigns=random)
+  draft      OS-6      snake draft, one aircraft token per decision
+  hubs       OS-20.3   Europe: hub tokens one at a time, round-robin (at the reset: keep or move, OS-20.7)
+  market     OS-8.4    the roller chooses the O&D pair among the three rolled callsigns
+  bid        OS-10     sealed bids: every eligible seat decides at once, hidden until all are in
+  flash      OS-12     flash deals, asked one seat at a time from the roller
+  ancillary  OS-14     the sole winner chooses how many ancillary tokens to attach
+  lease      OS-17     each seat in month order chooses a lease; `lease_place` places the aircraft
+  over       OS-19     final scores
+
+Hidden information (OS-1.5) is only a sealed bid before the reveal. A sealed
+card stays counted in its owner's hand until the reveal, so hands are public.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+from engine.core import Action, Event, IllegalAction, State, clone_rng, rng_from_json, rng_to_json
+from engine.opensky.actions import (
+    DECLINE_FLASH,
+    KEEP_HUB,
+    LEASE_NOTHING,
+    PASS,
+    AddAncillaries,
+    Bid,
+    ChooseMarket,
+    DeclineFlash,
+    FlashDeal,
+    KeepHub,
+    Lease,
+    Pass,
+    PlaceAircraft,
+    PlaceCallsign,
+    PlaceHub,
+)
+from engine.opensky.board import BOARDS, Board
+from engine.opensky.constants import (
+    AIRCRAFT,
+    ANCILLARY,
+    CALLSIGNS,
+    FARE_INDEX,
+    FARES,
+    LAST_SEASON1_MONTH,
+    LEASE_COST,
+    MONTHS,
+    PRICE_DIE,
+    SUBSIDY,
+)
+from engine.opensky.itineraries import player_itineraries, valid_itineraries
+from engine.opensky.leasing import lease_credit, lease_options
+from engine.opensky.pricing import market_winners
+from engine.opensky.views import build_view
+
+
+def draft_order(players: int) -> tuple[tuple[int, int], ...]:
+    """The snake draft as (seat, tokens) turns (OS-6.2 to OS-6.4)."""
+    s = AIRCRAFT[players]
+    batch = s // 2
+    left = [s] * players
+    turns: list[tuple[int, int]] = []
+    forward = True
+    while any(left):
+        for seat in range(players) if forward else range(players - 1, -1, -1):
+            if left[seat]:
+                n = min(batch, left[seat])
+                turns.append((seat, n))
+                left[seat] -= n
+        forward = not forward
+    return tuple(turns)
+
+
+_DRAFTS = {p: draft_order(p) for p in AIRCRAFT}
+_PLACE_ACTIONS = {name: tuple(PlaceAircraft(code) for code in b.route_codes) for name, b in BOARDS.items()}
+_CALLSIGN_ACTIONS = {name: tuple(PlaceCallsign(code) for code in b.codes) for name, b in BOARDS.items()}
+_HUB_ACTIONS = {name: tuple(PlaceHub(code) for code in b.codes) for name, b in BOARDS.items()}
+_FLASH_ACTIONS = tuple(FlashDeal(v) for v in FARES)
+_ANCILLARY_ACTIONS = tuple(AddAncillaries(n) for n in range(4))
+
+
+class OpenSkyState(State):
+    """One OpenSky position; all fields are plain JSON-able data except the board and RNG."""
+
+    def __init__(self, game: Any, players: int, options: dict[str, Any], rng: random.Random):
+        self.game = game
+        self.num_players = players
+        self.options = dict(options)
+        self.board: Board = BOARDS[options["map"]]
+        self.europe = not self.board.north_america
+        self.rng = rng
+        self.S = AIRCRAFT[players]
+        self.phase = "callsign"
+        self.month = 1
+        self.season = 1
+        self.callsigns: list[int] = []  # airport per placed callsign, in callsign order
+        self.cube_owner: list[int] = []  # per callsign: seat that took the cube, -1 if still there
+        self.hand = [[2] * 5 for _ in range(players)]  # counts per FARES value
+        self.table = [[0] * 5 for _ in range(players)]
+        self.credit = [0] * players
+        self.anc = [3] * players
+        self.anc_used = [0] * players
+        self.flash_token = [True] * players
+        self.cubes = [0] * players
+        nroutes = len(self.board.routes)
+        self.tokens = [[0] * nroutes for _ in range(players)]
+        self.on_board = [0] * players
+        self.hubs: list[list[int]] = [[] for _ in range(players)]
+        self.xb: list[list[int]] = [[] for _ in range(players)]
+        self.draft_turn = 0
+        self.draft_left = 0
+        self.hub_step = 0
+        self.dice: list[int] = []
+        self.market: list[int] = []
+        self.valid: list[list[tuple[int, ...]]] = [[] for _ in range(players)]
+        self.eligible: list[int] = []
+        self.decided = [False] * players
+        self.sealed: list[list[int] | None] = [None] * players  # [fare, itinerary index] or None (pass)
+        self.offers: list[list[int] | None] = [None] * players
+        self.flash_pos = 0
+        self.flash_quiet = 0
+        self.sole = -1
+        self.lease_queue: list[int] = []
+        self.lease_left = 0
+
+    # ------------------------------------------------------------------ setup
+
+    def start(self, random_callsigns: bool) -> None:
+        """OS-4.1: callsigns (chosen or random), then the first draft."""
+        if random_callsigns:
+            self.callsigns = self.rng.sample(range(len(self.board.codes)), 6)
+            self.cube_owner = [-1] * 6
+            self._start_draft()
+
+    # ------------------------------------------------------------------ contract: queries
+
+    @property
+    def roller(self) -> int:
+        """OS-8.1: month m is rolled by spec seat ((m-1) mod P)+1, engine seat (m-1) mod P."""
+        return (self.month - 1) % self.num_players
+
+    def to_act(self) -> list[int]:
+        phase = self.phase
+        if phase == "draft":
+            return [_DRAFTS[self.num_players][self.draft_turn][0]]
+        if phase == "bid":
+            return [s for s in self.eligible if not self.decided[s]]
+        if phase == "lease" or phase == "lease_place":
+            return [self.lease_queue[0]]
+        if phase == "market":
+            return [self.roller]
+        if phase == "flash":
+            return [self.flash_pos]
+        if phase == "ancillary":
+            return [self.sole]
+        if phase == "hubs":
+            return [self.hub_step % self.num_players]
+        if phase == "callsign":
+            return [len(self.callsigns) % self.num_players]
+        return []
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.to_act():
+            return []
+        phase = self.phase
+        if phase == "draft" or phase == "lease_place":
+            return self._placements(seat)
+        if phase == "bid":
+            return self._bids(seat)
+        if phase == "flash":
+            fare = self.offers[seat][0]  # type: ignore[index]
+            hand = self.hand[seat]
+            return [DECLINE_FLASH] + [_FLASH_ACTIONS[i] for i in range(FARE_INDEX[fare]) if hand[i]]
+        if phase == "market":
+            return [ChooseMarket(*self._codes(pair)) for pair in self._market_pairs()]
+        if phase == "ancillary":
+            return list(_ANCILLARY_ACTIONS[: self.anc[seat] + 1])
+        if phase == "lease":
+            options = lease_options(tuple(self.table[seat]), self.credit[seat], self.S - self.on_board[seat])
+            return [LEASE_NOTHING] + [Lease(k, cards) for k, cards in options]
+        if phase == "hubs":
+            return self._hub_actions(seat)
+        if phase == "callsign":
+            taken = self.callsigns
+            return [a for i, a in enumerate(_CALLSIGN_ACTIONS[self.board.name]) if i not in taken]
+        return []
+
+    def _codes(self, airports: Any) -> tuple[str, ...]:
+        codes = self.board.codes
+        return tuple(codes[a] for a in airports)
+
+    def _placements(self, seat: int) -> list[Action]:
+        acts = _PLACE_ACTIONS[self.board.name]
+        if self.europe or len(self.xb[seat]) < 2:
+            return list(acts)
+        xb = self.board.cross_border
+        mine = self.xb[seat]
+        return [a for r, a in enumerate(acts) if not xb[r] or r in mine]
+
+    def _bids(self, seat: int) -> list[Action]:
+        out: list[Action] = [PASS]
+        itins = [self._codes(p) for p in self.valid[seat]]
+        hand = self.hand[seat]
+        for i, fare in enumerate(FARES):
+            if hand[i]:
+                out.extend(Bid(fare, it) for it in itins)
+        return out
+
+    def _market_pairs(self) -> list[tuple[int, int]]:
+        d = sorted(self.dice)
+        cs = self.callsigns
+        return [(cs[d[0]], cs[d[1]]), (cs[d[0]], cs[d[2]]), (cs[d[1]], cs[d[2]])]
+
+    def _hub_actions(self, seat: int) -> list[Action]:
+        idx = self.hub_step // self.num_players
+        mine = self.hubs[seat]
+        acts = _HUB_ACTIONS[self.board.name]
+        if self.season == 1:
+            return [a for i, a in enumerate(acts) if i not in mine]
+        other = mine[1 - idx]
+        here = mine[idx]
+        return [KEEP_HUB] + [a for i, a in enumerate(acts) if i != other and i != here]
+
+    def default_action(self, seat: int) -> Action:
+        """Expired turn clock: the passive choice (pass, decline, lease nothing, no
+        ancillaries, keep hub); placements and market choices take the first legal action."""
+        actions = self.legal_actions(seat)
+        if not actions:
+            raise IllegalAction(f"seat {seat} has nothing to decide", None)
+        return actions[0]
+
+    # ------------------------------------------------------------------ contract: apply
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        self.check_seat(seat)
+        if seat not in self.to_act():
+            raise IllegalAction(f"it is not seat {seat}'s turn to decide ({self.phase} phase)", "OS-1.4")
+        phase = self.phase
+        cls = type(action)
+        if cls is PlaceAircraft and (phase == "draft" or phase == "lease_place"):
+            return self._apply_place(seat, action)  # type: ignore[arg-type]
+        if phase == "bid" and cls is Bid:
+            return self._apply_bid(seat, action)  # type: ignore[arg-type]
+        if phase == "bid" and cls is Pass:
+            return self._seal(seat, None)
+        if phase == "flash" and cls is FlashDeal:
+            return self._apply_flash(seat, action)  # type: ignore[arg-type]
+        if phase == "flash" and cls is DeclineFlash:
+            events = [Event("flash_declined", {"seat": seat})]
+            self.flash_quiet += 1
+            self.flash_pos = (seat + 1) % self.num_players
+            self._advance_flash(events)
+            return events
+        if phase == "market" and cls is ChooseMarket:
+            return self._apply_market(seat, action)  # type: ignore[arg-type]
+        if phase == "ancillary" and cls is AddAncillaries:
+            return self._apply_ancillary(seat, action)  # type: ignore[arg-type]
+        if phase == "lease" and cls is Lease:
+            return self._apply_lease(seat, action)  # type: ignore[arg-type]
+        if phase == "hubs" and (cls is PlaceHub or cls is KeepHub):
+            return self._apply_hub(seat, action)
+        if phase == "callsign" and cls is PlaceCallsign:
+            return self._apply_callsign(seat, action)  # type: ignore[arg-type]
+        raise IllegalAction(f"{action.TYPE!r} is not a decision of the {phase} phase", _PHASE_RULE.get(phase))
+
+    # -- setup and placement
+
+    def _airport(self, code: Any, rule: str) -> int:
+        idx = self.board.airport_index.get(code)
+        if idx is None:
+            raise IllegalAction(f"{code!r} is not an airport of the {self.board.title} board", rule)
+        return idx
+
+    def _apply_callsign(self, seat: int, action: PlaceCallsign) -> list[Event]:
+        a = self._airport(action.airport, "OS-4.2")
+        if a in self.callsigns:
+            raise IllegalAction(f"{action.airport} already holds a callsign marker", "OS-4.2")
+        name = CALLSIGNS[len(self.callsigns)]
+        self.callsigns.append(a)
+        self.cube_owner.append(-1)
+        events = [Event("callsign_placed", {"seat": seat, "callsign": name, "airport": action.airport})]
+        if len(self.callsigns) == 6:
+            self._start_draft()
+        return events
+
+    def _start_draft(self) -> None:
+        self.phase = "draft"
+        self.draft_turn = 0
+        self.draft_left = _DRAFTS[self.num_players][0][1]
+
+    def _apply_place(self, seat: int, action: PlaceAircraft) -> list[Event]:
+        r = self.board.route_index.get(action.route)
+        if r is None:
+            raise IllegalAction(f"{action.route!r} is not a route of the {self.board.title} board", "OS-3.2")
+        new_xb = False
+        if self.board.cross_border[r] and r not in self.xb[seat]:
+            if len(self.xb[seat]) >= 2:
+                raise IllegalAction(
+                    f"{action.route} is cross-border and both Cross-border tokens are placed", "OS-21.4"
+                )
+            new_xb = True
+        events = self._place(seat, r, new_xb)
+        if self.phase == "draft":
+            self.draft_left -= 1
+            if self.draft_left == 0:
+                self.draft_turn += 1
+                order = _DRAFTS[self.num_players]
+                if self.draft_turn < len(order):
+                    self.draft_left = order[self.draft_turn][1]
+                else:
+                    self._end_draft(events)
+        else:
+            self.lease_left -= 1
+            if self.lease_left == 0:
+                self.lease_queue.pop(0)
+                self._next_lessee(events)
+        return events
+
+    def _place(self, seat: int, r: int, new_xb: bool) -> list[Event]:
+        """One aircraft on route r, with its subsidy check (OS-7.1 to OS-7.3)."""
+        self.tokens[seat][r] += 1
+        self.on_board[seat] += 1
+        if new_xb:
+            self.xb[seat].append(r)
+        code = self.board.route_codes[r]
+        data: dict[str, Any] = {"seat": seat, "route": code}
+        if not self.europe:
+            data["cross_border_token"] = new_xb
+        events = [Event("aircraft_placed", data)]
+        a, b = self.board.routes[r]
+        owner = self.cube_owner
+        for ci, ap in enumerate(self.callsigns):
+            if owner[ci] < 0 and (ap in (a, b)):
+                owner[ci] = seat
+                self.cubes[seat] += 1
+                events.append(
+                    Event("subsidy_taken", {"seat": seat, "airport": self.board.codes[ap], "callsign": CALLSIGNS[ci]})
+                )
+        return events
+
+    def _end_draft(self, events: list[Event]) -> None:
+        if self.europe:
+            self.phase = "hubs"
+            self.hub_step = 0
+        else:
+            self._start_month(events)
+
+    def _apply_hub(self, seat: int, action: Action) -> list[Event]:
+        idx = self.hub_step // self.num_players
+        mine = self.hubs[seat]
+        if isinstance(action, KeepHub):
+            if self.season == 1:
+                raise IllegalAction("hubs can only be kept at the season reset", "OS-20.7")
+            events = [Event("hub_kept", {"seat": seat, "airport": self.board.codes[mine[idx]]})]
+        else:
+            a = self._airport(action.airport, "OS-20.3")  # type: ignore[attr-defined]
+            other = mine[1 - idx] if self.season == 2 else (mine[0] if idx == 1 else -1)
+            if a == other:
+                raise IllegalAction(f"seat {seat} already has a hub at {action.airport}", "OS-20.3")  # type: ignore[attr-defined]
+            if self.season == 2 and a == mine[idx]:
+                raise IllegalAction("the hub is already there; keep it with keep_hub", "OS-20.7")
+            if self.season == 1:
+                mine.append(a)
+                events = [Event("hub_placed", {"seat": seat, "airport": self.board.codes[a]})]
+            else:
+                events = [
+                    Event("hub_moved", {"seat": seat, "from": self.board.codes[mine[idx]], "to": self.board.codes[a]})
+                ]
+                mine[idx] = a
+        self.hub_step += 1
+        if self.hub_step == 2 * self.num_players:
+            self._start_month(events)
+        return events
+
+    # -- marketing
+
+    def _start_month(self, events: list[Event]) -> None:
+        """OS-8.1 to OS-8.3: the roller rolls three distinct callsigns.
+
+        RNG use: `rng.sample(range(6), 3)`, a uniform set of three distinct
+        callsigns, which OS-8.3 allows in place of rolling and rerolling.
+        """
+        self.phase = "market"
+        dice = sorted(self.rng.sample(range(6), 3))
+        self.dice = dice
+        events.append(
+            Event(
+                "dice_rolled",
+                {
+                    "month": MONTHS[self.month - 1],
+                    "roller": self.roller,
+                    "callsigns": [CALLSIGNS[d] for d in dice],
+                    "airports": [self.board.codes[self.callsigns[d]] for d in dice],
+                },
+            )
+        )
+
+    def _apply_market(self, seat: int, action: ChooseMarket) -> list[Event]:
+        board = self.board
+        pair = (board.airport_index.get(action.origin), board.airport_index.get(action.destination))
+        if pair not in self._market_pairs():
+            raise IllegalAction(
+                f"{action.origin}-{action.destination} is not one of the three pairs of the rolled callsigns", "OS-8.4"
+            )
+        self.market = list(pair)  # type: ignore[arg-type]
+        events = [Event("market_chosen", {"seat": seat, "origin": action.origin, "destination": action.destination})]
+        self._start_pricing(events)
+        return events
+
+    # -- pricing
+
+    def _start_pricing(self, events: list[Event]) -> None:
+        """OS-9.4/9.5: valid itineraries are fixed once, at the start of pricing."""
+        o, d = self.market
+        per_seat: list[list[tuple[int, ...]] | None] = []
+        for s in range(self.num_players):
+            if any(self.hand[s]) and self.on_board[s]:
+                hubs = self.hubs[s] if self.europe else None
+                per_seat.append(player_itineraries(self.board, self.tokens[s], o, d, hubs))
+            else:
+                per_seat.append(None)
+        self.valid = valid_itineraries(per_seat)
+        self.eligible = [s for s in range(self.num_players) if self.valid[s]]
+        self.decided = [False] * self.num_players
+        self.sealed = [None] * self.num_players
+        self.offers = [None] * self.num_players
+        events.append(
+            Event(
+                "pricing_started",
+                {
+                    "eligible": list(self.eligible),
+                    "valid_itineraries": {str(s): [list(self._codes(p)) for p in self.valid[s]] for s in self.eligible},
+                },
+            )
+        )
+        if not self.eligible:
+            events.append(Event("market_not_travelled", {"reason": "no valid itinerary"}))
+            self._end_month(events)
+        else:
+            self.phase = "bid"
+
+    def _apply_bid(self, seat: int, action: Bid) -> list[Event]:
+        fi = FARE_INDEX.get(action.fare)
+        if fi is None or not self.hand[seat][fi]:
+            raise IllegalAction(f"seat {seat} holds no {action.fare} fare card", "OS-10.1")
+        want = tuple(self.board.airport_index.get(c, -1) for c in action.itinerary)
+        try:
+            it = self.valid[seat].index(want)
+        except ValueError:
+            raise IllegalAction(
+                f"{'-'.join(action.itinerary)} is not one of seat {seat}'s valid itineraries", "OS-10.2"
+            ) from None
+        return self._seal(seat, [action.fare, it])
+
+    def _seal(self, seat: int, bid: list[int] | None) -> list[Event]:
+        self.sealed[seat] = bid
+        self.decided[seat] = True
+        events = [Event("bid_sealed", {"seat": seat})]
+        if bid is None:
+            events.append(Event("my_bid", {"seat": seat, "pass": True}, (seat,)))
+        else:
+            events.append(
+                Event(
+                    "my_bid",
+                    {"seat": seat, "fare": bid[0], "itinerary": list(self._codes(self.valid[seat][bid[1]]))},
+                    (seat,),
+                )
+            )
+        if all(self.decided[s] for s in self.eligible):
+            self._reveal(events)
+        return events
+
+    def _offer_list(self, exclude: int = -1) -> list[tuple[int, int, int]]:
+        return [
+            (s, o[0], len(self.valid[s][o[1]]) - 2)
+            for s, o in enumerate(self.offers)
+            if o is not None and s != exclude
+        ]
+
+    def _offer_json(self, s: int) -> dict[str, Any]:
+        fare, it = self.offers[s]  # type: ignore[misc]
+        path = self.valid[s][it]
+        return {"seat": s, "fare": fare, "itinerary": list(self._codes(path)), "stops": len(path) - 2}
+
+    def _reveal(self, events: list[Event]) -> None:
+        """OS-10.3: all sealed cards are revealed together."""
+        for s in self.eligible:
+            bid = self.sealed[s]
+            if bid is not None:
+                self.hand[s][FARE_INDEX[bid[0]]] -= 1
+                self.offers[s] = bid
+        self.sealed = [None] * self.num_players
+        offers = [self._offer_json(s) for s in range(self.num_players) if self.offers[s] is not None]
+        passed = [s for s in self.eligible if self.offers[s] is None]
+        events.append(
+            Event("bids_revealed", {"offers": offers, "passed": passed, "provisional_winners": self._provisional()})
+        )
+        if not offers:
+            events.append(Event("market_not_travelled", {"reason": "every eligible airline passed"}))
+            self._end_month(events)
+            return
+        self.flash_pos = self.roller
+        self.flash_quiet = 0
+        self._advance_flash(events)
+
+    def _provisional(self) -> list[int]:
+        return market_winners(self._offer_list())
+
+    def _flash_eligible(self, seat: int, provisional: list[int]) -> bool:
+        """OS-12.5: standing offer, token held, not sole provisional winner, a lower card."""
+        offer = self.offers[seat]
+        if offer is None or not self.flash_token[seat]:
+            return False
+        if provisional == [seat]:
+            return False
+        hand = self.hand[seat]
+        return any(hand[i] for i in range(FARE_INDEX[offer[0]]))
+
+    def _advance_flash(self, events: list[Event]) -> None:
+        """Ask round the table until a full round passes with no Flash Deal (OS-12.5)."""
+        provisional = self._provisional()
+        P = self.num_players
+        while self.flash_quiet < P:
+            if self._flash_eligible(self.flash_pos, provisional):
+                self.phase = "flash"
+                return
+            self.flash_quiet += 1
+            self.flash_pos = (self.flash_pos + 1) % P
+        self._resolve(events, provisional)
+
+    def _apply_flash(self, seat: int, action: FlashDeal) -> list[Event]:
+        fi = FARE_INDEX.get(action.fare)
+        old = self.offers[seat][0]  # type: ignore[index]
+        if fi is None or not self.hand[seat][fi]:
+            raise IllegalAction(f"seat {seat} holds no {action.fare} fare card", "OS-12.1")
+        if action.fare >= old:
+            raise IllegalAction(f"a Flash Deal must be lower than the standing fare {old}", "OS-12.2")
+        self.hand[seat][fi] -= 1
+        self.hand[seat][FARE_INDEX[old]] += 1
+        self.offers[seat][0] = action.fare  # type: ignore[index]
+        self.flash_token[seat] = False
+        events = [
+            Event(
+                "flash_deal",
+                {"seat": seat, "fare": action.fare, "previous": old, "provisional_winners": self._provisional()},
+            )
+        ]
+        self.flash_quiet = 0
+        self.flash_pos = (seat + 1) % self.num_players
+        self._advance_flash(events)
+        return events
+
+    def _resolve(self, events: list[Event], winners: list[int]) -> None:
+        """OS-11.6: the flash deals are over; the result is final."""
+        if len(winners) == 1 and self.anc[winners[0]] > 0:
+            self.sole = winners[0]
+            self.phase = "ancillary"
+            return
+        self._award(events, winners, 0)
+
+    def _apply_ancillary(self, seat: int, action: AddAncillaries) -> list[Event]:
+        n = action.tokens
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= self.anc[seat]:
+            raise IllegalAction(f"seat {seat} has {self.anc[seat]} unused ancillary token(s), not {n}", "OS-14.2")
+        events: list[Event] = []
+        if n == 0:
+            self._award(events, [seat], 0)
+            return events
+        fare = self.offers[seat][0]  # type: ignore[index]
+        price = fare + ANCILLARY * n
+        roll = self.rng.choice(PRICE_DIE)
+        accepted = roll >= price
+        events.append(
+            Event("price_check", {"seat": seat, "fare": fare, "ancillaries": n, "final_price": price,
+                                  "roll": roll, "accepted": accepted})
+        )
+        if accepted:
+            self._award(events, [seat], n)
+            return events
+        # OS-15.4 to OS-15.7: card back to hand, tokens stay unused, next best fare without ancillaries.
+        self.hand[seat][FARE_INDEX[fare]] += 1
+        self.offers[seat] = None
+        self._award(events, market_winners(self._offer_list()), 0)
+        return events
+
+    def _award(self, events: list[Event], winners: list[int], ancillaries: int) -> None:
+        """Winners keep their card and fly their itinerary (OS-13.3/13.4, OS-15, OS-16)."""
+        if not winners:
+            events.append(Event("market_not_travelled", {"reason": "no valid alternative after the price check"}))
+        else:
+            won = []
+            for s in winners:
+                fare, it = self.offers[s]  # type: ignore[misc]
+                path = self.valid[s][it]
+                self.table[s][FARE_INDEX[fare]] += 1
+                if ancillaries:
+                    self.anc[s] -= ancillaries
+                    self.anc_used[s] += ancillaries
+                row = self.tokens[s]
+                for a, b in itertools.pairwise(path):
+                    row[self.board.route_between(a, b)] -= 1  # type: ignore[index]
+                self.on_board[s] -= len(path) - 1
+                won.append({**self._offer_json(s), "ancillaries": ancillaries})
+                self.offers[s] = None
+            events.append(Event("market_won", {"winners": won, "tie": len(winners) > 1}))
+        for s, offer in enumerate(self.offers):  # OS-16.2: losing cards go back to the hand
+            if offer is not None:
+                self.hand[s][FARE_INDEX[offer[0]]] += 1
+                self.offers[s] = None
+        self._end_month(events)
+
+    # -- end of month, leasing, reset
+
+    def _can_lease(self, seat: int) -> bool:
+        return self.on_board[seat] < self.S and self._table_value(seat) + self.credit[seat] >= LEASE_COST
+
+    def _table_value(self, seat: int) -> int:
+        t = self.table[seat]
+        return t[0] * 200 + t[1] * 250 + t[2] * 300 + t[3] * 400 + t[4] * 500
+
+    def _end_month(self, events: list[Event]) -> None:
+        """OS-17: leasing in month order (not after March, OS-17.10), then the next month."""
+        self.valid = [[] for _ in range(self.num_players)] if any(self.valid) else self.valid
+        self.eligible = []
+        self.market = []
+        self.dice = []
+        if self.month == 12:
+            self.phase = "over"
+            events.append(Event("game_over", {"scores": self.scores(), "winners": self.winners()}))
+            return
+        P = self.num_players
+        self.lease_queue = [(self.roller + i) % P for i in range(P)]
+        self._next_lessee(events)
+
+    def _next_lessee(self, events: list[Event]) -> None:
+        queue = self.lease_queue
+        while queue and not self._can_lease(queue[0]):
+            queue.pop(0)
+        if queue:
+            self.phase = "lease"
+            return
+        if self.month == LAST_SEASON1_MONTH:
+            self._season_reset(events)
+        else:
+            self.month += 1
+            self._start_month(events)
+
+    def _apply_lease(self, seat: int, action: Lease) -> list[Event]:
+        k, cards = action.aircraft, action.cards
+        if k != 0 or cards:
+            options = lease_options(tuple(self.table[seat]), self.credit[seat], self.S - self.on_board[seat])
+            if (k, cards) not in options:
+                raise IllegalAction(
+                    f"leasing {k} aircraft with cards {list(cards)} is not a legal payment "
+                    f"(table {self._table_cards(seat)}, credit {self.credit[seat]})",
+                    "OS-17.3",
+                )
+        for c in cards:
+            self.table[seat][FARE_INDEX[c]] -= 1
+            self.hand[seat][FARE_INDEX[c]] += 1
+        self.credit[seat] = lease_credit(self.credit[seat], cards, k)
+        events = [Event("leased", {"seat": seat, "aircraft": k, "cards": list(cards), "credit": self.credit[seat]})]
+        if k:
+            self.phase = "lease_place"
+            self.lease_left = k
+        else:
+            self.lease_queue.pop(0)
+            self._next_lessee(events)
+        return events
+
+    def _table_cards(self, seat: int) -> list[int]:
+        return [v for v, n in zip(FARES, self.table[seat]) for _ in range(n)]
+
+    def _season_reset(self, events: list[Event]) -> None:
+        """OS-18: clear the board, return cross-border tokens, draft again from seat 1."""
+        for s in range(self.num_players):
+            self.tokens[s] = [0] * len(self.board.routes)
+            self.on_board[s] = 0
+            self.xb[s] = []
+        self.season = 2
+        self.month = LAST_SEASON1_MONTH + 1
+        events.append(Event("season_reset", {"month": MONTHS[self.month - 1]}))
+        self._start_draft()
+
+    # ------------------------------------------------------------------ scores
+
+    def score_breakdown(self, seat: int) -> dict[str, int]:
+        """OS-19.2/19.3: fare revenue (cards + change credit), subsidies, ancillaries."""
+        fares = self._table_value(seat) + self.credit[seat]
+        return {
+            "fares": fares,
+            "subsidies": SUBSIDY * self.cubes[seat],
+            "ancillaries": ANCILLARY * self.anc_used[seat],
+            "total": fares + SUBSIDY * self.cubes[seat] + ANCILLARY * self.anc_used[seat],
+        }
+
+    def scores(self) -> list[int]:
+        return [
+            self._table_value(s) + self.credit[s] + SUBSIDY * self.cubes[s] + ANCILLARY * self.anc_used[s]
+            for s in range(self.num_players)
+        ]
+
+    def winners(self) -> list[int]:
+        """OS-19.4: highest total; ties share the victory."""
+        if self.phase != "over":
+            return []
+        sc = self.scores()
+        best = max(sc)
+        return [s for s, v in enumerate(sc) if v == best]
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return build_view(self, seat)
+
+    # ------------------------------------------------------------------ serialisation
+
+    _FIELDS = (
+        "phase", "month", "season", "callsigns", "cube_owner", "hand", "table", "credit", "anc", "anc_used",
+        "flash_token", "cubes", "tokens", "on_board", "hubs", "xb", "draft_turn", "draft_left", "hub_step",
+        "dice", "market", "eligible", "decided", "sealed", "offers", "flash_pos", "flash_quiet", "sole",
+        "lease_queue", "lease_left",
+    )
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"game": "opensky", "players": self.num_players, "options": dict(self.options)}
+        for name in self._FIELDS:
+            out[name] = _copy(getattr(self, name))
+        out["valid"] = [[list(p) for p in paths] for paths in self.valid]
+        out["rng"] = rng_to_json(self.rng)
+        return out
+
+    @classmethod
+    def from_json(cls, game: Any, obj: dict[str, Any]) -> OpenSkyState:
+        try:
+            state = cls(game, obj["players"], obj["options"], rng_from_json(obj["rng"]))
+            for name in cls._FIELDS:
+                setattr(state, name, _copy(obj[name]))
+            state.valid = [[tuple(p) for p in paths] for paths in obj["valid"]]
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"bad OpenSky state JSON: {exc!r}") from exc
+        return state
+
+    def clone(self) -> OpenSkyState:
+        new = object.__new__(OpenSkyState)
+        new.__dict__.update(self.__dict__)
+        new.options = dict(self.options)
+        new.rng = clone_rng(self.rng)
+        for name in ("callsigns", "cube_owner", "credit", "anc", "anc_used", "flash_token", "cubes", "on_board",
+                     "dice", "market", "eligible", "decided", "lease_queue"):
+            setattr(new, name, list(getattr(self, name)))
+        for name in ("hand", "table", "tokens", "hubs", "xb"):
+            setattr(new, name, [list(row) for row in getattr(self, name)])
+        new.valid = list(self.valid)  # inner lists are never mutated, only replaced
+        new.sealed = [None if b is None else list(b) for b in self.sealed]
+        new.offers = [None if b is None else list(b) for b in self.offers]
+        return new
+
+    def determinize(self, seat: int, rng: random.Random) -> OpenSkyState:
+        """Resample other seats' sealed bids (the only hidden information) and reseed the RNG."""
+        new = self.clone()
+        new.rng = random.Random(rng.getrandbits(64))
+        if self.phase == "bid":
+            for s in self.eligible:
+                if s == seat or not self.decided[s]:
+                    continue
+                choices: list[list[int] | None] = [None]
+                for i, fare in enumerate(FARES):
+                    if self.hand[s][i]:
+                        choices.extend([fare, it] for it in range(len(self.valid[s])))
+                new.sealed[s] = rng.choice(choices)
+        return new
+
+
+_PHASE_RULE = {
+    "callsign": "OS-4.2", "draft": "OS-6.5", "hubs": "OS-20.3", "market": "OS-8.4", "bid": "OS-10.1",
+    "flash": "OS-12.5", "ancillary": "OS-14.2", "lease": "OS-17.3", "lease_place": "OS-17.7", "over": "OS-19.1",
+}
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
