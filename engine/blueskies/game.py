@@ -1,0 +1,98 @@
+"""The Blue Skies `Game`: factory, JSON restore and static board description."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.blueskies import actions as act
+from engine.blueskies.data import BOARD
+from engine.blueskies.state import (
+    AIRPORTS,
+    LOCAL,
+    PHASES,
+    BlueSkiesState,
+    json_copy,
+)
+from engine.core import JSON, Game, rng_from_json
+
+
+class BlueSkiesGame(Game):
+    """Blue Skies (Joe Huber, 2020) for 2-5 players, per shared/rules/blueskies.md."""
+
+    name = "blueskies"
+    title = "Blue Skies"
+    min_players = 2
+    max_players = 5
+    options: dict[str, dict[str, JSON]] = {}
+    # At most 119 rounds (each round every seat places a gate or banks >= 1 point, BS-8.5.4); per seat:
+    # <= 20 purchases, <= 120 "done", <= 119 plays, 1 special discard, <= 31 help + 1 discard.
+    # That is < 300 decisions per seat, so 2000 bounds every 5-player game.
+    max_game_length = 2000
+    codec = act.CODEC
+
+    def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> BlueSkiesState:
+        return self.new_with(players, seed, options)
+
+    def new_with(
+        self, players: int, seed: int, options: dict[str, Any] | None = None, first: int | None = None
+    ) -> BlueSkiesState:
+        """`new`, optionally fixing the first player (BS-2.5 'unless the configuration fixes it')."""
+        players = self.check_players(players)
+        self.resolve_options(options)
+        if first is not None and not (isinstance(first, int) and 0 <= first < players):
+            raise ValueError(f"first player must be a seat 0..{players - 1}, not {first!r}")
+        state = BlueSkiesState(self, players, random.Random(seed))
+        state.setup(first)
+        return state
+
+    def from_json(self, obj: dict[str, JSON]) -> BlueSkiesState:
+        try:
+            return self._from_json(obj)
+        except (AttributeError, KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"not a Blue Skies state: {exc!r}") from exc
+
+    def _from_json(self, obj: dict[str, JSON]) -> BlueSkiesState:
+        if obj.get("game") != "blueskies":
+            raise ValueError("not a Blue Skies state")
+        n = self.check_players(obj["players"])
+        state = BlueSkiesState(self, n, rng_from_json(obj["rng"]))
+        idx = act.INDEX
+        state.first = int(obj["first"])
+        state.round = int(obj["round"])
+        state.phase = PHASES.index(obj["phase"])
+        state.pos = int(obj["pos"])
+        state.actor = int(obj["actor"])
+        state.budget = int(obj["budget"])
+        state.added = int(obj["added"])
+        state.points = [int(v) for v in obj["points"]]
+        state.supply = [int(v) for v in obj["supply"]]
+        state.special_used = [bool(v) for v in obj["special_used"]]
+        state.hands = [sorted(idx[c] for c in h) for h in obj["hands"]]
+        state.deck = sorted(idx[c] for c in obj["deck"])
+        state.discard = sorted(idx[c] for c in obj["discard"])
+        state.red = int(obj["bag"]["red"])
+        state.green = int(obj["bag"]["green"])
+        state.pax = [int(v) for v in obj["pax"]]
+        state.gates = [[int(o) for o in g] for g in obj["gates"]]
+        state.help_used = bool(obj["help_used"])
+        state.help_entitlement = [int(v) for v in obj["help_entitlement"]]
+        state.help_chosen = [idx[c] for c in obj["help_chosen"]]
+        state.final = json_copy(obj["final"])
+        if len(state.pax) != len(AIRPORTS) or len(state.gates) != len(AIRPORTS):
+            raise ValueError("a Blue Skies state has one entry per airport")
+        for a in AIRPORTS:
+            if any(o != LOCAL and not 0 <= o < n for o in state.gates[a]):
+                raise ValueError(f"bad gate owner at airport {a}")
+        state.rebuild_derived()
+        return state
+
+    def describe(self) -> dict[str, JSON]:
+        """The usual description plus the static board (airports, spaces, regions) for clients."""
+        out = super().describe()
+        out["board"] = {
+            "airports": BOARD.raw["airports"],
+            "regions": BOARD.raw["regions"],
+            "grid": {"cols": 6, "rows": 5},
+        }
+        return out

@@ -1,0 +1,69 @@
+"""End-game scoring (BS-9): region majorities, the unused special bonus, the winner."""
+
+from __future__ import annotations
+
+from engine.blueskies.data import Board
+from engine.core import JSON
+
+
+def region_values(board: Board, players: int, gates: list[list[int]]) -> list[list[int]]:
+    """values[region][seat]: sum of airport values over the seat's gates in the region (BS-9.2.1-2)."""
+    values = [[0] * players for _ in board.regions]
+    for region in board.regions:
+        row = values[region.index]
+        for a in region.airports:
+            v = board.airports[a].value
+            for owner in gates[a]:
+                if owner >= 0:
+                    row[owner] += v
+    return values
+
+
+def region_awards(board: Board, players: int, gates: list[list[int]]) -> list[dict[str, JSON]]:
+    """Per region: values, first-place seats (bonus each), second-place seats (6 each) (BS-9.2.4-7)."""
+    out = []
+    for region, row in zip(board.regions, region_values(board, players, gates)):
+        best = max(row)
+        first = [s for s in range(players) if row[s] == best and best > 0]
+        second: list[int] = []
+        if len(first) == 1 and players > 2:
+            rest = [row[s] for s in range(players) if s not in first and row[s] > 0]
+            if rest:
+                runner = max(rest)
+                second = [s for s in range(players) if row[s] == runner and s not in first]
+        out.append(
+            {
+                "region": region.id,
+                "values": list(row),
+                "first": first,
+                "first_bonus": region.bonus,
+                "second": second,
+                "second_bonus": board.second_place_bonus,
+            }
+        )
+    return out
+
+
+def final_scoring(
+    board: Board, players: int, gates: list[list[int]], special_used: list[bool]
+) -> tuple[list[int], dict[str, JSON]]:
+    """Points each seat gains at the end (BS-9.2, BS-9.3) and a JSON breakdown."""
+    gains = [0] * players
+    awards = region_awards(board, players, gates)
+    for award in awards:
+        for s in award["first"]:
+            gains[s] += award["first_bonus"]
+        for s in award["second"]:
+            gains[s] += award["second_bonus"]
+    unused = [board.unused_special_bonus if not used else 0 for used in special_used]
+    for s in range(players):
+        gains[s] += unused[s]
+    return gains, {"regions": awards, "unused_special": unused, "gains": list(gains)}
+
+
+def winners(scores: list[int], income: list[int]) -> list[int]:
+    """Highest score; ties broken by higher income; still tied share the win (BS-9.4)."""
+    best = max(scores)
+    tied = [s for s, v in enumerate(scores) if v == best]
+    top_income = max(income[s] for s in tied)
+    return [s for s in tied if income[s] == top_income]

@@ -1,0 +1,731 @@
+"""Blue Skies game state: setup (BS-7), the round (BS-8), the end (BS-9).
+
+Representation, chosen for fast playouts:
+- airports are board indices 0..29; cards are airport indices;
+- `pax[a]` is the airport's passenger count P and `gates[a]` the owners of its
+  open gates in space order (a seat, or LOCAL = -1); per-gate counts are derived
+  (BS-4.2), and `income` is updated incrementally around every change;
+- deck, discard pile and hands are sorted lists (multisets without order), the
+  bag is two counts; every draw is uniform from what remains (BS-3.1, BS-6).
+Seats are 0-based (the spec's players are unnumbered; "first player" is a seat).
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from itertools import compress
+from typing import Any
+
+from engine.blueskies import actions as act
+from engine.blueskies.data import BOARD
+from engine.blueskies.passengers import draw_operation
+from engine.blueskies.scoring import final_scoring, winners
+from engine.core import JSON, Action, Event, Game, IllegalAction, State, rng_to_json
+
+LOCAL = -1
+FULL = 99  # "no usable empty space" in the next-cost table
+
+SETUP_BUY, BUY, PLAY, SPECIAL_DISCARD, HELP, HELP_DISCARD, OVER = range(7)
+PHASES = ("setup_buy", "buy", "play", "special_discard", "help", "help_discard", "over")
+
+N_AIRPORTS = len(BOARD.airports)
+AIRPORTS = range(N_AIRPORTS)
+CODES = act.CODES
+FULL_DECK: tuple[int, ...] = tuple(sorted(a.index for a in BOARD.airports for _ in range(a.cards)))
+BUYOUT_COST: tuple[int, ...] = tuple(FULL if a.buyout is None else a.buyout for a in BOARD.airports)
+#: COSTS[players][a] = costs of the usable spaces of airport a, in space order (BS-2.1).
+COSTS: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple(c for c, m in zip(a.costs, a.min_players) if m <= n) for a in BOARD.airports) for n in range(2, 6)
+}
+#: SPACES[players][a] = 1-based numbers of the usable spaces of airport a.
+SPACES: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple(i + 1 for i, m in enumerate(a.min_players) if m <= n) for a in BOARD.airports) for n in range(2, 6)
+}
+HAND = BOARD.hand_size
+
+
+def json_copy(obj: Any) -> Any:
+    """A fresh copy of a JSON value (cheaper than copy.deepcopy, which memoises)."""
+    if isinstance(obj, dict):
+        return {k: json_copy(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [json_copy(v) for v in obj]
+    return obj
+
+
+def _next_cost(costs: tuple[int, ...], opened: int) -> int:
+    return costs[opened] if opened < len(costs) else FULL
+
+
+class BlueSkiesState(State):
+    """One Blue Skies position. Mutable; `apply` validates fully before changing anything."""
+
+    __slots__ = (
+        "actor",
+        "added",
+        "budget",
+        "buyable",
+        "deck",
+        "discard",
+        "final",
+        "first",
+        "gates",
+        "green",
+        "hands",
+        "help_chosen",
+        "help_entitlement",
+        "help_used",
+        "income",
+        "nextcost",
+        "num_players",
+        "pax",
+        "phase",
+        "points",
+        "pos",
+        "red",
+        "rng",
+        "round",
+        "special_used",
+        "supply",
+    )
+
+    game: Game
+
+    # ------------------------------------------------------------------ construction
+
+    def __init__(self, game: Game, players: int, rng: random.Random):
+        self.game = game
+        self.num_players = players
+        self.rng = rng
+        self.first = 0
+        self.round = 0
+        self.phase = SETUP_BUY
+        self.pos = 0
+        self.actor = 0
+        self.budget = 0
+        self.added = 0
+        self.points = [0] * players
+        self.income = [0] * players
+        self.supply = [BOARD.gates_per_player] * players
+        self.special_used = [False] * players
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.deck = list(FULL_DECK)
+        self.discard: list[int] = []
+        self.red = BOARD.red
+        self.green = BOARD.green
+        self.pax = [0] * N_AIRPORTS
+        self.gates: list[list[int]] = [[] for _ in AIRPORTS]
+        costs = COSTS[players]
+        self.nextcost = [_next_cost(costs[a], 0) for a in AIRPORTS]
+        self.buyable: list[int] = []  # airports with a local gate that may be bought out (BS-5.4)
+        self.help_used = False
+        self.help_entitlement = [0] * players
+        self.help_chosen: list[int] = []
+        self.final: dict[str, JSON] | None = None
+
+    def setup(self, first: int | None) -> list[Event]:
+        """BS-7.1-7.5, then hand the first purchase turn to the last player (BS-7.6)."""
+        n = self.num_players
+        events: list[Event] = []
+        self.first = self.rng.randrange(n) if first is None else first
+        events.append(Event("first_player", {"seat": self.first}))
+        locals_: list[int] = []
+        for _ in range(BOARD.setup_local_cards):
+            card = self._reveal(events)
+            if card is not None and card not in locals_:
+                locals_.append(card)
+        for a in sorted(locals_):
+            self._open_local(a, events)
+        for _ in range(3 * n):
+            self._reveal(events)
+        for k in range(n):
+            seat = (self.first + k) % n
+            for _ in range(HAND):
+                self._draw_to_hand(seat, events)
+        self.phase = SETUP_BUY
+        self.pos = 0
+        self._start_purchase_turn()
+        return events
+
+    def rebuild_derived(self) -> None:
+        """Recompute income, next costs and buyable locals from `pax` and `gates` (after a restore)."""
+        n = self.num_players
+        costs = COSTS[n]
+        self.nextcost = [_next_cost(costs[a], len(self.gates[a])) for a in AIRPORTS]
+        self.buyable = [a for a in AIRPORTS if self.gates[a][:1] == [LOCAL] and BUYOUT_COST[a] != FULL]
+        self.income = [0] * n
+        for a in AIRPORTS:
+            self._credit(a, 1)
+
+    # ------------------------------------------------------------------ chance and board primitives
+
+    def _draw_card(self, events: list[Event]) -> int | None:
+        """Uniform draw from the deck; reshuffle the discard pile when empty (BS-6.3)."""
+        deck = self.deck
+        if not deck:
+            if not self.discard:
+                events.append(Event("deck_empty", {}))
+                return None
+            self.deck = deck = self.discard
+            self.discard = []
+            events.append(Event("reshuffle", {"cards": len(deck)}))
+        return deck.pop(int(self.rng.random() * len(deck)))
+
+    def _draw_to_hand(self, seat: int, events: list[Event]) -> bool:
+        card = self._draw_card(events)
+        if card is None:
+            return False
+        insort(self.hands[seat], card)
+        events.append(Event("draw", {"seat": seat}))
+        events.append(Event("draw_card", {"seat": seat, "card": CODES[card]}, (seat,)))
+        return True
+
+    def _refill(self, seat: int, events: list[Event]) -> None:
+        """Draw until holding a full hand, or until nothing is left to draw (BS-6.3)."""
+        hand = self.hands[seat]
+        while len(hand) < HAND and self._draw_to_hand(seat, events):
+            pass
+
+    def _reveal(self, events: list[Event]) -> int | None:
+        """Reveal a card for passengers, resolve it, discard it (BS-6.4, BS-6.2)."""
+        card = self._draw_card(events)
+        if card is not None:
+            events.append(Event("reveal", {"card": CODES[card]}))
+            self._add_passengers(card, events)
+            insort(self.discard, card)
+        return card
+
+    def _credit(self, a: int, sign: int) -> None:
+        """Add (sign=1) or remove (sign=-1) airport a's passengers from its owners' income (BS-2.6)."""
+        owners = self.gates[a]
+        g = len(owners)
+        if g:
+            q, r = divmod(self.pax[a], g)
+            income = self.income
+            for i, owner in enumerate(owners):
+                if owner >= 0:
+                    income[owner] += sign * (q + 1 if i < r else q)
+
+    def _add_passengers(self, a: int, events: list[Event]) -> None:
+        """One add-passengers operation at airport a, then redistribution (BS-3.2, BS-3.3)."""
+        red, greens, self.red, self.green = draw_operation(self.rng, self.red, self.green)
+        cubes = red + greens
+        if cubes:
+            self._credit(a, -1)
+            self.pax[a] += cubes
+            self._credit(a, 1)
+        events.append(Event("passengers", {"airport": CODES[a], "red": red, "green": greens}))
+
+    def _open_local(self, a: int, events: list[Event]) -> None:
+        """A local-airline gate on space 1 of an airport with no open gate (BS-5.7)."""
+        self.gates[a].append(LOCAL)
+        if BUYOUT_COST[a] != FULL:
+            insort(self.buyable, a)
+        self.nextcost[a] = _next_cost(COSTS[self.num_players][a], 1)
+        events.append(Event("local_gate", {"airport": CODES[a]}))
+
+    def _open_gate(self, seat: int, a: int) -> None:
+        self._credit(a, -1)
+        owners = self.gates[a]
+        owners.append(seat)
+        self._credit(a, 1)
+        self.nextcost[a] = _next_cost(COSTS[self.num_players][a], len(owners))
+
+    # ------------------------------------------------------------------ turn order
+
+    def _seat_at(self, pos: int) -> int:
+        if self.phase == SETUP_BUY:
+            return (self.first - 1 - pos) % self.num_players
+        return (self.first + pos) % self.num_players
+
+    def _start_purchase_turn(self) -> None:
+        self.actor = self._seat_at(self.pos)
+        self.budget = BOARD.budget
+        self.added = 0
+
+    def _advance(self, events: list[Event]) -> None:
+        """The current seat finished its part of the step: next seat, or the next step."""
+        self.pos += 1
+        n = self.num_players
+        phase = self.phase
+        if phase in (SETUP_BUY, BUY):
+            if self.pos < n:
+                self._start_purchase_turn()
+                return
+            if phase == SETUP_BUY:
+                self.round = 1
+                self._begin_round(events)
+            else:
+                self.phase = PLAY
+                self.pos = 0
+                self._next_player_to_play(events)
+            return
+        if phase in (PLAY, SPECIAL_DISCARD):
+            self.phase = PLAY
+            self._next_player_to_play(events)
+            return
+        if phase == HELP:
+            self._next_helper(events)
+            return
+        # HELP_DISCARD
+        if self.pos < n:
+            self.actor = self._seat_at(self.pos)
+            return
+        self._after_help_discards(events)
+
+    def _begin_round(self, events: list[Event]) -> None:
+        events.append(Event("round", {"round": self.round, "first_player": self.first}))
+        self.phase = BUY
+        self.pos = 0
+        self._start_purchase_turn()
+
+    def _next_player_to_play(self, events: list[Event]) -> None:
+        """Step 2 in turn order; a seat with no card and no special left has nothing to do."""
+        n = self.num_players
+        while self.pos < n:
+            seat = self._seat_at(self.pos)
+            if self.hands[seat] or not self.special_used[seat]:
+                self.actor = seat
+                return
+            events.append(Event("skip_play", {"seat": seat}))
+            self.pos += 1
+        self._after_plays(events)
+
+    def _after_plays(self, events: list[Event]) -> None:
+        """Steps 3-5, then government help or the end of the round."""
+        n = self.num_players
+        for _ in range(n):  # step 3 (BS-8.3)
+            self._reveal(events)
+        scores = self.points
+        income = self.income
+        for s in range(n):  # step 4 (BS-8.4)
+            scores[s] += income[s]
+        events.append(Event("income", {"income": list(income), "scores": list(scores)}))
+        if min(self.supply) == 0 or max(scores) >= BOARD.end_score:  # step 5 (BS-8.5)
+            self._finish(events)
+            return
+        if not self.help_used and max(scores) >= BOARD.government_threshold:  # step 6 (BS-8.6)
+            self.help_used = True
+            leader = max(scores)
+            self.help_entitlement = [min(N_AIRPORTS, (leader - s + 2) // 3) for s in scores]
+            events.append(Event("government_help", {"entitlement": list(self.help_entitlement)}))
+            self.phase = HELP
+            self.pos = 0
+            self._next_helper(events)
+            return
+        self._end_round(events)
+
+    def _next_helper(self, events: list[Event]) -> None:
+        """Next seat (turn order) entitled to government-help airports, else the discards."""
+        n = self.num_players
+        self.help_chosen = []
+        while self.pos < n:
+            seat = self._seat_at(self.pos)
+            if self.help_entitlement[seat] > 0:
+                self.actor = seat
+                return
+            self.pos += 1
+        self.phase = HELP_DISCARD
+        self.pos = 0
+        self.actor = self._seat_at(0)
+
+    def _after_help_discards(self, events: list[Event]) -> None:
+        """Discards are already in the deck (it has no order); draw back to 3 in turn order (BS-8.6.4)."""
+        for k in range(self.num_players):
+            self._refill(self._seat_at(k), events)
+        self._end_round(events)
+
+    def _end_round(self, events: list[Event]) -> None:
+        """Step 7 local airlines, step 8 first-player marker (BS-8.7, BS-8.8)."""
+        gates = self.gates
+        pax = self.pax
+        for a in AIRPORTS:
+            if pax[a] > 0 and not gates[a]:
+                self._open_local(a, events)
+        self.first = (self.first + 1) % self.num_players
+        self.round += 1
+        self._begin_round(events)
+
+    def _finish(self, events: list[Event]) -> None:
+        gains, breakdown = final_scoring(BOARD, self.num_players, self.gates, self.special_used)
+        for s, g in enumerate(gains):
+            self.points[s] += g
+        breakdown["winners"] = winners(self.points, self.income)
+        breakdown["scores"] = list(self.points)
+        self.final = breakdown
+        self.phase = OVER
+        self.actor = -1
+        events.append(Event("game_over", json_copy(breakdown)))
+
+    # ------------------------------------------------------------------ contract: queries
+
+    def to_act(self) -> list[int]:
+        return [] if self.phase == OVER else [self.actor]
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> list[int]:
+        return list(self.points)
+
+    def winners(self) -> list[int]:
+        if self.phase != OVER:
+            return []
+        return winners(self.points, self.income)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat != self.actor or self.phase == OVER:
+            return []
+        phase = self.phase
+        if phase in (BUY, SETUP_BUY):
+            return self._purchase_actions(seat)
+        if phase == PLAY:
+            hand = self.hands[seat]
+            out: list[Action] = []
+            last = -1
+            for c in hand:
+                if c != last:
+                    out.append(act.PLAY[c])
+                    last = c
+            if not self.special_used[seat]:
+                out.extend(act.SPECIAL)
+            return out
+        if phase == HELP:
+            chosen = self.help_chosen
+            out = [act.HELP[a] for a in AIRPORTS if a not in chosen]
+            out.append(act.HELP_DONE)
+            return out
+        return list(act.discard_options(self.hands[seat]))
+
+    def _purchase_actions(self, seat: int) -> list[Action]:
+        if self.supply[seat] <= 0 or (self.phase == SETUP_BUY and self.added >= BOARD.setup_max_gates):
+            return [act.DONE]
+        budget = self.budget
+        out: list[Action] = list(compress(act.BUY, map(budget.__ge__, self.nextcost)))
+        for a in self.buyable:
+            if BUYOUT_COST[a] <= budget:
+                out.append(act.BUYOUT[a])
+        out.append(act.DONE)
+        return out
+
+    def default_action(self, seat: int) -> Action:
+        """Expired clock: end purchases / help, play the first card in hand, discard nothing."""
+        actions = self.legal_actions(seat)
+        if not actions:
+            raise IllegalAction(f"seat {seat} has nothing to decide", None)
+        phase = self.phase
+        if phase in (BUY, SETUP_BUY):
+            return act.DONE
+        if phase == HELP:
+            return act.HELP_DONE
+        return actions[0]
+
+    # ------------------------------------------------------------------ contract: apply
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        if type(seat) is not int or seat != self.actor:
+            self.check_seat(seat)
+            if self.phase == OVER:
+                raise IllegalAction("the game is over", "BS-9.1")
+            raise IllegalAction(f"it is seat {self.actor}'s turn, not seat {seat}'s", "BS-8")
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise IllegalAction(f"{action!r} is not a Blue Skies action", None)
+        return handler(self, seat, action)
+
+    def _airport(self, code: Any, rule: str) -> int:
+        a = act.INDEX.get(code) if isinstance(code, str) else None
+        if a is None:
+            raise IllegalAction(f"unknown airport {code!r}", rule)
+        return a
+
+    def _check_purchase(self, seat: int) -> None:
+        if self.phase != BUY and self.phase != SETUP_BUY:
+            raise IllegalAction(f"gates are bought in step 1 or setup, not in phase {PHASES[self.phase]}", "BS-5.8")
+        if self.supply[seat] <= 0:
+            raise IllegalAction("you have no gates left in your supply", "BS-5.1")
+        if self.phase == SETUP_BUY and self.added >= BOARD.setup_max_gates:
+            raise IllegalAction(f"at most {BOARD.setup_max_gates} gates may be added in setup", "BS-7.6")
+
+    def _do_buy(self, seat: int, action: act.BuyGate) -> list[Event]:
+        a = self._airport(action.airport, "BS-5.1")
+        self._check_purchase(seat)
+        cost = self.nextcost[a]
+        if cost == FULL:
+            raise IllegalAction(f"{CODES[a]} has no empty usable gate space", "BS-5.1")
+        if cost > self.budget:
+            raise IllegalAction(f"the next gate at {CODES[a]} costs {cost}, budget left {self.budget}", "BS-5.1")
+        space = SPACES[self.num_players][a][len(self.gates[a])]
+        self.budget -= cost
+        self.added += 1
+        self.supply[seat] -= 1
+        self._open_gate(seat, a)
+        return [Event("gate", {"seat": seat, "airport": CODES[a], "space": space, "cost": cost})]
+
+    def _do_buyout(self, seat: int, action: act.Buyout) -> list[Event]:
+        a = self._airport(action.airport, "BS-5.4")
+        self._check_purchase(seat)
+        cost = BUYOUT_COST[a]
+        if cost == FULL:
+            raise IllegalAction(f"the local airline at {CODES[a]} cannot be bought out (N/A)", "BS-5.4")
+        owners = self.gates[a]
+        if not owners or owners[0] != LOCAL:
+            raise IllegalAction(f"{CODES[a]} has no local-airline gate", "BS-5.4")
+        if cost > self.budget:
+            raise IllegalAction(f"the buyout at {CODES[a]} costs {cost}, budget left {self.budget}", "BS-5.4")
+        self.budget -= cost
+        self.added += 1
+        self.supply[seat] -= 1
+        self._credit(a, -1)
+        owners[0] = seat
+        self.buyable.remove(a)
+        self._credit(a, 1)
+        return [Event("buyout", {"seat": seat, "airport": CODES[a], "cost": cost})]
+
+    def _do_done(self, seat: int, action: act.Done) -> list[Event]:
+        if self.phase != BUY and self.phase != SETUP_BUY:
+            raise IllegalAction(f"'done' ends a purchase turn, not phase {PHASES[self.phase]}", "BS-5.8")
+        events = [Event("done", {"seat": seat, "unspent": self.budget})]
+        if self.phase == BUY and self.budget:
+            self.points[seat] += self.budget  # BS-8.1.3; setup points are lost (BS-7.6)
+        self._advance(events)
+        return events
+
+    def _do_play(self, seat: int, action: act.PlayCard) -> list[Event]:
+        a = self._airport(action.airport, "BS-8.2.1")
+        if self.phase != PLAY:
+            raise IllegalAction(f"cards are played in step 2, not in phase {PHASES[self.phase]}", "BS-8.2.1")
+        hand = self.hands[seat]
+        if a not in hand:
+            raise IllegalAction(f"you hold no {CODES[a]} card", "BS-8.2.1")
+        hand.remove(a)
+        events = [Event("play", {"seat": seat, "card": CODES[a]})]
+        self._add_passengers(a, events)
+        insort(self.discard, a)
+        self._draw_to_hand(seat, events)
+        self._advance(events)
+        return events
+
+    def _do_special(self, seat: int, action: act.Special) -> list[Event]:
+        a = self._airport(action.airport, "BS-8.2.1")
+        if self.phase != PLAY:
+            raise IllegalAction(f"the special action is taken in step 2, not in {PHASES[self.phase]}", "BS-8.2.1")
+        if self.special_used[seat]:
+            raise IllegalAction("your once-per-game special action is used", "BS-8.2.3")
+        self.special_used[seat] = True
+        events = [Event("special", {"seat": seat, "airport": CODES[a]})]
+        self._add_passengers(a, events)
+        self.phase = SPECIAL_DISCARD
+        return events
+
+    def _discard_cards(self, seat: int, action: act.Discard, rule: str) -> list[int]:
+        """Validate a discard against the hand; return the card indices (sorted)."""
+        codes = action.cards
+        if not isinstance(codes, tuple):
+            raise IllegalAction("cards must be a list of airport codes", rule)
+        cards = [self._airport(code, rule) for code in codes]
+        if cards != sorted(cards):
+            raise IllegalAction("list discarded cards in board order, as legal_actions does", rule)
+        hand = list(self.hands[seat])
+        for c in cards:
+            if c not in hand:
+                raise IllegalAction(f"you do not hold that many {CODES[c]} cards", rule)
+            hand.remove(c)
+        return cards
+
+    def _do_discard(self, seat: int, action: act.Discard) -> list[Event]:
+        phase = self.phase
+        if phase == SPECIAL_DISCARD:
+            cards = self._discard_cards(seat, action, "BS-8.2.1")
+            hand = self.hands[seat]
+            for c in cards:
+                hand.remove(c)
+                insort(self.discard, c)  # face up (BS-6.2)
+            events = [Event("discard", {"seat": seat, "cards": [CODES[c] for c in cards]})]
+            self._refill(seat, events)
+            self._advance(events)
+            return events
+        if phase == HELP_DISCARD:
+            cards = self._discard_cards(seat, action, "BS-8.6.4")
+            hand = self.hands[seat]
+            for c in cards:
+                hand.remove(c)
+                insort(self.deck, c)  # shuffled into the deck, which has no order (BS-8.6.4)
+            events = [
+                Event("help_discard", {"seat": seat, "count": len(cards)}),
+                Event("help_discard_cards", {"seat": seat, "cards": [CODES[c] for c in cards]}, (seat,)),
+            ]
+            self._advance(events)
+            return events
+        raise IllegalAction(f"no discard is due in phase {PHASES[phase]}", "BS-8.2.1")
+
+    def _do_help(self, seat: int, action: act.Help) -> list[Event]:
+        a = self._airport(action.airport, "BS-8.6.2")
+        if self.phase != HELP:
+            raise IllegalAction(f"government help is not under way (phase {PHASES[self.phase]})", "BS-8.6.1")
+        if a in self.help_chosen:
+            raise IllegalAction(f"you already chose {CODES[a]} for government help", "BS-8.6.3")
+        self.help_chosen.append(a)
+        events = [Event("help", {"seat": seat, "airport": CODES[a]})]
+        self._add_passengers(a, events)
+        if len(self.help_chosen) >= self.help_entitlement[seat]:
+            self._advance(events)
+        return events
+
+    def _do_help_done(self, seat: int, action: act.HelpDone) -> list[Event]:
+        if self.phase != HELP:
+            raise IllegalAction(f"government help is not under way (phase {PHASES[self.phase]})", "BS-8.6.3")
+        events = [Event("help_done", {"seat": seat, "airports": len(self.help_chosen)})]
+        self._advance(events)
+        return events
+
+    # ------------------------------------------------------------------ contract: views and copies
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        n = self.num_players
+        spaces = SPACES[n]
+        airports = []
+        for a in AIRPORTS:
+            owners = self.gates[a]
+            g = len(owners)
+            q, r = divmod(self.pax[a], g) if g else (0, 0)
+            airports.append(
+                {
+                    "code": CODES[a],
+                    "passengers": self.pax[a],
+                    "gates": [
+                        {
+                            "space": spaces[a][i],
+                            "owner": "local" if o == LOCAL else o,
+                            "passengers": q + 1 if i < r else q,
+                        }
+                        for i, o in enumerate(owners)
+                    ],
+                    "usable_spaces": len(spaces[a]),
+                    "next_cost": None if self.nextcost[a] == FULL else self.nextcost[a],
+                }
+            )
+        discard: dict[str, int] = {}
+        for c in self.discard:
+            discard[CODES[c]] = discard.get(CODES[c], 0) + 1
+        out: dict[str, JSON] = {
+            "game": "blueskies",
+            "players": n,
+            "seat": seat,
+            "phase": PHASES[self.phase],
+            "round": self.round,
+            "first_player": self.first,
+            "to_act": self.to_act(),
+            "scores": list(self.points),
+            "income": list(self.income),
+            "supply": list(self.supply),
+            "special_used": list(self.special_used),
+            "hand_counts": [len(h) for h in self.hands],
+            "hand": [CODES[c] for c in self.hands[seat]] if seat is not None else None,
+            "deck_count": len(self.deck),
+            "discard": discard,
+            "bag": {"red": self.red, "green": self.green},
+            "airports": airports,
+            "budget": self.budget if self.phase in (BUY, SETUP_BUY) else None,
+            "setup_gates_added": self.added if self.phase == SETUP_BUY else None,
+            "government": {
+                "used": self.help_used,
+                "entitlement": list(self.help_entitlement),
+                "chosen": [CODES[a] for a in self.help_chosen] if self.phase == HELP else [],
+            },
+            "final": json_copy(self.final),
+            "winners": self.winners(),
+        }
+        return out
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "game": "blueskies",
+            "players": self.num_players,
+            "first": self.first,
+            "round": self.round,
+            "phase": PHASES[self.phase],
+            "pos": self.pos,
+            "actor": self.actor,
+            "budget": self.budget,
+            "added": self.added,
+            "points": list(self.points),
+            "supply": list(self.supply),
+            "special_used": list(self.special_used),
+            "hands": [[CODES[c] for c in h] for h in self.hands],
+            "deck": [CODES[c] for c in self.deck],
+            "discard": [CODES[c] for c in self.discard],
+            "bag": {"red": self.red, "green": self.green},
+            "pax": list(self.pax),
+            "gates": [list(g) for g in self.gates],
+            "help_used": self.help_used,
+            "help_entitlement": list(self.help_entitlement),
+            "help_chosen": [CODES[a] for a in self.help_chosen],
+            "final": json_copy(self.final),
+            "rng": rng_to_json(self.rng),
+        }
+
+    def clone(self) -> BlueSkiesState:
+        new = BlueSkiesState.__new__(BlueSkiesState)
+        new.game = self.game
+        new.num_players = self.num_players
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.first = self.first
+        new.round = self.round
+        new.phase = self.phase
+        new.pos = self.pos
+        new.actor = self.actor
+        new.budget = self.budget
+        new.added = self.added
+        new.points = self.points[:]
+        new.income = self.income[:]
+        new.supply = self.supply[:]
+        new.special_used = self.special_used[:]
+        new.hands = [h[:] for h in self.hands]
+        new.deck = self.deck[:]
+        new.discard = self.discard[:]
+        new.red = self.red
+        new.green = self.green
+        new.pax = self.pax[:]
+        new.gates = [g[:] for g in self.gates]
+        new.nextcost = self.nextcost[:]
+        new.buyable = self.buyable[:]
+        new.help_used = self.help_used
+        new.help_entitlement = self.help_entitlement[:]
+        new.help_chosen = self.help_chosen[:]
+        new.final = self.final  # never mutated once set
+        return new
+
+    def determinize(self, seat: int, rng: random.Random) -> BlueSkiesState:
+        """Deal the other seats' hands afresh from the cards `seat` has not seen (deck + their hands)."""
+        self.check_seat(seat)
+        new = self.clone()
+        pool = list(self.deck)
+        for s in range(self.num_players):
+            if s != seat:
+                pool.extend(self.hands[s])
+        pool.sort()
+        rng.shuffle(pool)
+        for s in range(self.num_players):
+            if s != seat:
+                k = len(self.hands[s])
+                new.hands[s] = sorted(pool[:k])
+                del pool[:k]
+        new.deck = sorted(pool)
+        new.rng = random.Random(rng.getrandbits(64))
+        return new
+
+
+_HANDLERS = {
+    act.BuyGate: BlueSkiesState._do_buy,
+    act.Buyout: BlueSkiesState._do_buyout,
+    act.Done: BlueSkiesState._do_done,
+    act.PlayCard: BlueSkiesState._do_play,
+    act.Special: BlueSkiesState._do_special,
+    act.Discard: BlueSkiesState._do_discard,
+    act.Help: BlueSkiesState._do_help,
+    act.HelpDone: BlueSkiesState._do_help_done,
+}
+
