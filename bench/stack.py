@@ -1,0 +1,176 @@
+"""Real platform processes on loopback for the load bench, the soak and tests/proof.
+
+Each role runs as its own OS process (the same entry points an operator
+starts: `python -m services.run`, `python -m services.gateway`, a Celery
+worker), on fixed free ports so that a process killed with SIGKILL can be
+restarted on the same address and clients simply reconnect. Every key goes
+under one prefix, deleted by `cleanup`.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+import httpx
+import redis
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+ROOT = Path(__file__).resolve().parents[1]
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+BOT_SECRET = "proof-bench-bot-secret"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def grpc_ready(addr: str, timeout: float = 1.0) -> bool:
+    """True iff the game-state service at `addr` answers its health check with SERVING."""
+    try:
+        with grpc.insecure_channel(addr) as channel:
+            reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=timeout)
+        return reply.status == health_pb2.HealthCheckResponse.SERVING
+    except grpc.RpcError:
+        return False
+
+
+def http_ready(url: str, timeout: float = 1.0) -> bool:
+    try:
+        return httpx.get(f"{url}/healthz", timeout=timeout).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+@dataclass
+class Proc:
+    """One role's OS process, restartable with the same command line and environment."""
+
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    ready: object  # () -> bool
+    log_dir: Path
+    popen: subprocess.Popen | None = None
+    starts: int = 0
+
+    def start(self, timeout: float = 60.0) -> None:
+        self.starts += 1
+        log = open(self.log_dir / f"{self.name}.log", "ab")  # noqa: SIM115 (kept open by the child)
+        self.popen = subprocess.Popen(self.argv, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        deadline = time.monotonic() + timeout
+        while not self.ready():
+            if self.popen.poll() is not None:
+                raise RuntimeError(f"{self.name} exited with {self.popen.returncode}; see {self.log_dir}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{self.name} not ready after {timeout}s; see {self.log_dir}")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        """SIGKILL: no graceful anything."""
+        if self.popen and self.popen.poll() is None:
+            self.popen.send_signal(signal.SIGKILL)
+            self.popen.wait(10)
+
+    def stop(self) -> None:
+        if self.popen and self.popen.poll() is None:
+            self.popen.terminate()
+            try:
+                self.popen.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@dataclass
+class Stack:
+    """A game-state service, a gateway and optionally Celery bot workers, sharing one key prefix."""
+
+    redis_url: str = REDIS_URL
+    dispatch_bots: bool = False
+    workers: int = 0
+    prefix: str = field(default_factory=lambda: f"sbproof:{uuid.uuid4().hex[:8]}:")
+    service_env: dict[str, str] = field(default_factory=dict)
+    gateway_env: dict[str, str] = field(default_factory=dict)
+    procs: dict[str, Proc] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.log_dir = Path(tempfile.mkdtemp(prefix="sbproof-logs-"))
+        self.grpc_addr = f"127.0.0.1:{free_port()}"
+        self.gateway_port = free_port()
+        self.gateway_url = f"http://127.0.0.1:{self.gateway_port}"
+        self.bot_queue = f"{self.prefix}bots"
+        base = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        service_env = {
+            **base, "REDIS_URL": self.redis_url, "GRPC_ADDR": self.grpc_addr, "METRICS_PORT": "0",
+            "KEY_PREFIX": self.prefix, "BOT_QUEUE": self.bot_queue, "BOT_SECRET": BOT_SECRET,
+            "DISPATCH_BOTS": "true" if self.dispatch_bots else "false", "SHUTDOWN_GRACE_S": "0.5",
+            **self.service_env,
+        }
+        self.procs["service"] = Proc("service", [sys.executable, "-m", "services.run"], service_env,
+                                     lambda: grpc_ready(self.grpc_addr), self.log_dir)
+        gateway_env = {
+            **base, "GATEWAY_PORT": str(self.gateway_port), "GATEWAY_REDIS_URL": self.redis_url,
+            "GATEWAY_GAMESTATE_ADDR": self.grpc_addr, "GATEWAY_KEY_PREFIX": f"{self.prefix}gw:",
+            "GATEWAY_RATE_LIMIT_IP": "0", "GATEWAY_RATE_LIMIT_TOKEN": "0", **self.gateway_env,
+        }
+        self.procs["gateway"] = Proc("gateway", [sys.executable, "-m", "services.gateway"], gateway_env,
+                                     lambda: http_ready(self.gateway_url), self.log_dir)
+        for i in range(self.workers):
+            argv = [sys.executable, "-m", "celery", "-A", worker_app(), "worker", "-Q", self.bot_queue,
+                    "-c", "1", "-P", "solo", "--without-gossip", "--without-mingle", "--without-heartbeat",
+                    "-n", f"w{i}-{uuid.uuid4().hex[:6]}@%h", "--loglevel", "WARNING"]
+            self.procs[f"worker{i}"] = Proc(f"worker{i}", argv, service_env, lambda: True, self.log_dir)
+
+    def start(self) -> Stack:
+        for proc in self.procs.values():
+            proc.start()
+        return self
+
+    def stop(self) -> None:
+        for proc in reversed(list(self.procs.values())):
+            proc.stop()
+
+    def cleanup(self) -> None:
+        client = redis.Redis.from_url(self.redis_url)
+        try:
+            for pattern in (f"{self.prefix}*", f"_kombu.binding.{self.prefix}*"):
+                keys = list(client.scan_iter(match=pattern, count=2000))
+                for i in range(0, len(keys), 1000):
+                    client.delete(*keys[i:i + 1000])
+        finally:
+            client.close()
+
+    def __enter__(self) -> Stack:
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            self.cleanup()
+            raise
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+        self.cleanup()
+
+
+def worker_app() -> str:
+    """The Celery app module of the bot workers (services/workers/), as `celery -A` wants it."""
+    return os.environ.get("SKYBOARD_WORKER_APP", "services.workers")
+
+
+def workers_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(worker_app().split(":")[0]) is not None
