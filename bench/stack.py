@@ -103,6 +103,7 @@ class Stack:
     prefix: str = field(default_factory=lambda: f"sbproof:{uuid.uuid4().hex[:8]}:")
     service_env: dict[str, str] = field(default_factory=dict)
     gateway_env: dict[str, str] = field(default_factory=dict)
+    worker_env: dict[str, str] = field(default_factory=dict)
     procs: dict[str, Proc] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -131,7 +132,9 @@ class Stack:
             argv = [sys.executable, "-m", "celery", "-A", worker_app(), "worker", "-Q", self.bot_queue,
                     "-c", "1", "-P", "solo", "--without-gossip", "--without-mingle", "--without-heartbeat",
                     "-n", f"w{i}-{uuid.uuid4().hex[:6]}@%h", "--loglevel", "WARNING"]
-            self.procs[f"worker{i}"] = Proc(f"worker{i}", argv, service_env, lambda: True, self.log_dir)
+            worker_env = {**service_env, "WORKER_METRICS_PORT": "0", "REQUEUE_MARGIN_S": "2",
+                          "REQUEUE_INTERVAL_S": "1", **self.worker_env}
+            self.procs[f"worker{i}"] = Proc(f"worker{i}", argv, worker_env, lambda: True, self.log_dir)
 
     def start(self) -> Stack:
         for proc in self.procs.values():
@@ -167,10 +170,13 @@ class Stack:
 
 def worker_app() -> str:
     """The Celery app module of the bot workers (services/workers/), as `celery -A` wants it."""
-    return os.environ.get("SKYBOARD_WORKER_APP", "services.workers")
+    return os.environ.get("SKYBOARD_WORKER_APP", "services.workers.app")
 
 
 def workers_available() -> bool:
     import importlib.util
 
-    return importlib.util.find_spec(worker_app().split(":")[0]) is not None
+    try:
+        return importlib.util.find_spec(worker_app().split(":")[0]) is not None
+    except ModuleNotFoundError:
+        return False

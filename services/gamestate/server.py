@@ -20,6 +20,7 @@ import grpc
 import redis.asyncio as aioredis
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
+from redis import exceptions as redis_exceptions
 
 from services.gamestate import errors, metrics
 from services.gamestate.bots import CeleryDispatcher, Dispatcher, NoDispatcher
@@ -29,6 +30,9 @@ from services.gamestate.store import Meta, Store
 from services.settings import Settings
 
 log = logging.getLogger(__name__)
+
+#: Redis down or restarting: a clean, retryable UNAVAILABLE, not INTERNAL.
+REDIS_DOWN = (redis_exceptions.ConnectionError, redis_exceptions.TimeoutError)
 
 INTERNAL_DETAILS = json.dumps({"reason": "internal", "message": "internal error", "rule": None})
 
@@ -56,6 +60,9 @@ def _handler(rpc: str) -> Callable:
                 await _fail(context, exc)
             except (asyncio.CancelledError, grpc.aio.AbortError):
                 raise
+            except REDIS_DOWN as exc:  # retryable: nothing was acknowledged; clients retry (idempotently)
+                log.warning("%s: Redis unavailable (%s)", rpc, exc.__class__.__name__)
+                await _fail(context, errors.unavailable("storage is unavailable; retry"))
             except Exception:
                 log.exception("%s failed", rpc)
                 await context.abort(grpc.StatusCode.INTERNAL, INTERNAL_DETAILS)
@@ -202,6 +209,9 @@ class GameServicer(pb2_grpc.GameServiceServicer):
             await _fail(context, exc)
         except (asyncio.CancelledError, grpc.aio.AbortError):
             raise
+        except REDIS_DOWN as exc:
+            log.warning("WatchGame: Redis unavailable (%s)", exc.__class__.__name__)
+            await _fail(context, errors.unavailable("storage is unavailable; resume with after_version"))
         except Exception:
             log.exception("WatchGame failed")
             await context.abort(grpc.StatusCode.INTERNAL, INTERNAL_DETAILS)

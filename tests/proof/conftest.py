@@ -3,6 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
+
+from bench.soak import RedisServer
+from bench.stack import free_port
 from tests.services.conftest import (  # noqa: F401 (pytest fixtures)
     client,
     instance,
@@ -15,3 +21,12 @@ from tests.services.conftest import (  # noqa: F401 (pytest fixtures)
     registry,
     settings,
 )
+
+
+@pytest.fixture
+def private_redis() -> Iterator[RedisServer]:
+    """A redis-server of this test alone (own port and temp dir, append-only), never the shared one."""
+    server = RedisServer(free_port(), "everysec")
+    server.start()
+    yield server
+    server.close()

@@ -1,0 +1,333 @@
+"""Fault soak (`make soak`): games finish correctly while processes are SIGKILLed and Redis restarts.
+
+    python -m bench.soak [--games 100] [--kills 9] [--redis-games 8] [--fsync everysec] [--json out.json]
+
+Part 1 runs a game-state service, a bot worker and a gateway as real processes and
+plays `--games` games of all three games (bot seats mixed with random human seats
+driven through REST) while a killer SIGKILLs one of those processes at random
+moments and restarts it. Human submissions carry an Idempotency-Key per (game,
+seat, version) and are retried with it on a dropped connection or a 503, so a
+retry can never apply twice. At the end every game must be finished, the engine
+replay of its logged actions must reproduce the stored final digest, the versions
+of the log must be 1..N with each acknowledged submission at its acknowledged
+version, and clients must have seen nothing but retries and clean errors.
+
+Part 2 runs a separate redis-server (own port and temp dir, append-only file,
+`--fsync` policy) under a fresh service and gateway, SIGKILLs that Redis in the
+middle of play and restarts it on the same files: every acknowledged action must
+still be in the log. The shared Redis on 6379 is never touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import redis
+
+import engine
+from bench.stack import REDIS_URL, Stack, free_port, workers_available
+
+GAMES = ("opensky", "aeroplanes", "blueskies")
+RETRY_STATUS = {502, 503, 504}  # 502 is only retried to finish the game; it is reported as unclean
+CLEAN_ERRORS = {409, 503}  # stale version (a bot acted first), service briefly unavailable
+
+
+@dataclass
+class Tally:
+    """What the clients saw, and every acknowledged submission: (game, version) -> (seat, action)."""
+
+    retries: Counter = field(default_factory=Counter)
+    errors: Counter = field(default_factory=Counter)
+    acked: dict[tuple[str, int], tuple[int, Any]] = field(default_factory=dict)
+    replayed: int = 0
+
+
+class Player:
+    """Plays the human seats of games through REST with retries that are safe to repeat."""
+
+    def __init__(self, http: httpx.AsyncClient, tally: Tally, deadline: float):
+        self.http = http
+        self.tally = tally
+        self.deadline = deadline
+
+    async def request(self, method: str, url: str, **kwargs) -> httpx.Response:
+        """One call, retried on a dropped connection or a 5xx until the deadline (GETs and keyed POSTs only)."""
+        delay = 0.05
+        while True:
+            try:
+                r = await self.http.request(method, url, **kwargs)
+                if r.status_code not in RETRY_STATUS:
+                    return r
+                self.tally.retries[f"{r.status_code}"] += 1
+                self.tally.errors[f"{method} {r.status_code}"] += 1
+            except httpx.TransportError as exc:
+                self.tally.retries[type(exc).__name__] += 1
+            if time.monotonic() > self.deadline:
+                raise TimeoutError(f"{method} {url} still failing at the deadline")
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 1.0)
+
+    async def play(self, gid: str, tokens: dict[int, str], rng: random.Random) -> None:
+        while time.monotonic() < self.deadline:
+            g = (await self.request("GET", f"/v1/games/{gid}")).json()
+            if g["status"] == "finished":
+                return
+            mine = [s for s in g["to_act"] if s in tokens]
+            if not mine:
+                await asyncio.sleep(0.05)  # a bot's turn
+                continue
+            seat = rng.choice(mine)
+            headers = {"Authorization": f"Bearer {tokens[seat]}"}
+            r = await self.request("GET", f"/v1/games/{gid}/actions", headers=headers)
+            legal = r.json()
+            if r.status_code != 200 or not legal["actions"]:
+                self.tally.errors[f"GET actions {r.status_code}"] += int(r.status_code != 200)
+                continue
+            action = rng.choice(legal["actions"])
+            version = legal["version"]
+            key = f"{gid}:{seat}:{version}"
+            r = await self.request("POST", f"/v1/games/{gid}/actions", json={"action": action,
+                                   "expected_version": version}, headers={**headers, "Idempotency-Key": key})
+            if r.status_code == 200:
+                answer = r.json()
+                assert answer["version"] == version + 1, (gid, answer["version"], version)
+                self.tally.acked[(gid, answer["version"])] = (seat, action)
+            else:
+                self.tally.errors[f"POST {r.status_code}"] += 1
+        raise TimeoutError(f"game {gid} did not finish before the deadline")
+
+
+def _setup(rng: random.Random, i: int, bots_ok: bool) -> dict[str, Any]:
+    """A random table: one of the three games, a legal player count, some seats bots (when a worker runs)."""
+    name = GAMES[i % len(GAMES)]
+    game = engine.get(name)
+    players = rng.randint(game.min_players, min(game.max_players, 4))
+    bots = {str(s): "random" for s in range(players) if bots_ok and rng.random() < 0.4}
+    if len(bots) == players:
+        bots.pop(str(rng.randrange(players)))
+    return {"game": name, "players": players, "seed": rng.randrange(2**31), "bots": bots}
+
+
+async def create_game(player: Player, body: dict[str, Any]) -> dict[str, Any]:
+    """Create, retrying on failure (creation has no idempotency key: a lost answer leaves an orphan game)."""
+    r = await player.request("POST", "/v1/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+async def play_games(stack: Stack, n: int, seed: int, deadline: float, tally: Tally,
+                     concurrency: int) -> list[str]:
+    rng = random.Random(seed)
+    setups = [_setup(rng, i, stack.workers > 0) for i in range(n)]
+    ids: list[str] = []
+    sem = asyncio.Semaphore(concurrency)
+    async with httpx.AsyncClient(base_url=stack.gateway_url, timeout=15) as http:
+        player = Player(http, tally, deadline)
+
+        async def one(i: int) -> None:
+            async with sem:
+                created = await create_game(player, setups[i])
+                ids.append(created["game_id"])
+                tokens = {s["seat"]: s["token"] for s in created["seats"] if s["token"]}
+                await player.play(created["game_id"], tokens, random.Random(seed * 7919 + i))
+
+        await asyncio.gather(*(one(i) for i in range(n)))
+    return ids
+
+
+def verify(stack: Stack, ids: list[str], tally: Tally) -> dict[str, Any]:
+    """Every game finished; replay reproduces the digest; each acknowledged action is logged at its version."""
+    from services.gamestate.client import GameClient
+
+    problems: list[str] = []
+    actions = 0
+    with GameClient(stack.grpc_addr, timeout=30) as client:
+        for gid in ids:
+            log = client.get_log(gid)
+            game = engine.get(log.game)
+            state = game.new(log.players, log.seed, log.options)
+            versions = [e["v"] for e in log.entries]
+            if versions != list(range(1, log.version + 1)):
+                problems.append(f"{gid}: log versions are not 1..{log.version}")
+            for entry in log.entries:
+                state.apply(entry["seat"], game.action_from_json(entry["action"]))
+                acked = tally.acked.get((gid, entry["v"]))
+                if acked is not None and (acked[0], acked[1]) != (entry["seat"], entry["action"]):
+                    problems.append(f"{gid}: acknowledged action at v{entry['v']} differs from the log")
+            actions += len(log.entries)
+            if not state.is_over() or state.digest() != log.final_digest:
+                problems.append(f"{gid}: replay does not reproduce the stored digest")
+            logged = {(gid, e["v"]) for e in log.entries}
+            lost = [k for k in tally.acked if k[0] == gid and k not in logged]
+            if lost:
+                problems.append(f"{gid}: acknowledged versions missing from the log: {lost}")
+    return {"games": len(ids), "actions": actions, "acked_human_actions": len(tally.acked), "problems": problems}
+
+
+def killer(stack: Stack, roles: list[str], kills: int, span: float, seed: int, stop: threading.Event,
+           record: list[dict[str, Any]]) -> None:
+    """SIGKILL `kills` processes at random moments within `span` seconds, restarting each after a pause."""
+    rng = random.Random(seed)
+    moments = sorted(rng.uniform(1.0, span) for _ in range(kills))
+    start = time.monotonic()
+    for i, at in enumerate(moments):
+        if stop.wait(max(0.0, start + at - time.monotonic())):
+            return
+        role = roles[i % len(roles)] if i < len(roles) else rng.choice(roles)
+        proc = stack.procs[role]
+        proc.kill()
+        down = rng.uniform(0.1, 1.0)
+        time.sleep(down)
+        t0 = time.monotonic()
+        proc.start()
+        record.append({"role": role, "at_s": round(time.monotonic() - start, 2), "down_s": round(down, 2),
+                       "restart_s": round(time.monotonic() - t0, 2)})
+
+
+def fault_soak(args: argparse.Namespace) -> dict[str, Any]:
+    """Part 1: games under SIGKILLs of the service, a worker and the gateway."""
+    use_workers = workers_available()
+    tally = Tally()
+    kills: list[dict[str, Any]] = []
+    stop = threading.Event()
+    with Stack(redis_url=args.redis_url, dispatch_bots=use_workers, workers=1 if use_workers else 0) as stack:
+        roles = ["service", "gateway"] + (["worker0"] if use_workers else [])
+        thread = threading.Thread(target=killer, args=(stack, roles, args.kills, args.kill_span, args.seed, stop,
+                                                       kills), daemon=True)
+        start = time.monotonic()
+        thread.start()
+        try:
+            ids = asyncio.run(play_games(stack, args.games, args.seed, time.monotonic() + args.timeout, tally,
+                                         args.concurrency))
+        finally:
+            stop.set()
+            thread.join(60)
+        elapsed = time.monotonic() - start
+        for proc in stack.procs.values():  # the last kill may have restarted a process after the games ended
+            if proc.popen is None or proc.popen.poll() is not None:
+                proc.start()
+        result = verify(stack, ids, tally)
+        result["log_dir"] = str(stack.log_dir)
+    unclean = {k: v for k, v in tally.errors.items() if int(k.split()[-1]) not in CLEAN_ERRORS}
+    result |= {"seconds": round(elapsed, 1), "kills": kills, "kills_by_role": dict(Counter(k["role"] for k in kills)),
+               "retries": dict(tally.retries), "errors": dict(tally.errors), "unclean_errors": unclean,
+               "bots": "random level, played by a Celery worker" if use_workers else "no worker in this tree"}
+    return result
+
+
+class RedisServer:
+    """A private redis-server with append-only persistence in its own temp dir (never the shared one)."""
+
+    def __init__(self, port: int, fsync: str):
+        self.port = port
+        self.dir = Path(tempfile.mkdtemp(prefix="sbproof-redis-"))
+        self.argv = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", str(self.dir),
+                     "--appendonly", "yes", "--appendfsync", fsync, "--save", "", "--protected-mode", "yes"]
+        self.popen: subprocess.Popen | None = None
+        self.url = f"redis://127.0.0.1:{port}/0"
+
+    def start(self) -> None:
+        self.popen = subprocess.Popen(self.argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if redis.Redis.from_url(self.url, socket_connect_timeout=0.5).ping():
+                    return
+            except redis.RedisError:
+                pass
+            if time.monotonic() > deadline or self.popen.poll() is not None:
+                raise RuntimeError("private redis-server did not start")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        if self.popen and self.popen.poll() is None:
+            self.popen.kill()
+            self.popen.wait(10)
+
+    def close(self) -> None:
+        self.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def redis_restart_soak(args: argparse.Namespace) -> dict[str, Any]:
+    """Part 2: SIGKILL the (private, append-only) Redis mid-play, restart it; no acknowledged action is lost."""
+    port = args.redis_port or free_port()
+    server = RedisServer(port, args.fsync)
+    server.start()
+    tally = Tally()
+    restarts: list[dict[str, Any]] = []
+    stop = threading.Event()
+
+    def restart_redis() -> None:
+        for at in (args.redis_kill_at, args.redis_kill_at * 2):
+            if stop.wait(at if not restarts else args.redis_kill_at):
+                return
+            acked_before = len(tally.acked)
+            server.kill()
+            time.sleep(0.5)
+            server.start()
+            restarts.append({"acked_before_kill": acked_before})
+
+    try:
+        with Stack(redis_url=server.url, dispatch_bots=False) as stack:
+            thread = threading.Thread(target=restart_redis, daemon=True)
+            thread.start()
+            try:
+                ids = asyncio.run(play_games(stack, args.redis_games, args.seed + 1,
+                                             time.monotonic() + args.timeout, tally, args.redis_games))
+            finally:
+                stop.set()
+                thread.join(30)
+            result = verify(stack, ids, tally)
+            result["log_dir"] = str(stack.log_dir)
+    finally:
+        server.close()
+    unclean = {k: v for k, v in tally.errors.items() if int(k.split()[-1]) not in CLEAN_ERRORS}
+    return result | {"fsync": args.fsync, "port": port, "redis_kills": restarts, "retries": dict(tally.retries),
+                     "errors": dict(tally.errors), "unclean_errors": unclean}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--concurrency", type=int, default=25, help="games in play at once")
+    p.add_argument("--kills", type=int, default=9, help="SIGKILLs, spread over service, worker and gateway")
+    p.add_argument("--kill-span", type=float, default=60.0, help="kills happen within this many seconds")
+    p.add_argument("--timeout", type=float, default=900.0, help="every game must finish within this")
+    p.add_argument("--redis-games", type=int, default=8, help="games of the Redis restart part (0 skips)")
+    p.add_argument("--redis-kill-at", type=float, default=4.0, help="seconds between private Redis kills")
+    p.add_argument("--redis-port", type=int, default=6390)
+    p.add_argument("--fsync", default="everysec", choices=["always", "everysec", "no"])
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--redis-url", default=REDIS_URL)
+    p.add_argument("--json", help="write the report here")
+    args = p.parse_args(argv)
+    report: dict[str, Any] = {"faults": fault_soak(args)} if args.games else {}
+    if "faults" in report:
+        print(json.dumps(report["faults"], indent=1), flush=True)
+    if args.redis_games:
+        report["redis"] = redis_restart_soak(args)
+        print(json.dumps(report["redis"], indent=1), flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1))
+    bad = [part for part, r in report.items() if r["problems"] or r["unclean_errors"]]
+    print("SOAK FAILED: " + ", ".join(bad) if bad else "soak passed", flush=True)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
