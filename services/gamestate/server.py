@@ -292,6 +292,7 @@ def build_service(
         bot_secret=settings.bot_secret,
         max_turn_seconds=settings.max_turn_seconds,
         watch_block_ms=settings.watch_block_ms,
+        heartbeat_s=settings.heartbeat_s,
     )
 
 

@@ -13,6 +13,7 @@ import json
 import logging
 import re
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -101,6 +102,7 @@ class GameStateService:
         bot_secret: str,
         max_turn_seconds: float = 86_400.0,
         watch_block_ms: int = 1000,
+        heartbeat_s: float = 15.0,
     ):
         self.store = store
         self.registry = registry
@@ -108,6 +110,7 @@ class GameStateService:
         self.bot_secret = bot_secret
         self.max_turn_seconds = max_turn_seconds
         self.watch_block_ms = watch_block_ms
+        self.heartbeat_s = heartbeat_s
         self.stopping = asyncio.Event()
 
     # ------------------------------------------------------------------ helpers
@@ -419,12 +422,20 @@ class GameStateService:
         self, game_id: str, seat: int | None, after_version: int | None, gone: Callable[[], bool]
     ) -> AsyncIterator[StreamItem]:
         last = "0-0" if after_version is None else f"{after_version}-1"
+        version, status, to_act = after_version or 0, "active", []
+        last_sent = time.monotonic()
         metrics.WATCHERS.inc()
         try:
             while not self.stopping.is_set():
                 if gone():
                     return
-                for entry_id, f in await self.store.read_events(game_id, last, self.watch_block_ms):
+                entries = await self.store.read_events(game_id, last, self.watch_block_ms)
+                if not entries and time.monotonic() - last_sent >= self.heartbeat_s:
+                    # Idle: a heartbeat keeps proxies open and is how a vanished watcher is noticed
+                    # (writing to a cancelled stream ends this handler).
+                    yield StreamItem(version, "heartbeat", None, [], status, to_act, [], [])
+                    last_sent = time.monotonic()
+                for entry_id, f in entries:
                     last = entry_id
                     item = StreamItem(
                         version=int(f["v"]),
@@ -437,6 +448,7 @@ class GameStateService:
                         winners=json.loads(f["winners"]),
                     )
                     yield item
+                    version, status, to_act, last_sent = item.version, item.status, item.to_act, time.monotonic()
                     if item.status == "finished":
                         return
             raise errors.unavailable("the service is shutting down; resume with after_version")
