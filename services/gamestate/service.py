@@ -238,9 +238,10 @@ class GameStateService:
     async def submit(
         self, game_id: str, token: str, action_json: str, expected_version: int, idem_key: str
     ) -> SubmitResult:
-        meta = await self._meta(game_id)
-        outcome = "rejected"
+        outcome, game = "internal_error", "-"
         try:
+            meta = await self._meta(game_id)
+            game = meta.game
             result = await self._submit(meta, token, action_json, expected_version, idem_key)
             outcome = "replayed" if result.replayed else "accepted"
             return result
@@ -248,7 +249,7 @@ class GameStateService:
             outcome = exc.reason
             raise
         finally:
-            metrics.ACTIONS.labels(meta.game, outcome).inc()
+            metrics.ACTIONS.labels(game, outcome).inc()
 
     async def _submit(
         self, meta: Meta, token: str, action_json: str, expected_version: int, idem_key: str
