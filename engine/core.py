@@ -287,6 +287,9 @@ class Game(ABC):
     options: ClassVar[dict[str, dict[str, JSON]]] = {}
     #: Upper bound on decisions in one game, for playout tests and bots.
     max_game_length: ClassVar[int] = 10_000
+    #: False for a game where no seat knows anything another seat does not (determinize then only
+    #: reseeds the RNG, and the conformance suite does not expect hidden parts to be resampled).
+    has_hidden_information: ClassVar[bool] = True
     codec: ClassVar[ActionCodec]
 
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:

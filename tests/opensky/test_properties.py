@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.opensky.leasing import FARES
+from engine.opensky.constants import FARES
 from engine.playout import random_step
 from tests.opensky.helpers import GAME
 
