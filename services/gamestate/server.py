@@ -192,7 +192,10 @@ class GameServicer(pb2_grpc.GameServiceServicer):
     async def WatchGame(self, request, context):
         try:
             stream = await self.service.watch(
-                request.game_id, request.token, request.after_version if request.HasField("after_version") else None
+                request.game_id,
+                request.token,
+                request.after_version if request.HasField("after_version") else None,
+                gone=context.done,
             )
             async for item in stream:
                 yield pb2.WatchEvent(
@@ -299,6 +302,7 @@ def build_service(
         bot_secret=settings.bot_secret,
         max_turn_seconds=settings.max_turn_seconds,
         watch_block_ms=settings.watch_block_ms,
+        heartbeat_s=settings.heartbeat_s,
     )
 
 
