@@ -39,7 +39,12 @@ def can_claim(s: Model, p: int, own: int) -> bool:
     room = max((free_capacity(c) for c in s.cards[p] if c[CARD_IN_SERVICE]), default=0)
     if room <= 0:
         return False
-    return any(TILES[t - 1].capacity <= room for t in claimable_tiles(s, p, own, False))
+    for i, tile_id in enumerate(s.waiting):
+        if tile_id:
+            tile = TILES[tile_id - 1]
+            if tile.capacity <= room and own >> tile.dest & 1 and own >> SECTIONS[i // PER_SECTION] & 1:
+                return True
+    return any(TILES[t - 1].capacity <= room and own >> TILES[t - 1].dest & 1 for t in s.overflow)
 
 
 def claim_options(s: Model, p: int, own: int, europe_only: bool = False) -> list[ClaimPassenger]:

@@ -13,6 +13,7 @@ from typing import Any
 from engine.aeroplanes import claims, era, placement
 from engine.aeroplanes import dice as D
 from engine.aeroplanes.actions import (
+    KINDS,
     Abort,
     BuyAircraft,
     ChooseAction,
@@ -128,8 +129,8 @@ class AeroState(Model, State):
         if phase == "turn":
             out: list[Action] = []
             if self.adv[p][ADV_MAINTENANCE]:
-                out.append(EngineMaintenance())
-            out.extend(ChooseAction(k) for k in self._legal_kinds(p))
+                out.append(_MAINTENANCE)
+            out.extend(_CHOOSE[k] for k in self._legal_kinds(p))
             return out
         if phase == "home":
             taken = set(self.home)
@@ -534,11 +535,15 @@ class AeroState(Model, State):
             "subsidy_marker_taker": self.marker_taker if self.marker_taker >= 0 else None,
             "advantage_supply": {names[t]: self.adv_supply[t] for t in ADV_TYPES},
             "pending": pend,
+            "majority_counts": era.market_counts(self),
+            "profits": era.profits(self),
             "winners": self.winners(),
         }
 
 
 _START_IDS = tuple(d.id for d in DATA.destinations if d.start)
+_CHOOSE = {k: ChooseAction(k) for k in KINDS}
+_MAINTENANCE = EngineMaintenance()
 
 
 _HANDLERS = {
