@@ -37,6 +37,13 @@ bench: $(STAMP)
 	$(PY) -m bench.playouts
 	$(PY) -m bench.bots
 
+.PHONY: bench-load soak
+bench-load: $(STAMP) $(PROTO_GEN)
+	timeout 1800 $(PY) -m bench.load --json bench/results/load.json
+
+soak: $(STAMP) $(PROTO_GEN)
+	timeout 1800 $(PY) -m bench.soak --json bench/results/soak.json
+
 clean:
 	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis
 	find proto -name '*_pb2*.py*' -delete

@@ -301,7 +301,7 @@ def redis_restart_soak(args: argparse.Namespace) -> dict[str, Any]:
                      "errors": dict(tally.errors), "unclean_errors": unclean}
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--concurrency", type=int, default=25, help="games in play at once")
@@ -315,7 +315,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--redis-url", default=REDIS_URL)
     p.add_argument("--json", help="write the report here")
-    args = p.parse_args(argv)
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     report: dict[str, Any] = {"faults": fault_soak(args)} if args.games else {}
     if "faults" in report:
         print(json.dumps(report["faults"], indent=1), flush=True)

@@ -131,10 +131,24 @@ class Stack:
         for i in range(self.workers):
             argv = [sys.executable, "-m", "celery", "-A", worker_app(), "worker", "-Q", self.bot_queue,
                     "-c", "1", "-P", "solo", "--without-gossip", "--without-mingle", "--without-heartbeat",
-                    "-n", f"w{i}-{uuid.uuid4().hex[:6]}@%h", "--loglevel", "WARNING"]
+                    "-n", f"w{i}-{uuid.uuid4().hex[:6]}@%h", "--loglevel", "INFO"]
+            prom = self.log_dir / f"prom{i}"
+            prom.mkdir()
             worker_env = {**service_env, "WORKER_METRICS_PORT": "0", "REQUEUE_MARGIN_S": "2",
-                          "REQUEUE_INTERVAL_S": "1", **self.worker_env}
-            self.procs[f"worker{i}"] = Proc(f"worker{i}", argv, worker_env, lambda: True, self.log_dir)
+                          "REQUEUE_INTERVAL_S": "1", "GAMESTATE_TARGET": self.grpc_addr,
+                          "PROMETHEUS_MULTIPROC_DIR": str(prom), **self.worker_env}
+            name = f"worker{i}"
+            self.procs[name] = Proc(name, argv, worker_env, self._worker_ready(name), self.log_dir)
+
+    def _worker_ready(self, name: str):
+        """Celery logs 'ready.' once per start; the log is appended to across restarts."""
+
+        def ready() -> bool:
+            path = self.log_dir / f"{name}.log"
+            text = path.read_text(errors="replace") if path.exists() else ""
+            return text.count("ready.") >= self.procs[name].starts
+
+        return ready
 
     def start(self) -> Stack:
         for proc in self.procs.values():
