@@ -34,6 +34,7 @@ import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -396,8 +397,8 @@ def main(argv: list[str] | None = None) -> None:
     result = asyncio.run(bench(args))
     print(json.dumps(result["headline"], indent=2))
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(result, f, indent=1)
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(result, indent=1))
 
 
 if __name__ == "__main__":

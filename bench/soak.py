@@ -327,6 +327,7 @@ def main(argv: list[str] | None = None) -> int:
         report["redis"] = redis_restart_soak(args)
         print(json.dumps(report["redis"], indent=1), flush=True)
     if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(report, indent=1))
     bad = [part for part, r in report.items() if r["problems"] or r["unclean_errors"]]
     print("SOAK FAILED: " + ", ".join(bad) if bad else "soak passed", flush=True)
