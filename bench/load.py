@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import json
 import os
@@ -32,13 +33,14 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from bench.lean_http import LeanClient
 from bench.stack import REDIS_URL, Proc, Stack, free_port, http_ready, workers_available
 
 GAMES = (("opensky", 3), ("aeroplanes", 3), ("blueskies", 3))
@@ -96,79 +98,108 @@ class Pacer:
         self.next = max(self.next + self.interval, time.perf_counter() - self.interval)
 
 
-Driver = Callable[[Recorder, random.Random, float, float | None], Awaitable[None]]
+@dataclass
+class Slot:
+    """One of the concurrent games a coroutine plays; replaced by a new game when it ends."""
+
+    game_id: str = ""
+    tokens: dict[int, str] = field(default_factory=dict)
+    to_act: list[int] = field(default_factory=list)
+    status: str = "finished"
+    http: Any = None  # the slot's own HTTP client (lean) or the shared one (httpx)
 
 
-async def run_level(driver: Driver, games: int, seconds: float, rate: float | None, seed: int) -> dict[str, Any]:
-    """`games` coroutines for `seconds`; each offers rate/games actions per second (None: closed loop)."""
+Driver = Callable[[Recorder, random.Random, float, float | None, Slot], Awaitable[None]]
+
+
+async def run_level(driver: Driver, slots: list[Slot], seconds: float, rate: float | None,
+                    seed: int) -> dict[str, Any]:
+    """One coroutine per slot for `seconds`; each offers rate/len(slots) actions/s (None: closed loop)."""
     rec = Recorder()
-    interval = games / rate if rate else None
+    interval = len(slots) / rate if rate else None
     stop_at = time.perf_counter() + seconds
     start = time.perf_counter()
-    await asyncio.gather(*(driver(rec, random.Random(seed * 1000 + i), stop_at, interval) for i in range(games)))
+    await asyncio.gather(*(driver(rec, random.Random(seed * 100_003 + i), stop_at, interval, slot)
+                           for i, slot in enumerate(slots)))
     return summary(rec, time.perf_counter() - start)
 
 
 def resilient(driver: Driver) -> Driver:
     """A driver that counts a dropped connection as an error and plays on with a new game."""
 
-    async def play(rec: Recorder, rng: random.Random, stop_at: float, interval: float | None) -> None:
+    async def play(rec: Recorder, rng: random.Random, stop_at: float, interval: float | None, slot: Slot) -> None:
         while time.perf_counter() < stop_at:
             try:
-                await driver(rec, rng, stop_at, interval)
+                await driver(rec, rng, stop_at, interval, slot)
                 return
-            except httpx.TransportError as exc:
+            except (httpx.TransportError, OSError, asyncio.IncompleteReadError) as exc:
                 rec.errors[type(exc).__name__] += 1
+                slot.status = "finished"
 
     return play
 
 
-def rest_driver(http: httpx.AsyncClient) -> Driver:
-    async def play(rec: Recorder, rng: random.Random, stop_at: float, interval: float | None) -> None:
+HttpFactory = Callable[[], Any]
+
+
+def rest_driver(make_http: HttpFactory) -> Driver:
+    async def new_game(rec: Recorder, rng: random.Random, slot: Slot) -> bool:
+        http = slot.http
+        name, players = rng.choice(GAMES)
+        r = await rec.timed("POST /v1/games", http.post("/v1/games", json={
+            "game": name, "players": players, "seed": rng.randrange(2**31)}))
+        if r.status_code != 201:
+            rec.errors[f"create {r.status_code}"] += 1
+            return False
+        created = r.json()
+        slot.game_id = created["game_id"]
+        slot.tokens = {s["seat"]: s["token"] for s in created["seats"]}
+        g = (await rec.timed("GET /v1/games/{id}", http.get(f"/v1/games/{slot.game_id}"))).json()
+        slot.to_act, slot.status = g["to_act"], g["status"]
+        return True
+
+    async def play(rec: Recorder, rng: random.Random, stop_at: float, interval: float | None, slot: Slot) -> None:
         pacer = Pacer(interval, rng)
+        http = slot.http = slot.http or make_http()
         while time.perf_counter() < stop_at:
-            name, players = rng.choice(GAMES)
-            r = await rec.timed("POST /v1/games", http.post("/v1/games", json={
-                "game": name, "players": players, "seed": rng.randrange(2**31)}))
-            if r.status_code != 201:
-                rec.errors[f"create {r.status_code}"] += 1
+            if slot.status != "active" and not await new_game(rec, rng, slot):
                 continue
-            created = r.json()
-            gid = created["game_id"]
-            tokens = {s["seat"]: s["token"] for s in created["seats"]}
-            g = (await rec.timed("GET /v1/games/{id}", http.get(f"/v1/games/{gid}"))).json()
-            to_act, status = g["to_act"], g["status"]
-            while status == "active" and time.perf_counter() < stop_at:
-                await pacer.wait()
-                seat = rng.choice(to_act)
-                headers = {"Authorization": f"Bearer {tokens[seat]}"}
-                r = await rec.timed("GET /v1/games/{id}/actions",
-                                    http.get(f"/v1/games/{gid}/actions", headers=headers))
-                if r.status_code != 200:
-                    rec.errors[f"actions {r.status_code}"] += 1
-                    break
-                legal = r.json()
-                body = {"action": rng.choice(legal["actions"]), "expected_version": legal["version"]}
-                r = await rec.timed("POST /v1/games/{id}/actions",
-                                    http.post(f"/v1/games/{gid}/actions", json=body, headers=headers))
-                if r.status_code != 200:
-                    rec.errors[f"submit {r.status_code}"] += 1
-                    break
-                rec.accepted += 1
-                answer = r.json()
-                to_act, status = answer["to_act"], answer["status"]
+            await pacer.wait()
+            if time.perf_counter() >= stop_at:
+                return
+            gid = slot.game_id
+            headers = {"Authorization": f"Bearer {slot.tokens[rng.choice(slot.to_act)]}"}
+            r = await rec.timed("GET /v1/games/{id}/actions", http.get(f"/v1/games/{gid}/actions", headers=headers))
+            if r.status_code != 200:
+                rec.errors[f"actions {r.status_code}"] += 1
+                slot.status = "finished"
+                continue
+            legal = r.json()
+            body = {"action": rng.choice(legal["actions"]), "expected_version": legal["version"]}
+            r = await rec.timed("POST /v1/games/{id}/actions",
+                                http.post(f"/v1/games/{gid}/actions", json=body, headers=headers))
+            if r.status_code != 200:
+                rec.errors[f"submit {r.status_code}"] += 1
+                slot.status = "finished"
+                continue
+            rec.accepted += 1
+            answer = r.json()
+            slot.to_act, slot.status = answer["to_act"], answer["status"]
 
     return resilient(play)
 
 
-def floor_driver(http: httpx.AsyncClient) -> Driver:
+def floor_driver(make_http: HttpFactory) -> Driver:
     """Two floor requests per 'action', like GET actions + POST action."""
 
-    async def play(rec: Recorder, rng: random.Random, stop_at: float, interval: float | None) -> None:
+    async def play(rec: Recorder, rng: random.Random, stop_at: float, interval: float | None, slot: Slot) -> None:
         pacer = Pacer(interval, rng)
+        http = slot.http = slot.http or make_http()
         key = f"k{rng.randrange(10**9)}"
         while time.perf_counter() < stop_at:
             await pacer.wait()
+            if time.perf_counter() >= stop_at:
+                return
             for _ in range(2):
                 r = await rec.timed("POST /floor/{key}", http.post(f"/floor/{key}"))
                 if r.status_code != 200:
@@ -179,21 +210,27 @@ def floor_driver(http: httpx.AsyncClient) -> Driver:
 
 
 def grpc_driver(client) -> Driver:
-    async def play(rec: Recorder, rng: random.Random, stop_at: float, interval: float | None) -> None:
+    tokens: dict[str, Any] = {}
+
+    async def play(rec: Recorder, rng: random.Random, stop_at: float, interval: float | None, slot: Slot) -> None:
         pacer = Pacer(interval, rng)
         while time.perf_counter() < stop_at:
-            name, players = rng.choice(GAMES)
-            created = await rec.timed("CreateGame", client.create_game(name, players, seed=rng.randrange(2**31)))
-            g = await rec.timed("GetGame", client.get_game(created.game_id))
-            to_act, status = g.to_act, g.status
-            while status == "active" and time.perf_counter() < stop_at:
-                await pacer.wait()
-                token = created.token(rng.choice(to_act))
-                legal = await rec.timed("ListLegalActions", client.legal_actions(created.game_id, token))
-                action = rng.choice(legal.actions)
-                r = await rec.timed("SubmitAction", client.submit(created.game_id, token, action, legal.version))
-                rec.accepted += 1
-                to_act, status = r.to_act, r.status
+            if slot.status != "active":
+                name, players = rng.choice(GAMES)
+                created = await rec.timed("CreateGame", client.create_game(name, players,
+                                                                           seed=rng.randrange(2**31)))
+                tokens[created.game_id] = created
+                g = await rec.timed("GetGame", client.get_game(created.game_id))
+                slot.game_id, slot.to_act, slot.status = created.game_id, g.to_act, g.status
+            await pacer.wait()
+            if time.perf_counter() >= stop_at:
+                return
+            token = tokens[slot.game_id].token(rng.choice(slot.to_act))
+            legal = await rec.timed("ListLegalActions", client.legal_actions(slot.game_id, token))
+            action = rng.choice(legal.actions)
+            r = await rec.timed("SubmitAction", client.submit(slot.game_id, token, action, legal.version))
+            rec.accepted += 1
+            slot.to_act, slot.status = r.to_act, r.status
 
     return play
 
@@ -279,19 +316,40 @@ def start_floor(stack: Stack) -> tuple[Proc, str]:
     return proc, url
 
 
-def client_limits(games: int) -> httpx.Limits:
-    return httpx.Limits(max_connections=games, max_keepalive_connections=games)
+@contextlib.asynccontextmanager
+async def http_clients(kind: str, base_url: str, games: int) -> AsyncIterator[HttpFactory]:
+    """Per-slot lean clients (one connection each), or one shared httpx client with a pool of `games`."""
+    if kind == "httpx":
+        limits = httpx.Limits(max_connections=games, max_keepalive_connections=games)
+        async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=30) as shared:
+            yield lambda: shared
+        return
+    made: list[LeanClient] = []
+
+    def make() -> LeanClient:
+        made.append(LeanClient(base_url))
+        return made[-1]
+
+    try:
+        yield make
+    finally:
+        for client in made:
+            await client.close()
 
 
 async def sweep(driver: Driver, games: int, seconds: float, rates: list[float | None], seed: int,
                 label: str) -> list[dict[str, Any]]:
+    """The load levels in order on the same `games` slots, after an unreported warm-up that creates them."""
+    slots = [Slot() for _ in range(games)]
+    await run_level(driver, slots, max(2.0, seconds / 4), rates[0], seed)  # creates every game once
     out = []
     for rate in rates:
-        result = await run_level(driver, games, seconds, rate, seed)
+        result = await run_level(driver, slots, seconds, rate, seed)
         result |= {"offered": rate, "label": label}
         out.append(result)
         print(f"  {label:6s} offered={rate or 'max'!s:>5} -> {result['actions_per_s']:7.1f} actions/s, "
-              f"{result['requests_per_s']:7.1f} req/s, errors={result['errors'] or 0}", flush=True)
+              f"{result['requests_per_s']:7.1f} req/s, errors={result['errors'] or 0}, "
+              f"load avg {os.getloadavg()[0]:.1f}", flush=True)
         for name, e in result["endpoints"].items():
             print(f"         {name:32s} n={e['n']:6d} p50={e['p50_ms']:7.1f} p95={e['p95_ms']:7.1f} "
                   f"p99={e['p99_ms']:7.1f} ms", flush=True)
@@ -310,11 +368,11 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             for run in range(args.runs):
                 print(f"run {run + 1}/{args.runs}, load average {os.getloadavg()[0]:.1f}", flush=True)
                 one: dict[str, Any] = {"loadavg_start": os.getloadavg()[0]}
-                limits = client_limits(args.games)
-                async with httpx.AsyncClient(base_url=stack.gateway_url, limits=limits, timeout=30) as http:
-                    one["rest"] = await sweep(rest_driver(http), args.games, args.seconds, rates, run, "rest")
-                async with httpx.AsyncClient(base_url=floor_url, limits=limits, timeout=30) as http:
-                    one["floor"] = await sweep(floor_driver(http), args.games, args.seconds, rates, run, "floor")
+                async with http_clients(args.client, stack.gateway_url, args.games) as make_http:
+                    one["rest"] = await sweep(rest_driver(make_http), args.games, args.seconds, rates, run, "rest")
+                async with http_clients(args.client, floor_url, args.games) as make_http:
+                    one["floor"] = await sweep(floor_driver(make_http), args.games, args.seconds, rates, run,
+                                               "floor")
                 async with AsyncGameClient(stack.grpc_addr, timeout=30) as client:
                     one["grpc"] = await sweep(grpc_driver(client), args.games, args.seconds, rates, run, "grpc")
                 one["loadavg_end"] = os.getloadavg()[0]
@@ -391,6 +449,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--tickets", type=int, default=10_000, help="matchmaking tickets (0 skips)")
     p.add_argument("--bots", type=int, default=12, help="all-bot games for bot latency (0 skips)")
     p.add_argument("--bot-level", default="random")
+    p.add_argument("--client", choices=["lean", "httpx"], default="lean",
+                   help="HTTP client of the generator (httpx costs more client CPU than the floor server)")
     p.add_argument("--redis-url", default=REDIS_URL)
     p.add_argument("--json", help="write the full results here")
     args = p.parse_args(argv)
