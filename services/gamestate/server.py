@@ -31,6 +31,11 @@ from services.settings import Settings
 
 log = logging.getLogger(__name__)
 
+#: redis-py 8 caps an asyncio pool at 100 connections by default and then fails calls with
+#: MaxConnectionsError; every open watch holds one connection in a blocking XREAD, so the cap must be far
+#: above the number of concurrent streams plus calls (redis-py < 8 had no cap).
+REDIS_MAX_CONNECTIONS = 10_000
+
 #: Redis down or restarting: a clean, retryable UNAVAILABLE, not INTERNAL.
 REDIS_DOWN = (redis_exceptions.ConnectionError, redis_exceptions.TimeoutError)
 
@@ -316,7 +321,7 @@ async def start(
     """Start one instance on settings.grpc_addr (port 0 picks a free port)."""
     from services.gamestate.sweeper import run_sweeper
 
-    redis = aioredis.Redis.from_url(settings.redis_url, decode_responses=True)
+    redis = aioredis.Redis.from_url(settings.redis_url, decode_responses=True, max_connections=REDIS_MAX_CONNECTIONS)
     await redis.ping()
     service = build_service(settings, redis, registry, dispatcher)
     server = grpc.aio.server(

@@ -40,7 +40,8 @@ def create_app(
     settings = settings or GatewaySettings()
     own_redis = redis is None
     own_gamestate = gamestate is None
-    redis = redis or aioredis.from_url(settings.redis_url)
+    # redis-py 8 caps a pool at 100 connections (then MaxConnectionsError); concurrent requests need more
+    redis = redis or aioredis.from_url(settings.redis_url, max_connections=10_000)
     gamestate = gamestate or GameStateClient(settings.gamestate_addr, settings.gamestate_timeout_s)
     keys = Keys(settings.key_prefix)
     metrics = GatewayMetrics()
