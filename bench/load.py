@@ -154,7 +154,11 @@ def rest_driver(make_http: HttpFactory) -> Driver:
         created = r.json()
         slot.game_id = created["game_id"]
         slot.tokens = {s["seat"]: s["token"] for s in created["seats"]}
-        g = (await rec.timed("GET /v1/games/{id}", http.get(f"/v1/games/{slot.game_id}"))).json()
+        r = await rec.timed("GET /v1/games/{id}", http.get(f"/v1/games/{slot.game_id}"))
+        if r.status_code != 200:
+            rec.errors[f"get {r.status_code}"] += 1
+            return False
+        g = r.json()
         slot.to_act, slot.status = g["to_act"], g["status"]
         return True
 
