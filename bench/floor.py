@@ -16,7 +16,7 @@ from fastapi import FastAPI
 
 def create_app(redis_url: str, prefix: str) -> FastAPI:
     app = FastAPI()
-    client = aioredis.from_url(redis_url)
+    client = aioredis.from_url(redis_url, max_connections=10_000)  # the same pool cap as the platform
 
     @app.get("/healthz")
     async def healthz() -> dict:
