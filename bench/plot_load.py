@@ -8,6 +8,7 @@ One point per load level and run (paced levels and the closed-loop maximum).
 from __future__ import annotations
 
 import json
+import statistics
 import sys
 from pathlib import Path
 
@@ -56,12 +57,34 @@ def plot(results: dict, out_dir: Path) -> list[Path]:
     return [path]
 
 
+def markdown(results: dict) -> str:
+    """Tables of the medians over runs, per driver and load level, for bench/RESULTS.md."""
+    lines = ["| path | offered actions/s | achieved actions/s | requests/s | submit p50 / p95 / p99 ms | errors |",
+             "|---|---|---|---|---|---|"]
+    for key, (endpoint, label, _color) in SERIES.items():
+        for i, level in enumerate(results["runs"][0][key]):
+            levels = [run[key][i] for run in results["runs"]]
+
+            def med(values: list[float]) -> float:
+                return statistics.median(values)
+
+            e = [lv["endpoints"].get(endpoint, {}) for lv in levels]
+            lat = " / ".join(f"{med([x.get(q, float('nan')) for x in e]):.0f}" for q in ("p50_ms", "p95_ms", "p99_ms"))
+            errors = sum(sum(lv["errors"].values()) for lv in levels)
+            offered = "max" if level["offered"] is None else f"{level['offered']:.0f}"
+            lines.append(f"| {label} | {offered} | {med([lv['actions_per_s'] for lv in levels]):.0f} | "
+                         f"{med([lv['requests_per_s'] for lv in levels]):.0f} | {lat} | {errors} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     args = argv if argv is not None else sys.argv[1:]
     source = Path(args[0] if args else "bench/results/load.json")
     out = Path(args[1] if len(args) > 1 else "bench/plots")
-    for path in plot(json.loads(source.read_text()), out):
+    results = json.loads(source.read_text())
+    for path in plot(results, out):
         print(path)
+    print(markdown(results))
 
 
 if __name__ == "__main__":

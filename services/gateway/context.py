@@ -48,7 +48,8 @@ class Context:
         raise ApiError(422, f"unknown game {game!r}; known games: {known}", "unknown_game")
 
 
-def ctx(request: Request) -> Context:
+async def ctx(request: Request) -> Context:
+    # async on purpose: FastAPI runs a plain `def` dependency in its thread pool, a thread hop per request
     return request.app.state.ctx
 
 
