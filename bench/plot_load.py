@@ -37,7 +37,7 @@ def plot(results: dict, out_dir: Path) -> list[Path]:
                     points.append((rate, e["p50_ms"], e["p99_ms"]))
         points.sort()
         for ax, idx, name in ((axes[0], 1, "p50"), (axes[1], 2, "p99")):
-            ax.plot([p[0] for p in points], [p[idx] for p in points], "o-", color=color, label=label, ms=4,
+            ax.plot([p[0] for p in points], [p[idx] for p in points], "o", color=color, label=label, ms=4, alpha=0.8,
                     lw=1)
             ax.set_title(f"{name} latency against load")
     for ax in axes:
