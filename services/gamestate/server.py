@@ -99,7 +99,7 @@ def _view(v: ViewData) -> pb2.GameView:
         bots=meta.bots,
         turn_seconds=meta.clock_ms / 1000,
         deadline_ms=meta.deadline_ms if v.version == meta.version and not over else 0,
-        digest=state.digest(),
+        digest=meta.digest if v.version == meta.version else state.digest(),
         resigned=meta.resigned,
     )
 
