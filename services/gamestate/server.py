@@ -293,6 +293,7 @@ def build_service(
         max_turn_seconds=settings.max_turn_seconds,
         watch_block_ms=settings.watch_block_ms,
         heartbeat_s=settings.heartbeat_s,
+        bot_redispatch_s=settings.bot_redispatch_s,
     )
 
 

@@ -349,6 +349,16 @@ class Store:
     async def due_clocks(self, now: int, limit: int = 100) -> list[str]:
         return await self.redis.zrangebyscore(self.keys.clock, "-inf", now, start=0, num=limit)
 
+    async def arm_bot_wait(self, game_id: str, due_ms: int) -> None:
+        await self.redis.zadd(self.keys.bot_wait, {game_id: due_ms})
+
+    async def due_bot_waits(self, now: int, limit: int = 100) -> list[str]:
+        return await self.redis.zrangebyscore(self.keys.bot_wait, "-inf", now, start=0, num=limit)
+
+    async def claim_bot_wait(self, game_id: str) -> bool:
+        """True for exactly one of the instances racing for the same due entry."""
+        return bool(await self.redis.zrem(self.keys.bot_wait, game_id))
+
     async def count_active(self) -> int:
         return await self.redis.zcard(self.keys.active)
 
