@@ -101,6 +101,7 @@ def _view(v: ViewData) -> pb2.GameView:
         deadline_ms=meta.deadline_ms if v.version == meta.version and not over else 0,
         digest=meta.digest if v.version == meta.version else state.digest(),
         resigned=meta.resigned,
+        deadlines_ms=meta.deadlines if v.version == meta.version and not over else {},
     )
 
 
