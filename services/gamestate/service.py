@@ -446,6 +446,8 @@ class GameStateService:
         seat = await self._seat(meta, token, required=False)
         if after_version is not None and after_version < 0:
             raise errors.invalid("after_version must be >= 0")
+        if meta.status == "finished" and after_version is not None and after_version >= meta.version:
+            return _empty()  # nothing after the end: the stream ends at once
         return self._watch(meta.game_id, seat, after_version, gone)
 
     async def _watch(
@@ -546,6 +548,11 @@ class GameStateService:
         if applied:
             await self._after_commit(meta, version, state)
         return applied
+
+
+async def _empty() -> AsyncIterator[StreamItem]:
+    return
+    yield  # an async generator that yields nothing
 
 
 def _running(deadlines: dict[int, int], before_to_act: list[int], actor: int) -> dict[int, int]:
