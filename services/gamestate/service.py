@@ -114,6 +114,8 @@ class GameStateService:
         self.heartbeat_s = heartbeat_s
         self.bot_redispatch_s = bot_redispatch_s
         self.stopping = asyncio.Event()
+        #: game id -> game name of recently seen games (metric labels only)
+        self.game_names: dict[str, str] = {}
 
     # ------------------------------------------------------------------ helpers
 
@@ -129,6 +131,9 @@ class GameStateService:
         meta = await self.store.meta(game_id)
         if meta is None:
             raise errors.not_found(game_id)
+        if len(self.game_names) > 10_000:
+            self.game_names.clear()
+        self.game_names[game_id] = meta.game
         return meta
 
     async def _seat(self, meta: Meta, token: str, *, required: bool) -> int | None:
