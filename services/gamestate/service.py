@@ -364,7 +364,7 @@ class GameStateService:
             except Exception:
                 metrics.BOT_DISPATCH.labels("failed").inc()
                 log.exception("could not queue a bot move for %s seat %s", meta.game_id, seat)
-        if waiting:
+        if waiting and self.bot_redispatch_s > 0:
             await self.store.arm_bot_wait(meta.game_id, now_ms() + round(self.bot_redispatch_s * 1000))
 
     async def redispatch_stalled_bots(self) -> int:
