@@ -319,7 +319,7 @@ class GameStateService:
             raise errors.stale(expected_version, result.version or 0)
         if result.status != "ok":
             raise errors.not_found(meta.game_id)
-        await self._after_commit(meta, result.version or 0, new)
+        await self._after_commit(meta, result.version or 0, new, result.deadlines)
         return SubmitResult(result.version or 0, mine, _status(new), new.to_act(), replayed=False)
 
     @staticmethod
@@ -328,11 +328,16 @@ class GameStateService:
             raise errors.invalid("idempotency_key was already used for a different request", "idempotency_mismatch")
         return SubmitResult(first["version"], first["events"], first["status"], first["to_act"], replayed=True)
 
-    async def _after_commit(self, meta: Meta, version: int, state: State) -> None:
-        """Play resigned seats' default decisions, then queue bot moves. Never raises to the caller."""
+    async def _after_commit(
+        self, meta: Meta, version: int, state: State, deadlines: dict[int, int] | None = None
+    ) -> None:
+        """Play resigned seats' default decisions, then queue bot moves. Never raises to the caller.
+
+        `meta` is the metadata the caller's commit was checked against: its bots and resigned seats
+        are current, since changing them (Resign) is itself a versioned commit.
+        """
         try:
-            meta = await self.store.meta(meta.game_id) or meta
-            deadlines = meta.deadlines
+            deadlines = meta.deadlines if deadlines is None else deadlines
             while not state.is_over():
                 auto = [s for s in state.to_act() if s in meta.resigned and s not in meta.bots]
                 if not auto:
@@ -551,7 +556,7 @@ class GameStateService:
             if state.is_over():
                 break
         if applied:
-            await self._after_commit(meta, version, state)
+            await self._after_commit(meta, version, state, deadlines)
         return applied
 
 
