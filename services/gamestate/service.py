@@ -397,9 +397,21 @@ class GameStateService:
         seat = await self._seat(meta, token, required=True)
         if bot_level and bot_level not in bot_levels():
             raise errors.invalid(f"unknown bot level {bot_level!r}; known: {', '.join(bot_levels())}")
-        if meta.status == "finished":
-            raise errors.precondition("the game is over", "game_over")
+        for _attempt in range(5):  # a resignation does not depend on the position: retry a lost race
+            if meta.status == "finished":
+                raise errors.precondition("the game is over", "game_over")
+            version = await self._resign_once(meta, seat, bot_level)
+            if version is not None:
+                return version
+            meta = await self._meta(game_id)
+        raise errors.stale(meta.version, meta.version)
+
+    async def _resign_once(self, meta: Meta, seat: int, bot_level: str) -> int | None:
+        """One compare-and-set attempt at resigning; None if the game moved on meanwhile."""
+        game_id = meta.game_id
         version, state = await self._state(meta)
+        if version != meta.version:
+            return None  # resigned/bots below must come from the metadata of the version we commit on
         resigned = sorted({*meta.resigned, seat})
         bots = dict(meta.bots)
         if bot_level:
@@ -420,7 +432,7 @@ class GameStateService:
             ),
         )
         if result.status == "stale":
-            raise errors.stale(version, result.version or 0)
+            return None
         if result.status != "ok":
             raise errors.not_found(game_id)
         await self.store.set_token(game_id, seat, meta.token_hashes.get(seat), None)
