@@ -304,13 +304,22 @@ class GameClient:
         req = _submit_request(game_id, token, action, expected_version, idempotency_key)
         return _submitted(self._call(self.stub.SubmitAction, req))
 
-    def watch(self, game_id: str, token: str | None = None, after_version: int | None = None) -> Iterator[Update]:
-        """Updates after `after_version` (from creation if None); ends after the game ends."""
+    def watch(
+        self, game_id: str, token: str | None = None, after_version: int | None = None, heartbeats: bool = False
+    ) -> Iterator[Update]:
+        """Updates after `after_version` (from creation if None); ends after the game ends.
+
+        Idle-stream heartbeats (kind "heartbeat") are skipped unless heartbeats=True.
+        """
+        call = self.stub.WatchGame(_watch_request(game_id, token, after_version))
         try:
-            for r in self.stub.WatchGame(_watch_request(game_id, token, after_version)):
-                yield _update(r)
+            for r in call:
+                if heartbeats or r.kind != "heartbeat":
+                    yield _update(r)
         except grpc.RpcError as exc:
             raise GameServiceError.from_rpc(exc) from None
+        finally:
+            call.cancel()  # closing the iterator early ends the stream on the server too
 
     def list_games(self, status: str = "", game: str = "", limit: int = 0) -> list[Summary]:
         r = self._call(self.stub.ListGames, pb2.ListGamesRequest(status=status, game=game, limit=limit))
@@ -390,13 +399,22 @@ class AsyncGameClient:
         return _submitted(await self._call(self.stub.SubmitAction, req))
 
     async def watch(
-        self, game_id: str, token: str | None = None, after_version: int | None = None
+        self, game_id: str, token: str | None = None, after_version: int | None = None, heartbeats: bool = False
     ) -> AsyncIterator[Update]:
+        """Updates after `after_version` (from creation if None); ends after the game ends.
+
+        Idle-stream heartbeats (kind "heartbeat") are skipped unless heartbeats=True
+        (the gateway may turn them into SSE keep-alive comments).
+        """
+        call = self.stub.WatchGame(_watch_request(game_id, token, after_version))
         try:
-            async for r in self.stub.WatchGame(_watch_request(game_id, token, after_version)):
-                yield _update(r)
+            async for r in call:
+                if heartbeats or r.kind != "heartbeat":
+                    yield _update(r)
         except grpc.RpcError as exc:
             raise GameServiceError.from_rpc(exc) from None
+        finally:
+            call.cancel()  # closing the iterator early ends the stream on the server too
 
     async def list_games(self, status: str = "", game: str = "", limit: int = 0) -> list[Summary]:
         r = await self._call(self.stub.ListGames, pb2.ListGamesRequest(status=status, game=game, limit=limit))

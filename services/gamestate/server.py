@@ -99,7 +99,7 @@ def _view(v: ViewData) -> pb2.GameView:
         bots=meta.bots,
         turn_seconds=meta.clock_ms / 1000,
         deadline_ms=meta.deadline_ms if v.version == meta.version and not over else 0,
-        digest=state.digest(),
+        digest=meta.digest if v.version == meta.version else state.digest(),
         resigned=meta.resigned,
     )
 
@@ -185,7 +185,10 @@ class GameServicer(pb2_grpc.GameServiceServicer):
     async def WatchGame(self, request, context):
         try:
             stream = await self.service.watch(
-                request.game_id, request.token, request.after_version if request.HasField("after_version") else None
+                request.game_id,
+                request.token,
+                request.after_version if request.HasField("after_version") else None,
+                gone=context.done,
             )
             async for item in stream:
                 yield pb2.WatchEvent(
@@ -251,10 +254,11 @@ class Running:
     async def stop(self, grace: float | None) -> None:
         """Graceful shutdown: refuse new calls, let in-flight unary calls finish, end watches."""
         await self.health.enter_graceful_shutdown()
-        for task in self.tasks:
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
-        self.service.stopping.set()
+        self.service.stopping.set()  # background loops and watch streams end at their next check
+        if self.tasks:
+            _done, pending = await asyncio.wait(self.tasks, timeout=5.0)
+            for task in pending:
+                task.cancel()
         await self.server.stop(grace)
         await self.redis.aclose()
 
@@ -288,6 +292,7 @@ def build_service(
         bot_secret=settings.bot_secret,
         max_turn_seconds=settings.max_turn_seconds,
         watch_block_ms=settings.watch_block_ms,
+        heartbeat_s=settings.heartbeat_s,
     )
 
 
@@ -324,5 +329,5 @@ async def start(
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     tasks = []
     if sweeper:
-        tasks.append(asyncio.create_task(run_sweeper(service, settings.sweep_interval_s)))
+        tasks.append(asyncio.create_task(run_sweeper(service, settings.sweep_interval_s, service.stopping)))
     return Running(server, port, service, redis, health_servicer, tasks)

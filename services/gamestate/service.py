@@ -13,7 +13,8 @@ import json
 import logging
 import re
 import secrets
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,6 +102,7 @@ class GameStateService:
         bot_secret: str,
         max_turn_seconds: float = 86_400.0,
         watch_block_ms: int = 1000,
+        heartbeat_s: float = 15.0,
     ):
         self.store = store
         self.registry = registry
@@ -108,6 +110,7 @@ class GameStateService:
         self.bot_secret = bot_secret
         self.max_turn_seconds = max_turn_seconds
         self.watch_block_ms = watch_block_ms
+        self.heartbeat_s = heartbeat_s
         self.stopping = asyncio.Event()
 
     # ------------------------------------------------------------------ helpers
@@ -235,9 +238,10 @@ class GameStateService:
     async def submit(
         self, game_id: str, token: str, action_json: str, expected_version: int, idem_key: str
     ) -> SubmitResult:
-        meta = await self._meta(game_id)
-        outcome = "rejected"
+        outcome, game = "internal_error", "-"
         try:
+            meta = await self._meta(game_id)
+            game = meta.game
             result = await self._submit(meta, token, action_json, expected_version, idem_key)
             outcome = "replayed" if result.replayed else "accepted"
             return result
@@ -245,7 +249,7 @@ class GameStateService:
             outcome = exc.reason
             raise
         finally:
-            metrics.ACTIONS.labels(meta.game, outcome).inc()
+            metrics.ACTIONS.labels(game, outcome).inc()
 
     async def _submit(
         self, meta: Meta, token: str, action_json: str, expected_version: int, idem_key: str
@@ -397,20 +401,42 @@ class GameStateService:
 
     # ------------------------------------------------------------------ streams, lists, log
 
-    async def watch(self, game_id: str, token: str, after_version: int | None) -> AsyncIterator[StreamItem]:
-        """Redacted stream entries after `after_version` (all from creation if None), in order."""
+    async def watch(
+        self,
+        game_id: str,
+        token: str,
+        after_version: int | None,
+        gone: Callable[[], bool] = lambda: False,
+    ) -> AsyncIterator[StreamItem]:
+        """Redacted stream entries after `after_version` (all from creation if None), in order.
+
+        `gone()` tells whether the watcher has disconnected: checked after every
+        blocking read, so an abandoned stream of an idle game ends too.
+        """
         meta = await self._meta(game_id)
         seat = await self._seat(meta, token, required=False)
         if after_version is not None and after_version < 0:
             raise errors.invalid("after_version must be >= 0")
-        return self._watch(meta.game_id, seat, after_version)
+        return self._watch(meta.game_id, seat, after_version, gone)
 
-    async def _watch(self, game_id: str, seat: int | None, after_version: int | None) -> AsyncIterator[StreamItem]:
+    async def _watch(
+        self, game_id: str, seat: int | None, after_version: int | None, gone: Callable[[], bool]
+    ) -> AsyncIterator[StreamItem]:
         last = "0-0" if after_version is None else f"{after_version}-1"
+        version, status, to_act = after_version or 0, "active", []
+        last_sent = time.monotonic()
         metrics.WATCHERS.inc()
         try:
             while not self.stopping.is_set():
-                for entry_id, f in await self.store.read_events(game_id, last, self.watch_block_ms):
+                if gone():
+                    return
+                entries = await self.store.read_events(game_id, last, self.watch_block_ms)
+                if not entries and time.monotonic() - last_sent >= self.heartbeat_s:
+                    # Idle: a heartbeat keeps proxies open and is how a vanished watcher is noticed
+                    # (writing to a cancelled stream ends this handler).
+                    yield StreamItem(version, "heartbeat", None, [], status, to_act, [], [])
+                    last_sent = time.monotonic()
+                for entry_id, f in entries:
                     last = entry_id
                     item = StreamItem(
                         version=int(f["v"]),
@@ -423,8 +449,10 @@ class GameStateService:
                         winners=json.loads(f["winners"]),
                     )
                     yield item
+                    version, status, to_act, last_sent = item.version, item.status, item.to_act, time.monotonic()
                     if item.status == "finished":
                         return
+            raise errors.unavailable("the service is shutting down; resume with after_version")
         finally:
             metrics.WATCHERS.dec()
 

@@ -254,10 +254,9 @@ def test_determinize_keeps_the_view_and_resamples_the_hidden(name, players, opti
             assert state.digest() == state.clone().digest()
         random_step(state, rng)
         step += 1
-    hidden = engine.get(name).has_hidden_information
-    if hidden and not resampled:
-        resampled = _resampled_at_pending_sealed_choice(name, players, options)
-    if hidden:
+    if engine.get(name).has_hidden_information:
+        if not resampled:
+            resampled = _resampled_at_pending_sealed_choice(name, players, options)
         assert resampled, "determinize never resampled any hidden information"
 
 
