@@ -13,17 +13,17 @@ from bench.stack import free_port
 
 
 def test_games_survive_sigkills_of_service_worker_and_gateway(redis_url):
-    args = soak.parse_args(["--games", "6", "--concurrency", "6", "--kills", "3", "--kill-span", "8",
+    args = soak.parse_args(["--games", "4", "--concurrency", "4", "--kills", "3", "--kill-span", "6",
                             "--timeout", "240", "--seed", "3", "--redis-url", redis_url])
     report = soak.fault_soak(args)
     assert report["problems"] == [], report
     assert report["unclean_errors"] == {}, report
-    assert report["games"] == 6 and report["actions"] > 0
+    assert report["games"] == 4 and report["actions"] > 0
     assert sum(report["kills_by_role"].values()) >= 2, report["kills"]
 
 
 def test_a_redis_restart_loses_no_acknowledged_action():
-    args = soak.parse_args(["--games", "0", "--redis-games", "3", "--redis-kill-at", "1.5", "--timeout", "180",
+    args = soak.parse_args(["--games", "0", "--redis-games", "2", "--redis-kill-at", "1.5", "--timeout", "180",
                             "--redis-port", str(free_port()), "--seed", "4"])
     report = soak.redis_restart_soak(args)
     assert report["problems"] == [], report
