@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PROTO_SRC := $(wildcard proto/skyboard/v1/*.proto)
 PROTO_GEN := $(PROTO_SRC:.proto=_pb2.py)
 
-.PHONY: install test lint run bench clean
+.PHONY: install test lint run demo bench clean
 
 install: $(STAMP) $(PROTO_GEN)
 
@@ -30,8 +30,12 @@ test: $(STAMP) $(PROTO_GEN)
 run: $(STAMP) $(PROTO_GEN)
 	$(PY) -m services.run
 
+demo: $(STAMP)
+	$(PY) -m engine.demo opensky --seed 1
+
 bench: $(STAMP)
 	$(PY) -m bench.playouts
+	$(PY) -m bench.bots
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis

@@ -12,6 +12,7 @@ from engine.blueskies.state import (
     LOCAL,
     PHASES,
     BlueSkiesState,
+    json_copy,
 )
 from engine.core import JSON, Game, rng_from_json
 
@@ -48,7 +49,7 @@ class BlueSkiesGame(Game):
     def from_json(self, obj: dict[str, JSON]) -> BlueSkiesState:
         try:
             return self._from_json(obj)
-        except (KeyError, TypeError, IndexError) as exc:
+        except (AttributeError, KeyError, TypeError, IndexError) as exc:
             raise ValueError(f"not a Blue Skies state: {exc!r}") from exc
 
     def _from_json(self, obj: dict[str, JSON]) -> BlueSkiesState:
@@ -77,7 +78,7 @@ class BlueSkiesGame(Game):
         state.help_used = bool(obj["help_used"])
         state.help_entitlement = [int(v) for v in obj["help_entitlement"]]
         state.help_chosen = [idx[c] for c in obj["help_chosen"]]
-        state.final = obj["final"]
+        state.final = json_copy(obj["final"])
         if len(state.pax) != len(AIRPORTS) or len(state.gates) != len(AIRPORTS):
             raise ValueError("a Blue Skies state has one entry per airport")
         for a in AIRPORTS:

@@ -12,7 +12,8 @@ import random
 def draw_operation(rng: random.Random, red: int, green: int) -> tuple[int, int, int, int]:
     """One add-passengers operation (BS-3.2, BS-3.4).
 
-    Draws uniformly without replacement until a red cube (or an empty bag).
+    Draws uniformly without replacement until a red cube (or an empty bag);
+    `random() * total < green` is a green with probability green / total.
     Returns (reds drawn 0/1, greens drawn, red left, green left); every drawn
     cube is placed at the airport.
     """
@@ -21,7 +22,7 @@ def draw_operation(rng: random.Random, red: int, green: int) -> tuple[int, int, 
         total = red + green
         if total == 0:
             return 0, greens, red, green
-        if rng.randrange(total) < green:
+        if rng.random() * total < green:
             green -= 1
             greens += 1
         else:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
+from itertools import compress
 from typing import Any
 
 from engine.blueskies import actions as act
@@ -42,6 +43,15 @@ SPACES: dict[int, tuple[tuple[int, ...], ...]] = {
     n: tuple(tuple(i + 1 for i, m in enumerate(a.min_players) if m <= n) for a in BOARD.airports) for n in range(2, 6)
 }
 HAND = BOARD.hand_size
+
+
+def json_copy(obj: Any) -> Any:
+    """A fresh copy of a JSON value (cheaper than copy.deepcopy, which memoises)."""
+    if isinstance(obj, dict):
+        return {k: json_copy(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [json_copy(v) for v in obj]
+    return obj
 
 
 def _next_cost(costs: tuple[int, ...], opened: int) -> int:
@@ -160,7 +170,7 @@ class BlueSkiesState(State):
             self.deck = deck = self.discard
             self.discard = []
             events.append(Event("reshuffle", {"cards": len(deck)}))
-        return deck.pop(self.rng.randrange(len(deck)))
+        return deck.pop(int(self.rng.random() * len(deck)))
 
     def _draw_to_hand(self, seat: int, events: list[Event]) -> bool:
         card = self._draw_card(events)
@@ -301,7 +311,7 @@ class BlueSkiesState(State):
             self.help_entitlement = [min(N_AIRPORTS, (leader - s + 2) // 3) for s in scores]
             events.append(Event("government_help", {"entitlement": list(self.help_entitlement)}))
             self.phase = HELP
-            self.pos = -1
+            self.pos = 0
             self._next_helper(events)
             return
         self._end_round(events)
@@ -310,7 +320,6 @@ class BlueSkiesState(State):
         """Next seat (turn order) entitled to government-help airports, else the discards."""
         n = self.num_players
         self.help_chosen = []
-        self.pos += 1
         while self.pos < n:
             seat = self._seat_at(self.pos)
             if self.help_entitlement[seat] > 0:
@@ -347,7 +356,7 @@ class BlueSkiesState(State):
         self.final = breakdown
         self.phase = OVER
         self.actor = -1
-        events.append(Event("game_over", breakdown))
+        events.append(Event("game_over", json_copy(breakdown)))
 
     # ------------------------------------------------------------------ contract: queries
 
@@ -393,9 +402,7 @@ class BlueSkiesState(State):
         if self.supply[seat] <= 0 or (self.phase == SETUP_BUY and self.added >= BOARD.setup_max_gates):
             return [act.DONE]
         budget = self.budget
-        nextcost = self.nextcost
-        buy = act.BUY
-        out: list[Action] = [buy[a] for a in AIRPORTS if nextcost[a] <= budget]
+        out: list[Action] = list(compress(act.BUY, map(budget.__ge__, self.nextcost)))
         for a in self.buyable:
             if BUYOUT_COST[a] <= budget:
                 out.append(act.BUYOUT[a])
@@ -627,7 +634,7 @@ class BlueSkiesState(State):
                 "entitlement": list(self.help_entitlement),
                 "chosen": [CODES[a] for a in self.help_chosen] if self.phase == HELP else [],
             },
-            "final": self.final,
+            "final": json_copy(self.final),
             "winners": self.winners(),
         }
         return out
@@ -655,7 +662,7 @@ class BlueSkiesState(State):
             "help_used": self.help_used,
             "help_entitlement": list(self.help_entitlement),
             "help_chosen": [CODES[a] for a in self.help_chosen],
-            "final": self.final,
+            "final": json_copy(self.final),
             "rng": rng_to_json(self.rng),
         }
 
@@ -688,7 +695,7 @@ class BlueSkiesState(State):
         new.help_used = self.help_used
         new.help_entitlement = self.help_entitlement[:]
         new.help_chosen = self.help_chosen[:]
-        new.final = self.final
+        new.final = self.final  # never mutated once set
         return new
 
     def determinize(self, seat: int, rng: random.Random) -> BlueSkiesState:

@@ -5,8 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import product
 
-FARES = (200, 250, 300, 400, 500)
-LEASE_COST = 200
+from engine.opensky.constants import FARES, LEASE_COST
 
 
 @lru_cache(maxsize=4096)

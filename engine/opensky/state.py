@@ -44,19 +44,22 @@ from engine.opensky.actions import (
     PlaceHub,
 )
 from engine.opensky.board import BOARDS, Board
+from engine.opensky.constants import (
+    AIRCRAFT,
+    ANCILLARY,
+    CALLSIGNS,
+    FARE_INDEX,
+    FARES,
+    LAST_SEASON1_MONTH,
+    LEASE_COST,
+    MONTHS,
+    PRICE_DIE,
+    SUBSIDY,
+)
 from engine.opensky.itineraries import player_itineraries, valid_itineraries
-from engine.opensky.leasing import FARES, LEASE_COST, lease_credit, lease_options
+from engine.opensky.leasing import lease_credit, lease_options
 from engine.opensky.pricing import market_winners
-
-CALLSIGNS = ("Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot")
-MONTHS = ("April", "May", "June", "July", "August", "September", "October",
-          "November", "December", "January", "February", "March")
-AIRCRAFT = {2: 6, 3: 4, 4: 3}  # OS-2.2(a)
-PRICE_DIE = (200, 300, 400, 500, 600, 700)  # OS-2.3
-SUBSIDY = 50
-ANCILLARY = 100
-FARE_INDEX = {v: i for i, v in enumerate(FARES)}
-LAST_SEASON1_MONTH = 7  # October
+from engine.opensky.views import build_view
 
 
 def draft_order(players: int) -> tuple[tuple[int, int], ...]:
@@ -331,7 +334,10 @@ class OpenSkyState(State):
         if new_xb:
             self.xb[seat].append(r)
         code = self.board.route_codes[r]
-        events = [Event("aircraft_placed", {"seat": seat, "route": code, "cross_border_token": new_xb})]
+        data: dict[str, Any] = {"seat": seat, "route": code}
+        if not self.europe:
+            data["cross_border_token"] = new_xb
+        events = [Event("aircraft_placed", data)]
         a, b = self.board.routes[r]
         owner = self.cube_owner
         for ci, ap in enumerate(self.callsigns):
@@ -565,7 +571,7 @@ class OpenSkyState(State):
 
     def _apply_ancillary(self, seat: int, action: AddAncillaries) -> list[Event]:
         n = action.tokens
-        if not 0 <= n <= self.anc[seat]:
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= self.anc[seat]:
             raise IllegalAction(f"seat {seat} has {self.anc[seat]} unused ancillary token(s), not {n}", "OS-14.2")
         events: list[Event] = []
         if n == 0:
@@ -716,69 +722,7 @@ class OpenSkyState(State):
     # ------------------------------------------------------------------ views
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        board = self.board
-        codes = board.codes
-        players = []
-        for s in range(self.num_players):
-            players.append(
-                {
-                    "seat": s,
-                    "hand": [v for v, n in zip(FARES, self.hand[s]) for _ in range(n)],
-                    "table": self._table_cards(s),
-                    "credit": self.credit[s],
-                    "ancillary_unused": self.anc[s],
-                    "ancillary_used": self.anc_used[s],
-                    "flash_deal": self.flash_token[s],
-                    "subsidies": self.cubes[s],
-                    "aircraft_supply": self.S - self.on_board[s],
-                    "aircraft": {board.route_codes[r]: n for r, n in enumerate(self.tokens[s]) if n},
-                    "hubs": [codes[a] for a in self.hubs[s]],
-                    "cross_border_routes": [board.route_codes[r] for r in self.xb[s]],
-                    "score": self.score_breakdown(s),
-                }
-            )
-        out: dict[str, Any] = {
-            "game": "opensky",
-            "map": board.name,
-            "seat": seat,
-            "phase": self.phase,
-            "to_act": self.to_act(),
-            "month": self.month,
-            "month_name": MONTHS[self.month - 1],
-            "season": self.season,
-            "roller": self.roller,
-            "aircraft_per_player": self.S,
-            "callsigns": {CALLSIGNS[i]: codes[a] for i, a in enumerate(self.callsigns)},
-            "subsidy_cubes": {codes[a]: self.cube_owner[i] for i, a in enumerate(self.callsigns)},
-            "dice": [CALLSIGNS[d] for d in self.dice],
-            "market": list(self._codes(self.market)),
-            "players": players,
-        }
-        if self.phase == "draft":
-            turn_seat, _ = _DRAFTS[self.num_players][self.draft_turn]
-            out["draft"] = {"turn": self.draft_turn, "seat": turn_seat, "tokens_left_in_turn": self.draft_left}
-        if self.phase in ("bid", "flash", "ancillary"):
-            pricing: dict[str, Any] = {
-                "eligible": list(self.eligible),
-                "valid_itineraries": {str(s): [list(self._codes(p)) for p in self.valid[s]] for s in self.eligible},
-                "decided": [s for s in self.eligible if self.decided[s]],
-                "offers": [self._offer_json(s) for s in range(self.num_players) if self.offers[s] is not None],
-            }
-            if self.phase == "bid" and seat is not None and self.decided[seat] and seat in self.eligible:
-                own = self.sealed[seat]
-                pricing["my_bid"] = (
-                    None
-                    if own is None
-                    else {"fare": own[0], "itinerary": list(self._codes(self.valid[seat][own[1]]))}
-                )
-            if self.phase != "bid":
-                pricing["provisional_winners"] = self._provisional()
-            out["pricing"] = pricing
-        if self.phase in ("lease", "lease_place"):
-            out["lease"] = {"queue": list(self.lease_queue), "aircraft_to_place": self.lease_left}
-        if self.phase == "over":
-            out["winners"] = self.winners()
-        return out
+        return build_view(self, seat)
 
     # ------------------------------------------------------------------ serialisation
 

@@ -50,8 +50,13 @@ def set_hand(state: BlueSkiesState, seat: int, codes: list[str]) -> None:
     for c in cards:
         if c in state.deck:
             state.deck.remove(c)
-        else:
+        elif c in state.discard:
             state.discard.remove(c)
+        else:  # held by another seat: swap it for a deck card
+            other = next(h for s, h in enumerate(state.hands) if s != seat and c in h)
+            other.remove(c)
+            other.append(state.deck.pop())
+            other.sort()
     state.deck.sort()
     state.hands[seat] = cards
 

@@ -210,8 +210,8 @@ def test_BS_3_1_draws_are_without_replacement_and_never_return():
 
 def test_BS_3_2_greens_mean_draw_again_and_every_drawn_cube_is_placed():
     class GreensFirst(random.Random):
-        def randrange(self, n):  # index 0 is always a green while greens remain
-            return 0
+        def random(self):  # the lowest draw is always a green while greens remain
+            return 0.0
 
     assert draw_operation(GreensFirst(), 1, 3) == (1, 3, 0, 0)
     assert draw_operation(random.Random(1), 5, 0) == (1, 0, 4, 0)

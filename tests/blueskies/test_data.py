@@ -162,7 +162,7 @@ def test_BS_10_3_unreadable_or_invalid_json_file_names_the_path(tmp_path):
         load_board(tmp_path / "missing.json")
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
-    with pytest.raises(DataError, match="bad.json is not valid JSON"):
+    with pytest.raises(DataError, match=r"bad\.json is not valid JSON"):
         load_board(bad)
     broken = tmp_path / "broken.json"
     broken.write_text(json.dumps(_broken(lambda o: o["airports"].pop())), encoding="utf-8")

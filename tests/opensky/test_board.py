@@ -114,7 +114,7 @@ def test_OS_23_2_malformed_schema_gets_a_clear_error(mutate, message):
         parse_board(_broken("europe", mutate), "x.json", north_america=False)
 
 
-def test_OS_23_2_cross_border_is_derived_from_countries():
+def test_OS_23_2_OS_21_2_OS_21_3_cross_border_is_derived_from_countries():
     board = BOARDS["north_america"]
     for r, (a, b) in enumerate(board.routes):
         assert board.cross_border[r] == (board.country[a] != board.country[b])

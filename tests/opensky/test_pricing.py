@@ -27,7 +27,7 @@ def test_OS_11_3_a_no_offers_no_winner():
     assert market_winners([]) == []
 
 
-def test_OS_11_3_b_same_stops_lowest_fare_wins_and_ties_share():
+def test_OS_11_3_b_OS_11_1_same_stops_lowest_fare_wins_and_ties_share():
     assert market_winners([(0, 300, 0), (1, 250, 0), (2, 400, 0)]) == [1]
     assert market_winners([(0, 250, 0), (1, 250, 0)]) == [0, 1]
 

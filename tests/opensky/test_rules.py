@@ -80,7 +80,7 @@ def test_OS_6_4_snake_draft_sequences(players, seats):
     assert {n for _, n in order} == {AIRCRAFT[players] // 2}  # OS-6.2 batch size
 
 
-def test_OS_6_5_draft_places_one_token_per_decision_in_snake_order():
+def test_OS_6_1_OS_6_3_OS_6_5_draft_places_every_token_one_per_decision_in_snake_order():
     state = fresh(2, callsigns="random", seed=1)
     actors = []
     while state.phase == "draft":
@@ -229,13 +229,13 @@ def test_OS_20_5_origin_and_destination_need_no_hub_and_at_most_two_stops():
     assert _valid(state, 0) == [("DUB", "LHR", "CDG", "FCO")]
 
 
-def test_OS_9_3_north_america_has_no_connection_condition():
+def test_OS_9_3_OS_21_10_north_america_has_no_connection_condition():
     networks = {0: [("JFK", "ORD"), ("ORD", "DEN"), ("DEN", "PHX"), ("PHX", "LAX")]}
     state = pricing_position(2, networks, ("JFK", "LAX"), map_name="north_america")
     assert _valid(state, 0) == [("JFK", "ORD", "DEN", "PHX", "LAX")]
 
 
-def test_OS_9_7_nobody_eligible_market_does_not_travel():
+def test_OS_9_6_OS_9_7_nobody_eligible_market_does_not_travel():
     state = pricing_position(2, {0: [("LHR", "AMS")]}, ("LHR", "CDG"))
     assert state.phase != "bid"
     assert state.table == [[0] * 5, [0] * 5]
@@ -309,7 +309,7 @@ def test_OS_10_4_player_without_cards_is_not_asked():
 # ------------------------------------------------------------------ flash deals, ties, ancillaries
 
 
-def test_OS_12_losing_player_may_flash_deal_and_sole_winner_is_not_asked():
+def test_OS_12_1_OS_12_4_OS_12_5_OS_11_6_losing_player_may_flash_deal_and_sole_winner_is_not_asked():
     state = _ab_position()
     play(state, 0, _bid(400))
     play(state, 1, _bid(300))
@@ -338,7 +338,7 @@ def test_OS_12_2_a_flash_deal_may_still_lose():
     assert state.phase == "ancillary" and state.sole == 1
 
 
-def test_OS_12_7_flash_to_a_tie_then_tied_player_may_flash():
+def test_OS_12_7_OS_13_1_OS_13_3_OS_14_1_OS_8_6_flash_to_a_tie_then_tied_player_may_flash():
     state = _ab_position()
     play(state, 0, _bid(400))
     play(state, 1, _bid(300))
@@ -385,7 +385,7 @@ def test_OS_14_2_sole_winner_may_attach_zero_to_three_tokens():
     assert info.value.rule == "OS-14.2"
 
 
-def test_OS_15_1_no_ancillary_wins_without_rolling():
+def test_OS_15_1_OS_14_4_OS_16_1_no_ancillary_wins_without_rolling():
     state = _ab_position()
     play(state, 0, _bid(300))
     play(state, 1, _bid(500))
@@ -397,7 +397,7 @@ def test_OS_15_1_no_ancillary_wins_without_rolling():
     assert state.scores()[0] == 300
 
 
-def test_OS_15_3_market_accepts_final_price():
+def test_OS_15_3_OS_14_3_OS_14_5_OS_14_6_market_accepts_final_price():
     state = _ab_position()
     play(state, 0, _bid(300))
     play(state, 1, _bid(500))
@@ -426,7 +426,7 @@ def test_OS_15_4_failed_check_goes_to_the_next_best_fare():
     assert state.scores() == [0, 500]
 
 
-def test_OS_15_6_worked_example_one_stop_qualifies_after_the_failed_nonstop():
+def test_OS_15_5_OS_15_6_worked_example_one_stop_qualifies_after_the_failed_nonstop():
     networks = {0: [("LHR", "CDG")], 1: [("LHR", "AMS"), ("AMS", "CDG")], 2: [("LHR", "CDG")]}
     state = pricing_position(3, networks, ("LHR", "CDG"), hubs={1: ["AMS", "FRA"]})
     play(state, 0, _bid(300))
@@ -485,7 +485,7 @@ def _tie_then_lease(month: int = 1):
     return state
 
 
-def test_OS_17_8_leasing_in_month_order_with_payment_then_placement():
+def test_OS_17_8_OS_1_4_OS_17_1_leasing_in_month_order_with_payment_then_placement():
     state = _tie_then_lease(month=2)  # roller is seat 1
     assert state.phase == "lease" and state.to_act() == [1]
     assert state.legal_actions(1) == [LEASE_NOTHING, Lease(1, (300,))]
@@ -509,13 +509,13 @@ def test_OS_17_3_illegal_payment_is_refused_and_changes_nothing():
     assert state.digest() == before
 
 
-def test_OS_17_10_no_leasing_after_march_game_ends():
+def test_OS_17_10_OS_19_1_no_leasing_after_march_game_ends():
     state = _tie_then_lease(month=12)
     assert state.is_over() and state.to_act() == []
     assert state.winners() == [0, 1]  # OS-19.4: ties share the victory
 
 
-def test_OS_18_season_reset_after_october_clears_board_and_redrafts():
+def test_OS_18_1_OS_5_2_OS_17_9_season_reset_after_october_clears_board_and_redrafts():
     state = _tie_then_lease(month=7)
     while state.phase == "lease":
         (seat,) = state.to_act()
@@ -546,7 +546,7 @@ def test_OS_20_7_hubs_may_be_kept_or_moved_at_the_reset():
     assert state.phase == "market"
 
 
-def test_OS_20_3_two_hubs_each_on_different_airports_one_at_a_time():
+def test_OS_20_3_OS_20_2_two_hubs_each_on_different_airports_one_at_a_time_after_planning():
     state = fresh(2, callsigns="random", seed=2)
     while state.phase == "draft":
         (seat,) = state.to_act()
@@ -565,7 +565,7 @@ def test_OS_20_3_two_hubs_each_on_different_airports_one_at_a_time():
     assert state.phase == "market"
 
 
-def test_OS_19_2_final_score_is_fares_plus_subsidies_plus_ancillaries():
+def test_OS_19_2_OS_19_5_final_score_is_fares_plus_subsidies_plus_ancillaries():
     state = fresh(2)
     state.table[0] = [1, 0, 1, 0, 1]
     state.credit[0] = 50
@@ -649,3 +649,68 @@ def test_wrong_seat_and_wrong_phase_actions_are_refused():
     with pytest.raises(IllegalAction, match="not seat 0's turn"):
         play(state, 0, _bid(300))
     assert isinstance(state.legal_actions(1)[1], Bid)
+
+
+# ------------------------------------------------------------------ whole-game structure
+
+
+def _events_of_game(players: int, map_name: str, seed: int) -> list:
+    state = fresh(players, map_name, seed=seed, callsigns="random")
+    rng = random.Random(seed)
+    events = []
+    while not state.is_over():
+        seat = rng.choice(state.to_act())
+        actions = state.legal_actions(seat)
+        events += state.apply(seat, actions[rng.randrange(len(actions))])
+    return events
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_OS_5_1_OS_1_2_OS_5_3_OS_5_4_twelve_months_one_reset_and_OS_8_1_each_player_rolls_equally(players):
+    events = _events_of_game(players, "europe", seed=players)
+    rolls = [e.data for e in events if e.type == "dice_rolled"]
+    assert [r["month"] for r in rolls] == ["April", "May", "June", "July", "August", "September", "October",
+                                          "November", "December", "January", "February", "March"]
+    assert [r["roller"] for r in rolls] == [(m - 1) % players for m in range(1, 13)]
+    assert [e.type for e in events].count("season_reset") == 1
+    assert events[-1].type == "game_over"
+
+
+def test_OS_17_4_ancillary_tokens_stay_on_the_table_when_their_card_is_leased_back():
+    state = _ab_position()
+    play(state, 0, _bid(300))
+    play(state, 1, _bid(500))
+    play(state, 1, {"type": "decline_flash"})
+    state.rng = FixedDie(700)
+    play(state, 0, {"type": "add_ancillaries", "tokens": 1})
+    assert state.scores()[0] == 400
+    play(state, 0, {"type": "lease", "aircraft": 1, "cards": [300]})
+    assert state.anc_used[0] == 1 and state.credit[0] == 100
+    assert state.scores()[0] == 100 + 100  # change credit + the used ancillary token
+
+
+def test_OS_21_9_cross_border_token_stays_when_no_aircraft_remain():
+    state = pricing_position(2, {0: [("JFK", "YYZ")]}, ("JFK", "YYZ"), map_name="north_america")
+    state.xb[0] = [route(state, "JFK", "YYZ")]
+    play(state, 0, _bid(300, "JFK", "YYZ"))
+    play(state, 0, {"type": "add_ancillaries", "tokens": 0})
+    assert state.on_board[0] == 0
+    assert state.xb[0] == [route(state, "JFK", "YYZ")]
+    # the lease re-uses the authorised route without another token (OS-21.9)
+    play(state, 0, {"type": "lease", "aircraft": 1, "cards": [300]})
+    events = play(state, 0, {"type": "place_aircraft", "route": "JFK-YYZ"})
+    assert events[0].data["cross_border_token"] is False
+
+
+def test_OS_18_1_e_callsigns_and_collected_subsidies_survive_the_reset():
+    state = _tie_then_lease(month=7)
+    callsigns, owners, cubes = list(state.callsigns), list(state.cube_owner), list(state.cubes)
+    while state.phase == "lease":
+        (seat,) = state.to_act()
+        play(state, seat, {"type": "lease", "aircraft": 0, "cards": []})
+    assert (state.callsigns, state.cube_owner, state.cubes) == (callsigns, owners, cubes)
+
+
+def test_OS_20_8_hubs_do_not_restrict_placement():
+    state = fresh(2, callsigns="random", seed=2)
+    assert len(state.legal_actions(0)) == len(state.board.routes)

@@ -1,8 +1,9 @@
 """Shared fixtures: real Redis (per-test key prefix, cleaned up) and real grpc.aio instances.
 
-Each instance runs in its own thread with its own event loop, exactly as a
-separate process would see Redis (own connections, own cache); tests drive
-them with the blocking client over loopback. With CI=true an unreachable
+Instances run in one background event loop (grpc.aio supports one loop per
+process), each with its own server, port, Redis connections and state cache,
+so they share nothing but Redis, like separate processes; tests drive them
+with the blocking client over loopback. test_restart uses real processes. With CI=true an unreachable
 Redis fails the tests instead of skipping them.
 """
 
@@ -76,37 +77,57 @@ def registry() -> Registry:
     return Registry({toygame.GAME.name: toygame.GAME})
 
 
-class Instance:
-    """One game-state service instance on a loopback port, in its own thread and loop."""
+class LoopThread:
+    """One background event loop for every in-process instance (grpc.aio wants one loop per process)."""
 
-    def __init__(self, settings: Settings, registry: Registry, *, sweeper: bool = True):
+    def __init__(self):
         self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True, name="service-loop")
         self.thread.start()
-        self.running: Running = self.run(start(settings, registry, sweeper=sweeper))
-        self.target = f"127.0.0.1:{self.running.port}"
-        self.stopped = False
 
     def run(self, coro, timeout: float = 30.0):
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
-    def stop(self, grace: float = 1.0) -> None:
-        if self.stopped:
-            return
-        self.stopped = True
-        self.run(self.running.stop(grace))
+    def close(self) -> None:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
         self.loop.close()
 
 
+@pytest.fixture(scope="session")
+def loop_thread() -> Iterator[LoopThread]:
+    lt = LoopThread()
+    yield lt
+    lt.close()
+
+
+class Instance:
+    """One game-state service instance on a loopback port: own server, Redis client and cache."""
+
+    def __init__(self, lt: LoopThread, settings: Settings, registry: Registry, *, sweeper: bool = True):
+        self.lt = lt
+        self.running: Running = lt.run(start(settings, registry, sweeper=sweeper))
+        self.target = f"127.0.0.1:{self.running.port}"
+        self.stopped = False
+
+    def run(self, coro, timeout: float = 30.0):
+        return self.lt.run(coro, timeout)
+
+    def stop(self, grace: float = 1.0) -> None:
+        if not self.stopped:
+            self.stopped = True
+            self.run(self.running.stop(grace))
+
+
 @pytest.fixture
-def make_instance(settings: Settings, registry: Registry) -> Iterator[Callable[..., Instance]]:
+def make_instance(
+    loop_thread: LoopThread, settings: Settings, registry: Registry
+) -> Iterator[Callable[..., Instance]]:
     made: list[Instance] = []
 
     def make(**overrides) -> Instance:
         sweeper = overrides.pop("sweeper", True)
-        inst = Instance(settings.model_copy(update=overrides), registry, sweeper=sweeper)
+        inst = Instance(loop_thread, settings.model_copy(update=overrides), registry, sweeper=sweeper)
         made.append(inst)
         return inst
 

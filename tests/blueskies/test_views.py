@@ -1,0 +1,131 @@
+"""Hidden information (BS-1.2.6, BS-6.1), determinize, default actions, JSON and bad input."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine.blueskies import actions as act
+from engine.blueskies.state import BUY, HELP, HELP_DISCARD, PLAY, SETUP_BUY, SPECIAL_DISCARD
+from engine.core import IllegalAction
+from engine.playout import random_step
+from tests.blueskies.helpers import GAME, clear_board, new, play_first_cards, to_play
+
+
+def test_BS_6_1_view_shows_only_the_seats_own_hand_and_never_the_rng():
+    state = new(4, seed=3)
+    for seat in range(4):
+        view = state.view(seat)
+        text = json.dumps(view)
+        assert view["hand"] == [act.CODES[c] for c in state.hands[seat]]
+        assert "rng" not in view and "deck" not in view and "hands" not in view
+        assert view["hand_counts"] == [3, 3, 3, 3]
+        assert len(text) > 100
+
+
+def test_BS_6_1_draw_events_reveal_the_card_only_to_the_drawer():
+    state = new(3)
+    to_play(state)
+    events = state.apply(state.actor, act.PLAY[state.hands[state.actor][0]])
+    draws = [e for e in events if e.type == "draw_card"]
+    assert draws and all(e.visible_to == (e.data["seat"],) for e in draws)
+    assert all("card" not in e.data for e in events if e.type == "draw")
+
+
+def test_BS_6_1_determinize_keeps_own_hand_and_public_state_and_deals_others_from_the_unseen():
+    state = new(4, seed=5)
+    to_play(state)
+    seen_other_hands = set()
+    for k in range(20):
+        sample = state.determinize(1, random.Random(k))
+        assert sample.view(1) == state.view(1)
+        assert sample.hands[1] == state.hands[1]
+        assert sample.discard == state.discard
+        assert [len(h) for h in sample.hands] == [len(h) for h in state.hands]
+        unseen = sorted(state.deck + [c for s, h in enumerate(state.hands) if s != 1 for c in h])
+        assert sorted(sample.deck + [c for s, h in enumerate(sample.hands) if s != 1 for c in h]) == unseen
+        seen_other_hands.add(tuple(map(tuple, sample.hands)))
+        assert sample.rng.getstate() != state.rng.getstate()
+    assert len(seen_other_hands) > 1
+
+
+def test_default_actions_for_an_expired_clock():
+    state = new(3)
+    assert state.phase == SETUP_BUY and state.default_action(state.actor) == act.DONE
+    to_play(state)
+    seat = state.actor
+    assert state.phase == PLAY and state.default_action(seat) == act.PLAY[state.hands[seat][0]]
+    state.apply(seat, act.SPECIAL[0])
+    assert state.phase == SPECIAL_DISCARD and state.default_action(seat) == act.Discard(())
+    clear_board(state)
+    state.red = state.green = 0
+    state.apply(seat, act.Discard(()))
+    state.points = [40, 0, 0]
+    play_first_cards(state)
+    assert state.phase == HELP and state.default_action(state.actor) == act.HELP_DONE
+    while state.phase == HELP:
+        state.apply(state.actor, state.default_action(state.actor))
+    assert state.phase == HELP_DISCARD and state.default_action(state.actor) == act.Discard(())
+    with pytest.raises(IllegalAction):
+        state.default_action((state.actor + 1) % 3)
+
+
+def test_actions_in_the_wrong_phase_or_by_the_wrong_seat_are_rejected_unchanged():
+    state = new(3)
+    finish = state.actor
+    before = state.digest()
+    for seat, action in [
+        ((finish + 1) % 3, act.DONE),
+        (finish, act.PLAY[0]),
+        (finish, act.SPECIAL[0]),
+        (finish, act.HELP[0]),
+        (finish, act.HELP_DONE),
+        (finish, act.Discard(())),
+        (True, act.DONE),
+        (7, act.DONE),
+    ]:
+        with pytest.raises(IllegalAction):
+            state.apply(seat, action)
+        assert state.digest() == before
+    to_play(state)
+    with pytest.raises(IllegalAction, match="step 1"):
+        state.apply(state.actor, act.BUY[0])
+    with pytest.raises(IllegalAction, match="purchase turn"):
+        state.apply(state.actor, act.DONE)
+
+
+def test_json_round_trip_and_bad_state_json_is_a_value_error():
+    state = new(5, seed=8)
+    rng = random.Random(8)
+    for _ in range(60):
+        random_step(state, rng)
+    copy = GAME.from_json(json.loads(json.dumps(state.to_json())))
+    assert copy.digest() == state.digest() and copy.income == state.income
+    assert copy.nextcost == state.nextcost and copy.buyable == state.buyable
+    for bad in ({}, {"game": "opensky"}, {**state.to_json(), "hands": [["ZZZ"]]}, {**state.to_json(), "pax": [1]}):
+        with pytest.raises(ValueError):
+            GAME.from_json(bad)
+
+
+def test_action_json_vocabulary_decodes_and_rejects_garbage():
+    assert GAME.action_from_json({"type": "buy_gate", "airport": "ATL"}) == act.BuyGate("ATL")
+    assert GAME.action_from_json({"type": "discard", "cards": ["SEA", "ATL"]}) == act.Discard(("SEA", "ATL"))
+    assert GAME.action_from_json({"type": "done"}) == act.DONE
+    for bad in ({"type": "buy_gate"}, {"type": "buy_gate", "airport": 3}, {"type": "fly"}, []):
+        with pytest.raises(ValueError):
+            GAME.action_from_json(bad)
+
+
+def test_describe_exposes_the_static_board_for_clients():
+    board = GAME.describe()["board"]
+    json.dumps(board)
+    assert len(board["airports"]) == 30 and len(board["regions"]) == 7
+
+
+def test_round_phase_reaches_buy_after_a_full_round():
+    state = new(2)
+    to_play(state)
+    play_first_cards(state)
+    assert state.phase == BUY and state.round == 2
