@@ -1,0 +1,130 @@
+"""The web client in a real browser (headless Debian Chromium via Playwright): the lobby, then a game of
+each title created through the lobby and played to the end by clicking the board and the action picker,
+with the final scores on the page checked against the REST API; then the replay viewer.
+
+Screenshots of the lobby and of each board mid-game go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+# (game, players, options picked in the lobby, step of the mid-game screenshot)
+GAMES = [
+    ("opensky", 2, {}, 20),
+    ("aeroplanes", 3, {}, 40),
+    ("blueskies", 2, {}, 30),
+]
+MAX_STEPS = 600
+
+
+def test_lobby_lists_the_catalog(page, wc_gateway, artifacts: Path):
+    page.goto("/")
+    page.wait_for_selector("#catalog tbody tr")
+    catalog = httpx.get(f"{wc_gateway.url}/v1/catalog").json()
+    rows = page.locator("#catalog tbody tr")
+    assert rows.count() == len(catalog["games"])
+    for game in catalog["games"]:
+        assert page.locator("#catalog tbody th", has_text=game["title"]).count() == 1
+    assert page.locator("#create-game option").count() == len(catalog["games"])
+    page.screenshot(path=str(artifacts / "lobby.png"))
+
+
+def create_in_lobby(page, game: str, players: int, seats: dict[int, str]) -> str:
+    """Fill the lobby's New game form (seat -> 'human' or 'bot:<level>') and return the new game's id."""
+    page.goto("/")
+    page.wait_for_selector("#catalog tbody tr")
+    page.select_option("#create-game", game)
+    page.fill("#create-players", str(players))
+    page.dispatch_event("#create-players", "change")
+    page.fill("#create-seed", "7")
+    for seat, kind in seats.items():
+        page.select_option(f"#seat-kind-{seat}", kind)
+    page.click("#create-submit")
+    page.wait_for_url("**/game.html?id=*")
+    return page.url.split("id=", 1)[1]
+
+
+def wait_for_change(page, before: str) -> None:
+    page.wait_for_function(
+        """before => {
+            const status = document.querySelector('#game-status').textContent;
+            return (status && status !== before && !document.body.classList.contains('busy'))
+                || !document.querySelector('#final').hidden
+                || document.querySelector('#error').textContent !== '';
+        }""",
+        arg=before, timeout=20_000,
+    )
+    error = page.text_content("#error")
+    assert not error, f"the page shows an error: {error}"
+
+
+def play_one(page, rng: random.Random) -> None:
+    """One decision by clicking: sometimes a highlighted board element, else a button of the picker."""
+    targets = page.locator("svg .clickable .hit")
+    if targets.count() and rng.random() < 0.4:
+        targets.nth(rng.randrange(targets.count())).click()
+        if page.locator("#actions-filter").is_visible():  # several actions name it: pick among them
+            play_button(page, rng)
+        return
+    play_button(page, rng)
+
+
+def play_button(page, rng: random.Random) -> None:
+    buttons = page.locator("#action-list button.action")
+    button = buttons.nth(rng.randrange(buttons.count()))
+    if "play-selected" in (button.get_attribute("class") or ""):
+        select = button.locator("xpath=preceding-sibling::select[1]")
+        count = select.locator("option").count()
+        select.select_option(index=rng.randrange(count))
+    button.click()
+
+
+@pytest.mark.parametrize("game,players,options,shot_at", GAMES, ids=[g[0] for g in GAMES])
+def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts, game, players, options, shot_at):
+    """All seats human in one browser: the page switches to the seat that must act after each move."""
+    game_id = create_in_lobby(page, game, players, dict.fromkeys(range(players), "human"))
+    rng = random.Random(game)
+    steps = 0
+    started = time.monotonic()
+    while True:
+        page.wait_for_selector("#action-list button.action, #final:not([hidden])", timeout=20_000)
+        if page.locator("#final").is_visible():
+            break
+        if steps == shot_at:
+            page.screenshot(path=str(artifacts / f"{game}.png"))
+        before = page.text_content("#game-status")
+        play_one(page, rng)
+        wait_for_change(page, before)
+        steps += 1
+        assert steps < MAX_STEPS, f"{game} did not end after {MAX_STEPS} clicks"
+    api = httpx.get(f"{wc_gateway.url}/v1/games/{game_id}").json()
+    assert api["status"] == "finished"
+    shown = {int(li.get_attribute("data-seat")): int(li.get_attribute("data-score"))
+             for li in page.locator("#final-scores li").all()}
+    assert shown == dict(enumerate(api["scores"]))
+    assert page.text_content("#winners") == (
+        f"Winner{'s' if len(api['winners']) > 1 else ''}: " + ", ".join(f"seat {w}" for w in api["winners"]))
+    assert page.locator("#log li").count() > 0, "the event log shows the game's events"
+    print(f"{game}: {steps} clicks in {time.monotonic() - started:.1f}s")
+    if game == "opensky":
+        check_replay(page, api)
+
+
+def check_replay(page, api: dict) -> None:
+    """The replay viewer steps through the finished game's log and ends on the final position."""
+    page.click("#replay-open")
+    page.wait_for_selector("#replay:not([hidden])")
+    page.wait_for_function("() => document.querySelector('#replay-info').textContent.startsWith('Setup')")
+    page.click("#replay-next")
+    page.wait_for_function("() => document.querySelector('#replay-info').textContent.startsWith('Step 1 of')")
+    page.click("#replay-last")
+    page.wait_for_function(
+        "() => /^Step (\\d+) of \\1:/.test(document.querySelector('#replay-info').textContent)")
+    assert page.text_content("#turn") == "Game over"
+    assert page.locator("#board svg").count() == 1
