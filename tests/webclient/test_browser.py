@@ -90,6 +90,9 @@ def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts
     """All seats human in one browser: the page switches to the seat that must act after each move."""
     game_id = create_in_lobby(page, game, players, dict.fromkeys(range(players), "human"))
     rng = random.Random(game)
+    page.reqlog = []
+    page.on("request", lambda r: page.reqlog.append((r.method, r.url[-60:], r.post_data)))
+    page.on("console", lambda m: page.reqlog.append(("console", m.text)))
     steps = 0
     started = time.monotonic()
     while True:
@@ -100,7 +103,12 @@ def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts
             page.screenshot(path=str(artifacts / f"{game}.png"))
         before = page.text_content("#game-status")
         play_one(page, rng)
-        wait_for_change(page, before)
+        try:
+            wait_for_change(page, before)
+        except Exception:
+            page.screenshot(path=str(artifacts / f"failure-{game}.png"))
+            print("REQUESTS", page.reqlog[-12:])
+            raise
         steps += 1
         assert steps < MAX_STEPS, f"{game} did not end after {MAX_STEPS} clicks"
     api = httpx.get(f"{wc_gateway.url}/v1/games/{game_id}").json()

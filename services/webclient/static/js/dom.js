@@ -62,18 +62,25 @@ export function actionLabel(action) {
 const DIE = ["⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 const dieFace = (n) => (Number.isInteger(n) && n >= 1 && n <= 6 ? `${DIE[n - 1]} ${n}` : String(n));
 
+/** An event's own fields: the engine's event JSON is flat ({type, ...data, visible_to?}, plus version in SSE). */
+function eventData(ev) {
+  const { type: _type, visible_to: _to, version: _v, ...data } = ev;
+  return data;
+}
+
 /** Does this event carry chance (dice, draws, reveals) worth showing big? */
 export function isChance(ev) {
-  const d = ev.data || {};
+  const d = eventData(ev);
   return /roll|dice|die|reveal|draw|passengers|price_check/.test(ev.type) || "dice" in d || "roll" in d;
 }
 
 /** The readable line of an engine event (seat first when it names one). */
 export function eventText(ev) {
-  const d = { ...(ev.data || {}) };
+  const d = eventData(ev);
   const who = "seat" in d ? `${seatName(d.seat)} ` : "";
   delete d.seat;
   if (Array.isArray(d.dice)) d.dice = d.dice.map(dieFace).join("  ");
   const rest = Object.entries(d).map(([k, v]) => `${words(k)} ${typeof v === "string" ? v : show(v)}`).join(", ");
-  return `${who}${words(ev.type)}${rest ? ` — ${rest}` : ""}`;
+  const secret = ev.visible_to ? " (private)" : "";
+  return `${who}${words(ev.type)}${secret}${rest ? ` — ${rest}` : ""}`;
 }

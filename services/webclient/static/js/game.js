@@ -40,32 +40,37 @@ async function loadBoardData(game) {
   return st.boardData;
 }
 
-/** Fetch the game (as my current seat) and my legal actions, then redraw; coalesces overlapping calls. */
-async function refresh() {
-  if (st.loading) { st.reload = true; return st.loading; }
+/**
+ * Fetch the game (as my current seat) and my legal actions, then redraw. Calls made while one is running
+ * only raise the version wanted, so a burst of stream events costs one more fetch at most.
+ */
+async function refresh(minVersion = 0) {
+  st.want = Math.max(st.want || 0, minVersion);
+  if (st.loading) return st.loading;
   st.loading = (async () => {
-    do {
-      st.reload = false;
+    for (;;) {
       try {
         const g = await api(`/v1/games/${encodeURIComponent(gameId)}`, { token: token() });
-        if (autoSwitch(g)) continue;
+        if (autoSwitch(g.status, g.to_act)) continue; // fetch again as the seat that must act
         st.game = g;
         st.actions = token() && g.status === "active" && g.to_act.includes(st.seat)
           ? (await api(`/v1/games/${encodeURIComponent(gameId)}/actions`, { token: token() })).actions : [];
         await loadBoardData(g.game);
         if (!st.replay) render();
+        if (g.version >= st.want || g.status === "finished") break;
       } catch (err) {
         showError(err);
+        break;
       }
-    } while (st.reload);
+    }
   })();
   try { await st.loading; } finally { st.loading = null; }
 }
 
 /** Hot-seat: if my current seat need not act but another of my seats must, act as that one. */
-function autoSwitch(g) {
-  if (!$("auto-seat").checked || g.status !== "active" || g.to_act.includes(st.seat)) return false;
-  const next = st.seats.find((x) => g.to_act.includes(x.seat));
+function autoSwitch(status, toAct) {
+  if (!$("auto-seat").checked || status !== "active" || toAct.includes(st.seat)) return false;
+  const next = st.seats.find((x) => toAct.includes(x.seat));
   if (!next) return false;
   selectSeat(next.seat);
   return true;
@@ -139,20 +144,23 @@ async function play(action) {
   if (st.busy) return;
   st.busy = true;
   document.body.classList.add("busy");
+  let version = 0;
   try {
-    await api(`/v1/games/${encodeURIComponent(gameId)}/actions`, {
+    const done = await api(`/v1/games/${encodeURIComponent(gameId)}/actions`, {
       method: "POST", token: token(), body: { action, expected_version: st.game.version },
       headers: { "Idempotency-Key": `${st.seat}-${st.game.version}-${Math.random().toString(36).slice(2)}` },
     });
     showError(null);
     st.filterRef = null;
+    version = done.version;
+    autoSwitch(done.status, done.to_act);
   } catch (err) {
     showError(err instanceof ApiError && err.status === 409 ? new Error("The game moved on; refreshed.") : err);
   } finally {
     st.busy = false;
     document.body.classList.remove("busy");
   }
-  await refresh();
+  await refresh(version);
 }
 
 function kv(obj) {
@@ -232,7 +240,7 @@ function openStream() {
         logEvent(data, version);
       } else if (event === "state" || event === "end") {
         st.lastEventVersion = Math.max(st.lastEventVersion, version);
-        if (!st.game || version > st.game.version || event === "end") refresh();
+        if (!st.game || version > st.game.version || event === "end") refresh(version);
       } else if (event === "error") {
         showError(new Error(data?.error?.message || "stream error"));
       }

@@ -5,7 +5,8 @@ import { h, s, seatColour } from "../dom.js";
 import { svgRoot, target, text } from "./common.js";
 
 const W = 1020;
-const H = 820;
+const MAP_H = 800;
+const H = MAP_H + 150; // the waiting area is a band under the map
 const STAGES = ["", "I", "II", "III"];
 const COLOURS = { white: "#ffffff", red: "#e03131", black: "#222222" };
 
@@ -46,12 +47,12 @@ export function draw(view, data, pick) {
     g.append(text(x, y - 1, d.name, { class: "dest-name", "text-anchor": "middle" }));
     const owned = [];
     slots.forEach((slot, i) => {
-      const sx = x - w / 2 + 6 + i * 20;
+      const sx = x - w / 2 + 4 + i * 15;
       const fill = slot ? seatColour(slot.seat) : "#fff";
-      g.append(s("rect", { x: sx, y: y + 6, width: 16, height: 16, class: "slot", fill }));
+      g.append(s("rect", { x: sx, y: y + 4, width: 13, height: 13, class: "slot", fill }));
       if (slot) {
         owned.push(`seat ${slot.seat} stage ${STAGES[slot.stage] || "home"}`);
-        g.append(text(sx + 8, y + 18, STAGES[slot.stage] || "H", { class: "slot-stage", "text-anchor": "middle" }));
+        g.append(text(sx + 6.5, y + 14, STAGES[slot.stage] || "H", { class: "slot-stage", "text-anchor": "middle" }));
       }
     });
     const label = `${d.name} (${d.region})${owned.length ? `: ${owned.join(", ")}` : ""}`;
@@ -66,12 +67,12 @@ export function draw(view, data, pick) {
     const tiles = view.waiting?.[sec] || [];
     const x = 20 + i * 120;
     wa.append(text(x, H - 98, sec, { class: "small-label" }));
-    tiles.forEach((id, j) => wa.append(s("rect", { x, y: H - 92 + j * 18, width: 112, height: 16, class: "pax" }),
+    tiles.forEach((id, j) => id && wa.append( // 0 marks an empty space of the sections("rect", { x, y: H - 92 + j * 18, width: 112, height: 16, class: "pax" }),
       text(x + 4, H - 80 + j * 18, tileInfo(data, id), { class: "pax-text" })));
   });
   const over = view.overflow || [];
   wa.append(text(750, H - 118, `Overflow (${over.length}/${board.overflowSpaces})`, { class: "board-caption" }));
-  over.forEach((id, j) => wa.append(text(750 + (j % 2) * 130, H - 98 + Math.floor(j / 2) * 16, tileInfo(data, id),
+  over.forEach((id, j) => id && wa.append(text(750 + (j % 2) * 130, H - 98 + Math.floor(j / 2) * 16, tileInfo(data, id),
     { class: "pax-text" })));
   svg.append(wa);
   svg.append(text(20, 30, `Era ${view.era} · phase ${view.phase} · passenger bag ${view.bag?.length ?? "?"} · deck ${view.deck?.length ?? "?"}`,
