@@ -34,6 +34,19 @@ def claimable_tiles(s: Model, p: int, own: int, europe_only: bool) -> list[int]:
     return sorted(out)
 
 
+def can_claim(s: Model, p: int, own: int) -> bool:
+    """AE-6.5: can p claim any tile at all (some claimable tile fits on some in-service card)?"""
+    room = max((free_capacity(c) for c in s.cards[p] if c[CARD_IN_SERVICE]), default=0)
+    if room <= 0:
+        return False
+    for i, tile_id in enumerate(s.waiting):
+        if tile_id:
+            tile = TILES[tile_id - 1]
+            if tile.capacity <= room and own >> tile.dest & 1 and own >> SECTIONS[i // PER_SECTION] & 1:
+                return True
+    return any(TILES[t - 1].capacity <= room and own >> TILES[t - 1].dest & 1 for t in s.overflow)
+
+
 def claim_options(s: Model, p: int, own: int, europe_only: bool = False) -> list[ClaimPassenger]:
     """Every (tile, card) pair with the tile claimable and the card's free capacity enough (AE-9.4)."""
     tiles = claimable_tiles(s, p, own, europe_only)

@@ -384,7 +384,7 @@ def build(files: dict[str, Any]) -> Data:
     passengers = _load_passengers(files["passengers.json"], index, dests)
     majority, profit = _load_vp(files["vp_table.json"])
     names, from_era, per_type = _load_advantages(files["advantages.json"])
-    board_json = {
+    board_json: dict[str, Any] = {
         "destinations": [{"id": d.id, "name": d.name, "region": d.region, "slots": d.slots, "slots45": d.slots45,
                           "isStartCity": d.start, "isSpecialTarget": d.special, "x": d.x, "y": d.y,
                           **({"incomeModifier": d.income_modifier} if d.start else {})} for d in dests],
@@ -392,6 +392,12 @@ def build(files: dict[str, Any]) -> Data:
                          "special": c.special, "dangerousRolls": list(c.dangerous) if c.dangerous else None}
                         for c in conns],
         "waitingSections": [dests[s].id for s in sections],
+        "cards": [{"number": c.number, "era": c.era, "name": c.name, "price": c.price, "airportTiles": c.tiles,
+                   "stage": c.stage, "vp": c.vp, "capacity": c.capacity, "longHaul": c.long_haul} for c in cards],
+        "passengers": [{"id": t.id, "destination": dests[t.dest].id, "capacity": t.capacity, "vp": t.vp,
+                        "notEra1": t.not_era1} for t in passengers],
+        "vpTable": [{"era": e + 1, "majority": {m: list(v) for m, v in majority[e].items()},
+                     "profit": list(profit[e])} for e in range(3)],
     }
     return Data(dests, index, out, conns, sections, per, overflow, cards, passengers, majority, profit, names,
                 from_era, per_type, board_json)

@@ -80,5 +80,6 @@ class AeroplanesGame(Game):
         return s
 
     def static_board(self) -> dict[str, Any]:
-        """The drawable board (destinations with coordinates, connections), static for every game."""
+        """Static description for clients: destinations with coordinates, connections, waiting sections,
+        the 46 aircraft cards, the 96 passenger tiles and the VPs/Era table (the same in every game)."""
         return DATA.board_json

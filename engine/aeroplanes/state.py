@@ -13,6 +13,7 @@ from typing import Any
 from engine.aeroplanes import claims, era, placement
 from engine.aeroplanes import dice as D
 from engine.aeroplanes.actions import (
+    KINDS,
     Abort,
     BuyAircraft,
     ChooseAction,
@@ -64,7 +65,7 @@ class AeroState(Model, State):
 
     def __init__(self, game: Any) -> None:
         self.game = game
-        self._legal: tuple[int, list[Action], set[Action] | None] | None = None
+        self._legal: tuple[int, list[Action], set[int] | None] | None = None
 
     # ------------------------------------------------------------------ contract basics
 
@@ -128,8 +129,8 @@ class AeroState(Model, State):
         if phase == "turn":
             out: list[Action] = []
             if self.adv[p][ADV_MAINTENANCE]:
-                out.append(EngineMaintenance())
-            out.extend(ChooseAction(k) for k in self._legal_kinds(p))
+                out.append(_MAINTENANCE)
+            out.extend(_CHOOSE[k] for k in self._legal_kinds(p))
             return out
         if phase == "home":
             taken = set(self.home)
@@ -172,11 +173,12 @@ class AeroState(Model, State):
     def _legal_kinds(self, p: int) -> list[str]:
         """AE-6.5: an action may be chosen only if it can be carried out; subsidy always can."""
         kinds = []
-        if self._buy_options(p):
+        money = self.money[p]
+        if any(CARDS[n - 1].price + k <= money for k, n in enumerate(self.display)):
             kinds.append("buy")
         if placement.can_place(self, p):
             kinds.append("place")
-        if claims.claim_options(self, p, placement.own_mask(self, p)):
+        if claims.can_claim(self, p, self.owned[p]):
             kinds.append("claim")
         if self.money[p] >= 1 and self._available_types():
             kinds.append("advantage")
@@ -227,55 +229,23 @@ class AeroState(Model, State):
         assert cached is not None
         legal = cached[2]
         if legal is None:
-            legal = set(cached[1])
+            legal = {id(a) for a in cached[1]}
             self._legal = (cached[0], cached[1], legal)
-        if action not in legal:
+        if id(action) not in legal and action not in cached[1]:
             raise IllegalAction(self._why(action), RULE_OF.get(type(action)))
         self._legal = None
         return self._dispatch(seat, action)
 
-    def _why(self, action: Action) -> str:
+    def _why(self, action: Any) -> str:
+        if not isinstance(action, Action):
+            return f"{action!r} is not an Aeroplanes action"
         expected = sorted({type(a).TYPE for a in self._legal[1]}) if self._legal else []
-        if type(action).TYPE not in expected:
+        if action.TYPE not in expected:
             return f"{action.TYPE} is not a decision now (phase {self.phase}; expected {', '.join(expected)})"
         return f"{action.to_json()} is not legal now (phase {self.phase})"
 
     def _dispatch(self, p: int, a: Action) -> list[Event]:
-        if isinstance(a, ChooseHome):
-            return self._choose_home(p, INDEX[a.city])
-        if isinstance(a, EngineMaintenance):
-            return self._maintenance(p)
-        if isinstance(a, ChooseAction):
-            return self._choose_action(p, a.kind)
-        if isinstance(a, BuyAircraft):
-            return self._buy(p, a.card, a.extra)
-        if isinstance(a, PlaceTile):
-            return self._place_tile(p, a)
-        if isinstance(a, ChooseRoute):
-            return self._choose_route(p, a)
-        if isinstance(a, KeepRoll):
-            return self._keep_roll(p)
-        if isinstance(a, RollNext):
-            return self._roll_or_succeed(p)
-        if isinstance(a, RadioBeacon):
-            return self._beacon(p)
-        if isinstance(a, DaringPilot):
-            return self._pilot(p)
-        if isinstance(a, PayShortfall):
-            return self._pay(p)
-        if isinstance(a, Abort):
-            return self._abort(p)
-        if isinstance(a, EndAction):
-            return self._end_turn(p, [Event("action_ended", {"seat": p})])
-        if isinstance(a, ClaimPassenger):
-            return self._claim(p, a)
-        if isinstance(a, TakeAdvantage):
-            return self._take_advantage(p, a.kind)
-        if isinstance(a, RollAdvantage):
-            return self._roll_advantage(p)
-        if isinstance(a, PickAdvantageDice):
-            return self._pick_dice(p, a)
-        raise AssertionError(a)
+        return _HANDLERS[type(a)](self, p, a)
 
     # ------------------------------------------------------------------ turn flow
 
@@ -565,8 +535,33 @@ class AeroState(Model, State):
             "subsidy_marker_taker": self.marker_taker if self.marker_taker >= 0 else None,
             "advantage_supply": {names[t]: self.adv_supply[t] for t in ADV_TYPES},
             "pending": pend,
+            "majority_counts": era.market_counts(self),
+            "profits": era.profits(self),
             "winners": self.winners(),
         }
 
 
 _START_IDS = tuple(d.id for d in DATA.destinations if d.start)
+_CHOOSE = {k: ChooseAction(k) for k in KINDS}
+_MAINTENANCE = EngineMaintenance()
+
+
+_HANDLERS = {
+    ChooseHome: lambda s, p, a: s._choose_home(p, INDEX[a.city]),
+    EngineMaintenance: lambda s, p, a: s._maintenance(p),
+    ChooseAction: lambda s, p, a: s._choose_action(p, a.kind),
+    BuyAircraft: lambda s, p, a: s._buy(p, a.card, a.extra),
+    PlaceTile: lambda s, p, a: s._place_tile(p, a),
+    ChooseRoute: lambda s, p, a: s._choose_route(p, a),
+    KeepRoll: lambda s, p, a: s._keep_roll(p),
+    RollNext: lambda s, p, a: s._roll_or_succeed(p),
+    RadioBeacon: lambda s, p, a: s._beacon(p),
+    DaringPilot: lambda s, p, a: s._pilot(p),
+    PayShortfall: lambda s, p, a: s._pay(p),
+    Abort: lambda s, p, a: s._abort(p),
+    EndAction: lambda s, p, a: s._end_turn(p, [Event("action_ended", {"seat": p})]),
+    ClaimPassenger: lambda s, p, a: s._claim(p, a),
+    TakeAdvantage: lambda s, p, a: s._take_advantage(p, a.kind),
+    RollAdvantage: lambda s, p, a: s._roll_advantage(p),
+    PickAdvantageDice: lambda s, p, a: s._pick_dice(p, a),
+}

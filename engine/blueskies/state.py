@@ -28,6 +28,8 @@ FULL = 99  # "no usable empty space" in the next-cost table
 
 SETUP_BUY, BUY, PLAY, SPECIAL_DISCARD, HELP, HELP_DISCARD, OVER = range(7)
 PHASES = ("setup_buy", "buy", "play", "special_discard", "help", "help_discard", "over")
+#: The spec's step of the round for each phase (BS-8.n); setup and the end have none.
+STEPS = (None, 1, 2, 2, 6, 6, None)
 
 N_AIRPORTS = len(BOARD.airports)
 AIRPORTS = range(N_AIRPORTS)
@@ -191,8 +193,8 @@ class BlueSkiesState(State):
         """Reveal a card for passengers, resolve it, discard it (BS-6.4, BS-6.2)."""
         card = self._draw_card(events)
         if card is not None:
-            events.append(Event("reveal", {"card": CODES[card]}))
-            self._add_passengers(card, events)
+            red, green = self._add_passengers(card)
+            events.append(Event("reveal", {"card": CODES[card], "red": red, "green": green}))
             insort(self.discard, card)
         return card
 
@@ -207,15 +209,26 @@ class BlueSkiesState(State):
                 if owner >= 0:
                     income[owner] += sign * (q + 1 if i < r else q)
 
-    def _add_passengers(self, a: int, events: list[Event]) -> None:
-        """One add-passengers operation at airport a, then redistribution (BS-3.2, BS-3.3)."""
+    def _add_passengers(self, a: int) -> tuple[int, int]:
+        """One add-passengers operation at airport a, then redistribution (BS-3.2, BS-3.3).
+
+        Returns the (red, green) cubes placed; the caller reports them in its event.
+        """
         red, greens, self.red, self.green = draw_operation(self.rng, self.red, self.green)
         cubes = red + greens
         if cubes:
-            self._credit(a, -1)
-            self.pax[a] += cubes
-            self._credit(a, 1)
-        events.append(Event("passengers", {"airport": CODES[a], "red": red, "green": greens}))
+            owners = self.gates[a]
+            g = len(owners)
+            before = self.pax[a]
+            self.pax[a] = after = before + cubes
+            if g:  # income moves by the change of each gate's share (BS-4.1)
+                q0, r0 = divmod(before, g)
+                q1, r1 = divmod(after, g)
+                income = self.income
+                for i, owner in enumerate(owners):
+                    if owner >= 0:
+                        income[owner] += (q1 + (i < r1)) - (q0 + (i < r0))
+        return red, greens
 
     def _open_local(self, a: int, events: list[Event]) -> None:
         """A local-airline gate on space 1 of an airport with no open gate (BS-5.7)."""
@@ -226,10 +239,13 @@ class BlueSkiesState(State):
         events.append(Event("local_gate", {"airport": CODES[a]}))
 
     def _open_gate(self, seat: int, a: int) -> None:
-        self._credit(a, -1)
         owners = self.gates[a]
-        owners.append(seat)
-        self._credit(a, 1)
+        if self.pax[a]:  # full redistribution (BS-4.2)
+            self._credit(a, -1)
+            owners.append(seat)
+            self._credit(a, 1)
+        else:
+            owners.append(seat)
         self.nextcost[a] = _next_cost(COSTS[self.num_players][a], len(owners))
 
     # ------------------------------------------------------------------ turn order
@@ -435,10 +451,10 @@ class BlueSkiesState(State):
         return handler(self, seat, action)
 
     def _airport(self, code: Any, rule: str) -> int:
-        a = act.INDEX.get(code) if isinstance(code, str) else None
-        if a is None:
-            raise IllegalAction(f"unknown airport {code!r}", rule)
-        return a
+        try:
+            return act.INDEX[code]
+        except (KeyError, TypeError):
+            raise IllegalAction(f"unknown airport {code!r}", rule) from None
 
     def _check_purchase(self, seat: int) -> None:
         if self.phase != BUY and self.phase != SETUP_BUY:
@@ -500,8 +516,8 @@ class BlueSkiesState(State):
         if a not in hand:
             raise IllegalAction(f"you hold no {CODES[a]} card", "BS-8.2.1")
         hand.remove(a)
-        events = [Event("play", {"seat": seat, "card": CODES[a]})]
-        self._add_passengers(a, events)
+        red, green = self._add_passengers(a)
+        events = [Event("play", {"seat": seat, "card": CODES[a], "red": red, "green": green})]
         insort(self.discard, a)
         self._draw_to_hand(seat, events)
         self._advance(events)
@@ -514,8 +530,8 @@ class BlueSkiesState(State):
         if self.special_used[seat]:
             raise IllegalAction("your once-per-game special action is used", "BS-8.2.3")
         self.special_used[seat] = True
-        events = [Event("special", {"seat": seat, "airport": CODES[a]})]
-        self._add_passengers(a, events)
+        red, green = self._add_passengers(a)
+        events = [Event("special", {"seat": seat, "airport": CODES[a], "red": red, "green": green})]
         self.phase = SPECIAL_DISCARD
         return events
 
@@ -567,8 +583,8 @@ class BlueSkiesState(State):
         if a in self.help_chosen:
             raise IllegalAction(f"you already chose {CODES[a]} for government help", "BS-8.6.3")
         self.help_chosen.append(a)
-        events = [Event("help", {"seat": seat, "airport": CODES[a]})]
-        self._add_passengers(a, events)
+        red, green = self._add_passengers(a)
+        events = [Event("help", {"seat": seat, "airport": CODES[a], "red": red, "green": green})]
         if len(self.help_chosen) >= self.help_entitlement[seat]:
             self._advance(events)
         return events
@@ -583,6 +599,8 @@ class BlueSkiesState(State):
     # ------------------------------------------------------------------ contract: views and copies
 
     def view(self, seat: int | None) -> dict[str, JSON]:
+        if seat is not None:
+            self.check_seat(seat)
         n = self.num_players
         spaces = SPACES[n]
         airports = []
@@ -614,6 +632,7 @@ class BlueSkiesState(State):
             "players": n,
             "seat": seat,
             "phase": PHASES[self.phase],
+            "step": STEPS[self.phase],
             "round": self.round,
             "first_player": self.first,
             "to_act": self.to_act(),

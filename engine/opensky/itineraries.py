@@ -20,6 +20,8 @@ def player_itineraries(
     (North America) any simple path counts. Sorted by (stops, path).
     """
     adj = board.adj
+    if not any(tokens[r] for _, r in adj[origin]) or not any(tokens[r] for _, r in adj[destination]):
+        return []  # the network does not touch both ends: the common case, answered fast
     found: list[Path] = []
     path = [origin]
 

@@ -15,6 +15,9 @@ Phases, in game order:
   lease      OS-17     each seat in month order chooses a lease; `lease_place` places the aircraft
   over       OS-19     final scores
 
+The Pricing Phase lives in `flow_pricing.py` and End of Month, leasing and the
+season reset in `flow_season.py` (mixins of OpenSkyState); views in `views.py`.
+
 Hidden information (OS-1.5) is only a sealed bid before the reveal. A sealed
 card stays counted in its owner's hand until the reveal, so hands are public.
 """
@@ -50,15 +53,12 @@ from engine.opensky.constants import (
     CALLSIGNS,
     FARE_INDEX,
     FARES,
-    LAST_SEASON1_MONTH,
-    LEASE_COST,
     MONTHS,
-    PRICE_DIE,
     SUBSIDY,
 )
-from engine.opensky.itineraries import player_itineraries, valid_itineraries
-from engine.opensky.leasing import lease_credit, lease_options
-from engine.opensky.pricing import market_winners
+from engine.opensky.flow_pricing import PricingFlow
+from engine.opensky.flow_season import SeasonFlow
+from engine.opensky.leasing import lease_options
 from engine.opensky.views import build_view
 
 
@@ -80,6 +80,7 @@ def draft_order(players: int) -> tuple[tuple[int, int], ...]:
 
 
 _DRAFTS = {p: draft_order(p) for p in AIRCRAFT}
+_DICE_SETS = tuple(itertools.combinations(range(6), 3))  # OS-8.3: 20 equally likely outcomes
 _PLACE_ACTIONS = {name: tuple(PlaceAircraft(code) for code in b.route_codes) for name, b in BOARDS.items()}
 _CALLSIGN_ACTIONS = {name: tuple(PlaceCallsign(code) for code in b.codes) for name, b in BOARDS.items()}
 _HUB_ACTIONS = {name: tuple(PlaceHub(code) for code in b.codes) for name, b in BOARDS.items()}
@@ -87,7 +88,7 @@ _FLASH_ACTIONS = tuple(FlashDeal(v) for v in FARES)
 _ANCILLARY_ACTIONS = tuple(AddAncillaries(n) for n in range(4))
 
 
-class OpenSkyState(State):
+class OpenSkyState(PricingFlow, SeasonFlow, State):
     """One OpenSky position; all fields are plain JSON-able data except the board and RNG."""
 
     def __init__(self, game: Any, players: int, options: dict[str, Any], rng: random.Random):
@@ -388,11 +389,12 @@ class OpenSkyState(State):
     def _start_month(self, events: list[Event]) -> None:
         """OS-8.1 to OS-8.3: the roller rolls three distinct callsigns.
 
-        RNG use: `rng.sample(range(6), 3)`, a uniform set of three distinct
-        callsigns, which OS-8.3 allows in place of rolling and rerolling.
+        RNG use: one `rng.randrange(20)` picks one of the 20 sets of three distinct
+        callsigns (listed in lexicographic order) uniformly, which OS-8.3 allows in
+        place of rolling and rerolling.
         """
         self.phase = "market"
-        dice = sorted(self.rng.sample(range(6), 3))
+        dice = list(_DICE_SETS[self.rng.randrange(20)])
         self.dice = dice
         events.append(
             Event(
@@ -417,281 +419,6 @@ class OpenSkyState(State):
         events = [Event("market_chosen", {"seat": seat, "origin": action.origin, "destination": action.destination})]
         self._start_pricing(events)
         return events
-
-    # -- pricing
-
-    def _start_pricing(self, events: list[Event]) -> None:
-        """OS-9.4/9.5: valid itineraries are fixed once, at the start of pricing."""
-        o, d = self.market
-        per_seat: list[list[tuple[int, ...]] | None] = []
-        for s in range(self.num_players):
-            if any(self.hand[s]) and self.on_board[s]:
-                hubs = self.hubs[s] if self.europe else None
-                per_seat.append(player_itineraries(self.board, self.tokens[s], o, d, hubs))
-            else:
-                per_seat.append(None)
-        self.valid = valid_itineraries(per_seat)
-        self.eligible = [s for s in range(self.num_players) if self.valid[s]]
-        self.decided = [False] * self.num_players
-        self.sealed = [None] * self.num_players
-        self.offers = [None] * self.num_players
-        events.append(
-            Event(
-                "pricing_started",
-                {
-                    "eligible": list(self.eligible),
-                    "valid_itineraries": {str(s): [list(self._codes(p)) for p in self.valid[s]] for s in self.eligible},
-                },
-            )
-        )
-        if not self.eligible:
-            events.append(Event("market_not_travelled", {"reason": "no valid itinerary"}))
-            self._end_month(events)
-        else:
-            self.phase = "bid"
-
-    def _apply_bid(self, seat: int, action: Bid) -> list[Event]:
-        fi = FARE_INDEX.get(action.fare)
-        if fi is None or not self.hand[seat][fi]:
-            raise IllegalAction(f"seat {seat} holds no {action.fare} fare card", "OS-10.1")
-        want = tuple(self.board.airport_index.get(c, -1) for c in action.itinerary)
-        try:
-            it = self.valid[seat].index(want)
-        except ValueError:
-            raise IllegalAction(
-                f"{'-'.join(action.itinerary)} is not one of seat {seat}'s valid itineraries", "OS-10.2"
-            ) from None
-        return self._seal(seat, [action.fare, it])
-
-    def _seal(self, seat: int, bid: list[int] | None) -> list[Event]:
-        self.sealed[seat] = bid
-        self.decided[seat] = True
-        events = [Event("bid_sealed", {"seat": seat})]
-        if bid is None:
-            events.append(Event("my_bid", {"seat": seat, "pass": True}, (seat,)))
-        else:
-            events.append(
-                Event(
-                    "my_bid",
-                    {"seat": seat, "fare": bid[0], "itinerary": list(self._codes(self.valid[seat][bid[1]]))},
-                    (seat,),
-                )
-            )
-        if all(self.decided[s] for s in self.eligible):
-            self._reveal(events)
-        return events
-
-    def _offer_list(self, exclude: int = -1) -> list[tuple[int, int, int]]:
-        return [
-            (s, o[0], len(self.valid[s][o[1]]) - 2)
-            for s, o in enumerate(self.offers)
-            if o is not None and s != exclude
-        ]
-
-    def _offer_json(self, s: int) -> dict[str, Any]:
-        fare, it = self.offers[s]  # type: ignore[misc]
-        path = self.valid[s][it]
-        return {"seat": s, "fare": fare, "itinerary": list(self._codes(path)), "stops": len(path) - 2}
-
-    def _reveal(self, events: list[Event]) -> None:
-        """OS-10.3: all sealed cards are revealed together."""
-        for s in self.eligible:
-            bid = self.sealed[s]
-            if bid is not None:
-                self.hand[s][FARE_INDEX[bid[0]]] -= 1
-                self.offers[s] = bid
-        self.sealed = [None] * self.num_players
-        offers = [self._offer_json(s) for s in range(self.num_players) if self.offers[s] is not None]
-        passed = [s for s in self.eligible if self.offers[s] is None]
-        events.append(
-            Event("bids_revealed", {"offers": offers, "passed": passed, "provisional_winners": self._provisional()})
-        )
-        if not offers:
-            events.append(Event("market_not_travelled", {"reason": "every eligible airline passed"}))
-            self._end_month(events)
-            return
-        self.flash_pos = self.roller
-        self.flash_quiet = 0
-        self._advance_flash(events)
-
-    def _provisional(self) -> list[int]:
-        return market_winners(self._offer_list())
-
-    def _flash_eligible(self, seat: int, provisional: list[int]) -> bool:
-        """OS-12.5: standing offer, token held, not sole provisional winner, a lower card."""
-        offer = self.offers[seat]
-        if offer is None or not self.flash_token[seat]:
-            return False
-        if provisional == [seat]:
-            return False
-        hand = self.hand[seat]
-        return any(hand[i] for i in range(FARE_INDEX[offer[0]]))
-
-    def _advance_flash(self, events: list[Event]) -> None:
-        """Ask round the table until a full round passes with no Flash Deal (OS-12.5)."""
-        provisional = self._provisional()
-        P = self.num_players
-        while self.flash_quiet < P:
-            if self._flash_eligible(self.flash_pos, provisional):
-                self.phase = "flash"
-                return
-            self.flash_quiet += 1
-            self.flash_pos = (self.flash_pos + 1) % P
-        self._resolve(events, provisional)
-
-    def _apply_flash(self, seat: int, action: FlashDeal) -> list[Event]:
-        fi = FARE_INDEX.get(action.fare)
-        old = self.offers[seat][0]  # type: ignore[index]
-        if fi is None or not self.hand[seat][fi]:
-            raise IllegalAction(f"seat {seat} holds no {action.fare} fare card", "OS-12.1")
-        if action.fare >= old:
-            raise IllegalAction(f"a Flash Deal must be lower than the standing fare {old}", "OS-12.2")
-        self.hand[seat][fi] -= 1
-        self.hand[seat][FARE_INDEX[old]] += 1
-        self.offers[seat][0] = action.fare  # type: ignore[index]
-        self.flash_token[seat] = False
-        events = [
-            Event(
-                "flash_deal",
-                {"seat": seat, "fare": action.fare, "previous": old, "provisional_winners": self._provisional()},
-            )
-        ]
-        self.flash_quiet = 0
-        self.flash_pos = (seat + 1) % self.num_players
-        self._advance_flash(events)
-        return events
-
-    def _resolve(self, events: list[Event], winners: list[int]) -> None:
-        """OS-11.6: the flash deals are over; the result is final."""
-        if len(winners) == 1 and self.anc[winners[0]] > 0:
-            self.sole = winners[0]
-            self.phase = "ancillary"
-            return
-        self._award(events, winners, 0)
-
-    def _apply_ancillary(self, seat: int, action: AddAncillaries) -> list[Event]:
-        n = action.tokens
-        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= self.anc[seat]:
-            raise IllegalAction(f"seat {seat} has {self.anc[seat]} unused ancillary token(s), not {n}", "OS-14.2")
-        events: list[Event] = []
-        if n == 0:
-            self._award(events, [seat], 0)
-            return events
-        fare = self.offers[seat][0]  # type: ignore[index]
-        price = fare + ANCILLARY * n
-        roll = self.rng.choice(PRICE_DIE)
-        accepted = roll >= price
-        events.append(
-            Event("price_check", {"seat": seat, "fare": fare, "ancillaries": n, "final_price": price,
-                                  "roll": roll, "accepted": accepted})
-        )
-        if accepted:
-            self._award(events, [seat], n)
-            return events
-        # OS-15.4 to OS-15.7: card back to hand, tokens stay unused, next best fare without ancillaries.
-        self.hand[seat][FARE_INDEX[fare]] += 1
-        self.offers[seat] = None
-        self._award(events, market_winners(self._offer_list()), 0)
-        return events
-
-    def _award(self, events: list[Event], winners: list[int], ancillaries: int) -> None:
-        """Winners keep their card and fly their itinerary (OS-13.3/13.4, OS-15, OS-16)."""
-        if not winners:
-            events.append(Event("market_not_travelled", {"reason": "no valid alternative after the price check"}))
-        else:
-            won = []
-            for s in winners:
-                fare, it = self.offers[s]  # type: ignore[misc]
-                path = self.valid[s][it]
-                self.table[s][FARE_INDEX[fare]] += 1
-                if ancillaries:
-                    self.anc[s] -= ancillaries
-                    self.anc_used[s] += ancillaries
-                row = self.tokens[s]
-                for a, b in itertools.pairwise(path):
-                    row[self.board.route_between(a, b)] -= 1  # type: ignore[index]
-                self.on_board[s] -= len(path) - 1
-                won.append({**self._offer_json(s), "ancillaries": ancillaries})
-                self.offers[s] = None
-            events.append(Event("market_won", {"winners": won, "tie": len(winners) > 1}))
-        for s, offer in enumerate(self.offers):  # OS-16.2: losing cards go back to the hand
-            if offer is not None:
-                self.hand[s][FARE_INDEX[offer[0]]] += 1
-                self.offers[s] = None
-        self._end_month(events)
-
-    # -- end of month, leasing, reset
-
-    def _can_lease(self, seat: int) -> bool:
-        return self.on_board[seat] < self.S and self._table_value(seat) + self.credit[seat] >= LEASE_COST
-
-    def _table_value(self, seat: int) -> int:
-        t = self.table[seat]
-        return t[0] * 200 + t[1] * 250 + t[2] * 300 + t[3] * 400 + t[4] * 500
-
-    def _end_month(self, events: list[Event]) -> None:
-        """OS-17: leasing in month order (not after March, OS-17.10), then the next month."""
-        self.valid = [[] for _ in range(self.num_players)] if any(self.valid) else self.valid
-        self.eligible = []
-        self.market = []
-        self.dice = []
-        if self.month == 12:
-            self.phase = "over"
-            events.append(Event("game_over", {"scores": self.scores(), "winners": self.winners()}))
-            return
-        P = self.num_players
-        self.lease_queue = [(self.roller + i) % P for i in range(P)]
-        self._next_lessee(events)
-
-    def _next_lessee(self, events: list[Event]) -> None:
-        queue = self.lease_queue
-        while queue and not self._can_lease(queue[0]):
-            queue.pop(0)
-        if queue:
-            self.phase = "lease"
-            return
-        if self.month == LAST_SEASON1_MONTH:
-            self._season_reset(events)
-        else:
-            self.month += 1
-            self._start_month(events)
-
-    def _apply_lease(self, seat: int, action: Lease) -> list[Event]:
-        k, cards = action.aircraft, action.cards
-        if k != 0 or cards:
-            options = lease_options(tuple(self.table[seat]), self.credit[seat], self.S - self.on_board[seat])
-            if (k, cards) not in options:
-                raise IllegalAction(
-                    f"leasing {k} aircraft with cards {list(cards)} is not a legal payment "
-                    f"(table {self._table_cards(seat)}, credit {self.credit[seat]})",
-                    "OS-17.3",
-                )
-        for c in cards:
-            self.table[seat][FARE_INDEX[c]] -= 1
-            self.hand[seat][FARE_INDEX[c]] += 1
-        self.credit[seat] = lease_credit(self.credit[seat], cards, k)
-        events = [Event("leased", {"seat": seat, "aircraft": k, "cards": list(cards), "credit": self.credit[seat]})]
-        if k:
-            self.phase = "lease_place"
-            self.lease_left = k
-        else:
-            self.lease_queue.pop(0)
-            self._next_lessee(events)
-        return events
-
-    def _table_cards(self, seat: int) -> list[int]:
-        return [v for v, n in zip(FARES, self.table[seat]) for _ in range(n)]
-
-    def _season_reset(self, events: list[Event]) -> None:
-        """OS-18: clear the board, return cross-border tokens, draft again from seat 1."""
-        for s in range(self.num_players):
-            self.tokens[s] = [0] * len(self.board.routes)
-            self.on_board[s] = 0
-            self.xb[s] = []
-        self.season = 2
-        self.month = LAST_SEASON1_MONTH + 1
-        events.append(Event("season_reset", {"month": MONTHS[self.month - 1]}))
-        self._start_draft()
 
     # ------------------------------------------------------------------ scores
 

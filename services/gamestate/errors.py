@@ -56,3 +56,7 @@ def illegal(message: str, rule: str | None) -> ServiceError:
 
 def precondition(message: str, reason: str) -> ServiceError:
     return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, reason, message)
+
+
+def unavailable(message: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.UNAVAILABLE, "unavailable", message)

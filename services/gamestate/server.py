@@ -251,10 +251,11 @@ class Running:
     async def stop(self, grace: float | None) -> None:
         """Graceful shutdown: refuse new calls, let in-flight unary calls finish, end watches."""
         await self.health.enter_graceful_shutdown()
-        for task in self.tasks:
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
-        self.service.stopping.set()
+        self.service.stopping.set()  # background loops and watch streams end at their next check
+        if self.tasks:
+            _done, pending = await asyncio.wait(self.tasks, timeout=5.0)
+            for task in pending:
+                task.cancel()
         await self.server.stop(grace)
         await self.redis.aclose()
 
@@ -324,5 +325,5 @@ async def start(
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     tasks = []
     if sweeper:
-        tasks.append(asyncio.create_task(run_sweeper(service, settings.sweep_interval_s)))
+        tasks.append(asyncio.create_task(run_sweeper(service, settings.sweep_interval_s, service.stopping)))
     return Running(server, port, service, redis, health_servicer, tasks)

@@ -425,6 +425,7 @@ class GameStateService:
                     yield item
                     if item.status == "finished":
                         return
+            raise errors.unavailable("the service is shutting down; resume with after_version")
         finally:
             metrics.WATCHERS.dec()
 

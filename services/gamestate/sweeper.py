@@ -8,6 +8,7 @@ default decision is recorded and the others find the version moved on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 from services.gamestate import metrics
@@ -16,14 +17,15 @@ from services.gamestate.service import GameStateService
 log = logging.getLogger(__name__)
 
 
-async def run_sweeper(service: GameStateService, interval_s: float) -> None:
-    """Sweep expired turn clocks every interval_s, and refresh the active-games gauge."""
-    while True:
+async def run_sweeper(service: GameStateService, interval_s: float, stop: asyncio.Event) -> None:
+    """Sweep expired turn clocks every interval_s until `stop` is set; refresh the active-games gauge."""
+    while not stop.is_set():
         try:
             await service.sweep_once()
             metrics.ACTIVE_GAMES.set(await service.store.count_active())
-        except asyncio.CancelledError:
-            raise
         except Exception:
+            if stop.is_set():
+                return
             log.exception("turn-clock sweep failed")
-        await asyncio.sleep(interval_s)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), interval_s)

@@ -56,5 +56,9 @@ class Keys:
     def queue(self, bucket: str) -> str:
         return f"{self.prefix}mm:q:{bucket}"
 
+    def claims(self) -> str:
+        """Sorted set ticket id -> claim time (ms) of the tickets being made into a game."""
+        return f"{self.prefix}mm:claims"
+
     def buckets(self) -> str:
         return f"{self.prefix}mm:buckets"

@@ -34,4 +34,7 @@ class GatewaySettings(BaseSettings):
     bot_fill_level: str = Field("greedy", description="Bot level that fills empty seats.")
     mm_base_gap: float = Field(5.0, ge=0, description="Rating gap (ordinal points) allowed at once.")
     mm_gap_per_s: float = Field(1.0, ge=0, description="How fast the allowed gap widens per second of waiting.")
+    mm_claim_stale_s: float = Field(
+        120.0, gt=0, description="Claims older than this are released (their matchmaker died); > the service timeout."
+    )
     mm_interval_s: float = Field(0.5, gt=0, description="Pause between two matchmaker passes.")

@@ -33,6 +33,9 @@ class Matcher:
     async def run_once(self) -> list[str]:
         """One pass over every bucket; returns the ids of the games created."""
         created = []
+        released = await self.store.release_stale_claims(self.settings.mm_claim_stale_s)
+        if released:
+            log.warning("released %d tickets whose matchmaker died while creating their game", released)
         for bucket in await self.store.buckets():
             tickets = await self.store.queued(bucket)
             if not tickets:
@@ -64,13 +67,18 @@ class Matcher:
             log.warning("could not create a %s game for %d tickets: %s", first.game, len(ids), exc.reason)
             await self.store.release(claim_id, bucket, ids)
             return None
+        except BaseException:
+            await self.store.release(claim_id, bucket, ids)
+            raise
         tokens = {seat: token for seat, token, _bot in seat_info}
         entities = {seat: f"bot:{level}" for seat, level in bots.items()}
         entities |= {human_seats[t.ticket_id]: f"player:{t.player_id}" for t in group.tickets}
+        placements = {tid: (game_id, seat, tokens.get(seat)) for tid, seat in human_seats.items()}
+        if not await self.store.matched(claim_id, placements):
+            log.error("claim %s was released while game %s was being created; the game stays unused", claim_id,
+                      game_id)
+            return None
         await self.ratings.register_game(game_id, first.game, entities)
-        await self.store.matched(
-            claim_id, {tid: (game_id, seat, tokens.get(seat)) for tid, seat in human_seats.items()}
-        )
         log.info("matched %d tickets (+%d bots) into %s game %s", len(ids), len(bots), first.game, game_id)
         return game_id
 

@@ -53,40 +53,61 @@ end
 return status
 """
 
-# KEYS: queue, then ticket_1, alive_1, ticket_2, alive_2, ... ARGV: claim id, then ticket ids.
+# KEYS: queue, claims, then ticket_1, alive_1, ticket_2, alive_2, ... ARGV: claim id, now_ms, then ticket ids.
 # Returns 0 when every ticket was claimed, else the 1-based index of the first that could not be
-# (an expired one is marked expired on the way).
+# (an expired one is marked expired on the way). Claimed tickets are listed in `claims` by claim time.
 _CLAIM = """
-local n = (#KEYS - 1) / 2
+local n = (#KEYS - 2) / 2
 for i = 1, n do
-  local t = KEYS[2 * i]
+  local t = KEYS[2 * i + 1]
   local status = redis.call('HGET', t, 'status')
   if status ~= 'queued' then return i end
-  if redis.call('EXISTS', KEYS[2 * i + 1]) == 0 then
+  if redis.call('EXISTS', KEYS[2 * i + 2]) == 0 then
     redis.call('HSET', t, 'status', 'expired')
-    redis.call('ZREM', KEYS[1], ARGV[i + 1])
+    redis.call('ZREM', KEYS[1], ARGV[i + 2])
     return i
   end
 end
 for i = 1, n do
-  redis.call('HSET', KEYS[2 * i], 'status', 'claimed', 'claim', ARGV[1])
-  redis.call('ZREM', KEYS[1], ARGV[i + 1])
+  redis.call('HSET', KEYS[2 * i + 1], 'status', 'claimed', 'claim', ARGV[1])
+  redis.call('ZREM', KEYS[1], ARGV[i + 2])
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[i + 2])
 end
 return 0
 """
 
-# KEYS: queue, then ticket_1, alive_1, ... ARGV: claim id, ttl_ms, then ticket ids.
-# Puts this claim's tickets back in the queue with a fresh TTL (game creation failed).
+# KEYS: queue, claims, then ticket_1, alive_1, ... ARGV: claim id, ttl_ms, then ticket ids.
+# Puts this claim's tickets back in the queue with a fresh TTL (game creation failed, or its owner died).
 _RELEASE = """
-local n = (#KEYS - 1) / 2
+local n = (#KEYS - 2) / 2
 for i = 1, n do
-  local t = KEYS[2 * i]
+  local t = KEYS[2 * i + 1]
   if redis.call('HGET', t, 'status') == 'claimed' and redis.call('HGET', t, 'claim') == ARGV[1] then
     redis.call('HSET', t, 'status', 'queued')
     redis.call('HDEL', t, 'claim')
-    redis.call('SET', KEYS[2 * i + 1], '1', 'PX', ARGV[2])
+    redis.call('SET', KEYS[2 * i + 2], '1', 'PX', ARGV[2])
     redis.call('ZADD', KEYS[1], redis.call('HGET', t, 'created_ms'), ARGV[i + 2])
+    redis.call('ZREM', KEYS[2], ARGV[i + 2])
   end
+end
+return 1
+"""
+
+# KEYS: claims, then ticket_1, alive_1, ... ARGV: claim id, then ticket ids, then their (game_id, seat, token).
+# Records the placements only if every ticket is still held by this claim; returns 1, else 0 (nothing written).
+_MATCHED = """
+local n = (#KEYS - 1) / 2
+for i = 1, n do
+  local t = KEYS[2 * i]
+  if redis.call('HGET', t, 'status') ~= 'claimed' or redis.call('HGET', t, 'claim') ~= ARGV[1] then return 0 end
+end
+for i = 1, n do
+  local t = KEYS[2 * i]
+  local base = 1 + n + 3 * (i - 1)
+  redis.call('HSET', t, 'status', 'matched', 'game_id', ARGV[base + 1], 'seat', ARGV[base + 2])
+  if ARGV[base + 3] ~= '' then redis.call('HSET', t, 'token', ARGV[base + 3]) end
+  redis.call('DEL', KEYS[2 * i + 1])
+  redis.call('ZREM', KEYS[1], ARGV[i + 1])
 end
 return 1
 """
@@ -149,6 +170,7 @@ class TicketStore:
         self._cancel = redis.register_script(_CANCEL)
         self._claim = redis.register_script(_CLAIM)
         self._release = redis.register_script(_RELEASE)
+        self._matched = redis.register_script(_MATCHED)
 
     async def create(
         self, player_id: str, game: str, players: int, options: dict, bots_after_s: float, rating: float
@@ -223,27 +245,42 @@ class TicketStore:
                 out.append(ticket)
         return out
 
-    async def claim(self, claim_id: str, bucket: str, ticket_ids: list[str]) -> int:
-        """Claim all of `ticket_ids` at once; 0 on success, else the 1-based index of a ticket that failed."""
-        keys = [self.keys.queue(bucket)]
+    def _pairs(self, ticket_ids: list[str]) -> list[str]:
+        keys = []
         for tid in ticket_ids:
             keys += [self.keys.ticket(tid), self.keys.ticket_alive(tid)]
-        return int(await self._claim(keys=keys, args=[claim_id, *ticket_ids]))
+        return keys
+
+    async def claim(self, claim_id: str, bucket: str, ticket_ids: list[str], now_ms: int | None = None) -> int:
+        """Claim all of `ticket_ids` at once; 0 on success, else the 1-based index of a ticket that failed."""
+        now_ms = int(time.time() * 1000) if now_ms is None else now_ms
+        keys = [self.keys.queue(bucket), self.keys.claims(), *self._pairs(ticket_ids)]
+        return int(await self._claim(keys=keys, args=[claim_id, now_ms, *ticket_ids]))
 
     async def release(self, claim_id: str, bucket: str, ticket_ids: list[str]) -> None:
         """Put claimed tickets back in the queue (game creation failed), with a fresh TTL."""
-        keys = [self.keys.queue(bucket)]
-        for tid in ticket_ids:
-            keys += [self.keys.ticket(tid), self.keys.ticket_alive(tid)]
+        keys = [self.keys.queue(bucket), self.keys.claims(), *self._pairs(ticket_ids)]
         await self._release(keys=keys, args=[claim_id, self.ttl_ms, *ticket_ids])
 
-    async def matched(self, claim_id: str, placements: dict[str, tuple[str, int, str | None]]) -> None:
-        """Record each claimed ticket's game, seat and seat token."""
-        async with self.redis.pipeline(transaction=True) as pipe:
-            for tid, (game_id, seat, token) in placements.items():
-                fields = {"status": "matched", "game_id": game_id, "seat": seat}
-                if token:
-                    fields["token"] = token
-                pipe.hset(self.keys.ticket(tid), mapping=fields)
-                pipe.delete(self.keys.ticket_alive(tid))
-            await pipe.execute()
+    async def matched(self, claim_id: str, placements: dict[str, tuple[str, int, str | None]]) -> bool:
+        """Record each claimed ticket's game, seat and seat token; False (nothing written) if the claim was lost."""
+        ids = list(placements)
+        args: list = [claim_id, *ids]
+        for tid in ids:
+            game_id, seat, token = placements[tid]
+            args += [game_id, seat, token or ""]
+        return bool(await self._matched(keys=[self.keys.claims(), *self._pairs(ids)], args=args))
+
+    async def release_stale_claims(self, older_than_s: float) -> int:
+        """Release claims held longer than `older_than_s` (their matchmaker died mid-creation)."""
+        cutoff = int((time.time() - older_than_s) * 1000)
+        released = 0
+        for tid in [_text(t) for t in await self.redis.zrangebyscore(self.keys.claims(), "-inf", cutoff)]:
+            ticket = await self.get(tid)
+            claim = _text(await self.redis.hget(self.keys.ticket(tid), "claim"))
+            if ticket is None or ticket.status != "claimed" or claim is None:
+                await self.redis.zrem(self.keys.claims(), tid)
+                continue
+            await self.release(claim, ticket.bucket, [tid])
+            released += 1
+        return released

@@ -458,3 +458,24 @@ def test_AE_11_2_daring_pilot_only_outside_europe():
     s.apply(p, ChooseRoute(DATA.destinations[s.home[p]].id, None))
     assert DaringPilot() not in s.legal_actions(p)
     assert "daring_pilot" not in types(s.legal_actions(p))
+
+
+def test_AE_8_4_printed_examples_paris_to_cairo_yes_cairo_to_paris_no():
+    paris, cairo, stockholm, me = (IDX[x] for x in ("paris", "cairo", "stockholm", "middle_east"))
+    assert cairo in placement.DIRECT[paris] and me in placement.DIRECT[stockholm]
+    assert paris not in placement.DIRECT[cairo] and stockholm not in placement.DIRECT[me]
+
+
+def test_AE_11_2_several_pilots_on_one_roll():
+    s, p = setup(money=0)
+    s.adv[p][2] = 3
+    put(s, p, "java", 1)
+    give_card(s, p, NORMAL_I)
+    begin(s, p)
+    s.apply(p, PlaceTile(NORMAL_I, "australia", None))
+    script(s, risk(2, 2, 2))  # 6 of 12: six missing
+    s.apply(p, ChooseRoute("java", None))
+    s.apply(p, DaringPilot())
+    assert s.phase == "shortfall" and placement.current_shortfall(s) == 3
+    s.apply(p, DaringPilot())
+    assert s.phase == "roll_next" and s.adv[p][2] == 1

@@ -62,3 +62,21 @@ def test_views_are_json_and_never_show_the_rng(seed):
             assert "rng" not in view
             assert view["phase"] == s.phase and view["to_act"] == s.to_act()
         random_step(s, rng)
+
+
+def test_determinize_only_reseeds_because_nothing_is_hidden():
+    """Aeroplanes has no per-seat hidden information (README): a determinization differs only in its RNG."""
+    s = GAME.new(4, 3)
+    rng = random.Random(3)
+    for _ in range(60):
+        random_step(s, rng)
+    truth = {k: v for k, v in s.to_json().items() if k != "rng"}
+    for seat in range(4):
+        sample = s.determinize(seat, random.Random(seat))
+        assert {k: v for k, v in sample.to_json().items() if k != "rng"} == truth
+        assert sample.to_json()["rng"] != s.to_json()["rng"]
+        assert sample.view(seat) == s.view(seat)
+    assert GAME.has_hidden_information is False
+    static = GAME.static_board()
+    json.dumps(static)
+    assert len(static["cards"]) == 46 and len(static["passengers"]) == 96

@@ -323,3 +323,23 @@ def test_AE_12_2_marker_cannot_be_taken_while_notes_remain():
     p = s.current
     s.apply(p, ChooseAction("subsidy"))
     assert s.era == 1 and s.notes == 0 and s.marker_taker == -1
+
+
+def test_AE_6_1_illegal_actions_name_the_rule_and_change_nothing():
+    s = started(4, 1, HOMES)
+    p = s.current
+    before = s.digest()
+    with pytest.raises(IllegalAction) as info:
+        s.apply((p + 1) % 4, ChooseAction("subsidy"))
+    assert info.value.rule == "AE-6.1"
+    with pytest.raises(IllegalAction) as info:
+        s.apply(p, ChooseHome("rome"))
+    assert "not a decision now" in info.value.message and info.value.rule == "AE-3.3"
+    with pytest.raises(IllegalAction):
+        s.apply(p, "subsidy")  # type: ignore[arg-type]
+    assert s.digest() == before
+
+
+def test_AE_6_5_default_action_for_an_expired_clock_is_a_subsidy():
+    s = started(4, 1, HOMES)
+    assert s.default_action(s.current) == ChooseAction("subsidy")

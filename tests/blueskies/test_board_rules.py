@@ -10,7 +10,7 @@ import pytest
 from engine.blueskies import actions as act
 from engine.blueskies.data import BOARD
 from engine.blueskies.passengers import draw_operation, shares
-from engine.blueskies.state import BUY, LOCAL, SETUP_BUY
+from engine.blueskies.state import BUY, LOCAL, PLAY, SETUP_BUY
 from engine.core import IllegalAction
 from tests.blueskies.helpers import (
     GAME,
@@ -190,7 +190,7 @@ def test_BS_2_7_leader_is_the_highest_score_ties_included():
     to_play(state)
     clear_board(state)
     state.points = [40, 40, 31]
-    while state.phase == 2:
+    while state.phase == PLAY:
         state.apply(state.actor, act.PLAY[state.hands[state.actor][0]])
     assert state.help_entitlement == [0, 0, 3]
 
@@ -201,9 +201,8 @@ def test_BS_2_7_leader_is_the_highest_score_ties_included():
 def test_BS_3_1_draws_are_without_replacement_and_never_return():
     state = _round_buyer()
     before = state.red + state.green + sum(state.pax)
-    events = []
     for _ in range(20):
-        state._add_passengers(idx("ATL"), events)
+        state._add_passengers(idx("ATL"))
     assert state.red + state.green + sum(state.pax) == before
     assert state.red == 100 - 14 - 20
 
@@ -231,7 +230,7 @@ def test_BS_3_3_added_passengers_are_redistributed():
     state = _round_buyer()
     set_airport(state, "SEA", 2, [1, 2])
     state.green = 0
-    state._add_passengers(idx("SEA"), [])
+    assert state._add_passengers(idx("SEA")) == (1, 0)
     assert gate_counts(state, "SEA") == [2, 1]
     assert state.income == [0, 2, 1]
 
@@ -252,8 +251,9 @@ def test_BS_3_5_a_played_card_is_exactly_one_operation_on_one_airport():
     seat = state.actor
     set_hand(state, seat, ["DEN", "DEN", "SEA"])
     events = do(state, seat, {"type": "play_card", "airport": "DEN"})
-    ops = [e for e in events if e.type == "passengers"]
-    assert len(ops) == 1 and ops[0].data["airport"] == "DEN"
+    ops = [e for e in events if "red" in e.data]
+    assert len(ops) == 1 and ops[0].type == "play" and ops[0].data["card"] == "DEN"
+    assert ops[0].data["red"] == 1
     assert state.pax[idx("DEN")] == ops[0].data["red"] + ops[0].data["green"]
 
 
@@ -404,7 +404,7 @@ def test_BS_5_7_local_gates_only_on_space_1_of_airports_without_gates_and_earn_n
     set_airport(state, "SEA", 3, [1])
     set_airport(state, "PDX", 3, [])
     state.red = state.green = 0
-    while state.phase == 2:
+    while state.phase == PLAY:
         state.apply(state.actor, act.PLAY[state.hands[state.actor][0]])
     assert state.gates[idx("SEA")] == [1] and state.gates[idx("PDX")] == [LOCAL]
 

@@ -240,7 +240,8 @@ def test_BS_8_2_1_play_a_card_then_discard_and_draw_one():
     set_hand(state, seat, ["DEN", "SEA", "SEA"])
     deck = len(state.deck)
     events = do(state, seat, {"type": "play_card", "airport": "SEA"})
-    assert [e.type for e in events][:2] == ["play", "passengers"]
+    assert events[0].type == "play" and events[0].data["card"] == "SEA"
+    assert events[0].data["red"] + events[0].data["green"] == state.pax[idx("SEA")]
     assert state.pax[idx("SEA")] >= 1
     assert len(state.hands[seat]) == 3 and len(state.deck) == deck - 1
     assert act.CODES.index("SEA") in state.hands[seat]

@@ -124,8 +124,34 @@ def test_describe_exposes_the_static_board_for_clients():
     assert len(board["airports"]) == 30 and len(board["regions"]) == 7
 
 
-def test_round_phase_reaches_buy_after_a_full_round():
+def test_BS_8_view_names_the_phase_and_the_step_of_the_round():
     state = new(2)
+    assert (state.view(0)["phase"], state.view(0)["step"]) == ("setup_buy", None)
     to_play(state)
+    assert (state.view(0)["phase"], state.view(0)["step"]) == ("play", 2)
     play_first_cards(state)
     assert state.phase == BUY and state.round == 2
+    assert (state.view(1)["phase"], state.view(1)["step"], state.view(1)["round"]) == ("buy", 1, 2)
+
+
+def test_view_of_a_seat_that_does_not_exist_is_refused():
+    state = new(3)
+    for bad in (3, -1, True):
+        with pytest.raises(IllegalAction, match="not a seat"):
+            state.view(bad)
+
+
+def test_BS_8_2_1_a_seat_without_cards_and_without_the_special_action_is_skipped():
+    state = new(3)
+    to_play(state)
+    seat = state.actor
+    state.deck.extend(state.hands[seat])
+    state.deck.sort()
+    state.hands[seat] = []
+    state.special_used[seat] = True
+    # re-enter step 2 at this seat: it has no possible decision
+    state.pos -= 1
+    events = []
+    state._advance(events)
+    assert state.actor == (seat + 1) % 3
+    assert [e.data for e in events if e.type == "skip_play"] == [{"seat": seat}]

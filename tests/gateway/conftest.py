@@ -97,11 +97,11 @@ def free_port() -> int:
 class Gateway:
     """The gateway app under uvicorn on a free loopback port, in a thread."""
 
-    def __init__(self, settings: GatewaySettings):
+    def __init__(self, settings: GatewaySettings, log_level: str = "warning"):
         self.settings = settings
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=self.port, log_level="warning",
+        config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=self.port, log_level=log_level,
                                 lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -147,8 +147,8 @@ def make_gateway(redis_url: str, service: ServiceInstance) -> Iterator[Callable[
     """A gateway of its own (own key prefix) with some settings overridden."""
     made: list[Gateway] = []
 
-    def make(**overrides) -> Gateway:
-        gw = Gateway(gateway_settings(redis_url, service, **overrides))
+    def make(log_level: str = "warning", **overrides) -> Gateway:
+        gw = Gateway(gateway_settings(redis_url, service, **overrides), log_level=log_level)
         made.append(gw)
         return gw
 

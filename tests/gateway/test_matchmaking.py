@@ -99,10 +99,10 @@ def test_bots_fill_empty_seats_after_the_deadline(make_gateway) -> None:
     gw = make_gateway(bot_fill_level="random")
     with gw.client() as c:
         _pid, key = new_player(c, "alone")
-        t = ticket(c, key, "toybids", 3, bots_after_s=0.4)
+        t = ticket(c, key, "toybids", 3, bots_after_s=1.5)
         assert run_matcher(gw.settings) == []
         assert poll(c, key, t)["status"] == "queued"
-        time.sleep(0.5)
+        time.sleep(1.6)
         created = run_matcher(gw.settings)
         assert len(created) == 1
         r = poll(c, key, t)
@@ -131,13 +131,13 @@ def test_cancelled_tickets_are_never_matched(make_gateway) -> None:
 
 
 def test_unpolled_tickets_expire_and_polled_ones_stay(make_gateway) -> None:
-    gw = make_gateway(ticket_ttl_s=0.4)
+    gw = make_gateway(ticket_ttl_s=1.0)
     with gw.client() as c:
         keys = [new_player(c, f"p{i}")[1] for i in range(3)]
         stale = [ticket(c, keys[0], "toybids", 2), ticket(c, keys[1], "toybids", 2)]
         kept = ticket(c, keys[2], "toybids", 2)
-        for _ in range(6):
-            time.sleep(0.1)
+        for _ in range(7):  # 1.4 s: the unpolled tickets outlive their 1 s TTL, the polled one does not
+            time.sleep(0.2)
             assert poll(c, keys[2], kept)["status"] == "queued"
         assert run_matcher(gw.settings) == []
         assert [poll(c, k, t)["status"] for k, t in zip(keys, stale)] == ["expired", "expired"]
@@ -247,6 +247,32 @@ def test_concurrent_matchers_in_one_loop_claim_each_ticket_once(make_gateway, rd
     for r in results:
         by_game.setdefault(r["game_id"], []).append(r["seat"])
     assert set(by_game) == set(games) and all(sorted(s) == [0, 1] for s in by_game.values())
+
+
+def test_a_dead_matchmakers_claim_is_released_and_a_lost_claim_writes_nothing(make_gateway) -> None:
+    gw = make_gateway(mm_claim_stale_s=5.0)
+    settings = gw.settings
+    with gw.client() as c:
+        (_a, ka), (_b, kb) = new_player(c, "a"), new_player(c, "b")
+        ta, tb = ticket(c, ka, "toybids", 2), ticket(c, kb, "toybids", 2)
+
+        async def die_holding_a_claim() -> tuple[int, int, bool]:
+            redis = aioredis.from_url(settings.redis_url)
+            store = TicketStore(redis, Keys(settings.key_prefix), settings.ticket_ttl_s, settings.ticket_keep_s)
+            bucket = (await store.get(ta)).bucket
+            won = await store.claim("dead-matchmaker", bucket, [ta, tb], now_ms=int(time.time() * 1000) - 60_000)
+            assert await store.claim("other", bucket, [ta]) != 0, "a claimed ticket cannot be claimed again"
+            released = await store.release_stale_claims(settings.mm_claim_stale_s)
+            late = await store.matched("dead-matchmaker", {ta: ("g-late", 0, "t"), tb: ("g-late", 1, "t")})
+            await redis.aclose()
+            return won, released, late
+
+        won, released, late = asyncio.run(die_holding_a_claim())
+        assert (won, released, late) == (0, 2, False)
+        assert poll(c, ka, ta)["status"] == "queued"
+        created = run_matcher(settings)
+        assert len(created) == 1
+        assert poll(c, ka, ta)["game_id"] == poll(c, kb, tb)["game_id"] == created[0]
 
 
 def test_ratings_change_once_after_a_finished_rated_game(make_gateway) -> None:

@@ -192,3 +192,14 @@ def test_OS_23_4_e_domestic_routes_connect_each_country(country):
                 seen.add(y)
                 todo.append(y)
     assert seen == set(members)
+
+
+def test_OS_23_2_static_boards_are_described_for_clients():
+    from engine.opensky import GAME
+
+    boards = json.loads(json.dumps(GAME.describe()["boards"]))
+    na = boards["north_america"]
+    assert {"code": "YYZ", "name": "Toronto Pearson", "lat": 43.677, "lon": -79.625, "country": "CAN"} in na["airports"]
+    assert {"route": "JFK-YYZ", "cross_border": True} in na["routes"]
+    assert len(boards["europe"]["routes"]) == len(BOARDS["europe"].routes)
+    assert "country" not in boards["europe"]["airports"][0]

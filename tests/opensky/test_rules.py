@@ -17,7 +17,8 @@ from engine.opensky.actions import (
     Lease,
     PlaceAircraft,
 )
-from engine.opensky.state import AIRCRAFT, PRICE_DIE, draft_order
+from engine.opensky.constants import AIRCRAFT, PRICE_DIE
+from engine.opensky.state import draft_order
 from tests.opensky.helpers import FixedDie, airport, fresh, play, pricing_position, route
 
 # ------------------------------------------------------------------ setup and draft
