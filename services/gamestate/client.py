@@ -306,11 +306,14 @@ class GameClient:
 
     def watch(self, game_id: str, token: str | None = None, after_version: int | None = None) -> Iterator[Update]:
         """Updates after `after_version` (from creation if None); ends after the game ends."""
+        call = self.stub.WatchGame(_watch_request(game_id, token, after_version))
         try:
-            for r in self.stub.WatchGame(_watch_request(game_id, token, after_version)):
+            for r in call:
                 yield _update(r)
         except grpc.RpcError as exc:
             raise GameServiceError.from_rpc(exc) from None
+        finally:
+            call.cancel()  # closing the iterator early ends the stream on the server too
 
     def list_games(self, status: str = "", game: str = "", limit: int = 0) -> list[Summary]:
         r = self._call(self.stub.ListGames, pb2.ListGamesRequest(status=status, game=game, limit=limit))
@@ -392,11 +395,14 @@ class AsyncGameClient:
     async def watch(
         self, game_id: str, token: str | None = None, after_version: int | None = None
     ) -> AsyncIterator[Update]:
+        call = self.stub.WatchGame(_watch_request(game_id, token, after_version))
         try:
-            async for r in self.stub.WatchGame(_watch_request(game_id, token, after_version)):
+            async for r in call:
                 yield _update(r)
         except grpc.RpcError as exc:
             raise GameServiceError.from_rpc(exc) from None
+        finally:
+            call.cancel()  # closing the iterator early ends the stream on the server too
 
     async def list_games(self, status: str = "", game: str = "", limit: int = 0) -> list[Summary]:
         r = await self._call(self.stub.ListGames, pb2.ListGamesRequest(status=status, game=game, limit=limit))

@@ -82,7 +82,9 @@ class socket_port:
 
 def test_watcher_gauge_follows_open_streams(client):
     game = client.create_game("toybids", 2, seed=72)
-    before = _sample("skyboard_watchers", {})
+    # streams of earlier tests' stopped instances must all have been counted out (no leak)
+    assert _eventually(lambda: _sample("skyboard_watchers", {}), 0.0)
+    before = 0.0
     stream = client.watch(game.game_id)
     assert next(stream).version == 0
     assert _sample("skyboard_watchers", {}) == before + 1
