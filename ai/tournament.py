@@ -128,8 +128,8 @@ def plot(path: str, title: str, lineup: Sequence[str], tallies: dict[str, Tally]
     names = list(tallies)
     rates = [tallies[n].wins / games for n in names]
     cis = [wilson(tallies[n].wins, games) for n in names]
-    lower = [r - lo for r, (lo, _) in zip(rates, cis)]
-    upper = [hi - r for r, (_, hi) in zip(rates, cis)]
+    lower = [max(0.0, r - lo) for r, (lo, _) in zip(rates, cis)]
+    upper = [max(0.0, hi - r) for r, (_, hi) in zip(rates, cis)]
     fig, ax = plt.subplots(figsize=(1.8 + 1.6 * len(names), 4))
     ax.bar(names, rates, yerr=[lower, upper], capsize=8, color="#4c78a8")
     for i, n in enumerate(names):
