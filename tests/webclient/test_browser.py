@@ -7,6 +7,7 @@ Screenshots of the lobby and of each board mid-game go to test-artifacts/.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from pathlib import Path
@@ -17,6 +18,7 @@ import pytest
 # (game, players, options picked in the lobby, step of the mid-game screenshot)
 GAMES = [
     ("opensky", 2, {}, 20),
+    ("opensky", 2, {"map": "north_america"}, 30),
     ("aeroplanes", 3, {}, 40),
     ("blueskies", 2, {}, 30),
 ]
@@ -35,7 +37,7 @@ def test_lobby_lists_the_catalog(page, wc_gateway, artifacts: Path):
     page.screenshot(path=str(artifacts / "lobby.png"))
 
 
-def create_in_lobby(page, game: str, players: int, seats: dict[int, str]) -> str:
+def create_in_lobby(page, game: str, players: int, seats: dict[int, str], options: dict | None = None) -> str:
     """Fill the lobby's New game form (seat -> 'human' or 'bot:<level>') and return the new game's id."""
     page.goto("/")
     page.wait_for_selector("#catalog tbody tr")
@@ -43,6 +45,8 @@ def create_in_lobby(page, game: str, players: int, seats: dict[int, str]) -> str
     page.fill("#create-players", str(players))
     page.dispatch_event("#create-players", "change")
     page.fill("#create-seed", "7")
+    for name, value in (options or {}).items():
+        page.select_option(f"select[data-option={name}]", json.dumps(value))
     for seat, kind in seats.items():
         page.select_option(f"#seat-kind-{seat}", kind)
     page.click("#create-submit")
@@ -85,11 +89,13 @@ def play_button(page, rng: random.Random) -> None:
     button.click()
 
 
-@pytest.mark.parametrize("game,players,options,shot_at", GAMES, ids=[g[0] for g in GAMES])
+@pytest.mark.parametrize("game,players,options,shot_at", GAMES,
+                         ids=["-".join([g[0], *map(str, g[2].values())]) for g in GAMES])
 def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts, game, players, options, shot_at):
     """All seats human in one browser: the page switches to the seat that must act after each move."""
-    game_id = create_in_lobby(page, game, players, dict.fromkeys(range(players), "human"))
-    rng = random.Random(game)
+    name = "-".join([game, *map(str, options.values())])
+    game_id = create_in_lobby(page, game, players, dict.fromkeys(range(players), "human"), options)
+    rng = random.Random(name)
     page.reqlog = []
     page.on("request", lambda r: page.reqlog.append((r.method, r.url[-60:], r.post_data)))
     page.on("console", lambda m: page.reqlog.append(("console", m.text)))
@@ -100,13 +106,13 @@ def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts
         if page.locator("#final").is_visible():
             break
         if steps == shot_at:
-            page.screenshot(path=str(artifacts / f"{game}.png"))
+            page.screenshot(path=str(artifacts / f"{name}.png"))
         before = page.text_content("#game-status")
         play_one(page, rng)
         try:
             wait_for_change(page, before)
         except Exception:
-            page.screenshot(path=str(artifacts / f"failure-{game}.png"))
+            page.screenshot(path=str(artifacts / f"failure-{name}.png"))
             print("REQUESTS", page.reqlog[-12:])
             raise
         steps += 1
@@ -119,12 +125,13 @@ def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts
     assert page.text_content("#winners") == (
         f"Winner{'s' if len(api['winners']) > 1 else ''}: " + ", ".join(f"seat {w}" for w in api["winners"]))
     assert page.locator("#log li").count() > 0, "the event log shows the game's events"
-    print(f"{game}: {steps} clicks in {time.monotonic() - started:.1f}s")
-    if game == "opensky":
-        check_replay(page, api)
+    print(f"{name}: {steps} clicks in {time.monotonic() - started:.1f}s")
+    page.screenshot(path=str(artifacts / f"{name}-final.png"))
+    if name == "opensky":
+        check_replay(page, api, artifacts)
 
 
-def check_replay(page, api: dict) -> None:
+def check_replay(page, api: dict, artifacts: Path) -> None:
     """The replay viewer steps through the finished game's log and ends on the final position."""
     page.click("#replay-open")
     page.wait_for_selector("#replay:not([hidden])")
@@ -136,3 +143,4 @@ def check_replay(page, api: dict) -> None:
         "() => /^Step (\\d+) of \\1:/.test(document.querySelector('#replay-info').textContent)")
     assert page.text_content("#turn") == "Game over"
     assert page.locator("#board svg").count() == 1
+    page.screenshot(path=str(artifacts / "replay.png"))

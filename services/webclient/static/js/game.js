@@ -88,7 +88,7 @@ function render() {
   const g = st.game;
   const view = g.view;
   document.title = `${g.game} · ${g.game_id} · Skyboard`;
-  $("title").textContent = `${view.game ? words(view.game) : g.game} · game ${g.game_id}`;
+  $("title").textContent = `${findGame(gameId)?.title || g.game} · game ${g.game_id}`;
   $("game-status").textContent = `${g.status === "finished" ? "Finished" : "Active"} · version ${g.version}`;
   const bots = g.bots || {};
   const who = g.to_act.map((s) => `Seat ${s}${bots[s] ? ` (bot ${bots[s]})` : st.seats.some((x) => x.seat === s) ? " (you)" : ""}`);
@@ -214,7 +214,7 @@ function renderFinal(g) {
   if (!done) return;
   $("final-scores").replaceChildren(...g.scores.map((score, seat) => h("li", { "data-seat": seat, "data-score": score },
     h("span", { class: "swatch", style: `background:${seatColour(seat)}` }), ` Seat ${seat}: `, h("b", {}, String(score)),
-    g.winners.includes(seat) ? " 🏆 winner" : "")));
+    g.winners.includes(seat) ? " — winner" : "")));
   $("winners").textContent = `Winner${g.winners.length > 1 ? "s" : ""}: ${g.winners.map((w) => `seat ${w}`).join(", ")}`;
 }
 
@@ -268,6 +268,8 @@ async function showReplayStep(step) {
   $("chance").textContent = chance.length ? chance.map(eventText).join(" · ") : "—";
   $("turn").textContent = r.to_act.length ? `To act: ${r.to_act.map((x) => `seat ${x}`).join(", ")}` : "Game over";
   renderSeats({ ...st.game, view: r.view, to_act: r.to_act });
+  $("me").replaceChildren(h("p", { class: "muted" }, "The replay shows the public view of each step."));
+  renderOther(r.view);
 }
 
 function openReplay() {
