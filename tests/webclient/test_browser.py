@@ -15,12 +15,12 @@ from pathlib import Path
 import httpx
 import pytest
 
-# (game, players, options picked in the lobby, step of the mid-game screenshot)
-GAMES = [
-    ("opensky", 2, {}, 20),
-    ("opensky", 2, {"map": "north_america"}, 30),
-    ("aeroplanes", 3, {}, 40),
-    ("blueskies", 2, {}, 30),
+# (game, players, options picked in the lobby, my click count at the mid-game screenshot)
+VS_BOTS = [
+    ("opensky", 2, {}, 10),
+    ("opensky", 2, {"map": "north_america"}, 14),
+    ("aeroplanes", 3, {}, 25),
+    ("blueskies", 2, {}, 15),
 ]
 MAX_STEPS = 600
 
@@ -68,14 +68,40 @@ def wait_for_change(page, before: str) -> None:
     assert not error, f"the page shows an error: {error}"
 
 
+# A point of a board target that a real click reaches (routes may cross others at their middle).
+FIND_POINT = """el => {
+    const group = el.closest('.clickable');
+    const ctm = el.getScreenCTM();
+    const candidates = [];
+    if (el.tagName === 'line') {
+        const len = el.getTotalLength();
+        for (const t of [0.5, 0.35, 0.65, 0.25, 0.75, 0.15, 0.85]) candidates.push(el.getPointAtLength(len * t));
+    } else {
+        const b = el.getBBox();
+        candidates.push({x: b.x + b.width / 2, y: b.y + b.height / 2}, {x: b.x + 3, y: b.y + 3});
+    }
+    for (const p of candidates) {
+        const x = ctm.a * p.x + ctm.c * p.y + ctm.e;
+        const y = ctm.b * p.x + ctm.d * p.y + ctm.f;
+        const hit = document.elementFromPoint(x, y);
+        if (hit && hit.closest('.clickable') === group) return [x, y];
+    }
+    return null;
+}"""
+
+
 def play_one(page, rng: random.Random) -> None:
     """One decision by clicking: sometimes a highlighted board element, else a button of the picker."""
     targets = page.locator("svg .clickable .hit")
     if targets.count() and rng.random() < 0.4:
-        targets.nth(rng.randrange(targets.count())).click()
-        if page.locator("#actions-filter").is_visible():  # several actions name it: pick among them
-            play_button(page, rng)
-        return
+        target = targets.nth(rng.randrange(targets.count()))
+        target.scroll_into_view_if_needed()
+        point = target.evaluate(FIND_POINT)
+        if point is not None:
+            page.mouse.click(*point)
+            if page.locator("#actions-filter").is_visible():  # several actions name it: pick among them
+                play_button(page, rng)
+            return
     play_button(page, rng)
 
 
@@ -89,20 +115,40 @@ def play_button(page, rng: random.Random) -> None:
     button.click()
 
 
-@pytest.mark.parametrize("game,players,options,shot_at", GAMES,
-                         ids=["-".join([g[0], *map(str, g[2].values())]) for g in GAMES])
-def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts, game, players, options, shot_at):
-    """All seats human in one browser: the page switches to the seat that must act after each move."""
-    name = "-".join([game, *map(str, options.values())])
-    game_id = create_in_lobby(page, game, players, dict.fromkeys(range(players), "human"), options)
+def game_name(game: str, options: dict) -> str:
+    return "-".join([game, *map(str, options.values())])
+
+
+@pytest.mark.parametrize("game,players,options,shot_at", VS_BOTS, ids=[game_name(g[0], g[2]) for g in VS_BOTS])
+def test_game_against_bots_played_to_the_end_by_clicking(
+    page, wc_gateway, bot_worker, artifacts, game, players, options, shot_at
+):
+    """Seat 0 human in the browser, the other seats `random` bots moved by the real Celery worker."""
+    name = game_name(game, options)
+    seats = {0: "human", **{s: "bot:random" for s in range(1, players)}}
+    game_id = create_in_lobby(page, game, players, seats, options)
+    api = play_to_the_end(page, wc_gateway, game_id, name, shot_at, artifacts)
+    assert set(api["bots"]) == {str(s) for s in range(1, players)}
+    if name == "opensky":
+        check_replay(page, artifacts)
+
+
+def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts):
+    """Both Blue Skies seats human in one browser: the page acts as whichever seat must act."""
+    game_id = create_in_lobby(page, "blueskies", 2, {0: "human", 1: "human"})
+    api = play_to_the_end(page, wc_gateway, game_id, "hotseat-blueskies", 30, artifacts)
+    assert api["bots"] == {}
+
+
+def play_to_the_end(page, wc_gateway, game_id: str, name: str, shot_at: int, artifacts: Path) -> dict:
+    """Click until the page shows the final scores; check them against the API's; return the API's game."""
     rng = random.Random(name)
     page.reqlog = []
     page.on("request", lambda r: page.reqlog.append((r.method, r.url[-60:], r.post_data)))
-    page.on("console", lambda m: page.reqlog.append(("console", m.text)))
     steps = 0
     started = time.monotonic()
     while True:
-        page.wait_for_selector("#action-list button.action, #final:not([hidden])", timeout=20_000)
+        page.wait_for_selector("#action-list button.action, #final:not([hidden])", timeout=30_000)
         if page.locator("#final").is_visible():
             break
         if steps == shot_at:
@@ -116,7 +162,7 @@ def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts
             print("REQUESTS", page.reqlog[-12:])
             raise
         steps += 1
-        assert steps < MAX_STEPS, f"{game} did not end after {MAX_STEPS} clicks"
+        assert steps < MAX_STEPS, f"{name} did not end after {MAX_STEPS} clicks"
     api = httpx.get(f"{wc_gateway.url}/v1/games/{game_id}").json()
     assert api["status"] == "finished"
     shown = {int(li.get_attribute("data-seat")): int(li.get_attribute("data-score"))
@@ -127,11 +173,10 @@ def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts
     assert page.locator("#log li").count() > 0, "the event log shows the game's events"
     print(f"{name}: {steps} clicks in {time.monotonic() - started:.1f}s")
     page.screenshot(path=str(artifacts / f"{name}-final.png"))
-    if name == "opensky":
-        check_replay(page, api, artifacts)
+    return api
 
 
-def check_replay(page, api: dict, artifacts: Path) -> None:
+def check_replay(page, artifacts: Path) -> None:
     """The replay viewer steps through the finished game's log and ends on the final position."""
     page.click("#replay-open")
     page.wait_for_selector("#replay:not([hidden])")

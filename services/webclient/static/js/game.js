@@ -151,11 +151,16 @@ async function play(action) {
       headers: { "Idempotency-Key": `${st.seat}-${st.game.version}-${Math.random().toString(36).slice(2)}` },
     });
     showError(null);
+    $("notice").textContent = "";
     st.filterRef = null;
     version = done.version;
     autoSwitch(done.status, done.to_act);
   } catch (err) {
-    showError(err instanceof ApiError && err.status === 409 ? new Error("The game moved on; refreshed.") : err);
+    if (err instanceof ApiError && err.status === 409) {
+      $("notice").textContent = "The game moved on before your action arrived (another seat acted); choose again.";
+    } else {
+      showError(err);
+    }
   } finally {
     st.busy = false;
     document.body.classList.remove("busy");
