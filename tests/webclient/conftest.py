@@ -118,5 +118,8 @@ def page(browser, wc_gateway: Gateway) -> Iterator:
 
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
+    """test-artifacts/ (gitignored), emptied of the previous run's screenshots."""
     ARTIFACTS.mkdir(exist_ok=True)
+    for old in ARTIFACTS.glob("*.png"):
+        old.unlink()
     return ARTIFACTS

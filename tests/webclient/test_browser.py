@@ -140,6 +140,25 @@ def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts
     assert api["bots"] == {}
 
 
+def test_board_targets_work_with_the_keyboard(page):
+    """A board element named by legal actions is focusable; Enter plays its action or narrows the picker."""
+    create_in_lobby(page, "blueskies", 2, {0: "human", 1: "human"})
+    page.wait_for_selector("#action-list button.action")
+    target = page.locator("svg .clickable").first
+    assert target.get_attribute("role") == "button" and target.get_attribute("tabindex") == "0"
+    ref = target.get_attribute("data-ref")
+    expected = [b for b in page.locator("#action-list button.action").all_text_contents() if ref in b]
+    before = page.text_content("#game-status")
+    target.focus()
+    page.keyboard.press("Enter")
+    if len(expected) == 1:
+        wait_for_change(page, before)
+    else:
+        assert page.locator("#actions-filter").is_visible()
+        assert page.locator("#action-list button.action").all_text_contents() == expected
+        assert page.locator(f'svg [data-ref="{ref}"].selected').count() == 1
+
+
 def play_to_the_end(page, wc_gateway, game_id: str, name: str, shot_at: int, artifacts: Path) -> dict:
     """Click until the page shows the final scores; check them against the API's; return the API's game."""
     rng = random.Random(name)

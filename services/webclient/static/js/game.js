@@ -95,6 +95,7 @@ function render() {
   $("turn").textContent = g.status === "finished" ? "Game over" : `To act: ${who.join(", ") || "nobody"}`;
   const key = `${g.to_act.join(",")}@${g.status}`;
   if (key !== st.turnKey) { st.turnKey = key; st.turnSince = Date.now(); }
+  tick();
   drawBoard(view);
   renderActions();
   renderMe(view);
