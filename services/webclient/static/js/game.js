@@ -3,7 +3,7 @@
 import { api, ApiError, readEvents } from "./api.js";
 import { actionLabel, eventText, h, isChance, seatColour, show, words } from "./dom.js";
 import { refsOf, renderPicker } from "./actions.js";
-import { findGame, mySeats, saveGame } from "./store.js";
+import { findGame, mySeats } from "./store.js";
 import * as opensky from "./boards/opensky.js";
 import * as aeroplanes from "./boards/aeroplanes.js";
 import * as blueskies from "./boards/blueskies.js";
@@ -300,10 +300,7 @@ function tick() {
 
 async function main() {
   if (!gameId) { showError(new Error("No game id in the address (game.html?id=...).")); return; }
-  // a seat token may come in the address once (shared link); it is kept in this browser only
-  if (params.get("token") && params.get("seat")) {
-    saveGame({ game_id: gameId, game: "", title: "", seats: [{ seat: Number(params.get("seat")), token: params.get("token"), bot: null }] });
-  }
+  // seat tokens come only from this browser's storage, never from the address (addresses get logged)
   st.seats = mySeats(gameId);
   const sel = $("seat-select");
   sel.replaceChildren(...st.seats.map((x) => h("option", { value: x.seat }, `Seat ${x.seat}`)),
@@ -320,7 +317,6 @@ async function main() {
   $("replay-open").addEventListener("click", openReplay);
   setInterval(tick, 1000);
   await refresh();
-  if (st.game && findGame(gameId) && !findGame(gameId).game) saveGame({ game_id: gameId, game: st.game.game, title: st.game.game, seats: [] });
   if (params.get("replay") && st.game?.status === "finished") openReplay();
   else openStream();
 }
