@@ -92,6 +92,12 @@ FIND_POINT = """el => {
 
 def play_one(page, rng: random.Random) -> None:
     """One decision by clicking: sometimes a highlighted board element, else a button of the picker."""
+    cards = page.locator("#board-extra button.card-pick")  # Aeroplanes: cards on display named by actions
+    if cards.count() and rng.random() < 0.3:
+        cards.nth(rng.randrange(cards.count())).click()
+        if page.locator("#actions-filter").is_visible():
+            play_button(page, rng)
+        return
     targets = page.locator("svg .clickable .hit")
     if targets.count() and rng.random() < 0.4:
         target = targets.nth(rng.randrange(targets.count()))
@@ -134,9 +140,9 @@ def test_game_against_bots_played_to_the_end_by_clicking(
 
 
 def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts):
-    """Both Blue Skies seats human in one browser: the page acts as whichever seat must act."""
-    game_id = create_in_lobby(page, "blueskies", 2, {0: "human", 1: "human"})
-    api = play_to_the_end(page, wc_gateway, game_id, "hotseat-blueskies", 30, artifacts)
+    """Both OpenSky seats human in one browser: the page acts as whichever seat must act (sealed bids too)."""
+    game_id = create_in_lobby(page, "opensky", 2, {0: "human", 1: "human"})
+    api = play_to_the_end(page, wc_gateway, game_id, "hotseat-opensky", 30, artifacts)
     assert api["bots"] == {}
 
 

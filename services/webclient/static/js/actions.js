@@ -4,12 +4,16 @@ import { actionLabel, h, words } from "./dom.js";
 
 const MAX_BUTTONS = 40;
 
-/** The board element names an action mentions (string fields and lists of strings, plus "A-B" pairs). */
+/**
+ * The board element names an action mentions: its string values (airport codes, routes, destinations),
+ * strings in lists, and "field:number" for numbers (e.g. "card:7" for an aircraft card on display).
+ */
 export function refsOf(action) {
   const refs = new Set();
   for (const [k, v] of Object.entries(action)) {
     if (k === "type") continue;
     if (typeof v === "string") refs.add(v);
+    else if (typeof v === "number") refs.add(`${k}:${v}`);
     else if (Array.isArray(v)) v.filter((x) => typeof x === "string").forEach((x) => refs.add(x));
   }
   return refs;

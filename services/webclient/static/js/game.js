@@ -188,22 +188,24 @@ function renderMe(view) {
     kv({ ...own, ...(mine || {}) }));
 }
 
+/** Every seat's public state, one column per seat (few seats, many attributes: fits a side panel). */
 function renderSeats(g) {
   const view = g.view;
   const n = g.players;
-  const cols = new Map();
+  const rows = new Map();
   const objs = Array.isArray(view.players) ? view.players : [];
-  objs.forEach((p) => Object.keys(p).forEach((k) => k !== "seat" && k !== "hand" && cols.set(k, (i) => objs[i]?.[k])));
+  objs.forEach((p) => Object.keys(p).forEach((k) => k !== "seat" && k !== "hand" && rows.set(k, (i) => objs[i]?.[k])));
   for (const [k, v] of Object.entries(view)) {
-    if (Array.isArray(v) && v.length === n && k !== "to_act" && !v.some((x) => x && typeof x === "object")) cols.set(k, (i) => v[i]);
+    if (Array.isArray(v) && v.length === n && k !== "to_act" && !v.some((x) => x && typeof x === "object")) rows.set(k, (i) => v[i]);
   }
   const bots = g.bots || {};
-  $("seats").replaceChildren(h("table", { class: "grid-table" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), [...cols.keys()].map((k) => h("th", { scope: "col" }, words(k))))),
-    h("tbody", {}, Array.from({ length: n }, (_, i) => h("tr", { class: i === st.seat ? "me" : "" },
-      h("th", { scope: "row" }, h("span", { class: "swatch", style: `background:${seatColour(i)}` }),
-        ` ${i}${bots[i] ? ` bot ${bots[i]}` : st.seats.some((x) => x.seat === i) ? " you" : ""}${g.to_act.includes(i) ? " ▶" : ""}`),
-      [...cols.values()].map((get) => h("td", {}, show(get(i)))))))));
+  const seats = Array.from({ length: n }, (_, i) => i);
+  const who = (i) => (bots[i] ? `bot ${bots[i]}` : st.seats.some((x) => x.seat === i) ? "you" : "");
+  $("seats").replaceChildren(h("table", { class: "grid-table seats-table" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), seats.map((i) => h("th", { scope: "col", class: i === st.seat ? "me" : "" },
+      h("span", { class: "swatch", style: `background:${seatColour(i)}` }), ` ${i} ${who(i)}${g.to_act.includes(i) ? " ▶ to act" : ""}`)))),
+    h("tbody", {}, [...rows].map(([k, get]) => h("tr", {}, h("th", { scope: "row" }, words(k)),
+      seats.map((i) => h("td", { class: i === st.seat ? "me" : "" }, show(get(i)))))))));
 }
 
 function renderOther(view) {

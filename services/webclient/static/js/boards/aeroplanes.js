@@ -79,7 +79,11 @@ export function draw(view, data, pick) {
     { class: "board-caption" }));
   const display = h("section", { class: "panel", "aria-labelledby": "display-h" },
     h("h3", { id: "display-h" }, "Aircraft display"),
-    h("ol", { class: "cards" }, (view.display || []).map((c) =>
-      h("li", { "data-ref": `card:${c.card}` }, `£${c.cost} — #${c.card} ${cardInfo(data, c.card)}`))));
+    h("ol", { class: "cards" }, (view.display || []).map((c) => {
+      const ref = `card:${c.card}`;
+      const label = `£${c.cost} — #${c.card} ${cardInfo(data, c.card)}`;
+      return h("li", { "data-ref": ref }, pick.refs.has(ref)
+        ? h("button", { type: "button", class: "card-pick", onclick: () => pick.onPick(ref) }, label) : label);
+    })));
   return [svg, display];
 }
