@@ -83,12 +83,6 @@ class Board:
     setup_local_cards: int
     raw: dict[str, Any]
 
-    def index_of(self, code: str) -> int:
-        for airport in self.airports:
-            if airport.code == code:
-                return airport.index
-        raise KeyError(code)
-
 
 def _int(obj: Any, where: str, low: int | None = None, high: int | None = None) -> int:
     if isinstance(obj, bool) or not isinstance(obj, int):

@@ -143,8 +143,7 @@ class BlueSkiesState(State):
             self._reveal(events)
         for k in range(n):
             seat = (self.first + k) % n
-            for _ in range(HAND):
-                self._draw_to_hand(seat, events)
+            self._draw_to_hand(seat, HAND, events)
         self.phase = SETUP_BUY
         self.pos = 0
         self._start_purchase_turn()
@@ -174,20 +173,28 @@ class BlueSkiesState(State):
             events.append(Event("reshuffle", {"cards": len(deck)}))
         return deck.pop(int(self.rng.random() * len(deck)))
 
-    def _draw_to_hand(self, seat: int, events: list[Event]) -> bool:
-        card = self._draw_card(events)
-        if card is None:
-            return False
-        insort(self.hands[seat], card)
-        events.append(Event("draw", {"seat": seat}))
-        events.append(Event("draw_card", {"seat": seat, "card": CODES[card]}, (seat,)))
-        return True
+    def _draw_to_hand(self, seat: int, count: int, events: list[Event]) -> None:
+        """Draw up to `count` cards into the hand (fewer only when nothing is left, BS-6.3).
+
+        Everyone learns how many were drawn; only the drawer learns which (BS-6.1).
+        """
+        hand = self.hands[seat]
+        drawn = []
+        for _ in range(count):
+            card = self._draw_card(events)
+            if card is None:
+                break
+            insort(hand, card)
+            drawn.append(CODES[card])
+        if drawn:
+            events.append(Event("draw", {"seat": seat, "count": len(drawn)}))
+            events.append(Event("draw_cards", {"seat": seat, "cards": drawn}, (seat,)))
 
     def _refill(self, seat: int, events: list[Event]) -> None:
         """Draw until holding a full hand, or until nothing is left to draw (BS-6.3)."""
-        hand = self.hands[seat]
-        while len(hand) < HAND and self._draw_to_hand(seat, events):
-            pass
+        missing = HAND - len(self.hands[seat])
+        if missing > 0:
+            self._draw_to_hand(seat, missing, events)
 
     def _reveal(self, events: list[Event]) -> int | None:
         """Reveal a card for passengers, resolve it, discard it (BS-6.4, BS-6.2)."""
@@ -519,7 +526,7 @@ class BlueSkiesState(State):
         red, green = self._add_passengers(a)
         events = [Event("play", {"seat": seat, "card": CODES[a], "red": red, "green": green})]
         insort(self.discard, a)
-        self._draw_to_hand(seat, events)
+        self._draw_to_hand(seat, 1, events)
         self._advance(events)
         return events
 

@@ -13,6 +13,7 @@ import json
 import logging
 import re
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -101,6 +102,8 @@ class GameStateService:
         bot_secret: str,
         max_turn_seconds: float = 86_400.0,
         watch_block_ms: int = 1000,
+        heartbeat_s: float = 15.0,
+        bot_redispatch_s: float = 60.0,
     ):
         self.store = store
         self.registry = registry
@@ -108,7 +111,11 @@ class GameStateService:
         self.bot_secret = bot_secret
         self.max_turn_seconds = max_turn_seconds
         self.watch_block_ms = watch_block_ms
+        self.heartbeat_s = heartbeat_s
+        self.bot_redispatch_s = bot_redispatch_s
         self.stopping = asyncio.Event()
+        #: game id -> game name of recently seen games (metric labels only)
+        self.game_names: dict[str, str] = {}
 
     # ------------------------------------------------------------------ helpers
 
@@ -124,6 +131,9 @@ class GameStateService:
         meta = await self.store.meta(game_id)
         if meta is None:
             raise errors.not_found(game_id)
+        if len(self.game_names) > 10_000:
+            self.game_names.clear()
+        self.game_names[game_id] = meta.game
         return meta
 
     async def _seat(self, meta: Meta, token: str, *, required: bool) -> int | None:
@@ -235,9 +245,10 @@ class GameStateService:
     async def submit(
         self, game_id: str, token: str, action_json: str, expected_version: int, idem_key: str
     ) -> SubmitResult:
-        meta = await self._meta(game_id)
-        outcome = "rejected"
+        outcome, game = "internal_error", "-"
         try:
+            meta = await self._meta(game_id)
+            game = meta.game
             result = await self._submit(meta, token, action_json, expected_version, idem_key)
             outcome = "replayed" if result.replayed else "accepted"
             return result
@@ -245,7 +256,7 @@ class GameStateService:
             outcome = exc.reason
             raise
         finally:
-            metrics.ACTIONS.labels(meta.game, outcome).inc()
+            metrics.ACTIONS.labels(game, outcome).inc()
 
     async def _submit(
         self, meta: Meta, token: str, action_json: str, expected_version: int, idem_key: str
@@ -275,7 +286,7 @@ class GameStateService:
         game = self._game(meta.game)
         try:
             action = game.action_from_json(obj)
-        except ValueError as exc:
+        except (ValueError, TypeError) as exc:
             raise errors.invalid(f"malformed action: {exc}", "malformed_action") from None
         if expected_version != meta.version:
             raise errors.stale(expected_version, meta.version)
@@ -297,6 +308,7 @@ class GameStateService:
             action=action.to_json(),
             events=event_json,
             clock_ms=meta.clock_ms,
+            keep_deadlines=_running(meta.deadlines, state.to_act(), seat),
             idem_key=idem_key or None,
             idem_value={"fingerprint": print_, "events": mine, "status": _status(new), "to_act": new.to_act()},
         )
@@ -320,6 +332,7 @@ class GameStateService:
         """Play resigned seats' default decisions, then queue bot moves. Never raises to the caller."""
         try:
             meta = await self.store.meta(meta.game_id) or meta
+            deadlines = meta.deadlines
             while not state.is_over():
                 auto = [s for s in state.to_act() if s in meta.resigned and s not in meta.bots]
                 if not auto:
@@ -329,23 +342,47 @@ class GameStateService:
                 action = new.default_action(seat)
                 events = [e.to_json() for e in new.apply(seat, action)]
                 events.append(Event("seat_auto_played", {"seat": seat}).to_json())
+                keep = _running(deadlines, state.to_act(), seat)
                 result = await self.store.commit(
                     meta.game_id,
-                    Commit(version, new, seat, "auto", action.to_json(), events, meta.clock_ms),
+                    Commit(version, new, seat, "auto", action.to_json(), events, meta.clock_ms, keep),
                 )
                 if result.status != "ok":
                     return  # someone else moved the game on; they handle what follows
-                version, state = result.version or 0, new
-            for seat in state.to_act():
-                if seat in meta.bots:
-                    try:
-                        await self.dispatcher.dispatch(meta.game_id, seat, version)
-                        metrics.BOT_DISPATCH.labels("queued").inc()
-                    except Exception:
-                        metrics.BOT_DISPATCH.labels("failed").inc()
-                        log.exception("could not queue a bot move for %s seat %s", meta.game_id, seat)
+                version, state, deadlines = result.version or 0, new, result.deadlines
+            await self._dispatch_bots(meta, version, state.to_act())
         except Exception:
             log.exception("post-commit work failed for game %s", meta.game_id)
+
+    async def _dispatch_bots(self, meta: Meta, version: int, to_act: list[int]) -> None:
+        """Queue a bot_move for each bot seat in to_act, and arm the re-dispatch timer."""
+        waiting = [s for s in to_act if s in meta.bots]
+        for seat in waiting:
+            try:
+                await self.dispatcher.dispatch(meta.game_id, seat, version)
+                metrics.BOT_DISPATCH.labels("queued").inc()
+            except Exception:
+                metrics.BOT_DISPATCH.labels("failed").inc()
+                log.exception("could not queue a bot move for %s seat %s", meta.game_id, seat)
+        if waiting:
+            await self.store.arm_bot_wait(meta.game_id, now_ms() + round(self.bot_redispatch_s * 1000))
+
+    async def redispatch_stalled_bots(self) -> int:
+        """Re-queue bot_move for games still waiting on a bot after BOT_REDISPATCH_S (a lost task or a
+        worker killed mid-thought never stalls a game). Each due entry is claimed by one instance
+        (ZREM), and a duplicate task is harmless (stale versions exit, idempotency keys replay)."""
+        sent = 0
+        for game_id in await self.store.due_bot_waits(now_ms()):
+            if not await self.store.claim_bot_wait(game_id):
+                continue  # another instance took it
+            meta = await self.store.meta(game_id)
+            if meta is None or meta.status != "active":
+                continue
+            if any(s in meta.bots for s in meta.to_act):
+                metrics.BOT_DISPATCH.labels("redispatched").inc()
+                await self._dispatch_bots(meta, meta.version, meta.to_act)
+                sent += 1
+        return sent
 
     # ------------------------------------------------------------------ seats
 
@@ -373,6 +410,7 @@ class GameStateService:
                 action=None,
                 events=[event],
                 clock_ms=meta.clock_ms,
+                keep_deadlines=_running(meta.deadlines, state.to_act(), -1),
                 extra_meta={"resigned": dumps(resigned), "bots": dumps({str(s): b for s, b in sorted(bots.items())})},
             ),
         )
@@ -413,18 +451,28 @@ class GameStateService:
         seat = await self._seat(meta, token, required=False)
         if after_version is not None and after_version < 0:
             raise errors.invalid("after_version must be >= 0")
+        if meta.status == "finished" and after_version is not None and after_version >= meta.version:
+            return _empty()  # nothing after the end: the stream ends at once
         return self._watch(meta.game_id, seat, after_version, gone)
 
     async def _watch(
         self, game_id: str, seat: int | None, after_version: int | None, gone: Callable[[], bool]
     ) -> AsyncIterator[StreamItem]:
         last = "0-0" if after_version is None else f"{after_version}-1"
+        version, status, to_act = after_version or 0, "active", []
+        last_sent = time.monotonic()
         metrics.WATCHERS.inc()
         try:
             while not self.stopping.is_set():
                 if gone():
                     return
-                for entry_id, f in await self.store.read_events(game_id, last, self.watch_block_ms):
+                entries = await self.store.read_events(game_id, last, self.watch_block_ms)
+                if not entries and time.monotonic() - last_sent >= self.heartbeat_s:
+                    # Idle: a heartbeat keeps proxies open and is how a vanished watcher is noticed
+                    # (writing to a cancelled stream ends this handler).
+                    yield StreamItem(version, "heartbeat", None, [], status, to_act, [], [])
+                    last_sent = time.monotonic()
+                for entry_id, f in entries:
                     last = entry_id
                     item = StreamItem(
                         version=int(f["v"]),
@@ -437,6 +485,7 @@ class GameStateService:
                         winners=json.loads(f["winners"]),
                     )
                     yield item
+                    version, status, to_act, last_sent = item.version, item.status, item.to_act, time.monotonic()
                     if item.status == "finished":
                         return
             raise errors.unavailable("the service is shutting down; resume with after_version")
@@ -476,32 +525,44 @@ class GameStateService:
 
     async def _expire(self, game_id: str) -> int:
         meta = await self.store.meta(game_id)
-        if meta is None or meta.status != "active" or not meta.deadline_ms or meta.deadline_ms > now_ms():
+        now = now_ms()
+        if meta is None or meta.status != "active" or not meta.deadline_ms or meta.deadline_ms > now:
             return 0
         version, state = await self.store.load(game_id, meta)
         if version != meta.version:
             return 0
-        applied = 0
-        for seat in list(state.to_act()):
-            if seat not in state.to_act():
+        deadlines, applied = meta.deadlines, 0
+        for seat in sorted(s for s, due in meta.deadlines.items() if due <= now):
+            if seat not in state.to_act() or deadlines.get(seat, now + 1) > now:
                 continue
             new = state.clone()
             action = new.default_action(seat)
             events = [Event("timeout", {"seat": seat}).to_json()]
             events += [e.to_json() for e in new.apply(seat, action)]
+            keep = _running(deadlines, state.to_act(), seat)
             result = await self.store.commit(
-                game_id, Commit(version, new, seat, "timeout", action.to_json(), events, meta.clock_ms)
+                game_id, Commit(version, new, seat, "timeout", action.to_json(), events, meta.clock_ms, keep)
             )
             if result.status != "ok":
                 break  # another instance (or a player) got there first
             metrics.TIMEOUTS.labels(meta.game).inc()
             applied += 1
-            version, state = result.version or 0, new
+            version, state, deadlines = result.version or 0, new, result.deadlines
             if state.is_over():
                 break
         if applied:
             await self._after_commit(meta, version, state)
         return applied
+
+
+async def _empty() -> AsyncIterator[StreamItem]:
+    return
+    yield  # an async generator that yields nothing
+
+
+def _running(deadlines: dict[int, int], before_to_act: list[int], actor: int) -> dict[int, int]:
+    """The deadlines that run on after `actor` decided: every other seat that was already deciding."""
+    return {s: d for s, d in deadlines.items() if s != actor and s in before_to_act}
 
 
 def _status(state: State) -> str:

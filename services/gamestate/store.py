@@ -13,6 +13,7 @@ Key layout: see `keys.py`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections import OrderedDict
@@ -78,6 +79,14 @@ return out
 """
 
 
+def _serialise(state: State) -> tuple[str, str]:
+    """(canonical JSON, digest) with one serialisation when the engine keeps the inherited digest()."""
+    if type(state).digest is State.digest:
+        text = canonical_json(state.to_json())
+        return text, hashlib.sha256(text.encode()).hexdigest()
+    return canonical_json(state.to_json()), state.digest()
+
+
 def now_ms() -> int:
     return int(time.time() * 1000)
 
@@ -108,6 +117,7 @@ class Meta:
     updated_ms: int
     clock_ms: int
     deadline_ms: int
+    deadlines: dict[int, int]
 
     @classmethod
     def from_hash(cls, game_id: str, h: dict[str, str]) -> Meta:
@@ -130,6 +140,7 @@ class Meta:
             updated_ms=int(h["updated_ms"]),
             clock_ms=int(h["clock_ms"]),
             deadline_ms=int(h["deadline_ms"]),
+            deadlines={int(k): v for k, v in json.loads(h.get("deadlines", "{}")).items()},
         )
 
 
@@ -144,6 +155,7 @@ class Commit:
     action: dict[str, Any] | None
     events: list[dict[str, Any]]
     clock_ms: int
+    keep_deadlines: dict[int, int] = field(default_factory=dict)  # seats whose decision clock runs on
     idem_key: str | None = None
     idem_value: dict[str, Any] | None = None
     extra_meta: dict[str, str] = field(default_factory=dict)
@@ -154,6 +166,15 @@ class CommitResult:
     status: str  # ok | stale | dup | missing
     version: int | None = None
     duplicate: dict[str, Any] | None = None
+    deadlines: dict[int, int] = field(default_factory=dict)
+
+
+def next_deadlines(state: State, clock_ms: int, keep: dict[int, int], now: int) -> dict[int, int]:
+    """Per-seat turn-clock deadlines: each seat in to_act gets now + clock for a new decision, or
+    keeps its running deadline (`keep`: a sealed choice others answered meanwhile)."""
+    if not clock_ms or state.is_over():
+        return {}
+    return {seat: keep.get(seat, now + clock_ms) for seat in state.to_act()}
 
 
 def status_of(state: State) -> str:
@@ -212,7 +233,8 @@ class Store:
         now = now_ms()
         digest = state.digest()
         over = state.is_over()
-        deadline = now + clock_ms if clock_ms and not over else 0
+        deadlines = next_deadlines(state, clock_ms, {}, now)
+        deadline = min(deadlines.values(), default=0)
         meta = {
             "game": game.name,
             "players": players,
@@ -230,6 +252,7 @@ class Store:
             "updated_ms": now,
             "clock_ms": clock_ms,
             "deadline_ms": deadline,
+            "deadlines": dumps(deadlines),
         }
         meta.update({f"tok:{s}": h for s, h in token_hashes.items()})
         async with self.redis.pipeline(transaction=True) as pipe:
@@ -340,6 +363,16 @@ class Store:
     async def due_clocks(self, now: int, limit: int = 100) -> list[str]:
         return await self.redis.zrangebyscore(self.keys.clock, "-inf", now, start=0, num=limit)
 
+    async def arm_bot_wait(self, game_id: str, due_ms: int) -> None:
+        await self.redis.zadd(self.keys.bot_wait, {game_id: due_ms})
+
+    async def due_bot_waits(self, now: int, limit: int = 100) -> list[str]:
+        return await self.redis.zrangebyscore(self.keys.bot_wait, "-inf", now, start=0, num=limit)
+
+    async def claim_bot_wait(self, game_id: str) -> bool:
+        """True for exactly one of the instances racing for the same due entry."""
+        return bool(await self.redis.zrem(self.keys.bot_wait, game_id))
+
     async def count_active(self) -> int:
         return await self.redis.zcard(self.keys.active)
 
@@ -352,11 +385,12 @@ class Store:
         version = c.expected_version + 1
         now = now_ms()
         status = status_of(state)
-        deadline = now + c.clock_ms if c.clock_ms and status == "active" else 0
-        digest = state.digest()
+        deadlines = next_deadlines(state, c.clock_ms, c.keep_deadlines, now)
+        deadline = min(deadlines.values(), default=0)
         snapshot = version % self.snapshot_every == 0 or status == "finished"
+        state_text, digest = _serialise(state)
         entry = {"v": version, "seat": c.seat, "kind": c.kind, "action": c.action, "at_ms": now}
-        extra: list[str] = []
+        extra: list[str] = ["deadlines", dumps(deadlines)]
         for name, value in c.extra_meta.items():
             extra += [name, value]
         idem_key = k.idem(game_id, c.seat, c.idem_key) if c.idem_key else k.idem(game_id, c.seat, "-")
@@ -367,7 +401,7 @@ class Store:
                 c.expected_version,
                 dumps(entry),
                 "1" if snapshot else "0",
-                dumps(state.to_json()) if snapshot else "",
+                state_text if snapshot else "",
                 digest,
                 status,
                 dumps(state.to_act()),
@@ -388,7 +422,7 @@ class Store:
         outcome, value = reply
         if outcome == "ok":
             self._remember(game_id, version, state)
-            return CommitResult("ok", version=version)
+            return CommitResult("ok", version=version, deadlines=deadlines)
         if outcome == "dup":
             return CommitResult("dup", duplicate=json.loads(value))
         if outcome == "stale":
@@ -435,8 +469,6 @@ class Store:
 
 def fingerprint(action_json: str, expected_version: int) -> str:
     """What an idempotency key is bound to: the same key with another request is refused."""
-    import hashlib
-
     try:
         body = canonical_json(json.loads(action_json))
     except ValueError:

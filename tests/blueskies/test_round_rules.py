@@ -111,12 +111,14 @@ def test_BS_6_4_drawn_cards_join_the_hand_and_revealed_cards_are_resolved_then_d
     assert len(reveals) == 5 + 9
     discard = sorted(state.discard)
     assert sorted(act.CODES[c] for c in discard) == sorted(reveals)
-    private = [e for e in events if e.type == "draw_card"]
+    private = [e for e in events if e.type == "draw_cards"]
     assert all(e.visible_to == (e.data["seat"],) for e in private)
     for seat in range(3):
-        assert sorted(e.data["card"] for e in private if e.data["seat"] == seat) == sorted(
+        assert sorted(c for e in private if e.data["seat"] == seat for c in e.data["cards"]) == sorted(
             act.CODES[c] for c in state.hands[seat]
         )
+    public = [e.data for e in events if e.type == "draw"]
+    assert public == [{"seat": s, "count": 3} for s in range(3)]
 
 
 # ------------------------------------------------------------------ BS-7
@@ -276,12 +278,12 @@ def test_BS_8_2_2_special_action_draws_back_up_to_three_cards():
     set_hand(state, seat, ["DEN", "SEA", "SEA"])
     do(state, seat, {"type": "special", "airport": "ATL"})
     events = do(state, seat, {"type": "discard", "cards": ["SEA", "DEN"]})
-    assert sum(1 for e in events if e.type == "draw") == 2 and len(state.hands[seat]) == 3
+    assert sum(e.data["count"] for e in events if e.type == "draw") == 2 and len(state.hands[seat]) == 3
     state = _in_play()
     seat = state.actor
     do(state, seat, {"type": "special", "airport": "ATL"})
     events = do(state, seat, {"type": "discard", "cards": []})
-    assert sum(1 for e in events if e.type == "draw") == 0 and len(state.hands[seat]) == 3
+    assert not any(e.type == "draw" for e in events) and len(state.hands[seat]) == 3
 
 
 def test_BS_8_2_3_special_used_means_a_card_must_be_played():

@@ -29,9 +29,11 @@ def test_BS_6_1_draw_events_reveal_the_card_only_to_the_drawer():
     state = new(3)
     to_play(state)
     events = state.apply(state.actor, act.PLAY[state.hands[state.actor][0]])
-    draws = [e for e in events if e.type == "draw_card"]
+    draws = [e for e in events if e.type == "draw_cards"]
     assert draws and all(e.visible_to == (e.data["seat"],) for e in draws)
-    assert all("card" not in e.data for e in events if e.type == "draw")
+    assert [e.data["cards"] for e in draws] != [] and all(len(e.data["cards"]) == 1 for e in draws)
+    public = [e for e in events if e.type == "draw"]
+    assert public and all(e.visible_to is None and set(e.data) == {"seat", "count"} for e in public)
 
 
 def test_BS_6_1_determinize_keeps_own_hand_and_public_state_and_deals_others_from_the_unseen():
