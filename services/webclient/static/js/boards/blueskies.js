@@ -4,7 +4,7 @@ import { h, s, seatColour } from "../dom.js";
 import { svgRoot, target, text } from "./common.js";
 
 const CW = 160;
-const CH = 118;
+const CH = 128;
 const REGION_COLOURS = { NE: "#cfe2ff", MA: "#d3f9d8", SE: "#fff3bf", GL: "#e5dbff", CE: "#ffe8cc", SW: "#ffd8d8",
   WE: "#c5f6fa" };
 
@@ -29,19 +29,20 @@ export function draw(view, data, pick) {
     const g = s("g", { class: `bs-airport${hand.has(a.code) ? " in-hand" : ""}` });
     g.append(s("rect", { x: x + 3, y: y + 3, width: CW - 6, height: CH - 6, rx: 8, class: "bs-cell hit",
       fill: REGION_COLOURS[a.regions[0]] || "#eee" }));
-    g.append(text(x + 10, y + 22, `${a.code}`, { class: "apt-code" }),
-      text(x + 52, y + 22, a.name, { class: "small-label" }),
-      text(x + 10, y + 40, `value ${a.value} · ${a.regions.join("/")}${st.next_cost != null ? ` · next gate ${st.next_cost}` : ""}`,
+    g.append(text(x + 10, y + 22, a.code, { class: "apt-code" }),
+      text(x + CW - 12, y + 22, `value ${a.value}`, { class: "small-label", "text-anchor": "end" }),
+      text(x + 10, y + 37, a.name.length > 22 ? `${a.name.slice(0, 21)}…` : a.name, { class: "small-label" }),
+      text(x + 10, y + 52, `${a.regions.join("/")}${st.next_cost != null ? ` · next gate ${st.next_cost}` : ""}`,
         { class: "small-label" }));
     for (let i = 0; i < st.passengers; i++) {
-      g.append(s("circle", { cx: x + 14 + (i % 12) * 11, cy: y + 54 + Math.floor(i / 12) * 11, r: 4, class: "passenger" }));
+      g.append(s("circle", { cx: x + 14 + (i % 12) * 11, cy: y + 64 + Math.floor(i / 12) * 11, r: 4, class: "passenger" }));
     }
     const spaces = a.spaces.length;
     for (let i = 0; i < spaces; i++) {
       const gate = st.gates.find((gt) => gt.space === i + 1);
       const usable = i < (st.usable_spaces ?? spaces);
       const gx = x + 10 + i * 36;
-      const gy = y + 72;
+      const gy = y + 82;
       const fill = gate ? (gate.owner === "local" ? "#999" : seatColour(gate.owner)) : usable ? "#fff" : "#ddd";
       g.append(s("rect", { x: gx, y: gy, width: 30, height: 30, rx: 4, class: "gate", fill },
         s("title", {}, gate ? `gate ${i + 1}: ${gate.owner === "local" ? "local" : `seat ${gate.owner}`}, ${gate.passengers} passengers`
