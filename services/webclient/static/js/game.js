@@ -239,6 +239,7 @@ function openStream() {
   st.stream?.abort();
   const ctrl = new AbortController();
   st.stream = ctrl;
+  let ended = false;
   const path = `/v1/games/${encodeURIComponent(gameId)}/events?after=${st.lastEventVersion}`;
   readEvents(path, {
     token: token(), signal: ctrl.signal,
@@ -247,23 +248,31 @@ function openStream() {
       if (event === "message") {
         logEvent(data, version);
       } else if (event === "state" || event === "end") {
+        if (event === "end") ended = true;
         st.lastEventVersion = Math.max(st.lastEventVersion, version);
         if (!st.game || version > st.game.version || event === "end") refresh(version);
       } else if (event === "error") {
         showError(new Error(data?.error?.message || "stream error"));
       }
     },
-  }).catch((err) => {
-    if (ctrl.signal.aborted) return;
-    if (st.game?.status !== "finished") setTimeout(() => st.stream === ctrl && openStream(), 1000);
-    showError(err);
+  }).then(() => resume(), (err) => {
+    if (!ctrl.signal.aborted) showError(err);
+    resume();
   });
+  // the server closes the stream after `end`; any other close is a dropped connection: resume from the last version
+  function resume() {
+    setTimeout(() => {
+      if (st.stream === ctrl && !ctrl.signal.aborted && !ended && st.game?.status !== "finished") openStream();
+    }, 1000);
+  }
 }
 
 // ---------------------------------------------------------------- replay
 
 async function showReplayStep(step) {
+  const ticket = (st.replaySeq = (st.replaySeq || 0) + 1);
   const r = await api(`/webclient/replay/${encodeURIComponent(gameId)}?step=${step}`);
+  if (ticket !== st.replaySeq) return; // a later step was asked for meanwhile (dragging the slider)
   st.replay = { ...r };
   await loadBoardData(r.game);
   $("replay-step").max = r.steps;
