@@ -20,6 +20,7 @@ import grpc
 import redis.asyncio as aioredis
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
+from redis import exceptions as redis_errors
 
 from services.gamestate import errors, metrics
 from services.gamestate.bots import CeleryDispatcher, Dispatcher, NoDispatcher
@@ -31,6 +32,7 @@ from services.settings import Settings
 log = logging.getLogger(__name__)
 
 INTERNAL_DETAILS = json.dumps({"reason": "internal", "message": "internal error", "rule": None})
+REDIS_DETAILS = json.dumps({"reason": "unavailable", "message": "game storage unavailable; retry", "rule": None})
 
 
 async def _fail(context: grpc.aio.ServicerContext, exc: errors.ServiceError) -> None:
@@ -56,6 +58,9 @@ def _handler(rpc: str) -> Callable:
                 await _fail(context, exc)
             except (asyncio.CancelledError, grpc.aio.AbortError):
                 raise
+            except redis_errors.RedisError:
+                log.exception("%s: Redis unavailable", rpc)
+                await context.abort(grpc.StatusCode.UNAVAILABLE, REDIS_DETAILS)
             except Exception:
                 log.exception("%s failed", rpc)
                 await context.abort(grpc.StatusCode.INTERNAL, INTERNAL_DETAILS)
@@ -198,6 +203,9 @@ class GameServicer(pb2_grpc.GameServiceServicer):
             await _fail(context, exc)
         except (asyncio.CancelledError, grpc.aio.AbortError):
             raise
+        except redis_errors.RedisError:
+            log.exception("WatchGame: Redis unavailable")
+            await context.abort(grpc.StatusCode.UNAVAILABLE, REDIS_DETAILS)
         except Exception:
             log.exception("WatchGame failed")
             await context.abort(grpc.StatusCode.INTERNAL, INTERNAL_DETAILS)

@@ -319,7 +319,7 @@ class GameStateService:
             raise errors.stale(expected_version, result.version or 0)
         if result.status != "ok":
             raise errors.not_found(meta.game_id)
-        await self._after_commit(meta, result.version or 0, new)
+        await self._after_commit(meta, result.version or 0, new, result.deadlines)
         return SubmitResult(result.version or 0, mine, _status(new), new.to_act(), replayed=False)
 
     @staticmethod
@@ -328,11 +328,16 @@ class GameStateService:
             raise errors.invalid("idempotency_key was already used for a different request", "idempotency_mismatch")
         return SubmitResult(first["version"], first["events"], first["status"], first["to_act"], replayed=True)
 
-    async def _after_commit(self, meta: Meta, version: int, state: State) -> None:
-        """Play resigned seats' default decisions, then queue bot moves. Never raises to the caller."""
+    async def _after_commit(
+        self, meta: Meta, version: int, state: State, deadlines: dict[int, int] | None = None
+    ) -> None:
+        """Play resigned seats' default decisions, then queue bot moves. Never raises to the caller.
+
+        `meta` is the metadata the caller's commit was checked against: its bots and resigned seats
+        are current, since changing them (Resign) is itself a versioned commit.
+        """
         try:
-            meta = await self.store.meta(meta.game_id) or meta
-            deadlines = meta.deadlines
+            deadlines = meta.deadlines if deadlines is None else deadlines
             while not state.is_over():
                 auto = [s for s in state.to_act() if s in meta.resigned and s not in meta.bots]
                 if not auto:
@@ -364,7 +369,7 @@ class GameStateService:
             except Exception:
                 metrics.BOT_DISPATCH.labels("failed").inc()
                 log.exception("could not queue a bot move for %s seat %s", meta.game_id, seat)
-        if waiting:
+        if waiting and self.bot_redispatch_s > 0:
             await self.store.arm_bot_wait(meta.game_id, now_ms() + round(self.bot_redispatch_s * 1000))
 
     async def redispatch_stalled_bots(self) -> int:
@@ -392,9 +397,21 @@ class GameStateService:
         seat = await self._seat(meta, token, required=True)
         if bot_level and bot_level not in bot_levels():
             raise errors.invalid(f"unknown bot level {bot_level!r}; known: {', '.join(bot_levels())}")
-        if meta.status == "finished":
-            raise errors.precondition("the game is over", "game_over")
+        for _attempt in range(5):  # a resignation does not depend on the position: retry a lost race
+            if meta.status == "finished":
+                raise errors.precondition("the game is over", "game_over")
+            version = await self._resign_once(meta, seat, bot_level)
+            if version is not None:
+                return version
+            meta = await self._meta(game_id)
+        raise errors.stale(meta.version, meta.version)
+
+    async def _resign_once(self, meta: Meta, seat: int, bot_level: str) -> int | None:
+        """One compare-and-set attempt at resigning; None if the game moved on meanwhile."""
+        game_id = meta.game_id
         version, state = await self._state(meta)
+        if version != meta.version:
+            return None  # resigned/bots below must come from the metadata of the version we commit on
         resigned = sorted({*meta.resigned, seat})
         bots = dict(meta.bots)
         if bot_level:
@@ -415,7 +432,7 @@ class GameStateService:
             ),
         )
         if result.status == "stale":
-            raise errors.stale(version, result.version or 0)
+            return None
         if result.status != "ok":
             raise errors.not_found(game_id)
         await self.store.set_token(game_id, seat, meta.token_hashes.get(seat), None)
@@ -551,7 +568,7 @@ class GameStateService:
             if state.is_over():
                 break
         if applied:
-            await self._after_commit(meta, version, state)
+            await self._after_commit(meta, version, state, deadlines)
         return applied
 
 

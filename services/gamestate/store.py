@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -25,6 +26,8 @@ import redis.asyncio as aioredis
 
 from engine.core import Game, State, canonical_json
 from services.gamestate.keys import Keys
+
+log = logging.getLogger(__name__)
 
 COMMIT = """
 -- KEYS: 1 meta, 2 log, 3 snap, 4 events, 5 idem, 6 active, 7 finished, 8 clock
@@ -177,6 +180,16 @@ def next_deadlines(state: State, clock_ms: int, keep: dict[int, int], now: int) 
     return {seat: keep.get(seat, now + clock_ms) for seat in state.to_act()}
 
 
+def _from_snapshot(game: Game, snap_state: str, tail: list[str]) -> State | None:
+    """Snapshot + log tail, or None if they do not replay (a damaged snapshot: rebuild from the log)."""
+    try:
+        state = game.from_json(json.loads(snap_state))
+        return replay_entries(state, game, [json.loads(e) for e in tail])
+    except Exception:
+        log.exception("snapshot of a %s game does not replay; rebuilding from the log", game.name)
+        return None
+
+
 def status_of(state: State) -> str:
     return "finished" if state.is_over() else "active"
 
@@ -301,9 +314,8 @@ class Store:
         if not raw:
             raise LookupError(game_id)
         version, digest, _snap_version, snap_state, *tail = raw
-        state = game.from_json(json.loads(snap_state))
-        replay_entries(state, game, [json.loads(e) for e in tail])
-        if state.digest() != digest:
+        state = _from_snapshot(game, snap_state, tail)
+        if state is None or state.digest() != digest:
             # The snapshot disagrees with the log: the log is the truth.
             state = await self.rebuild(meta)
             if state.digest() != digest:
@@ -505,9 +517,8 @@ def load_game_sync(
     meta = Meta.from_hash(game_id, meta_hash)
     version, digest, _snap_version, snap_state, *tail = raw
     game = get_game(meta.game)
-    state = game.from_json(json.loads(snap_state))
-    replay_entries(state, game, [json.loads(e) for e in tail])
-    if state.digest() != digest:
+    state = _from_snapshot(game, snap_state, tail)
+    if state is None or state.digest() != digest:
         state = replay_entries(
             game.new(meta.players, meta.seed, meta.options),
             game,
