@@ -7,7 +7,10 @@ One tree per decision, grown from the observer's point of view:
   sealed choices are resampled, so the search never sees the truth;
 - nodes are keyed by the sequence of decisions since the root, so one node
   stands for every determinization that reached it (an information set of the
-  observer, open-loop over chance); each seat's edges carry visits, total
+  observer, open-loop over chance). Other seats' decisions are part of the
+  key: sealed choices are public once revealed, and a move that stays hidden
+  (a discard) is keyed by the action sampled in the determinization, the usual
+  single-observer simplification (it never reads the true move); each seat's edges carry visits, total
   reward and an *availability count* (how often the action was legal when the
   node was visited), and selection is UCB1 with `ln(availability)` in place
   of `ln(parent visits)`, as actions are not always legal;

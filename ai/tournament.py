@@ -23,6 +23,7 @@ import math
 import multiprocessing
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -137,7 +138,7 @@ def plot(path: str, title: str, lineup: Sequence[str], tallies: dict[str, Tally]
         ax.hlines(fair, i - 0.4, i + 0.4, colors="#e45756", linestyles="dashed", label="fair share" if i == 0 else None)
     ax.set_ylim(0, 1)
     ax.set_ylabel("win rate (95% Wilson CI)")
-    ax.set_title(title, fontsize=9)
+    ax.set_title(textwrap.fill(title, 70), fontsize=8)
     ax.legend(loc="upper right")
     fig.tight_layout()
     fig.savefig(path, dpi=120)

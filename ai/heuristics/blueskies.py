@@ -8,7 +8,8 @@ Projection of final scores, from a determinized state:
 Rounds left: the game ends when someone reaches 100 points or runs out of
 gates (BS-8.5); estimated as the smaller of (100 - leader's points) /
 (leader's income + 4) and (fewest gates left) / 2, at least 0. The scale is
-4 points plus 2 per round left.
+4 points plus 2 per round left. MCTS rollouts are cut after 8 random
+decisions and valued by this projection.
 
 Greedy (`choose`): a one-ply lookahead on this projection, the seat's lead
 over its best rival, for purchases, card plays, the special action and
@@ -31,6 +32,7 @@ BUY_PHASE = 1  # engine phase index of a round's purchase step (BS-8.1)
 
 class BlueSkiesHeuristic(Heuristic):
     game = "blueskies"
+    max_rollout_depth = 8
 
     def projected_scores(self, state: State) -> list[float]:
         st: Any = state
