@@ -93,8 +93,10 @@ def wc_gateway(redis_url: str, wc_service: ServiceInstance) -> Iterator[Gateway]
     gw.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator:
+    """Chromium per test module: Playwright's sync API keeps an event loop running in the main thread while
+    open, which would break later tests (of other directories) that call asyncio.run()."""
     path = ensure_chromium()
     from playwright.sync_api import sync_playwright
 
