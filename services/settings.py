@@ -35,6 +35,9 @@ class Settings(BaseSettings):
         description="HMAC key from which bot-seat tokens are derived; set it in production.",
     )
     dispatch_bots: bool = Field(True, description="Send skyboard.bot_move tasks when a bot seat must act.")
+    bot_redispatch_s: float = Field(
+        60.0, ge=0, description="Re-queue a bot move when a game has waited this long on a bot seat (0 = never)."
+    )
     idempotency_ttl_s: int = Field(86_400, description="How long an idempotency key replays its first outcome.")
     snapshot_every: int = Field(1, ge=1, description="Store a full state snapshot every N accepted actions.")
     cache_size: int = Field(512, ge=0, description="Hot states cached in memory per instance.")

@@ -3,5 +3,6 @@
 Modules: `pb` (generated stubs), `keys` (Redis layout), `tokens` (seat secrets),
 `store` (Redis storage and the compare-and-set commit), `service` (the
 game-agnostic logic), `server` (grpc.aio servicer), `sweeper` (turn clock),
-`bots` (levels and Celery dispatch), `metrics`, `client` (typed client).
+`bots` (levels and Celery dispatch), `metrics`, `client` (typed client),
+`bench` (throughput and latency over real gRPC and Redis).
 """

@@ -103,6 +103,7 @@ class GameStateService:
         max_turn_seconds: float = 86_400.0,
         watch_block_ms: int = 1000,
         heartbeat_s: float = 15.0,
+        bot_redispatch_s: float = 60.0,
     ):
         self.store = store
         self.registry = registry
@@ -111,7 +112,10 @@ class GameStateService:
         self.max_turn_seconds = max_turn_seconds
         self.watch_block_ms = watch_block_ms
         self.heartbeat_s = heartbeat_s
+        self.bot_redispatch_s = bot_redispatch_s
         self.stopping = asyncio.Event()
+        #: game id -> game name of recently seen games (metric labels only)
+        self.game_names: dict[str, str] = {}
 
     # ------------------------------------------------------------------ helpers
 
@@ -127,6 +131,9 @@ class GameStateService:
         meta = await self.store.meta(game_id)
         if meta is None:
             raise errors.not_found(game_id)
+        if len(self.game_names) > 10_000:
+            self.game_names.clear()
+        self.game_names[game_id] = meta.game
         return meta
 
     async def _seat(self, meta: Meta, token: str, *, required: bool) -> int | None:
@@ -279,7 +286,7 @@ class GameStateService:
         game = self._game(meta.game)
         try:
             action = game.action_from_json(obj)
-        except ValueError as exc:
+        except (ValueError, TypeError) as exc:
             raise errors.invalid(f"malformed action: {exc}", "malformed_action") from None
         if expected_version != meta.version:
             raise errors.stale(expected_version, meta.version)
@@ -301,6 +308,7 @@ class GameStateService:
             action=action.to_json(),
             events=event_json,
             clock_ms=meta.clock_ms,
+            keep_deadlines=_running(meta.deadlines, state.to_act(), seat),
             idem_key=idem_key or None,
             idem_value={"fingerprint": print_, "events": mine, "status": _status(new), "to_act": new.to_act()},
         )
@@ -311,7 +319,7 @@ class GameStateService:
             raise errors.stale(expected_version, result.version or 0)
         if result.status != "ok":
             raise errors.not_found(meta.game_id)
-        await self._after_commit(meta, result.version or 0, new)
+        await self._after_commit(meta, result.version or 0, new, result.deadlines)
         return SubmitResult(result.version or 0, mine, _status(new), new.to_act(), replayed=False)
 
     @staticmethod
@@ -320,10 +328,16 @@ class GameStateService:
             raise errors.invalid("idempotency_key was already used for a different request", "idempotency_mismatch")
         return SubmitResult(first["version"], first["events"], first["status"], first["to_act"], replayed=True)
 
-    async def _after_commit(self, meta: Meta, version: int, state: State) -> None:
-        """Play resigned seats' default decisions, then queue bot moves. Never raises to the caller."""
+    async def _after_commit(
+        self, meta: Meta, version: int, state: State, deadlines: dict[int, int] | None = None
+    ) -> None:
+        """Play resigned seats' default decisions, then queue bot moves. Never raises to the caller.
+
+        `meta` is the metadata the caller's commit was checked against: its bots and resigned seats
+        are current, since changing them (Resign) is itself a versioned commit.
+        """
         try:
-            meta = await self.store.meta(meta.game_id) or meta
+            deadlines = meta.deadlines if deadlines is None else deadlines
             while not state.is_over():
                 auto = [s for s in state.to_act() if s in meta.resigned and s not in meta.bots]
                 if not auto:
@@ -333,23 +347,47 @@ class GameStateService:
                 action = new.default_action(seat)
                 events = [e.to_json() for e in new.apply(seat, action)]
                 events.append(Event("seat_auto_played", {"seat": seat}).to_json())
+                keep = _running(deadlines, state.to_act(), seat)
                 result = await self.store.commit(
                     meta.game_id,
-                    Commit(version, new, seat, "auto", action.to_json(), events, meta.clock_ms),
+                    Commit(version, new, seat, "auto", action.to_json(), events, meta.clock_ms, keep),
                 )
                 if result.status != "ok":
                     return  # someone else moved the game on; they handle what follows
-                version, state = result.version or 0, new
-            for seat in state.to_act():
-                if seat in meta.bots:
-                    try:
-                        await self.dispatcher.dispatch(meta.game_id, seat, version)
-                        metrics.BOT_DISPATCH.labels("queued").inc()
-                    except Exception:
-                        metrics.BOT_DISPATCH.labels("failed").inc()
-                        log.exception("could not queue a bot move for %s seat %s", meta.game_id, seat)
+                version, state, deadlines = result.version or 0, new, result.deadlines
+            await self._dispatch_bots(meta, version, state.to_act())
         except Exception:
             log.exception("post-commit work failed for game %s", meta.game_id)
+
+    async def _dispatch_bots(self, meta: Meta, version: int, to_act: list[int]) -> None:
+        """Queue a bot_move for each bot seat in to_act, and arm the re-dispatch timer."""
+        waiting = [s for s in to_act if s in meta.bots]
+        for seat in waiting:
+            try:
+                await self.dispatcher.dispatch(meta.game_id, seat, version)
+                metrics.BOT_DISPATCH.labels("queued").inc()
+            except Exception:
+                metrics.BOT_DISPATCH.labels("failed").inc()
+                log.exception("could not queue a bot move for %s seat %s", meta.game_id, seat)
+        if waiting and self.bot_redispatch_s > 0:
+            await self.store.arm_bot_wait(meta.game_id, now_ms() + round(self.bot_redispatch_s * 1000))
+
+    async def redispatch_stalled_bots(self) -> int:
+        """Re-queue bot_move for games still waiting on a bot after BOT_REDISPATCH_S (a lost task or a
+        worker killed mid-thought never stalls a game). Each due entry is claimed by one instance
+        (ZREM), and a duplicate task is harmless (stale versions exit, idempotency keys replay)."""
+        sent = 0
+        for game_id in await self.store.due_bot_waits(now_ms()):
+            if not await self.store.claim_bot_wait(game_id):
+                continue  # another instance took it
+            meta = await self.store.meta(game_id)
+            if meta is None or meta.status != "active":
+                continue
+            if any(s in meta.bots for s in meta.to_act):
+                metrics.BOT_DISPATCH.labels("redispatched").inc()
+                await self._dispatch_bots(meta, meta.version, meta.to_act)
+                sent += 1
+        return sent
 
     # ------------------------------------------------------------------ seats
 
@@ -359,9 +397,21 @@ class GameStateService:
         seat = await self._seat(meta, token, required=True)
         if bot_level and bot_level not in bot_levels():
             raise errors.invalid(f"unknown bot level {bot_level!r}; known: {', '.join(bot_levels())}")
-        if meta.status == "finished":
-            raise errors.precondition("the game is over", "game_over")
+        for _attempt in range(5):  # a resignation does not depend on the position: retry a lost race
+            if meta.status == "finished":
+                raise errors.precondition("the game is over", "game_over")
+            version = await self._resign_once(meta, seat, bot_level)
+            if version is not None:
+                return version
+            meta = await self._meta(game_id)
+        raise errors.stale(meta.version, meta.version)
+
+    async def _resign_once(self, meta: Meta, seat: int, bot_level: str) -> int | None:
+        """One compare-and-set attempt at resigning; None if the game moved on meanwhile."""
+        game_id = meta.game_id
         version, state = await self._state(meta)
+        if version != meta.version:
+            return None  # resigned/bots below must come from the metadata of the version we commit on
         resigned = sorted({*meta.resigned, seat})
         bots = dict(meta.bots)
         if bot_level:
@@ -377,11 +427,12 @@ class GameStateService:
                 action=None,
                 events=[event],
                 clock_ms=meta.clock_ms,
+                keep_deadlines=_running(meta.deadlines, state.to_act(), -1),
                 extra_meta={"resigned": dumps(resigned), "bots": dumps({str(s): b for s, b in sorted(bots.items())})},
             ),
         )
         if result.status == "stale":
-            raise errors.stale(version, result.version or 0)
+            return None
         if result.status != "ok":
             raise errors.not_found(game_id)
         await self.store.set_token(game_id, seat, meta.token_hashes.get(seat), None)
@@ -417,6 +468,8 @@ class GameStateService:
         seat = await self._seat(meta, token, required=False)
         if after_version is not None and after_version < 0:
             raise errors.invalid("after_version must be >= 0")
+        if meta.status == "finished" and after_version is not None and after_version >= meta.version:
+            return _empty()  # nothing after the end: the stream ends at once
         return self._watch(meta.game_id, seat, after_version, gone)
 
     async def _watch(
@@ -489,32 +542,44 @@ class GameStateService:
 
     async def _expire(self, game_id: str) -> int:
         meta = await self.store.meta(game_id)
-        if meta is None or meta.status != "active" or not meta.deadline_ms or meta.deadline_ms > now_ms():
+        now = now_ms()
+        if meta is None or meta.status != "active" or not meta.deadline_ms or meta.deadline_ms > now:
             return 0
         version, state = await self.store.load(game_id, meta)
         if version != meta.version:
             return 0
-        applied = 0
-        for seat in list(state.to_act()):
-            if seat not in state.to_act():
+        deadlines, applied = meta.deadlines, 0
+        for seat in sorted(s for s, due in meta.deadlines.items() if due <= now):
+            if seat not in state.to_act() or deadlines.get(seat, now + 1) > now:
                 continue
             new = state.clone()
             action = new.default_action(seat)
             events = [Event("timeout", {"seat": seat}).to_json()]
             events += [e.to_json() for e in new.apply(seat, action)]
+            keep = _running(deadlines, state.to_act(), seat)
             result = await self.store.commit(
-                game_id, Commit(version, new, seat, "timeout", action.to_json(), events, meta.clock_ms)
+                game_id, Commit(version, new, seat, "timeout", action.to_json(), events, meta.clock_ms, keep)
             )
             if result.status != "ok":
                 break  # another instance (or a player) got there first
             metrics.TIMEOUTS.labels(meta.game).inc()
             applied += 1
-            version, state = result.version or 0, new
+            version, state, deadlines = result.version or 0, new, result.deadlines
             if state.is_over():
                 break
         if applied:
-            await self._after_commit(meta, version, state)
+            await self._after_commit(meta, version, state, deadlines)
         return applied
+
+
+async def _empty() -> AsyncIterator[StreamItem]:
+    return
+    yield  # an async generator that yields nothing
+
+
+def _running(deadlines: dict[int, int], before_to_act: list[int], actor: int) -> dict[int, int]:
+    """The deadlines that run on after `actor` decided: every other seat that was already deciding."""
+    return {s: d for s, d in deadlines.items() if s != actor and s in before_to_act}
 
 
 def _status(state: State) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -25,6 +26,8 @@ import redis.asyncio as aioredis
 
 from engine.core import Game, State, canonical_json
 from services.gamestate.keys import Keys
+
+log = logging.getLogger(__name__)
 
 COMMIT = """
 -- KEYS: 1 meta, 2 log, 3 snap, 4 events, 5 idem, 6 active, 7 finished, 8 clock
@@ -117,6 +120,7 @@ class Meta:
     updated_ms: int
     clock_ms: int
     deadline_ms: int
+    deadlines: dict[int, int]
 
     @classmethod
     def from_hash(cls, game_id: str, h: dict[str, str]) -> Meta:
@@ -139,6 +143,7 @@ class Meta:
             updated_ms=int(h["updated_ms"]),
             clock_ms=int(h["clock_ms"]),
             deadline_ms=int(h["deadline_ms"]),
+            deadlines={int(k): v for k, v in json.loads(h.get("deadlines", "{}")).items()},
         )
 
 
@@ -153,6 +158,7 @@ class Commit:
     action: dict[str, Any] | None
     events: list[dict[str, Any]]
     clock_ms: int
+    keep_deadlines: dict[int, int] = field(default_factory=dict)  # seats whose decision clock runs on
     idem_key: str | None = None
     idem_value: dict[str, Any] | None = None
     extra_meta: dict[str, str] = field(default_factory=dict)
@@ -163,6 +169,25 @@ class CommitResult:
     status: str  # ok | stale | dup | missing
     version: int | None = None
     duplicate: dict[str, Any] | None = None
+    deadlines: dict[int, int] = field(default_factory=dict)
+
+
+def next_deadlines(state: State, clock_ms: int, keep: dict[int, int], now: int) -> dict[int, int]:
+    """Per-seat turn-clock deadlines: each seat in to_act gets now + clock for a new decision, or
+    keeps its running deadline (`keep`: a sealed choice others answered meanwhile)."""
+    if not clock_ms or state.is_over():
+        return {}
+    return {seat: keep.get(seat, now + clock_ms) for seat in state.to_act()}
+
+
+def _from_snapshot(game: Game, snap_state: str, tail: list[str]) -> State | None:
+    """Snapshot + log tail, or None if they do not replay (a damaged snapshot: rebuild from the log)."""
+    try:
+        state = game.from_json(json.loads(snap_state))
+        return replay_entries(state, game, [json.loads(e) for e in tail])
+    except Exception:
+        log.exception("snapshot of a %s game does not replay; rebuilding from the log", game.name)
+        return None
 
 
 def status_of(state: State) -> str:
@@ -221,7 +246,8 @@ class Store:
         now = now_ms()
         digest = state.digest()
         over = state.is_over()
-        deadline = now + clock_ms if clock_ms and not over else 0
+        deadlines = next_deadlines(state, clock_ms, {}, now)
+        deadline = min(deadlines.values(), default=0)
         meta = {
             "game": game.name,
             "players": players,
@@ -239,6 +265,7 @@ class Store:
             "updated_ms": now,
             "clock_ms": clock_ms,
             "deadline_ms": deadline,
+            "deadlines": dumps(deadlines),
         }
         meta.update({f"tok:{s}": h for s, h in token_hashes.items()})
         async with self.redis.pipeline(transaction=True) as pipe:
@@ -287,9 +314,8 @@ class Store:
         if not raw:
             raise LookupError(game_id)
         version, digest, _snap_version, snap_state, *tail = raw
-        state = game.from_json(json.loads(snap_state))
-        replay_entries(state, game, [json.loads(e) for e in tail])
-        if state.digest() != digest:
+        state = _from_snapshot(game, snap_state, tail)
+        if state is None or state.digest() != digest:
             # The snapshot disagrees with the log: the log is the truth.
             state = await self.rebuild(meta)
             if state.digest() != digest:
@@ -349,6 +375,16 @@ class Store:
     async def due_clocks(self, now: int, limit: int = 100) -> list[str]:
         return await self.redis.zrangebyscore(self.keys.clock, "-inf", now, start=0, num=limit)
 
+    async def arm_bot_wait(self, game_id: str, due_ms: int) -> None:
+        await self.redis.zadd(self.keys.bot_wait, {game_id: due_ms})
+
+    async def due_bot_waits(self, now: int, limit: int = 100) -> list[str]:
+        return await self.redis.zrangebyscore(self.keys.bot_wait, "-inf", now, start=0, num=limit)
+
+    async def claim_bot_wait(self, game_id: str) -> bool:
+        """True for exactly one of the instances racing for the same due entry."""
+        return bool(await self.redis.zrem(self.keys.bot_wait, game_id))
+
     async def count_active(self) -> int:
         return await self.redis.zcard(self.keys.active)
 
@@ -361,11 +397,12 @@ class Store:
         version = c.expected_version + 1
         now = now_ms()
         status = status_of(state)
-        deadline = now + c.clock_ms if c.clock_ms and status == "active" else 0
+        deadlines = next_deadlines(state, c.clock_ms, c.keep_deadlines, now)
+        deadline = min(deadlines.values(), default=0)
         snapshot = version % self.snapshot_every == 0 or status == "finished"
         state_text, digest = _serialise(state)
         entry = {"v": version, "seat": c.seat, "kind": c.kind, "action": c.action, "at_ms": now}
-        extra: list[str] = []
+        extra: list[str] = ["deadlines", dumps(deadlines)]
         for name, value in c.extra_meta.items():
             extra += [name, value]
         idem_key = k.idem(game_id, c.seat, c.idem_key) if c.idem_key else k.idem(game_id, c.seat, "-")
@@ -397,7 +434,7 @@ class Store:
         outcome, value = reply
         if outcome == "ok":
             self._remember(game_id, version, state)
-            return CommitResult("ok", version=version)
+            return CommitResult("ok", version=version, deadlines=deadlines)
         if outcome == "dup":
             return CommitResult("dup", duplicate=json.loads(value))
         if outcome == "stale":
@@ -480,9 +517,8 @@ def load_game_sync(
     meta = Meta.from_hash(game_id, meta_hash)
     version, digest, _snap_version, snap_state, *tail = raw
     game = get_game(meta.game)
-    state = game.from_json(json.loads(snap_state))
-    replay_entries(state, game, [json.loads(e) for e in tail])
-    if state.digest() != digest:
+    state = _from_snapshot(game, snap_state, tail)
+    if state is None or state.digest() != digest:
         state = replay_entries(
             game.new(meta.players, meta.seed, meta.options),
             game,

@@ -40,15 +40,17 @@ def play_random(
     """
     out = Played()
     step = 0
+    first = clients[0].get_game(created.game_id)
+    version, to_act, status = first.version, first.to_act, first.status
     while step < max_steps:
         client = clients[step % len(clients)]
-        spectator = client.get_game(created.game_id)
-        if spectator.status == "finished":
-            out.digests[spectator.version] = spectator.digest
+        if capture or status == "finished":
+            spectator = client.get_game(created.game_id)
+            assert (spectator.version, spectator.to_act, spectator.status) == (version, to_act, status)
+            out.digests[version] = spectator.digest
+        if status == "finished":
             break
-        version = spectator.version
         out.versions.append(version)
-        out.digests[version] = spectator.digest
         if capture:
             out.views[version] = {None: spectator.view}
             out.legal[version] = {}
@@ -58,13 +60,14 @@ def play_random(
                 out.views[version][seat] = view.view
                 legal = client.legal_actions(created.game_id, created.token(seat))
                 out.legal[version][seat] = legal.actions
-        seat = spectator.to_act[rng.randrange(len(spectator.to_act))]
+        seat = to_act[rng.randrange(len(to_act))]
         actions = client.legal_actions(created.game_id, created.token(seat)).actions
         assert actions, f"seat {seat} is to act at version {version} but has no legal action"
         action = actions[rng.randrange(len(actions))]
         result = client.submit(created.game_id, created.token(seat), action, version)
         assert result.version == version + 1
         out.submitted[result.version] = (seat, result.events)
+        version, to_act, status = result.version, result.to_act, result.status
         step += 1
     else:
         pytest.fail(f"game {created.game_id} did not finish in {max_steps} steps")

@@ -154,3 +154,44 @@ def test_no_input_crashes_the_server(client, action, version, key):
         assert exc.code() in (C.INVALID_ARGUMENT, C.FAILED_PRECONDITION, C.ABORTED), exc
         json.loads(exc.details())
     assert client.get_game(game.game_id).version in (0, 1)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game_id=st.text(max_size=70), token=st.text(max_size=70), after=st.none() | st.integers(-5, 5))
+def test_no_game_id_or_token_crashes_any_read(client, game_id, token, after):
+    expected = {C.INVALID_ARGUMENT, C.NOT_FOUND, C.UNAUTHENTICATED, C.PERMISSION_DENIED}
+    calls = [
+        lambda: client.stub.GetGame(pb2.GetGameRequest(game_id=game_id, token=token), timeout=5),
+        lambda: client.stub.ListLegalActions(pb2.ListLegalActionsRequest(game_id=game_id, token=token), timeout=5),
+        lambda: client.stub.GetLog(pb2.GetLogRequest(game_id=game_id), timeout=5),
+        lambda: client.stub.Resign(pb2.ResignRequest(game_id=game_id, token=token, bot_level=token), timeout=5),
+        lambda: client.stub.RotateToken(pb2.RotateTokenRequest(game_id=game_id, token=token), timeout=5),
+        lambda: next(iter(client.stub.WatchGame(
+            pb2.WatchGameRequest(game_id=game_id, token=token, after_version=after), timeout=5))),
+    ]
+    for call in calls:
+        with pytest.raises(grpc.RpcError) as info:
+            call()
+        assert info.value.code() in expected, info.value
+        json.loads(info.value.details())
+
+
+def test_lost_redis_is_unavailable_not_a_crash(make_instance, make_client):
+    import redis.asyncio as aioredis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+
+    inst = make_instance(sweeper=False)
+    client = make_client(inst)
+    game = client.create_game("toybids", 2, seed=12)
+    store = inst.running.service.store
+    working = store.redis
+    # nothing listens on port 1
+    store.redis = aioredis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.5, retry=Retry(NoBackoff(), 0))
+    try:
+        err = expect_error(C.UNAVAILABLE, client.get_game, game.game_id)
+        assert err.reason == "unavailable"
+    finally:
+        inst.run(store.redis.aclose())
+        store.redis = working
+    assert client.get_game(game.game_id).version == 0  # and it serves again once Redis is back

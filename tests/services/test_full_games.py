@@ -62,7 +62,8 @@ def test_full_game_through_the_rpcs_matches_an_engine_replay(
     state = engine_game.new(log.players, log.seed, log.options)
     for entry in log.entries:
         v = entry["v"] - 1
-        assert state.digest() == played.digests[v]
+        if v in played.digests:
+            assert state.digest() == played.digests[v]
         if capture:
             for seat in [None, *range(players)]:
                 assert _same(played.views[v][seat], state.view(seat)), f"view of seat {seat} at version {v}"

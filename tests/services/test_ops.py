@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 import time
 import urllib.request
 
@@ -128,3 +129,36 @@ def test_idle_stream_sends_heartbeats_that_repeat_the_last_version(client):
     stream.close()
     assert (first.kind, first.version) == ("created", 0)
     assert (second.kind, second.version, second.events, second.to_act) == ("heartbeat", 0, [], [0, 1])
+
+
+def test_graceful_shutdown_finishes_in_flight_submissions(make_instance, make_client, rdb, prefix):
+    """Calls under way when the instance stops complete; later ones are refused; none is half-done:
+    every game's log holds exactly the submissions its player saw accepted."""
+    inst = make_instance()
+    clients = [make_client(inst) for _ in range(4)]
+    games = [c.create_game("toybids", 3, seed=80 + i, options={"rounds": 4}) for i, c in enumerate(clients)]
+    accepted = [0] * len(games)
+    errors: list[grpc.StatusCode] = []
+
+    def play(i: int) -> None:
+        client, game, rng = clients[i], games[i], random.Random(i)
+        try:
+            while (view := client.get_game(game.game_id)).status != "finished":
+                seat = rng.choice(view.to_act)
+                action = rng.choice(client.legal_actions(game.game_id, game.token(seat)).actions)
+                client.submit(game.game_id, game.token(seat), action, view.version)
+                accepted[i] += 1
+        except GameServiceError as exc:
+            errors.append(exc.code)
+
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(len(games))]
+    for t in threads:
+        t.start()
+    time.sleep(0.05)
+    inst.stop(grace=3.0)
+    for t in threads:
+        t.join(10)
+    # refused: new calls (UNAVAILABLE), or calls the server had not started when it closed (CANCELLED)
+    assert set(errors) <= {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED}, errors
+    for game, count in zip(games, accepted):
+        assert rdb.llen(f"{prefix}game:{{{game.game_id}}}:log") == count

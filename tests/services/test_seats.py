@@ -87,3 +87,24 @@ def test_resign_refusals_change_nothing(client, level):
     if level:
         expect_error(C.INVALID_ARGUMENT, client.resign, game.game_id, game.token(0), level)
     assert client.get_game(game.game_id).version == 0
+
+
+def test_concurrent_resignations_on_two_instances_are_all_kept(make_instance, make_client):
+    import threading
+
+    a, b = make_client(make_instance()), make_client(make_instance())
+    game = a.create_game("toybids", 3, seed=68, options={"rounds": 4})
+    barrier = threading.Barrier(2)
+
+    def resign(client, seat, level):
+        barrier.wait()
+        client.resign(game.game_id, game.token(seat), bot_level=level)
+
+    threads = [threading.Thread(target=resign, args=(a, 1, "random")),
+               threading.Thread(target=resign, args=(b, 2, "greedy"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    view = a.get_game(game.game_id)
+    assert view.resigned == [1, 2] and view.bots == {1: "random", 2: "greedy"}
