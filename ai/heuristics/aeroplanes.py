@@ -1,0 +1,157 @@
+"""Aeroplanes heuristic (rules: shared/rules/aeroplanes.md).
+
+Projection of final VP, from a (determinized) state:
+  VP so far
+  + the era scoring as if the era ended now: majorities in the three markets
+    and the profit ranking, with this era's VPs/Era amounts (AE-13);
+  + half of the current majority awards again for every later era (airport
+    tiles stay on the board, AE-13.2);
+  + the game-end VP already earned: every bought aircraft card and every
+    claimed passenger tile (AE-15.1);
+  + 1 VP per airport tile still on an in-service aircraft card and 0.4 VP
+    per free seat on one (what the aircraft will still place and carry);
+  + 0.05 VP per pound (money only breaks ties at the end, AE-15.2; what it buys
+    is valued through the cards and tiles bought).
+The scale is 4 VP plus 6 per era still to be scored. MCTS rollouts are cut
+after 8 random decisions (random play is far from real play here).
+
+Greedy (`choose`): a *turn lookahead*. Many decisions only pay off at the end
+of the seat's turn (choosing the action kind, then the card, tile, route and
+dice decisions that follow), so each candidate is applied to a copy and the
+rest of the seat's turn is completed by one-ply choices on the projection
+(at most 6 more decisions, chance resolved by the copy's RNG); the candidate
+whose completed turn has the best projected lead over the best rival wins.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ai.heuristics import Heuristic, one_ply
+from engine.core import Action, IllegalAction, State
+
+MONEY_VP = 0.05
+#: Worth of what a bought aircraft still offers: an airport tile waiting on it (a future airport:
+#: majorities, America bonus) and a free seat (a future passenger: profit, tile VP).
+TILE_VP = 1.0
+SEAT_VP = 0.4
+TURN_STEPS = 6
+
+
+class AeroplanesHeuristic(Heuristic):
+    game = "aeroplanes"
+    max_rollout_depth = 8
+
+    def projected_scores(self, state: State) -> list[float]:
+        st: Any = state
+        out = [float(v) for v in st.vp]
+        if st.phase == "over":
+            return out
+        t = _tables()
+        players = st.num_players
+        era = st.era
+        later = 1 + 0.5 * (3 - era)
+        region_of = t["region_of"]
+        markets = t["markets"]
+        counts = {m: [0] * players for m in markets}
+        for d, slots in enumerate(st.slots):
+            row = counts.get(region_of[d])
+            if row is not None:
+                for v in slots:
+                    if v >= 0:
+                        row[v >> 2] += 1
+        majority = t["majority_vp"][era - 1]
+        for market, row in counts.items():
+            first, second = majority[market]
+            for p, award in enumerate(t["majority_awards"](row, first, second)):
+                out[p] += award * later
+        cap = t["tile_capacity"]
+        tile_vp = t["tile_vp"]
+        card_vp = t["card_vp"]
+        profit = []
+        for p in range(players):
+            carried = free = 0
+            vp = 0
+            potential = 0.0
+            for c in st.cards[p]:
+                vp += card_vp[c[0]]
+                load = 0
+                for tile in c[5]:
+                    load += cap[tile]
+                    vp += tile_vp[tile]
+                if c[1]:
+                    carried += load
+                    free += c[3] - load
+                    potential += TILE_VP * c[4] + SEAT_VP * (c[3] - load)
+            for tile in st.set_aside[p]:
+                vp += tile_vp[tile]
+            profit.append(carried - free)
+            out[p] += vp + MONEY_VP * st.money[p] + potential
+        for p, award in enumerate(t["profit_awards"](profit, t["profit_vp"][era - 1])):
+            out[p] += award
+        return out
+
+    def scale(self, state: State) -> float:
+        era = getattr(state, "era", 2)
+        return 4.0 + 6.0 * (4 - era)
+
+    def prior(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
+        """For the MCTS root: the same lookahead completing at most 2 more decisions of the turn."""
+        return self.choose(state, seat, actions, rng, steps=2)
+
+    def choose(
+        self, state: State, seat: int, actions: list[Action], rng: random.Random, steps: int = TURN_STEPS
+    ) -> Action:
+        limit = steps
+        best: list[Action] = []  # candidates tied for the best completed-turn margin
+        best_value = float("-inf")
+        for action in actions:
+            trial = state.clone()
+            try:
+                trial.apply(seat, action)
+            except IllegalAction:  # pragma: no cover - legal_actions and apply disagree
+                continue
+            done = 0
+            while not trial.is_over() and trial.to_act() == [seat] and done < limit:
+                follow = trial.legal_actions(seat)
+                trial.apply(seat, follow[0] if len(follow) == 1 else one_ply(self, trial, seat, follow, rng))
+                done += 1
+            value = self.margin(trial, seat)
+            if value > best_value + 1e-9:
+                best, best_value = [action], value
+            elif abs(value - best_value) <= 1e-9:
+                best.append(action)
+        return best[rng.randrange(len(best))] if best else actions[0]
+
+
+_TABLES: dict[str, Any] = {}
+
+
+def _tables() -> dict[str, Any]:
+    """Static lookups built once from the engine's data: VP and capacity by id, regions, VP tables."""
+    if not _TABLES:
+        from engine.aeroplanes import model
+        from engine.aeroplanes.data import DATA, MARKETS
+        from engine.aeroplanes.era import CARDS, TILES
+        from engine.aeroplanes.routes import REGION_OF
+        from engine.aeroplanes.scoring import majority_awards, profit_awards
+
+        # The projection indexes card fields by position; fail loudly if the layout moves.
+        layout = (model.CARD_NUMBER, model.CARD_IN_SERVICE, model.CARD_BASE, model.CARD_TILES, model.CARD_PAX)
+        assert layout == (0, 1, 3, 4, 5)
+        _TABLES.update(
+            card_vp=[0] + [c.vp for c in CARDS],
+            tile_vp=[0] + [x.vp for x in TILES],
+            tile_capacity=[0] + [x.capacity for x in TILES],
+            region_of=REGION_OF,
+            markets=tuple(MARKETS),
+            majority_vp=DATA.majority_vp,
+            profit_vp=DATA.profit_vp,
+            majority_awards=majority_awards,
+            profit_awards=profit_awards,
+        )
+    return _TABLES
+
+
+HEURISTIC = AeroplanesHeuristic()
