@@ -3,10 +3,13 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# gRPC stubs generated from proto/ (gitignored, never committed)
+PROTO_SRC := $(wildcard proto/skyboard/v1/*.proto)
+PROTO_GEN := $(PROTO_SRC:.proto=_pb2.py)
 
 .PHONY: install test lint run demo bench clean
 
-install: $(STAMP)
+install: $(STAMP) $(PROTO_GEN)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,15 +17,18 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
+proto/%_pb2.py: proto/%.proto $(STAMP)
+	$(PY) -m grpc_tools.protoc -I. --python_out=. --pyi_out=. --grpc_python_out=. $<
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
-test: $(STAMP)
+test: $(STAMP) $(PROTO_GEN)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
-run: $(STAMP)
-	$(PY) -m engine.demo opensky --seed 1
+run: $(STAMP) $(PROTO_GEN)
+	$(PY) -m services.run
 
 demo: $(STAMP)
 	$(PY) -m engine.demo opensky --seed 1
@@ -32,3 +38,4 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis
+	find proto -name '*_pb2*.py*' -delete

@@ -1,0 +1,1 @@
+"""Services around the engines: the game-state service (gRPC), gateway, workers."""

@@ -1,0 +1,7 @@
+"""The game-state service: authoritative games stored in Redis, served over gRPC.
+
+Modules: `pb` (generated stubs), `keys` (Redis layout), `tokens` (seat secrets),
+`store` (Redis storage and the compare-and-set commit), `service` (the
+game-agnostic logic), `server` (grpc.aio servicer), `sweeper` (turn clock),
+`bots` (levels and Celery dispatch), `metrics`, `client` (typed client).
+"""

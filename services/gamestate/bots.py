@@ -1,0 +1,57 @@
+"""Bot levels and the dispatch of bot decisions to Celery workers.
+
+The service never decides for a bot: when a bot seat is in to_act after
+creation or an accepted action, it queues the task `skyboard.bot_move`
+(game_id, seat, version) by name. The worker (services/workers/) loads the
+state, thinks and submits with expected_version, so stale or duplicate tasks
+are harmless.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from typing import Protocol
+
+log = logging.getLogger(__name__)
+
+#: The bot level names creation accepts (the REST contract's names). The ai
+#: package will provide its own list; until then this is the one place.
+BOT_LEVELS: tuple[str, ...] = ("random", "greedy", "mcts-easy", "mcts-normal", "mcts-hard")
+
+BOT_MOVE_TASK = "skyboard.bot_move"
+
+
+@functools.cache
+def bot_levels() -> tuple[str, ...]:
+    """Known levels: the ai package's `ai.levels()` when it is installed, else BOT_LEVELS."""
+    try:
+        from ai import levels
+    except ImportError:
+        return BOT_LEVELS
+    return tuple(levels())
+
+
+class Dispatcher(Protocol):
+    async def dispatch(self, game_id: str, seat: int, version: int) -> None: ...
+
+
+class CeleryDispatcher:
+    """Queues skyboard.bot_move on the Celery app's broker (by task name, no worker import)."""
+
+    def __init__(self, celery_app, queue: str):
+        self._app = celery_app
+        self._queue = queue
+
+    async def dispatch(self, game_id: str, seat: int, version: int) -> None:
+        await asyncio.to_thread(
+            self._app.send_task, BOT_MOVE_TASK, args=[game_id, seat, version], queue=self._queue
+        )
+
+
+class NoDispatcher:
+    """Used when DISPATCH_BOTS is false: bot seats wait for whoever drives them."""
+
+    async def dispatch(self, game_id: str, seat: int, version: int) -> None:
+        log.debug("bot dispatch disabled: %s seat %s at version %s", game_id, seat, version)

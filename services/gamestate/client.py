@@ -1,0 +1,420 @@
+"""Typed clients of the game-state gRPC API, for the gateway (async) and bot workers (sync).
+
+Both speak plain Python values (dicts for JSON) and raise `GameServiceError`
+carrying the status code, the service's reason, message and rule id.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+
+from services.gamestate.pb import pb2, pb2_grpc
+
+
+class GameServiceError(Exception):
+    """A refused call: `code` (grpc.StatusCode), `reason`, `message`, `rule`."""
+
+    def __init__(self, code: grpc.StatusCode, reason: str, message: str, rule: str | None):
+        super().__init__(f"{code.name} {reason}: {message}")
+        self.code = code
+        self.reason = reason
+        self.message = message
+        self.rule = rule
+
+    @classmethod
+    def from_rpc(cls, exc: grpc.RpcError) -> GameServiceError:
+        details = exc.details() or ""
+        try:
+            body = json.loads(details)
+            reason, message, rule = body["reason"], body["message"], body.get("rule")
+        except (ValueError, TypeError, KeyError):
+            reason, message, rule = exc.code().name.lower(), details, None
+        return cls(exc.code(), reason, message, rule)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    seat: int
+    token: str | None
+    bot: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    game_id: str
+    seats: list[Seat]
+    version: int
+
+    def token(self, seat: int) -> str:
+        tok = self.seats[seat].token
+        if tok is None:
+            raise KeyError(f"seat {seat} is a bot seat")
+        return tok
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    game_id: str
+    game: str
+    version: int
+    status: str
+    to_act: list[int]
+    seat: int | None
+    view: dict[str, Any]
+    scores: list[int]
+    winners: list[int]
+    players: int
+    options: dict[str, Any]
+    bots: dict[int, str]
+    turn_seconds: float
+    deadline_ms: int
+    digest: str
+    resigned: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    version: int
+    seat: int
+    actions: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Submitted:
+    version: int
+    events: list[dict[str, Any]]
+    status: str
+    to_act: list[int]
+    replayed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """One version's entry of a watched game, redacted for the watcher."""
+
+    version: int
+    kind: str
+    actor: int | None
+    events: list[dict[str, Any]]
+    status: str
+    to_act: list[int]
+    scores: list[int]
+    winners: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    game_id: str
+    game: str
+    players: int
+    status: str
+    version: int
+    to_act: list[int]
+    bots: dict[int, str]
+    created_ms: int
+    updated_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameLog:
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    final_digest: str = ""
+    version: int = 0
+    scores: list[int] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------- conversions
+
+
+def _create_request(game, players, seed, options, bots, turn_seconds) -> pb2.CreateGameRequest:
+    req = pb2.CreateGameRequest(
+        game=game,
+        players=players,
+        options_json=json.dumps(options or {}),
+        bots={int(s): lvl for s, lvl in (bots or {}).items()},
+        turn_seconds=turn_seconds,
+    )
+    if seed is not None:
+        req.seed = seed
+    return req
+
+
+def _created(r) -> Created:
+    return Created(r.game_id, [Seat(s.seat, s.token or None, s.bot or None) for s in r.seats], r.version)
+
+
+def _state(r) -> GameState:
+    return GameState(
+        game_id=r.game_id,
+        game=r.game,
+        version=r.version,
+        status=r.status,
+        to_act=list(r.to_act),
+        seat=r.seat if r.HasField("seat") else None,
+        view=json.loads(r.view_json),
+        scores=list(r.scores),
+        winners=list(r.winners),
+        players=r.players,
+        options=json.loads(r.options_json),
+        bots=dict(r.bots),
+        turn_seconds=r.turn_seconds,
+        deadline_ms=r.deadline_ms,
+        digest=r.digest,
+        resigned=list(r.resigned),
+    )
+
+
+def _submitted(r) -> Submitted:
+    return Submitted(r.version, [json.loads(e) for e in r.events_json], r.status, list(r.to_act), r.replayed)
+
+
+def _update(r) -> Update:
+    return Update(
+        version=r.version,
+        kind=r.kind,
+        actor=r.actor if r.HasField("actor") else None,
+        events=[json.loads(e) for e in r.events_json],
+        status=r.status,
+        to_act=list(r.to_act),
+        scores=list(r.scores),
+        winners=list(r.winners),
+    )
+
+
+def _summary(g) -> Summary:
+    return Summary(
+        g.game_id, g.game, g.players, g.status, g.version, list(g.to_act), dict(g.bots), g.created_ms, g.updated_ms
+    )
+
+
+def _log(r) -> GameLog:
+    return GameLog(
+        game=r.game,
+        players=r.players,
+        options=json.loads(r.options_json),
+        seed=r.seed,
+        entries=[json.loads(e) for e in r.entries_json],
+        final_digest=r.final_digest,
+        version=r.version,
+        scores=list(r.scores),
+        winners=list(r.winners),
+    )
+
+
+def _catalog(r) -> tuple[list[dict[str, Any]], list[str]]:
+    games = [
+        {
+            "name": g.name,
+            "title": g.title,
+            "min_players": g.min_players,
+            "max_players": g.max_players,
+            "options": json.loads(g.options_json),
+        }
+        for g in r.games
+    ]
+    return games, list(r.bot_levels)
+
+
+def _submit_request(game_id, token, action, expected_version, idempotency_key) -> pb2.SubmitActionRequest:
+    text = action if isinstance(action, str) else json.dumps(action)
+    return pb2.SubmitActionRequest(
+        game_id=game_id,
+        token=token,
+        action_json=text,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key or "",
+    )
+
+
+def _watch_request(game_id, token, after_version) -> pb2.WatchGameRequest:
+    req = pb2.WatchGameRequest(game_id=game_id, token=token or "")
+    if after_version is not None:
+        req.after_version = after_version
+    return req
+
+
+# ---------------------------------------------------------------------- sync client
+
+
+class GameClient:
+    """Blocking client (bot workers, scripts, tests). `timeout` applies to each unary call."""
+
+    def __init__(self, target: str, timeout: float = 10.0):
+        self.channel = grpc.insecure_channel(target)
+        self.stub = pb2_grpc.GameServiceStub(self.channel)
+        self.timeout = timeout
+
+    def close(self) -> None:
+        self.channel.close()
+
+    def __enter__(self) -> GameClient:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _call(self, method, request):
+        try:
+            return method(request, timeout=self.timeout)
+        except grpc.RpcError as exc:
+            raise GameServiceError.from_rpc(exc) from None
+
+    def catalog(self) -> tuple[list[dict[str, Any]], list[str]]:
+        return _catalog(self._call(self.stub.ListCatalog, pb2.ListCatalogRequest()))
+
+    def create_game(
+        self,
+        game: str,
+        players: int,
+        *,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        bots: dict[int, str] | None = None,
+        turn_seconds: float = 0.0,
+    ) -> Created:
+        return _created(
+            self._call(self.stub.CreateGame, _create_request(game, players, seed, options, bots, turn_seconds))
+        )
+
+    def get_game(self, game_id: str, token: str | None = None) -> GameState:
+        return _state(self._call(self.stub.GetGame, pb2.GetGameRequest(game_id=game_id, token=token or "")))
+
+    def legal_actions(self, game_id: str, token: str) -> Legal:
+        r = self._call(self.stub.ListLegalActions, pb2.ListLegalActionsRequest(game_id=game_id, token=token))
+        return Legal(r.version, r.seat, [json.loads(a) for a in r.actions_json])
+
+    def submit(
+        self,
+        game_id: str,
+        token: str,
+        action: dict[str, Any] | str,
+        expected_version: int,
+        idempotency_key: str | None = None,
+    ) -> Submitted:
+        req = _submit_request(game_id, token, action, expected_version, idempotency_key)
+        return _submitted(self._call(self.stub.SubmitAction, req))
+
+    def watch(self, game_id: str, token: str | None = None, after_version: int | None = None) -> Iterator[Update]:
+        """Updates after `after_version` (from creation if None); ends after the game ends."""
+        call = self.stub.WatchGame(_watch_request(game_id, token, after_version))
+        try:
+            for r in call:
+                yield _update(r)
+        except grpc.RpcError as exc:
+            raise GameServiceError.from_rpc(exc) from None
+        finally:
+            call.cancel()  # closing the iterator early ends the stream on the server too
+
+    def list_games(self, status: str = "", game: str = "", limit: int = 0) -> list[Summary]:
+        r = self._call(self.stub.ListGames, pb2.ListGamesRequest(status=status, game=game, limit=limit))
+        return [_summary(g) for g in r.games]
+
+    def resign(self, game_id: str, token: str, bot_level: str | None = None) -> int:
+        req = pb2.ResignRequest(game_id=game_id, token=token, bot_level=bot_level or "")
+        return self._call(self.stub.Resign, req).version
+
+    def rotate_token(self, game_id: str, token: str) -> str:
+        return self._call(self.stub.RotateToken, pb2.RotateTokenRequest(game_id=game_id, token=token)).token
+
+    def get_log(self, game_id: str) -> GameLog:
+        return _log(self._call(self.stub.GetLog, pb2.GetLogRequest(game_id=game_id)))
+
+
+# ---------------------------------------------------------------------- async client
+
+
+class AsyncGameClient:
+    """grpc.aio client (the REST gateway). Same methods as GameClient, awaitable."""
+
+    def __init__(self, target: str, timeout: float = 10.0):
+        self.channel = grpc.aio.insecure_channel(target)
+        self.stub = pb2_grpc.GameServiceStub(self.channel)
+        self.timeout = timeout
+
+    async def close(self) -> None:
+        await self.channel.close()
+
+    async def __aenter__(self) -> AsyncGameClient:
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    async def _call(self, method, request):
+        try:
+            return await method(request, timeout=self.timeout)
+        except grpc.RpcError as exc:
+            raise GameServiceError.from_rpc(exc) from None
+
+    async def catalog(self) -> tuple[list[dict[str, Any]], list[str]]:
+        return _catalog(await self._call(self.stub.ListCatalog, pb2.ListCatalogRequest()))
+
+    async def create_game(
+        self,
+        game: str,
+        players: int,
+        *,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        bots: dict[int, str] | None = None,
+        turn_seconds: float = 0.0,
+    ) -> Created:
+        req = _create_request(game, players, seed, options, bots, turn_seconds)
+        return _created(await self._call(self.stub.CreateGame, req))
+
+    async def get_game(self, game_id: str, token: str | None = None) -> GameState:
+        req = pb2.GetGameRequest(game_id=game_id, token=token or "")
+        return _state(await self._call(self.stub.GetGame, req))
+
+    async def legal_actions(self, game_id: str, token: str) -> Legal:
+        req = pb2.ListLegalActionsRequest(game_id=game_id, token=token)
+        r = await self._call(self.stub.ListLegalActions, req)
+        return Legal(r.version, r.seat, [json.loads(a) for a in r.actions_json])
+
+    async def submit(
+        self,
+        game_id: str,
+        token: str,
+        action: dict[str, Any] | str,
+        expected_version: int,
+        idempotency_key: str | None = None,
+    ) -> Submitted:
+        req = _submit_request(game_id, token, action, expected_version, idempotency_key)
+        return _submitted(await self._call(self.stub.SubmitAction, req))
+
+    async def watch(
+        self, game_id: str, token: str | None = None, after_version: int | None = None
+    ) -> AsyncIterator[Update]:
+        call = self.stub.WatchGame(_watch_request(game_id, token, after_version))
+        try:
+            async for r in call:
+                yield _update(r)
+        except grpc.RpcError as exc:
+            raise GameServiceError.from_rpc(exc) from None
+        finally:
+            call.cancel()  # closing the iterator early ends the stream on the server too
+
+    async def list_games(self, status: str = "", game: str = "", limit: int = 0) -> list[Summary]:
+        r = await self._call(self.stub.ListGames, pb2.ListGamesRequest(status=status, game=game, limit=limit))
+        return [_summary(g) for g in r.games]
+
+    async def resign(self, game_id: str, token: str, bot_level: str | None = None) -> int:
+        req = pb2.ResignRequest(game_id=game_id, token=token, bot_level=bot_level or "")
+        return (await self._call(self.stub.Resign, req)).version
+
+    async def rotate_token(self, game_id: str, token: str) -> str:
+        req = pb2.RotateTokenRequest(game_id=game_id, token=token)
+        return (await self._call(self.stub.RotateToken, req)).token
+
+    async def get_log(self, game_id: str) -> GameLog:
+        return _log(await self._call(self.stub.GetLog, pb2.GetLogRequest(game_id=game_id)))

@@ -1,0 +1,57 @@
+"""The Redis key layout, in one place.
+
+Per game (the `{id}` hash tag keeps one game's keys in one cluster slot):
+  {p}game:{id}:meta     hash   game, players, options, seed, bots, resigned, token hashes
+                                (tok:<seat>), status, version, digest, to_act, scores,
+                                winners, created_ms, updated_ms, clock_ms, deadline_ms
+  {p}game:{id}:log      list   one JSON entry per accepted action: {v, seat, kind, action, at_ms};
+                                entry i created version i+1 (version = accepted actions)
+  {p}game:{id}:snap     hash   state (engine JSON), version, digest
+  {p}game:{id}:events   stream one entry per version, id "<version>-1" (0-1 = creation):
+                                fields v, kind, actor, events (full JSON, visible_to kept;
+                                watchers redact), status, to_act, scores, winners
+  {p}game:{id}:idem:<seat>:<key>  string  the first accepted outcome, with a TTL
+Global:
+  {p}token:<sha256>     string "<game_id>:<seat>" for every live human seat token
+  {p}games:active / {p}games:finished   zsets of game ids scored by creation ms
+  {p}clock              zset   game id -> deadline ms of its current decision
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Keys:
+    prefix: str
+
+    def meta(self, game_id: str) -> str:
+        return f"{self.prefix}game:{{{game_id}}}:meta"
+
+    def log(self, game_id: str) -> str:
+        return f"{self.prefix}game:{{{game_id}}}:log"
+
+    def snap(self, game_id: str) -> str:
+        return f"{self.prefix}game:{{{game_id}}}:snap"
+
+    def events(self, game_id: str) -> str:
+        return f"{self.prefix}game:{{{game_id}}}:events"
+
+    def idem(self, game_id: str, seat: int, key: str) -> str:
+        return f"{self.prefix}game:{{{game_id}}}:idem:{seat}:{key}"
+
+    def token(self, token_hash: str) -> str:
+        return f"{self.prefix}token:{token_hash}"
+
+    @property
+    def active(self) -> str:
+        return f"{self.prefix}games:active"
+
+    @property
+    def finished(self) -> str:
+        return f"{self.prefix}games:finished"
+
+    @property
+    def clock(self) -> str:
+        return f"{self.prefix}clock"

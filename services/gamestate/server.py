@@ -1,0 +1,329 @@
+"""The grpc.aio servicer: protobuf in, GameStateService, protobuf out.
+
+Every handler maps ServiceError to its status (details = JSON reason/message/
+rule, trailing metadata "rule" for illegal actions) and any unexpected
+exception to INTERNAL, so no input can crash the server. Health checking and
+reflection are registered alongside.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import grpc
+import redis.asyncio as aioredis
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from services.gamestate import errors, metrics
+from services.gamestate.bots import CeleryDispatcher, Dispatcher, NoDispatcher
+from services.gamestate.pb import SERVICE_NAME, pb2, pb2_grpc
+from services.gamestate.service import GameStateService, Registry, ViewData
+from services.gamestate.store import Meta, Store
+from services.settings import Settings
+
+log = logging.getLogger(__name__)
+
+INTERNAL_DETAILS = json.dumps({"reason": "internal", "message": "internal error", "rule": None})
+
+
+async def _fail(context: grpc.aio.ServicerContext, exc: errors.ServiceError) -> None:
+    if exc.rule:
+        context.set_trailing_metadata((("rule", exc.rule),))
+    await context.abort(exc.code, exc.details())
+
+
+def _handler(rpc: str) -> Callable:
+    """Wrap a unary handler: latency metric per RPC and game, error mapping."""
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        async def run(self, request, context):
+            start = time.perf_counter()
+            game = "-"
+            try:
+                result = await fn(self, request, context)
+                game = getattr(result, "_metric_game", None) or self._game_label(request)
+                return result
+            except errors.ServiceError as exc:
+                game = self._game_label(request)
+                await _fail(context, exc)
+            except (asyncio.CancelledError, grpc.aio.AbortError):
+                raise
+            except Exception:
+                log.exception("%s failed", rpc)
+                await context.abort(grpc.StatusCode.INTERNAL, INTERNAL_DETAILS)
+            finally:
+                metrics.RPC_LATENCY.labels(rpc, game).observe(time.perf_counter() - start)
+
+        return run
+
+    return wrap
+
+
+def _summary(m: Meta) -> pb2.GameSummary:
+    return pb2.GameSummary(
+        game_id=m.game_id,
+        game=m.game,
+        players=m.players,
+        status=m.status,
+        version=m.version,
+        to_act=m.to_act,
+        bots=m.bots,
+        created_ms=m.created_ms,
+        updated_ms=m.updated_ms,
+    )
+
+
+def _view(v: ViewData) -> pb2.GameView:
+    state, meta = v.state, v.meta
+    over = state.is_over()
+    return pb2.GameView(
+        game_id=meta.game_id,
+        game=meta.game,
+        version=v.version,
+        status="finished" if over else "active",
+        to_act=state.to_act(),
+        seat=v.seat,
+        view_json=json.dumps(state.view(v.seat)),
+        scores=state.scores(),
+        winners=state.winners(),
+        players=meta.players,
+        options_json=json.dumps(meta.options),
+        bots=meta.bots,
+        turn_seconds=meta.clock_ms / 1000,
+        deadline_ms=meta.deadline_ms if v.version == meta.version and not over else 0,
+        digest=state.digest(),
+        resigned=meta.resigned,
+    )
+
+
+class GameServicer(pb2_grpc.GameServiceServicer):
+    """gRPC front of one GameStateService."""
+
+    def __init__(self, service: GameStateService):
+        self.service = service
+        self._games: dict[str, str] = {}
+
+    def _game_label(self, request) -> str:
+        game = getattr(request, "game", "")
+        if game and game in self.service.registry.names():
+            return game
+        return self._games.get(getattr(request, "game_id", ""), "-")
+
+    def _label(self, meta: Meta) -> None:
+        if len(self._games) > 10_000:
+            self._games.clear()
+        self._games[meta.game_id] = meta.game
+
+    @_handler("ListCatalog")
+    async def ListCatalog(self, request, context):
+        games, levels = self.service.catalog()
+        return pb2.ListCatalogResponse(
+            games=[
+                pb2.GameDescription(
+                    name=g["name"],
+                    title=g["title"],
+                    min_players=g["min_players"],
+                    max_players=g["max_players"],
+                    options_json=json.dumps(g["options"]),
+                )
+                for g in games
+            ],
+            bot_levels=list(levels),
+        )
+
+    @_handler("CreateGame")
+    async def CreateGame(self, request, context):
+        game_id, seats, version = await self.service.create(
+            request.game,
+            request.players,
+            request.seed if request.HasField("seed") else None,
+            request.options_json,
+            dict(request.bots),
+            request.turn_seconds,
+        )
+        self._games[game_id] = request.game
+        return pb2.CreateGameResponse(
+            game_id=game_id,
+            seats=[pb2.SeatInfo(seat=s, token=t, bot=b) for s, t, b in seats],
+            version=version,
+        )
+
+    @_handler("GetGame")
+    async def GetGame(self, request, context):
+        data = await self.service.get_game(request.game_id, request.token)
+        self._label(data.meta)
+        return _view(data)
+
+    @_handler("ListLegalActions")
+    async def ListLegalActions(self, request, context):
+        version, seat, actions = await self.service.legal_actions(request.game_id, request.token)
+        return pb2.ListLegalActionsResponse(
+            version=version, seat=seat, actions_json=[json.dumps(a) for a in actions]
+        )
+
+    @_handler("SubmitAction")
+    async def SubmitAction(self, request, context):
+        r = await self.service.submit(
+            request.game_id, request.token, request.action_json, request.expected_version, request.idempotency_key
+        )
+        return pb2.SubmitActionResponse(
+            version=r.version,
+            events_json=[json.dumps(e) for e in r.events],
+            status=r.status,
+            to_act=r.to_act,
+            replayed=r.replayed,
+        )
+
+    async def WatchGame(self, request, context):
+        try:
+            stream = await self.service.watch(
+                request.game_id, request.token, request.after_version if request.HasField("after_version") else None
+            )
+            async for item in stream:
+                yield pb2.WatchEvent(
+                    version=item.version,
+                    kind=item.kind,
+                    actor=item.actor,
+                    events_json=[json.dumps(e) for e in item.events],
+                    status=item.status,
+                    to_act=item.to_act,
+                    scores=item.scores,
+                    winners=item.winners,
+                )
+        except errors.ServiceError as exc:
+            await _fail(context, exc)
+        except (asyncio.CancelledError, grpc.aio.AbortError):
+            raise
+        except Exception:
+            log.exception("WatchGame failed")
+            await context.abort(grpc.StatusCode.INTERNAL, INTERNAL_DETAILS)
+
+    @_handler("ListGames")
+    async def ListGames(self, request, context):
+        metas = await self.service.list_games(request.status, request.game, request.limit)
+        return pb2.ListGamesResponse(games=[_summary(m) for m in metas])
+
+    @_handler("Resign")
+    async def Resign(self, request, context):
+        version = await self.service.resign(request.game_id, request.token, request.bot_level)
+        return pb2.ResignResponse(version=version)
+
+    @_handler("RotateToken")
+    async def RotateToken(self, request, context):
+        seat, token = await self.service.rotate_token(request.game_id, request.token)
+        return pb2.RotateTokenResponse(seat=seat, token=token)
+
+    @_handler("GetLog")
+    async def GetLog(self, request, context):
+        meta, entries = await self.service.get_log(request.game_id)
+        return pb2.GetLogResponse(
+            game=meta.game,
+            players=meta.players,
+            options_json=json.dumps(meta.options),
+            seed=meta.seed,
+            entries_json=[json.dumps(e) for e in entries],
+            final_digest=meta.digest,
+            version=meta.version,
+            scores=meta.scores,
+            winners=meta.winners,
+        )
+
+
+@dataclass
+class Running:
+    """A started instance: its server, port, service and background tasks."""
+
+    server: grpc.aio.Server
+    port: int
+    service: GameStateService
+    redis: aioredis.Redis
+    health: health.aio.HealthServicer
+    tasks: list[asyncio.Task]
+
+    async def stop(self, grace: float | None) -> None:
+        """Graceful shutdown: refuse new calls, let in-flight unary calls finish, end watches."""
+        await self.health.enter_graceful_shutdown()
+        self.service.stopping.set()  # background loops and watch streams end at their next check
+        if self.tasks:
+            _done, pending = await asyncio.wait(self.tasks, timeout=5.0)
+            for task in pending:
+                task.cancel()
+        await self.server.stop(grace)
+        await self.redis.aclose()
+
+
+def build_service(
+    settings: Settings,
+    redis: aioredis.Redis,
+    registry: Registry | None = None,
+    dispatcher: Dispatcher | None = None,
+) -> GameStateService:
+    registry = registry or Registry()
+    if dispatcher is None:
+        if settings.dispatch_bots:
+            from services.celery_app import make_celery
+
+            dispatcher = CeleryDispatcher(make_celery(settings), settings.bot_queue)
+        else:
+            dispatcher = NoDispatcher()
+    store = Store(
+        redis,
+        settings.key_prefix,
+        registry.get,
+        snapshot_every=settings.snapshot_every,
+        idempotency_ttl_s=settings.idempotency_ttl_s,
+        cache_size=settings.cache_size,
+    )
+    return GameStateService(
+        store,
+        registry,
+        dispatcher,
+        bot_secret=settings.bot_secret,
+        max_turn_seconds=settings.max_turn_seconds,
+        watch_block_ms=settings.watch_block_ms,
+    )
+
+
+async def start(
+    settings: Settings,
+    registry: Registry | None = None,
+    dispatcher: Dispatcher | None = None,
+    *,
+    sweeper: bool = True,
+) -> Running:
+    """Start one instance on settings.grpc_addr (port 0 picks a free port)."""
+    from services.gamestate.sweeper import run_sweeper
+
+    redis = aioredis.Redis.from_url(settings.redis_url, decode_responses=True)
+    await redis.ping()
+    service = build_service(settings, redis, registry, dispatcher)
+    server = grpc.aio.server(
+        options=[
+            ("grpc.max_receive_message_length", settings.max_message_bytes),
+            ("grpc.max_send_message_length", settings.max_message_bytes),
+        ]
+    )
+    pb2_grpc.add_GameServiceServicer_to_server(GameServicer(service), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME), server
+    )
+    port = server.add_insecure_port(settings.grpc_addr)
+    if not port:
+        raise RuntimeError(f"cannot listen on {settings.grpc_addr}")
+    await server.start()
+    for name in ("", SERVICE_NAME):
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    tasks = []
+    if sweeper:
+        tasks.append(asyncio.create_task(run_sweeper(service, settings.sweep_interval_s, service.stopping)))
+    return Running(server, port, service, redis, health_servicer, tasks)

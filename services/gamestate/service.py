@@ -1,0 +1,495 @@
+"""The game-agnostic game-state logic behind the gRPC API.
+
+It only calls the engine contract (new/from_json/action_from_json, to_act,
+legal_actions, apply, view, scores, winners, default_action, Event). Every
+refusal raises a ServiceError before anything is written; every change goes
+through `Store.commit` (compare-and-set on the version).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import secrets
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from engine.core import Event, Game, IllegalAction, State
+from services.gamestate import errors, metrics, tokens
+from services.gamestate.bots import Dispatcher, bot_levels
+from services.gamestate.store import Commit, Meta, Store, dumps, fingerprint, now_ms
+
+log = logging.getLogger(__name__)
+
+GAME_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+IDEM_RE = re.compile(r"^[\x21-\x7e]{1,200}$")
+MAX_ACTION_BYTES = 64 * 1024
+MAX_SEED = 2**63 - 1
+
+
+class Registry:
+    """Which games exist: the engine registry by default (tests may add games)."""
+
+    def __init__(self, extra: dict[str, Game] | None = None):
+        self._extra = dict(extra or {})
+
+    def names(self) -> list[str]:
+        return sorted({*engine.games(), *self._extra})
+
+    def get(self, name: str) -> Game:
+        if name in self._extra:
+            return self._extra[name]
+        return engine.get(name)
+
+
+@dataclass(slots=True)
+class ViewData:
+    meta: Meta
+    version: int
+    state: State
+    seat: int | None
+
+
+@dataclass(slots=True)
+class SubmitResult:
+    version: int
+    events: list[dict[str, Any]]
+    status: str
+    to_act: list[int]
+    replayed: bool
+
+
+@dataclass(slots=True)
+class StreamItem:
+    version: int
+    kind: str
+    actor: int | None
+    events: list[dict[str, Any]]
+    status: str
+    to_act: list[int]
+    scores: list[int]
+    winners: list[int]
+
+
+def redact(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """The stored event JSONs `seat` may see (None = spectator), as engine.redact_events does."""
+    return [e for e in events if "visible_to" not in e or (seat is not None and seat in e["visible_to"])]
+
+
+def _json_object(text: str, what: str) -> Any:
+    if len(text.encode()) > MAX_ACTION_BYTES:
+        raise errors.invalid(f"{what} is larger than {MAX_ACTION_BYTES} bytes")
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise errors.invalid(f"{what} is not valid JSON: {exc}") from None
+
+
+class GameStateService:
+    """Authoritative games in Redis. Any number of instances may share one Redis."""
+
+    def __init__(
+        self,
+        store: Store,
+        registry: Registry,
+        dispatcher: Dispatcher,
+        *,
+        bot_secret: str,
+        max_turn_seconds: float = 86_400.0,
+        watch_block_ms: int = 1000,
+    ):
+        self.store = store
+        self.registry = registry
+        self.dispatcher = dispatcher
+        self.bot_secret = bot_secret
+        self.max_turn_seconds = max_turn_seconds
+        self.watch_block_ms = watch_block_ms
+        self.stopping = asyncio.Event()
+
+    # ------------------------------------------------------------------ helpers
+
+    def _game(self, name: str) -> Game:
+        try:
+            return self.registry.get(name)
+        except KeyError:
+            raise errors.invalid(f"unknown game {name!r}; known games: {', '.join(self.registry.names())}") from None
+
+    async def _meta(self, game_id: str) -> Meta:
+        if not isinstance(game_id, str) or not GAME_ID_RE.match(game_id):
+            raise errors.invalid("game_id must be 1-64 characters of A-Z a-z 0-9 _ -")
+        meta = await self.store.meta(game_id)
+        if meta is None:
+            raise errors.not_found(game_id)
+        return meta
+
+    async def _seat(self, meta: Meta, token: str, *, required: bool) -> int | None:
+        """The seat `token` speaks for in this game; None for a spectator (if allowed)."""
+        if not token:
+            if required:
+                raise errors.unauthenticated("a seat token is required")
+            return None
+        if token.startswith(tokens.BOT_PREFIX):
+            parsed = tokens.parse_bot_token(self.bot_secret, token)
+            if parsed is None:
+                raise errors.unauthenticated("unknown bot token")
+            game_id, seat = parsed
+            if game_id != meta.game_id:
+                raise errors.denied("this token belongs to another game")
+            if seat not in meta.bots:
+                raise errors.denied(f"seat {seat} is not a bot seat")
+            return seat
+        h = tokens.token_hash(token)
+        for seat, stored in meta.token_hashes.items():
+            if secrets.compare_digest(stored, h):
+                return seat
+        owner = await self.store.token_owner(h)
+        if owner is not None and owner[0] != meta.game_id:
+            raise errors.denied("this token belongs to another game")
+        raise errors.unauthenticated("unknown or revoked seat token")
+
+    async def _state(self, meta: Meta) -> tuple[int, State]:
+        try:
+            return await self.store.load(meta.game_id, meta)
+        except LookupError:
+            raise errors.not_found(meta.game_id) from None
+
+    # ------------------------------------------------------------------ catalog and creation
+
+    def catalog(self) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+        return [self.registry.get(n).describe() for n in self.registry.names()], bot_levels()
+
+    async def create(
+        self,
+        game_name: str,
+        players: int,
+        seed: int | None,
+        options_json: str,
+        bots: dict[int, str],
+        turn_seconds: float,
+    ) -> tuple[str, list[tuple[int, str, str]], int]:
+        """Create a game; returns (game_id, [(seat, token, bot level)], version)."""
+        game = self._game(game_name)
+        options = _json_object(options_json, "options_json") if options_json else {}
+        if not isinstance(options, dict):
+            raise errors.invalid("options_json must be a JSON object")
+        if seed is not None and not 0 <= seed <= MAX_SEED:
+            raise errors.invalid("seed must be between 0 and 2**63-1")
+        if not (turn_seconds == turn_seconds) or turn_seconds < 0 or turn_seconds > self.max_turn_seconds:
+            raise errors.invalid(f"turn_seconds must be between 0 and {self.max_turn_seconds}")
+        try:
+            players = game.check_players(players)
+            options = game.resolve_options(options)
+        except ValueError as exc:
+            raise errors.invalid(str(exc)) from None
+        levels = bot_levels()
+        for seat, level in bots.items():
+            if not 0 <= seat < players:
+                raise errors.invalid(f"bot seat {seat} is not a seat of this {players}-player game")
+            if level not in levels:
+                raise errors.invalid(f"unknown bot level {level!r}; known: {', '.join(levels)}")
+        if seed is None:
+            seed = secrets.randbits(63)
+        try:
+            state = game.new(players, seed, options)
+        except ValueError as exc:
+            raise errors.invalid(str(exc)) from None
+        game_id = secrets.token_urlsafe(12)
+        seat_tokens = {s: tokens.new_token() for s in range(players) if s not in bots}
+        created = Event("game_created", {"game": game.name, "players": players, "options": options})
+        meta = await self.store.create(
+            game_id,
+            game,
+            state,
+            players=players,
+            options=options,
+            seed=seed,
+            bots=bots,
+            token_hashes={s: tokens.token_hash(t) for s, t in seat_tokens.items()},
+            clock_ms=round(turn_seconds * 1000),
+            created_events=[created.to_json()],
+        )
+        await self._after_commit(meta, 0, state)
+        seats = [(s, seat_tokens.get(s, ""), bots.get(s, "")) for s in range(players)]
+        return game_id, seats, 0
+
+    # ------------------------------------------------------------------ reads
+
+    async def get_game(self, game_id: str, token: str) -> ViewData:
+        meta = await self._meta(game_id)
+        seat = await self._seat(meta, token, required=False)
+        version, state = await self._state(meta)
+        return ViewData(meta=meta, version=version, state=state, seat=seat)
+
+    async def legal_actions(self, game_id: str, token: str) -> tuple[int, int, list[dict[str, Any]]]:
+        meta = await self._meta(game_id)
+        seat = await self._seat(meta, token, required=True)
+        version, state = await self._state(meta)
+        return version, seat, [a.to_json() for a in state.legal_actions(seat)]
+
+    # ------------------------------------------------------------------ actions
+
+    async def submit(
+        self, game_id: str, token: str, action_json: str, expected_version: int, idem_key: str
+    ) -> SubmitResult:
+        meta = await self._meta(game_id)
+        outcome = "rejected"
+        try:
+            result = await self._submit(meta, token, action_json, expected_version, idem_key)
+            outcome = "replayed" if result.replayed else "accepted"
+            return result
+        except errors.ServiceError as exc:
+            outcome = exc.reason
+            raise
+        finally:
+            metrics.ACTIONS.labels(meta.game, outcome).inc()
+
+    async def _submit(
+        self, meta: Meta, token: str, action_json: str, expected_version: int, idem_key: str
+    ) -> SubmitResult:
+        seat = await self._seat(meta, token, required=True)
+        if idem_key and not IDEM_RE.match(idem_key):
+            raise errors.invalid("idempotency_key must be 1-200 printable ASCII characters without spaces")
+        print_ = fingerprint(action_json, expected_version)
+        if idem_key:
+            first = await self.store.idempotent(meta.game_id, seat, idem_key)
+            if first is not None:
+                return self._replay(first, print_)
+        try:
+            return await self._apply(meta, seat, action_json, expected_version, idem_key, print_)
+        except errors.ServiceError as exc:
+            if exc.reason == "stale_version" and idem_key:
+                # A racing twin with the same key may have committed in between: replay it.
+                first = await self.store.idempotent(meta.game_id, seat, idem_key)
+                if first is not None:
+                    return self._replay(first, print_)
+            raise
+
+    async def _apply(
+        self, meta: Meta, seat: int, action_json: str, expected_version: int, idem_key: str, print_: str
+    ) -> SubmitResult:
+        obj = _json_object(action_json, "action_json")
+        game = self._game(meta.game)
+        try:
+            action = game.action_from_json(obj)
+        except ValueError as exc:
+            raise errors.invalid(f"malformed action: {exc}", "malformed_action") from None
+        if expected_version != meta.version:
+            raise errors.stale(expected_version, meta.version)
+        version, state = await self._state(meta)
+        if version != expected_version:
+            raise errors.stale(expected_version, version)
+        new = state.clone()
+        try:
+            events = new.apply(seat, action)
+        except IllegalAction as exc:
+            raise errors.illegal(exc.message, exc.rule) from None
+        event_json = [e.to_json() for e in events]
+        mine = redact(event_json, seat)
+        commit = Commit(
+            expected_version=expected_version,
+            state=new,
+            seat=seat,
+            kind="move",
+            action=action.to_json(),
+            events=event_json,
+            clock_ms=meta.clock_ms,
+            idem_key=idem_key or None,
+            idem_value={"fingerprint": print_, "events": mine, "status": _status(new), "to_act": new.to_act()},
+        )
+        result = await self.store.commit(meta.game_id, commit)
+        if result.status == "dup":
+            return self._replay(result.duplicate or {}, print_)
+        if result.status == "stale":
+            raise errors.stale(expected_version, result.version or 0)
+        if result.status != "ok":
+            raise errors.not_found(meta.game_id)
+        await self._after_commit(meta, result.version or 0, new)
+        return SubmitResult(result.version or 0, mine, _status(new), new.to_act(), replayed=False)
+
+    @staticmethod
+    def _replay(first: dict[str, Any], print_: str) -> SubmitResult:
+        if first.get("fingerprint") != print_:
+            raise errors.invalid("idempotency_key was already used for a different request", "idempotency_mismatch")
+        return SubmitResult(first["version"], first["events"], first["status"], first["to_act"], replayed=True)
+
+    async def _after_commit(self, meta: Meta, version: int, state: State) -> None:
+        """Play resigned seats' default decisions, then queue bot moves. Never raises to the caller."""
+        try:
+            meta = await self.store.meta(meta.game_id) or meta
+            while not state.is_over():
+                auto = [s for s in state.to_act() if s in meta.resigned and s not in meta.bots]
+                if not auto:
+                    break
+                seat = auto[0]
+                new = state.clone()
+                action = new.default_action(seat)
+                events = [e.to_json() for e in new.apply(seat, action)]
+                events.append(Event("seat_auto_played", {"seat": seat}).to_json())
+                result = await self.store.commit(
+                    meta.game_id,
+                    Commit(version, new, seat, "auto", action.to_json(), events, meta.clock_ms),
+                )
+                if result.status != "ok":
+                    return  # someone else moved the game on; they handle what follows
+                version, state = result.version or 0, new
+            for seat in state.to_act():
+                if seat in meta.bots:
+                    try:
+                        await self.dispatcher.dispatch(meta.game_id, seat, version)
+                        metrics.BOT_DISPATCH.labels("queued").inc()
+                    except Exception:
+                        metrics.BOT_DISPATCH.labels("failed").inc()
+                        log.exception("could not queue a bot move for %s seat %s", meta.game_id, seat)
+        except Exception:
+            log.exception("post-commit work failed for game %s", meta.game_id)
+
+    # ------------------------------------------------------------------ seats
+
+    async def resign(self, game_id: str, token: str, bot_level: str) -> int:
+        """Abandon the token's seat: a bot (bot_level) or the default decision plays it from now on."""
+        meta = await self._meta(game_id)
+        seat = await self._seat(meta, token, required=True)
+        if bot_level and bot_level not in bot_levels():
+            raise errors.invalid(f"unknown bot level {bot_level!r}; known: {', '.join(bot_levels())}")
+        if meta.status == "finished":
+            raise errors.precondition("the game is over", "game_over")
+        version, state = await self._state(meta)
+        resigned = sorted({*meta.resigned, seat})
+        bots = dict(meta.bots)
+        if bot_level:
+            bots[seat] = bot_level
+        event = Event("seat_resigned", {"seat": seat, "bot": bot_level or None}).to_json()
+        result = await self.store.commit(
+            game_id,
+            Commit(
+                expected_version=version,
+                state=state,
+                seat=seat,
+                kind="resign",
+                action=None,
+                events=[event],
+                clock_ms=meta.clock_ms,
+                extra_meta={"resigned": dumps(resigned), "bots": dumps({str(s): b for s, b in sorted(bots.items())})},
+            ),
+        )
+        if result.status == "stale":
+            raise errors.stale(version, result.version or 0)
+        if result.status != "ok":
+            raise errors.not_found(game_id)
+        await self.store.set_token(game_id, seat, meta.token_hashes.get(seat), None)
+        meta = await self._meta(game_id)
+        await self._after_commit(meta, result.version or 0, state)
+        return result.version or 0
+
+    async def rotate_token(self, game_id: str, token: str) -> tuple[int, str]:
+        meta = await self._meta(game_id)
+        seat = await self._seat(meta, token, required=True)
+        if seat in meta.bots:
+            raise errors.invalid("bot-seat tokens are derived, not rotated")
+        new = tokens.new_token()
+        if not await self.store.set_token(game_id, seat, tokens.token_hash(token), tokens.token_hash(new)):
+            raise errors.unauthenticated("unknown or revoked seat token")
+        return seat, new
+
+    # ------------------------------------------------------------------ streams, lists, log
+
+    async def watch(self, game_id: str, token: str, after_version: int | None) -> AsyncIterator[StreamItem]:
+        """Redacted stream entries after `after_version` (all from creation if None), in order."""
+        meta = await self._meta(game_id)
+        seat = await self._seat(meta, token, required=False)
+        if after_version is not None and after_version < 0:
+            raise errors.invalid("after_version must be >= 0")
+        return self._watch(meta.game_id, seat, after_version)
+
+    async def _watch(self, game_id: str, seat: int | None, after_version: int | None) -> AsyncIterator[StreamItem]:
+        last = "0-0" if after_version is None else f"{after_version}-1"
+        metrics.WATCHERS.inc()
+        try:
+            while not self.stopping.is_set():
+                for entry_id, f in await self.store.read_events(game_id, last, self.watch_block_ms):
+                    last = entry_id
+                    item = StreamItem(
+                        version=int(f["v"]),
+                        kind=f["kind"],
+                        actor=int(f["actor"]) if f["actor"] != "" else None,
+                        events=redact(json.loads(f["events"]), seat),
+                        status=f["status"],
+                        to_act=json.loads(f["to_act"]),
+                        scores=json.loads(f["scores"]) if f["status"] == "finished" else [],
+                        winners=json.loads(f["winners"]),
+                    )
+                    yield item
+                    if item.status == "finished":
+                        return
+            raise errors.unavailable("the service is shutting down; resume with after_version")
+        finally:
+            metrics.WATCHERS.dec()
+
+    async def list_games(self, status: str, game: str, limit: int) -> list[Meta]:
+        if status not in ("", "active", "finished"):
+            raise errors.invalid("status must be '', 'active' or 'finished'")
+        if game:
+            self._game(game)
+        if limit < 0 or limit > 500:
+            raise errors.invalid("limit must be between 0 and 500")
+        return await self.store.list_games(status, game, limit or 50)
+
+    async def get_log(self, game_id: str) -> tuple[Meta, list[dict[str, Any]]]:
+        meta = await self._meta(game_id)
+        if meta.status != "finished":
+            raise errors.precondition("the log of a game is published once it is finished", "game_active")
+        return meta, await self.store.log(game_id)
+
+    # ------------------------------------------------------------------ turn clock
+
+    async def sweep_once(self) -> int:
+        """Apply the default decision for every seat whose turn clock expired; returns how many.
+
+        Safe with any number of instances: each default goes through the
+        compare-and-set at the expired version, so only one instance applies it.
+        """
+        applied = 0
+        for game_id in await self.store.due_clocks(now_ms()):
+            try:
+                applied += await self._expire(game_id)
+            except Exception:
+                log.exception("turn clock sweep failed for game %s", game_id)
+        return applied
+
+    async def _expire(self, game_id: str) -> int:
+        meta = await self.store.meta(game_id)
+        if meta is None or meta.status != "active" or not meta.deadline_ms or meta.deadline_ms > now_ms():
+            return 0
+        version, state = await self.store.load(game_id, meta)
+        if version != meta.version:
+            return 0
+        applied = 0
+        for seat in list(state.to_act()):
+            if seat not in state.to_act():
+                continue
+            new = state.clone()
+            action = new.default_action(seat)
+            events = [Event("timeout", {"seat": seat}).to_json()]
+            events += [e.to_json() for e in new.apply(seat, action)]
+            result = await self.store.commit(
+                game_id, Commit(version, new, seat, "timeout", action.to_json(), events, meta.clock_ms)
+            )
+            if result.status != "ok":
+                break  # another instance (or a player) got there first
+            metrics.TIMEOUTS.labels(meta.game).inc()
+            applied += 1
+            version, state = result.version or 0, new
+            if state.is_over():
+                break
+        if applied:
+            await self._after_commit(meta, version, state)
+        return applied
+
+
+def _status(state: State) -> str:
+    return "finished" if state.is_over() else "active"
+

@@ -1,0 +1,484 @@
+"""The Redis storage layer: metadata, action log, snapshots, event streams, idempotency.
+
+All writes that change a game go through one Lua script (`COMMIT`), a
+compare-and-set on the version: it checks the idempotency key, checks the
+version, appends the log entry, stores the snapshot, updates the metadata,
+publishes the stream entry and the clock/index entries, all in one atomic
+step. So two instances can never fork a game, and a duplicate submission can
+never be applied twice. Reads of a state (`LOAD`) are one atomic script too:
+snapshot + the log tail after it, replayed through the engine.
+
+Key layout: see `keys.py`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from engine.core import Game, State, canonical_json
+from services.gamestate.keys import Keys
+
+COMMIT = """
+-- KEYS: 1 meta, 2 log, 3 snap, 4 events, 5 idem, 6 active, 7 finished, 8 clock
+-- ARGV: 1 expected, 2 log entry, 3 snapshot?, 4 state, 5 digest, 6 status, 7 to_act,
+--       8 scores, 9 winners, 10 now ms, 11 deadline ms, 12 game id, 13 idem?, 14 idem value,
+--       15 idem ttl, 16 kind, 17 actor, 18 events, 19.. extra meta field/value pairs
+if ARGV[13] == '1' then
+  local prev = redis.call('GET', KEYS[5])
+  if prev then return {'dup', prev} end
+end
+local cur = redis.call('HGET', KEYS[1], 'version')
+if not cur then return {'missing', ''} end
+if cur ~= ARGV[1] then return {'stale', cur} end
+local nv = tonumber(cur) + 1
+redis.call('RPUSH', KEYS[2], ARGV[2])
+if ARGV[3] == '1' then
+  redis.call('HSET', KEYS[3], 'state', ARGV[4], 'version', nv, 'digest', ARGV[5])
+end
+redis.call('HSET', KEYS[1], 'version', nv, 'digest', ARGV[5], 'status', ARGV[6], 'to_act', ARGV[7],
+  'scores', ARGV[8], 'winners', ARGV[9], 'updated_ms', ARGV[10], 'deadline_ms', ARGV[11])
+for i = 19, #ARGV, 2 do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+end
+redis.call('XADD', KEYS[4], nv .. '-1', 'v', nv, 'kind', ARGV[16], 'actor', ARGV[17], 'events', ARGV[18],
+  'status', ARGV[6], 'to_act', ARGV[7], 'scores', ARGV[8], 'winners', ARGV[9])
+if ARGV[6] == 'finished' then
+  local created = redis.call('HGET', KEYS[1], 'created_ms')
+  redis.call('ZREM', KEYS[6], ARGV[12])
+  redis.call('ZADD', KEYS[7], created, ARGV[12])
+  redis.call('ZREM', KEYS[8], ARGV[12])
+elseif ARGV[11] ~= '0' then
+  redis.call('ZADD', KEYS[8], ARGV[11], ARGV[12])
+else
+  redis.call('ZREM', KEYS[8], ARGV[12])
+end
+if ARGV[13] == '1' then
+  redis.call('SET', KEYS[5], ARGV[14], 'EX', ARGV[15])
+end
+return {'ok', tostring(nv)}
+"""
+
+LOAD = """
+-- KEYS: 1 meta, 2 log, 3 snap. Returns {version, digest, snap version, snap state, log tail...}
+local v = redis.call('HGET', KEYS[1], 'version')
+if not v then return false end
+local digest = redis.call('HGET', KEYS[1], 'digest')
+local snap = redis.call('HMGET', KEYS[3], 'version', 'state')
+local out = {v, digest, snap[1], snap[2]}
+local tail = redis.call('LRANGE', KEYS[2], tonumber(snap[1]), -1)
+for _, entry in ipairs(tail) do table.insert(out, entry) end
+return out
+"""
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+@dataclass(slots=True)
+class Meta:
+    """A game's metadata hash, decoded."""
+
+    game_id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    bots: dict[int, str]
+    resigned: list[int]
+    token_hashes: dict[int, str]
+    status: str
+    version: int
+    digest: str
+    to_act: list[int]
+    scores: list[int]
+    winners: list[int]
+    created_ms: int
+    updated_ms: int
+    clock_ms: int
+    deadline_ms: int
+
+    @classmethod
+    def from_hash(cls, game_id: str, h: dict[str, str]) -> Meta:
+        return cls(
+            game_id=game_id,
+            game=h["game"],
+            players=int(h["players"]),
+            options=json.loads(h["options"]),
+            seed=int(h["seed"]),
+            bots={int(k): v for k, v in json.loads(h["bots"]).items()},
+            resigned=json.loads(h.get("resigned", "[]")),
+            token_hashes={int(k[4:]): v for k, v in h.items() if k.startswith("tok:")},
+            status=h["status"],
+            version=int(h["version"]),
+            digest=h["digest"],
+            to_act=json.loads(h["to_act"]),
+            scores=json.loads(h["scores"]),
+            winners=json.loads(h["winners"]),
+            created_ms=int(h["created_ms"]),
+            updated_ms=int(h["updated_ms"]),
+            clock_ms=int(h["clock_ms"]),
+            deadline_ms=int(h["deadline_ms"]),
+        )
+
+
+@dataclass(slots=True)
+class Commit:
+    """One change to commit: the new state and what to record about it."""
+
+    expected_version: int
+    state: State
+    seat: int
+    kind: str  # move | timeout | auto | resign
+    action: dict[str, Any] | None
+    events: list[dict[str, Any]]
+    clock_ms: int
+    idem_key: str | None = None
+    idem_value: dict[str, Any] | None = None
+    extra_meta: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class CommitResult:
+    status: str  # ok | stale | dup | missing
+    version: int | None = None
+    duplicate: dict[str, Any] | None = None
+
+
+def status_of(state: State) -> str:
+    return "finished" if state.is_over() else "active"
+
+
+def replay_entries(state: State, game: Game, entries: list[dict[str, Any]]) -> State:
+    """Apply log entries in order (entries without an action, e.g. resignations, change no state)."""
+    for entry in entries:
+        if entry.get("action") is not None:
+            state.apply(entry["seat"], game.action_from_json(entry["action"]))
+    return state
+
+
+class Store:
+    """Redis access for games. Stateless apart from an LRU cache of hot states keyed by version."""
+
+    def __init__(
+        self,
+        redis: aioredis.Redis,
+        prefix: str,
+        get_game: Callable[[str], Game],
+        *,
+        snapshot_every: int = 1,
+        idempotency_ttl_s: int = 86_400,
+        cache_size: int = 512,
+    ):
+        self.redis = redis
+        self.keys = Keys(prefix)
+        self.get_game = get_game
+        self.snapshot_every = snapshot_every
+        self.idempotency_ttl_s = idempotency_ttl_s
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, tuple[int, State]] = OrderedDict()
+        self._commit = redis.register_script(COMMIT)
+        self._load = redis.register_script(LOAD)
+
+    # ------------------------------------------------------------------ creation
+
+    async def create(
+        self,
+        game_id: str,
+        game: Game,
+        state: State,
+        *,
+        players: int,
+        options: dict[str, Any],
+        seed: int,
+        bots: dict[int, str],
+        token_hashes: dict[int, str],
+        clock_ms: int,
+        created_events: list[dict[str, Any]],
+    ) -> Meta:
+        """Write a new game (metadata, snapshot at version 0, stream entry 0-1, indexes) atomically."""
+        k = self.keys
+        now = now_ms()
+        digest = state.digest()
+        over = state.is_over()
+        deadline = now + clock_ms if clock_ms and not over else 0
+        meta = {
+            "game": game.name,
+            "players": players,
+            "options": dumps(options),
+            "seed": seed,
+            "bots": dumps({str(s): lvl for s, lvl in sorted(bots.items())}),
+            "resigned": "[]",
+            "status": status_of(state),
+            "version": 0,
+            "digest": digest,
+            "to_act": dumps(state.to_act()),
+            "scores": dumps(state.scores()),
+            "winners": dumps(state.winners()),
+            "created_ms": now,
+            "updated_ms": now,
+            "clock_ms": clock_ms,
+            "deadline_ms": deadline,
+        }
+        meta.update({f"tok:{s}": h for s, h in token_hashes.items()})
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(k.meta(game_id), mapping=meta)
+            pipe.hset(k.snap(game_id), mapping={"state": dumps(state.to_json()), "version": 0, "digest": digest})
+            pipe.xadd(
+                k.events(game_id),
+                {
+                    "v": 0,
+                    "kind": "created",
+                    "actor": "",
+                    "events": dumps(created_events),
+                    "status": meta["status"],
+                    "to_act": meta["to_act"],
+                    "scores": meta["scores"],
+                    "winners": meta["winners"],
+                },
+                id="0-1",
+            )
+            for seat, h in token_hashes.items():
+                pipe.set(k.token(h), f"{game_id}:{seat}")
+            pipe.zadd(k.finished if over else k.active, {game_id: now})
+            if deadline:
+                pipe.zadd(k.clock, {game_id: deadline})
+            await pipe.execute()
+        self._remember(game_id, 0, state)
+        return Meta.from_hash(game_id, {key: str(v) for key, v in meta.items()})
+
+    # ------------------------------------------------------------------ reads
+
+    async def meta(self, game_id: str) -> Meta | None:
+        h = await self.redis.hgetall(self.keys.meta(game_id))
+        return Meta.from_hash(game_id, h) if h else None
+
+    async def load(self, game_id: str, meta: Meta) -> tuple[int, State]:
+        """The game's state at its current version (>= meta.version): cache, else snapshot + log tail.
+
+        The returned state is shared with the cache: clone it before applying anything.
+        """
+        cached = self._cache.get(game_id)
+        if cached is not None and cached[0] == meta.version:
+            self._cache.move_to_end(game_id)
+            return cached
+        game = self.get_game(meta.game)
+        raw = await self._load(keys=[self.keys.meta(game_id), self.keys.log(game_id), self.keys.snap(game_id)])
+        if not raw:
+            raise LookupError(game_id)
+        version, digest, _snap_version, snap_state, *tail = raw
+        state = game.from_json(json.loads(snap_state))
+        replay_entries(state, game, [json.loads(e) for e in tail])
+        if state.digest() != digest:
+            # The snapshot disagrees with the log: the log is the truth.
+            state = await self.rebuild(meta)
+            if state.digest() != digest:
+                raise RuntimeError(f"game {game_id}: replaying the log does not reproduce digest {digest}")
+        self._remember(game_id, int(version), state)
+        return int(version), state
+
+    async def rebuild(self, meta: Meta) -> State:
+        """Replay the whole log from the seed (audit, and repair of a bad snapshot)."""
+        game = self.get_game(meta.game)
+        state = game.new(meta.players, meta.seed, meta.options)
+        return replay_entries(state, game, await self.log(meta.game_id))
+
+    async def log(self, game_id: str) -> list[dict[str, Any]]:
+        return [json.loads(e) for e in await self.redis.lrange(self.keys.log(game_id), 0, -1)]
+
+    async def idempotent(self, game_id: str, seat: int, key: str) -> dict[str, Any] | None:
+        raw = await self.redis.get(self.keys.idem(game_id, seat, key))
+        return json.loads(raw) if raw else None
+
+    async def read_events(
+        self, game_id: str, after_id: str, block_ms: int, count: int = 100
+    ) -> list[tuple[str, dict[str, str]]]:
+        """Stream entries after `after_id`, waiting up to block_ms for new ones."""
+        reply = await self.redis.xread({self.keys.events(game_id): after_id}, count=count, block=block_ms)
+        return [(eid, fields) for _stream, entries in reply for eid, fields in entries]
+
+    async def token_owner(self, token_hash: str) -> tuple[str, int] | None:
+        raw = await self.redis.get(self.keys.token(token_hash))
+        if not raw:
+            return None
+        game_id, seat = raw.rsplit(":", 1)
+        return game_id, int(seat)
+
+    async def list_games(self, status: str, game: str, limit: int) -> list[Meta]:
+        zsets = {"active": [self.keys.active], "finished": [self.keys.finished]}.get(
+            status, [self.keys.active, self.keys.finished]
+        )
+        found: list[Meta] = []
+        for zkey in zsets:
+            start = 0
+            while len(found) < limit and start < 10_000:
+                ids = await self.redis.zrevrange(zkey, start, start + 199)
+                if not ids:
+                    break
+                start += len(ids)
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for game_id in ids:
+                        pipe.hgetall(self.keys.meta(game_id))
+                    hashes = await pipe.execute()
+                for game_id, h in zip(ids, hashes):
+                    if h and (not game or h["game"] == game):
+                        found.append(Meta.from_hash(game_id, h))
+        found.sort(key=lambda m: m.created_ms, reverse=True)
+        return found[:limit]
+
+    async def due_clocks(self, now: int, limit: int = 100) -> list[str]:
+        return await self.redis.zrangebyscore(self.keys.clock, "-inf", now, start=0, num=limit)
+
+    async def count_active(self) -> int:
+        return await self.redis.zcard(self.keys.active)
+
+    # ------------------------------------------------------------------ writes
+
+    async def commit(self, game_id: str, c: Commit) -> CommitResult:
+        """The compare-and-set: apply `c` iff the game is still at c.expected_version."""
+        k = self.keys
+        state = c.state
+        version = c.expected_version + 1
+        now = now_ms()
+        status = status_of(state)
+        deadline = now + c.clock_ms if c.clock_ms and status == "active" else 0
+        digest = state.digest()
+        snapshot = version % self.snapshot_every == 0 or status == "finished"
+        entry = {"v": version, "seat": c.seat, "kind": c.kind, "action": c.action, "at_ms": now}
+        extra: list[str] = []
+        for name, value in c.extra_meta.items():
+            extra += [name, value]
+        idem_key = k.idem(game_id, c.seat, c.idem_key) if c.idem_key else k.idem(game_id, c.seat, "-")
+        reply = await self._commit(
+            keys=[k.meta(game_id), k.log(game_id), k.snap(game_id), k.events(game_id), idem_key,
+                  k.active, k.finished, k.clock],
+            args=[
+                c.expected_version,
+                dumps(entry),
+                "1" if snapshot else "0",
+                dumps(state.to_json()) if snapshot else "",
+                digest,
+                status,
+                dumps(state.to_act()),
+                dumps(state.scores()),
+                dumps(state.winners()),
+                now,
+                deadline,
+                game_id,
+                "1" if c.idem_key else "0",
+                dumps({**(c.idem_value or {}), "version": version}),
+                self.idempotency_ttl_s,
+                c.kind,
+                c.seat,
+                dumps(c.events),
+                *extra,
+            ],
+        )
+        outcome, value = reply
+        if outcome == "ok":
+            self._remember(game_id, version, state)
+            return CommitResult("ok", version=version)
+        if outcome == "dup":
+            return CommitResult("dup", duplicate=json.loads(value))
+        if outcome == "stale":
+            return CommitResult("stale", version=int(value))
+        return CommitResult("missing")
+
+    async def set_token(self, game_id: str, seat: int, old_hash: str | None, new_hash: str | None) -> bool:
+        """Replace a seat's token hash (revoke with new_hash=None) iff it is still old_hash."""
+        k = self.keys
+        async with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(k.meta(game_id))
+                    current = await pipe.hget(k.meta(game_id), f"tok:{seat}")
+                    if current != old_hash:
+                        await pipe.unwatch()
+                        return False
+                    pipe.multi()
+                    if old_hash:
+                        pipe.delete(k.token(old_hash))
+                    if new_hash:
+                        pipe.hset(k.meta(game_id), f"tok:{seat}", new_hash)
+                        pipe.set(k.token(new_hash), f"{game_id}:{seat}")
+                    else:
+                        pipe.hdel(k.meta(game_id), f"tok:{seat}")
+                    await pipe.execute()
+                    return True
+                except aioredis.WatchError:
+                    continue
+
+    # ------------------------------------------------------------------ cache
+
+    def _remember(self, game_id: str, version: int, state: State) -> None:
+        if not self.cache_size:
+            return
+        self._cache[game_id] = (version, state)
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
+    def forget(self, game_id: str) -> None:
+        self._cache.pop(game_id, None)
+
+
+def fingerprint(action_json: str, expected_version: int) -> str:
+    """What an idempotency key is bound to: the same key with another request is refused."""
+    import hashlib
+
+    try:
+        body = canonical_json(json.loads(action_json))
+    except ValueError:
+        body = action_json
+    return hashlib.sha256(f"{expected_version}|{body}".encode()).hexdigest()
+
+
+@dataclass(slots=True)
+class LoadedGame:
+    """A game read straight from Redis (for bot workers): metadata and the state at `version`."""
+
+    meta: Meta
+    version: int
+    state: State
+
+
+def load_game_sync(
+    redis_client, prefix: str, game_id: str, get_game: Callable[[str], Game] | None = None
+) -> LoadedGame:
+    """Load a game's state at its current version from the snapshot + log tail, without gRPC.
+
+    `redis_client` is a synchronous `redis.Redis` with decode_responses=True.
+    Raises LookupError for an unknown game. Bot workers use this, then submit
+    through the service with expected_version=version.
+    """
+    import engine
+
+    get_game = get_game or engine.get
+    k = Keys(prefix)
+    raw = redis_client.register_script(LOAD)(keys=[k.meta(game_id), k.log(game_id), k.snap(game_id)])
+    if not raw:
+        raise LookupError(f"no game {game_id!r}")
+    meta_hash = redis_client.hgetall(k.meta(game_id))
+    meta = Meta.from_hash(game_id, meta_hash)
+    version, digest, _snap_version, snap_state, *tail = raw
+    game = get_game(meta.game)
+    state = game.from_json(json.loads(snap_state))
+    replay_entries(state, game, [json.loads(e) for e in tail])
+    if state.digest() != digest:
+        state = replay_entries(
+            game.new(meta.players, meta.seed, meta.options),
+            game,
+            [json.loads(e) for e in redis_client.lrange(k.log(game_id), 0, int(version) - 1)],
+        )
+    return LoadedGame(meta=meta, version=int(version), state=state)

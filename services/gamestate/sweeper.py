@@ -1,0 +1,31 @@
+"""The turn-clock sweeper loop every instance runs.
+
+It needs no leader: each expired decision is applied through the version
+compare-and-set, so when several instances see the same expiry only one
+default decision is recorded and the others find the version moved on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from services.gamestate import metrics
+from services.gamestate.service import GameStateService
+
+log = logging.getLogger(__name__)
+
+
+async def run_sweeper(service: GameStateService, interval_s: float, stop: asyncio.Event) -> None:
+    """Sweep expired turn clocks every interval_s until `stop` is set; refresh the active-games gauge."""
+    while not stop.is_set():
+        try:
+            await service.sweep_once()
+            metrics.ACTIVE_GAMES.set(await service.store.count_active())
+        except Exception:
+            if stop.is_set():
+                return
+            log.exception("turn-clock sweep failed")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), interval_s)

@@ -1,0 +1,38 @@
+"""`make run`: start the game-state service (gRPC) and its metrics exporter.
+
+Prints the address it listens on; Ctrl-C (SIGINT) or SIGTERM stops it
+gracefully, letting in-flight calls finish within SHUTDOWN_GRACE_S.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+
+from services.gamestate.metrics import serve_metrics
+from services.gamestate.server import start
+from services.settings import get_settings
+
+
+async def main() -> None:
+    settings = get_settings()
+    running = await start(settings)
+    serve_metrics(settings.metrics_port)
+    host = settings.grpc_addr.rsplit(":", 1)[0]
+    print(f"skyboard game-state service on {host}:{running.port} (gRPC, skyboard.v1.GameService)", flush=True)
+    if settings.metrics_port:
+        print(f"metrics on http://127.0.0.1:{settings.metrics_port}/metrics", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    print("stopping (finishing in-flight calls)...", flush=True)
+    await running.stop(settings.shutdown_grace_s)
+    print("stopped", flush=True)
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    asyncio.run(main())

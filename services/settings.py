@@ -1,0 +1,57 @@
+"""Configuration of the services, from environment variables (pydantic-settings).
+
+Every setting has a documented default that works for a local run against a
+Redis on 127.0.0.1:6379. Variable names are the upper-case field names, e.g.
+`REDIS_URL`, `GRPC_ADDR`, `METRICS_PORT`, `KEY_PREFIX`.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import lru_cache
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+log = logging.getLogger(__name__)
+
+DEV_BOT_SECRET = "skyboard-dev-bot-secret-change-me"
+
+
+class Settings(BaseSettings):
+    """All knobs of the game-state service and its Celery dispatch."""
+
+    model_config = SettingsConfigDict(extra="ignore", frozen=True)
+
+    redis_url: str = Field("redis://127.0.0.1:6379/0", description="Redis holding every game (the truth).")
+    grpc_addr: str = Field("127.0.0.1:50051", description="host:port the gRPC server listens on (port 0 = any).")
+    metrics_port: int = Field(9101, description="Prometheus HTTP exporter port; 0 disables it.")
+    key_prefix: str = Field("sb:", description="Prefix of every Redis key the service writes.")
+    celery_broker_url: str | None = Field(None, description="Celery broker; default: REDIS_URL.")
+    bot_queue: str = Field("bots", description="Celery queue the skyboard.bot_move tasks go to.")
+    bot_secret: str = Field(
+        DEV_BOT_SECRET,
+        description="HMAC key from which bot-seat tokens are derived; set it in production.",
+    )
+    dispatch_bots: bool = Field(True, description="Send skyboard.bot_move tasks when a bot seat must act.")
+    idempotency_ttl_s: int = Field(86_400, description="How long an idempotency key replays its first outcome.")
+    snapshot_every: int = Field(1, ge=1, description="Store a full state snapshot every N accepted actions.")
+    cache_size: int = Field(512, ge=0, description="Hot states cached in memory per instance.")
+    sweep_interval_s: float = Field(0.5, gt=0, description="How often the turn-clock sweeper looks for expiries.")
+    max_turn_seconds: float = Field(86_400.0, description="Largest per-decision time limit a game may set.")
+    shutdown_grace_s: float = Field(5.0, description="Seconds in-flight calls get to finish on shutdown.")
+    watch_block_ms: int = Field(1000, description="How long one blocking stream read waits before re-checking.")
+    max_message_bytes: int = Field(4 * 1024 * 1024, description="Largest gRPC message accepted.")
+
+    @property
+    def broker_url(self) -> str:
+        return self.celery_broker_url or self.redis_url
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings (read once from the environment)."""
+    settings = Settings()
+    if settings.bot_secret == DEV_BOT_SECRET:
+        log.warning("BOT_SECRET is the development default; set it before exposing the service")
+    return settings

@@ -1,0 +1,160 @@
+"""Shared fixtures: real Redis (per-test key prefix, cleaned up) and real grpc.aio instances.
+
+Instances run in one background event loop (grpc.aio supports one loop per
+process), each with its own server, port, Redis connections and state cache,
+so they share nothing but Redis, like separate processes; tests drive them
+with the blocking client over loopback. test_restart uses real processes. With CI=true an unreachable
+Redis fails the tests instead of skipping them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+
+import pytest
+import redis
+
+from services.gamestate.client import GameClient
+from services.gamestate.server import Running, start
+from services.gamestate.service import Registry
+from services.settings import Settings
+from tests.services import toygame
+
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        message = f"Redis at {REDIS_URL} is not reachable ({exc}); the service tests need a real Redis"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return REDIS_URL
+
+
+@pytest.fixture
+def rdb(redis_url: str) -> Iterator[redis.Redis]:
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def prefix(rdb: redis.Redis) -> Iterator[str]:
+    """A key prefix of this test alone; every key under it (and its Celery queue) is deleted after."""
+    value = f"sbtest:{uuid.uuid4().hex[:10]}:"
+    yield value
+    for pattern in (f"{value}*", f"_kombu.binding.{value}*"):
+        keys = list(rdb.scan_iter(match=pattern, count=1000))
+        if keys:
+            rdb.delete(*keys)
+
+
+@pytest.fixture
+def settings(redis_url: str, prefix: str) -> Settings:
+    return Settings(
+        redis_url=redis_url,
+        grpc_addr="127.0.0.1:0",
+        metrics_port=0,
+        key_prefix=prefix,
+        bot_queue=f"{prefix}bots",
+        bot_secret="test-bot-secret",
+        sweep_interval_s=0.05,
+        watch_block_ms=200,
+        shutdown_grace_s=1.0,
+    )
+
+
+@pytest.fixture
+def registry() -> Registry:
+    return Registry({toygame.GAME.name: toygame.GAME})
+
+
+class LoopThread:
+    """One background event loop for every in-process instance (grpc.aio wants one loop per process)."""
+
+    def __init__(self):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True, name="service-loop")
+        self.thread.start()
+
+    def run(self, coro, timeout: float = 30.0):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
+
+
+@pytest.fixture(scope="session")
+def loop_thread() -> Iterator[LoopThread]:
+    lt = LoopThread()
+    yield lt
+    lt.close()
+
+
+class Instance:
+    """One game-state service instance on a loopback port: own server, Redis client and cache."""
+
+    def __init__(self, lt: LoopThread, settings: Settings, registry: Registry, *, sweeper: bool = True):
+        self.lt = lt
+        self.running: Running = lt.run(start(settings, registry, sweeper=sweeper))
+        self.target = f"127.0.0.1:{self.running.port}"
+        self.stopped = False
+
+    def run(self, coro, timeout: float = 30.0):
+        return self.lt.run(coro, timeout)
+
+    def stop(self, grace: float = 1.0) -> None:
+        if not self.stopped:
+            self.stopped = True
+            self.run(self.running.stop(grace))
+
+
+@pytest.fixture
+def make_instance(
+    loop_thread: LoopThread, settings: Settings, registry: Registry
+) -> Iterator[Callable[..., Instance]]:
+    made: list[Instance] = []
+
+    def make(**overrides) -> Instance:
+        sweeper = overrides.pop("sweeper", True)
+        inst = Instance(loop_thread, settings.model_copy(update=overrides), registry, sweeper=sweeper)
+        made.append(inst)
+        return inst
+
+    yield make
+    for inst in made:
+        inst.stop()
+
+
+@pytest.fixture
+def make_client() -> Iterator[Callable[[Instance], GameClient]]:
+    made: list[GameClient] = []
+
+    def make(inst: Instance) -> GameClient:
+        client = GameClient(inst.target)
+        made.append(client)
+        return client
+
+    yield make
+    for client in made:
+        client.close()
+
+
+@pytest.fixture
+def instance(make_instance) -> Instance:
+    return make_instance()
+
+
+@pytest.fixture
+def client(instance: Instance, make_client) -> GameClient:
+    return make_client(instance)

@@ -1,0 +1,73 @@
+"""Bot seats: a skyboard.bot_move task is queued by name whenever a bot seat must act; a worker
+loads the state straight from Redis and acts with its derived bot token and an idempotency key."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import grpc
+import redis as redis_sync
+
+from services.gamestate import tokens
+from services.gamestate.store import load_game_sync
+from tests.services.helpers import expect_error
+
+
+def _queued(rdb, queue: str) -> list[tuple[str, list]]:
+    """(task name, args) of the Celery messages waiting in `queue`, oldest first."""
+    out = []
+    for raw in reversed(rdb.lrange(queue, 0, -1)):  # kombu LPUSHes, workers BRPOP
+        message = json.loads(raw)
+        body = json.loads(base64.b64decode(message["body"]))
+        out.append((message["headers"]["task"], body[0]))
+    return out
+
+
+def test_bot_seat_tasks_are_queued_and_the_worker_path_acts(make_instance, make_client, rdb, settings, registry):
+    client = make_client(make_instance())
+    game = client.create_game("toybids", 3, seed=51, bots={1: "random", 2: "mcts-normal"})
+    assert [s.bot for s in game.seats] == [None, "random", "mcts-normal"]
+    assert game.seats[0].token and game.seats[1].token is None and game.seats[2].token is None
+    gid = game.game_id
+    assert _queued(rdb, settings.bot_queue) == [("skyboard.bot_move", [gid, 1, 0]), ("skyboard.bot_move", [gid, 2, 0])]
+
+    hand0 = client.get_game(gid, game.token(0)).view["hand"]
+    client.submit(gid, game.token(0), {"type": "bid", "card": hand0[0]}, 0)
+    assert _queued(rdb, settings.bot_queue)[2:] == [
+        ("skyboard.bot_move", [gid, 1, 1]),
+        ("skyboard.bot_move", [gid, 2, 1]),
+    ]
+
+    # what a worker does for (gid, 1, 1): load from Redis without gRPC, decide, submit idempotently
+    sync = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
+    loaded = load_game_sync(sync, settings.key_prefix, gid, registry.get)
+    sync.close()
+    assert loaded.version == 1 and loaded.state.digest() == client.get_game(gid).digest
+    assert loaded.meta.bots == {1: "random", 2: "mcts-normal"}
+    action = loaded.state.legal_actions(1)[0].to_json()
+    bot_token = tokens.bot_token(settings.bot_secret, gid, 1)
+    first = client.submit(gid, bot_token, action, loaded.version, idempotency_key=f"{gid}:1:1")
+    duplicate = client.submit(gid, bot_token, action, loaded.version, idempotency_key=f"{gid}:1:1")
+    assert first.version == 2 and duplicate.replayed and duplicate.version == 2
+    assert client.get_game(gid).version == 2
+    assert _queued(rdb, settings.bot_queue)[4:] == [("skyboard.bot_move", [gid, 2, 2])]
+
+    # a bot token acts only for its own bot seat; a human token never for a bot seat
+    expect_error(grpc.StatusCode.FAILED_PRECONDITION, client.submit, gid, bot_token, action, 2)  # already bid
+    expect_error(grpc.StatusCode.PERMISSION_DENIED, client.get_game, gid, tokens.bot_token(settings.bot_secret, gid, 0))
+    expect_error(grpc.StatusCode.UNAUTHENTICATED, client.get_game, gid, tokens.bot_token("wrong-secret", gid, 2))
+
+
+def test_load_game_sync_replays_the_log_tail_after_the_snapshot(make_instance, make_client, settings, registry):
+    client = make_client(make_instance(snapshot_every=4))
+    game = client.create_game("toybids", 2, seed=52, options={"rounds": 4})
+    for version in range(3):  # versions 1-3: the snapshot stays at 0
+        seat = client.get_game(game.game_id).to_act[0]
+        action = client.legal_actions(game.game_id, game.token(seat)).actions[-1]
+        client.submit(game.game_id, game.token(seat), action, version)
+    sync = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
+    assert sync.hget(f"{settings.key_prefix}game:{{{game.game_id}}}:snap", "version") == "0"
+    loaded = load_game_sync(sync, settings.key_prefix, game.game_id, registry.get)
+    sync.close()
+    assert loaded.version == 3 and loaded.state.digest() == client.get_game(game.game_id).digest

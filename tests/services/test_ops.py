@@ -1,0 +1,121 @@
+"""Operations: health checking, reflection, metrics, listing games, graceful shutdown."""
+
+from __future__ import annotations
+
+import random
+import time
+import urllib.request
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from prometheus_client import REGISTRY
+
+from services.gamestate.client import GameServiceError
+from services.gamestate.metrics import serve_metrics
+from tests.services.helpers import play_random
+
+
+def test_health_and_reflection(instance):
+    with grpc.insecure_channel(instance.target) as channel:
+        health = health_pb2_grpc.HealthStub(channel)
+        for service in ("", "skyboard.v1.GameService"):
+            reply = health.Check(health_pb2.HealthCheckRequest(service=service), timeout=5)
+            assert reply.status == health_pb2.HealthCheckResponse.SERVING
+        stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+        request = reflection_pb2.ServerReflectionRequest(list_services="")
+        reply = next(stub.ServerReflectionInfo(iter([request]), timeout=5))
+        names = {s.name for s in reply.list_services_response.service}
+        assert {"skyboard.v1.GameService", "grpc.health.v1.Health"} <= names
+
+
+def _sample(name: str, labels: dict[str, str]) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+def test_metrics_count_actions_and_latency_and_are_exported(client):
+    accepted = _sample("skyboard_actions_total", {"game": "toybids", "outcome": "accepted"})
+    stale = _sample("skyboard_actions_total", {"game": "toybids", "outcome": "stale_version"})
+    illegal = _sample("skyboard_actions_total", {"game": "toybids", "outcome": "illegal_action"})
+    latency = _sample("skyboard_rpc_seconds_count", {"rpc": "SubmitAction", "game": "toybids"})
+    game = client.create_game("toybids", 2, seed=71)
+    hand = client.get_game(game.game_id, game.token(0)).view["hand"]
+    client.submit(game.game_id, game.token(0), {"type": "bid", "card": hand[0]}, 0)
+    for action, version in (({"type": "bid", "card": hand[1]}, 0), ({"type": "bid", "card": hand[1]}, 1)):
+        with pytest.raises(GameServiceError):
+            client.submit(game.game_id, game.token(0), action, version)
+    assert _sample("skyboard_actions_total", {"game": "toybids", "outcome": "accepted"}) == accepted + 1
+    assert _sample("skyboard_actions_total", {"game": "toybids", "outcome": "stale_version"}) == stale + 1
+    assert _sample("skyboard_actions_total", {"game": "toybids", "outcome": "illegal_action"}) == illegal + 1
+    # the server observes latency after the status is sent: give its loop a moment
+    assert _eventually(lambda: _sample("skyboard_rpc_seconds_count", {"rpc": "SubmitAction", "game": "toybids"}),
+                       latency + 3)
+    # and a scrape over HTTP shows them
+    with socket_port() as port:
+        serve_metrics(port)
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+    assert 'skyboard_actions_total{game="toybids",outcome="accepted"}' in text
+    assert "skyboard_watchers" in text and "skyboard_active_games" in text
+
+
+def _eventually(read, expected, timeout: float = 2.0):
+    end = time.monotonic() + timeout
+    while (value := read()) != expected and time.monotonic() < end:
+        time.sleep(0.01)
+    return value == expected
+
+
+class socket_port:
+    """A free loopback port (bound, then released for the exporter)."""
+
+    def __enter__(self) -> int:
+        import socket
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return s.getsockname()[1]
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+
+def test_watcher_gauge_follows_open_streams(client):
+    game = client.create_game("toybids", 2, seed=72)
+    # streams of earlier tests' stopped instances must all have been counted out (no leak)
+    assert _eventually(lambda: _sample("skyboard_watchers", {}), 0.0)
+    before = 0.0
+    stream = client.watch(game.game_id)
+    assert next(stream).version == 0
+    assert _sample("skyboard_watchers", {}) == before + 1
+    stream.close()
+    assert _eventually(lambda: _sample("skyboard_watchers", {}), before)
+
+
+def test_list_games_filters_by_status_and_game(client):
+    a = client.create_game("toybids", 2, seed=73)
+    b = client.create_game("toybids", 3, seed=74)
+    play_random([client], a, 2, random.Random(1))
+    assert [g.game_id for g in client.list_games()] == [b.game_id, a.game_id]
+    assert [g.game_id for g in client.list_games(status="active")] == [b.game_id]
+    finished = client.list_games(status="finished", game="toybids")
+    assert [(g.game_id, g.status) for g in finished] == [(a.game_id, "finished")]
+    assert client.list_games(limit=1)[0].game_id == b.game_id
+    with pytest.raises(GameServiceError) as info:
+        client.list_games(status="paused")
+    assert info.value.code == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_graceful_shutdown_ends_streams_cleanly_and_refuses_new_calls(make_instance, make_client):
+    inst = make_instance()
+    client = make_client(inst)
+    game = client.create_game("toybids", 2, seed=75)
+    stream = client.watch(game.game_id)
+    assert next(stream).version == 0
+    inst.stop(grace=2.0)
+    with pytest.raises(GameServiceError) as info:
+        next(stream)
+    assert info.value.code == grpc.StatusCode.UNAVAILABLE  # a watcher knows to resume elsewhere
+    with pytest.raises(GameServiceError) as info:
+        client.get_game(game.game_id)
+    assert info.value.code == grpc.StatusCode.UNAVAILABLE

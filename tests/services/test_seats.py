@@ -1,0 +1,89 @@
+"""Seat tokens: revocable, rotatable, bound to one seat of one game; resigning a seat."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+
+from tests.services.helpers import expect_error
+
+C = grpc.StatusCode
+
+
+def test_a_seat_token_of_one_game_is_refused_by_another(client):
+    g1 = client.create_game("toybids", 2, seed=61)
+    g2 = client.create_game("toybids", 2, seed=62)
+    hand = client.get_game(g1.game_id, g1.token(0)).view["hand"]
+    foreign = g1.token(0)
+    calls = [
+        lambda: client.get_game(g2.game_id, foreign),
+        lambda: client.legal_actions(g2.game_id, foreign),
+        lambda: client.submit(g2.game_id, foreign, {"type": "bid", "card": hand[0]}, 0),
+        lambda: next(iter(client.watch(g2.game_id, foreign))),
+        lambda: client.resign(g2.game_id, foreign),
+        lambda: client.rotate_token(g2.game_id, foreign),
+    ]
+    for call in calls:
+        err = expect_error(C.PERMISSION_DENIED, call)
+        assert "another game" in err.message
+    assert client.get_game(g2.game_id).version == 0
+    assert client.get_game(g1.game_id, foreign).seat == 0  # still fine in its own game
+
+
+def test_a_token_speaks_only_for_its_own_seat(client):
+    game = client.create_game("toybids", 2, seed=63)
+    v0 = client.get_game(game.game_id, game.token(0))
+    v1 = client.get_game(game.game_id, game.token(1))
+    assert (v0.seat, v1.seat) == (0, 1) and v0.view["hand"] != v1.view["hand"]
+    # seat 0 cannot play a card of seat 1 (the engine refuses it as not in its hand)
+    err = expect_error(C.FAILED_PRECONDITION, client.submit, game.game_id, game.token(0),
+                       {"type": "bid", "card": v1.view["hand"][0]}, 0)
+    assert err.rule == "TOY-3"
+    assert client.legal_actions(game.game_id, game.token(0)).seat == 0
+
+
+def test_rotating_a_token_revokes_the_old_one(client):
+    game = client.create_game("toybids", 2, seed=64)
+    old = game.token(0)
+    new = client.rotate_token(game.game_id, old)
+    assert new != old and new.startswith("sbt_")
+    expect_error(C.UNAUTHENTICATED, client.get_game, game.game_id, old)
+    expect_error(C.UNAUTHENTICATED, client.rotate_token, game.game_id, old)
+    assert client.get_game(game.game_id, new).seat == 0
+
+
+def test_resigned_seat_is_played_by_the_default_decision_TOY_5(client):
+    game = client.create_game("toybids", 2, seed=65)
+    hand1 = client.get_game(game.game_id, game.token(1)).view["hand"]
+    version = client.resign(game.game_id, game.token(0))
+    # the resignation is recorded (version 1) and seat 0's pending bid auto-played (version 2)
+    view = client.get_game(game.game_id, game.token(1))
+    assert version == 1 and view.version == 2 and view.resigned == [0] and view.to_act == [1]
+    expect_error(C.UNAUTHENTICATED, client.get_game, game.game_id, game.token(0))  # token revoked
+    # seat 1 plays on alone; seat 0 answers every round with its lowest card
+    while view.status != "finished":
+        client.submit(game.game_id, game.token(1), {"type": "bid", "card": hand1.pop()}, view.version)
+        view = client.get_game(game.game_id, game.token(1))
+    updates = list(client.watch(game.game_id))
+    assert [u.kind for u in updates] == ["created", "resign", "auto", "move", "auto", "move", "auto", "move"]
+    assert updates[1].events == [{"type": "seat_resigned", "seat": 0, "bot": None}]
+    log = client.get_log(game.game_id)
+    assert log.entries[0]["action"] is None and log.final_digest == view.digest
+
+
+def test_resigning_to_a_bot_queues_its_moves(client, rdb, settings):
+    game = client.create_game("toybids", 2, seed=66)
+    client.resign(game.game_id, game.token(1), bot_level="greedy")
+    view = client.get_game(game.game_id)
+    assert view.bots == {1: "greedy"} and view.resigned == [1] and view.to_act == [0, 1]
+    assert rdb.llen(settings.bot_queue) == 1
+    expect_error(C.FAILED_PRECONDITION, client.get_log, game.game_id)
+
+
+@pytest.mark.parametrize("level", ["", "grandmaster"])
+def test_resign_refusals_change_nothing(client, level):
+    game = client.create_game("toybids", 2, seed=67)
+    expect_error(C.UNAUTHENTICATED, client.resign, game.game_id, "")
+    if level:
+        expect_error(C.INVALID_ARGUMENT, client.resign, game.game_id, game.token(0), level)
+    assert client.get_game(game.game_id).version == 0
