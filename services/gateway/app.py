@@ -1,0 +1,81 @@
+"""The FastAPI app factory of the REST gateway.
+
+Middleware, outermost first: metrics, CORS, body size limit, rate limits.
+The game-state client and Redis can be injected (tests) or are built from the
+settings; the app closes only what it built.
+"""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+
+import redis.asyncio as aioredis
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+
+from services.gateway import routes_games, routes_ops, routes_players
+from services.gateway.context import Context
+from services.gateway.errors import install_error_handlers
+from services.gateway.gamestate import GameStateClient
+from services.gateway.keys import Keys
+from services.gateway.limits import BodySizeLimit, RateLimit
+from services.gateway.metrics import GatewayMetrics, MetricsMiddleware
+from services.gateway.players import Players
+from services.gateway.ratings import Ratings
+from services.gateway.settings import GatewaySettings
+from services.matchmaker.store import TicketStore
+
+DESCRIPTION = """REST gateway of Skyboard. Every game call goes to the game-state service.
+
+Errors always have the body `{"error": {"code", "message", "rule"}}`. Seat tokens and player api keys
+travel as `Authorization: Bearer <secret>`."""
+
+
+def create_app(
+    settings: GatewaySettings | None = None,
+    *,
+    redis: aioredis.Redis | None = None,
+    gamestate: GameStateClient | None = None,
+) -> FastAPI:
+    settings = settings or GatewaySettings()
+    own_redis = redis is None
+    own_gamestate = gamestate is None
+    redis = redis or aioredis.from_url(settings.redis_url)
+    gamestate = gamestate or GameStateClient(settings.gamestate_addr, settings.gamestate_timeout_s)
+    keys = Keys(settings.key_prefix)
+    metrics = GatewayMetrics()
+    context = Context(
+        settings=settings, redis=redis, keys=keys, gamestate=gamestate, players=Players(redis, keys),
+        ratings=Ratings(redis, keys), tickets=TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s),
+        metrics=metrics,
+    )
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI):
+        try:
+            yield
+        finally:
+            if own_gamestate:
+                await gamestate.close()
+            if own_redis:
+                await redis.aclose()
+
+    app = FastAPI(title="Skyboard REST gateway", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
+    app.state.ctx = context
+    install_error_handlers(app)
+    app.include_router(routes_games.router)
+    app.include_router(routes_players.router)
+    app.include_router(routes_ops.router)
+    app.add_middleware(
+        RateLimit, redis=redis, keys=keys, per_ip=settings.rate_limit_ip, per_token=settings.rate_limit_token,
+        window_s=settings.rate_limit_window_s,
+    )
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST", "DELETE"],
+            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
+            expose_headers=["Retry-After"],
+        )
+    app.add_middleware(MetricsMiddleware, metrics=metrics)
+    return app

@@ -1,0 +1,73 @@
+"""What the routes share: settings, Redis, the stores and the game-state client (on app.state)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request
+from redis.asyncio import Redis
+
+from services.gateway.errors import ApiError
+from services.gateway.gamestate import GameStateClient, GameStateError, http_error
+from services.gateway.keys import Keys
+from services.gateway.metrics import GatewayMetrics
+from services.gateway.players import Players
+from services.gateway.ratings import Ratings
+from services.gateway.settings import GatewaySettings
+from services.matchmaker.store import TicketStore
+
+
+@dataclass
+class Context:
+    settings: GatewaySettings
+    redis: Redis
+    keys: Keys
+    gamestate: GameStateClient
+    players: Players
+    ratings: Ratings
+    tickets: TicketStore
+    metrics: GatewayMetrics
+
+    async def settle_if_rated(self, game_id: str, scores: list[int] | None, winners: list[int] | None) -> None:
+        """Settle a finished rated game's ratings (idempotent; safe to call on every sighting)."""
+        if scores is not None and winners is not None and await self.ratings.is_rated(game_id) and \
+                await self.ratings.settle(game_id, scores, winners):
+            self.metrics.matches.inc()
+
+    async def catalog_entry(self, game: str) -> dict:
+        """The catalog description of `game`; 422 if the service does not know it."""
+        try:
+            games, _levels = await self.gamestate.catalog()
+        except GameStateError as exc:
+            raise http_error(exc) from None
+        for entry in games:
+            if entry["name"] == game:
+                return entry
+        known = ", ".join(g["name"] for g in games)
+        raise ApiError(422, f"unknown game {game!r}; known games: {known}", "unknown_game")
+
+
+def ctx(request: Request) -> Context:
+    return request.app.state.ctx
+
+
+Ctx = Annotated[Context, Depends(ctx)]
+
+
+def bearer(request: Request) -> str | None:
+    """The bearer token of the request, if any (never logged)."""
+    header = request.headers.get("authorization")
+    if not header:
+        return None
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        raise ApiError(401, "the Authorization header must be 'Bearer <token>'")
+    return value.strip()
+
+
+def require_bearer(request: Request) -> str:
+    token = bearer(request)
+    if token is None:
+        raise ApiError(401, "this call needs 'Authorization: Bearer <token>'")
+    return token

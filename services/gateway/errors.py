@@ -1,0 +1,110 @@
+"""The uniform error body `{"error": {"code", "message", "rule"}}` for every 4xx/5xx.
+
+Handlers are installed for our own `ApiError`, Starlette's HTTP errors (unknown
+routes, wrong methods), request validation (422) and anything unexpected (500),
+so a client never sees another error shape.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+log = logging.getLogger(__name__)
+
+_CODES = {
+    400: "bad_request",
+    401: "unauthenticated",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "invalid_request",
+    429: "rate_limited",
+    500: "internal",
+    502: "bad_gateway",
+    503: "unavailable",
+}
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+    rule: str | None = None
+
+
+class ErrorBody(BaseModel):
+    """What every failed request returns."""
+
+    error: ErrorDetail
+
+
+class ApiError(Exception):
+    """A refused request; raising one means nothing was changed."""
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        code: str | None = None,
+        rule: str | None = None,
+        headers: dict[str, str] | None = None,
+    ):
+        super().__init__(message)
+        self.status = status
+        self.code = code or _CODES.get(status, "error")
+        self.message = message
+        self.rule = rule
+        self.headers = headers
+
+
+def error_response(
+    status: int, message: str, code: str | None = None, rule: str | None = None, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    body = {"error": {"code": code or _CODES.get(status, "error"), "message": message, "rule": rule}}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:5]:
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts) or "invalid request"
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return error_response(exc.status, exc.message, exc.code, exc.rule, exc.headers)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        message = exc.detail if isinstance(exc.detail, str) else "request refused"
+        if exc.status_code == 404 and message == "Not Found":
+            message = "no such route"
+        return error_response(exc.status_code, message, headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return error_response(422, _validation_message(exc))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        return error_response(500, "internal error")
+
+
+#: OpenAPI `responses=` entry documenting the error body for the usual codes.
+ERROR_RESPONSES = {
+    status: {"model": ErrorBody, "description": code.replace("_", " ")}
+    for status, code in _CODES.items()
+    if status in (401, 403, 404, 409, 413, 422, 429)
+}

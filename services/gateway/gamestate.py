@@ -1,0 +1,154 @@
+"""The gateway's side of the game-state service: typed async calls over gRPC.
+
+The gateway holds no game logic; every game read and write goes through here.
+A refused call raises `GameStateError` carrying the service's status code and
+its details (reason, message, rule), which `http_error` turns into the REST
+error body. An unreachable service is a 503.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from services.gamestate.client import AsyncGameClient, GameServiceError
+from services.gateway.errors import ApiError
+
+GameStateError = GameServiceError
+
+
+_HTTP = {
+    grpc.StatusCode.INVALID_ARGUMENT: (422, "invalid_request"),
+    grpc.StatusCode.UNAUTHENTICATED: (401, "unauthenticated"),
+    grpc.StatusCode.PERMISSION_DENIED: (403, "forbidden"),
+    grpc.StatusCode.NOT_FOUND: (404, "not_found"),
+    grpc.StatusCode.ABORTED: (409, "stale_version"),
+    grpc.StatusCode.UNAVAILABLE: (503, "unavailable"),
+    grpc.StatusCode.DEADLINE_EXCEEDED: (503, "unavailable"),
+    grpc.StatusCode.RESOURCE_EXHAUSTED: (429, "rate_limited"),
+}
+
+
+def http_error(exc: GameStateError) -> ApiError:
+    """The REST error for a refused service call."""
+    if exc.code == grpc.StatusCode.FAILED_PRECONDITION:
+        if exc.reason == "game_active":
+            return ApiError(403, exc.message, "game_active")
+        return ApiError(422, exc.message, exc.reason or "illegal_action", exc.rule)
+    status, code = _HTTP.get(exc.code, (502, "bad_gateway"))
+    if status == 503:
+        return ApiError(503, "the game-state service is unavailable", code)
+    if status == 502:
+        return ApiError(502, "the game-state service failed", code)
+    return ApiError(status, exc.message, code, exc.rule)
+
+
+@dataclass(frozen=True)
+class GameView:
+    game_id: str
+    game: str
+    version: int
+    status: str
+    to_act: list[int]
+    seat: int | None
+    view: dict[str, Any]
+    scores: list[int]
+    winners: list[int] | None
+    players: int
+    bots: dict[int, str]
+
+
+@dataclass(frozen=True)
+class WatchItem:
+    version: int
+    kind: str
+    actor: int | None
+    events: list[dict[str, Any]]
+    status: str
+    to_act: list[int]
+    scores: list[int] | None
+    winners: list[int] | None
+
+
+class GameStateClient:
+    """Wraps the service's typed `AsyncGameClient`, created on first use inside the running loop
+    (a grpc.aio channel belongs to the loop that made it)."""
+
+    def __init__(self, addr: str, timeout_s: float = 10.0):
+        self.addr = addr
+        self.timeout_s = timeout_s
+        self._client: AsyncGameClient | None = None
+
+    @property
+    def client(self) -> AsyncGameClient:
+        if self._client is None:
+            self._client = AsyncGameClient(self.addr, timeout=self.timeout_s)
+        return self._client
+
+    async def close(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+        self._client = None
+
+    async def healthy(self) -> bool:
+        """True iff the service answers the standard health check with SERVING."""
+        try:
+            reply = await health_pb2_grpc.HealthStub(self.client.channel).Check(
+                health_pb2.HealthCheckRequest(service=""), timeout=min(self.timeout_s, 2.0)
+            )
+        except grpc.RpcError:
+            return False
+        return reply.status == health_pb2.HealthCheckResponse.SERVING
+
+    async def catalog(self) -> tuple[list[dict[str, Any]], list[str]]:
+        return await self.client.catalog()
+
+    async def create(
+        self, game: str, players: int, seed: int | None, options: dict[str, Any], bots: dict[int, str]
+    ) -> tuple[str, list[tuple[int, str | None, str | None]]]:
+        created = await self.client.create_game(game, players, seed=seed, options=options, bots=bots)
+        return created.game_id, sorted((s.seat, s.token, s.bot) for s in created.seats)
+
+    async def get(self, game_id: str, token: str | None) -> GameView:
+        r = await self.client.get_game(game_id, token)
+        finished = r.status == "finished"
+        return GameView(
+            game_id=r.game_id, game=r.game, version=r.version, status=r.status, to_act=r.to_act, seat=r.seat,
+            view=r.view, scores=r.scores, winners=r.winners if finished else None, players=r.players, bots=r.bots,
+        )
+
+    async def legal_actions(self, game_id: str, token: str) -> tuple[int, int, list[Any]]:
+        r = await self.client.legal_actions(game_id, token)
+        return r.version, r.seat, r.actions
+
+    async def submit(
+        self, game_id: str, token: str, action: Any, expected_version: int, idempotency_key: str | None
+    ) -> tuple[int, list[Any], str, list[int]]:
+        r = await self.client.submit(game_id, token, json.dumps(action), expected_version, idempotency_key)
+        return r.version, r.events, r.status, r.to_act
+
+    async def log(self, game_id: str) -> dict[str, Any]:
+        r = await self.client.get_log(game_id)
+        return {
+            "game_id": game_id, "game": r.game, "players": r.players, "options": r.options, "seed": r.seed,
+            "actions": r.entries, "version": r.version, "final_digest": r.final_digest, "scores": r.scores,
+            "winners": r.winners,
+        }
+
+    async def watch(self, game_id: str, token: str | None, after: int | None) -> AsyncIterator[WatchItem]:
+        """Redacted events after `after`, in order, until the game ends."""
+        stream = self.client.watch(game_id, token, after)
+        try:
+            async for e in stream:
+                finished = e.status == "finished"
+                yield WatchItem(
+                    version=e.version, kind=e.kind, actor=e.actor, events=e.events, status=e.status,
+                    to_act=e.to_act, scores=e.scores if finished else None, winners=e.winners if finished else None,
+                )
+        finally:
+            await stream.aclose()

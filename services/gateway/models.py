@@ -1,0 +1,154 @@
+"""Request and response shapes of the REST contract (what /openapi.json documents)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+JsonObject = dict[str, Any]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CatalogGame(BaseModel):
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: JsonObject
+
+
+class Catalog(BaseModel):
+    games: list[CatalogGame]
+    bot_levels: list[str]
+
+
+class CreateGame(Strict):
+    game: str = Field(min_length=1, max_length=64)
+    players: int = Field(ge=1, le=64)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    options: JsonObject = Field(default_factory=dict)
+    bots: dict[str, str] = Field(default_factory=dict, description='seat (as a string) -> bot level')
+
+
+class Seat(BaseModel):
+    seat: int
+    token: str | None
+    bot: str | None
+
+
+class CreatedGame(BaseModel):
+    game_id: str
+    seats: list[Seat]
+
+
+class GameOut(BaseModel):
+    game_id: str
+    game: str
+    version: int
+    status: Literal["active", "finished"]
+    to_act: list[int]
+    seat: int | None
+    view: JsonObject
+    scores: list[int] | None
+    winners: list[int] | None
+    players: int
+    bots: dict[str, str]
+
+
+class LegalActions(BaseModel):
+    version: int
+    seat: int
+    actions: list[JsonObject]
+
+
+class SubmitAction(Strict):
+    action: JsonObject
+    expected_version: int = Field(ge=0, le=2**62)
+
+
+class Submitted(BaseModel):
+    version: int
+    events: list[JsonObject]
+    status: Literal["active", "finished"]
+    to_act: list[int]
+
+
+class GameLog(BaseModel):
+    game_id: str
+    game: str
+    players: int
+    options: JsonObject
+    seed: int
+    actions: list[JsonObject]
+    version: int
+    final_digest: str
+    scores: list[int]
+    winners: list[int]
+
+
+class NewPlayer(Strict):
+    name: str = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")
+
+
+class PlayerCreated(BaseModel):
+    player_id: str
+    api_key: str
+
+
+class RatingOut(BaseModel):
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+
+
+class PlayerOut(BaseModel):
+    player_id: str
+    name: str
+    ratings: dict[str, RatingOut]
+
+
+class NewTicket(Strict):
+    game: str = Field(min_length=1, max_length=64)
+    players: int = Field(ge=1, le=64)
+    options: JsonObject = Field(default_factory=dict)
+    bots_after_s: float | None = Field(None, ge=0, le=3600)
+
+
+class TicketCreated(BaseModel):
+    ticket_id: str
+    status: Literal["queued"] = "queued"
+
+
+class TicketOut(BaseModel):
+    ticket_id: str
+    status: Literal["queued", "matched", "expired", "cancelled"]
+    game: str
+    players: int
+    game_id: str | None = None
+    seat: int | None = None
+    token: str | None = None
+
+
+class LeaderboardEntry(BaseModel):
+    rank: int
+    player_id: str
+    name: str | None
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+
+
+class Leaderboard(BaseModel):
+    game: str
+    entries: list[LeaderboardEntry]
+
+
+class Health(BaseModel):
+    status: str
+    checks: dict[str, bool] = Field(default_factory=dict)

@@ -1,0 +1,140 @@
+"""Per-game multiplayer ratings with openskill (Plackett-Luce), settled exactly once per game.
+
+A rated game (one the matchmaker created) has a Redis hash seat -> entity
+("player:<id>" or "bot:<level>"). When anyone notices it finished, `settle`
+runs one WATCH/MULTI transaction that checks the game's done flag and the
+players' ratings and writes the new ratings, the leaderboard and the done flag
+together: a concurrent or repeated settle changes nothing. Bots play with the
+default rating and are never updated or listed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+from redis.asyncio import Redis
+from redis.exceptions import WatchError
+
+from services.gateway.keys import Keys
+
+MODEL = PlackettLuce()
+DONE_TTL_S = 30 * 86_400
+
+
+@dataclass(frozen=True)
+class Rating:
+    mu: float
+    sigma: float
+    games: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """Conservative skill estimate used for ranking and matchmaking."""
+        return self.mu - 3 * self.sigma
+
+    def to_json(self) -> dict[str, float | int]:
+        return {"mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal, "games": self.games}
+
+
+DEFAULT = Rating(MODEL.mu, MODEL.sigma, 0)
+
+
+def _decode(raw: str | bytes | None) -> Rating:
+    if raw is None:
+        return DEFAULT
+    obj = json.loads(raw)
+    return Rating(float(obj["mu"]), float(obj["sigma"]), int(obj.get("games", 0)))
+
+
+def ranks_from_result(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
+    """Rank 1 for the winners (the engine's tie-break already applied), then by score, ties shared."""
+    winner_set = set(winners)
+    others = sorted({s for seat, s in enumerate(scores) if seat not in winner_set}, reverse=True)
+    first_other = 2 if winner_set else 1
+    return [1 if seat in winner_set else first_other + others.index(s) for seat, s in enumerate(scores)]
+
+
+class Ratings:
+    """Reads and settles ratings in Redis."""
+
+    def __init__(self, redis: Redis, keys: Keys):
+        self.redis = redis
+        self.keys = keys
+
+    async def get(self, player_id: str, game: str) -> Rating:
+        return _decode(await self.redis.hget(self.keys.rating(player_id), game))
+
+    async def all_games(self, player_id: str) -> dict[str, Rating]:
+        raw = await self.redis.hgetall(self.keys.rating(player_id))
+        return {(k.decode() if isinstance(k, bytes) else k): _decode(v) for k, v in sorted(raw.items())}
+
+    async def leaderboard(self, game: str, limit: int, offset: int = 0) -> list[tuple[str, Rating]]:
+        ids = await self.redis.zrevrange(self.keys.leaderboard(game), offset, offset + limit - 1)
+        out = []
+        for pid in ids:
+            pid = pid.decode() if isinstance(pid, bytes) else pid
+            out.append((pid, await self.get(pid, game)))
+        return out
+
+    async def register_game(self, game_id: str, game: str, seats: dict[int, str]) -> None:
+        """Mark a game as rated: seat -> entity ("player:<id>" or "bot:<level>")."""
+        mapping = {str(seat): entity for seat, entity in seats.items()} | {"game": game}
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(self.keys.rated_game(game_id), mapping=mapping)
+            pipe.sadd(self.keys.rated_pending(), game_id)
+            await pipe.execute()
+
+    async def is_rated(self, game_id: str) -> bool:
+        return bool(await self.redis.exists(self.keys.rated_game(game_id)))
+
+    async def pending(self) -> list[str]:
+        return sorted(m.decode() if isinstance(m, bytes) else m for m in await self.redis.smembers(
+            self.keys.rated_pending()))
+
+    async def settle(self, game_id: str, scores: Sequence[int], winners: Sequence[int]) -> bool:
+        """Apply a finished rated game's result once; True iff this call applied it."""
+        raw = await self.redis.hgetall(self.keys.rated_game(game_id))
+        if not raw:
+            return False
+        info = {(k.decode() if isinstance(k, bytes) else k): (v.decode() if isinstance(v, bytes) else v)
+                for k, v in raw.items()}
+        game = info.pop("game")
+        seats = {int(seat): entity for seat, entity in info.items()}
+        if sorted(seats) != list(range(len(scores))):
+            raise ValueError(f"rated game {game_id} has seats {sorted(seats)} but {len(scores)} scores")
+        players = {seat: e.removeprefix("player:") for seat, e in seats.items() if e.startswith("player:")}
+        done = self.keys.rated_done(game_id)
+        rating_keys = [self.keys.rating(pid) for pid in players.values()]
+        async with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(done, *rating_keys)
+                    if await pipe.exists(done):
+                        await pipe.unwatch()
+                        return False
+                    before = {seat: _decode(await pipe.hget(self.keys.rating(pid), game))
+                              for seat, pid in players.items()}
+                    after = _rate(len(scores), before, ranks_from_result(scores, winners))
+                    pipe.multi()
+                    pipe.set(done, "1", ex=DONE_TTL_S)
+                    pipe.srem(self.keys.rated_pending(), game_id)
+                    for seat, pid in players.items():
+                        pipe.hset(self.keys.rating(pid), game, json.dumps(after[seat].to_json()))
+                        pipe.zadd(self.keys.leaderboard(game), {pid: after[seat].ordinal})
+                    await pipe.execute()
+                    return True
+                except WatchError:
+                    continue
+
+
+def _rate(n: int, before: dict[int, Rating], ranks: list[int]) -> dict[int, Rating]:
+    """New ratings of the human seats; bot seats take part with the default rating."""
+    teams = []
+    for seat in range(n):
+        r = before.get(seat, DEFAULT)
+        teams.append([MODEL.rating(mu=r.mu, sigma=r.sigma)])
+    result = MODEL.rate(teams, ranks=ranks)
+    return {seat: Rating(result[seat][0].mu, result[seat][0].sigma, before[seat].games + 1) for seat in before}

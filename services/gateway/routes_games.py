@@ -1,0 +1,177 @@
+"""Game endpoints: catalog, create, read, legal actions, submit, events (SSE), log.
+
+Each one is a thin translation to one game-state service call; the service
+decides everything about the game (the gateway holds no rules).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator
+
+from fastapi import APIRouter, Header, Query, Request
+from sse_starlette import EventSourceResponse, ServerSentEvent
+
+from services.gateway.context import Context, Ctx, bearer, require_bearer
+from services.gateway.errors import ERROR_RESPONSES, ApiError
+from services.gateway.gamestate import GameStateError, http_error
+from services.gateway.models import (
+    Catalog,
+    CreatedGame,
+    CreateGame,
+    GameLog,
+    GameOut,
+    LegalActions,
+    Seat,
+    SubmitAction,
+    Submitted,
+)
+
+router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES)
+
+_GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
+_IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
+
+
+def _game_id(game_id: str) -> str:
+    if not _GAME_ID.match(game_id):
+        raise ApiError(404, f"no game {game_id[:64]!r}")
+    return game_id
+
+
+@router.get("/catalog", response_model=Catalog, summary="The games this platform serves and the bot levels")
+async def catalog(c: Ctx) -> Catalog:
+    try:
+        games, levels = await c.gamestate.catalog()
+    except GameStateError as exc:
+        raise http_error(exc) from None
+    return Catalog(games=games, bot_levels=levels)
+
+
+@router.post("/games", status_code=201, response_model=CreatedGame, summary="Create a game")
+async def create_game(body: CreateGame, c: Ctx) -> CreatedGame:
+    bots: dict[int, str] = {}
+    for key, level in body.bots.items():
+        if not key.isdigit() or not 0 <= int(key) < body.players:
+            raise ApiError(422, f"bots: {key!r} is not a seat of a {body.players}-player game")
+        bots[int(key)] = level
+    try:
+        game_id, seats = await c.gamestate.create(body.game, body.players, body.seed, body.options, bots)
+    except GameStateError as exc:
+        raise http_error(exc) from None
+    return CreatedGame(game_id=game_id, seats=[Seat(seat=s, token=t, bot=b) for s, t, b in seats])
+
+
+@router.get("/games/{game_id}", response_model=GameOut, summary="A game as a seat (Bearer) or a spectator sees it")
+async def get_game(game_id: str, request: Request, c: Ctx) -> GameOut:
+    token = bearer(request)
+    try:
+        g = await c.gamestate.get(_game_id(game_id), token)
+    except GameStateError as exc:
+        raise http_error(exc) from None
+    if g.status == "finished":
+        await c.settle_if_rated(g.game_id, g.scores, g.winners)
+    return GameOut(
+        game_id=g.game_id, game=g.game, version=g.version, status=g.status, to_act=g.to_act, seat=g.seat,
+        view=g.view, scores=g.scores, winners=g.winners, players=g.players,
+        bots={str(k): v for k, v in sorted(g.bots.items())},
+    )
+
+
+@router.get("/games/{game_id}/actions", response_model=LegalActions, summary="The legal actions of your seat")
+async def legal_actions(game_id: str, request: Request, c: Ctx) -> LegalActions:
+    token = require_bearer(request)
+    try:
+        version, seat, actions = await c.gamestate.legal_actions(_game_id(game_id), token)
+    except GameStateError as exc:
+        raise http_error(exc) from None
+    return LegalActions(version=version, seat=seat, actions=actions)
+
+
+@router.post("/games/{game_id}/actions", response_model=Submitted, summary="Submit one action for your seat")
+async def submit_action(
+    game_id: str,
+    body: SubmitAction,
+    request: Request,
+    c: Ctx,
+    idempotency_key: str | None = Header(None, alias="Idempotency-Key", description="Retries replay the first outcome"),
+) -> Submitted:
+    token = require_bearer(request)
+    if idempotency_key is not None and not _IDEMPOTENCY_KEY.match(idempotency_key):
+        raise ApiError(422, "Idempotency-Key must be 1-128 visible ASCII characters")
+    try:
+        version, events, status, to_act = await c.gamestate.submit(
+            _game_id(game_id), token, body.action, body.expected_version, idempotency_key
+        )
+    except GameStateError as exc:
+        c.metrics.actions.labels(exc.reason or exc.code.name.lower()).inc()
+        raise http_error(exc) from None
+    c.metrics.actions.labels("accepted").inc()
+    if status == "finished":
+        g = await c.gamestate.get(game_id, None)
+        await c.settle_if_rated(game_id, g.scores, g.winners)
+    return Submitted(version=version, events=events, status=status, to_act=to_act)
+
+
+@router.get("/games/{game_id}/log", response_model=GameLog, summary="Seed and actions of a finished game")
+async def game_log(game_id: str, c: Ctx) -> GameLog:
+    try:
+        return GameLog(**await c.gamestate.log(_game_id(game_id)))
+    except GameStateError as exc:
+        raise http_error(exc) from None
+
+
+def _resume_from(after: int | None, last_event_id: str | None) -> int | None:
+    if last_event_id is not None and last_event_id.strip():
+        text = last_event_id.strip()
+        if not text.isdigit() or len(text) > 18:
+            raise ApiError(422, "Last-Event-ID must be a version number")
+        return int(text)
+    return after
+
+
+@router.get(
+    "/games/{game_id}/events",
+    summary="Server-Sent Events of a game, redacted for your seat (or a spectator)",
+    response_description=(
+        "text/event-stream: one `message` per engine event (id = version, data = the event JSON plus "
+        "`version`), then one `state` event per version (status, to_act, scores, winners); `end` when "
+        "the game is over, then the stream closes."
+    ),
+    responses={200: {"content": {"text/event-stream": {}}}},
+)
+async def game_events(
+    game_id: str,
+    request: Request,
+    c: Ctx,
+    after: int | None = Query(None, ge=0, le=2**62, description="Send the versions after this one"),
+    last_event_id: str | None = Header(None, alias="Last-Event-ID"),
+) -> EventSourceResponse:
+    token = bearer(request)
+    start = _resume_from(after, last_event_id)
+    try:  # refuse a bad token or unknown game with a proper error before the stream starts
+        await c.gamestate.get(_game_id(game_id), token)
+    except GameStateError as exc:
+        raise http_error(exc) from None
+    return EventSourceResponse(_stream(c, game_id, token, start), ping=c.settings.sse_ping_s)
+
+
+async def _stream(c: Context, game_id: str, token: str | None, after: int | None) -> AsyncIterator[ServerSentEvent]:
+    try:
+        async for item in c.gamestate.watch(game_id, token, after):
+            vid = str(item.version)
+            for event in item.events:
+                yield ServerSentEvent(data=json.dumps({**event, "version": item.version}), id=vid)
+            state = {"version": item.version, "kind": item.kind, "actor": item.actor, "status": item.status,
+                     "to_act": item.to_act, "scores": item.scores, "winners": item.winners}
+            yield ServerSentEvent(data=json.dumps(state), event="state", id=vid)
+            if item.status == "finished":
+                await c.settle_if_rated(game_id, item.scores, item.winners)
+                yield ServerSentEvent(data=json.dumps(state), event="end", id=vid)
+                return
+    except GameStateError as exc:
+        err = http_error(exc)
+        yield ServerSentEvent(
+            data=json.dumps({"error": {"code": err.code, "message": err.message, "rule": err.rule}}), event="error"
+        )

@@ -1,0 +1,131 @@
+"""Players, matchmaking tickets and leaderboards."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi import APIRouter, Query, Request
+
+from services.gateway.context import Context, Ctx, require_bearer
+from services.gateway.errors import ERROR_RESPONSES, ApiError
+from services.gateway.models import (
+    Leaderboard,
+    LeaderboardEntry,
+    NewPlayer,
+    NewTicket,
+    PlayerCreated,
+    PlayerOut,
+    RatingOut,
+    TicketCreated,
+    TicketOut,
+)
+from services.matchmaker.store import Ticket
+
+router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES)
+
+_ID = re.compile(r"^[0-9a-f]{32}$")
+
+
+async def _player(request: Request, c: Context) -> str:
+    api_key = require_bearer(request)
+    player_id = await c.players.authenticate(api_key)
+    if player_id is None:
+        raise ApiError(401, "unknown api key")
+    return player_id
+
+
+@router.post("/players", status_code=201, response_model=PlayerCreated, summary="Create a player and its api key")
+async def create_player(body: NewPlayer, c: Ctx) -> PlayerCreated:
+    name = body.name.strip()
+    if not name:
+        raise ApiError(422, "name must not be blank")
+    player_id, api_key = await c.players.create(name)
+    return PlayerCreated(player_id=player_id, api_key=api_key)
+
+
+@router.get("/players/{player_id}", response_model=PlayerOut, summary="A player's name and rating per game")
+async def get_player(player_id: str, c: Ctx) -> PlayerOut:
+    name = await c.players.name(player_id) if _ID.match(player_id) else None
+    if name is None:
+        raise ApiError(404, "no such player")
+    ratings = await c.ratings.all_games(player_id)
+    return PlayerOut(player_id=player_id, name=name,
+                     ratings={g: RatingOut(**r.to_json()) for g, r in ratings.items()})
+
+
+def _check_options(entry: dict, players: int, options: dict) -> None:
+    """Refuse tickets that could never become a game (the catalog's own limits, no rules)."""
+    if not entry["min_players"] <= players <= entry["max_players"]:
+        raise ApiError(422, f"{entry['title']} takes {entry['min_players']}-{entry['max_players']} players")
+    for key, value in options.items():
+        spec = entry["options"].get(key)
+        if spec is None:
+            raise ApiError(422, f"unknown option {key!r}; known: {', '.join(entry['options']) or 'none'}")
+        if value not in spec.get("choices", []):
+            raise ApiError(422, f"option {key!r} must be one of {spec.get('choices')}")
+
+
+@router.post("/matchmaking/tickets", status_code=201, response_model=TicketCreated, summary="Queue for a game")
+async def create_ticket(body: NewTicket, request: Request, c: Ctx) -> TicketCreated:
+    player_id = await _player(request, c)
+    entry = await c.catalog_entry(body.game)
+    _check_options(entry, body.players, body.options)
+    options = {k: body.options.get(k, spec["default"]) for k, spec in entry["options"].items()}
+    rating = await c.ratings.get(player_id, body.game)
+    bots_after = c.settings.default_bots_after_s if body.bots_after_s is None else body.bots_after_s
+    ticket = await c.tickets.create(player_id, body.game, body.players, options, bots_after, rating.ordinal)
+    return TicketCreated(ticket_id=ticket.ticket_id)
+
+
+async def _own_ticket(ticket_id: str, request: Request, c: Context) -> Ticket:
+    player_id = await _player(request, c)
+    ticket = await c.tickets.get(ticket_id) if _ID.match(ticket_id) else None
+    if ticket is None:
+        raise ApiError(404, "no such ticket")
+    if ticket.player_id != player_id:
+        raise ApiError(403, "this ticket belongs to another player")
+    return ticket
+
+
+def _ticket_out(t: Ticket) -> TicketOut:
+    status = "queued" if t.status == "claimed" else t.status
+    return TicketOut(ticket_id=t.ticket_id, status=status, game=t.game, players=t.players,
+                     game_id=t.game_id, seat=t.seat, token=t.token)
+
+
+@router.get("/matchmaking/tickets/{ticket_id}", response_model=TicketOut, summary="Poll a ticket (keeps it alive)")
+async def poll_ticket(ticket_id: str, request: Request, c: Ctx) -> TicketOut:
+    await _own_ticket(ticket_id, request, c)
+    ticket = await c.tickets.poll(ticket_id)
+    if ticket is None:
+        raise ApiError(404, "no such ticket")
+    return _ticket_out(ticket)
+
+
+@router.delete("/matchmaking/tickets/{ticket_id}", response_model=TicketOut, summary="Cancel a queued ticket")
+async def cancel_ticket(ticket_id: str, request: Request, c: Ctx) -> TicketOut:
+    await _own_ticket(ticket_id, request, c)
+    status = await c.tickets.cancel(ticket_id)
+    ticket = await c.tickets.get(ticket_id)
+    if ticket is None or status is None:
+        raise ApiError(404, "no such ticket")
+    if status != "cancelled":
+        shown = "being matched" if status == "claimed" else status
+        raise ApiError(409, f"the ticket is {shown} and can no longer be cancelled")
+    return _ticket_out(ticket)
+
+
+@router.get("/leaderboard/{game}", response_model=Leaderboard, summary="Best rated players of a game")
+async def leaderboard(
+    game: str,
+    c: Ctx,
+    limit: int = Query(50, ge=1, le=500),
+    offset: int = Query(0, ge=0, le=100_000),
+) -> Leaderboard:
+    entry = await c.catalog_entry(game)
+    rows = await c.ratings.leaderboard(entry["name"], limit, offset)
+    entries = []
+    for i, (pid, r) in enumerate(rows):
+        entries.append(LeaderboardEntry(rank=offset + i + 1, player_id=pid, name=await c.players.name(pid),
+                                        **r.to_json()))
+    return Leaderboard(game=entry["name"], entries=entries)

@@ -1,0 +1,40 @@
+"""Configuration of the REST gateway and the matchmaker, from environment variables.
+
+Variable names are the upper-case field names prefixed with `GATEWAY_`, e.g.
+`GATEWAY_REDIS_URL`, `GATEWAY_GAMESTATE_ADDR`, `GATEWAY_RATE_LIMIT_IP`. The
+defaults work for a local run next to a game-state service on 127.0.0.1:50051.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class GatewaySettings(BaseSettings):
+    """Every knob of the gateway (HTTP side) and the matchmaker loop."""
+
+    model_config = SettingsConfigDict(env_prefix="GATEWAY_", extra="ignore", frozen=True)
+
+    host: str = Field("127.0.0.1", description="Address uvicorn binds.")
+    port: int = Field(8000, description="Port uvicorn binds.")
+    redis_url: str = Field("redis://127.0.0.1:6379/0", description="Redis for players, ratings, tickets, limits.")
+    key_prefix: str = Field("sbgw:", description="Prefix of every Redis key the gateway and matchmaker write.")
+    gamestate_addr: str = Field("127.0.0.1:50051", description="host:port of the gRPC game-state service.")
+    gamestate_timeout_s: float = Field(10.0, gt=0, description="Deadline of one unary call to the service.")
+    max_body_bytes: int = Field(64 * 1024, gt=0, description="Largest request body accepted (413 beyond).")
+    rate_limit_ip: int = Field(600, ge=0, description="Requests per window per client IP; 0 disables.")
+    rate_limit_token: int = Field(300, ge=0, description="Requests per window per bearer token; 0 disables.")
+    rate_limit_window_s: int = Field(60, gt=0, description="Length of the fixed rate-limit window.")
+    cors_origins: list[str] = Field(default_factory=list, description='Allowed CORS origins, JSON list; ["*"] = any.')
+    sse_ping_s: float = Field(15.0, gt=0, description="Seconds between SSE keep-alive comments.")
+    ticket_ttl_s: float = Field(30.0, gt=0, description="A queued ticket expires this long after its last poll.")
+    ticket_keep_s: int = Field(3600, gt=0, description="How long a ticket's record stays readable.")
+    default_bots_after_s: float = Field(60.0, ge=0, description="Bot fill delay when a ticket names none.")
+    bot_fill_level: str = Field("greedy", description="Bot level that fills empty seats.")
+    mm_base_gap: float = Field(5.0, ge=0, description="Rating gap (ordinal points) allowed at once.")
+    mm_gap_per_s: float = Field(1.0, ge=0, description="How fast the allowed gap widens per second of waiting.")
+    mm_claim_stale_s: float = Field(
+        120.0, gt=0, description="Claims older than this are released (their matchmaker died); > the service timeout."
+    )
+    mm_interval_s: float = Field(0.5, gt=0, description="Pause between two matchmaker passes.")

@@ -1,0 +1,62 @@
+"""`python -m services.matchmaker`: the matchmaking loop (settings from GATEWAY_* variables).
+
+Several can run at once: claims are atomic in Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+
+import redis.asyncio as aioredis
+
+from services.gateway.gamestate import GameStateClient
+from services.gateway.keys import Keys
+from services.gateway.ratings import Ratings
+from services.gateway.settings import GatewaySettings
+from services.matchmaker.matcher import Matcher
+from services.matchmaker.store import TicketStore
+
+log = logging.getLogger("services.matchmaker")
+
+
+async def run(settings: GatewaySettings, stop: asyncio.Event) -> None:
+    redis = aioredis.from_url(settings.redis_url)
+    keys = Keys(settings.key_prefix)
+    gamestate = GameStateClient(settings.gamestate_addr, settings.gamestate_timeout_s)
+    matcher = Matcher(
+        TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s), Ratings(redis, keys), gamestate,
+        settings,
+    )
+    try:
+        while not stop.is_set():
+            try:
+                await matcher.run_once()
+            except Exception:  # keep matching after a transient Redis or service failure
+                log.exception("matchmaking pass failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), settings.mm_interval_s)
+    finally:
+        await gamestate.close()
+        await redis.aclose()
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = GatewaySettings()
+
+    async def _main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        log.info("matchmaker on %s, game-state service %s", settings.key_prefix, settings.gamestate_addr)
+        await run(settings, stop)
+
+    asyncio.run(_main())
+
+
+if __name__ == "__main__":
+    main()

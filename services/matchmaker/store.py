@@ -1,0 +1,286 @@
+"""Matchmaking tickets in Redis, with every state change an atomic Lua script.
+
+A ticket is a hash (status queued | claimed | matched | expired | cancelled)
+plus an "alive" key whose TTL each poll renews. Queued tickets also sit in
+their bucket's sorted set (bucket = game, player count and options). A
+matchmaker claims a whole group in one script that checks every ticket is
+still queued and alive, so two matchmakers can never put one ticket in two
+games, and expired or cancelled tickets are never matched.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from dataclasses import dataclass
+
+from redis.asyncio import Redis
+
+from services.gateway.keys import Keys
+
+# KEYS: ticket, alive, queue. ARGV: ttl_ms. Returns the status after the poll.
+_POLL = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return false end
+if status == 'queued' then
+  if redis.call('EXISTS', KEYS[2]) == 1 then
+    redis.call('PEXPIRE', KEYS[2], ARGV[1])
+  else
+    redis.call('HSET', KEYS[1], 'status', 'expired')
+    redis.call('ZREM', KEYS[3], ARGV[2])
+    status = 'expired'
+  end
+end
+return status
+"""
+
+# KEYS: ticket, alive, queue. ARGV: ticket id. Returns the status after the call.
+_CANCEL = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return false end
+if status == 'queued' then
+  if redis.call('EXISTS', KEYS[2]) == 1 then
+    redis.call('HSET', KEYS[1], 'status', 'cancelled')
+    redis.call('DEL', KEYS[2])
+    status = 'cancelled'
+  else
+    redis.call('HSET', KEYS[1], 'status', 'expired')
+    status = 'expired'
+  end
+  redis.call('ZREM', KEYS[3], ARGV[1])
+end
+return status
+"""
+
+# KEYS: queue, claims, then ticket_1, alive_1, ticket_2, alive_2, ... ARGV: claim id, now_ms, then ticket ids.
+# Returns 0 when every ticket was claimed, else the 1-based index of the first that could not be
+# (an expired one is marked expired on the way). Claimed tickets are listed in `claims` by claim time.
+_CLAIM = """
+local n = (#KEYS - 2) / 2
+for i = 1, n do
+  local t = KEYS[2 * i + 1]
+  local status = redis.call('HGET', t, 'status')
+  if status ~= 'queued' then return i end
+  if redis.call('EXISTS', KEYS[2 * i + 2]) == 0 then
+    redis.call('HSET', t, 'status', 'expired')
+    redis.call('ZREM', KEYS[1], ARGV[i + 2])
+    return i
+  end
+end
+for i = 1, n do
+  redis.call('HSET', KEYS[2 * i + 1], 'status', 'claimed', 'claim', ARGV[1])
+  redis.call('ZREM', KEYS[1], ARGV[i + 2])
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[i + 2])
+end
+return 0
+"""
+
+# KEYS: queue, claims, then ticket_1, alive_1, ... ARGV: claim id, ttl_ms, then ticket ids.
+# Puts this claim's tickets back in the queue with a fresh TTL (game creation failed, or its owner died).
+_RELEASE = """
+local n = (#KEYS - 2) / 2
+for i = 1, n do
+  local t = KEYS[2 * i + 1]
+  if redis.call('HGET', t, 'status') == 'claimed' and redis.call('HGET', t, 'claim') == ARGV[1] then
+    redis.call('HSET', t, 'status', 'queued')
+    redis.call('HDEL', t, 'claim')
+    redis.call('SET', KEYS[2 * i + 2], '1', 'PX', ARGV[2])
+    redis.call('ZADD', KEYS[1], redis.call('HGET', t, 'created_ms'), ARGV[i + 2])
+    redis.call('ZREM', KEYS[2], ARGV[i + 2])
+  end
+end
+return 1
+"""
+
+# KEYS: claims, then ticket_1, alive_1, ... ARGV: claim id, then ticket ids, then their (game_id, seat, token).
+# Records the placements only if every ticket is still held by this claim; returns 1, else 0 (nothing written).
+_MATCHED = """
+local n = (#KEYS - 1) / 2
+for i = 1, n do
+  local t = KEYS[2 * i]
+  if redis.call('HGET', t, 'status') ~= 'claimed' or redis.call('HGET', t, 'claim') ~= ARGV[1] then return 0 end
+end
+for i = 1, n do
+  local t = KEYS[2 * i]
+  local base = 1 + n + 3 * (i - 1)
+  redis.call('HSET', t, 'status', 'matched', 'game_id', ARGV[base + 1], 'seat', ARGV[base + 2])
+  if ARGV[base + 3] ~= '' then redis.call('HSET', t, 'token', ARGV[base + 3]) end
+  redis.call('DEL', KEYS[2 * i + 1])
+  redis.call('ZREM', KEYS[1], ARGV[i + 1])
+end
+return 1
+"""
+
+
+@dataclass(frozen=True)
+class Ticket:
+    ticket_id: str
+    player_id: str
+    game: str
+    players: int
+    options: dict
+    bots_after_s: float
+    created_ms: int
+    rating: float
+    status: str
+    game_id: str | None = None
+    seat: int | None = None
+    token: str | None = None
+
+    @property
+    def bucket(self) -> str:
+        return bucket_of(self.game, self.players, self.options)
+
+
+def bucket_of(game: str, players: int, options: dict) -> str:
+    """Tickets only ever meet tickets of the same game, count and options."""
+    return f"{game}|{players}|{json.dumps(options, sort_keys=True, separators=(',', ':'))}"
+
+
+def _text(value) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _ticket(ticket_id: str, raw: dict) -> Ticket:
+    d = {_text(k): _text(v) for k, v in raw.items()}
+    return Ticket(
+        ticket_id=ticket_id,
+        player_id=d["player_id"],
+        game=d["game"],
+        players=int(d["players"]),
+        options=json.loads(d["options"]),
+        bots_after_s=float(d["bots_after_s"]),
+        created_ms=int(d["created_ms"]),
+        rating=float(d["rating"]),
+        status=d["status"],
+        game_id=d.get("game_id"),
+        seat=int(d["seat"]) if "seat" in d else None,
+        token=d.get("token"),
+    )
+
+
+class TicketStore:
+    def __init__(self, redis: Redis, keys: Keys, ttl_s: float, keep_s: int):
+        self.redis = redis
+        self.keys = keys
+        self.ttl_ms = max(1, int(ttl_s * 1000))
+        self.keep_s = keep_s
+        self._poll = redis.register_script(_POLL)
+        self._cancel = redis.register_script(_CANCEL)
+        self._claim = redis.register_script(_CLAIM)
+        self._release = redis.register_script(_RELEASE)
+        self._matched = redis.register_script(_MATCHED)
+
+    async def create(
+        self, player_id: str, game: str, players: int, options: dict, bots_after_s: float, rating: float
+    ) -> Ticket:
+        ticket_id = uuid.uuid4().hex
+        now = int(time.time() * 1000)
+        bucket = bucket_of(game, players, options)
+        fields = {
+            "player_id": player_id, "game": game, "players": players,
+            "options": json.dumps(options, sort_keys=True), "bots_after_s": bots_after_s,
+            "created_ms": now, "rating": rating, "status": "queued",
+        }
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(self.keys.ticket(ticket_id), mapping=fields)
+            pipe.expire(self.keys.ticket(ticket_id), self.keep_s)
+            pipe.set(self.keys.ticket_alive(ticket_id), "1", px=self.ttl_ms)
+            pipe.zadd(self.keys.queue(bucket), {ticket_id: now})
+            pipe.sadd(self.keys.buckets(), bucket)
+            await pipe.execute()
+        return await self.get(ticket_id)  # type: ignore[return-value]
+
+    async def get(self, ticket_id: str) -> Ticket | None:
+        raw = await self.redis.hgetall(self.keys.ticket(ticket_id))
+        return _ticket(ticket_id, raw) if raw else None
+
+    async def poll(self, ticket_id: str) -> Ticket | None:
+        """Read a ticket, keeping a queued one alive (or marking it expired if its TTL lapsed)."""
+        ticket = await self.get(ticket_id)
+        if ticket is None:
+            return None
+        await self._poll(
+            keys=[self.keys.ticket(ticket_id), self.keys.ticket_alive(ticket_id), self.keys.queue(ticket.bucket)],
+            args=[self.ttl_ms, ticket_id],
+        )
+        return await self.get(ticket_id)
+
+    async def cancel(self, ticket_id: str) -> str | None:
+        """Cancel a queued ticket; returns the resulting status ('claimed' means too late to cancel)."""
+        ticket = await self.get(ticket_id)
+        if ticket is None:
+            return None
+        status = await self._cancel(
+            keys=[self.keys.ticket(ticket_id), self.keys.ticket_alive(ticket_id), self.keys.queue(ticket.bucket)],
+            args=[ticket_id],
+        )
+        return _text(status) if status else None
+
+    async def buckets(self) -> list[str]:
+        return sorted(_text(b) for b in await self.redis.smembers(self.keys.buckets()))
+
+    async def queued(self, bucket: str) -> list[Ticket]:
+        """Queued tickets of one bucket, oldest first (the expired ones are marked and dropped)."""
+        ids = [_text(i) for i in await self.redis.zrange(self.keys.queue(bucket), 0, -1)]
+        if not ids:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for tid in ids:
+                pipe.hgetall(self.keys.ticket(tid))
+                pipe.exists(self.keys.ticket_alive(tid))
+            raw = await pipe.execute()
+        out = []
+        for i, tid in enumerate(ids):
+            data, alive = raw[2 * i], raw[2 * i + 1]
+            if not data:
+                await self.redis.zrem(self.keys.queue(bucket), tid)
+                continue
+            if not alive:
+                await self.poll(tid)  # marks it expired atomically (unless something else happened first)
+                continue
+            ticket = _ticket(tid, data)
+            if ticket.status == "queued":
+                out.append(ticket)
+        return out
+
+    def _pairs(self, ticket_ids: list[str]) -> list[str]:
+        keys = []
+        for tid in ticket_ids:
+            keys += [self.keys.ticket(tid), self.keys.ticket_alive(tid)]
+        return keys
+
+    async def claim(self, claim_id: str, bucket: str, ticket_ids: list[str], now_ms: int | None = None) -> int:
+        """Claim all of `ticket_ids` at once; 0 on success, else the 1-based index of a ticket that failed."""
+        now_ms = int(time.time() * 1000) if now_ms is None else now_ms
+        keys = [self.keys.queue(bucket), self.keys.claims(), *self._pairs(ticket_ids)]
+        return int(await self._claim(keys=keys, args=[claim_id, now_ms, *ticket_ids]))
+
+    async def release(self, claim_id: str, bucket: str, ticket_ids: list[str]) -> None:
+        """Put claimed tickets back in the queue (game creation failed), with a fresh TTL."""
+        keys = [self.keys.queue(bucket), self.keys.claims(), *self._pairs(ticket_ids)]
+        await self._release(keys=keys, args=[claim_id, self.ttl_ms, *ticket_ids])
+
+    async def matched(self, claim_id: str, placements: dict[str, tuple[str, int, str | None]]) -> bool:
+        """Record each claimed ticket's game, seat and seat token; False (nothing written) if the claim was lost."""
+        ids = list(placements)
+        args: list = [claim_id, *ids]
+        for tid in ids:
+            game_id, seat, token = placements[tid]
+            args += [game_id, seat, token or ""]
+        return bool(await self._matched(keys=[self.keys.claims(), *self._pairs(ids)], args=args))
+
+    async def release_stale_claims(self, older_than_s: float) -> int:
+        """Release claims held longer than `older_than_s` (their matchmaker died mid-creation)."""
+        cutoff = int((time.time() - older_than_s) * 1000)
+        released = 0
+        for tid in [_text(t) for t in await self.redis.zrangebyscore(self.keys.claims(), "-inf", cutoff)]:
+            ticket = await self.get(tid)
+            claim = _text(await self.redis.hget(self.keys.ticket(tid), "claim"))
+            if ticket is None or ticket.status != "claimed" or claim is None:
+                await self.redis.zrem(self.keys.claims(), tid)
+                continue
+            await self.release(claim, ticket.bucket, [tid])
+            released += 1
+        return released

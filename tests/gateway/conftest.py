@@ -1,0 +1,157 @@
+"""Gateway test stack: real Redis, a real game-state service (grpc.aio on a loopback port, in its own
+thread and loop, as another process would be) and the gateway served by uvicorn on a free port.
+
+Each session uses its own key prefixes and deletes every key under them at the end. With CI=true an
+unreachable Redis fails the tests instead of skipping them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+
+import httpx
+import pytest
+import redis
+import uvicorn
+
+from services.gamestate.server import Running, start
+from services.gamestate.service import Registry
+from services.gateway.app import create_app
+from services.gateway.settings import GatewaySettings
+from services.settings import Settings
+from tests.services import toygame
+
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+RUN = uuid.uuid4().hex[:8]
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        message = f"Redis at {REDIS_URL} is not reachable ({exc}); the gateway tests need a real Redis"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return REDIS_URL
+
+
+@pytest.fixture(scope="session")
+def rdb(redis_url: str) -> Iterator[redis.Redis]:
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    yield client
+    keys = list(client.scan_iter(match=f"sbgwtest:{RUN}:*", count=1000))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
+
+def new_prefix() -> str:
+    return f"sbgwtest:{RUN}:{uuid.uuid4().hex[:8]}:"
+
+
+class ServiceInstance:
+    """One game-state service on a loopback port, in its own thread and event loop."""
+
+    def __init__(self, settings: Settings, registry: Registry):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.running: Running = self._run(start(settings, registry, sweeper=False))
+        self.addr = f"127.0.0.1:{self.running.port}"
+
+    def _run(self, coro):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(30)
+
+    def stop(self) -> None:
+        self._run(self.running.stop(0.5))
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
+
+
+@pytest.fixture(scope="session")
+def service(redis_url: str, rdb: redis.Redis) -> Iterator[ServiceInstance]:
+    settings = Settings(
+        redis_url=redis_url, grpc_addr="127.0.0.1:0", metrics_port=0, key_prefix=new_prefix(),
+        dispatch_bots=False, bot_secret="gateway-test-secret", watch_block_ms=200, shutdown_grace_s=0.5,
+    )
+    inst = ServiceInstance(settings, Registry({toygame.GAME.name: toygame.GAME}))
+    yield inst
+    inst.stop()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Gateway:
+    """The gateway app under uvicorn on a free loopback port, in a thread."""
+
+    def __init__(self, settings: GatewaySettings, log_level: str = "warning"):
+        self.settings = settings
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=self.port, log_level=log_level,
+                                lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.01)
+
+    def client(self, **kwargs) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=kwargs.pop("timeout", 20.0), **kwargs)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+def gateway_settings(redis_url: str, service: ServiceInstance, **overrides) -> GatewaySettings:
+    values = dict(
+        redis_url=redis_url, key_prefix=new_prefix(), gamestate_addr=service.addr, rate_limit_ip=100_000,
+        rate_limit_token=100_000, sse_ping_s=0.5, ticket_ttl_s=30, default_bots_after_s=60,
+    )
+    values.update(overrides)
+    return GatewaySettings(**values)
+
+
+@pytest.fixture(scope="session")
+def gateway(redis_url: str, service: ServiceInstance) -> Iterator[Gateway]:
+    gw = Gateway(gateway_settings(redis_url, service))
+    yield gw
+    gw.stop()
+
+
+@pytest.fixture
+def http(gateway: Gateway) -> Iterator[httpx.Client]:
+    with gateway.client() as client:
+        yield client
+
+
+@pytest.fixture
+def make_gateway(redis_url: str, service: ServiceInstance) -> Iterator[Callable[..., Gateway]]:
+    """A gateway of its own (own key prefix) with some settings overridden."""
+    made: list[Gateway] = []
+
+    def make(log_level: str = "warning", **overrides) -> Gateway:
+        gw = Gateway(gateway_settings(redis_url, service, **overrides), log_level=log_level)
+        made.append(gw)
+        return gw
+
+    yield make
+    for gw in made:
+        gw.stop()

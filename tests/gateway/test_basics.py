@@ -1,0 +1,95 @@
+"""The contract's plumbing over real HTTP: uniform error bodies, size limits, players, ops endpoints."""
+
+from __future__ import annotations
+
+import httpx
+
+
+def assert_error(response: httpx.Response, status: int, code: str | None = None) -> dict:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "rule"}, body
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+    if code is not None:
+        assert body["error"]["code"] == code, body
+    return body["error"]
+
+
+def test_unknown_route_and_method_use_the_error_body(http: httpx.Client) -> None:
+    assert_error(http.get("/v1/nothing-here"), 404, "not_found")
+    assert_error(http.put("/v1/catalog"), 405, "method_not_allowed")
+
+
+def test_validation_errors_are_422_with_the_error_body(http: httpx.Client) -> None:
+    err = assert_error(http.post("/v1/players", json={"nom": "x"}), 422, "invalid_request")
+    assert "name" in err["message"]
+    assert_error(http.post("/v1/players", content=b"{not json", headers={"content-type": "application/json"}), 422)
+    assert_error(http.post("/v1/games", json={"game": "toybids", "players": "two"}), 422)
+
+
+def test_bodies_over_the_limit_are_413(http: httpx.Client, gateway) -> None:
+    big = {"name": "x" * (gateway.settings.max_body_bytes + 10)}
+    assert_error(http.post("/v1/players", json=big), 413, "payload_too_large")
+
+    def chunks():  # no Content-Length: the limit counts the stream
+        for _ in range(gateway.settings.max_body_bytes // 1000 + 2):
+            yield b" " * 1000
+
+    assert_error(http.post("/v1/players", content=chunks(), headers={"content-type": "application/json"}), 413)
+
+
+def test_players_get_an_api_key_and_a_public_profile(http: httpx.Client, rdb, gateway) -> None:
+    r = http.post("/v1/players", json={"name": "Ada"})
+    assert r.status_code == 201
+    created = r.json()
+    profile = http.get(f"/v1/players/{created['player_id']}").json()
+    assert profile == {"player_id": created["player_id"], "name": "Ada", "ratings": {}}
+    stored = {k: rdb.get(k) if rdb.type(k) == "string" else rdb.hgetall(k)
+              for k in rdb.scan_iter(match=f"{gateway.settings.key_prefix}*")}
+    assert created["api_key"] not in repr(stored), "api keys are stored hashed"
+    assert_error(http.get("/v1/players/0123456789abcdef0123456789abcdef"), 404)
+    assert_error(http.get("/v1/players/not-an-id"), 404)
+    assert_error(http.post("/v1/players", json={"name": "   "}), 422)
+
+
+def test_catalog_lists_registered_games(http: httpx.Client) -> None:
+    body = http.get("/v1/catalog").json()
+    names = [g["name"] for g in body["games"]]
+    assert "toybids" in names
+    for g in body["games"]:
+        assert set(g) >= {"name", "title", "min_players", "max_players", "options"}
+    assert "random" in body["bot_levels"]
+
+
+def test_health_readiness_and_metrics(http: httpx.Client, make_gateway, service) -> None:
+    assert http.get("/healthz").json()["status"] == "ok"
+    ready = http.get("/readyz")
+    assert ready.status_code == 200 and ready.json()["checks"] == {"redis": True, "gamestate": True}
+    http.get("/v1/catalog")
+    text = http.get("/metrics").text
+    assert 'skyboard_gateway_request_seconds_count{method="GET",route="/v1/catalog"}' in text
+    broken = make_gateway(gamestate_addr="127.0.0.1:1", gamestate_timeout_s=1.0)
+    with broken.client() as c:
+        err = assert_error(c.get("/readyz"), 503, "not_ready")
+        assert "gamestate" in err["message"]
+        assert_error(c.get("/v1/catalog"), 503, "unavailable")
+
+
+def test_cors_is_configurable(make_gateway) -> None:
+    gw = make_gateway(cors_origins=["https://client.example"])
+    with gw.client() as c:
+        preflight = {"Origin": "https://client.example", "Access-Control-Request-Method": "GET"}
+        r = c.options("/v1/catalog", headers=preflight)
+        assert r.headers.get("access-control-allow-origin") == "https://client.example"
+        r = c.get("/healthz", headers={"Origin": "https://evil.example"})
+        assert "access-control-allow-origin" not in r.headers
+
+
+def test_openapi_and_docs_are_served(http: httpx.Client) -> None:
+    spec = http.get("/openapi.json").json()
+    for path in ("/v1/catalog", "/v1/games", "/v1/games/{game_id}", "/v1/games/{game_id}/actions",
+                 "/v1/games/{game_id}/events", "/v1/games/{game_id}/log", "/v1/players", "/v1/players/{player_id}",
+                 "/v1/matchmaking/tickets", "/v1/matchmaking/tickets/{ticket_id}", "/v1/leaderboard/{game}",
+                 "/healthz", "/readyz", "/metrics"):
+        assert path in spec["paths"], path
+    assert http.get("/docs").status_code == 200

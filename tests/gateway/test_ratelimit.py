@@ -1,0 +1,46 @@
+"""Per-IP and per-token rate limits over a real uvicorn socket: 429 with Retry-After, shared via Redis.
+
+Windows are an hour long so that a window boundary never falls inside a test."""
+
+from __future__ import annotations
+
+from tests.gateway.helpers import auth, create
+from tests.gateway.test_basics import assert_error
+
+
+def test_per_ip_limit_answers_429_with_retry_after(make_gateway) -> None:
+    gw = make_gateway(rate_limit_ip=5, rate_limit_token=0, rate_limit_window_s=3600)
+    with gw.client() as c:
+        for _ in range(5):
+            assert c.get("/v1/catalog").status_code == 200
+        r = c.get("/v1/catalog")
+        assert_error(r, 429, "rate_limited")
+        assert 1 <= int(r.headers["Retry-After"]) <= 3600
+        assert c.get("/healthz").status_code == 200, "health checks are never limited"
+        assert 'skyboard_gateway_rate_limited_total 1.0' in c.get("/metrics").text
+
+
+def test_per_token_limit_is_per_token_and_changes_nothing(make_gateway) -> None:
+    gw = make_gateway(rate_limit_ip=0, rate_limit_token=3, rate_limit_window_s=3600)
+    with gw.client() as c:
+        created = create(c, "toybids", 2, seed=4)
+        t0, t1 = (s["token"] for s in created["seats"])
+        gid = created["game_id"]
+        first = c.get(f"/v1/games/{gid}", headers=auth(t0)).json()
+        c.get(f"/v1/games/{gid}/actions", headers=auth(t0))
+        c.get(f"/v1/games/{gid}/actions", headers=auth(t0))
+        body = {"action": {"type": "bid", "card": first["view"]["hand"][0]}, "expected_version": first["version"]}
+        r = c.post(f"/v1/games/{gid}/actions", json=body, headers=auth(t0))
+        assert_error(r, 429, "rate_limited")
+        assert int(r.headers["Retry-After"]) >= 1
+        assert c.get(f"/v1/games/{gid}", headers=auth(t1)).json()["version"] == first["version"], "nothing applied"
+        assert c.get(f"/v1/games/{gid}").status_code == 200, "spectators are limited by IP only"
+
+
+def test_limits_are_shared_by_gateways_on_one_redis(make_gateway) -> None:
+    a = make_gateway(rate_limit_ip=4, rate_limit_token=0, rate_limit_window_s=3600)
+    b = make_gateway(rate_limit_ip=4, rate_limit_token=0, rate_limit_window_s=3600, key_prefix=a.settings.key_prefix)
+    with a.client() as ca, b.client() as cb:
+        assert [ca.get("/v1/catalog").status_code, cb.get("/v1/catalog").status_code,
+                ca.get("/v1/catalog").status_code, cb.get("/v1/catalog").status_code] == [200] * 4
+        assert_error(cb.get("/v1/catalog"), 429)
