@@ -35,6 +35,7 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m bench.playouts
+	$(PY) -m bench.bots
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis

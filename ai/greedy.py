@@ -1,0 +1,26 @@
+"""Level `greedy`: the game's own heuristic decision rule on one determinization.
+
+The rules live in `ai/heuristics/<game>.py`; this only makes the decision
+honest (the rule sees `state.determinize(seat, rng)`, never the truth).
+"""
+
+from __future__ import annotations
+
+import random
+
+from ai.bot import Bot, Budget
+from ai.heuristics import for_game
+from engine.core import Action, State
+
+
+class GreedyBot(Bot):
+    level = "greedy"
+
+    def _choose(
+        self, state: State, seat: int, actions: list[Action], rng: random.Random, budget: Budget | None
+    ) -> Action:
+        sample = state.determinize(seat, rng)
+        action = for_game(state.game.name).choose(sample, seat, actions, rng)
+        if action not in actions:
+            raise RuntimeError(f"heuristic of {state.game.name} chose an illegal action {action!r}")
+        return action

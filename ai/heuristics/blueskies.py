@@ -1,0 +1,86 @@
+"""Blue Skies heuristic (rules: shared/rules/blueskies.md).
+
+Projection of final scores, from a determinized state:
+  points + income x rounds left + the region majorities and unused-special
+  bonus as they would be scored if the game ended now (BS-9.2, BS-9.3),
+  + the budget still unspent in a round's purchase turn (it is scored when
+  the turn ends, BS-8.1.3).
+Rounds left: the game ends when someone reaches 100 points or runs out of
+gates (BS-8.5); estimated as the smaller of (100 - leader's points) /
+(leader's income + 4) and (fewest gates left) / 2, at least 0. The scale is
+4 points plus 2 per round left.
+
+Greedy (`choose`): a one-ply lookahead on this projection, the seat's lead
+over its best rival, for purchases, card plays, the special action and
+government help (each adds passengers or gates, which the projection values
+through income and majorities); for discards (special action, government
+help) it keeps the cards of airports where the seat holds the most gates and
+discards cards of airports where it holds none.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ai.heuristics import Heuristic, one_ply
+from engine.core import Action, State
+
+BUY_PHASE = 1  # engine phase index of a round's purchase step (BS-8.1)
+
+
+class BlueSkiesHeuristic(Heuristic):
+    game = "blueskies"
+
+    def projected_scores(self, state: State) -> list[float]:
+        st: Any = state
+        points = st.points
+        if st.phase == 6:  # over: final scores already include the end bonuses
+            return [float(p) for p in points]
+        from engine.blueskies.data import BOARD
+        from engine.blueskies.scoring import final_scoring
+
+        players = len(points)
+        gains, _ = final_scoring(BOARD, players, st.gates, st.special_used)
+        rounds = self._rounds_left(st)
+        income = st.income
+        out = [points[s] + income[s] * rounds + gains[s] for s in range(players)]
+        if st.phase == BUY_PHASE:
+            out[st.actor] += st.budget
+        return [float(x) for x in out]
+
+    @staticmethod
+    def _rounds_left(st: Any) -> float:
+        leader = max(st.points)
+        by_score = (100 - leader) / (max(st.income) + 4)
+        by_gates = min(st.supply) / 2
+        return max(0.0, min(by_score, by_gates))
+
+    def scale(self, state: State) -> float:
+        return 4.0 + 2.0 * self._rounds_left(state)
+
+    def choose(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
+        if actions[0].TYPE == "discard":
+            return self._discard(state, seat, actions)
+        return one_ply(self, state, seat, actions, rng)
+
+    @staticmethod
+    def _discard(state: State, seat: int, actions: list[Action]) -> Action:
+        view = state.view(seat)
+        mine: dict[str, int] = {}
+        theirs: dict[str, int] = {}
+        for airport in view["airports"]:
+            for gate in airport["gates"]:
+                if gate["owner"] == seat:
+                    mine[airport["code"]] = mine.get(airport["code"], 0) + 1
+                elif gate["owner"] != "local":
+                    theirs[airport["code"]] = theirs.get(airport["code"], 0) + 1
+        unwanted = [c for c in view["hand"] if not mine.get(c) and theirs.get(c)]
+        target = sorted(unwanted)
+        for action in actions:
+            if sorted(action.cards) == target:
+                return action
+        return actions[0]
+
+
+HEURISTIC = BlueSkiesHeuristic()

@@ -1,0 +1,406 @@
+"""OpenSky heuristic (rules: shared/rules/opensky.md). Reads only the seat's view.
+
+Greedy decision rules, phase by phase (the phase is told by the legal actions):
+
+- callsign (OS-4.2): the free airport with the most routes, plus two per route
+  to an airport that already holds a callsign (direct markets are contested
+  but also make nonstop itineraries possible).
+- aircraft placement (OS-6, OS-17.7): maximize subsidy cubes taken (50 each,
+  OS-7) plus 40 x the gain in *network value*: over the 15 callsign pairs,
+  1.0 for a nonstop, 0.5 for a one-stop, 0.2 for a two-stop path through the
+  seat's own flights (extra tokens on a nonstop route add 0.3 each, as a win
+  consumes one), each pair's gain halved where an opponent already flies it
+  nonstop.
+- hubs (OS-20): the airport through which the seat's own flights connect the
+  most callsign pairs (one-stop); keep a hub unless another is strictly better.
+- market (OS-8.4, roller): the pair where the seat's best itinerary class
+  (nonstop 3, one-stop 2, longer 1, none 0) most exceeds the best opponent's.
+- bid (OS-10/11): never pass (a losing card returns to the hand). With the
+  fewest-stop itinerary: the highest fare that wins against every card any
+  opponent could offer (OS-11.3, half-fare rule included); if none is safe,
+  the fare maximizing fare x P(win or tie) with opponents' cards uniform over
+  their (public, OS-1.5) hands.
+- flash deal (OS-12): the highest lower card that makes the seat the sole
+  provisional winner on the standing offers; otherwise decline.
+- ancillaries (OS-14/15): the count k maximizing P(accept) x (fare + 100k)
+  + (1 - P(accept)) x 0.3 x fare (a failed check returns the card to the hand,
+  worth about a third of its value later), P from the price die (OS-2.3).
+- lease (OS-17): only when the seat has no aircraft on the board and at least
+  three months of the season remain: one aircraft, the cheapest payment.
+
+MCTS cut-off evaluation: projected final score = current score (OS-19.2)
++ 0.35 x the network's income for the rest of the season (per callsign pair,
+330 to a sole best itinerary class, 250 shared among tied best classes, over
+15 pairs, per remaining month, capped at 250 per aircraft on the board and
+per month) + 35 per subsidy cube still on the board, shared equally. The
+scale shrinks from 250 points at the start to 60 in March. Random rollouts
+are cut after 6 decisions: random players build no network and rarely win a
+market, so longer rollouts only add noise (measured: see bench/RESULTS.md).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+from ai.heuristics import Heuristic
+from engine.core import Action, State
+
+PRICE_DIE = (200, 300, 400, 500, 600, 700)
+CLASS = {0: 3, 1: 2}
+#: Share of the network's optimistic income counted in the projection: wins consume
+#: tokens and rivals contest markets, and points in hand must outweigh points hoped for.
+NETWORK_WEIGHT = 0.35  # stops -> itinerary class; 2+ stops -> 1
+
+
+def _routes(view: dict[str, Any]) -> list[tuple[str, str]]:
+    return [tuple(r["route"].split("-")) for r in view["board"]["routes"]]  # type: ignore[misc]
+
+
+def _flights(player: dict[str, Any]) -> dict[tuple[str, str], int]:
+    return {tuple(code.split("-")): n for code, n in player["aircraft"].items()}  # type: ignore[misc]
+
+
+def _best_stops(flights: dict[tuple[str, str], int], a: str, b: str, hubs: list[str] | None) -> int | None:
+    """Fewest stops between a and b over the flights (hubs: Europe connecting rule, None = any)."""
+    adj: dict[str, list[str]] = {}
+    for (x, y), n in flights.items():
+        if n:
+            adj.setdefault(x, []).append(y)
+            adj.setdefault(y, []).append(x)
+    frontier = {a}
+    seen = {a}
+    for stops in range(4):
+        nxt = set()
+        for node in sorted(frontier):
+            for m in adj.get(node, []):
+                if m == b:
+                    return stops
+                if m not in seen and (hubs is None or m in hubs):
+                    seen.add(m)
+                    nxt.add(m)
+        frontier = nxt
+        if not frontier:
+            return None
+    return None
+
+
+def _pairs(view: dict[str, Any]) -> list[tuple[str, str]]:
+    airports = sorted(view["callsigns"].values())
+    return list(itertools.combinations(airports, 2))
+
+
+def _network_value(view: dict[str, Any], flights: dict[tuple[str, str], int], opp_nonstop: set) -> float:
+    total = 0.0
+    for a, b in _pairs(view):
+        stops = _best_stops(flights, a, b, None)
+        if stops is None:
+            continue
+        value = {0: 1.0, 1: 0.5}.get(stops, 0.2)
+        if stops == 0:
+            value += 0.3 * (flights.get((a, b), flights.get((b, a), 0)) - 1)
+        if (a, b) in opp_nonstop:
+            value *= 0.5
+        total += value
+    return total
+
+
+def _hubs(view: dict[str, Any], player: dict[str, Any]) -> list[str] | None:
+    return list(player["hubs"]) if view["map"] == "europe" else None
+
+
+def _class(stops: int | None) -> int:
+    if stops is None:
+        return 0
+    return CLASS.get(stops, 1)
+
+
+def winners(offers: list[tuple[int, int, int]]) -> list[int]:
+    """OS-11.3 on (seat, fare, stops) offers: the bot's own model of who wins."""
+    if not offers:
+        return []
+    kinds = {s for _, _, s in offers}
+    if len(kinds) == 1 or not kinds <= {0, 1}:
+        low = min(f for _, f, _ in offers)
+        return sorted(seat for seat, f, _ in offers if f == low)
+    nonstop = min(f for _, f, s in offers if s == 0)
+    qualifying = [(seat, f) for seat, f, s in offers if s == 1 and 2 * f <= nonstop]
+    if qualifying:
+        low = min(f for _, f in qualifying)
+        return sorted(seat for seat, f in qualifying if f == low)
+    return sorted(seat for seat, f, s in offers if s == 0 and f == nonstop)
+
+
+class OpenSkyHeuristic(Heuristic):
+    game = "opensky"
+    max_rollout_depth = 6
+
+    def projected_scores(self, state: State) -> list[float]:
+        """Score now + expected fares from the network for the rest of the season + open cubes.
+
+        Reads the determinized state's fields directly (this runs once per MCTS
+        iteration; building a view would cost more than the search step).
+        """
+        st: Any = state
+        scores = [float(x) for x in state.scores()]
+        players = len(scores)
+        owners = st.cube_owner
+        free = sum(1 for o in owners if o < 0)
+        callsigns = st.callsigns
+        if len(callsigns) < 6:
+            return [x + 35.0 * free / players for x in scores]
+        month = st.month
+        months_left = (8 - month) if month <= 7 else (13 - month)
+        if st.phase in ("lease", "lease_place"):
+            months_left -= 1
+        if months_left <= 0:
+            return [x + 35.0 * free / players for x in scores]
+        pair_route = _pair_routes(st.board)
+        adj = st.board.adj
+        tokens = st.tokens
+        hubs = st.hubs if st.europe else None
+        levels = [[0] * 15 for _ in range(players)]
+        for s in range(players):
+            if not st.on_board[s]:
+                continue
+            mine = tokens[s]
+            hub_set = None if hubs is None else hubs[s]
+            for i, (a, b) in enumerate(_callsign_pairs(callsigns)):
+                r = pair_route.get((a, b))
+                if r is not None and mine[r]:
+                    levels[s][i] = 3
+                    continue
+                for c, r1 in adj[a]:
+                    if mine[r1] and (hub_set is None or c in hub_set or st.phase == "draft"):
+                        r2 = pair_route.get((c, b) if c < b else (b, c))
+                        if r2 is not None and mine[r2]:
+                            levels[s][i] = 2
+                            break
+        out = []
+        for s in range(players):
+            income = 0.0
+            for i in range(15):
+                mine = levels[s][i]
+                if not mine:
+                    continue
+                best = max(levels[t][i] for t in range(players))
+                if mine == best:
+                    ties = sum(1 for t in range(players) if levels[t][i] == best)
+                    income += (330.0 if ties == 1 else 250.0) / ties
+            monthly = income / 15.0
+            cap = 250.0 * min(st.on_board[s], months_left)
+            out.append(scores[s] + NETWORK_WEIGHT * min(monthly * months_left, cap) + 35.0 * free / players)
+        return out
+
+    def scale(self, state: State) -> float:
+        month = getattr(state, "month", 6)
+        return 60.0 + 190.0 * (12 - month) / 11
+
+    def choose(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
+        kind = actions[-1].TYPE
+        view = state.view(seat)
+        if "board" not in view:  # static boards are described once by the game, by map name
+            view["board"] = _static_board(state, view["map"])
+        rule = {
+            "place_callsign": self._callsign,
+            "place_aircraft": self._placement,
+            "place_hub": self._hub,
+            "choose_market": self._market,
+            "bid": self._bid,
+            "flash_deal": self._flash,
+            "add_ancillaries": self._ancillaries,
+            "lease": self._lease,
+        }.get(kind)
+        if rule is None:
+            return super().choose(state, seat, actions, rng)
+        return rule(view, seat, actions, rng)
+
+    # -- setup and network -------------------------------------------------------------
+
+    def _callsign(self, view, seat, actions, rng) -> Action:
+        routes = _routes(view)
+        taken = set(view["callsigns"].values())
+        degree: dict[str, int] = {}
+        near: dict[str, int] = {}
+        for a, b in routes:
+            degree[a] = degree.get(a, 0) + 1
+            degree[b] = degree.get(b, 0) + 1
+            if b in taken:
+                near[a] = near.get(a, 0) + 1
+            if a in taken:
+                near[b] = near.get(b, 0) + 1
+        return _argmax(actions, lambda x: degree.get(x.airport, 0) + 2 * near.get(x.airport, 0), rng)
+
+    def _placement(self, view, seat, actions, rng) -> Action:
+        me = view["players"][seat]
+        flights = _flights(me)
+        opp_nonstop = set()
+        for p in view["players"]:
+            if p["seat"] != seat:
+                for (a, b), n in _flights(p).items():
+                    if n:
+                        opp_nonstop.add((a, b) if a < b else (b, a))
+        base = _network_value(view, flights, opp_nonstop)
+        free_cubes = {code for code, owner in view["subsidy_cubes"].items() if owner < 0}
+
+        def value(action: Action) -> float:
+            a, b = action.route.split("-")
+            cubes = (a in free_cubes) + (b in free_cubes)
+            trial = dict(flights)
+            trial[(a, b)] = trial.get((a, b), 0) + 1
+            return 50.0 * cubes + 40.0 * (_network_value(view, trial, opp_nonstop) - base)
+
+        return _argmax(actions, value, rng)
+
+    def _hub(self, view, seat, actions, rng) -> Action:
+        me = view["players"][seat]
+        flights = _flights(me)
+        pairs = _pairs(view)
+
+        def through(hub: str) -> int:
+            legs = {b if a == hub else a for (a, b), n in flights.items() if n and hub in (a, b)}
+            return sum(1 for x, y in pairs if x in legs and y in legs and hub not in (x, y))
+
+        current = me["hubs"]
+
+        def value(action: Action) -> float:
+            if action.TYPE == "keep_hub":
+                return max((through(h) for h in current), default=0) + 0.5
+            return float(through(action.airport))
+
+        return _argmax(actions, value, rng)
+
+    def _market(self, view, seat, actions, rng) -> Action:
+        players = view["players"]
+
+        def level(p: dict[str, Any], a: str, b: str) -> int:
+            return _class(_best_stops(_flights(p), a, b, _hubs(view, p)))
+
+        def value(action: Action) -> float:
+            a, b = action.origin, action.destination
+            mine = level(players[seat], a, b)
+            others = max((level(p, a, b) for p in players if p["seat"] != seat), default=0)
+            return mine - others + 0.1 * mine
+
+        return _argmax(actions, value, rng)
+
+    # -- pricing --------------------------------------------------------------------------
+
+    def _bid(self, view, seat, actions, rng) -> Action:
+        bids = [a for a in actions if a.TYPE == "bid"]
+        if not bids:
+            return actions[0]
+        stops = min(len(b.itinerary) - 2 for b in bids)
+        mine = [b for b in bids if len(b.itinerary) - 2 == stops]
+        fares = sorted({b.fare for b in mine})
+        pricing = view.get("pricing", {})
+        rivals = []
+        for key, paths in pricing.get("valid_itineraries", {}).items():
+            s = int(key)
+            if s == seat or not paths:
+                continue
+            hand = sorted(set(view["players"][s]["hand"]))
+            if hand:
+                rivals.append((s, min(len(p) - 2 for p in paths), hand))
+        if not rivals:
+            fare = fares[-1]
+        else:
+            fare = self._best_fare(seat, stops, fares, rivals)
+        choices = [b for b in mine if b.fare == fare]
+        return choices[0]
+
+    @staticmethod
+    def _best_fare(seat: int, stops: int, fares: list[int], rivals: list[tuple[int, int, list[int]]]) -> int:
+        safe = []
+        expected = {}
+        for fare in fares:
+            outcomes = 0
+            good = 0
+            for combo in itertools.product(*(r[2] for r in rivals)):
+                offers = [(seat, fare, stops)] + [(r[0], f, r[1]) for r, f in zip(rivals, combo)]
+                outcomes += 1
+                if seat in winners(offers):
+                    good += 1
+            if good == outcomes:
+                safe.append(fare)
+            expected[fare] = fare * good / outcomes
+        if safe:
+            return max(safe)
+        return max(fares, key=lambda f: (expected[f], -f))
+
+    def _flash(self, view, seat, actions, rng) -> Action:
+        offers = [(o["seat"], o["fare"], o["stops"]) for o in view["pricing"]["offers"]]
+        best = actions[0]  # decline
+        for action in actions:
+            if action.TYPE != "flash_deal":
+                continue
+            trial = [(s, action.fare if s == seat else f, st) for s, f, st in offers]
+            if winners(trial) == [seat] and (best.TYPE != "flash_deal" or action.fare > best.fare):
+                best = action
+        return best
+
+    def _ancillaries(self, view, seat, actions, rng) -> Action:
+        offers = {o["seat"]: o["fare"] for o in view["pricing"]["offers"]}
+        fare = offers.get(seat, 200)
+
+        def value(action: Action) -> float:
+            k = action.tokens
+            if k == 0:
+                return float(fare)
+            price = fare + 100 * k
+            p = sum(1 for face in PRICE_DIE if face >= price) / len(PRICE_DIE)
+            return p * price + (1 - p) * 0.3 * fare
+
+        return max(actions, key=lambda a: (value(a), -a.tokens))
+
+    def _lease(self, view, seat, actions, rng) -> Action:
+        me = view["players"][seat]
+        month = view["month"]
+        on_board = sum(me["aircraft"].values())
+        months_left = (7 - month) if month <= 7 else (12 - month)
+        ones = [a for a in actions if a.aircraft == 1]
+        if on_board == 0 and months_left >= 3 and ones:
+            return min(ones, key=lambda a: (sum(a.cards), a.cards))
+        return actions[0]
+
+
+_BOARDS: dict[str, dict[str, Any]] = {}
+_PAIR_ROUTES: dict[str, dict[tuple[int, int], int]] = {}
+_PAIRS: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+
+
+def _pair_routes(board: Any) -> dict[tuple[int, int], int]:
+    """(low airport, high airport) -> route index, per board, built once."""
+    table = _PAIR_ROUTES.get(board.name)
+    if table is None:
+        table = {(min(a, b), max(a, b)): r for r, (a, b) in enumerate(board.routes)}
+        _PAIR_ROUTES[board.name] = table
+    return table
+
+
+def _callsign_pairs(callsigns: list[int]) -> list[tuple[int, int]]:
+    key = tuple(callsigns)
+    pairs = _PAIRS.get(key)
+    if pairs is None:
+        pairs = [(min(a, b), max(a, b)) for a, b in itertools.combinations(callsigns, 2)]
+        if len(_PAIRS) > 10_000:
+            _PAIRS.clear()
+        _PAIRS[key] = pairs
+    return pairs
+
+
+def _static_board(state: State, name: str) -> dict[str, Any]:
+    if name not in _BOARDS:
+        _BOARDS[name] = state.game.describe()["boards"][name]
+    return _BOARDS[name]
+
+
+def _argmax(actions: list[Action], value, rng: random.Random) -> Action:
+    scored = [(value(a), i) for i, a in enumerate(actions)]
+    top = max(v for v, _ in scored)
+    best = [actions[i] for v, i in scored if v >= top - 1e-9]
+    return best[rng.randrange(len(best))]
+
+
+HEURISTIC = OpenSkyHeuristic()

@@ -1,0 +1,210 @@
+"""Single-observer information-set MCTS (SO-ISMCTS, Cowling, Powley & Whitehouse 2012).
+
+One tree per decision, grown from the observer's point of view:
+
+- every iteration starts from a *fresh determinization*
+  `state.determinize(observer, rng)`: the other seats' hidden cards and pending
+  sealed choices are resampled, so the search never sees the truth;
+- nodes are keyed by the sequence of decisions since the root, so one node
+  stands for every determinization that reached it (an information set of the
+  observer, open-loop over chance); each seat's edges carry visits, total
+  reward and an *availability count* (how often the action was legal when the
+  node was visited), and selection is UCB1 with `ln(availability)` in place
+  of `ln(parent visits)`, as actions are not always legal;
+- chance (dice, draws) is sampled inside `apply` from the determinization's
+  own RNG, which `determinize` reseeds;
+- simultaneous sealed decisions (several seats in `to_act()`) are chosen
+  together from the *same* node, each seat from its own edge table, before any
+  of them is applied: no seat's choice is conditioned on another's pending
+  choice, the observer's included. The child is keyed by the joint decision;
+- other seats' decisions are opponent nodes in the same tree, each maximizing
+  its own mover's result (see `ai.outcome`: win share plus rank share);
+- after expanding one node, a random rollout plays at most `rollout_depth`
+  decisions, then the position is valued by the game's heuristic
+  (`ai.heuristics`: projected scores turned into normalized results), or by
+  the real result if the game ended.
+
+At the root, the observer's edges get a progressive bias toward the `greedy`
+level's choice (computed once, on a determinization): it is expanded first
+and earns a bonus `prior_weight / (visits + 1)` that fades as real visits
+accumulate. It keeps a short search from wandering among dozens of similar
+placements, and a long one from being bound by it.
+
+The chosen action is the observer's most visited root edge.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from ai.bot import Bot, Budget
+from ai.heuristics import Heuristic, for_game
+from ai.outcome import estimated_rewards, terminal_rewards
+from engine.core import Action, IllegalAction, State
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """A level's search settings. `budget` is the default think limit."""
+
+    budget: Budget
+    exploration: float = 0.7
+    rollout_depth: int | None = 30
+    #: Progressive bias toward the greedy level's choice at the root: bonus prior_weight / (visits + 1).
+    prior_weight: float = 1.0
+
+
+class Node:
+    """One information-set node: per-seat edge statistics and children by decision key."""
+
+    __slots__ = ("children", "edges")
+
+    def __init__(self) -> None:
+        # seat -> action -> [visits, total reward, availability]
+        self.edges: dict[int, dict[Action, list]] = {}
+        self.children: dict[object, Node] = {}
+
+
+def _select(
+    node: Node, seat: int, legal: list[Action], rng: random.Random, c: float, prior: Action | None = None,
+    weight: float = 0.0,
+) -> Action:
+    """UCB1 with availability counts; an untried legal action is expanded first (at random,
+    the `prior` action before any other), and `prior` gets a bonus weight / (visits + 1)."""
+    edges = node.edges.get(seat)
+    if edges is None:
+        edges = node.edges[seat] = {}
+    untried = []
+    for action in legal:
+        edge = edges.get(action)
+        if edge is None:
+            untried.append(action)
+        else:
+            edge[2] += 1
+    if untried:
+        action = prior if prior in untried else untried[rng.randrange(len(untried))]
+        edges[action] = [0, 0.0, 1]
+        return action
+    best = legal[0]
+    best_value = -1.0
+    log = math.log
+    sqrt = math.sqrt
+    for action in legal:
+        visits, total, avail = edges[action]
+        if visits == 0:
+            return action
+        value = total / visits + c * sqrt(log(avail) / visits)
+        if action == prior:
+            value += weight / (visits + 1)
+        if value > best_value:
+            best, best_value = action, value
+    return best
+
+
+class ISMCTSBot(Bot):
+    """Levels `mcts-easy`, `mcts-normal`, `mcts-hard` differ only in their `SearchConfig`."""
+
+    def __init__(self, level: str, config: SearchConfig):
+        super().__init__()
+        self.level = level
+        self.config = config
+
+    def _choose(
+        self, state: State, seat: int, actions: list[Action], rng: random.Random, budget: Budget | None
+    ) -> Action:
+        budget = budget or self.config.budget
+        heuristic = for_game(state.game.name)
+        root = Node()
+        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        cap = budget.iterations
+        if deadline is None and cap is None:
+            cap = 1000
+        prior = None
+        if self.config.prior_weight > 0:
+            prior = heuristic.choose(state.determinize(seat, rng), seat, actions, rng)
+        iterations = 0
+        while True:
+            self._iterate(root, state, seat, rng, heuristic, prior)
+            iterations += 1
+            if cap is not None and iterations >= cap:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.stats.iterations = iterations
+        edges = root.edges.get(seat, {})
+        best = actions[0]
+        best_key = (-1, -1.0)
+        for action in actions:
+            edge = edges.get(action)
+            if edge is None:
+                continue
+            key = (edge[0], edge[1] / edge[0] if edge[0] else 0.0)
+            if key > best_key:
+                best, best_key = action, key
+        return best
+
+    def _iterate(
+        self, root: Node, truth: State, observer: int, rng: random.Random, heuristic: Heuristic, prior: Action | None
+    ) -> None:
+        c = self.config.exploration
+        weight = self.config.prior_weight
+        state = truth.determinize(observer, rng)
+        node = root
+        path: list[tuple[Node, int, Action]] = []
+        # Selection and expansion.
+        while not state.is_over():
+            seats = state.to_act()
+            if len(seats) == 1:
+                seat = seats[0]
+                if node is root and seat == observer:
+                    action = _select(node, seat, state.legal_actions(seat), rng, c, prior, weight)
+                else:
+                    action = _select(node, seat, state.legal_actions(seat), rng, c)
+                path.append((node, seat, action))
+                state.apply(seat, action)
+                key: object = (seat, action)
+            else:
+                picks = [
+                    (s, _select(node, s, state.legal_actions(s), rng, c, *((prior, weight) if node is root and
+                                                                            s == observer else (None, 0.0))))
+                    for s in seats
+                ]
+                for s, action in picks:
+                    path.append((node, s, action))
+                    try:
+                        state.apply(s, action)
+                    except IllegalAction:  # another seat's apply changed this seat's options
+                        legal = state.legal_actions(s)
+                        if not legal:
+                            continue
+                        state.apply(s, legal[rng.randrange(len(legal))])
+                key = tuple(picks)
+            child = node.children.get(key)
+            if child is None:
+                node.children[key] = Node()
+                break
+            node = child
+        # Rollout.
+        depth = self.config.rollout_depth
+        cap = heuristic.max_rollout_depth
+        if cap is not None:
+            depth = cap if depth is None else min(depth, cap)
+        steps = 0
+        while not state.is_over() and (depth is None or steps < depth):
+            seats = state.to_act()
+            seat = seats[0] if len(seats) == 1 else seats[rng.randrange(len(seats))]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[rng.randrange(len(legal))])
+            steps += 1
+        if state.is_over():
+            rewards = terminal_rewards(state)
+        else:
+            rewards = estimated_rewards(heuristic.projected_scores(state), heuristic.scale(state))
+        # Backpropagation: each edge learns its own mover's result.
+        for node_, seat, action in path:
+            edge = node_.edges[seat][action]
+            edge[0] += 1
+            edge[1] += rewards[seat]

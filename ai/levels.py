@@ -1,0 +1,51 @@
+"""The bot levels, by the names the REST contract uses.
+
+| level | what it is | default budget |
+|---|---|---|
+| `random` | uniformly random legal action | none |
+| `greedy` | the game's heuristic rule (`ai/heuristics/<game>.py`) | none |
+| `mcts-easy` | ISMCTS | 0.1 s, at most 200 iterations |
+| `mcts-normal` | ISMCTS | 1.0 s, at most 20,000 iterations |
+| `mcts-hard` | ISMCTS | 3.0 s, at most 100,000 iterations |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ai.bot import Bot, Budget
+from ai.greedy import GreedyBot
+from ai.ismcts import ISMCTSBot, SearchConfig
+from ai.random_bot import RandomBot
+
+SEARCH: dict[str, SearchConfig] = {
+    "mcts-easy": SearchConfig(Budget(seconds=0.1, iterations=200), rollout_depth=20),
+    "mcts-normal": SearchConfig(Budget(seconds=1.0, iterations=20_000), rollout_depth=30),
+    "mcts-hard": SearchConfig(Budget(seconds=3.0, iterations=100_000), rollout_depth=40),
+}
+
+_FACTORIES: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    **{name: (lambda name=name: ISMCTSBot(name, SEARCH[name])) for name in SEARCH},
+}
+
+
+def levels() -> list[str]:
+    """Level names, weakest first."""
+    return list(_FACTORIES)
+
+
+def make_bot(level: str) -> Bot:
+    """A fresh bot of `level`; ValueError naming the known levels otherwise."""
+    factory = _FACTORIES.get(level) if isinstance(level, str) else None
+    if factory is None:
+        raise ValueError(f"unknown bot level {level!r}; known levels: {', '.join(_FACTORIES)}")
+    return factory()
+
+
+def default_budget(level: str) -> Budget | None:
+    """The think limit a level uses when given none (None for non-searching levels)."""
+    make_bot(level)
+    config = SEARCH.get(level)
+    return config.budget if config else None

@@ -1,0 +1,214 @@
+"""Bot tournaments: many seeded games in parallel processes, with a summary table.
+
+    python -m ai.tournament --game opensky --players 2 --bots mcts-normal,greedy --games 200 --seed 1
+
+`--bots` lists one level per seat; if it names fewer levels than players, the
+last one fills the remaining seats (`--players 4 --bots mcts-normal,greedy` is
+mcts-normal against three greedy bots). Seats are rotated fairly: game g shifts
+the line-up by g places, so each level plays each seat equally often (exactly
+so when --games is a multiple of --players). Game g is seeded from
+(--seed, g), so a run is reproducible whatever the number of workers.
+
+The table gives, per level: win credit (a shared victory of k seats credits
+1/k to each), the win rate with its 95% Wilson interval, the fair share
+(seats of that level / players), the mean final score and the mean think time
+per decision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import engine
+from ai.bot import Budget
+from ai.levels import levels as known_levels
+from ai.match import MatchResult, play_match
+
+
+def wilson(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion (successes may be fractional, for shared wins)."""
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    game: str
+    lineup: tuple[str, ...]
+    index: int
+    seed: int
+    options: dict
+    budget: Budget | None
+
+
+def game_seed(seed: int, index: int) -> int:
+    return (seed * 1_000_003 + index) % 2**31
+
+
+def seating(lineup: Sequence[str], index: int) -> list[str]:
+    """Levels by seat for game `index`: the line-up rotated by `index` places."""
+    n = len(lineup)
+    return [lineup[(seat + index) % n] for seat in range(n)]
+
+
+def run_job(job: Job) -> MatchResult:
+    return play_match(job.game, seating(job.lineup, job.index), game_seed(job.seed, job.index), job.options, job.budget)
+
+
+@dataclass(slots=True)
+class Tally:
+    """Per-level totals over a tournament."""
+
+    seats_per_game: int = 0
+    wins: float = 0.0
+    score_sum: float = 0.0
+    score_count: int = 0
+    think: float = 0.0
+    decisions: int = 0
+    iterations: int = 0
+    extra: dict = field(default_factory=dict)
+
+
+def summarize(lineup: Sequence[str], results: Sequence[MatchResult]) -> dict[str, Tally]:
+    tallies: dict[str, Tally] = {}
+    for level in lineup:
+        tallies.setdefault(level, Tally()).seats_per_game += 1
+    for result in results:
+        share = 1.0 / len(result.winners) if result.winners else 0.0
+        for seat, level in enumerate(result.levels):
+            t = tallies[level]
+            if seat in result.winners:
+                t.wins += share
+            t.score_sum += result.scores[seat]
+            t.score_count += 1
+            t.think += result.think_seconds[seat]
+            t.decisions += result.decisions[seat]
+            t.iterations += result.iterations[seat]
+    return tallies
+
+
+def format_table(lineup: Sequence[str], tallies: dict[str, Tally], games: int) -> str:
+    players = len(lineup)
+    rows = [
+        f"{'bot':<12} {'seats':>5} {'wins':>7} {'win rate':>8} {'95% CI':>15} {'fair':>5} "
+        f"{'mean score':>10} {'s/decision':>10} {'iter/decision':>13}"
+    ]
+    for level, t in tallies.items():
+        lo, hi = wilson(t.wins, games)
+        rate = t.wins / games if games else 0.0
+        mean_score = t.score_sum / t.score_count if t.score_count else 0.0
+        per_decision = t.think / t.decisions if t.decisions else 0.0
+        iters = t.iterations / t.decisions if t.decisions else 0.0
+        rows.append(
+            f"{level:<12} {t.seats_per_game:>5} {t.wins:>7.1f} {rate:>8.1%} {f'[{lo:.1%}, {hi:.1%}]':>15} "
+            f"{t.seats_per_game / players:>5.0%} {mean_score:>10.1f} {per_decision:>10.4f} {iters:>13.0f}"
+        )
+    return "\n".join(rows)
+
+
+def plot(path: str, title: str, lineup: Sequence[str], tallies: dict[str, Tally], games: int) -> None:
+    """Bar chart of win rates with their 95% intervals and each level's fair share."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(tallies)
+    rates = [tallies[n].wins / games for n in names]
+    cis = [wilson(tallies[n].wins, games) for n in names]
+    lower = [max(0.0, r - lo) for r, (lo, _) in zip(rates, cis)]
+    upper = [max(0.0, hi - r) for r, (_, hi) in zip(rates, cis)]
+    fig, ax = plt.subplots(figsize=(1.8 + 1.6 * len(names), 4))
+    ax.bar(names, rates, yerr=[lower, upper], capsize=8, color="#4c78a8")
+    for i, n in enumerate(names):
+        fair = tallies[n].seats_per_game / len(lineup)
+        ax.hlines(fair, i - 0.4, i + 0.4, colors="#e45756", linestyles="dashed", label="fair share" if i == 0 else None)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate (95% Wilson CI)")
+    ax.set_title(title, fontsize=9)
+    ax.legend(loc="upper right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", required=True, choices=engine.games())
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--bots", required=True, help="comma-separated levels, one per seat (last one repeats)")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--budget", type=float, default=None, help="think seconds per decision for searching bots")
+    parser.add_argument("--iterations", type=int, default=None, help="iteration cap per decision for searching bots")
+    parser.add_argument("--options", default="{}", help="game options as a JSON object")
+    parser.add_argument("--plot", default=None, metavar="FILE.png")
+    parser.add_argument("--no-progress", action="store_true")
+    args = parser.parse_args(argv)
+    game = engine.get(args.game)
+    if not game.min_players <= args.players <= game.max_players:
+        parser.error(f"{game.title} takes {game.min_players}-{game.max_players} players")
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in bots if b not in known_levels()]
+    if unknown or not bots:
+        parser.error(f"unknown level(s) {unknown}; known: {', '.join(known_levels())}")
+    if len(bots) > args.players:
+        parser.error("more bots than players")
+    args.lineup = tuple(bots + [bots[-1]] * (args.players - len(bots)))
+    if args.games < 1 or args.workers < 1:
+        parser.error("--games and --workers must be at least 1")
+    try:
+        args.options = json.loads(args.options)
+        game.resolve_options(args.options)
+    except ValueError as exc:
+        parser.error(f"--options: {exc}")
+    args.budget_obj = (
+        Budget(seconds=args.budget, iterations=args.iterations) if args.budget or args.iterations else None
+    )
+    return args
+
+
+def main(argv: list[str] | None = None) -> dict[str, Tally]:
+    args = parse_args(argv)
+    from tqdm import tqdm
+
+    jobs = [Job(args.game, args.lineup, i, args.seed, args.options, args.budget_obj) for i in range(args.games)]
+    results: list[MatchResult] = []
+    progress = tqdm(total=len(jobs), desc=f"{args.game} {'/'.join(args.lineup)}", disable=args.no_progress,
+                    file=sys.stderr)
+    if args.workers == 1:
+        for job in jobs:
+            results.append(run_job(job))
+            progress.update()
+    else:
+        with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+            for result in pool.imap_unordered(run_job, jobs):
+                results.append(result)
+                progress.update()
+    progress.close()
+    tallies = summarize(args.lineup, results)
+    budget = "level defaults" if args.budget_obj is None else f"{args.budget_obj}"
+    title = f"{args.game}, {args.players} players, {args.games} games, seed {args.seed}, budget: {budget}"
+    print(title)
+    print(format_table(args.lineup, tallies, args.games))
+    if args.plot:
+        plot(args.plot, title, args.lineup, tallies, args.games)
+        print(f"plot written to {args.plot}")
+    return tallies
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+"""Bots: the level registry, legality of every decision, and honesty."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import ai
+from ai.match import play_match
+from engine.core import State, canonical_json
+from engine.playout import random_step
+from tests.ai.conftest import GAME_IDS, GAMES
+
+TINY = ai.Budget(iterations=4)
+
+
+def test_levels_have_exactly_the_rest_contract_names():
+    assert ai.levels() == ["random", "greedy", "mcts-easy", "mcts-normal", "mcts-hard"]
+    for level in ai.levels():
+        assert ai.make_bot(level).level == level
+    for bad in ("mcts", "", None, 3):
+        with pytest.raises(ValueError, match="unknown bot level"):
+            ai.make_bot(bad)
+
+
+def test_normal_level_thinks_at_most_one_second():
+    budget = ai.default_budget("mcts-normal")
+    assert budget is not None and budget.seconds is not None and budget.seconds <= 1.0
+    assert ai.default_budget("random") is None
+
+
+def test_budget_rejects_nonsense():
+    with pytest.raises(ValueError):
+        ai.Budget(seconds=0)
+    with pytest.raises(ValueError):
+        ai.Budget(iterations=0)
+
+
+def _positions(game, players: int, seed: int, every: int) -> list[State]:
+    """Positions along one random game, every `every` decisions."""
+    state = game.new(players, seed)
+    rng = random.Random(seed)
+    out = []
+    step = 0
+    while not state.is_over():
+        if step % every == 0:
+            out.append(state.clone())
+        random_step(state, rng)
+        step += 1
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_every_level_plays_only_legal_actions_over_whole_games(game):
+    """play_match applies every decision, so an illegal one raises; a mix of levels covers each."""
+    levels = ai.levels()
+    for seed in range(2):
+        for players in (game.min_players, game.max_players):
+            seats = [levels[(seed + i) % len(levels)] for i in range(players)]
+            result = play_match(game, seats, seed, budget=TINY)
+            assert result.winners and set(result.winners) <= set(range(players))
+
+
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_every_level_chooses_a_legal_action_at_many_positions(game):
+    bots = {level: ai.make_bot(level) for level in ai.levels()}
+    for seed in range(3):
+        players = game.min_players + seed % (game.max_players - game.min_players + 1)
+        for state in _positions(game, players, seed, every=7):
+            before = state.digest()
+            for seat in state.to_act():
+                legal = state.legal_actions(seat)
+                for level, bot in bots.items():
+                    action = bot.choose(state, seat, random.Random(seed), TINY)
+                    assert action in legal, f"{level} chose an illegal action"
+            assert state.digest() == before, "a bot changed the state it was given"
+
+
+def test_bot_refuses_a_seat_that_need_not_act():
+    from tests.ai.toygame import TOY
+
+    state = TOY.new(2, 1)
+    state.apply(0, state.legal_actions(0)[0])
+    with pytest.raises(ValueError, match="nothing to decide"):
+        ai.make_bot("random").choose(state, 0, random.Random(1))
+
+
+def _honesty_positions(game, players: int, seed: int) -> list[State]:
+    """Positions along one game played by greedy bots: every 9th decision, plus every position
+    where a simultaneous decision is half made (another seat's sealed choice is pending)."""
+    state = game.new(players, seed)
+    bot = ai.make_bot("greedy")
+    rng = random.Random(seed)
+    out = []
+    step = 0
+    before: list[int] = []
+    while not state.is_over() and len(out) < 20:
+        now = state.to_act()
+        if step % 9 == 0 or (len(before) > 1 and set(now) < set(before)):
+            out.append(state.clone())
+        seat = now[0]
+        state.apply(seat, bot.choose(state, seat, rng))
+        before = now
+        step += 1
+    return out
+
+
+def _without_rng(state: State) -> str:
+    return canonical_json({k: v for k, v in state.to_json().items() if k != "rng"})
+
+
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_same_view_same_seed_different_hidden_truth_gives_the_same_action(game):
+    """Honesty: a bot's choice depends only on what its seat can see (and its own rng).
+
+    The second state is a determinization of the first for the deciding seat:
+    the same view, other seats' hidden cards and pending sealed choices (and the
+    RNG) resampled. Every level must choose identically in both.
+    """
+    bots = {level: ai.make_bot(level) for level in ai.levels()}
+    budget = ai.Budget(iterations=12)
+    differing = 0
+    for seed in range(2):
+        players = game.max_players if seed else game.min_players
+        for truth in _honesty_positions(game, players, seed):
+            for seat in truth.to_act():
+                other = truth.determinize(seat, random.Random(1000 + seed))
+                assert canonical_json(other.view(seat)) == canonical_json(truth.view(seat))
+                if _without_rng(other) != _without_rng(truth):
+                    differing += 1
+                for level, bot in bots.items():
+                    a = bot.choose(truth, seat, random.Random(seed), budget)
+                    b = bot.choose(other, seat, random.Random(seed), budget)
+                    assert json.dumps(a.to_json()) == json.dumps(b.to_json()), (
+                        f"{level} decided differently on a different hidden truth"
+                    )
+    if game.has_hidden_information:
+        assert differing > 0, "no position had hidden information to vary"
+
+
+def test_the_honesty_check_catches_a_bot_that_peeks():
+    """The check above has teeth: a bot reading other seats' true hands fails it."""
+    from ai.bot import Bot
+    from tests.ai.toygame import TOY
+
+    class Peeker(Bot):
+        def _choose(self, state, seat, actions, rng, budget):
+            hidden = sum(sum(h) for s, h in enumerate(state.hands) if s != seat)
+            return actions[hidden % len(actions)]
+
+    caught = False
+    for truth in _positions(TOY, 3, 4, every=1):
+        for seat in truth.to_act():
+            other = truth.determinize(seat, random.Random(7))
+            if Peeker().choose(truth, seat, random.Random(1)) != Peeker().choose(other, seat, random.Random(1)):
+                caught = True
+    assert caught

@@ -1,0 +1,61 @@
+"""Tournament bookkeeping: Wilson intervals, fair seat rotation, shared wins, the CLI."""
+
+from __future__ import annotations
+
+import pytest
+
+import ai
+import engine
+from ai.match import play_match
+from ai.tournament import format_table, main, seating, summarize, wilson
+from tests.ai.toygame import TOY
+
+
+def test_wilson_interval_matches_known_values():
+    lo, hi = wilson(8, 10)
+    assert lo == pytest.approx(0.4902, abs=1e-3)
+    assert hi == pytest.approx(0.9433, abs=1e-3)
+    assert wilson(0, 10)[0] == 0.0
+    assert wilson(10, 10)[1] == pytest.approx(1.0)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_seats_rotate_so_each_level_plays_each_seat_equally():
+    lineup = ("mcts-normal", "greedy", "greedy", "greedy")
+    counts = {seat: 0 for seat in range(4)}
+    for index in range(8):
+        seats = seating(lineup, index)
+        assert sorted(seats) == sorted(lineup)
+        counts[seats.index("mcts-normal")] += 1
+    assert set(counts.values()) == {2}
+
+
+def test_summary_splits_shared_wins_and_averages_scores():
+    results = [play_match(TOY, seating(("random", "greedy"), i), i, budget=ai.Budget(iterations=2)) for i in range(6)]
+    tallies = summarize(("random", "greedy"), results)
+    assert sum(t.wins for t in tallies.values()) == pytest.approx(6)
+    total_scores = sum(sum(r.scores) for r in results)
+    assert sum(t.score_sum for t in tallies.values()) == total_scores
+    assert all(t.score_count == 6 for t in tallies.values())
+    table = format_table(("random", "greedy"), tallies, 6)
+    assert "random" in table and "greedy" in table and "95% CI" in table
+
+
+@pytest.mark.skipif(not engine.games(), reason="no game is registered yet")
+def test_cli_runs_a_small_parallel_tournament_and_plots(tmp_path, capsys):
+    name = engine.games()[0]
+    players = engine.get(name).min_players
+    out = tmp_path / "t.png"
+    tallies = main(
+        ["--game", name, "--players", str(players), "--bots", "random,greedy", "--games", "4",
+         "--workers", "2", "--seed", "3", "--plot", str(out), "--no-progress"]
+    )
+    assert sum(t.wins for t in tallies.values()) == pytest.approx(4)
+    printed = capsys.readouterr().out
+    assert "win rate" in printed and "greedy" in printed
+    assert out.stat().st_size > 1000
+
+
+def test_cli_rejects_bad_arguments():
+    with pytest.raises(SystemExit):
+        main(["--game", "no-such-game", "--bots", "random"])
