@@ -28,7 +28,7 @@ test: $(STAMP) $(PROTO_GEN)
 	$(PY) -m pytest -q
 
 run: $(STAMP) $(PROTO_GEN)
-	$(PY) -m services.run
+	$(PY) -m services.stack
 
 demo: $(STAMP)
 	$(PY) -m engine.demo opensky --seed 1
