@@ -27,19 +27,15 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
-import grpc
-import redis
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from services.gateway.settings import GatewaySettings
+from services.healthcheck import celery_pong, grpc_serving, http_ok, redis_answers
 from services.ops_exporter import ExporterSettings
 from services.settings import Settings
 
@@ -63,63 +59,8 @@ class StackSettings(BaseSettings):
     start_redis: bool = Field(True, description="Start a local redis-server when none answers at REDIS_URL.")
 
 
-# ---------------------------------------------------------------------------------------------- health checks
-
-
-def grpc_healthy(target: str) -> Callable[[], bool]:
-    """The standard gRPC health check answers SERVING."""
-
-    def check() -> bool:
-        with grpc.insecure_channel(target) as channel:
-            try:
-                reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=""), timeout=2)
-            except grpc.RpcError:
-                return False
-        return reply.status == health_pb2.HealthCheckResponse.SERVING
-
-    return check
-
-
-def http_ok(url: str) -> Callable[[], bool]:
-    """GET url answers 200."""
-
-    def check() -> bool:
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                return response.status == 200
-        except (urllib.error.URLError, OSError):
-            return False
-
-    return check
-
-
-def celery_pong(broker_url: str, node: str) -> Callable[[], bool]:
-    """The Celery worker `node` answers a broadcast ping."""
-
-    def check() -> bool:
-        from services.celery_app import make_celery
-
-        app = make_celery(Settings(celery_broker_url=broker_url))
-        try:
-            replies = app.control.ping(destination=[node], timeout=1.0)
-        except Exception:  # broker unreachable: not healthy yet
-            return False
-        finally:
-            app.close()
-        return any(node in reply for reply in replies)
-
-    return check
-
-
-def redis_answers(url: str) -> bool:
-    try:
-        client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
-        try:
-            return bool(client.ping())
-        finally:
-            client.close()
-    except (redis.RedisError, OSError):
-        return False
+def _bind(fn: Callable[..., bool], *args: str) -> Callable[[], bool]:
+    return lambda: fn(*args)
 
 
 # ---------------------------------------------------------------------------------------------- children
@@ -195,7 +136,7 @@ def plan() -> list[Role]:
     gw_base = f"http://{_local(gateway.host)}:{gateway.port}"
     roles = [
         Role(
-            "gamestate", [py, "-m", "services.run"], {}, grpc_healthy(grpc_target),
+            "gamestate", [py, "-m", "services.run"], {}, _bind(grpc_serving, grpc_target),
             [f"gRPC       {grpc_target} (skyboard.v1.GameService, health, reflection)"]
             + ([f"metrics    http://127.0.0.1:{settings.metrics_port}/metrics (game-state service)"]
                if settings.metrics_port else []),
@@ -208,18 +149,18 @@ def plan() -> list[Role]:
             [py, "-m", "celery", "-A", WORKER_APP, "worker", "-Q", settings.bot_queue, "-n", node,
              "--concurrency", str(stack.worker_concurrency), "--loglevel", "INFO", "--without-gossip",
              "--without-mingle"],
-            {}, celery_pong(settings.broker_url, node),
+            {}, _bind(celery_pong, node, settings.broker_url),
         ))
     roles += [
         Role(
-            "gateway", [py, "-m", "services.gateway"], gw_env, http_ok(f"{gw_base}/readyz"),
+            "gateway", [py, "-m", "services.gateway"], gw_env, _bind(http_ok, f"{gw_base}/readyz"),
             [f"REST       {gw_base}/v1/catalog", f"docs       {gw_base}/docs",
              f"metrics    {gw_base}/metrics (gateway)"],
         ),
         Role("matchmaker", [py, "-m", "services.matchmaker"], gw_env, None),  # no endpoint: alive = healthy
         Role(
             "exporter", [py, "-m", "services.ops_exporter"], {},
-            http_ok(f"http://{_local(exporter.host)}:{exporter.port}/metrics"),
+            _bind(http_ok, f"http://{_local(exporter.host)}:{exporter.port}/metrics"),
             [f"metrics    http://{_local(exporter.host)}:{exporter.port}/metrics (queue, games waiting on bots)"],
         ),
     ]
