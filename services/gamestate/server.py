@@ -185,7 +185,10 @@ class GameServicer(pb2_grpc.GameServiceServicer):
     async def WatchGame(self, request, context):
         try:
             stream = await self.service.watch(
-                request.game_id, request.token, request.after_version if request.HasField("after_version") else None
+                request.game_id,
+                request.token,
+                request.after_version if request.HasField("after_version") else None,
+                gone=context.done,
             )
             async for item in stream:
                 yield pb2.WatchEvent(

@@ -13,7 +13,7 @@ import json
 import logging
 import re
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -397,19 +397,33 @@ class GameStateService:
 
     # ------------------------------------------------------------------ streams, lists, log
 
-    async def watch(self, game_id: str, token: str, after_version: int | None) -> AsyncIterator[StreamItem]:
-        """Redacted stream entries after `after_version` (all from creation if None), in order."""
+    async def watch(
+        self,
+        game_id: str,
+        token: str,
+        after_version: int | None,
+        gone: Callable[[], bool] = lambda: False,
+    ) -> AsyncIterator[StreamItem]:
+        """Redacted stream entries after `after_version` (all from creation if None), in order.
+
+        `gone()` tells whether the watcher has disconnected: checked after every
+        blocking read, so an abandoned stream of an idle game ends too.
+        """
         meta = await self._meta(game_id)
         seat = await self._seat(meta, token, required=False)
         if after_version is not None and after_version < 0:
             raise errors.invalid("after_version must be >= 0")
-        return self._watch(meta.game_id, seat, after_version)
+        return self._watch(meta.game_id, seat, after_version, gone)
 
-    async def _watch(self, game_id: str, seat: int | None, after_version: int | None) -> AsyncIterator[StreamItem]:
+    async def _watch(
+        self, game_id: str, seat: int | None, after_version: int | None, gone: Callable[[], bool]
+    ) -> AsyncIterator[StreamItem]:
         last = "0-0" if after_version is None else f"{after_version}-1"
         metrics.WATCHERS.inc()
         try:
             while not self.stopping.is_set():
+                if gone():
+                    return
                 for entry_id, f in await self.store.read_events(game_id, last, self.watch_block_ms):
                     last = entry_id
                     item = StreamItem(
