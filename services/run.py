@@ -18,7 +18,7 @@ from services.settings import get_settings
 async def main() -> None:
     settings = get_settings()
     running = await start(settings)
-    serve_metrics(settings.metrics_port)
+    serve_metrics(settings.metrics_port, settings.metrics_addr)
     host = settings.grpc_addr.rsplit(":", 1)[0]
     print(f"skyboard game-state service on {host}:{running.port} (gRPC, skyboard.v1.GameService)", flush=True)
     if settings.metrics_port:

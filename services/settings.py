@@ -26,6 +26,7 @@ class Settings(BaseSettings):
     redis_url: str = Field("redis://127.0.0.1:6379/0", description="Redis holding every game (the truth).")
     grpc_addr: str = Field("127.0.0.1:50051", description="host:port the gRPC server listens on (port 0 = any).")
     metrics_port: int = Field(9101, description="Prometheus HTTP exporter port; 0 disables it.")
+    metrics_addr: str = Field("127.0.0.1", description="Address the metrics exporter binds (0.0.0.0 in containers).")
     key_prefix: str = Field("sb:", description="Prefix of every Redis key the service writes.")
     celery_broker_url: str | None = Field(None, description="Celery broker; default: REDIS_URL.")
     bot_queue: str = Field("bots", description="Celery queue the skyboard.bot_move tasks go to.")
