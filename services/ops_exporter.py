@@ -37,7 +37,7 @@ class ExporterSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="EXPORTER_", extra="ignore", frozen=True)
 
     host: str = Field("127.0.0.1", description="Address the /metrics HTTP server binds.")
-    port: int = Field(9102, description="Port of the /metrics HTTP server.")
+    port: int = Field(9103, description="Port of the /metrics HTTP server.")
     interval_s: float = Field(2.0, gt=0, description="Seconds between two samples of Redis.")
     scan_limit: int = Field(5000, gt=0, description="Most active games inspected per sample (oldest first).")
 

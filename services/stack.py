@@ -25,6 +25,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -41,6 +42,8 @@ from services.settings import Settings
 
 #: The Celery app (module:attribute) the bot workers run; it registers skyboard.bot_move.
 WORKER_APP = "services.workers.app:app"
+#: The workers' own default metrics port (services/workers/config.py); worker i gets this + i - 1.
+WORKER_METRICS_PORT = 9102
 #: A child without a health endpoint counts as healthy once it has stayed alive this long.
 STARTUP_S = 1.5
 
@@ -142,14 +145,19 @@ def plan() -> list[Role]:
                if settings.metrics_port else []),
         )
     ]
+    worker_metrics = int(env.get("WORKER_METRICS_PORT") or WORKER_METRICS_PORT)
     for i in range(1, stack.workers + 1):
         node = f"worker{i}@{os.uname().nodename}"
+        port = worker_metrics + i - 1 if worker_metrics else 0
         roles.append(Role(
             f"worker{i}",
             [py, "-m", "celery", "-A", WORKER_APP, "worker", "-Q", settings.bot_queue, "-n", node,
              "--concurrency", str(stack.worker_concurrency), "--loglevel", "INFO", "--without-gossip",
              "--without-mingle"],
-            {}, _bind(celery_pong, node, settings.broker_url),
+            # the prefork pool's children write metric files; the worker's exporter adds them up
+            {"WORKER_METRICS_PORT": str(port), "PROMETHEUS_MULTIPROC_DIR": ""},
+            _bind(celery_pong, node, settings.broker_url),
+            [f"metrics    http://127.0.0.1:{port}/metrics (bot worker {i})"] if port else [],
         ))
     roles += [
         Role(
@@ -175,14 +183,19 @@ class Supervisor:
         self.stack = stack
         self.out = out
         self.stopping = threading.Event()
+        self.temp_dirs: list[str] = []
 
     def spawn(self, child: Child) -> None:
         env = {**os.environ, **child.role.env, "PYTHONUNBUFFERED": "1"}
+        if "PROMETHEUS_MULTIPROC_DIR" in child.role.env:  # a fresh, empty directory per (re)start
+            env["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix=f"skyboard-{child.role.name}-")
+            self.temp_dirs.append(env["PROMETHEUS_MULTIPROC_DIR"])
         child.proc = subprocess.Popen(
             child.role.argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             start_new_session=True,  # Ctrl-C reaches only us; we stop the children in order
         )
         child.started = time.monotonic()
+        self.out.say(f"{child.role.name} has pid {child.proc.pid}")
         child.pump = threading.Thread(target=_pump, args=(child.proc.stdout, child.role.name, self.out), daemon=True)
         child.pump.start()
 
@@ -238,6 +251,8 @@ class Supervisor:
             with contextlib.suppress(ProcessLookupError):
                 child.proc.send_signal(signal.SIGTERM)
             self._reap(child)
+        for path in self.temp_dirs:
+            shutil.rmtree(path, ignore_errors=True)
 
     def _reap(self, child: Child) -> None:
         assert child.proc is not None
