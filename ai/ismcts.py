@@ -124,7 +124,7 @@ class ISMCTSBot(Bot):
             cap = 1000
         prior = None
         if self.config.prior_weight > 0:
-            prior = heuristic.choose(state.determinize(seat, rng), seat, actions, rng)
+            prior = heuristic.prior(state.determinize(seat, rng), seat, actions, rng)
         iterations = 0
         while True:
             self._iterate(root, state, seat, rng, heuristic, prior)

@@ -49,6 +49,11 @@ class Heuristic:
         """Default greedy rule: the action whose immediate result has the best projected margin."""
         return one_ply(self, state, seat, actions, rng)
 
+    def prior(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
+        """The action MCTS favours at its root (see `ai.ismcts`); by default the greedy choice.
+        Games whose greedy rule is expensive return a cheaper approximation."""
+        return self.choose(state, seat, actions, rng)
+
 
 def one_ply(heuristic: Heuristic, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
     """Apply each action to a copy and keep the best projected margin; ties go to a random one."""

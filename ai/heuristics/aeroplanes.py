@@ -10,7 +10,8 @@ Projection of final VP, from a (determinized) state:
     claimed passenger tile (AE-15.1);
   + 0.05 VP per pound (money only breaks ties at the end, AE-15.2; what it buys
     is valued through the cards and tiles bought).
-The scale is 4 VP plus 6 per era still to be scored.
+The scale is 4 VP plus 6 per era still to be scored. MCTS rollouts are cut
+after 8 random decisions (random play is far from real play here).
 
 Greedy (`choose`): a *turn lookahead*. Many decisions only pay off at the end
 of the seat's turn (choosing the action kind, then the card, tile, route and
@@ -34,39 +35,68 @@ TURN_STEPS = 6
 
 class AeroplanesHeuristic(Heuristic):
     game = "aeroplanes"
+    max_rollout_depth = 8
 
     def projected_scores(self, state: State) -> list[float]:
-        from engine.aeroplanes.data import DATA
-        from engine.aeroplanes.era import CARDS, TILES, market_counts, profits
-        from engine.aeroplanes.model import CARD_NUMBER, CARD_PAX
-        from engine.aeroplanes.scoring import majority_awards, profit_awards
-
         st: Any = state
-        players = st.num_players
         out = [float(v) for v in st.vp]
         if st.phase == "over":
             return out
+        t = _tables()
+        players = st.num_players
         era = st.era
-        for market, counts in market_counts(st).items():
-            first, second = DATA.majority_vp[era - 1][market]
-            for p, award in enumerate(majority_awards(counts, first, second)):
-                out[p] += award * (1 + 0.5 * (3 - era))
-        for p, award in enumerate(profit_awards(profits(st), DATA.profit_vp[era - 1])):
-            out[p] += award
+        later = 1 + 0.5 * (3 - era)
+        region_of = t["region_of"]
+        markets = t["markets"]
+        counts = {m: [0] * players for m in markets}
+        for d, slots in enumerate(st.slots):
+            row = counts.get(region_of[d])
+            if row is not None:
+                for v in slots:
+                    if v >= 0:
+                        row[v >> 2] += 1
+        majority = t["majority_vp"][era - 1]
+        for market, row in counts.items():
+            first, second = majority[market]
+            for p, award in enumerate(t["majority_awards"](row, first, second)):
+                out[p] += award * later
+        cap = t["tile_capacity"]
+        tile_vp = t["tile_vp"]
+        card_vp = t["card_vp"]
+        profit = []
         for p in range(players):
-            hand = st.cards[p]
-            out[p] += sum(CARDS[c[CARD_NUMBER] - 1].vp for c in hand)
-            out[p] += sum(TILES[t - 1].vp for t in st.set_aside[p])
-            out[p] += sum(TILES[t - 1].vp for c in hand for t in c[CARD_PAX])
-            out[p] += MONEY_VP * st.money[p]
+            carried = free = 0
+            vp = 0
+            for c in st.cards[p]:
+                vp += card_vp[c[0]]
+                load = 0
+                for tile in c[5]:
+                    load += cap[tile]
+                    vp += tile_vp[tile]
+                if c[1]:
+                    carried += load
+                    free += c[3] - load
+            for tile in st.set_aside[p]:
+                vp += tile_vp[tile]
+            profit.append(carried - free)
+            out[p] += vp + MONEY_VP * st.money[p]
+        for p, award in enumerate(t["profit_awards"](profit, t["profit_vp"][era - 1])):
+            out[p] += award
         return out
 
     def scale(self, state: State) -> float:
         era = getattr(state, "era", 2)
         return 4.0 + 6.0 * (4 - era)
 
-    def choose(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
-        best: list[Action] = []
+    def prior(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
+        """For the MCTS root: the same lookahead completing at most 2 more decisions of the turn."""
+        return self.choose(state, seat, actions, rng, steps=2)
+
+    def choose(
+        self, state: State, seat: int, actions: list[Action], rng: random.Random, steps: int = TURN_STEPS
+    ) -> Action:
+        limit = steps
+        best: list[Action] = []  # candidates tied for the best completed-turn margin
         best_value = float("-inf")
         for action in actions:
             trial = state.clone()
@@ -74,17 +104,45 @@ class AeroplanesHeuristic(Heuristic):
                 trial.apply(seat, action)
             except IllegalAction:  # pragma: no cover - legal_actions and apply disagree
                 continue
-            steps = 0
-            while not trial.is_over() and trial.to_act() == [seat] and steps < TURN_STEPS:
+            done = 0
+            while not trial.is_over() and trial.to_act() == [seat] and done < limit:
                 follow = trial.legal_actions(seat)
                 trial.apply(seat, follow[0] if len(follow) == 1 else one_ply(self, trial, seat, follow, rng))
-                steps += 1
+                done += 1
             value = self.margin(trial, seat)
             if value > best_value + 1e-9:
                 best, best_value = [action], value
             elif abs(value - best_value) <= 1e-9:
                 best.append(action)
         return best[rng.randrange(len(best))] if best else actions[0]
+
+
+_TABLES: dict[str, Any] = {}
+
+
+def _tables() -> dict[str, Any]:
+    """Static lookups built once from the engine's data: VP and capacity by id, regions, VP tables."""
+    if not _TABLES:
+        from engine.aeroplanes import model
+        from engine.aeroplanes.data import DATA, MARKETS
+        from engine.aeroplanes.era import CARDS, TILES
+        from engine.aeroplanes.routes import REGION_OF
+        from engine.aeroplanes.scoring import majority_awards, profit_awards
+
+        # The projection indexes card fields by position; fail loudly if the layout moves.
+        assert (model.CARD_NUMBER, model.CARD_IN_SERVICE, model.CARD_BASE, model.CARD_PAX) == (0, 1, 3, 5)
+        _TABLES.update(
+            card_vp=[0] + [c.vp for c in CARDS],
+            tile_vp=[0] + [x.vp for x in TILES],
+            tile_capacity=[0] + [x.capacity for x in TILES],
+            region_of=REGION_OF,
+            markets=tuple(MARKETS),
+            majority_vp=DATA.majority_vp,
+            profit_vp=DATA.profit_vp,
+            majority_awards=majority_awards,
+            profit_awards=profit_awards,
+        )
+    return _TABLES
 
 
 HEURISTIC = AeroplanesHeuristic()

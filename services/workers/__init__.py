@@ -1,0 +1,20 @@
+"""Bot workers: Celery tasks that play bot seats through the game-state service.
+
+    celery -A services.workers.app worker -Q bots --pool=prefork --concurrency=2
+
+- `skyboard.bot_move(game_id, seat, version)` (tasks.py, logic in move.py):
+  load the state at `version` from Redis through the service's storage layer
+  (`load_game_sync`: snapshot + log tail replayed by the engine; no second
+  copy of the rules), exit at once if the game moved on, think with the seat's
+  level (`ai.make_bot`), and submit through the gRPC client with
+  `expected_version=version` and the idempotency key `bot:<game>:<seat>:<version>`,
+  so a duplicated or redelivered task is harmless.
+- A re-queue sweeper (sweeper.py) runs in every worker: a bot decision pending
+  longer than its level's budget plus a margin is queued again (at most once
+  per period across all workers), so a worker killed mid-thought never stalls
+  a game.
+- Prometheus metrics (metrics.py), multiprocess-safe with PROMETHEUS_MULTIPROC_DIR.
+
+Configuration (environment, besides the service's Settings: REDIS_URL,
+KEY_PREFIX, BOT_QUEUE, BOT_SECRET): see config.py.
+"""

@@ -1,0 +1,99 @@
+"""One bot decision: load, check the version, think, submit idempotently.
+
+Kept free of Celery so that it can be tested and reused; tasks.py wraps it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import grpc
+
+import ai
+from engine.core import Game
+from services.gamestate import tokens
+from services.gamestate.client import GameClient, GameServiceError
+from services.gamestate.store import load_game_sync
+from services.workers import metrics
+
+log = logging.getLogger(__name__)
+
+
+def idempotency_key(game_id: str, seat: int, version: int) -> str:
+    """The key of the one submission a bot may make for (game, seat, version)."""
+    return f"bot:{game_id}:{seat}:{version}"
+
+
+def decision_seed(game_id: str, seat: int, version: int) -> int:
+    """The bot's RNG seed: a redelivered task replays the same reasoning (iteration budgets aside)."""
+    return int.from_bytes(hashlib.sha256(f"{game_id}:{seat}:{version}".encode()).digest()[:8], "big")
+
+
+@dataclass(slots=True)
+class MoveResult:
+    outcome: str
+    action: dict | None = None
+    seconds: float = 0.0
+    iterations: int = 0
+
+
+@dataclass(slots=True)
+class Mover:
+    """What a worker needs to play bot moves: Redis (sync), the service client and the bot secret."""
+
+    redis: object
+    prefix: str
+    client: GameClient
+    bot_secret: str
+    get_game: Callable[[str], Game] | None = None
+    budget: ai.Budget | None = None  # overrides the level's budget (tests, quick runs)
+
+    def play(self, game_id: str, seat: int, version: int) -> MoveResult:
+        """Play bot seat `seat` of `game_id` if the game is still at `version`; never acts twice."""
+        try:
+            loaded = load_game_sync(self.redis, self.prefix, game_id, self.get_game)
+        except LookupError:
+            return self._done("unknown_game")
+        meta, state = loaded.meta, loaded.state
+        if loaded.version != version:
+            return self._done("stale")
+        if state.is_over():
+            return self._done("finished")
+        level = meta.bots.get(seat)
+        if level is None:
+            return self._done("not_a_bot")
+        if not state.legal_actions(seat):
+            return self._done("not_to_act")
+        metrics.QUEUE_WAIT.labels(meta.game).observe(max(0.0, time.time() - meta.updated_ms / 1000))
+        bot = ai.make_bot(level)
+        start = time.perf_counter()
+        action = bot.choose(state, seat, random.Random(decision_seed(game_id, seat, version)), self.budget)
+        seconds = time.perf_counter() - start
+        metrics.THINK_SECONDS.labels(meta.game, level).observe(seconds)
+        metrics.ITERATIONS.labels(meta.game, level).observe(bot.stats.iterations)
+        body = action.to_json()
+        token = tokens.bot_token(self.bot_secret, game_id, seat)
+        try:
+            reply = self.client.submit(game_id, token, body, version, idempotency_key(game_id, seat, version))
+        except GameServiceError as exc:
+            if exc.reason in ("stale_version", "idempotency_mismatch"):
+                # Another delivery of this task (or a turn clock) got there first.
+                return self._done("stale", body, seconds, bot.stats.iterations)
+            if exc.code == grpc.StatusCode.FAILED_PRECONDITION and exc.reason == "illegal_action":
+                metrics.FAILURES.labels("illegal_action").inc()
+                log.error("bot %s chose an illegal action in %s seat %s: %s", level, game_id, seat, exc)
+            else:
+                metrics.FAILURES.labels(exc.reason).inc()
+            raise
+        outcome = "duplicate" if reply.replayed else "submitted"
+        return self._done(outcome, body, seconds, bot.stats.iterations)
+
+    @staticmethod
+    def _done(outcome: str, action: dict | None = None, seconds: float = 0.0, iterations: int = 0) -> MoveResult:
+        metrics.MOVES.labels(outcome).inc()
+        return MoveResult(outcome, action, seconds, iterations)

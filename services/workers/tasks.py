@@ -1,0 +1,74 @@
+"""The Celery task `skyboard.bot_move`, registered on the shared app of services/celery_app.py."""
+
+from __future__ import annotations
+
+import logging
+
+import grpc
+import redis as redis_sync
+from celery.exceptions import SoftTimeLimitExceeded
+
+from services.celery_app import celery_app
+from services.gamestate.client import GameClient, GameServiceError
+from services.workers import metrics
+from services.workers.config import load_config
+from services.workers.move import Mover
+
+log = logging.getLogger(__name__)
+
+CONFIG = load_config()
+_MOVER: Mover | None = None
+
+#: Transient service failures worth a quick retry (the sweeper is the slower safety net).
+RETRY_CODES = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+
+
+def mover() -> Mover:
+    """This process's Mover, created on first use (after a prefork child has forked)."""
+    global _MOVER
+    if _MOVER is None:
+        settings = CONFIG.settings
+        _MOVER = Mover(
+            redis=redis_sync.Redis.from_url(settings.redis_url, decode_responses=True),
+            prefix=settings.key_prefix,
+            client=GameClient(CONFIG.target),
+            bot_secret=settings.bot_secret,
+        )
+    return _MOVER
+
+
+@celery_app.task(
+    name="skyboard.bot_move",
+    bind=True,
+    ignore_result=True,
+    acks_late=True,
+    soft_time_limit=CONFIG.soft_limit_s,
+    time_limit=CONFIG.hard_limit_s,
+    max_retries=3,
+)
+def bot_move(self, game_id: str, seat: int, version: int) -> None:
+    """Play bot seat `seat` of `game_id` at `version` (a stale version exits at once)."""
+    if (
+        not isinstance(game_id, str)
+        or isinstance(seat, bool)
+        or not isinstance(seat, int)
+        or isinstance(version, bool)
+        or not isinstance(version, int)
+    ):
+        metrics.FAILURES.labels("bad_arguments").inc()
+        log.error("bot_move called with bad arguments %r %r %r", game_id, seat, version)
+        return
+    try:
+        result = mover().play(game_id, seat, version)
+    except SoftTimeLimitExceeded:
+        metrics.FAILURES.labels("soft_time_limit").inc()
+        log.error("bot move %s seat %s v%s ran out of time; the sweeper re-queues it", game_id, seat, version)
+        return
+    except GameServiceError as exc:
+        if exc.code in RETRY_CODES:
+            raise self.retry(exc=exc, countdown=1) from exc
+        raise
+    except Exception as exc:
+        metrics.FAILURES.labels(type(exc).__name__).inc()
+        raise
+    log.info("bot move %s seat %s version %s: %s %s", game_id, seat, version, result.outcome, result.action)

@@ -1,0 +1,161 @@
+"""Real Celery worker processes on the real Redis play the bot seats of games created through the
+game-state service; duplicated tasks and a worker killed mid-thought leave every game correct."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+import redis as redis_sync
+from prometheus_client import CollectorRegistry, multiprocess
+
+import ai
+import engine
+from services.celery_app import make_celery
+from services.gamestate import tokens
+from services.gamestate.bots import BOT_MOVE_TASK
+from services.gamestate.client import GameClient
+from services.gamestate.keys import Keys
+from services.workers.move import Mover, idempotency_key
+from services.workers.sweeper import find_stalled, requeue_stalled
+
+LINEUPS = {
+    "opensky": ["random", "mcts-easy"],
+    "blueskies": ["random", "greedy"],
+    "aeroplanes": ["random", "random", "random"],
+}
+
+
+def _wait_finished(client: GameClient, game_id: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if client.get_game(game_id).status == "finished":
+            return
+        time.sleep(0.1)
+    state = client.get_game(game_id)
+    raise AssertionError(f"{game_id} not finished after {timeout}s (version {state.version}, to_act {state.to_act})")
+
+
+def _assert_log_replays(client: GameClient, game_id: str) -> None:
+    """The recorded game is correct: one entry per version, every action legal, same final digest."""
+    log = client.get_log(game_id)
+    game = engine.get(log.game)
+    state = game.new(log.players, log.seed, log.options)
+    assert len(log.entries) == log.version
+    for entry in log.entries:
+        state.apply(entry["seat"], game.action_from_json(entry["action"]))
+    assert state.is_over()
+    assert state.digest() == log.final_digest
+
+
+def _moves(prom_dir) -> dict[str, float]:
+    reg = CollectorRegistry()
+    multiprocess.MultiProcessCollector(reg, path=str(prom_dir))
+    out: dict[str, float] = {}
+    for metric in reg.collect():
+        for sample in metric.samples:
+            if sample.name == "skyboard_bot_moves_total":
+                out[sample.labels["outcome"]] = out.get(sample.labels["outcome"], 0) + sample.value
+    return out
+
+
+@pytest.mark.parametrize("name", engine.games())
+def test_a_real_worker_plays_every_bot_seat_of_a_full_game(name, make_instance, make_client, start_worker):
+    inst = make_instance()
+    client = make_client(inst)
+    lineup = LINEUPS.get(name, ["random"] * engine.get(name).min_players)
+    created = client.create_game(name, len(lineup), seed=7, bots=dict(enumerate(lineup)))
+    start_worker(inst.target)
+    _wait_finished(client, created.game_id, timeout=150)
+    _assert_log_replays(client, created.game_id)
+
+
+def test_duplicated_tasks_are_harmless(make_instance, make_client, start_worker, settings, prom_dir):
+    """Every decision of the first moves is queued twice more; the game still plays each once."""
+    inst = make_instance()
+    client = make_client(inst)
+    created = client.create_game("opensky", 2, seed=11, bots={0: "random", 1: "random"})
+    gid = created.game_id
+    app = make_celery(settings)
+    for _ in range(2):
+        app.send_task(BOT_MOVE_TASK, args=[gid, 0, 0], queue=settings.bot_queue)
+    start_worker(inst.target)
+    _wait_finished(client, gid, timeout=120)
+    _assert_log_replays(client, gid)
+    moves = _moves(prom_dir)
+    assert moves.get("stale", 0) >= 2, moves
+    assert moves.get("submitted", 0) == client.get_game(gid).version
+
+
+def test_a_redelivery_racing_the_first_delivery_replays_its_outcome(make_instance, make_client, settings, rdb):
+    """Two deliveries load the same version; the second submits after the first: same key, same
+    action (seeded by game, seat and version), so the service replays the first outcome."""
+    inst = make_instance(dispatch_bots=False)
+    client = make_client(inst)
+    created = client.create_game("opensky", 2, seed=5, bots={0: "mcts-easy", 1: "random"})
+    gid = created.game_id
+    sync = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
+    budget = ai.Budget(iterations=30)
+    first = Mover(sync, settings.key_prefix, client, settings.bot_secret, budget=budget)
+    second = Mover(sync, settings.key_prefix, GameClient(inst.target), settings.bot_secret, budget=budget)
+    results = {}
+    real_submit = second.client.submit
+
+    def submit_after_the_other(*args, **kwargs):
+        results["first"] = first.play(gid, 0, 0)
+        return real_submit(*args, **kwargs)
+
+    second.client.submit = submit_after_the_other
+    results["second"] = second.play(gid, 0, 0)
+    assert results["first"].outcome == "submitted"
+    assert results["second"].outcome == "duplicate"
+    assert results["first"].action == results["second"].action
+    assert client.get_game(gid).version == 1
+    assert first.play(gid, 0, 0).outcome == "stale"
+    assert rdb.exists(f"{settings.key_prefix}game:{{{gid}}}:idem:0:{idempotency_key(gid, 0, 0)}")
+    second.client.close()
+    sync.close()
+
+
+def test_a_worker_killed_mid_thought_does_not_stall_the_game(make_instance, make_client, start_worker, settings, rdb):
+    """A worker is SIGKILLed while a slow bot thinks; the next worker's sweeper re-queues the decision."""
+    inst = make_instance()
+    client = make_client(inst)
+    created = client.create_game("opensky", 2, seed=3, bots={1: "mcts-normal"})
+    gid = created.game_id
+    human = created.token(0)
+    rng = random.Random(3)
+    doomed = start_worker(inst.target, REQUEUE_INTERVAL_S="0")
+    while 1 not in client.get_game(gid).to_act:
+        legal = client.legal_actions(gid, human)
+        client.submit(gid, human, rng.choice(legal.actions), legal.version)
+    pending = client.get_game(gid).version
+    doomed.wait_for("Task skyboard.bot_move", timeout=30)
+    time.sleep(0.3)  # mcts-normal thinks for up to 1 s: kill it in the middle
+    doomed.kill()
+    assert "succeeded" not in doomed.text(), "the worker finished before it was killed"
+    assert client.get_game(gid).version == pending, "the killed worker must not have moved"
+    start_worker(inst.target)
+    deadline = time.monotonic() + 30
+    while client.get_game(gid).version == pending and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert client.get_game(gid).version == pending + 1
+    entry = json.loads(rdb.lindex(Keys(settings.key_prefix).log(gid), pending))
+    assert entry["seat"] == 1 and entry["kind"] == "move"
+    assert rdb.llen(Keys(settings.key_prefix).log(gid)) == pending + 1
+
+
+def test_the_sweeper_requeues_only_stalled_bot_decisions_once_per_period(make_instance, make_client, settings, rdb):
+    inst = make_instance(dispatch_bots=False)
+    client = make_client(inst)
+    gid = client.create_game("opensky", 2, seed=9, bots={0: "random", 1: "random"}).game_id
+    now = int(time.time() * 1000)
+    assert find_stalled(rdb, settings.key_prefix, now, margin_s=60) == []
+    sent = []
+    later = now + 61_000
+    assert requeue_stalled(rdb, settings.key_prefix, lambda *a: sent.append(a), 60, later) == [(gid, 0, 0)]
+    assert requeue_stalled(rdb, settings.key_prefix, lambda *a: sent.append(a), 60, later) == []
+    assert sent == [(gid, 0, 0)]
+    assert tokens.parse_bot_token(settings.bot_secret, tokens.bot_token(settings.bot_secret, gid, 0)) == (gid, 0)
