@@ -22,7 +22,7 @@ case "$role" in
     ;;
   worker)
     # Celery forks its pool: metrics go through prometheus-client's multiprocess files.
-    export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-/tmp/prometheus}"
+    export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-/tmp/prometheus}" METRICS_ADDR="${METRICS_ADDR:-0.0.0.0}"
     rm -rf "$PROMETHEUS_MULTIPROC_DIR" && mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
     exec python -m celery -A services.workers.app:app worker -Q "${BOT_QUEUE:-bots}" -n "worker@$(hostname)" \
       --concurrency "${WORKER_CONCURRENCY:-2}" --loglevel INFO --without-gossip --without-mingle "$@"
