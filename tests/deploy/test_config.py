@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -340,3 +341,21 @@ def test_entrypoint_is_valid_shell_and_its_healthcheck_role_works():
     except redis.RedisError:
         up = False
     assert _entrypoint("healthcheck", "redis", "redis://127.0.0.1:6379/0").returncode == (0 if up else 1)
+
+
+def test_dockerfile_is_multi_stage_non_root_and_generates_the_stubs():
+    text = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
+    stages = re.findall(r"^FROM (\S+) AS (\w+)$", text, re.M)
+    assert [name for _, name in stages] == ["build", "runtime"] and all("slim" in image for image, _ in stages)
+    build, runtime = text.split("AS runtime")
+    assert "grpc_tools.protoc" in build and "proto/skyboard/v1/*.proto" in build
+    assert re.search(r"^USER 10001$", runtime, re.M) and "useradd" in runtime
+    assert 'ENTRYPOINT ["/usr/local/bin/entrypoint.sh"]' in runtime
+    assert "COPY --chmod=0755 deploy/entrypoint.sh /usr/local/bin/entrypoint.sh" in runtime
+    # every package a role imports is in the image (bench and tests are not)
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    packages = {p.rstrip("*") for p in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]} - {"bench"}
+    for package in packages:
+        assert re.search(rf"^COPY {package} {package}$", build, re.M), package
+    ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
+    assert {".venv", ".git", "**/*_pb2.py"} <= set(ignored)
