@@ -3,7 +3,8 @@
 No single service instance knows the bot queue's depth, how long its oldest task
 has waited, or which games are stuck waiting on a bot; this small read-only
 exporter samples them from Redis every EXPORTER_INTERVAL_S and serves them on
-EXPORTER_PORT. It writes nothing, so any number may run (one is enough).
+EXPORTER_PORT, along with the matchmaking queue (tickets waiting, oldest wait;
+GATEWAY_KEY_PREFIX). It writes nothing, so any number may run (one is enough).
 
 Queue age: Celery's Redis messages carry no enqueue time, so the exporter
 remembers when it first saw the task id at the head of the queue (the oldest
@@ -26,6 +27,8 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from services.gamestate.keys import Keys
+from services.gateway.keys import Keys as GatewayKeys
+from services.gateway.settings import GatewaySettings
 from services.settings import Settings
 
 log = logging.getLogger("services.ops_exporter")
@@ -58,6 +61,10 @@ class OpsMetrics:
                              registry=r)
         self.wait_oldest = Gauge("skyboard_bot_wait_oldest_seconds",
                                  "Longest time an active game has been waiting on a bot decision.", registry=r)
+        self.mm_queued = Gauge("skyboard_matchmaking_queued", "Matchmaking tickets waiting for a game.",
+                               registry=r)
+        self.mm_oldest = Gauge("skyboard_matchmaking_oldest_seconds",
+                               "How long the oldest queued matchmaking ticket has waited.", registry=r)
         self.sample_seconds = Gauge("skyboard_exporter_sample_seconds", "Duration of the last Redis sample.",
                                     registry=r)
 
@@ -82,9 +89,11 @@ def _task_id(raw: bytes | str | None) -> str | None:
 class Sampler:
     """One sample of Redis into the gauges."""
 
-    def __init__(self, client: redis.Redis, settings: Settings, metrics: OpsMetrics, scan_limit: int):
+    def __init__(self, client: redis.Redis, settings: Settings, metrics: OpsMetrics, scan_limit: int,
+                 gateway_prefix: str = GatewaySettings.model_fields["key_prefix"].default):
         self.redis = client
         self.keys = Keys(settings.key_prefix)
+        self.gateway_keys = GatewayKeys(gateway_prefix)
         self.queue = settings.bot_queue
         self.metrics = metrics
         self.scan_limit = scan_limit
@@ -98,6 +107,7 @@ class Sampler:
         try:
             self._queue(now)
             self._games(now)
+            self._matchmaking(now)
         except (redis.RedisError, OSError) as exc:
             log.warning("Redis sample failed: %s", exc)
             m.redis_up.set(0)
@@ -143,13 +153,27 @@ class Sampler:
         self.metrics.wait_oldest.set(max(oldest_ms, 0.0) / 1000)
 
 
+    def _matchmaking(self, now: float) -> None:
+        buckets = sorted(b.decode() if isinstance(b, bytes) else b
+                         for b in self.redis.smembers(self.gateway_keys.buckets()))
+        pipe = self.redis.pipeline()
+        for bucket in buckets:
+            pipe.zcard(self.gateway_keys.queue(bucket))
+            pipe.zrange(self.gateway_keys.queue(bucket), 0, 0, withscores=True)  # score = enqueue ms
+        replies = pipe.execute() if buckets else []
+        queued = sum(replies[0::2])
+        oldest = min((first[0][1] for first in replies[1::2] if first), default=None)
+        self.metrics.mm_queued.set(queued)
+        self.metrics.mm_oldest.set(0.0 if oldest is None else max(now - oldest / 1000, 0.0))
+
+
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = Settings()
     own = ExporterSettings()
     metrics = OpsMetrics()
     client = redis.Redis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=5)
-    sampler = Sampler(client, settings, metrics, own.scan_limit)
+    sampler = Sampler(client, settings, metrics, own.scan_limit, GatewaySettings().key_prefix)
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
