@@ -127,6 +127,8 @@ def plan() -> list[Role]:
     settings = Settings()  # from the environment, as every service reads it
     stack = StackSettings()
     grpc_host, grpc_port = _host_port(settings.grpc_addr)
+    if grpc_port == 0:
+        raise SystemExit("GRPC_ADDR needs a fixed port under services.stack (the others must find the service)")
     grpc_target = f"{_local(grpc_host)}:{grpc_port}"
     # the gateway and matchmaker follow REDIS_URL and GRPC_ADDR unless told otherwise
     gw_env = {
@@ -155,7 +157,8 @@ def plan() -> list[Role]:
              "--concurrency", str(stack.worker_concurrency), "--loglevel", "INFO", "--without-gossip",
              "--without-mingle"],
             # the prefork pool's children write metric files; the worker's exporter adds them up
-            {"WORKER_METRICS_PORT": str(port), "PROMETHEUS_MULTIPROC_DIR": ""},
+            {"WORKER_METRICS_PORT": str(port), "PROMETHEUS_MULTIPROC_DIR": "",
+             "GAMESTATE_TARGET": env.get("GAMESTATE_TARGET", grpc_target)},
             _bind(celery_pong, node, settings.broker_url),
             [f"metrics    http://127.0.0.1:{port}/metrics (bot worker {i})"] if port else [],
         ))

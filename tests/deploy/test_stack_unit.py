@@ -53,6 +53,13 @@ def test_plan_follows_the_environment(monkeypatch):
         assert roles[name].env == {"GATEWAY_REDIS_URL": "redis://127.0.0.1:6379/7",
                                    "GATEWAY_GAMESTATE_ADDR": "127.0.0.1:50999"}
     assert [roles[f"worker{i}"].env["WORKER_METRICS_PORT"] for i in (1, 2)] == ["9300", "9301"]
+    assert roles["worker1"].env["GAMESTATE_TARGET"] == "127.0.0.1:50999"
     assert WORKER_APP in roles["worker1"].argv
     monkeypatch.setenv("GATEWAY_GAMESTATE_ADDR", "dns:///elsewhere:1")
     assert {r.name: r for r in plan()}["gateway"].env["GATEWAY_GAMESTATE_ADDR"] == "dns:///elsewhere:1"
+
+
+def test_plan_refuses_a_grpc_port_chosen_at_random(monkeypatch):
+    monkeypatch.setenv("GRPC_ADDR", "127.0.0.1:0")
+    with pytest.raises(SystemExit, match="GRPC_ADDR needs a fixed port"):
+        plan()
