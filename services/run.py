@@ -22,7 +22,7 @@ async def main() -> None:
     host = settings.grpc_addr.rsplit(":", 1)[0]
     print(f"skyboard game-state service on {host}:{running.port} (gRPC, skyboard.v1.GameService)", flush=True)
     if settings.metrics_port:
-        print(f"metrics on http://127.0.0.1:{settings.metrics_port}/metrics", flush=True)
+        print(f"metrics on http://{settings.metrics_addr}:{settings.metrics_port}/metrics", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -35,6 +35,9 @@ class Settings(BaseSettings):
         description="HMAC key from which bot-seat tokens are derived; set it in production.",
     )
     dispatch_bots: bool = Field(True, description="Send skyboard.bot_move tasks when a bot seat must act.")
+    bot_redispatch_s: float = Field(
+        60.0, gt=0, description="Re-queue a bot move when a game has waited this long on a bot seat."
+    )
     idempotency_ttl_s: int = Field(86_400, description="How long an idempotency key replays its first outcome.")
     snapshot_every: int = Field(1, ge=1, description="Store a full state snapshot every N accepted actions.")
     cache_size: int = Field(512, ge=0, description="Hot states cached in memory per instance.")
@@ -42,6 +45,9 @@ class Settings(BaseSettings):
     max_turn_seconds: float = Field(86_400.0, description="Largest per-decision time limit a game may set.")
     shutdown_grace_s: float = Field(5.0, description="Seconds in-flight calls get to finish on shutdown.")
     watch_block_ms: int = Field(1000, description="How long one blocking stream read waits before re-checking.")
+    heartbeat_s: float = Field(
+        15.0, gt=0, description="An idle WatchGame stream sends a 'heartbeat' entry this often (detects gone watchers)."
+    )
     max_message_bytes: int = Field(4 * 1024 * 1024, description="Largest gRPC message accepted.")
 
     @property

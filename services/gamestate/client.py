@@ -306,12 +306,18 @@ class GameClient:
         req = _submit_request(game_id, token, action, expected_version, idempotency_key)
         return _submitted(self._call(self.stub.SubmitAction, req))
 
-    def watch(self, game_id: str, token: str | None = None, after_version: int | None = None) -> Iterator[Update]:
-        """Updates after `after_version` (from creation if None); ends after the game ends."""
+    def watch(
+        self, game_id: str, token: str | None = None, after_version: int | None = None, heartbeats: bool = False
+    ) -> Iterator[Update]:
+        """Updates after `after_version` (from creation if None); ends after the game ends.
+
+        Idle-stream heartbeats (kind "heartbeat") are skipped unless heartbeats=True.
+        """
         call = self.stub.WatchGame(_watch_request(game_id, token, after_version))
         try:
             for r in call:
-                yield _update(r)
+                if heartbeats or r.kind != "heartbeat":
+                    yield _update(r)
         except grpc.RpcError as exc:
             raise GameServiceError.from_rpc(exc) from None
         finally:
@@ -395,12 +401,18 @@ class AsyncGameClient:
         return _submitted(await self._call(self.stub.SubmitAction, req))
 
     async def watch(
-        self, game_id: str, token: str | None = None, after_version: int | None = None
+        self, game_id: str, token: str | None = None, after_version: int | None = None, heartbeats: bool = False
     ) -> AsyncIterator[Update]:
+        """Updates after `after_version` (from creation if None); ends after the game ends.
+
+        Idle-stream heartbeats (kind "heartbeat") are skipped unless heartbeats=True
+        (the gateway may turn them into SSE keep-alive comments).
+        """
         call = self.stub.WatchGame(_watch_request(game_id, token, after_version))
         try:
             async for r in call:
-                yield _update(r)
+                if heartbeats or r.kind != "heartbeat":
+                    yield _update(r)
         except grpc.RpcError as exc:
             raise GameServiceError.from_rpc(exc) from None
         finally:

@@ -15,6 +15,7 @@ Global:
   {p}token:<sha256>     string "<game_id>:<seat>" for every live human seat token
   {p}games:active / {p}games:finished   zsets of game ids scored by creation ms
   {p}clock              zset   game id -> deadline ms of its current decision
+  {p}botwait            zset   game id -> when to re-queue its bot move if no bot has acted by then
 """
 
 from __future__ import annotations
@@ -55,3 +56,7 @@ class Keys:
     @property
     def clock(self) -> str:
         return f"{self.prefix}clock"
+
+    @property
+    def bot_wait(self) -> str:
+        return f"{self.prefix}botwait"

@@ -99,7 +99,7 @@ def _view(v: ViewData) -> pb2.GameView:
         bots=meta.bots,
         turn_seconds=meta.clock_ms / 1000,
         deadline_ms=meta.deadline_ms if v.version == meta.version and not over else 0,
-        digest=state.digest(),
+        digest=meta.digest if v.version == meta.version else state.digest(),
         resigned=meta.resigned,
     )
 
@@ -292,6 +292,8 @@ def build_service(
         bot_secret=settings.bot_secret,
         max_turn_seconds=settings.max_turn_seconds,
         watch_block_ms=settings.watch_block_ms,
+        heartbeat_s=settings.heartbeat_s,
+        bot_redispatch_s=settings.bot_redispatch_s,
     )
 
 

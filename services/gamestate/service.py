@@ -13,6 +13,7 @@ import json
 import logging
 import re
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -101,6 +102,8 @@ class GameStateService:
         bot_secret: str,
         max_turn_seconds: float = 86_400.0,
         watch_block_ms: int = 1000,
+        heartbeat_s: float = 15.0,
+        bot_redispatch_s: float = 60.0,
     ):
         self.store = store
         self.registry = registry
@@ -108,6 +111,8 @@ class GameStateService:
         self.bot_secret = bot_secret
         self.max_turn_seconds = max_turn_seconds
         self.watch_block_ms = watch_block_ms
+        self.heartbeat_s = heartbeat_s
+        self.bot_redispatch_s = bot_redispatch_s
         self.stopping = asyncio.Event()
 
     # ------------------------------------------------------------------ helpers
@@ -235,9 +240,10 @@ class GameStateService:
     async def submit(
         self, game_id: str, token: str, action_json: str, expected_version: int, idem_key: str
     ) -> SubmitResult:
-        meta = await self._meta(game_id)
-        outcome = "rejected"
+        outcome, game = "internal_error", "-"
         try:
+            meta = await self._meta(game_id)
+            game = meta.game
             result = await self._submit(meta, token, action_json, expected_version, idem_key)
             outcome = "replayed" if result.replayed else "accepted"
             return result
@@ -245,7 +251,7 @@ class GameStateService:
             outcome = exc.reason
             raise
         finally:
-            metrics.ACTIONS.labels(meta.game, outcome).inc()
+            metrics.ACTIONS.labels(game, outcome).inc()
 
     async def _submit(
         self, meta: Meta, token: str, action_json: str, expected_version: int, idem_key: str
@@ -275,7 +281,7 @@ class GameStateService:
         game = self._game(meta.game)
         try:
             action = game.action_from_json(obj)
-        except ValueError as exc:
+        except (ValueError, TypeError) as exc:
             raise errors.invalid(f"malformed action: {exc}", "malformed_action") from None
         if expected_version != meta.version:
             raise errors.stale(expected_version, meta.version)
@@ -336,16 +342,39 @@ class GameStateService:
                 if result.status != "ok":
                     return  # someone else moved the game on; they handle what follows
                 version, state = result.version or 0, new
-            for seat in state.to_act():
-                if seat in meta.bots:
-                    try:
-                        await self.dispatcher.dispatch(meta.game_id, seat, version)
-                        metrics.BOT_DISPATCH.labels("queued").inc()
-                    except Exception:
-                        metrics.BOT_DISPATCH.labels("failed").inc()
-                        log.exception("could not queue a bot move for %s seat %s", meta.game_id, seat)
+            await self._dispatch_bots(meta, version, state.to_act())
         except Exception:
             log.exception("post-commit work failed for game %s", meta.game_id)
+
+    async def _dispatch_bots(self, meta: Meta, version: int, to_act: list[int]) -> None:
+        """Queue a bot_move for each bot seat in to_act, and arm the re-dispatch timer."""
+        waiting = [s for s in to_act if s in meta.bots]
+        for seat in waiting:
+            try:
+                await self.dispatcher.dispatch(meta.game_id, seat, version)
+                metrics.BOT_DISPATCH.labels("queued").inc()
+            except Exception:
+                metrics.BOT_DISPATCH.labels("failed").inc()
+                log.exception("could not queue a bot move for %s seat %s", meta.game_id, seat)
+        if waiting:
+            await self.store.arm_bot_wait(meta.game_id, now_ms() + round(self.bot_redispatch_s * 1000))
+
+    async def redispatch_stalled_bots(self) -> int:
+        """Re-queue bot_move for games still waiting on a bot after BOT_REDISPATCH_S (a lost task or a
+        worker killed mid-thought never stalls a game). Each due entry is claimed by one instance
+        (ZREM), and a duplicate task is harmless (stale versions exit, idempotency keys replay)."""
+        sent = 0
+        for game_id in await self.store.due_bot_waits(now_ms()):
+            if not await self.store.claim_bot_wait(game_id):
+                continue  # another instance took it
+            meta = await self.store.meta(game_id)
+            if meta is None or meta.status != "active":
+                continue
+            if any(s in meta.bots for s in meta.to_act):
+                metrics.BOT_DISPATCH.labels("redispatched").inc()
+                await self._dispatch_bots(meta, meta.version, meta.to_act)
+                sent += 1
+        return sent
 
     # ------------------------------------------------------------------ seats
 
@@ -419,12 +448,20 @@ class GameStateService:
         self, game_id: str, seat: int | None, after_version: int | None, gone: Callable[[], bool]
     ) -> AsyncIterator[StreamItem]:
         last = "0-0" if after_version is None else f"{after_version}-1"
+        version, status, to_act = after_version or 0, "active", []
+        last_sent = time.monotonic()
         metrics.WATCHERS.inc()
         try:
             while not self.stopping.is_set():
                 if gone():
                     return
-                for entry_id, f in await self.store.read_events(game_id, last, self.watch_block_ms):
+                entries = await self.store.read_events(game_id, last, self.watch_block_ms)
+                if not entries and time.monotonic() - last_sent >= self.heartbeat_s:
+                    # Idle: a heartbeat keeps proxies open and is how a vanished watcher is noticed
+                    # (writing to a cancelled stream ends this handler).
+                    yield StreamItem(version, "heartbeat", None, [], status, to_act, [], [])
+                    last_sent = time.monotonic()
+                for entry_id, f in entries:
                     last = entry_id
                     item = StreamItem(
                         version=int(f["v"]),
@@ -437,6 +474,7 @@ class GameStateService:
                         winners=json.loads(f["winners"]),
                     )
                     yield item
+                    version, status, to_act, last_sent = item.version, item.status, item.to_act, time.monotonic()
                     if item.status == "finished":
                         return
             raise errors.unavailable("the service is shutting down; resume with after_version")

@@ -13,6 +13,7 @@ Key layout: see `keys.py`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections import OrderedDict
@@ -76,6 +77,14 @@ local tail = redis.call('LRANGE', KEYS[2], tonumber(snap[1]), -1)
 for _, entry in ipairs(tail) do table.insert(out, entry) end
 return out
 """
+
+
+def _serialise(state: State) -> tuple[str, str]:
+    """(canonical JSON, digest) with one serialisation when the engine keeps the inherited digest()."""
+    if type(state).digest is State.digest:
+        text = canonical_json(state.to_json())
+        return text, hashlib.sha256(text.encode()).hexdigest()
+    return canonical_json(state.to_json()), state.digest()
 
 
 def now_ms() -> int:
@@ -340,6 +349,16 @@ class Store:
     async def due_clocks(self, now: int, limit: int = 100) -> list[str]:
         return await self.redis.zrangebyscore(self.keys.clock, "-inf", now, start=0, num=limit)
 
+    async def arm_bot_wait(self, game_id: str, due_ms: int) -> None:
+        await self.redis.zadd(self.keys.bot_wait, {game_id: due_ms})
+
+    async def due_bot_waits(self, now: int, limit: int = 100) -> list[str]:
+        return await self.redis.zrangebyscore(self.keys.bot_wait, "-inf", now, start=0, num=limit)
+
+    async def claim_bot_wait(self, game_id: str) -> bool:
+        """True for exactly one of the instances racing for the same due entry."""
+        return bool(await self.redis.zrem(self.keys.bot_wait, game_id))
+
     async def count_active(self) -> int:
         return await self.redis.zcard(self.keys.active)
 
@@ -353,8 +372,8 @@ class Store:
         now = now_ms()
         status = status_of(state)
         deadline = now + c.clock_ms if c.clock_ms and status == "active" else 0
-        digest = state.digest()
         snapshot = version % self.snapshot_every == 0 or status == "finished"
+        state_text, digest = _serialise(state)
         entry = {"v": version, "seat": c.seat, "kind": c.kind, "action": c.action, "at_ms": now}
         extra: list[str] = []
         for name, value in c.extra_meta.items():
@@ -367,7 +386,7 @@ class Store:
                 c.expected_version,
                 dumps(entry),
                 "1" if snapshot else "0",
-                dumps(state.to_json()) if snapshot else "",
+                state_text if snapshot else "",
                 digest,
                 status,
                 dumps(state.to_act()),
@@ -435,8 +454,6 @@ class Store:
 
 def fingerprint(action_json: str, expected_version: int) -> str:
     """What an idempotency key is bound to: the same key with another request is refused."""
-    import hashlib
-
     try:
         body = canonical_json(json.loads(action_json))
     except ValueError:

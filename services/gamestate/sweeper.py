@@ -1,4 +1,4 @@
-"""The turn-clock sweeper loop every instance runs.
+"""The sweeper loop every instance runs: turn clocks and stalled bot moves.
 
 It needs no leader: each expired decision is applied through the version
 compare-and-set, so when several instances see the same expiry only one
@@ -18,10 +18,12 @@ log = logging.getLogger(__name__)
 
 
 async def run_sweeper(service: GameStateService, interval_s: float, stop: asyncio.Event) -> None:
-    """Sweep expired turn clocks every interval_s until `stop` is set; refresh the active-games gauge."""
+    """Sweep expired turn clocks and stalled bot waits every interval_s until `stop` is set;
+    refresh the active-games gauge."""
     while not stop.is_set():
         try:
             await service.sweep_once()
+            await service.redispatch_stalled_bots()
             metrics.ACTIVE_GAMES.set(await service.store.count_active())
         except Exception:
             if stop.is_set():

@@ -68,6 +68,7 @@ def settings(redis_url: str, prefix: str) -> Settings:
         bot_secret="test-bot-secret",
         sweep_interval_s=0.05,
         watch_block_ms=200,
+        heartbeat_s=0.5,
         shutdown_grace_s=1.0,
     )
 
@@ -158,3 +159,4 @@ def instance(make_instance) -> Instance:
 @pytest.fixture
 def client(instance: Instance, make_client) -> GameClient:
     return make_client(instance)
+

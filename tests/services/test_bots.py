@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import time
 
 import grpc
 import redis as redis_sync
@@ -71,3 +72,20 @@ def test_load_game_sync_replays_the_log_tail_after_the_snapshot(make_instance, m
     loaded = load_game_sync(sync, settings.key_prefix, game.game_id, registry.get)
     sync.close()
     assert loaded.version == 3 and loaded.state.digest() == client.get_game(game.game_id).digest
+
+
+def test_a_game_waiting_on_a_bot_is_requeued_once_per_period_across_instances(make_instance, make_client, rdb,
+                                                                               settings):
+    a = make_client(make_instance(bot_redispatch_s=0.4))
+    make_instance(bot_redispatch_s=0.4)  # a second sweeper racing for the same due entries
+    game = a.create_game("toybids", 2, seed=53, bots={1: "random"})
+    hand0 = a.get_game(game.game_id, game.token(0)).view["hand"]
+    start = time.monotonic()
+    a.submit(game.game_id, game.token(0), {"type": "bid", "card": hand0[0]}, 0)  # now only the bot must act
+    time.sleep(1.0)
+    queued = _queued(rdb, settings.bot_queue)
+    elapsed = time.monotonic() - start
+    assert queued[:2] == [("skyboard.bot_move", [game.game_id, 1, 0]), ("skyboard.bot_move", [game.game_id, 1, 1])]
+    assert set(map(str, queued[2:])) == {str(("skyboard.bot_move", [game.game_id, 1, 1]))}
+    # re-dispatches come at least one period apart whatever the number of instances
+    assert 1 <= len(queued) - 2 <= elapsed // 0.4

@@ -1,0 +1,52 @@
+"""`make run`'s entry point: services.run prints its address, serves, exports multiprocess
+metrics over HTTP, and stops cleanly on Ctrl-C (SIGINT)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+from services.gamestate.client import GameClient
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_services_run_serves_exports_metrics_and_stops_on_ctrl_c(settings, tmp_path):
+    grpc_port, metrics_port = _free_port(), _free_port()
+    env = {
+        **os.environ,
+        "REDIS_URL": settings.redis_url,
+        "GRPC_ADDR": f"127.0.0.1:{grpc_port}",
+        "METRICS_PORT": str(metrics_port),
+        "KEY_PREFIX": settings.key_prefix,
+        "DISPATCH_BOTS": "false",
+        "PROMETHEUS_MULTIPROC_DIR": str(tmp_path),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "services.run"], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        first = proc.stdout.readline()
+        assert f"127.0.0.1:{grpc_port}" in first, first
+        with GameClient(f"127.0.0.1:{grpc_port}") as client:
+            games, levels = client.catalog()
+            assert "random" in levels and all({"name", "title", "options"} <= set(g) for g in games)
+        text = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5).read().decode()
+        assert 'skyboard_rpc_seconds_count{game="-",rpc="ListCatalog"} 1.0' in text
+        assert any(tmp_path.iterdir()), "multiprocess mode writes its per-process files"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=15)
+    assert proc.returncode == 0
+    assert "stopped" in out
