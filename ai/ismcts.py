@@ -26,9 +26,11 @@ One tree per decision, grown from the observer's point of view:
 
 At the root, the observer's edges get a progressive bias toward the `greedy`
 level's choice (computed once, on a determinization): it is expanded first
-and earns a bonus `prior_weight / (visits + 1)` that fades as real visits
-accumulate. It keeps a short search from wandering among dozens of similar
-placements, and a long one from being bound by it.
+and earns a PUCT-style bonus `prior_weight * sqrt(N) / (n + 1)` (N visits of
+the root, n of that action), as AlphaZero's PUCT does with a one-hot policy
+prior. Another action wins only once its mean result beats the greedy one's
+by a margin that shrinks as the greedy action itself gets visited: a short,
+noisy search stays close to the greedy rule, a long one can overrule it.
 
 The chosen action is the observer's most visited root edge.
 """
@@ -53,8 +55,9 @@ class SearchConfig:
     budget: Budget
     exploration: float = 0.7
     rollout_depth: int | None = 30
-    #: Progressive bias toward the greedy level's choice at the root: bonus prior_weight / (visits + 1).
-    prior_weight: float = 1.0
+    #: Bias toward the greedy level's choice at the root, PUCT-style:
+    #: prior_weight * sqrt(root visits) / (visits of that action + 1).
+    prior_weight: float = 0.3
 
 
 class Node:
@@ -90,6 +93,7 @@ def _select(
         return action
     best = legal[0]
     best_value = -1.0
+    bonus = weight * math.sqrt(node_visits(edges, legal)) if prior is not None else 0.0
     log = math.log
     sqrt = math.sqrt
     for action in legal:
@@ -98,10 +102,15 @@ def _select(
             return action
         value = total / visits + c * sqrt(log(avail) / visits)
         if action == prior:
-            value += weight / (visits + 1)
+            value += bonus / (visits + 1)
         if value > best_value:
             best, best_value = action, value
     return best
+
+
+def node_visits(edges: dict[Action, list], legal: list[Action]) -> int:
+    """Visits of a node's legal edges (the parent count of the PUCT-style prior bonus)."""
+    return sum(edges[a][0] for a in legal)
 
 
 class ISMCTSBot(Bot):
