@@ -365,3 +365,34 @@ def test_dockerfile_is_multi_stage_non_root_and_generates_the_stubs():
         assert re.search(rf"^COPY {package} {package}$", build, re.M), package
     ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
     assert {".venv", ".git", "**/*_pb2.py"} <= set(ignored)
+
+
+@pytest.fixture
+def promtool() -> str:
+    path = shutil.which("promtool")
+    if path is None:
+        pytest.skip("no promtool on the PATH (Debian package `prometheus`); PromQL syntax not checked")
+    return path
+
+
+def test_promtool_accepts_the_compose_config_and_the_alert_rules(promtool, tmp_path):
+    (tmp_path / "alerts.yml").write_text((DEPLOY / "prometheus" / "alerts.yml").read_text(encoding="utf-8"))
+    config = (DEPLOY / "prometheus" / "prometheus.yml").read_text(encoding="utf-8")
+    assert "/etc/prometheus/alerts.yml" in config
+    (tmp_path / "prometheus.yml").write_text(config.replace("/etc/prometheus/alerts.yml", "alerts.yml"))
+    result = subprocess.run([promtool, "check", "config", str(tmp_path / "prometheus.yml")], capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "SUCCESS: 7 rules found" in result.stdout
+
+
+def test_promtool_parses_every_dashboard_query(promtool, tmp_path, dashboards):
+    """Each panel query as a recording rule: promtool parses its PromQL (Grafana's $__rate_interval -> 5m)."""
+    exprs = [t["expr"] for dash in dashboards for panel in dash["panels"] for t in panel["targets"]]
+    rules = [{"record": f"dashboard:query_{i}", "expr": e.replace("$__rate_interval", "5m")}
+             for i, e in enumerate(exprs)]
+    path = tmp_path / "dashboard_rules.yml"
+    path.write_text(yaml.safe_dump({"groups": [{"name": "dashboard", "rules": rules}]}))
+    result = subprocess.run([promtool, "check", "rules", str(path)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"SUCCESS: {len(rules)} rules found" in result.stdout
