@@ -20,6 +20,7 @@ how to get one and exits with code 2.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import shutil
 import signal
@@ -165,8 +166,9 @@ def plan() -> list[Role]:
     roles += [
         Role(
             "gateway", [py, "-m", "services.gateway"], gw_env, _bind(http_ok, f"{gw_base}/readyz"),
-            [f"REST       {gw_base}/v1/catalog", f"docs       {gw_base}/docs",
-             f"metrics    {gw_base}/metrics (gateway)"],
+            ([f"web client {gw_base}/"] if importlib.util.find_spec("services.webclient") else [])
+            + [f"REST       {gw_base}/v1/catalog", f"docs       {gw_base}/docs",
+               f"metrics    {gw_base}/metrics (gateway)"],
         ),
         Role("matchmaker", [py, "-m", "services.matchmaker"], gw_env, None),  # no endpoint: alive = healthy
         Role(
