@@ -77,6 +77,7 @@ class GameState:
     deadline_ms: int
     digest: str
     resigned: list[int]
+    deadlines: dict[int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +174,7 @@ def _state(r) -> GameState:
         deadline_ms=r.deadline_ms,
         digest=r.digest,
         resigned=list(r.resigned),
+        deadlines=dict(r.deadlines_ms),
     )
 
 

@@ -49,7 +49,7 @@ def _handler(rpc: str) -> Callable:
             game = "-"
             try:
                 result = await fn(self, request, context)
-                game = getattr(result, "_metric_game", None) or self._game_label(request)
+                game = self._game_label(request)
                 return result
             except errors.ServiceError as exc:
                 game = self._game_label(request)
@@ -101,6 +101,7 @@ def _view(v: ViewData) -> pb2.GameView:
         deadline_ms=meta.deadline_ms if v.version == meta.version and not over else 0,
         digest=meta.digest if v.version == meta.version else state.digest(),
         resigned=meta.resigned,
+        deadlines_ms=meta.deadlines if v.version == meta.version and not over else {},
     )
 
 
@@ -109,18 +110,13 @@ class GameServicer(pb2_grpc.GameServiceServicer):
 
     def __init__(self, service: GameStateService):
         self.service = service
-        self._games: dict[str, str] = {}
 
     def _game_label(self, request) -> str:
+        """The game name for metric labels: only registered names, so label sets stay bounded."""
         game = getattr(request, "game", "")
         if game and game in self.service.registry.names():
             return game
-        return self._games.get(getattr(request, "game_id", ""), "-")
-
-    def _label(self, meta: Meta) -> None:
-        if len(self._games) > 10_000:
-            self._games.clear()
-        self._games[meta.game_id] = meta.game
+        return self.service.game_names.get(getattr(request, "game_id", ""), "-")
 
     @_handler("ListCatalog")
     async def ListCatalog(self, request, context):
@@ -149,7 +145,6 @@ class GameServicer(pb2_grpc.GameServiceServicer):
             dict(request.bots),
             request.turn_seconds,
         )
-        self._games[game_id] = request.game
         return pb2.CreateGameResponse(
             game_id=game_id,
             seats=[pb2.SeatInfo(seat=s, token=t, bot=b) for s, t, b in seats],
@@ -158,9 +153,7 @@ class GameServicer(pb2_grpc.GameServiceServicer):
 
     @_handler("GetGame")
     async def GetGame(self, request, context):
-        data = await self.service.get_game(request.game_id, request.token)
-        self._label(data.meta)
-        return _view(data)
+        return _view(await self.service.get_game(request.game_id, request.token))
 
     @_handler("ListLegalActions")
     async def ListLegalActions(self, request, context):

@@ -114,6 +114,8 @@ class GameStateService:
         self.heartbeat_s = heartbeat_s
         self.bot_redispatch_s = bot_redispatch_s
         self.stopping = asyncio.Event()
+        #: game id -> game name of recently seen games (metric labels only)
+        self.game_names: dict[str, str] = {}
 
     # ------------------------------------------------------------------ helpers
 
@@ -129,6 +131,9 @@ class GameStateService:
         meta = await self.store.meta(game_id)
         if meta is None:
             raise errors.not_found(game_id)
+        if len(self.game_names) > 10_000:
+            self.game_names.clear()
+        self.game_names[game_id] = meta.game
         return meta
 
     async def _seat(self, meta: Meta, token: str, *, required: bool) -> int | None:
@@ -303,6 +308,7 @@ class GameStateService:
             action=action.to_json(),
             events=event_json,
             clock_ms=meta.clock_ms,
+            keep_deadlines=_running(meta.deadlines, state.to_act(), seat),
             idem_key=idem_key or None,
             idem_value={"fingerprint": print_, "events": mine, "status": _status(new), "to_act": new.to_act()},
         )
@@ -326,6 +332,7 @@ class GameStateService:
         """Play resigned seats' default decisions, then queue bot moves. Never raises to the caller."""
         try:
             meta = await self.store.meta(meta.game_id) or meta
+            deadlines = meta.deadlines
             while not state.is_over():
                 auto = [s for s in state.to_act() if s in meta.resigned and s not in meta.bots]
                 if not auto:
@@ -335,13 +342,14 @@ class GameStateService:
                 action = new.default_action(seat)
                 events = [e.to_json() for e in new.apply(seat, action)]
                 events.append(Event("seat_auto_played", {"seat": seat}).to_json())
+                keep = _running(deadlines, state.to_act(), seat)
                 result = await self.store.commit(
                     meta.game_id,
-                    Commit(version, new, seat, "auto", action.to_json(), events, meta.clock_ms),
+                    Commit(version, new, seat, "auto", action.to_json(), events, meta.clock_ms, keep),
                 )
                 if result.status != "ok":
                     return  # someone else moved the game on; they handle what follows
-                version, state = result.version or 0, new
+                version, state, deadlines = result.version or 0, new, result.deadlines
             await self._dispatch_bots(meta, version, state.to_act())
         except Exception:
             log.exception("post-commit work failed for game %s", meta.game_id)
@@ -402,6 +410,7 @@ class GameStateService:
                 action=None,
                 events=[event],
                 clock_ms=meta.clock_ms,
+                keep_deadlines=_running(meta.deadlines, state.to_act(), -1),
                 extra_meta={"resigned": dumps(resigned), "bots": dumps({str(s): b for s, b in sorted(bots.items())})},
             ),
         )
@@ -442,6 +451,8 @@ class GameStateService:
         seat = await self._seat(meta, token, required=False)
         if after_version is not None and after_version < 0:
             raise errors.invalid("after_version must be >= 0")
+        if meta.status == "finished" and after_version is not None and after_version >= meta.version:
+            return _empty()  # nothing after the end: the stream ends at once
         return self._watch(meta.game_id, seat, after_version, gone)
 
     async def _watch(
@@ -514,32 +525,44 @@ class GameStateService:
 
     async def _expire(self, game_id: str) -> int:
         meta = await self.store.meta(game_id)
-        if meta is None or meta.status != "active" or not meta.deadline_ms or meta.deadline_ms > now_ms():
+        now = now_ms()
+        if meta is None or meta.status != "active" or not meta.deadline_ms or meta.deadline_ms > now:
             return 0
         version, state = await self.store.load(game_id, meta)
         if version != meta.version:
             return 0
-        applied = 0
-        for seat in list(state.to_act()):
-            if seat not in state.to_act():
+        deadlines, applied = meta.deadlines, 0
+        for seat in sorted(s for s, due in meta.deadlines.items() if due <= now):
+            if seat not in state.to_act() or deadlines.get(seat, now + 1) > now:
                 continue
             new = state.clone()
             action = new.default_action(seat)
             events = [Event("timeout", {"seat": seat}).to_json()]
             events += [e.to_json() for e in new.apply(seat, action)]
+            keep = _running(deadlines, state.to_act(), seat)
             result = await self.store.commit(
-                game_id, Commit(version, new, seat, "timeout", action.to_json(), events, meta.clock_ms)
+                game_id, Commit(version, new, seat, "timeout", action.to_json(), events, meta.clock_ms, keep)
             )
             if result.status != "ok":
                 break  # another instance (or a player) got there first
             metrics.TIMEOUTS.labels(meta.game).inc()
             applied += 1
-            version, state = result.version or 0, new
+            version, state, deadlines = result.version or 0, new, result.deadlines
             if state.is_over():
                 break
         if applied:
             await self._after_commit(meta, version, state)
         return applied
+
+
+async def _empty() -> AsyncIterator[StreamItem]:
+    return
+    yield  # an async generator that yields nothing
+
+
+def _running(deadlines: dict[int, int], before_to_act: list[int], actor: int) -> dict[int, int]:
+    """The deadlines that run on after `actor` decided: every other seat that was already deciding."""
+    return {s: d for s, d in deadlines.items() if s != actor and s in before_to_act}
 
 
 def _status(state: State) -> str:

@@ -117,6 +117,7 @@ class Meta:
     updated_ms: int
     clock_ms: int
     deadline_ms: int
+    deadlines: dict[int, int]
 
     @classmethod
     def from_hash(cls, game_id: str, h: dict[str, str]) -> Meta:
@@ -139,6 +140,7 @@ class Meta:
             updated_ms=int(h["updated_ms"]),
             clock_ms=int(h["clock_ms"]),
             deadline_ms=int(h["deadline_ms"]),
+            deadlines={int(k): v for k, v in json.loads(h.get("deadlines", "{}")).items()},
         )
 
 
@@ -153,6 +155,7 @@ class Commit:
     action: dict[str, Any] | None
     events: list[dict[str, Any]]
     clock_ms: int
+    keep_deadlines: dict[int, int] = field(default_factory=dict)  # seats whose decision clock runs on
     idem_key: str | None = None
     idem_value: dict[str, Any] | None = None
     extra_meta: dict[str, str] = field(default_factory=dict)
@@ -163,6 +166,15 @@ class CommitResult:
     status: str  # ok | stale | dup | missing
     version: int | None = None
     duplicate: dict[str, Any] | None = None
+    deadlines: dict[int, int] = field(default_factory=dict)
+
+
+def next_deadlines(state: State, clock_ms: int, keep: dict[int, int], now: int) -> dict[int, int]:
+    """Per-seat turn-clock deadlines: each seat in to_act gets now + clock for a new decision, or
+    keeps its running deadline (`keep`: a sealed choice others answered meanwhile)."""
+    if not clock_ms or state.is_over():
+        return {}
+    return {seat: keep.get(seat, now + clock_ms) for seat in state.to_act()}
 
 
 def status_of(state: State) -> str:
@@ -221,7 +233,8 @@ class Store:
         now = now_ms()
         digest = state.digest()
         over = state.is_over()
-        deadline = now + clock_ms if clock_ms and not over else 0
+        deadlines = next_deadlines(state, clock_ms, {}, now)
+        deadline = min(deadlines.values(), default=0)
         meta = {
             "game": game.name,
             "players": players,
@@ -239,6 +252,7 @@ class Store:
             "updated_ms": now,
             "clock_ms": clock_ms,
             "deadline_ms": deadline,
+            "deadlines": dumps(deadlines),
         }
         meta.update({f"tok:{s}": h for s, h in token_hashes.items()})
         async with self.redis.pipeline(transaction=True) as pipe:
@@ -371,11 +385,12 @@ class Store:
         version = c.expected_version + 1
         now = now_ms()
         status = status_of(state)
-        deadline = now + c.clock_ms if c.clock_ms and status == "active" else 0
+        deadlines = next_deadlines(state, c.clock_ms, c.keep_deadlines, now)
+        deadline = min(deadlines.values(), default=0)
         snapshot = version % self.snapshot_every == 0 or status == "finished"
         state_text, digest = _serialise(state)
         entry = {"v": version, "seat": c.seat, "kind": c.kind, "action": c.action, "at_ms": now}
-        extra: list[str] = []
+        extra: list[str] = ["deadlines", dumps(deadlines)]
         for name, value in c.extra_meta.items():
             extra += [name, value]
         idem_key = k.idem(game_id, c.seat, c.idem_key) if c.idem_key else k.idem(game_id, c.seat, "-")
@@ -407,7 +422,7 @@ class Store:
         outcome, value = reply
         if outcome == "ok":
             self._remember(game_id, version, state)
-            return CommitResult("ok", version=version)
+            return CommitResult("ok", version=version, deadlines=deadlines)
         if outcome == "dup":
             return CommitResult("dup", duplicate=json.loads(value))
         if outcome == "stale":

@@ -60,3 +60,12 @@ def test_live_watchers_see_each_version_once_and_only_their_own_secrets(make_ins
             else:
                 assert u.events == visible
                 assert not any(e["type"] == "you_bid" for e in u.events)  # never another seat's sealed bid
+
+
+def test_watching_a_finished_game_from_its_last_version_ends_at_once(client):
+    game = client.create_game("toybids", 2, seed=23, options={"rounds": 2})
+    play_random([client], game, 2, random.Random(5))
+    final = client.get_game(game.game_id)
+    assert list(client.watch(game.game_id, after_version=final.version)) == []
+    tail = list(client.watch(game.game_id, game.token(1), after_version=final.version - 1))
+    assert [u.version for u in tail] == [final.version] and tail[0].status == "finished"
