@@ -18,6 +18,7 @@ import ai
 from engine.core import Game
 from services.gamestate import tokens
 from services.gamestate.client import GameClient, GameServiceError
+from services.gamestate.keys import Keys
 from services.gamestate.store import load_game_sync
 from services.workers import metrics
 
@@ -55,6 +56,11 @@ class Mover:
 
     def play(self, game_id: str, seat: int, version: int) -> MoveResult:
         """Play bot seat `seat` of `game_id` if the game is still at `version`; never acts twice."""
+        current = self.redis.hget(Keys(self.prefix).meta(game_id), "version")
+        if current is None:
+            return self._done("unknown_game")
+        if int(current) != version:  # checked before loading anything: a stale task costs one HGET
+            return self._done("stale")
         try:
             loaded = load_game_sync(self.redis, self.prefix, game_id, self.get_game)
         except LookupError:
