@@ -245,7 +245,9 @@ class Supervisor:
                 time.sleep(min(0.5 * 2**child.restarts, 10.0))
                 self.out.say(f"restarting {child.role.name} ({child.restarts}/{self.stack.max_restarts})")
                 self.spawn(child)
-                if not self.wait_healthy(child) and not self.stopping.is_set():
+                if self.wait_healthy(child):
+                    self.out.say(f"{child.role.name} is healthy")
+                elif not self.stopping.is_set():
                     return 1
         return 0
 

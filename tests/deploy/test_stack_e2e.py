@@ -48,10 +48,11 @@ class Stack:
             if re.match(r"^stack\s+\| ready$", raw.rstrip("\n")):
                 self.ready.set()
 
-    def wait_for(self, pattern: str, timeout: float) -> bool:
+    def wait_for(self, pattern: str, timeout: float, times: int = 1) -> bool:
+        """True once `pattern` has appeared on `times` lines of the output."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if any(re.search(pattern, line) for line in list(self.lines)):
+            if sum(1 for line in list(self.lines) if re.search(pattern, line)) >= times:
                 return True
             time.sleep(0.1)
         return False
@@ -225,7 +226,8 @@ def test_a_dead_child_is_reported_and_restarted(start_stack):
     os.kill(pid, signal.SIGKILL)
     assert stack.wait_for(r"matchmaker died \(exit code -9\)", 10), stack.output()
     assert stack.wait_for(r"restarting matchmaker \(1/2\)", 10), stack.output()
-    assert stack.wait_for(r"stack\s+\| matchmaker is healthy", 15) and len(stack.child_pids()) == 5, stack.output()
+    assert stack.wait_for(r"stack\s+\| matchmaker is healthy", 20, times=2), stack.output()
+    assert len(stack.child_pids()) == 5 and pid not in stack.child_pids()[-1:], stack.output()
     stack.proc.send_signal(signal.SIGTERM)
     assert stack.proc.wait(40) == 0, stack.output()
 
