@@ -32,7 +32,7 @@ browser:
 	@test -x /usr/bin/chromium || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
 
 run: $(STAMP) $(PROTO_GEN)
-	$(PY) -m services.workers.run & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; $(PY) -m services.run
+	$(PY) -m services.stack
 
 demo: $(STAMP)
 	$(PY) -m engine.demo opensky --seed 1
