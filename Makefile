@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PROTO_SRC := $(wildcard proto/skyboard/v1/*.proto)
 PROTO_GEN := $(PROTO_SRC:.proto=_pb2.py)
 
-.PHONY: install test lint run demo bench clean
+.PHONY: install test lint run demo bench clean browser
 
 install: $(STAMP) $(PROTO_GEN)
 
@@ -23,12 +23,16 @@ proto/%_pb2.py: proto/%.proto $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
-test: $(STAMP) $(PROTO_GEN)
+test: $(STAMP) $(PROTO_GEN) browser
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
+# Debian's chromium for the web client's browser tests (tests/webclient); never `playwright install`
+browser:
+	@test -x /usr/bin/chromium || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
+
 run: $(STAMP) $(PROTO_GEN)
-	$(PY) -m services.workers.run & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; $(PY) -m services.run
+	$(PY) -m services.stack
 
 demo: $(STAMP)
 	$(PY) -m engine.demo opensky --seed 1

@@ -8,6 +8,8 @@ Projection of final VP, from a (determinized) state:
     tiles stay on the board, AE-13.2);
   + the game-end VP already earned: every bought aircraft card and every
     claimed passenger tile (AE-15.1);
+  + 1 VP per airport tile still on an in-service aircraft card and 0.4 VP
+    per free seat on one (what the aircraft will still place and carry);
   + 0.05 VP per pound (money only breaks ties at the end, AE-15.2; what it buys
     is valued through the cards and tiles bought).
 The scale is 4 VP plus 6 per era still to be scored. MCTS rollouts are cut
@@ -30,6 +32,10 @@ from ai.heuristics import Heuristic, one_ply
 from engine.core import Action, IllegalAction, State
 
 MONEY_VP = 0.05
+#: Worth of what a bought aircraft still offers: an airport tile waiting on it (a future airport:
+#: majorities, America bonus) and a free seat (a future passenger: profit, tile VP).
+TILE_VP = 1.0
+SEAT_VP = 0.4
 TURN_STEPS = 6
 
 
@@ -67,6 +73,7 @@ class AeroplanesHeuristic(Heuristic):
         for p in range(players):
             carried = free = 0
             vp = 0
+            potential = 0.0
             for c in st.cards[p]:
                 vp += card_vp[c[0]]
                 load = 0
@@ -76,10 +83,11 @@ class AeroplanesHeuristic(Heuristic):
                 if c[1]:
                     carried += load
                     free += c[3] - load
+                    potential += TILE_VP * c[4] + SEAT_VP * (c[3] - load)
             for tile in st.set_aside[p]:
                 vp += tile_vp[tile]
             profit.append(carried - free)
-            out[p] += vp + MONEY_VP * st.money[p]
+            out[p] += vp + MONEY_VP * st.money[p] + potential
         for p, award in enumerate(t["profit_awards"](profit, t["profit_vp"][era - 1])):
             out[p] += award
         return out
@@ -130,7 +138,8 @@ def _tables() -> dict[str, Any]:
         from engine.aeroplanes.scoring import majority_awards, profit_awards
 
         # The projection indexes card fields by position; fail loudly if the layout moves.
-        assert (model.CARD_NUMBER, model.CARD_IN_SERVICE, model.CARD_BASE, model.CARD_PAX) == (0, 1, 3, 5)
+        layout = (model.CARD_NUMBER, model.CARD_IN_SERVICE, model.CARD_BASE, model.CARD_TILES, model.CARD_PAX)
+        assert layout == (0, 1, 3, 4, 5)
         _TABLES.update(
             card_vp=[0] + [c.vp for c in CARDS],
             tile_vp=[0] + [x.vp for x in TILES],

@@ -2,6 +2,8 @@
 
 Both speak plain Python values (dicts for JSON) and raise `GameServiceError`
 carrying the status code, the service's reason, message and rule id.
+Calls are balanced round-robin over every address the target resolves to (a
+`dns:///` name of several replicas, e.g. a headless Kubernetes Service).
 """
 
 from __future__ import annotations
@@ -251,8 +253,8 @@ def _watch_request(game_id, token, after_version) -> pb2.WatchGameRequest:
 class GameClient:
     """Blocking client (bot workers, scripts, tests). `timeout` applies to each unary call."""
 
-    def __init__(self, target: str, timeout: float = 10.0):
-        self.channel = grpc.insecure_channel(target)
+    def __init__(self, target: str, timeout: float = 10.0, lb_policy: str = "round_robin"):
+        self.channel = grpc.insecure_channel(target, options=[("grpc.lb_policy_name", lb_policy)])
         self.stub = pb2_grpc.GameServiceStub(self.channel)
         self.timeout = timeout
 
@@ -344,8 +346,8 @@ class GameClient:
 class AsyncGameClient:
     """grpc.aio client (the REST gateway). Same methods as GameClient, awaitable."""
 
-    def __init__(self, target: str, timeout: float = 10.0):
-        self.channel = grpc.aio.insecure_channel(target)
+    def __init__(self, target: str, timeout: float = 10.0, lb_policy: str = "round_robin"):
+        self.channel = grpc.aio.insecure_channel(target, options=[("grpc.lb_policy_name", lb_policy)])
         self.stub = pb2_grpc.GameServiceStub(self.channel)
         self.timeout = timeout
 

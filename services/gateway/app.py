@@ -24,6 +24,7 @@ from services.gateway.players import Players
 from services.gateway.ratings import Ratings
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.store import TicketStore
+from services.webclient import install as install_webclient
 
 DESCRIPTION = """REST gateway of Skyboard. Every game call goes to the game-state service.
 
@@ -67,6 +68,7 @@ def create_app(
     app.include_router(routes_games.router)
     app.include_router(routes_players.router)
     app.include_router(routes_ops.router)
+    install_webclient(app)  # web client (services/webclient): its helper routes, static files at / last
     app.add_middleware(
         RateLimit, redis=redis, keys=keys, per_ip=settings.rate_limit_ip, per_token=settings.rate_limit_token,
         window_s=settings.rate_limit_window_s,

@@ -31,7 +31,7 @@ def _on_ready(**_kwargs) -> None:
         from services.gamestate.metrics import serve_metrics
 
         try:
-            serve_metrics(config.metrics_port)
+            serve_metrics(config.metrics_port, settings.metrics_addr)
         except OSError as exc:
             log.warning("worker metrics exporter not started on port %s: %s", config.metrics_port, exc)
     if config.requeue_interval_s > 0:

@@ -159,3 +159,20 @@ def test_the_sweeper_requeues_only_stalled_bot_decisions_once_per_period(make_in
     assert requeue_stalled(rdb, settings.key_prefix, lambda *a: sent.append(a), 60, later) == []
     assert sent == [(gid, 0, 0)]
     assert tokens.parse_bot_token(settings.bot_secret, tokens.bot_token(settings.bot_secret, gid, 0)) == (gid, 0)
+
+
+def test_a_task_that_has_nothing_to_do_exits_without_submitting(make_instance, make_client, settings):
+    """Unknown game, a human seat, a bot seat that need not act, a stale version: no submission."""
+    inst = make_instance(dispatch_bots=False)
+    client = make_client(inst)
+    created = client.create_game("opensky", 2, seed=13, bots={1: "random"})
+    gid = created.game_id
+    sync = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
+    mover = Mover(sync, settings.key_prefix, client, settings.bot_secret)
+    assert client.get_game(gid).to_act == [0]
+    assert mover.play("no-such-game", 1, 0).outcome == "unknown_game"
+    assert mover.play(gid, 0, 0).outcome == "not_a_bot"
+    assert mover.play(gid, 1, 0).outcome == "not_to_act"
+    assert mover.play(gid, 1, 5).outcome == "stale"
+    assert client.get_game(gid).version == 0
+    sync.close()

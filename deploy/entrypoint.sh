@@ -1,0 +1,45 @@
+#!/bin/sh
+# One image, one role per container: `entrypoint.sh <role> [extra args]`.
+# Every role reads the same environment variables as `make run` (services/settings.py,
+# services/gateway/settings.py, services/ops_exporter.py); nothing is configured here
+# except where each process listens inside the container.
+set -eu
+
+role="${1:-}"
+[ $# -gt 0 ] && shift
+
+case "$role" in
+  gamestate)
+    export GRPC_ADDR="${GRPC_ADDR:-0.0.0.0:50051}" METRICS_ADDR="${METRICS_ADDR:-0.0.0.0}"
+    exec python -m services.run "$@"
+    ;;
+  gateway)
+    export GATEWAY_HOST="${GATEWAY_HOST:-0.0.0.0}"
+    exec python -m services.gateway "$@"
+    ;;
+  matchmaker)
+    exec python -m services.matchmaker "$@"
+    ;;
+  worker)
+    # Celery forks its pool: metrics go through prometheus-client's multiprocess files.
+    export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-/tmp/prometheus}" METRICS_ADDR="${METRICS_ADDR:-0.0.0.0}"
+    rm -rf "$PROMETHEUS_MULTIPROC_DIR" && mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+    exec python -m celery -A services.workers.app:app worker -Q "${BOT_QUEUE:-bots}" -n "worker@$(hostname)" \
+      --concurrency "${WORKER_CONCURRENCY:-2}" --loglevel INFO --without-gossip --without-mingle "$@"
+    ;;
+  exporter)
+    export EXPORTER_HOST="${EXPORTER_HOST:-0.0.0.0}"
+    exec python -m services.ops_exporter "$@"
+    ;;
+  healthcheck)
+    # healthcheck <grpc|http|celery|redis> <target>; `celery self` pings this container's worker
+    if [ "${1:-}" = "celery" ] && [ "${2:-}" = "self" ]; then
+      exec python -m services.healthcheck celery "worker@$(hostname)"
+    fi
+    exec python -m services.healthcheck "$@"
+    ;;
+  *)
+    echo "usage: entrypoint.sh {gamestate|gateway|matchmaker|worker|exporter|healthcheck} [args]" >&2
+    exit 2
+    ;;
+esac

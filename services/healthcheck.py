@@ -1,0 +1,81 @@
+"""Health probes of every role, shared by the local stack and the container health checks.
+
+`python -m services.healthcheck grpc HOST:PORT | http URL | celery NODE | redis URL`
+exits 0 when healthy and 1 otherwise, printing why; Docker and Kubernetes call
+it inside the container, `services.stack` calls the functions directly.
+"""
+
+from __future__ import annotations
+
+import sys
+import urllib.error
+import urllib.request
+
+import grpc
+import redis
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+
+def grpc_serving(target: str, timeout: float = 2.0) -> bool:
+    """The standard gRPC health check of `target` answers SERVING."""
+    with grpc.insecure_channel(target) as channel:
+        try:
+            reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=""),
+                                                              timeout=timeout)
+        except grpc.RpcError:
+            return False
+    return reply.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def http_ok(url: str, timeout: float = 2.0) -> bool:
+    """GET `url` answers 200."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status == 200
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def celery_pong(node: str, broker_url: str | None = None, timeout: float = 1.0) -> bool:
+    """The Celery worker `node` (e.g. worker@host) answers a broadcast ping on the broker."""
+    from services.celery_app import make_celery
+    from services.settings import Settings
+
+    settings = Settings(celery_broker_url=broker_url) if broker_url else Settings()
+    app = make_celery(settings)
+    try:
+        replies = app.control.ping(destination=[node], timeout=timeout)
+    except Exception:  # the broker is unreachable: not healthy
+        return False
+    finally:
+        app.close()
+    return any(node in reply for reply in replies)
+
+
+def redis_answers(url: str, timeout: float = 1.0) -> bool:
+    """Redis at `url` answers PING."""
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+        try:
+            return bool(client.ping())
+        finally:
+            client.close()
+    except (redis.RedisError, OSError):
+        return False
+
+
+CHECKS = {"grpc": grpc_serving, "http": http_ok, "celery": celery_pong, "redis": redis_answers}
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2 or argv[0] not in CHECKS:
+        print(f"usage: python -m services.healthcheck {{{'|'.join(CHECKS)}}} TARGET", file=sys.stderr)
+        return 2
+    kind, target = argv
+    ok = CHECKS[kind](target)
+    print(f"{kind} {target}: {'healthy' if ok else 'NOT healthy'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,348 @@
+"""`python -m services.stack` (what `make run` runs): the whole platform as local processes under one supervisor.
+
+It starts, in order, the game-state service (gRPC), the Celery bot worker(s),
+the REST gateway, the matchmaker and the ops exporter, each as a child process
+configured by the same environment variables a container gets, waits until each
+is healthy (gRPC health check, Celery ping, HTTP /readyz and /metrics), prints
+the URLs, and streams every child's output with a `name |` prefix.
+
+Ctrl-C or SIGTERM stops them all (SIGTERM, then SIGKILL after STACK_STOP_GRACE_S),
+in the reverse order of starting. A child that dies is reported and restarted
+with back-off, at most STACK_MAX_RESTARTS times; beyond that (or with
+STACK_RESTART=false) the whole stack stops with exit code 1.
+
+Redis: REDIS_URL (default redis://127.0.0.1:6379/0). When nothing answers there
+and the URL names this machine, a private `redis-server` is started on that port
+if the binary is on the PATH (STACK_START_REDIS=true); otherwise the stack says
+how to get one and exits with code 2.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import urlparse
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from services.gateway.settings import GatewaySettings
+from services.healthcheck import celery_pong, grpc_serving, http_ok, redis_answers
+from services.ops_exporter import ExporterSettings
+from services.settings import Settings
+
+#: The Celery app (module:attribute) the bot workers run; it registers skyboard.bot_move.
+WORKER_APP = "services.workers.app:app"
+#: The workers' own default metrics port (services/workers/config.py); worker i gets this + i - 1.
+WORKER_METRICS_PORT = 9102
+#: A child without a health endpoint counts as healthy once it has stayed alive this long.
+STARTUP_S = 1.5
+
+
+class StackSettings(BaseSettings):
+    """Knobs of the local supervisor only (every service keeps its own variables)."""
+
+    model_config = SettingsConfigDict(env_prefix="STACK_", extra="ignore", frozen=True)
+
+    workers: int = Field(1, ge=0, description="Celery worker processes (each one a prefork pool).")
+    worker_concurrency: int = Field(2, ge=1, description="Pool size of each Celery worker.")
+    restart: bool = Field(True, description="Restart a child that dies (else stop the whole stack).")
+    max_restarts: int = Field(5, ge=0, description="Restarts allowed per child before the stack gives up.")
+    health_timeout_s: float = Field(60.0, gt=0, description="How long a child may take to become healthy.")
+    stop_grace_s: float = Field(10.0, gt=0, description="Seconds between SIGTERM and SIGKILL on shutdown.")
+    start_redis: bool = Field(True, description="Start a local redis-server when none answers at REDIS_URL.")
+
+
+def _bind(fn: Callable[..., bool], *args: str) -> Callable[[], bool]:
+    return lambda: fn(*args)
+
+
+# ---------------------------------------------------------------------------------------------- children
+
+
+@dataclass
+class Role:
+    """One child: its command, its environment overrides and how to tell it is healthy."""
+
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    healthy: Callable[[], bool] | None  # None: healthy once alive for STARTUP_S
+    urls: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Child:
+    role: Role
+    proc: subprocess.Popen | None = None
+    restarts: int = 0
+    started: float = 0.0
+    pump: threading.Thread | None = None
+
+
+class Output:
+    """Serialises prefixed lines from every child onto our stdout."""
+
+    def __init__(self, width: int) -> None:
+        self.lock = threading.Lock()
+        self.width = width
+
+    def line(self, name: str, text: str) -> None:
+        with self.lock:
+            sys.stdout.write(f"{name:<{self.width}} | {text}\n")
+            sys.stdout.flush()
+
+    def say(self, text: str) -> None:
+        self.line("stack", text)
+
+
+def _pump(stream, name: str, out: Output) -> None:
+    for raw in iter(stream.readline, b""):
+        out.line(name, raw.decode("utf-8", "replace").rstrip("\n"))
+    stream.close()
+
+
+def _host_port(addr: str) -> tuple[str, int]:
+    host, _, port = addr.rpartition(":")
+    return host or "127.0.0.1", int(port)
+
+
+def _local(host: str) -> str:
+    """An address to reach a listener bound to `host` from this machine."""
+    return "127.0.0.1" if host in ("", "0.0.0.0", "::", "[::]") else host
+
+
+def plan() -> list[Role]:
+    """The children of the stack for this process's environment, in start order."""
+    env = os.environ
+    settings = Settings()  # from the environment, as every service reads it
+    stack = StackSettings()
+    grpc_host, grpc_port = _host_port(settings.grpc_addr)
+    if grpc_port == 0:
+        raise SystemExit("GRPC_ADDR needs a fixed port under services.stack (the others must find the service)")
+    grpc_target = f"{_local(grpc_host)}:{grpc_port}"
+    # the gateway and matchmaker follow REDIS_URL and GRPC_ADDR unless told otherwise
+    gw_env = {
+        "GATEWAY_REDIS_URL": env.get("GATEWAY_REDIS_URL", settings.redis_url),
+        "GATEWAY_GAMESTATE_ADDR": env.get("GATEWAY_GAMESTATE_ADDR", grpc_target),
+    }
+    gateway = GatewaySettings(**{k[len("GATEWAY_"):].lower(): v for k, v in gw_env.items()})
+    exporter = ExporterSettings()
+    py = sys.executable
+    gw_base = f"http://{_local(gateway.host)}:{gateway.port}"
+    roles = [
+        Role(
+            "gamestate", [py, "-m", "services.run"], {}, _bind(grpc_serving, grpc_target),
+            [f"gRPC       {grpc_target} (skyboard.v1.GameService, health, reflection)"]
+            + ([f"metrics    http://127.0.0.1:{settings.metrics_port}/metrics (game-state service)"]
+               if settings.metrics_port else []),
+        )
+    ]
+    worker_metrics = int(env.get("WORKER_METRICS_PORT") or WORKER_METRICS_PORT)
+    for i in range(1, stack.workers + 1):
+        node = f"worker{i}@{os.uname().nodename}"
+        port = worker_metrics + i - 1 if worker_metrics else 0
+        roles.append(Role(
+            f"worker{i}",
+            [py, "-m", "celery", "-A", WORKER_APP, "worker", "-Q", settings.bot_queue, "-n", node,
+             "--concurrency", str(stack.worker_concurrency), "--loglevel", "INFO", "--without-gossip",
+             "--without-mingle"],
+            # the prefork pool's children write metric files; the worker's exporter adds them up
+            {"WORKER_METRICS_PORT": str(port), "PROMETHEUS_MULTIPROC_DIR": "",
+             "GAMESTATE_TARGET": env.get("GAMESTATE_TARGET", grpc_target)},
+            _bind(celery_pong, node, settings.broker_url),
+            [f"metrics    http://127.0.0.1:{port}/metrics (bot worker {i})"] if port else [],
+        ))
+    roles += [
+        Role(
+            "gateway", [py, "-m", "services.gateway"], gw_env, _bind(http_ok, f"{gw_base}/readyz"),
+            ([f"web client {gw_base}/"] if importlib.util.find_spec("services.webclient") else [])
+            + [f"REST       {gw_base}/v1/catalog", f"docs       {gw_base}/docs",
+               f"metrics    {gw_base}/metrics (gateway)"],
+        ),
+        Role("matchmaker", [py, "-m", "services.matchmaker"], gw_env, None),  # no endpoint: alive = healthy
+        Role(
+            "exporter", [py, "-m", "services.ops_exporter"], {},
+            _bind(http_ok, f"http://{_local(exporter.host)}:{exporter.port}/metrics"),
+            [f"metrics    http://{_local(exporter.host)}:{exporter.port}/metrics (queue, games waiting on bots)"],
+        ),
+    ]
+    return roles
+
+
+class Supervisor:
+    """Starts, watches and stops the children."""
+
+    def __init__(self, roles: list[Role], stack: StackSettings, out: Output) -> None:
+        self.children = [Child(r) for r in roles]
+        self.stack = stack
+        self.out = out
+        self.stopping = threading.Event()
+        self.temp_dirs: list[str] = []
+
+    def spawn(self, child: Child) -> None:
+        env = {**os.environ, **child.role.env, "PYTHONUNBUFFERED": "1"}
+        if "PROMETHEUS_MULTIPROC_DIR" in child.role.env:  # a fresh, empty directory per (re)start
+            env["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix=f"skyboard-{child.role.name}-")
+            self.temp_dirs.append(env["PROMETHEUS_MULTIPROC_DIR"])
+        child.proc = subprocess.Popen(
+            child.role.argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True,  # Ctrl-C reaches only us; we stop the children in order
+        )
+        child.started = time.monotonic()
+        self.out.say(f"{child.role.name} has pid {child.proc.pid}")
+        child.pump = threading.Thread(target=_pump, args=(child.proc.stdout, child.role.name, self.out), daemon=True)
+        child.pump.start()
+
+    def wait_healthy(self, child: Child) -> bool:
+        deadline = time.monotonic() + self.stack.health_timeout_s
+        while time.monotonic() < deadline and not self.stopping.is_set():
+            if child.proc is not None and child.proc.poll() is not None:
+                self.out.say(f"{child.role.name} exited with code {child.proc.returncode} while starting")
+                return False
+            check = child.role.healthy
+            ok = time.monotonic() - child.started >= STARTUP_S if check is None else check()
+            if ok and child.proc is not None and child.proc.poll() is None:
+                return True
+            time.sleep(0.2)
+        if not self.stopping.is_set():
+            self.out.say(f"{child.role.name} not healthy after {self.stack.health_timeout_s:.0f}s")
+        return False
+
+    def start_all(self) -> bool:
+        for child in self.children:
+            if self.stopping.is_set():
+                return False
+            self.out.say(f"starting {child.role.name}: {' '.join(child.role.argv[1:])}")
+            self.spawn(child)
+            if not self.wait_healthy(child):
+                return False
+            self.out.say(f"{child.role.name} is healthy")
+        return True
+
+    def watch(self) -> int:
+        """Until asked to stop: restart dead children (or give up). Returns the exit code."""
+        while not self.stopping.wait(0.5):
+            for child in self.children:
+                proc = child.proc
+                if proc is None or proc.poll() is None:
+                    continue
+                self.out.say(f"{child.role.name} died (exit code {proc.returncode})")
+                if not self.stack.restart or child.restarts >= self.stack.max_restarts:
+                    self.out.say(f"not restarting {child.role.name}; stopping the stack")
+                    return 1
+                child.restarts += 1
+                time.sleep(min(0.5 * 2**child.restarts, 10.0))
+                self.out.say(f"restarting {child.role.name} ({child.restarts}/{self.stack.max_restarts})")
+                self.spawn(child)
+                if self.wait_healthy(child):
+                    self.out.say(f"{child.role.name} is healthy")
+                elif not self.stopping.is_set():
+                    return 1
+        return 0
+
+    def stop_all(self) -> None:
+        running = [c for c in reversed(self.children) if c.proc is not None and c.proc.poll() is None]
+        for child in running:
+            self.out.say(f"stopping {child.role.name}")
+            with contextlib.suppress(ProcessLookupError):
+                child.proc.send_signal(signal.SIGTERM)
+            self._reap(child)
+        for path in self.temp_dirs:
+            shutil.rmtree(path, ignore_errors=True)
+
+    def _reap(self, child: Child) -> None:
+        assert child.proc is not None
+        try:
+            child.proc.wait(self.stack.stop_grace_s)
+        except subprocess.TimeoutExpired:
+            self.out.say(f"{child.role.name} ignored SIGTERM for {self.stack.stop_grace_s:.0f}s; killing it")
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.proc.pid, signal.SIGKILL)
+            child.proc.wait()
+        if child.pump is not None:
+            child.pump.join(2)
+
+
+def ensure_redis(url: str, stack: StackSettings, out: Output) -> subprocess.Popen | None:
+    """Make sure Redis answers at `url`; returns the redis-server we started, if any. Exits 2 if impossible."""
+    if redis_answers(url):
+        return None
+    parsed = urlparse(url)
+    host, port = parsed.hostname or "127.0.0.1", parsed.port or 6379
+    binary = shutil.which("redis-server")
+    if stack.start_redis and binary and host in ("127.0.0.1", "localhost", "::1"):
+        out.say(f"no Redis answers at {url}; starting {binary} on port {port} (data kept in memory only)")
+        proc = subprocess.Popen(
+            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+        )
+        threading.Thread(target=_pump, args=(proc.stdout, "redis", out), daemon=True).start()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if redis_answers(url):
+                return proc
+            if proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        proc.kill()
+    out.say(
+        f"no Redis answers at {url}. Start one (`redis-server`, `sudo apt-get install redis-server`, or "
+        "`docker run -p 6379:6379 redis:7`) or point REDIS_URL at yours, then run `make run` again."
+    )
+    sys.exit(2)
+
+
+def banner(roles: list[Role], out: Output) -> None:
+    out.say("Skyboard is up:")
+    for role in roles:
+        for url in role.urls:
+            out.say(f"  {url}")
+    out.say("Ctrl-C stops everything.")
+    out.say("ready")
+
+
+def main() -> int:
+    stack = StackSettings()
+    settings = Settings()
+    roles = plan()
+    out = Output(max(len(r.name) for r in [*roles, Role("stack", [], {}, None)]))
+    redis_proc = ensure_redis(settings.redis_url, stack, out)
+    supervisor = Supervisor(roles, stack, out)
+
+    def on_signal(signum, _frame) -> None:
+        if not supervisor.stopping.is_set():
+            out.say(f"{signal.Signals(signum).name}: stopping")
+        supervisor.stopping.set()
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    code = 0
+    try:
+        if supervisor.start_all():
+            banner(roles, out)
+            code = supervisor.watch()
+        elif not supervisor.stopping.is_set():
+            code = 1
+    finally:
+        supervisor.stop_all()
+        if redis_proc is not None:
+            out.say("stopping the redis-server we started")
+            redis_proc.terminate()
+            redis_proc.wait(10)
+    out.say(f"stopped (exit code {code})")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,27 @@
+"""The browser client of Skyboard: static files served at `/` plus two read-only helpers.
+
+`install(app)` is the one hook the gateway's app factory calls. It adds:
+- `GET /webclient/boards/{game}`: the game's static board data (the engine's own data files, e.g. airport
+  coordinates), so the client can draw the board; views carry only the dynamic state.
+- `GET /webclient/replay/{game_id}?step=n`: the public (spectator) view of a finished game after its first
+  n logged actions, with the action and events of step n, for the replay viewer. It replays the published
+  log (`/v1/games/{id}/log`) with the engine, like any client holding the engine could.
+- the static files (lobby, game page, JS modules, CSS) mounted at `/`, after every API route.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from services.webclient.routes import router
+
+STATIC_DIR = Path(__file__).parent / "static"
+
+
+def install(app: FastAPI) -> None:
+    """Register the client's helper routes and mount the static files at `/` (call after the API routers)."""
+    app.include_router(router)
+    app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="webclient")

@@ -1,0 +1,57 @@
+"""Read-only helper endpoints of the web client: static board data and replay steps."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Query
+
+import engine
+from engine.core import redact_events
+from services.gateway.context import Ctx
+from services.gateway.errors import ERROR_RESPONSES, ApiError
+from services.gateway.gamestate import GameStateError, http_error
+from services.gateway.routes_games import _game_id
+
+router = APIRouter(prefix="/webclient", responses=ERROR_RESPONSES, tags=["webclient"])
+
+
+@functools.cache
+def board_data(game: str) -> dict[str, Any]:
+    """Every JSON data file of the engine `game`, by file stem (read once; they never change)."""
+    package = ".".join(type(engine.get(game)).__module__.split(".")[:2])
+    data_dir = Path(importlib.import_module(package).__file__).parent / "data"
+    return {p.stem: json.loads(p.read_text()) for p in sorted(data_dir.glob("*.json"))}
+
+
+@router.get("/boards/{game}", summary="Static board data of a game (the engine's data files, by name)")
+async def boards(game: str) -> dict[str, Any]:
+    if game not in engine.games():
+        raise ApiError(404, f"no game {game[:64]!r}")
+    return board_data(game)
+
+
+@router.get("/replay/{game_id}", summary="The public view of a finished game after its first `step` actions")
+async def replay(game_id: str, c: Ctx, step: int = Query(0, ge=0, le=1_000_000)) -> dict[str, Any]:
+    try:
+        log = await c.gamestate.log(_game_id(game_id))
+    except GameStateError as exc:
+        raise http_error(exc) from None
+    entries = log["actions"]
+    if step > len(entries):
+        raise ApiError(422, f"step must be between 0 and {len(entries)}")
+    game = engine.get(log["game"])
+    state = game.new(log["players"], log["seed"], log["options"])
+    events: list[dict[str, Any]] = []
+    for entry in entries[:step]:
+        events = redact_events(state.apply(entry["seat"], game.action_from_json(entry["action"])), None)
+    last = entries[step - 1] if step else None
+    return {
+        "game_id": game_id, "game": log["game"], "players": log["players"], "step": step, "steps": len(entries),
+        "seat": last["seat"] if last else None, "action": last["action"] if last else None, "events": events,
+        "view": state.view(None), "to_act": state.to_act(), "scores": log["scores"], "winners": log["winners"],
+    }

@@ -1,0 +1,89 @@
+// Aeroplanes board: destinations (board.json x/y) joined by coloured connections, each destination's
+// slots with airport tiles by stage and owner, the passenger waiting area and overflow, and the aircraft
+// display with the cards' data.
+import { h, s, seatColour } from "../dom.js";
+import { svgRoot, target, text } from "./common.js";
+
+const W = 1020;
+const MAP_H = 800;
+const H = MAP_H + 150; // the waiting area is a band under the map
+const STAGES = ["", "I", "II", "III"];
+const COLOURS = { white: "#ffffff", red: "#e03131", black: "#222222" };
+
+export const drawnKeys = ["slots", "display", "waiting", "overflow", "deck", "bag"];
+
+function tileInfo(data, id) {
+  const t = (data.passengers?.tiles || []).find((x) => x.id === id);
+  return t ? `${t.destination} ×${t.capacity}${t.vp ? ` ${t.vp}VP` : ""}` : `#${id}`;
+}
+
+function cardInfo(data, number) {
+  const c = (data.aircraft?.cards || []).find((x) => x.number === number);
+  return c ? `${c.name} (stage ${c.stage}, capacity ${c.capacity}, ${c.airportTiles} tile${c.airportTiles > 1 ? "s" : ""}, ` +
+    `${c.vp} VP${c.longHaul ? ", long haul" : ""})` : `card ${number}`;
+}
+
+export function draw(view, data, pick) {
+  const board = data.board;
+  const xy = Object.fromEntries(board.destinations.map((d) => [d.id, [d.x, d.y]]));
+  const svg = svgRoot(W, H, "Aeroplanes world map");
+  svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "sea" }));
+  const conns = s("g", { class: "connections" });
+  for (const c of board.connections) {
+    const [x1, y1] = xy[c.a];
+    const [x2, y2] = xy[c.b];
+    conns.append(s("line", { x1, y1, x2, y2, class: `connection${c.longHaul ? " long-haul" : ""}`,
+      stroke: COLOURS[c.colour] || c.colour }, s("title", {}, `${c.a}–${c.b}: ${c.colour}${c.longHaul ? ", long haul" : ""}`)));
+  }
+  svg.append(conns);
+  const dests = s("g", { class: "destinations" });
+  for (const d of board.destinations) {
+    const [x, y] = xy[d.id];
+    const slots = view.slots?.[d.id] || [];
+    const g = s("g", { class: "destination" });
+    const w = Math.max(3, slots.length) * 20 + 8;
+    g.append(s("rect", { x: x - w / 2, y: y - 14, width: w, height: 44, rx: 6,
+      class: `dest-box hit${d.isStartCity ? " start-city" : ""}` }));
+    g.append(text(x, y - 1, d.name, { class: "dest-name", "text-anchor": "middle" }));
+    const owned = [];
+    slots.forEach((slot, i) => {
+      const sx = x - w / 2 + 4 + i * 15;
+      const fill = slot ? seatColour(slot.seat) : "#fff";
+      g.append(s("rect", { x: sx, y: y + 4, width: 13, height: 13, class: "slot", fill }));
+      if (slot) {
+        owned.push(`seat ${slot.seat} stage ${STAGES[slot.stage] || "home"}`);
+        g.append(text(sx + 6.5, y + 14, STAGES[slot.stage] || "H", { class: "slot-stage", "text-anchor": "middle" }));
+      }
+    });
+    const label = `${d.name} (${d.region})${owned.length ? `: ${owned.join(", ")}` : ""}`;
+    dests.append(target(g, d.id, label, pick));
+  }
+  svg.append(dests);
+  // waiting area (sections in board order) and overflow, drawn bottom left
+  const wa = s("g", { class: "waiting" });
+  const sections = board.waitingSections || Object.keys(view.waiting || {});
+  wa.append(text(20, H - 118, "Passenger waiting area", { class: "board-caption" }));
+  sections.forEach((sec, i) => {
+    const tiles = view.waiting?.[sec] || [];
+    const x = 20 + i * 120;
+    wa.append(text(x, H - 98, sec, { class: "small-label" }));
+    tiles.forEach((id, j) => id && wa.append( // 0 marks an empty space of the sections("rect", { x, y: H - 92 + j * 18, width: 112, height: 16, class: "pax" }),
+      text(x + 4, H - 80 + j * 18, tileInfo(data, id), { class: "pax-text" })));
+  });
+  const over = view.overflow || [];
+  wa.append(text(750, H - 118, `Overflow (${over.length}/${board.overflowSpaces})`, { class: "board-caption" }));
+  over.forEach((id, j) => id && wa.append(text(750 + (j % 2) * 130, H - 98 + Math.floor(j / 2) * 16, tileInfo(data, id),
+    { class: "pax-text" })));
+  svg.append(wa);
+  svg.append(text(20, 30, `Era ${view.era} · phase ${view.phase} · passenger bag ${view.bag?.length ?? "?"} · deck ${view.deck?.length ?? "?"}`,
+    { class: "board-caption" }));
+  const display = h("section", { class: "panel", "aria-labelledby": "display-h" },
+    h("h3", { id: "display-h" }, "Aircraft display"),
+    h("ol", { class: "cards" }, (view.display || []).map((c) => {
+      const ref = `card:${c.card}`;
+      const label = `£${c.cost} — #${c.card} ${cardInfo(data, c.card)}`;
+      return h("li", { "data-ref": ref }, pick.refs.has(ref)
+        ? h("button", { type: "button", class: "card-pick", onclick: () => pick.onPick(ref) }, label) : label);
+    })));
+  return [svg, display];
+}

@@ -1,0 +1,60 @@
+// Blue Skies board: the grid of airports (data file col/row) coloured by region, each with its gate
+// spaces (owner colour, passengers at the gate), waiting passengers, value and the next gate's cost.
+import { h, s, seatColour } from "../dom.js";
+import { svgRoot, target, text } from "./common.js";
+
+const CW = 160;
+const CH = 128;
+const REGION_COLOURS = { NE: "#cfe2ff", MA: "#d3f9d8", SE: "#fff3bf", GL: "#e5dbff", CE: "#ffe8cc", SW: "#ffd8d8",
+  WE: "#c5f6fa" };
+
+export const drawnKeys = ["airports", "bag"];
+
+export function draw(view, data, pick) {
+  const airports = data.blueskies.airports;
+  const cols = Math.max(...airports.map((a) => a.col));
+  const rows = Math.max(...airports.map((a) => a.row));
+  const W = cols * CW + 20;
+  const H = rows * CH + 60;
+  const state = Object.fromEntries((view.airports || []).map((a) => [a.code, a]));
+  const svg = svgRoot(W, H, "Blue Skies airport grid");
+  svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "sea" }));
+  svg.append(text(10, 26, `Round ${view.round} · phase ${view.phase} · bag red ${view.bag?.red ?? "?"} / green ${view.bag?.green ?? "?"}`,
+    { class: "board-caption" }));
+  const hand = new Set(view.hand || []);
+  for (const a of airports) {
+    const x = 10 + (a.col - 1) * CW;
+    const y = 40 + (a.row - 1) * CH;
+    const st = state[a.code] || { gates: [], passengers: 0 };
+    const g = s("g", { class: `bs-airport${hand.has(a.code) ? " in-hand" : ""}` });
+    g.append(s("rect", { x: x + 3, y: y + 3, width: CW - 6, height: CH - 6, rx: 8, class: "bs-cell hit",
+      fill: REGION_COLOURS[a.regions[0]] || "#eee" }));
+    g.append(text(x + 10, y + 22, a.code, { class: "apt-code" }),
+      text(x + CW - 12, y + 22, `value ${a.value}`, { class: "small-label", "text-anchor": "end" }),
+      text(x + 10, y + 37, a.name.length > 22 ? `${a.name.slice(0, 21)}…` : a.name, { class: "small-label" }),
+      text(x + 10, y + 52, `${a.regions.join("/")}${st.next_cost != null ? ` · next gate ${st.next_cost}` : ""}`,
+        { class: "small-label" }));
+    for (let i = 0; i < st.passengers; i++) {
+      g.append(s("circle", { cx: x + 14 + (i % 12) * 11, cy: y + 64 + Math.floor(i / 12) * 11, r: 4, class: "passenger" }));
+    }
+    const spaces = a.spaces.length;
+    for (let i = 0; i < spaces; i++) {
+      const gate = st.gates.find((gt) => gt.space === i + 1);
+      const usable = i < (st.usable_spaces ?? spaces);
+      const gx = x + 10 + i * 36;
+      const gy = y + 82;
+      const fill = gate ? (gate.owner === "local" ? "#999" : seatColour(gate.owner)) : usable ? "#fff" : "#ddd";
+      g.append(s("rect", { x: gx, y: gy, width: 30, height: 30, rx: 4, class: "gate", fill },
+        s("title", {}, gate ? `gate ${i + 1}: ${gate.owner === "local" ? "local" : `seat ${gate.owner}`}, ${gate.passengers} passengers`
+          : `gate ${i + 1}: cost ${a.spaces[i].cost}${usable ? "" : " (not in play)"}`)));
+      g.append(text(gx + 15, gy + 20, gate ? String(gate.passengers) : String(a.spaces[i].cost),
+        { class: gate ? "gate-text" : "gate-cost", "text-anchor": "middle" }));
+    }
+    const owners = st.gates.map((gt) => (gt.owner === "local" ? "local" : `seat ${gt.owner}`));
+    svg.append(target(g, a.code, `${a.code} ${a.name}, ${st.passengers} waiting${owners.length ? `, gates: ${owners.join(", ")}` : ""}`, pick));
+  }
+  const regions = h("section", { class: "panel" }, h("h3", {}, "Regions"),
+    h("ul", { class: "legend" }, data.blueskies.regions.map((r) => h("li", {},
+      h("span", { class: "swatch", style: `background:${REGION_COLOURS[r.id] || "#eee"}` }), `${r.id} ${r.name}: bonus ${r.bonus}`))));
+  return [svg, regions];
+}

@@ -1,0 +1,173 @@
+// The lobby: catalog, game creation (humans and bots), matchmaking and the list of my games.
+import { api } from "./api.js";
+import { h, show, words } from "./dom.js";
+import { forgetGame, myGames, player, saveGame, savePlayer } from "./store.js";
+
+const $ = (id) => document.getElementById(id);
+let catalog = { games: [], bot_levels: [] };
+
+function status(text, isError = false) {
+  const el = $("lobby-status");
+  el.textContent = text;
+  el.classList.toggle("error", isError);
+}
+
+function gameByName(name) { return catalog.games.find((g) => g.name === name); }
+
+function renderCatalog() {
+  const table = $("catalog");
+  table.replaceChildren(table.querySelector("caption"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Players"),
+      h("th", { scope: "col" }, "Options"))),
+    h("tbody", {}, catalog.games.map((g) => h("tr", {},
+      h("th", { scope: "row" }, g.title),
+      h("td", {}, `${g.min_players}–${g.max_players}`),
+      h("td", {}, Object.entries(g.options).map(([k, o]) => h("div", {}, h("b", {}, words(k)), `: ${show(o.choices)} `,
+        h("span", { class: "muted" }, o.description || "")))))),
+    ));
+  for (const sel of [$("create-game"), $("match-game")]) {
+    sel.replaceChildren(...catalog.games.map((g) => h("option", { value: g.name }, g.title)));
+  }
+}
+
+function renderCreateForm() {
+  const g = gameByName($("create-game").value);
+  if (!g) return;
+  const players = $("create-players");
+  players.min = g.min_players;
+  players.max = g.max_players;
+  const n = Math.min(g.max_players, Math.max(g.min_players, Number(players.value) || g.min_players));
+  players.value = n;
+  const opts = $("create-options");
+  opts.replaceChildren(opts.querySelector("legend"), ...Object.entries(g.options).map(([k, o]) =>
+    h("label", {}, words(k), " ", h("select", { name: `option-${k}`, "data-option": k },
+      (o.choices || []).map((c) => h("option", { value: JSON.stringify(c), selected: c === o.default }, show(c)))))));
+  if (!Object.keys(g.options).length) opts.append(h("span", { class: "muted" }, "none"));
+  const seats = $("create-seats");
+  const before = [...seats.querySelectorAll("select")].map((s) => s.value);
+  const kinds = ["human", ...catalog.bot_levels.map((l) => `bot:${l}`)];
+  seats.replaceChildren(seats.querySelector("legend"), ...Array.from({ length: n }, (_, i) =>
+    h("label", {}, `Seat ${i} `, h("select", { id: `seat-kind-${i}`, name: `seat-${i}` },
+      kinds.map((k) => h("option", { value: k, selected: (before[i] ?? (i === 0 ? "human" : "bot:random")) === k },
+        k === "human" ? "Human (this browser)" : `Bot: ${k.slice(4)}`))))));
+  $("match-players").value ||= g.min_players;
+}
+
+async function createGame(ev) {
+  ev.preventDefault();
+  const g = gameByName($("create-game").value);
+  const players = Number($("create-players").value);
+  const options = {};
+  for (const sel of $("create-options").querySelectorAll("select")) options[sel.dataset.option] = JSON.parse(sel.value);
+  const bots = {};
+  for (let i = 0; i < players; i++) {
+    const kind = $(`seat-kind-${i}`).value;
+    if (kind.startsWith("bot:")) bots[String(i)] = kind.slice(4);
+  }
+  const body = { game: g.name, players, options, bots };
+  if ($("create-seed").value !== "") body.seed = Number($("create-seed").value);
+  $("create-submit").disabled = true;
+  try {
+    const created = await api("/v1/games", { method: "POST", body });
+    saveGame({ game_id: created.game_id, game: g.name, title: g.title, seats: created.seats });
+    status(`Created ${g.title} game ${created.game_id}.`);
+    location.href = `/game.html?id=${encodeURIComponent(created.game_id)}`;
+  } catch (err) {
+    status(`Could not create the game: ${err.message}`, true);
+  } finally {
+    $("create-submit").disabled = false;
+  }
+}
+
+let polling = null;
+
+async function findMatch(ev) {
+  ev.preventDefault();
+  const name = $("match-name").value.trim();
+  const g = gameByName($("match-game").value);
+  let me = player();
+  try {
+    if (!me || me.name !== name) {
+      const created = await api("/v1/players", { method: "POST", body: { name } });
+      me = { name, ...created };
+      savePlayer(me);
+    }
+    const body = { game: g.name, players: Number($("match-players").value), options: {} };
+    if ($("match-bots").value !== "") body.bots_after_s = Number($("match-bots").value);
+    const ticket = await api("/v1/matchmaking/tickets", { method: "POST", token: me.api_key, body });
+    $("match-status").textContent = `Searching for a ${g.title} game…`;
+    $("match-cancel").hidden = false;
+    $("match-cancel").onclick = async () => {
+      clearInterval(polling);
+      await api(`/v1/matchmaking/tickets/${ticket.ticket_id}`, { method: "DELETE", token: me.api_key }).catch(() => {});
+      $("match-status").textContent = "Search cancelled.";
+      $("match-cancel").hidden = true;
+    };
+    clearInterval(polling);
+    polling = setInterval(() => pollTicket(ticket.ticket_id, me, g), 1000);
+  } catch (err) {
+    $("match-status").textContent = `Matchmaking failed: ${err.message}`;
+  }
+}
+
+async function pollTicket(ticketId, me, g) {
+  try {
+    const t = await api(`/v1/matchmaking/tickets/${ticketId}`, { token: me.api_key });
+    if (t.status === "queued") return;
+    clearInterval(polling);
+    $("match-cancel").hidden = true;
+    if (t.status === "matched") {
+      saveGame({ game_id: t.game_id, game: g.name, title: g.title, seats: [{ seat: t.seat, token: t.token, bot: null }] });
+      $("match-status").replaceChildren("Matched! ", h("a", { href: `/game.html?id=${t.game_id}` }, "Open the game"));
+      renderMine();
+    } else {
+      $("match-status").textContent = `The search ended: ${t.status}.`;
+    }
+  } catch (err) {
+    clearInterval(polling);
+    $("match-status").textContent = `Matchmaking failed: ${err.message}`;
+  }
+}
+
+async function renderMine() {
+  const list = $("my-games");
+  const games = myGames();
+  if (!games.length) { list.replaceChildren(h("li", { class: "muted" }, "No games yet.")); return; }
+  list.replaceChildren(...games.map((g) => {
+    const st = h("span", { class: "muted" }, "…");
+    const seats = g.seats.filter((s) => s.token).map((s) => s.seat).join(", ");
+    const item = h("li", {},
+      h("a", { href: `/game.html?id=${encodeURIComponent(g.game_id)}` }, `${g.title} · ${g.game_id}`),
+      ` — my seats ${seats} — `, st, " ",
+      h("button", { type: "button", class: "small", "aria-label": `Forget game ${g.game_id}`,
+        onclick: () => { forgetGame(g.game_id); renderMine(); } }, "Forget"));
+    const token = g.seats.find((s) => s.token)?.token;
+    api(`/v1/games/${encodeURIComponent(g.game_id)}`, { token }).then((d) => {
+      st.textContent = d.status === "finished" ? `finished, winners ${d.winners.join(", ")}` :
+        `active, to act: ${d.to_act.join(", ")}`;
+    }).catch((err) => { st.textContent = err.message; });
+    return item;
+  }));
+}
+
+async function main() {
+  try {
+    catalog = await api("/v1/catalog");
+  } catch (err) {
+    status(`The gateway is not answering: ${err.message}`, true);
+    return;
+  }
+  renderCatalog();
+  renderCreateForm();
+  $("create-game").addEventListener("change", renderCreateForm);
+  $("create-players").addEventListener("change", renderCreateForm);
+  $("create-form").addEventListener("submit", createGame);
+  $("match-form").addEventListener("submit", findMatch);
+  $("match-game").addEventListener("change", () => { $("match-players").value = gameByName($("match-game").value).min_players; });
+  $("match-players").value = catalog.games[0]?.min_players ?? 2;
+  if (player()) $("match-name").value = player().name;
+  renderMine();
+  status(`${catalog.games.length} games available.`);
+}
+
+main();

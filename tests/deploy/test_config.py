@@ -1,0 +1,398 @@
+"""The deployment files agree with the code: commands exist, ports and variables match the settings,
+every metric a dashboard or alert names is exported, and the layout the issue asks for is there."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+import redis
+import yaml
+
+from services.gateway.settings import GatewaySettings
+from services.ops_exporter import ExporterSettings
+from services.settings import Settings
+from services.stack import WORKER_APP
+from tests.deploy.conftest import (
+    DEPLOY,
+    ROOT,
+    SETTINGS_MODELS,
+    code_env,
+    containers,
+    entrypoint_env,
+    entrypoint_roles,
+    k8s_env,
+    skyboard_services,
+    workloads,
+)
+from tests.deploy.metrics_names import exported_metric_names
+
+ROLES = {"gamestate", "gateway", "matchmaker", "worker", "exporter"}
+GATEWAY_ROLES = {"gateway", "matchmaker"}  # configured by GATEWAY_* (services/gateway/settings.py)
+# set by the entry point for the process it starts, not a setting
+RUNTIME_ENV = {"PROMETHEUS_MULTIPROC_DIR"}
+
+
+def _port(addr: str) -> int:
+    return int(addr.rsplit(":", 1)[1])
+
+
+def _settings_for(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> tuple[Settings, GatewaySettings,
+                                                                                   ExporterSettings]:
+    """Every settings model as a process with exactly `env` would build it (validates the values too)."""
+    for name in SETTINGS_MODELS:
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return Settings(), GatewaySettings(), ExporterSettings()
+
+
+# ---------------------------------------------------------------------------------------------- commands
+
+
+def test_every_entrypoint_role_runs_a_real_module():
+    roles = entrypoint_roles()
+    assert roles.keys() >= ROLES
+    for role in ROLES:
+        body = roles[role]
+        modules = re.findall(r"python -m ([\w.]+)", body)
+        assert modules, f"role {role} runs no python module"
+        for module in modules:
+            assert importlib.util.find_spec(module) is not None, f"role {role}: no module {module}"
+            if module == "celery":
+                app_ref = re.search(r"-A ([\w.:]+)", body).group(1)
+                assert app_ref == WORKER_APP, "the container and `make run` must run the same Celery app"
+
+
+def test_the_worker_app_registers_the_bot_task():
+    module, _, attr = WORKER_APP.partition(":")
+    app = getattr(importlib.import_module(module), attr)
+    assert "skyboard.bot_move" in app.tasks
+
+
+def test_compose_and_k8s_run_only_entrypoint_roles(compose, k8s):
+    roles = entrypoint_roles()
+    for name, service in skyboard_services(compose).items():
+        assert service["command"][0] in roles, f"compose service {name}"
+        for check in (service["healthcheck"]["test"],):
+            if check[:3] == ["CMD", "entrypoint.sh", "healthcheck"]:
+                assert check[3] in {"grpc", "http", "celery", "redis"}
+    seen = set()
+    for name, workload in workloads(k8s).items():
+        for c in containers(workload):
+            if c["image"].startswith("skyboard"):
+                assert c["args"][0] in roles, f"k8s {name}"
+                seen.add(c["args"][0])
+    assert seen == ROLES
+    assert {s["command"][0] for s in skyboard_services(compose).values()} == ROLES
+
+
+# ---------------------------------------------------------------------------------------------- environment
+
+
+def _known(name: str) -> bool:
+    return name in SETTINGS_MODELS or name in entrypoint_env() or name in RUNTIME_ENV or name in code_env()
+
+
+def test_every_compose_variable_is_a_setting(compose, monkeypatch):
+    for name, service in skyboard_services(compose).items():
+        env = {k: str(v) for k, v in service["environment"].items()}
+        unknown = sorted(k for k in env if not _known(k))
+        assert not unknown, f"compose {name}: {unknown} are read by nothing"
+        _settings_for({k: v for k, v in env.items() if k in SETTINGS_MODELS and not v.startswith("${")},
+                      monkeypatch)
+
+
+def test_every_k8s_variable_is_a_setting(k8s, monkeypatch):
+    for name, workload in workloads(k8s).items():
+        for c in containers(workload):
+            if not c["image"].startswith("skyboard"):
+                continue
+            env = k8s_env(k8s, c)
+            unknown = sorted(k for k in env if not _known(k))
+            assert not unknown, f"k8s {name}: {unknown} are read by nothing"
+            _settings_for({k: v for k, v in env.items() if k in SETTINGS_MODELS}, monkeypatch)
+
+
+# ---------------------------------------------------------------------------------------------- ports
+
+
+def _compose_env(compose, service: str) -> dict[str, str]:
+    return {k: str(v) for k, v in compose["services"][service]["environment"].items()}
+
+
+def test_compose_ports_match_the_settings(compose, prometheus, monkeypatch):
+    s, _, _ = _settings_for(_compose_env(compose, "gamestate"), monkeypatch)
+    gamestate_grpc, gamestate_metrics = _port(s.grpc_addr), s.metrics_port
+    assert compose["services"]["gamestate"]["healthcheck"]["test"][-1].endswith(f":{gamestate_grpc}")
+    _, gw, _ = _settings_for(_compose_env(compose, "gateway"), monkeypatch)
+    assert gw.host == "0.0.0.0"
+    assert compose["services"]["gateway"]["ports"] == [f"{gw.port}:{gw.port}"]
+    assert f":{gw.port}/readyz" in compose["services"]["gateway"]["healthcheck"]["test"][-1]
+    assert gw.gamestate_addr == f"dns:///gamestate:{gamestate_grpc}"  # every replica, round-robin per call
+    _, _, ex = _settings_for(_compose_env(compose, "exporter"), monkeypatch)
+    assert f":{ex.port}/metrics" in compose["services"]["exporter"]["healthcheck"]["test"][-1]
+    for service in ("gamestate", "worker", "gateway", "matchmaker", "exporter"):
+        s, gw, _ = _settings_for(_compose_env(compose, service), monkeypatch)
+        url = gw.redis_url if service in GATEWAY_ROLES else s.redis_url
+        assert urlparse(url).hostname == "redis" and urlparse(url).port == 6379, service
+    jobs = {j["job_name"]: j for j in prometheus["scrape_configs"]}
+    assert jobs["gamestate"]["dns_sd_configs"][0] == {
+        "names": ["gamestate"], "type": "A", "port": gamestate_metrics, "refresh_interval": "15s"}
+    assert jobs["gateway"]["static_configs"][0]["targets"] == [f"gateway:{_compose_gateway_port(compose)}"]
+    assert jobs["exporter"]["static_configs"][0]["targets"] == [f"exporter:{ex.port}"]
+    worker_port = int(_compose_env(compose, "worker")["WORKER_METRICS_PORT"])
+    assert jobs["worker"]["dns_sd_configs"][0]["port"] == worker_port
+
+
+def _compose_gateway_port(compose) -> int:
+    return int(_compose_env(compose, "gateway")["GATEWAY_PORT"])
+
+
+def _container_port(c: dict[str, Any], name: str) -> int:
+    return next(p["containerPort"] for p in c["ports"] if p["name"] == name)
+
+
+def test_k8s_ports_match_the_settings(k8s, monkeypatch):
+    w = workloads(k8s)
+    services = {d["metadata"]["name"]: d for d in k8s if d["kind"] == "Service"}
+
+    (gs,) = containers(w["gamestate"])
+    s, _, _ = _settings_for(k8s_env(k8s, gs), monkeypatch)
+    assert _container_port(gs, "grpc") == _port(s.grpc_addr) == gs["readinessProbe"]["grpc"]["port"]
+    assert _container_port(gs, "metrics") == s.metrics_port and s.metrics_addr == "0.0.0.0"
+    annotations = w["gamestate"]["spec"]["template"]["metadata"]["annotations"]
+    assert int(annotations["prometheus.io/port"]) == s.metrics_port
+
+    (gwc,) = containers(w["gateway"])
+    _, gw, _ = _settings_for(k8s_env(k8s, gwc), monkeypatch)
+    assert _container_port(gwc, "http") == gw.port and gw.host == "0.0.0.0"
+    assert int(w["gateway"]["spec"]["template"]["metadata"]["annotations"]["prometheus.io/port"]) == gw.port
+    # the gateway reaches every game-state pod through the headless Service, round-robin per call
+    assert gw.gamestate_addr == f"dns:///gamestate-headless:{_port(s.grpc_addr)}"
+    headless = services["gamestate-headless"]["spec"]
+    assert headless["clusterIP"] == "None"
+    assert {p["port"] for p in headless["ports"]} == {_port(s.grpc_addr), s.metrics_port}
+
+    (ex,) = containers(w["exporter"])
+    _, _, es = _settings_for(k8s_env(k8s, ex), monkeypatch)
+    assert _container_port(ex, "metrics") == es.port
+    assert int(w["exporter"]["spec"]["template"]["metadata"]["annotations"]["prometheus.io/port"]) == es.port
+
+    (wk,) = containers(w["worker"])
+    port = int(k8s_env(k8s, wk)["WORKER_METRICS_PORT"])
+    assert _container_port(wk, "metrics") == port
+    assert int(w["worker"]["spec"]["template"]["metadata"]["annotations"]["prometheus.io/port"]) == port
+
+    for name in ("gamestate", "gateway", "worker", "matchmaker", "exporter"):
+        for c in containers(w[name]):
+            s, gw, _ = _settings_for(k8s_env(k8s, c), monkeypatch)
+            url = gw.redis_url if name in GATEWAY_ROLES else s.redis_url
+            assert urlparse(url).hostname == "redis", name
+    assert services["redis"]["spec"]["ports"][0]["port"] == 6379
+
+
+# ---------------------------------------------------------------------------------------------- layout
+
+
+def test_compose_layout(compose):
+    services = compose["services"]
+    assert {"redis", "gamestate", "gateway", "worker", "matchmaker", "exporter", "prometheus", "grafana"} <= set(
+        services)
+    for name, service in services.items():
+        assert "healthcheck" in service and service["healthcheck"]["test"], f"{name} has no health check"
+        assert service.get("restart") in ("unless-stopped", "always", "on-failure"), f"{name} has no restart policy"
+    assert services["gamestate"]["deploy"]["replicas"] == 2
+    redis_cmd = services["redis"]["command"]
+    assert redis_cmd[redis_cmd.index("--appendonly") + 1] == "yes"
+    assert any(v.endswith(":/data") and v.split(":")[0] in compose["volumes"] for v in services["redis"]["volumes"])
+    assert "./deploy/prometheus:/etc/prometheus:ro" in services["prometheus"]["volumes"]
+    assert "./deploy/grafana/dashboards:/var/lib/grafana/dashboards:ro" in services["grafana"]["volumes"]
+
+
+def test_k8s_layout(k8s):
+    w = workloads(k8s)
+    for role in ("gamestate", "gateway", "worker", "matchmaker", "exporter", "redis", "redis-haproxy", "prometheus"):
+        assert role in w, f"no workload {role}"
+        for c in containers(w[role]):
+            res = c["resources"]
+            assert {"cpu", "memory"} <= res["requests"].keys() and {"cpu", "memory"} <= res["limits"].keys()
+            assert "livenessProbe" in c or "readinessProbe" in c, f"{role}/{c['name']} has no probe"
+    hpas = {d["spec"]["scaleTargetRef"]["name"] for d in k8s if d["kind"] == "HorizontalPodAutoscaler"}
+    assert hpas == {"gateway", "gamestate", "worker"}
+    redis = w["redis"]
+    assert redis["kind"] == "StatefulSet" and redis["spec"]["replicas"] >= 3
+    assert {c["name"] for c in containers(redis)} == {"redis", "sentinel"}
+    kustomization = yaml.safe_load((DEPLOY / "k8s" / "kustomization.yaml").read_text(encoding="utf-8"))
+    listed = set(kustomization["resources"])
+    assert listed == {p.name for p in (DEPLOY / "k8s").glob("*.yaml")} - {"kustomization.yaml"}
+
+
+def test_k8s_prometheus_alerts_are_the_same_file(k8s):
+    cm = next(d for d in k8s if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "prometheus-config")
+    assert cm["data"]["alerts.yml"] == (DEPLOY / "prometheus" / "alerts.yml").read_text(encoding="utf-8")
+    config = yaml.safe_load(cm["data"]["prometheus.yml"])
+    assert config["rule_files"] == ["/etc/prometheus/alerts.yml"]
+
+
+def test_the_alerts_the_issue_asks_for(alerts):
+    rules = {r["alert"]: r["expr"] for g in alerts["groups"] for r in g["rules"]}
+    wanted = {
+        "SkyboardGatewayLatencyP99High": "histogram_quantile(0.99",
+        "SkyboardRpcLatencyP99High": "histogram_quantile(0.99",
+        "SkyboardGatewayErrorRateHigh": 'status=~"5.."',
+        "SkyboardBotQueueOld": "skyboard_bot_queue_oldest_seconds",
+        "SkyboardGameStuckOnBot": "skyboard_bot_wait_oldest_seconds",
+        "SkyboardRedisDown": "skyboard_redis_up",
+    }
+    for name, fragment in wanted.items():
+        assert fragment in rules[name], name
+
+
+# ---------------------------------------------------------------------------------------------- metrics
+
+
+def _promql(alerts, dashboards) -> list[tuple[str, str]]:
+    out = [(r["alert"], r["expr"]) for g in alerts["groups"] for r in g["rules"]]
+    for dash in dashboards:
+        for panel in dash["panels"]:
+            out += [(f"{dash['title']} / {panel['title']}", t["expr"]) for t in panel.get("targets", [])]
+    return out
+
+
+def test_every_metric_named_by_a_dashboard_or_alert_is_exported(alerts, dashboards):
+    exported = exported_metric_names()
+    for where, expr in _promql(alerts, dashboards):
+        for name in re.findall(r"\b(skyboard_[a-z0-9_]+)", expr):
+            assert name in exported, f"{where}: {name} is exported by no process"
+
+
+def test_dashboard_covers_the_issue_and_uses_the_provisioned_datasource(dashboards):
+    provisioned = yaml.safe_load(
+        (DEPLOY / "grafana" / "provisioning" / "datasources" / "prometheus.yml").read_text(encoding="utf-8"))
+    uid = provisioned["datasources"][0]["uid"]
+    (dash,) = dashboards
+    exprs = " ".join(t["expr"] for p in dash["panels"] for t in p["targets"])
+    for fragment in ("skyboard_gateway_request_seconds_bucket", "skyboard_rpc_seconds_bucket",
+                     "skyboard_actions_total", "skyboard_bot_think_seconds_bucket", "skyboard_bot_queue_depth",
+                     "skyboard_bot_queue_oldest_seconds", "skyboard_active_games", 'status=~"5.."'):
+        assert fragment in exprs, fragment
+    for panel in dash["panels"]:
+        assert panel["datasource"]["uid"] == uid
+        for target in panel["targets"]:
+            assert target["datasource"]["uid"] == uid
+    provider = yaml.safe_load(
+        (DEPLOY / "grafana" / "provisioning" / "dashboards" / "skyboard.yml").read_text(encoding="utf-8"))
+    assert provider["providers"][0]["options"]["path"] == "/var/lib/grafana/dashboards"
+
+
+# ---------------------------------------------------------------------------------------------- docker
+
+
+def _docker_compose() -> list[str] | None:
+    """`docker compose` (v2 plugin) when it works, else a standalone `docker-compose`, else None."""
+    if shutil.which("docker"):
+        probe = subprocess.run(["docker", "compose", "version"], capture_output=True, text=True, timeout=30)
+        if probe.returncode == 0:
+            return ["docker", "compose"]
+    return ["docker-compose"] if shutil.which("docker-compose") else None
+
+
+def test_docker_compose_config_accepts_the_file(compose):
+    command = _docker_compose()
+    if command is None:
+        pytest.skip("neither `docker compose` nor `docker-compose` works on this machine; "
+                    "the YAML checks above still cover the file")
+    path = str(ROOT / "docker-compose.yml")
+    result = subprocess.run([*command, "-f", path, "config", "--quiet"], capture_output=True, text=True,
+                            timeout=60, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    listed = subprocess.run([*command, "-f", path, "config", "--services"], capture_output=True, text=True,
+                            timeout=60, cwd=ROOT)
+    assert sorted(listed.stdout.split()) == sorted(compose["services"])
+
+
+def test_containers_bind_their_metrics_where_prometheus_can_reach_them():
+    """Inside a container 127.0.0.1 is unreachable from Prometheus: every exporting role binds 0.0.0.0."""
+    roles = entrypoint_roles()
+    for role, variable in (("gamestate", "METRICS_ADDR"), ("worker", "METRICS_ADDR"), ("gateway", "GATEWAY_HOST"),
+                           ("exporter", "EXPORTER_HOST")):
+        assert f'{variable}="${{{variable}:-0.0.0.0}}"' in roles[role], role
+    assert "METRICS_ADDR" in SETTINGS_MODELS
+
+
+def _entrypoint(*args: str) -> subprocess.CompletedProcess:
+    env = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    return subprocess.run(["sh", str(DEPLOY / "entrypoint.sh"), *args], capture_output=True, text=True,
+                          timeout=60, env=env, cwd=ROOT)
+
+
+def test_entrypoint_is_valid_shell_and_its_healthcheck_role_works():
+    assert subprocess.run(["sh", "-n", str(DEPLOY / "entrypoint.sh")], capture_output=True).returncode == 0
+    assert _entrypoint("nonsense").returncode == 2
+    down = _entrypoint("healthcheck", "http", "http://127.0.0.1:9/readyz")
+    assert down.returncode == 1 and "NOT healthy" in down.stdout
+    assert _entrypoint("healthcheck", "grpc", "127.0.0.1:9").returncode == 1
+    try:
+        up = redis.Redis.from_url("redis://127.0.0.1:6379/0", socket_connect_timeout=1).ping()
+    except redis.RedisError:
+        up = False
+    assert _entrypoint("healthcheck", "redis", "redis://127.0.0.1:6379/0").returncode == (0 if up else 1)
+
+
+def test_dockerfile_is_multi_stage_non_root_and_generates_the_stubs():
+    text = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
+    stages = re.findall(r"^FROM (\S+) AS (\w+)$", text, re.M)
+    assert [name for _, name in stages] == ["build", "runtime"] and all("slim" in image for image, _ in stages)
+    build, runtime = text.split("AS runtime")
+    assert "grpc_tools.protoc" in build and "proto/skyboard/v1/*.proto" in build
+    assert re.search(r"^USER 10001$", runtime, re.M) and "useradd" in runtime
+    assert 'ENTRYPOINT ["/usr/local/bin/entrypoint.sh"]' in runtime
+    assert "COPY --chmod=0755 deploy/entrypoint.sh /usr/local/bin/entrypoint.sh" in runtime
+    # every package a role imports is in the image (bench and tests are not)
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    packages = {p.rstrip("*") for p in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]} - {"bench"}
+    for package in packages:
+        assert re.search(rf"^COPY {package} {package}$", build, re.M), package
+    ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
+    assert {".venv", ".git", "**/*_pb2.py"} <= set(ignored)
+
+
+@pytest.fixture
+def promtool() -> str:
+    path = shutil.which("promtool")
+    if path is None:
+        pytest.skip("no promtool on the PATH (Debian package `prometheus`); PromQL syntax not checked")
+    return path
+
+
+def test_promtool_accepts_the_compose_config_and_the_alert_rules(promtool, tmp_path):
+    (tmp_path / "alerts.yml").write_text((DEPLOY / "prometheus" / "alerts.yml").read_text(encoding="utf-8"))
+    config = (DEPLOY / "prometheus" / "prometheus.yml").read_text(encoding="utf-8")
+    assert "/etc/prometheus/alerts.yml" in config
+    (tmp_path / "prometheus.yml").write_text(config.replace("/etc/prometheus/alerts.yml", "alerts.yml"))
+    result = subprocess.run([promtool, "check", "config", str(tmp_path / "prometheus.yml")], capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "SUCCESS: 7 rules found" in result.stdout
+
+
+def test_promtool_parses_every_dashboard_query(promtool, tmp_path, dashboards):
+    """Each panel query as a recording rule: promtool parses its PromQL (Grafana's $__rate_interval -> 5m)."""
+    exprs = [t["expr"] for dash in dashboards for panel in dash["panels"] for t in panel["targets"]]
+    rules = [{"record": f"dashboard:query_{i}", "expr": e.replace("$__rate_interval", "5m")}
+             for i, e in enumerate(exprs)]
+    path = tmp_path / "dashboard_rules.yml"
+    path.write_text(yaml.safe_dump({"groups": [{"name": "dashboard", "rules": rules}]}))
+    result = subprocess.run([promtool, "check", "rules", str(path)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"SUCCESS: {len(rules)} rules found" in result.stdout

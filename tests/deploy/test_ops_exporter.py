@@ -1,0 +1,87 @@
+"""The ops exporter's gauges from a real Redis (own DB number and key prefix), keys laid out by the
+services' own Keys classes: bot queue depth and age, games waiting on a bot, matchmaking queue, Redis up."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import pytest
+import redis
+
+from services.gamestate.keys import Keys
+from services.gateway.keys import Keys as GatewayKeys
+from services.ops_exporter import OpsMetrics, Sampler
+from services.settings import Settings
+
+REDIS_URL = "redis://127.0.0.1:6379/11"
+
+
+@pytest.fixture
+def rdb():
+    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        pytest.skip(f"Redis at {REDIS_URL} is not reachable ({exc})")
+    tag = f"sbexp{uuid.uuid4().hex[:8]}"
+    yield client, tag
+    keys = list(client.scan_iter(match=f"{tag}*", count=1000))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
+
+def _value(metrics: OpsMetrics, name: str, **labels: str) -> float | None:
+    return metrics.registry.get_sample_value(name, labels or None)
+
+
+def _meta(game: str, to_act: list[int], bots: dict[int, str], updated_ms: int) -> dict[str, str]:
+    return {"game": game, "status": "active", "to_act": json.dumps(to_act),
+            "bots": json.dumps({str(k): v for k, v in bots.items()}), "updated_ms": str(updated_ms)}
+
+
+def test_sampler_reads_queue_games_and_matchmaking(rdb):
+    client, tag = rdb
+    settings = Settings(redis_url=REDIS_URL, key_prefix=f"{tag}:", bot_queue=f"{tag}-bots")
+    keys, gw = Keys(settings.key_prefix), GatewayKeys(f"{tag}gw:")
+    now = 1_000_000.0
+    # two active games: one waits 40 s on its bot seat 1, one on a human; one finished game is ignored
+    client.hset(keys.meta("g1"), mapping=_meta("opensky", [1], {1: "random"}, int((now - 40) * 1000)))
+    client.hset(keys.meta("g2"), mapping=_meta("opensky", [0], {1: "random"}, int((now - 90) * 1000)))
+    client.hset(keys.meta("g3"), mapping={**_meta("blueskies", [], {}, 0), "status": "finished"})
+    client.zadd(keys.active, {"g1": 1, "g2": 2, "g3": 3})
+    for task in ("t-old", "t-new"):  # kombu LPUSHes: the oldest message ends up last
+        client.lpush(settings.bot_queue, json.dumps({"headers": {"id": task, "task": "skyboard.bot_move"}}))
+    client.zadd(gw.queue("opensky:2"), {"a": (now - 12) * 1000, "b": (now - 3) * 1000})
+    client.sadd(gw.buckets(), "opensky:2")
+
+    metrics = OpsMetrics()
+    sampler = Sampler(client, settings, metrics, scan_limit=100, gateway_prefix=f"{tag}gw:")
+    sampler.sample(now)
+    assert _value(metrics, "skyboard_redis_up") == 1
+    assert _value(metrics, "skyboard_bot_queue_depth") == 2
+    assert _value(metrics, "skyboard_bot_queue_oldest_seconds") == 0  # first seen just now
+    assert _value(metrics, "skyboard_games_waiting_on_bot") == 1
+    assert _value(metrics, "skyboard_bot_wait_oldest_seconds") == pytest.approx(40)
+    assert _value(metrics, "skyboard_active_games_by_game", game="opensky") == 2
+    assert _value(metrics, "skyboard_active_games_by_game", game="blueskies") is None
+    assert _value(metrics, "skyboard_matchmaking_queued") == 2
+    assert _value(metrics, "skyboard_matchmaking_oldest_seconds") == pytest.approx(12)
+
+    sampler.sample(now + 7)  # the same task still heads the queue: it has waited 7 s
+    assert _value(metrics, "skyboard_bot_queue_oldest_seconds") == pytest.approx(7)
+    client.rpop(settings.bot_queue)  # a worker took it; the next one is new at the head
+    client.zrem(keys.active, "g1", "g2")
+    sampler.sample(now + 8)
+    assert _value(metrics, "skyboard_bot_queue_depth") == 1
+    assert _value(metrics, "skyboard_bot_queue_oldest_seconds") == 0
+    assert _value(metrics, "skyboard_games_waiting_on_bot") == 0
+    assert _value(metrics, "skyboard_active_games_by_game", game="opensky") == 0
+
+
+def test_redis_down_is_a_zero_not_a_crash():
+    metrics = OpsMetrics()
+    dead = redis.Redis(host="127.0.0.1", port=9, socket_connect_timeout=0.5)
+    Sampler(dead, Settings(), metrics, scan_limit=10).sample()
+    assert _value(metrics, "skyboard_redis_up") == 0

@@ -1,0 +1,240 @@
+"""End to end: `python -m services.stack` (what `make run` runs) on free ports and its own Redis DB,
+a game with only `random` bot seats created over REST plays to the end, and every metrics endpoint
+answers with the metrics the dashboard reads; Ctrl-C (SIGINT) stops everything with exit code 0."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import httpx
+import pytest
+import redis
+
+from tests.deploy.conftest import ROOT, SETTINGS_MODELS
+
+REDIS_DB = 11  # this test's own database on the shared Redis
+REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Stack:
+    proc: subprocess.Popen
+    env: dict[str, str]
+    lines: list[str] = field(default_factory=list)
+    ready: threading.Event = field(default_factory=threading.Event)
+    reader: threading.Thread | None = None
+
+    def read(self) -> None:
+        assert self.proc.stdout is not None
+        for raw in iter(self.proc.stdout.readline, ""):
+            self.lines.append(raw.rstrip("\n"))
+            if re.match(r"^stack\s+\| ready$", raw.rstrip("\n")):
+                self.ready.set()
+
+    def wait_for(self, pattern: str, timeout: float, times: int = 1) -> bool:
+        """True once `pattern` has appeared on `times` lines of the output."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if sum(1 for line in list(self.lines) if re.search(pattern, line)) >= times:
+                return True
+            time.sleep(0.1)
+        return False
+
+    def output(self) -> str:
+        return "\n".join(self.lines[-80:])
+
+    def child_pids(self) -> list[int]:
+        return [int(m.group(1)) for line in self.lines if (m := re.search(r"\| \S+ has pid (\d+)$", line))]
+
+    def url(self, name: str) -> str:
+        return {
+            "gateway": f"http://127.0.0.1:{self.env['GATEWAY_PORT']}",
+            "gamestate": f"http://127.0.0.1:{self.env['METRICS_PORT']}/metrics",
+            "exporter": f"http://127.0.0.1:{self.env['EXPORTER_PORT']}/metrics",
+            "worker": f"http://127.0.0.1:{self.env['WORKER_METRICS_PORT']}/metrics",
+        }[name]
+
+
+@pytest.fixture
+def stack(start_stack) -> Stack:
+    return start_stack()
+
+
+@pytest.fixture
+def start_stack() -> Iterator[Callable[..., Stack]]:
+    started: list[tuple[Stack, str]] = []
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        message = f"Redis at {REDIS_URL} is not reachable ({exc}); the end-to-end test needs a real Redis"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+
+    def start(**overrides: str) -> Stack:
+        tag = f"sbdeploy{uuid.uuid4().hex[:8]}"
+        env = {k: v for k, v in os.environ.items() if k not in SETTINGS_MODELS}
+        env.update(_stack_env(tag))
+        env.update(overrides)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "services.stack"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True,
+        )
+        running = Stack(proc, env)
+        running.reader = threading.Thread(target=running.read, daemon=True)
+        running.reader.start()
+        started.append((running, tag))
+        return running
+
+    yield start
+    for running, tag in started:
+        _stop_and_clean(running, tag)
+
+
+def _stack_env(tag: str) -> dict[str, str]:
+    return {
+        "REDIS_URL": REDIS_URL,
+        "KEY_PREFIX": f"{tag}:",
+        "GATEWAY_KEY_PREFIX": f"{tag}gw:",
+        "BOT_QUEUE": f"{tag}-bots",
+        "BOT_SECRET": f"{tag}-secret",
+        "GRPC_ADDR": f"127.0.0.1:{_free_port()}",
+        "METRICS_PORT": str(_free_port()),
+        "GATEWAY_PORT": str(_free_port()),
+        "EXPORTER_PORT": str(_free_port()),
+        "WORKER_METRICS_PORT": str(_free_port()),
+        "EXPORTER_INTERVAL_S": "0.5",
+        "STACK_WORKERS": "1",
+        "STACK_WORKER_CONCURRENCY": "2",
+        "STACK_RESTART": "false",
+        "STACK_START_REDIS": "false",
+        "STACK_STOP_GRACE_S": "8",
+    }
+
+
+def _stop_and_clean(running: Stack, tag: str) -> None:
+    proc = running.proc
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    for pid in running.child_pids():  # never leave a child behind, whatever happened
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)
+    if running.reader is not None:
+        running.reader.join(5)
+    client = redis.Redis.from_url(REDIS_URL)
+    for pattern in (f"{tag}*", f"_kombu.binding.{tag}*"):
+        keys = list(client.scan_iter(match=pattern, count=1000))
+        if keys:
+            client.delete(*keys)
+    client.close()
+
+
+def _metric(text: str, name: str, **labels: str) -> float | None:
+    """The value of one sample in the Prometheus text format (labels must all match)."""
+    for line in text.splitlines():
+        if not line.startswith(name + "{") and not line.startswith(name + " "):
+            continue
+        found = dict(re.findall(r'(\w+)="([^"]*)"', line.split(" ")[0]))
+        if line.split("{")[0].split(" ")[0] == name and all(found.get(k) == v for k, v in labels.items()):
+            return float(line.rsplit(" ", 1)[1])
+    return None
+
+
+def test_make_run_stack_plays_a_bot_game_over_rest_and_exports_metrics(stack: Stack):
+    assert stack.ready.wait(75), f"the stack never became ready:\n{stack.output()}"
+    output = stack.output()
+    for url in ("REST", "docs", "gRPC", "metrics"):
+        assert re.search(rf"stack\s+\|\s+{url}\s", output), f"no {url} line in the banner:\n{output}"
+
+    base = stack.url("gateway")
+    with httpx.Client(base_url=base, timeout=10) as http:
+        assert http.get("/readyz").status_code == 200
+        catalog = http.get("/v1/catalog").json()
+        assert "random" in catalog["bot_levels"]
+        created = http.post("/v1/games", json={"game": "opensky", "players": 2, "seed": 8,
+                                               "bots": {"0": "random", "1": "random"}})
+        assert created.status_code == 201, created.text
+        game_id = created.json()["game_id"]
+        assert [s["bot"] for s in created.json()["seats"]] == ["random", "random"]
+
+        deadline = time.monotonic() + 45
+        game = http.get(f"/v1/games/{game_id}").json()
+        while game["status"] != "finished" and time.monotonic() < deadline:
+            time.sleep(0.3)
+            game = http.get(f"/v1/games/{game_id}").json()
+        assert game["status"] == "finished", f"bots stalled at version {game['version']}:\n{stack.output()}"
+        assert game["winners"] and len(game["scores"]) == 2 and game["version"] > 0
+        log = http.get(f"/v1/games/{game_id}/log").json()
+        assert len(log["actions"]) == game["version"]
+
+        gateway_metrics = http.get("/metrics").text
+    assert _metric(gateway_metrics, "skyboard_gateway_request_seconds_count", method="POST", route="/v1/games") == 1
+
+    gamestate_metrics = httpx.get(stack.url("gamestate"), timeout=10).text
+    accepted = _metric(gamestate_metrics, "skyboard_actions_total", game="opensky", outcome="accepted")
+    assert accepted is not None and accepted >= game["version"]
+    assert _metric(gamestate_metrics, "skyboard_rpc_seconds_count", rpc="CreateGame", game="opensky") == 1
+
+    # the bot worker's pool processes think; its exporter adds up their multiprocess files
+    worker = httpx.get(stack.url("worker"), timeout=10).text
+    thought = _metric(worker, "skyboard_bot_think_seconds_count", game="opensky", level="random")
+    assert thought is not None and thought >= game["version"], worker[:2000]
+
+    deadline = time.monotonic() + 5  # the exporter samples Redis every EXPORTER_INTERVAL_S
+    exporter = httpx.get(stack.url("exporter"), timeout=10).text
+    while _metric(exporter, "skyboard_games_waiting_on_bot") != 0.0 and time.monotonic() < deadline:
+        time.sleep(0.3)
+        exporter = httpx.get(stack.url("exporter"), timeout=10).text
+    assert _metric(exporter, "skyboard_redis_up") == 1.0
+    assert _metric(exporter, "skyboard_bot_queue_depth") == 0.0
+    assert _metric(exporter, "skyboard_games_waiting_on_bot") == 0.0
+
+    stack.proc.send_signal(signal.SIGINT)  # what Ctrl-C does
+    assert stack.proc.wait(40) == 0, stack.output()
+    time.sleep(0.2)
+    assert re.search(r"stack\s+\| stopped \(exit code 0\)", stack.output())
+    for pid in stack.child_pids():
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+def test_a_dead_child_is_reported_and_restarted(start_stack):
+    stack = start_stack(STACK_WORKERS="0", STACK_RESTART="true", STACK_MAX_RESTARTS="2")
+    assert stack.ready.wait(60), f"the stack never became ready:\n{stack.output()}"
+    pid = next(int(m.group(1)) for line in stack.lines if (m := re.search(r"\| matchmaker has pid (\d+)$", line)))
+    os.kill(pid, signal.SIGKILL)
+    assert stack.wait_for(r"matchmaker died \(exit code -9\)", 10), stack.output()
+    assert stack.wait_for(r"restarting matchmaker \(1/2\)", 10), stack.output()
+    assert stack.wait_for(r"stack\s+\| matchmaker is healthy", 20, times=2), stack.output()
+    assert len(stack.child_pids()) == 5 and pid not in stack.child_pids()[-1:], stack.output()
+    stack.proc.send_signal(signal.SIGTERM)
+    assert stack.proc.wait(40) == 0, stack.output()
+
+
+def test_without_redis_the_stack_says_how_to_get_one(start_stack):
+    stack = start_stack(REDIS_URL=f"redis://127.0.0.1:{_free_port()}/0", STACK_START_REDIS="false")
+    assert stack.proc.wait(30) == 2
+    stack.reader.join(5)
+    assert re.search(r"no Redis answers at redis://127\.0\.0\.1:\d+/0\. Start one \(`redis-server`", stack.output())
+    assert stack.child_pids() == []

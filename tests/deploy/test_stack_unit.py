@@ -1,0 +1,65 @@
+"""Pieces of the local supervisor that need no running stack: the Redis fallback and the start plan."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+
+import pytest
+
+from services.healthcheck import redis_answers
+from services.stack import WORKER_APP, Output, StackSettings, ensure_redis, plan
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="no redis-server binary on the PATH")
+def test_a_local_redis_server_is_started_when_none_answers(capsys):
+    url = f"redis://127.0.0.1:{_free_port()}/0"
+    assert not redis_answers(url)
+    proc = ensure_redis(url, StackSettings(start_redis=True), Output(6))
+    try:
+        assert proc is not None and redis_answers(url)
+        assert f"no Redis answers at {url}; starting" in capsys.readouterr().out
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert not redis_answers(url)
+
+
+def test_an_answering_redis_is_used_as_is_and_a_missing_one_exits_2(capsys):
+    url = f"redis://127.0.0.1:{_free_port()}/0"
+    with pytest.raises(SystemExit) as exit_info:
+        ensure_redis(url, StackSettings(start_redis=False), Output(6))
+    assert exit_info.value.code == 2
+    assert "Start one" in capsys.readouterr().out
+
+
+def test_plan_follows_the_environment(monkeypatch):
+    monkeypatch.setenv("GRPC_ADDR", "0.0.0.0:50999")
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/7")
+    monkeypatch.setenv("STACK_WORKERS", "2")
+    monkeypatch.setenv("WORKER_METRICS_PORT", "9300")
+    monkeypatch.delenv("GATEWAY_GAMESTATE_ADDR", raising=False)
+    monkeypatch.delenv("GATEWAY_REDIS_URL", raising=False)
+    roles = {r.name: r for r in plan()}
+    assert list(roles) == ["gamestate", "worker1", "worker2", "gateway", "matchmaker", "exporter"]
+    # the gateway and matchmaker follow REDIS_URL and reach the service on a connectable address
+    for name in ("gateway", "matchmaker"):
+        assert roles[name].env == {"GATEWAY_REDIS_URL": "redis://127.0.0.1:6379/7",
+                                   "GATEWAY_GAMESTATE_ADDR": "127.0.0.1:50999"}
+    assert [roles[f"worker{i}"].env["WORKER_METRICS_PORT"] for i in (1, 2)] == ["9300", "9301"]
+    assert roles["worker1"].env["GAMESTATE_TARGET"] == "127.0.0.1:50999"
+    assert WORKER_APP in roles["worker1"].argv
+    monkeypatch.setenv("GATEWAY_GAMESTATE_ADDR", "dns:///elsewhere:1")
+    assert {r.name: r for r in plan()}["gateway"].env["GATEWAY_GAMESTATE_ADDR"] == "dns:///elsewhere:1"
+
+
+def test_plan_refuses_a_grpc_port_chosen_at_random(monkeypatch):
+    monkeypatch.setenv("GRPC_ADDR", "127.0.0.1:0")
+    with pytest.raises(SystemExit, match="GRPC_ADDR needs a fixed port"):
+        plan()

@@ -1,0 +1,216 @@
+"""The web client in a real browser (headless Debian Chromium via Playwright): the lobby, then a game of
+each title created through the lobby and played to the end by clicking the board and the action picker,
+with the final scores on the page checked against the REST API; then the replay viewer.
+
+Screenshots of the lobby and of each board mid-game go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+# (game, players, options picked in the lobby, my click count at the mid-game screenshot)
+VS_BOTS = [
+    ("opensky", 2, {}, 10),
+    ("opensky", 2, {"map": "north_america"}, 14),
+    ("aeroplanes", 3, {}, 25),
+    ("blueskies", 2, {}, 15),
+]
+MAX_STEPS = 600
+
+
+def test_lobby_lists_the_catalog(page, wc_gateway, artifacts: Path):
+    page.goto("/")
+    page.wait_for_selector("#catalog tbody tr")
+    catalog = httpx.get(f"{wc_gateway.url}/v1/catalog").json()
+    rows = page.locator("#catalog tbody tr")
+    assert rows.count() == len(catalog["games"])
+    for game in catalog["games"]:
+        assert page.locator("#catalog tbody th", has_text=game["title"]).count() == 1
+    assert page.locator("#create-game option").count() == len(catalog["games"])
+    page.screenshot(path=str(artifacts / "lobby.png"))
+
+
+def create_in_lobby(page, game: str, players: int, seats: dict[int, str], options: dict | None = None) -> str:
+    """Fill the lobby's New game form (seat -> 'human' or 'bot:<level>') and return the new game's id."""
+    page.goto("/")
+    page.wait_for_selector("#catalog tbody tr")
+    page.select_option("#create-game", game)
+    page.fill("#create-players", str(players))
+    page.dispatch_event("#create-players", "change")
+    page.fill("#create-seed", "7")
+    for name, value in (options or {}).items():
+        page.select_option(f"select[data-option={name}]", json.dumps(value))
+    for seat, kind in seats.items():
+        page.select_option(f"#seat-kind-{seat}", kind)
+    page.click("#create-submit")
+    page.wait_for_url("**/game.html?id=*")
+    return page.url.split("id=", 1)[1]
+
+
+def wait_for_change(page, before: str) -> None:
+    page.wait_for_function(
+        """before => {
+            const status = document.querySelector('#game-status').textContent;
+            return (status && status !== before && !document.body.classList.contains('busy'))
+                || !document.querySelector('#final').hidden
+                || document.querySelector('#error').textContent !== '';
+        }""",
+        arg=before, timeout=20_000,
+    )
+    error = page.text_content("#error")
+    assert not error, f"the page shows an error: {error}"
+
+
+# A point of a board target that a real click reaches (routes may cross others at their middle).
+FIND_POINT = """el => {
+    const group = el.closest('.clickable');
+    const ctm = el.getScreenCTM();
+    const candidates = [];
+    if (el.tagName === 'line') {
+        const len = el.getTotalLength();
+        for (const t of [0.5, 0.35, 0.65, 0.25, 0.75, 0.15, 0.85]) candidates.push(el.getPointAtLength(len * t));
+    } else {
+        const b = el.getBBox();
+        candidates.push({x: b.x + b.width / 2, y: b.y + b.height / 2}, {x: b.x + 3, y: b.y + 3});
+    }
+    for (const p of candidates) {
+        const x = ctm.a * p.x + ctm.c * p.y + ctm.e;
+        const y = ctm.b * p.x + ctm.d * p.y + ctm.f;
+        const hit = document.elementFromPoint(x, y);
+        if (hit && hit.closest('.clickable') === group) return [x, y];
+    }
+    return null;
+}"""
+
+
+def play_one(page, rng: random.Random) -> None:
+    """One decision by clicking: sometimes a highlighted board element, else a button of the picker."""
+    cards = page.locator("#board-extra button.card-pick")  # Aeroplanes: cards on display named by actions
+    if cards.count() and rng.random() < 0.3:
+        cards.nth(rng.randrange(cards.count())).click()
+        if page.locator("#actions-filter").is_visible():
+            play_button(page, rng)
+        return
+    targets = page.locator("svg .clickable .hit")
+    if targets.count() and rng.random() < 0.4:
+        target = targets.nth(rng.randrange(targets.count()))
+        target.scroll_into_view_if_needed()
+        point = target.evaluate(FIND_POINT)
+        if point is not None:
+            page.mouse.click(*point)
+            if page.locator("#actions-filter").is_visible():  # several actions name it: pick among them
+                play_button(page, rng)
+            return
+    play_button(page, rng)
+
+
+def play_button(page, rng: random.Random) -> None:
+    buttons = page.locator("#action-list button.action")
+    button = buttons.nth(rng.randrange(buttons.count()))
+    if "play-selected" in (button.get_attribute("class") or ""):
+        select = button.locator("xpath=preceding-sibling::select[1]")
+        count = select.locator("option").count()
+        select.select_option(index=rng.randrange(count))
+    button.click()
+
+
+def game_name(game: str, options: dict) -> str:
+    return "-".join([game, *map(str, options.values())])
+
+
+@pytest.mark.parametrize("game,players,options,shot_at", VS_BOTS, ids=[game_name(g[0], g[2]) for g in VS_BOTS])
+def test_game_against_bots_played_to_the_end_by_clicking(
+    page, wc_gateway, bot_worker, artifacts, game, players, options, shot_at
+):
+    """Seat 0 human in the browser, the other seats `random` bots moved by the real Celery worker."""
+    name = game_name(game, options)
+    seats = {0: "human", **{s: "bot:random" for s in range(1, players)}}
+    game_id = create_in_lobby(page, game, players, seats, options)
+    api = play_to_the_end(page, wc_gateway, game_id, name, shot_at, artifacts)
+    assert set(api["bots"]) == {str(s) for s in range(1, players)}
+    if name == "opensky":
+        check_replay(page, artifacts)
+
+
+def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts):
+    """Both OpenSky seats human in one browser: the page acts as whichever seat must act (sealed bids too)."""
+    game_id = create_in_lobby(page, "opensky", 2, {0: "human", 1: "human"})
+    api = play_to_the_end(page, wc_gateway, game_id, "hotseat-opensky", 30, artifacts)
+    assert api["bots"] == {}
+
+
+def test_board_targets_work_with_the_keyboard(page):
+    """A board element named by legal actions is focusable; Enter plays its action or narrows the picker."""
+    create_in_lobby(page, "blueskies", 2, {0: "human", 1: "human"})
+    page.wait_for_selector("#action-list button.action")
+    target = page.locator("svg .clickable").first
+    assert target.get_attribute("role") == "button" and target.get_attribute("tabindex") == "0"
+    ref = target.get_attribute("data-ref")
+    expected = [b for b in page.locator("#action-list button.action").all_text_contents() if ref in b]
+    before = page.text_content("#game-status")
+    target.focus()
+    page.keyboard.press("Enter")
+    if len(expected) == 1:
+        wait_for_change(page, before)
+    else:
+        assert page.locator("#actions-filter").is_visible()
+        assert page.locator("#action-list button.action").all_text_contents() == expected
+        assert page.locator(f'svg [data-ref="{ref}"].selected').count() == 1
+
+
+def play_to_the_end(page, wc_gateway, game_id: str, name: str, shot_at: int, artifacts: Path) -> dict:
+    """Click until the page shows the final scores; check them against the API's; return the API's game."""
+    rng = random.Random(name)
+    page.reqlog = []
+    page.on("request", lambda r: page.reqlog.append((r.method, r.url[-60:], r.post_data)))
+    steps = 0
+    started = time.monotonic()
+    while True:
+        page.wait_for_selector("#action-list button.action, #final:not([hidden])", timeout=30_000)
+        if page.locator("#final").is_visible():
+            break
+        if steps == shot_at:
+            page.screenshot(path=str(artifacts / f"{name}.png"))
+        before = page.text_content("#game-status")
+        play_one(page, rng)
+        try:
+            wait_for_change(page, before)
+        except Exception:
+            page.screenshot(path=str(artifacts / f"failure-{name}.png"))
+            print("REQUESTS", page.reqlog[-12:])
+            raise
+        steps += 1
+        assert steps < MAX_STEPS, f"{name} did not end after {MAX_STEPS} clicks"
+    api = httpx.get(f"{wc_gateway.url}/v1/games/{game_id}").json()
+    assert api["status"] == "finished"
+    shown = {int(li.get_attribute("data-seat")): int(li.get_attribute("data-score"))
+             for li in page.locator("#final-scores li").all()}
+    assert shown == dict(enumerate(api["scores"]))
+    assert page.text_content("#winners") == (
+        f"Winner{'s' if len(api['winners']) > 1 else ''}: " + ", ".join(f"seat {w}" for w in api["winners"]))
+    assert page.locator("#log li").count() > 0, "the event log shows the game's events"
+    print(f"{name}: {steps} clicks in {time.monotonic() - started:.1f}s")
+    page.screenshot(path=str(artifacts / f"{name}-final.png"))
+    return api
+
+
+def check_replay(page, artifacts: Path) -> None:
+    """The replay viewer steps through the finished game's log and ends on the final position."""
+    page.click("#replay-open")
+    page.wait_for_selector("#replay:not([hidden])")
+    page.wait_for_function("() => document.querySelector('#replay-info').textContent.startsWith('Setup')")
+    page.click("#replay-next")
+    page.wait_for_function("() => document.querySelector('#replay-info').textContent.startsWith('Step 1 of')")
+    page.click("#replay-last")
+    page.wait_for_function(
+        "() => /^Step (\\d+) of \\1:/.test(document.querySelector('#replay-info').textContent)")
+    assert page.text_content("#turn") == "Game over"
+    assert page.locator("#board svg").count() == 1
+    page.screenshot(path=str(artifacts / "replay.png"))

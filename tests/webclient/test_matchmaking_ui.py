@@ -1,0 +1,38 @@
+"""Matchmaking from the lobby in a real browser: two people (two browser contexts) ask for a 2-player
+Blue Skies game, one matchmaker pass pairs them, and each lobby links to the game page for its own seat."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+from tests.gateway.test_matchmaking import run_matcher
+
+
+def test_two_lobbies_are_matched_into_one_game(browser, wc_gateway):
+    contexts = [browser.new_context(base_url=wc_gateway.url) for _ in range(2)]
+    try:
+        pages = [c.new_page() for c in contexts]
+        for name, page in zip(("Ada", "Grace"), pages):
+            page.goto("/")
+            page.wait_for_selector("#catalog tbody tr")
+            page.fill("#match-name", name)
+            page.select_option("#match-game", "blueskies")
+            page.fill("#match-players", "2")
+            page.fill("#match-bots", "600")
+            page.click("#match-submit")
+            page.wait_for_selector("#match-status:has-text('Searching')")
+        with ThreadPoolExecutor(1) as pool:  # Playwright's sync API owns this thread's event loop
+            assert len(pool.submit(run_matcher, wc_gateway.settings).result(30)) == 1
+        seats = set()
+        game_ids = set()
+        for page in pages:
+            link = page.wait_for_selector("#match-status a", timeout=10_000)
+            link.click()
+            page.wait_for_url("**/game.html?id=*")
+            game_ids.add(page.url.split("id=", 1)[1])
+            page.wait_for_function("() => document.querySelector('#actions-h').textContent.includes('seat')")
+            seats.add(page.eval_on_selector("#seat-select", "el => el.value"))
+        assert len(game_ids) == 1 and seats == {"0", "1"}
+    finally:
+        for c in contexts:
+            c.close()

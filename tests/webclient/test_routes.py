@@ -1,0 +1,60 @@
+"""The web client's helper endpoints over real HTTP: static board data, replay steps of a finished game
+matching an engine replay of its log, and clear errors that change nothing. Also the static files at `/`."""
+
+from __future__ import annotations
+
+import random
+
+import httpx
+import pytest
+
+import engine
+from tests.gateway.helpers import play_random
+
+
+@pytest.fixture
+def http(wc_gateway) -> httpx.Client:
+    with wc_gateway.client() as client:
+        yield client
+
+
+def test_boards_serve_each_engines_data_files(http):
+    for name in engine.games():
+        r = http.get(f"/webclient/boards/{name}")
+        assert r.status_code == 200
+        assert r.json(), f"{name} has board data"
+    assert "airports" in http.get("/webclient/boards/opensky").json()["europe"]
+    r = http.get("/webclient/boards/nope")
+    assert r.status_code == 404 and r.json()["error"]["code"]
+
+
+def test_replay_steps_follow_the_log_and_refuse_bad_steps(http):
+    created = http.post("/v1/games", json={"game": "blueskies", "players": 2, "seed": 3}).json()
+    gid = created["game_id"]
+    r = http.get(f"/webclient/replay/{gid}")
+    assert r.status_code == 403, "no replay of an active game (its log is not published)"
+    play_random(http, gid, {s["seat"]: s["token"] for s in created["seats"]}, random.Random(3))
+    log = http.get(f"/v1/games/{gid}/log").json()
+    game = engine.get("blueskies")
+    state = game.new(log["players"], log["seed"], log["options"])
+    assert http.get(f"/webclient/replay/{gid}?step=0").json()["view"] == state.view(None)
+    mid = len(log["actions"]) // 2
+    for entry in log["actions"][:mid]:
+        state.apply(entry["seat"], game.action_from_json(entry["action"]))
+    step = http.get(f"/webclient/replay/{gid}", params={"step": mid}).json()
+    assert step["view"] == state.view(None)
+    assert step["action"] == log["actions"][mid - 1]["action"] and step["steps"] == len(log["actions"])
+    last = http.get(f"/webclient/replay/{gid}", params={"step": len(log["actions"])}).json()
+    assert last["to_act"] == [] and last["scores"] == log["scores"]
+    for bad in (len(log["actions"]) + 1, -1, "x"):
+        r = http.get(f"/webclient/replay/{gid}", params={"step": bad})
+        assert r.status_code == 422 and r.json()["error"]["message"]
+    assert http.get("/webclient/replay/no-such-game").status_code == 404
+
+
+def test_static_client_is_served_at_the_root(http):
+    r = http.get("/")
+    assert r.status_code == 200 and "Skyboard lobby" in r.text
+    assert http.get("/game.html").status_code == 200
+    assert "text/javascript" in http.get("/js/game.js").headers["content-type"]
+    assert http.get("/v1/catalog").status_code == 200, "the API routes come before the static mount"
