@@ -29,10 +29,9 @@ class Context:
     tickets: TicketStore
     metrics: GatewayMetrics
 
-    async def settle_if_rated(self, game_id: str, scores: list[int] | None, winners: list[int] | None) -> None:
+    async def settle_if_rated(self, game_id: str, scores: list[int], winners: list[int]) -> None:
         """Settle a finished rated game's ratings (idempotent; safe to call on every sighting)."""
-        if scores is not None and winners is not None and await self.ratings.is_rated(game_id) and \
-                await self.ratings.settle(game_id, scores, winners):
+        if await self.ratings.is_rated(game_id) and await self.ratings.settle(game_id, scores, winners):
             self.metrics.matches.inc()
 
     async def catalog_entry(self, game: str) -> dict:

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from services.gamestate.client import AsyncGameClient, GameServiceError
+from services.gamestate.client import AsyncGameClient, GameServiceError, GameState, Update
 from services.gateway.errors import ApiError
 
 GameStateError = GameServiceError
@@ -46,35 +45,6 @@ def http_error(exc: GameStateError) -> ApiError:
     if status == 502:
         return ApiError(502, "the game-state service failed", code)
     return ApiError(status, exc.message, code, exc.rule)
-
-
-@dataclass(frozen=True)
-class GameView:
-    game_id: str
-    game: str
-    version: int
-    status: str
-    to_act: list[int]
-    seat: int | None
-    view: dict[str, Any]
-    scores: list[int]
-    winners: list[int] | None
-    players: int
-    bots: dict[int, str]
-    turn_seconds: float | None
-    deadlines: dict[int, int]
-
-
-@dataclass(frozen=True)
-class WatchItem:
-    version: int
-    kind: str
-    actor: int | None
-    events: list[dict[str, Any]]
-    status: str
-    to_act: list[int]
-    scores: list[int] | None
-    winners: list[int] | None
 
 
 class GameStateClient:
@@ -119,14 +89,9 @@ class GameStateClient:
         )
         return created.game_id, sorted((s.seat, s.token, s.bot) for s in created.seats)
 
-    async def get(self, game_id: str, token: str | None) -> GameView:
-        r = await self.client.get_game(game_id, token)
-        finished = r.status == "finished"
-        return GameView(
-            game_id=r.game_id, game=r.game, version=r.version, status=r.status, to_act=r.to_act, seat=r.seat,
-            view=r.view, scores=r.scores, winners=r.winners if finished else None, players=r.players, bots=r.bots,
-            turn_seconds=r.turn_seconds or None, deadlines=r.deadlines,
-        )
+    async def get(self, game_id: str, token: str | None) -> GameState:
+        """The game as `token`'s seat (None: a spectator) sees it; winners mean something once finished."""
+        return await self.client.get_game(game_id, token)
 
     async def legal_actions(self, game_id: str, token: str) -> tuple[int, int, list[Any]]:
         r = await self.client.legal_actions(game_id, token)
@@ -146,15 +111,11 @@ class GameStateClient:
             "winners": r.winners,
         }
 
-    async def watch(self, game_id: str, token: str | None, after: int | None) -> AsyncIterator[WatchItem]:
+    async def watch(self, game_id: str, token: str | None, after: int | None) -> AsyncIterator[Update]:
         """Redacted events after `after`, in order, until the game ends."""
         stream = self.client.watch(game_id, token, after)
         try:
-            async for e in stream:
-                finished = e.status == "finished"
-                yield WatchItem(
-                    version=e.version, kind=e.kind, actor=e.actor, events=e.events, status=e.status,
-                    to_act=e.to_act, scores=e.scores if finished else None, winners=e.winners if finished else None,
-                )
+            async for update in stream:
+                yield update
         finally:
             await stream.aclose()

@@ -76,9 +76,9 @@ async def get_game(game_id: str, request: Request, c: Ctx) -> GameOut:
         await c.settle_if_rated(g.game_id, g.scores, g.winners)
     return GameOut(
         game_id=g.game_id, game=g.game, version=g.version, status=g.status, to_act=g.to_act, seat=g.seat,
-        view=g.view, scores=g.scores, winners=g.winners, players=g.players,
+        view=g.view, scores=g.scores, winners=g.winners if g.status == "finished" else None, players=g.players,
         bots={str(k): v for k, v in sorted(g.bots.items())},
-        turn_seconds=g.turn_seconds, deadlines={str(k): v for k, v in sorted(g.deadlines.items())},
+        turn_seconds=g.turn_seconds or None, deadlines={str(k): v for k, v in sorted(g.deadlines.items())},
     )
 
 
@@ -166,10 +166,12 @@ async def _stream(c: Context, game_id: str, token: str | None, after: int | None
             vid = str(item.version)
             for event in item.events:
                 yield ServerSentEvent(data=json.dumps({**event, "version": item.version}), id=vid)
+            finished = item.status == "finished"
             state = {"version": item.version, "kind": item.kind, "actor": item.actor, "status": item.status,
-                     "to_act": item.to_act, "scores": item.scores, "winners": item.winners}
+                     "to_act": item.to_act, "scores": item.scores if finished else None,
+                     "winners": item.winners if finished else None}
             yield ServerSentEvent(data=json.dumps(state), event="state", id=vid)
-            if item.status == "finished":
+            if finished:
                 await c.settle_if_rated(game_id, item.scores, item.winners)
                 yield ServerSentEvent(data=json.dumps(state), event="end", id=vid)
                 return

@@ -107,6 +107,6 @@ class Matcher:
             except GameStateError as exc:
                 log.debug("rated game %s not readable: %s", game_id, exc.reason)
                 continue
-            if view.status == "finished" and view.scores is not None and view.winners is not None:
+            if view.status == "finished":
                 settled += await self.ratings.settle(game_id, view.scores, view.winners)
         return settled
