@@ -46,6 +46,7 @@ from typing import Any
 
 from ai.heuristics import Heuristic
 from engine.core import Action, State
+from engine.opensky.pricing import market_winners
 
 PRICE_DIE = (200, 300, 400, 500, 600, 700)
 CLASS = {0: 3, 1: 2}
@@ -117,19 +118,13 @@ def _class(stops: int | None) -> int:
 
 
 def winners(offers: list[tuple[int, int, int]]) -> list[int]:
-    """OS-11.3 on (seat, fare, stops) offers: the bot's own model of who wins."""
+    """Who wins among hypothetical (seat, fare, stops) offers: the engine's own OS-11.3 rule,
+    after OS-9.4 drops itineraries longer than the shortest kind at the table."""
     if not offers:
         return []
-    kinds = {s for _, _, s in offers}
-    if len(kinds) == 1 or not kinds <= {0, 1}:
-        low = min(f for _, f, _ in offers)
-        return sorted(seat for seat, f, _ in offers if f == low)
-    nonstop = min(f for _, f, s in offers if s == 0)
-    qualifying = [(seat, f) for seat, f, s in offers if s == 1 and 2 * f <= nonstop]
-    if qualifying:
-        low = min(f for _, f in qualifying)
-        return sorted(seat for seat, f in qualifying if f == low)
-    return sorted(seat for seat, f, s in offers if s == 0 and f == nonstop)
+    shortest = min(stops for _, _, stops in offers)
+    limit = 1 if shortest <= 1 else shortest
+    return market_winners([o for o in offers if o[2] <= limit])
 
 
 class OpenSkyHeuristic(Heuristic):

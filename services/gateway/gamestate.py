@@ -61,6 +61,8 @@ class GameView:
     winners: list[int] | None
     players: int
     bots: dict[int, str]
+    turn_seconds: float | None
+    deadlines: dict[int, int]
 
 
 @dataclass(frozen=True)
@@ -109,9 +111,12 @@ class GameStateClient:
         return await self.client.catalog()
 
     async def create(
-        self, game: str, players: int, seed: int | None, options: dict[str, Any], bots: dict[int, str]
+        self, game: str, players: int, seed: int | None, options: dict[str, Any], bots: dict[int, str],
+        turn_seconds: float | None = None,
     ) -> tuple[str, list[tuple[int, str | None, str | None]]]:
-        created = await self.client.create_game(game, players, seed=seed, options=options, bots=bots)
+        created = await self.client.create_game(
+            game, players, seed=seed, options=options, bots=bots, turn_seconds=turn_seconds or 0.0
+        )
         return created.game_id, sorted((s.seat, s.token, s.bot) for s in created.seats)
 
     async def get(self, game_id: str, token: str | None) -> GameView:
@@ -120,6 +125,7 @@ class GameStateClient:
         return GameView(
             game_id=r.game_id, game=r.game, version=r.version, status=r.status, to_act=r.to_act, seat=r.seat,
             view=r.view, scores=r.scores, winners=r.winners if finished else None, players=r.players, bots=r.bots,
+            turn_seconds=r.turn_seconds or None, deadlines=r.deadlines,
         )
 
     async def legal_actions(self, game_id: str, token: str) -> tuple[int, int, list[Any]]:

@@ -32,6 +32,10 @@ class CreateGame(Strict):
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
     options: JsonObject = Field(default_factory=dict)
     bots: dict[str, str] = Field(default_factory=dict, description='seat (as a string) -> bot level')
+    turn_seconds: float | None = Field(
+        None, ge=0.001, le=86_400, strict=True,
+        description="Seconds per decision (turn clock); an expired decision gets the game's default. None: no clock",
+    )
 
 
 class Seat(BaseModel):
@@ -57,6 +61,10 @@ class GameOut(BaseModel):
     winners: list[int] | None
     players: int
     bots: dict[str, str]
+    turn_seconds: float | None = Field(None, description="Seconds per decision, or None when the game has no clock")
+    deadlines: dict[str, int] = Field(
+        default_factory=dict, description="seat (as a string) -> unix ms when its running turn clock expires"
+    )
 
 
 class LegalActions(BaseModel):

@@ -57,7 +57,9 @@ async def create_game(body: CreateGame, c: Ctx) -> CreatedGame:
             raise ApiError(422, f"bots: {key!r} is not a seat of a {body.players}-player game")
         bots[int(key)] = level
     try:
-        game_id, seats = await c.gamestate.create(body.game, body.players, body.seed, body.options, bots)
+        game_id, seats = await c.gamestate.create(
+            body.game, body.players, body.seed, body.options, bots, body.turn_seconds
+        )
     except GameStateError as exc:
         raise http_error(exc) from None
     return CreatedGame(game_id=game_id, seats=[Seat(seat=s, token=t, bot=b) for s, t, b in seats])
@@ -76,6 +78,7 @@ async def get_game(game_id: str, request: Request, c: Ctx) -> GameOut:
         game_id=g.game_id, game=g.game, version=g.version, status=g.status, to_act=g.to_act, seat=g.seat,
         view=g.view, scores=g.scores, winners=g.winners, players=g.players,
         bots={str(k): v for k, v in sorted(g.bots.items())},
+        turn_seconds=g.turn_seconds, deadlines={str(k): v for k, v in sorted(g.deadlines.items())},
     )
 
 

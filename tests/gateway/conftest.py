@@ -61,6 +61,7 @@ class ServiceInstance:
     """One game-state service on a loopback port, in its own thread and event loop."""
 
     def __init__(self, settings: Settings, registry: Registry):
+        self.settings = settings
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
@@ -69,6 +70,10 @@ class ServiceInstance:
 
     def _run(self, coro):
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(30)
+
+    def sweep(self) -> int:
+        """One turn-clock sweep, as the (here disabled) sweeper loop would run it; returns the defaults applied."""
+        return self._run(self.running.service.sweep_once())
 
     def stop(self) -> None:
         self._run(self.running.stop(0.5))

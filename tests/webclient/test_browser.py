@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from pathlib import Path
 
@@ -37,7 +38,8 @@ def test_lobby_lists_the_catalog(page, wc_gateway, artifacts: Path):
     page.screenshot(path=str(artifacts / "lobby.png"))
 
 
-def create_in_lobby(page, game: str, players: int, seats: dict[int, str], options: dict | None = None) -> str:
+def create_in_lobby(page, game: str, players: int, seats: dict[int, str], options: dict | None = None,
+                    turn_seconds: int | None = None) -> str:
     """Fill the lobby's New game form (seat -> 'human' or 'bot:<level>') and return the new game's id."""
     page.goto("/")
     page.wait_for_selector("#catalog tbody tr")
@@ -45,6 +47,8 @@ def create_in_lobby(page, game: str, players: int, seats: dict[int, str], option
     page.fill("#create-players", str(players))
     page.dispatch_event("#create-players", "change")
     page.fill("#create-seed", "7")
+    if turn_seconds is not None:
+        page.fill("#create-turn-seconds", str(turn_seconds))
     for name, value in (options or {}).items():
         page.select_option(f"select[data-option={name}]", json.dumps(value))
     for seat, kind in seats.items():
@@ -147,9 +151,13 @@ def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts
 
 
 def test_board_targets_work_with_the_keyboard(page):
-    """A board element named by legal actions is focusable; Enter plays its action or narrows the picker."""
-    create_in_lobby(page, "blueskies", 2, {0: "human", 1: "human"})
+    """A board element named by legal actions is focusable; Enter plays its action or narrows the picker.
+
+    The game has a 600 s turn clock set in the lobby: the bar counts down the time left instead of up."""
+    create_in_lobby(page, "blueskies", 2, {0: "human", 1: "human"}, turn_seconds=600)
     page.wait_for_selector("#action-list button.action")
+    assert page.text_content("#clock-label") == "Time left"
+    assert re.fullmatch(r"(seat \d )?(9:[0-5]\d|10:00)( · seat \d (9:[0-5]\d|10:00))*", page.text_content("#clock"))
     target = page.locator("svg .clickable").first
     assert target.get_attribute("role") == "button" and target.get_attribute("tabindex") == "0"
     ref = target.get_attribute("data-ref")

@@ -304,9 +304,22 @@ function openReplay() {
 
 // ---------------------------------------------------------------- start
 
+const mmss = (sec) => `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, "0")}`;
+
+/** With a turn clock: the time left of each seat that must act (from `deadlines`); without: time on this turn. */
 function tick() {
-  const sec = Math.floor((Date.now() - st.turnSince) / 1000);
-  $("clock").textContent = st.game?.status === "finished" ? "—" : `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, "0")}`;
+  const g = st.game;
+  const clock = $("clock");
+  const deadlines = g?.turn_seconds ? g.deadlines || {} : null;
+  $("clock-label").textContent = deadlines ? "Time left" : "Turn clock";
+  clock.setAttribute("aria-label", deadlines ? "time left to decide" : "time on this turn");
+  if (!g || g.status === "finished") { clock.textContent = "—"; return; }
+  if (!deadlines) { clock.textContent = mmss(Math.floor((Date.now() - st.turnSince) / 1000)); return; }
+  const running = g.to_act.filter((s) => deadlines[s] !== undefined);
+  const left = (s) => mmss(Math.max(0, Math.ceil((deadlines[s] - Date.now()) / 1000)));
+  clock.textContent = running.length === 1 ? left(running[0])
+    : running.map((s) => `seat ${s} ${left(s)}`).join(" · ") || "—";
+  clock.classList.toggle("low", running.some((s) => deadlines[s] - Date.now() < 10_000));
 }
 
 async function main() {

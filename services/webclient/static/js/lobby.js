@@ -66,6 +66,7 @@ async function createGame(ev) {
   }
   const body = { game: g.name, players, options, bots };
   if ($("create-seed").value !== "") body.seed = Number($("create-seed").value);
+  if ($("create-turn-seconds").value !== "") body.turn_seconds = Number($("create-turn-seconds").value);
   $("create-submit").disabled = true;
   try {
     const created = await api("/v1/games", { method: "POST", body });
