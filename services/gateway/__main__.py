@@ -14,7 +14,11 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = GatewaySettings()
     print(f"Skyboard REST gateway on http://{settings.host}:{settings.port} (docs at /docs)", flush=True)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+    # uvloop + httptools: the C event loop and parser (uvicorn[standard]) cost far less CPU per request
+    uvicorn.run(
+        create_app(settings), host=settings.host, port=settings.port, log_level="info", loop="uvloop",
+        http="httptools", access_log=settings.access_log,
+    )
 
 
 if __name__ == "__main__":

@@ -23,11 +23,16 @@ log = logging.getLogger(__name__)
 
 EXEMPT_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 
+# Counts every key of one request (per IP, per token) in ONE round trip: {n1, ttl1, n2, ttl2, ...}
 _INCR = """
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-return {n, ttl}
+local out = {}
+for i, key in ipairs(KEYS) do
+  local n = redis.call('INCR', key)
+  if n == 1 then redis.call('PEXPIRE', key, ARGV[1]) end
+  out[2 * i - 1] = n
+  out[2 * i] = redis.call('PTTL', key)
+end
+return out
 """
 
 
@@ -127,13 +132,16 @@ class RateLimit:
         token = bearer_token(scope)
         if self.per_token and token:
             checks.append((self.keys.rate("tok", token_hash(token)[:32], window), self.per_token))
+        if not checks:
+            return None
+        try:
+            counted = await self._script(keys=[key for key, _ in checks], args=[self.window_s * 1000])
+        except RedisError as exc:  # fail open: Redis trouble shows in /readyz, not as 429s
+            log.warning("rate limiter unavailable: %s", exc.__class__.__name__)
+            return None
         worst: int | None = None
-        for key, limit in checks:
-            try:
-                count, ttl_ms = await self._script(keys=[key], args=[self.window_s * 1000])
-            except RedisError as exc:  # fail open: Redis trouble shows in /readyz, not as 429s
-                log.warning("rate limiter unavailable: %s", exc.__class__.__name__)
-                return None
+        for i, (_key, limit) in enumerate(checks):
+            count, ttl_ms = counted[2 * i], counted[2 * i + 1]
             if count > limit:
                 wait = max(1, math.ceil(max(ttl_ms, 0) / 1000))
                 worst = max(worst or 0, wait)

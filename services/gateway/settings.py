@@ -18,6 +18,9 @@ class GatewaySettings(BaseSettings):
 
     host: str = Field("127.0.0.1", description="Address uvicorn binds.")
     port: int = Field(8000, description="Port uvicorn binds.")
+    access_log: bool = Field(
+        False, description="uvicorn's per-request access log (off by default: formatting it costs CPU per request)."
+    )
     redis_url: str = Field("redis://127.0.0.1:6379/0", description="Redis for players, ratings, tickets, limits.")
     key_prefix: str = Field("sbgw:", description="Prefix of every Redis key the gateway and matchmaker write.")
     gamestate_addr: str = Field("127.0.0.1:50051", description="host:port of the gRPC game-state service.")
