@@ -66,9 +66,11 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=300)
     ap.add_argument("--game", default="opensky")
     ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--no-rate-limit", action="store_true", help="measure without the Redis rate limiter")
     args = ap.parse_args()
     # rate limits on (and high) so their Redis script is part of the measured cost, as in production
-    env = {"GATEWAY_RATE_LIMIT_IP": "1000000", "GATEWAY_RATE_LIMIT_TOKEN": "1000000"}
+    limit = "0" if args.no_rate_limit else "1000000"
+    env = {"GATEWAY_RATE_LIMIT_IP": limit, "GATEWAY_RATE_LIMIT_TOKEN": limit}
     with Stack(gateway_env=env) as stack:
         pid = stack.procs["gateway"].popen.pid
         asyncio.run(drive(stack.gateway_url, args.game, args.players, 20))  # warm-up
