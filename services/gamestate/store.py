@@ -212,7 +212,7 @@ class Store:
         prefix: str,
         get_game: Callable[[str], Game],
         *,
-        snapshot_every: int = 1,
+        snapshot_every: int = 16,
         idempotency_ttl_s: int = 86_400,
         cache_size: int = 512,
     ):
