@@ -39,7 +39,9 @@ class Settings(BaseSettings):
         60.0, ge=0, description="Re-queue a bot move when a game has waited this long on a bot seat (0 = never)."
     )
     idempotency_ttl_s: int = Field(86_400, description="How long an idempotency key replays its first outcome.")
-    snapshot_every: int = Field(1, ge=1, description="Store a full state snapshot every N accepted actions.")
+    snapshot_every: int = Field(
+        16, ge=1, description="Snapshot the full state every N accepted actions and at the end; loads replay the tail."
+    )
     cache_size: int = Field(512, ge=0, description="Hot states cached in memory per instance.")
     sweep_interval_s: float = Field(0.5, gt=0, description="How often the turn-clock sweeper looks for expiries.")
     max_turn_seconds: float = Field(86_400.0, description="Largest per-decision time limit a game may set.")

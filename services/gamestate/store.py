@@ -19,7 +19,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -203,7 +203,8 @@ def replay_entries(state: State, game: Game, entries: list[dict[str, Any]]) -> S
 
 
 class Store:
-    """Redis access for games. Stateless apart from an LRU cache of hot states keyed by version."""
+    """Redis access for games. Stateless apart from LRU caches of hot states and metadata, both keyed by
+    the version Redis holds (read fresh on every call, so a cache entry is never served for another version)."""
 
     def __init__(
         self,
@@ -211,7 +212,7 @@ class Store:
         prefix: str,
         get_game: Callable[[str], Game],
         *,
-        snapshot_every: int = 1,
+        snapshot_every: int = 16,
         idempotency_ttl_s: int = 86_400,
         cache_size: int = 512,
     ):
@@ -222,6 +223,8 @@ class Store:
         self.idempotency_ttl_s = idempotency_ttl_s
         self.cache_size = cache_size
         self._cache: OrderedDict[str, tuple[int, State]] = OrderedDict()
+        #: game id -> parsed metadata at its `version`; its token hashes are never served (read fresh)
+        self._metas: OrderedDict[str, Meta] = OrderedDict()
         self._commit = redis.register_script(COMMIT)
         self._load = redis.register_script(LOAD)
 
@@ -292,13 +295,37 @@ class Store:
                 pipe.zadd(k.clock, {game_id: deadline})
             await pipe.execute()
         self._remember(game_id, 0, state)
-        return Meta.from_hash(game_id, {key: str(v) for key, v in meta.items()})
+        parsed = Meta.from_hash(game_id, {key: str(v) for key, v in meta.items()})
+        self._remember_meta(parsed)
+        return parsed
 
     # ------------------------------------------------------------------ reads
 
     async def meta(self, game_id: str) -> Meta | None:
-        h = await self.redis.hgetall(self.keys.meta(game_id))
-        return Meta.from_hash(game_id, h) if h else None
+        """The game's metadata at the version Redis holds now.
+
+        Every field but the token hashes changes only with the version (the COMMIT script), so a
+        cached parse at the same version is exact: one HMGET of the version and the seats' token
+        hashes (always fresh: a revoked or rotated token is refused at once) replaces the HGETALL.
+        """
+        key = self.keys.meta(game_id)
+        cached = self._metas.get(game_id)
+        if cached is not None:
+            values = await self.redis.hmget(key, ["version", *(f"tok:{s}" for s in range(cached.players))])
+            if values[0] is None:
+                self._metas.pop(game_id, None)
+                return None
+            if int(values[0]) == cached.version:
+                self._metas.move_to_end(game_id)
+                hashes = {s: h for s, h in enumerate(values[1:]) if h is not None}
+                return replace(cached, token_hashes=hashes)
+        h = await self.redis.hgetall(key)
+        if not h:
+            self._metas.pop(game_id, None)
+            return None
+        meta = Meta.from_hash(game_id, h)
+        self._remember_meta(meta)
+        return meta
 
     async def load(self, game_id: str, meta: Meta) -> tuple[int, State]:
         """The game's state at its current version (>= meta.version): cache, else snapshot + log tail.
@@ -434,7 +461,9 @@ class Store:
         outcome, value = reply
         if outcome == "ok":
             self._remember(game_id, version, state)
+            self._advance_meta(game_id, c, version, digest, status, now, deadline, deadlines)
             return CommitResult("ok", version=version, deadlines=deadlines)
+        self._metas.pop(game_id, None)
         if outcome == "dup":
             return CommitResult("dup", duplicate=json.loads(value))
         if outcome == "stale":
@@ -477,6 +506,48 @@ class Store:
 
     def forget(self, game_id: str) -> None:
         self._cache.pop(game_id, None)
+        self._metas.pop(game_id, None)
+
+    def _remember_meta(self, meta: Meta) -> None:
+        if not self.cache_size:
+            return
+        self._metas[meta.game_id] = meta
+        self._metas.move_to_end(meta.game_id)
+        while len(self._metas) > self.cache_size:
+            self._metas.popitem(last=False)
+
+    def _advance_meta(
+        self,
+        game_id: str,
+        c: Commit,
+        version: int,
+        digest: str,
+        status: str,
+        now: int,
+        deadline: int,
+        deadlines: dict[int, int],
+    ) -> None:
+        """After our own commit: the cached metadata at the expected version, moved on exactly as the
+        COMMIT script changed the hash (same JSON round trip as `Meta.from_hash`). Commits with extra
+        metadata (resignations) just drop it: the next read parses the hash."""
+        cached = self._metas.pop(game_id, None)
+        if cached is None or cached.version != c.expected_version or c.extra_meta:
+            return
+        state = c.state
+        self._remember_meta(
+            replace(
+                cached,
+                version=version,
+                digest=digest,
+                status=status,
+                to_act=json.loads(dumps(state.to_act())),
+                scores=json.loads(dumps(state.scores())),
+                winners=json.loads(dumps(state.winners())),
+                updated_ms=now,
+                deadline_ms=deadline,
+                deadlines={int(k): v for k, v in json.loads(dumps(deadlines)).items()},
+            )
+        )
 
 
 def fingerprint(action_json: str, expected_version: int) -> str:
