@@ -1,0 +1,37 @@
+"""Session-wide Redis hygiene.
+
+Each suite cleans its own key prefix, but Celery's transport (kombu) also records a
+`_kombu.binding_permanent.<queue>` key for every queue a test declared, outside any prefix,
+and a task dispatched while an instance shuts down can re-create a test queue after its
+fixture cleaned up. Test queues and prefixes all start with a test-only namespace, never
+with production's `sb:` prefix or `bots` queue, so they are swept here once the run ends.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import redis
+
+TEST_NAMESPACES = ("sbtest", "sbgwtest", "sbproof", "sbdeploy", "sbexp", "aismoke")
+_TEST_KEY = re.compile(r"^(_kombu\.binding(_permanent)?\.)?(" + "|".join(TEST_NAMESPACES) + r")[:\-0-9a-f]")
+_DATABASES = (0, 7, 11)  # the DB numbers the suites use
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    base = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0").rsplit("/", 1)[0]
+    for db in _DATABASES:
+        try:
+            client = redis.Redis.from_url(f"{base}/{db}", socket_connect_timeout=2, decode_responses=True)
+            stale = [
+                key
+                for pattern in ("_kombu.binding*", *(f"{ns}*" for ns in TEST_NAMESPACES))
+                for key in client.scan_iter(match=pattern, count=1000)
+                if _TEST_KEY.match(key)
+            ]
+            if stale:
+                client.delete(*stale)
+            client.close()
+        except redis.RedisError:
+            return  # no Redis: the suites that needed it already failed or skipped
