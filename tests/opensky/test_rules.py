@@ -94,6 +94,7 @@ def test_OS_6_1_OS_6_3_OS_6_5_draft_places_every_token_one_per_decision_in_snake
 
 
 def test_OS_6_6_a_player_may_fly_the_same_route_several_times():
+    """OS-3.3 too: each token is one flight of one player, so three tokens are three flights."""
     state = fresh(2, callsigns="random", seed=1)
     for _ in range(3):
         play(state, 0, {"type": "place_aircraft", "route": "AMS-LHR"})

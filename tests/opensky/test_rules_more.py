@@ -135,7 +135,7 @@ def test_OS_20_6_hubless_connection_does_not_count_for_the_table():
     assert [len(p) for p in state.valid[1]] == [4]  # so the two-stop is the shortest and valid
 
 
-def test_OS_21_1_regional_tokens_are_cross_border_tokens_in_north_america_and_hubs_in_europe():
+def test_OS_20_1_OS_21_1_regional_tokens_are_cross_border_tokens_in_north_america_and_hubs_in_europe():
     na = fresh(2, "north_america", callsigns="random", seed=1)
     while na.phase == "draft":
         (seat,) = na.to_act()
@@ -146,6 +146,10 @@ def test_OS_21_1_regional_tokens_are_cross_border_tokens_in_north_america_and_hu
         (seat,) = eu.to_act()
         eu.apply(seat, eu.legal_actions(seat)[0])
     assert eu.phase == "hubs"
+    while eu.phase == "hubs":  # OS-20.1: both regional tokens of each player become hubs
+        (seat,) = eu.to_act()
+        eu.apply(seat, eu.legal_actions(seat)[0])
+    assert [len(p["hubs"]) for p in eu.view(None)["players"]] == [2, 2]
 
 
 def test_OS_23_1_constants():
