@@ -117,6 +117,7 @@ class Stack:
             **base, "REDIS_URL": self.redis_url, "GRPC_ADDR": self.grpc_addr, "METRICS_PORT": "0",
             "KEY_PREFIX": self.prefix, "BOT_QUEUE": self.bot_queue, "BOT_SECRET": BOT_SECRET,
             "DISPATCH_BOTS": "true" if self.dispatch_bots else "false", "SHUTDOWN_GRACE_S": "0.5",
+            "BOT_REDISPATCH_S": "2",
             **self.service_env,
         }
         self.procs["service"] = Proc("service", [sys.executable, "-m", "services.run"], service_env,
@@ -134,8 +135,7 @@ class Stack:
                     "-n", f"w{i}-{uuid.uuid4().hex[:6]}@%h", "--loglevel", "INFO"]
             prom = self.log_dir / f"prom{i}"
             prom.mkdir()
-            worker_env = {**service_env, "WORKER_METRICS_PORT": "0", "REQUEUE_MARGIN_S": "2",
-                          "REQUEUE_INTERVAL_S": "1", "GAMESTATE_TARGET": self.grpc_addr,
+            worker_env = {**service_env, "WORKER_METRICS_PORT": "0", "GAMESTATE_TARGET": self.grpc_addr,
                           "PROMETHEUS_MULTIPROC_DIR": str(prom), **self.worker_env}
             name = f"worker{i}"
             self.procs[name] = Proc(name, argv, worker_env, self._worker_ready(name), self.log_dir)

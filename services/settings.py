@@ -36,7 +36,8 @@ class Settings(BaseSettings):
     )
     dispatch_bots: bool = Field(True, description="Send skyboard.bot_move tasks when a bot seat must act.")
     bot_redispatch_s: float = Field(
-        60.0, ge=0, description="Re-queue a bot move when a game has waited this long on a bot seat (0 = never)."
+        15.0, ge=0, description="Re-queue a bot move when a game has waited on a bot seat for the level's think "
+        "budget plus this many seconds (0 = never).",
     )
     idempotency_ttl_s: int = Field(86_400, description="How long an idempotency key replays its first outcome.")
     snapshot_every: int = Field(

@@ -16,8 +16,7 @@ from typing import Protocol
 
 log = logging.getLogger(__name__)
 
-#: The bot level names creation accepts (the REST contract's names). The ai
-#: package will provide its own list; until then this is the one place.
+#: The bot level names creation accepts (the REST contract's names) when the ai package is absent.
 BOT_LEVELS: tuple[str, ...] = ("random", "greedy", "mcts-easy", "mcts-normal", "mcts-hard")
 
 BOT_MOVE_TASK = "skyboard.bot_move"
@@ -31,6 +30,16 @@ def bot_levels() -> tuple[str, ...]:
     except ImportError:
         return BOT_LEVELS
     return tuple(levels())
+
+
+def level_budget_seconds(level: str) -> float:
+    """The default think time of a level (0 for levels that do not search or when ai is absent)."""
+    try:
+        from ai import default_budget, levels
+    except ImportError:
+        return 0.0
+    budget = default_budget(level) if level in levels() else None
+    return (budget.seconds or 0.0) if budget else 0.0
 
 
 class Dispatcher(Protocol):

@@ -21,7 +21,7 @@ from typing import Any
 import engine
 from engine.core import Event, Game, IllegalAction, State
 from services.gamestate import errors, metrics, tokens
-from services.gamestate.bots import Dispatcher, bot_levels
+from services.gamestate.bots import Dispatcher, bot_levels, level_budget_seconds
 from services.gamestate.store import Commit, Meta, Store, dumps, fingerprint, now_ms
 
 log = logging.getLogger(__name__)
@@ -103,7 +103,7 @@ class GameStateService:
         max_turn_seconds: float = 86_400.0,
         watch_block_ms: int = 1000,
         heartbeat_s: float = 15.0,
-        bot_redispatch_s: float = 60.0,
+        bot_redispatch_s: float = 15.0,
     ):
         self.store = store
         self.registry = registry
@@ -370,12 +370,14 @@ class GameStateService:
                 metrics.BOT_DISPATCH.labels("failed").inc()
                 log.exception("could not queue a bot move for %s seat %s", meta.game_id, seat)
         if waiting and self.bot_redispatch_s > 0:
-            await self.store.arm_bot_wait(meta.game_id, now_ms() + round(self.bot_redispatch_s * 1000))
+            think_s = max(level_budget_seconds(meta.bots[s]) for s in waiting)
+            await self.store.arm_bot_wait(meta.game_id, now_ms() + round((think_s + self.bot_redispatch_s) * 1000))
 
     async def redispatch_stalled_bots(self) -> int:
-        """Re-queue bot_move for games still waiting on a bot after BOT_REDISPATCH_S (a lost task or a
-        worker killed mid-thought never stalls a game). Each due entry is claimed by one instance
-        (ZREM), and a duplicate task is harmless (stale versions exit, idempotency keys replay)."""
+        """Re-queue bot_move for games still waiting on a bot for its level's think budget plus
+        BOT_REDISPATCH_S (a lost task or a worker killed mid-thought never stalls a game). Each due entry
+        is claimed by one instance (ZREM), and a duplicate task is harmless (stale versions exit,
+        idempotency keys replay)."""
         sent = 0
         for game_id in await self.store.due_bot_waits(now_ms()):
             if not await self.store.claim_bot_wait(game_id):

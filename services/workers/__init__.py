@@ -9,10 +9,9 @@
   level (`ai.make_bot`), and submit through the gRPC client with
   `expected_version=version` and the idempotency key `bot:<game>:<seat>:<version>`,
   so a duplicated or redelivered task is harmless.
-- A re-queue sweeper (sweeper.py) runs in every worker: a bot decision pending
-  longer than its level's budget plus a margin is queued again (at most once
-  per period across all workers), so a worker killed mid-thought never stalls
-  a game.
+- Workers keep no sweeper of their own: the game-state service re-queues a bot
+  decision pending longer than its level's budget plus BOT_REDISPATCH_S (one
+  instance claims each), so a worker killed mid-thought never stalls a game.
 - Prometheus metrics (metrics.py), multiprocess-safe with PROMETHEUS_MULTIPROC_DIR.
 
 Configuration (environment, besides the service's Settings: REDIS_URL,

@@ -1,8 +1,6 @@
 """Worker settings from the environment (the service's own Settings cover Redis, prefix, queue, secret).
 
 - GAMESTATE_TARGET: host:port of the game-state gRPC service (default: the service's GRPC_ADDR).
-- REQUEUE_MARGIN_S: seconds past a level's think budget before a pending bot decision is re-queued (15).
-- REQUEUE_INTERVAL_S: how often each worker's sweeper looks (5; 0 disables it).
 - WORKER_METRICS_PORT: Prometheus exporter of the worker (9102; 0 disables it).
 - BOT_SOFT_LIMIT_S / BOT_HARD_LIMIT_S: Celery soft and hard time limits of one bot move
   (default: the largest level budget + 20 s, and + 30 s).
@@ -14,6 +12,7 @@ import os
 from dataclasses import dataclass
 
 import ai
+from services.gamestate.bots import level_budget_seconds
 from services.settings import Settings, get_settings
 
 
@@ -22,17 +21,10 @@ def max_budget_seconds() -> float:
     return max((level_budget_seconds(level) for level in ai.levels()), default=0.0)
 
 
-def level_budget_seconds(level: str) -> float:
-    budget = ai.default_budget(level) if level in ai.levels() else None
-    return (budget.seconds or 0.0) if budget else 0.0
-
-
 @dataclass(frozen=True, slots=True)
 class WorkerConfig:
     settings: Settings
     target: str
-    requeue_margin_s: float
-    requeue_interval_s: float
     metrics_port: int
     soft_limit_s: float
     hard_limit_s: float
@@ -57,8 +49,6 @@ def load_config() -> WorkerConfig:
     return WorkerConfig(
         settings=settings,
         target=os.environ.get("GAMESTATE_TARGET") or settings.grpc_addr,
-        requeue_margin_s=_float("REQUEUE_MARGIN_S", 15.0),
-        requeue_interval_s=_float("REQUEUE_INTERVAL_S", 5.0),
         metrics_port=int(_float("WORKER_METRICS_PORT", 9102)),
         soft_limit_s=soft,
         hard_limit_s=hard,

@@ -37,4 +37,3 @@ FAILURES = Counter(
     "Bot move tasks that failed, by reason (service error reason, timeout, exception type).",
     ["reason"],
 )
-REQUEUED = Counter("skyboard_bot_requeued_total", "Stalled bot decisions queued again by the sweeper.")

@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 CONFIG = load_config()
 _MOVER: Mover | None = None
 
-#: Transient service failures worth a quick retry (the sweeper is the slower safety net).
+#: Transient service failures worth a quick retry (the service's re-dispatch is the slower safety net).
 RETRY_CODES = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 
 
@@ -62,7 +62,7 @@ def bot_move(self, game_id: str, seat: int, version: int) -> None:
         result = mover().play(game_id, seat, version)
     except SoftTimeLimitExceeded:
         metrics.FAILURES.labels("soft_time_limit").inc()
-        log.error("bot move %s seat %s v%s ran out of time; the sweeper re-queues it", game_id, seat, version)
+        log.error("bot move %s seat %s v%s ran out of time; the service re-queues it", game_id, seat, version)
         return
     except GameServiceError as exc:
         if exc.code in RETRY_CODES:

@@ -89,3 +89,26 @@ def test_a_game_waiting_on_a_bot_is_requeued_once_per_period_across_instances(ma
     assert set(map(str, queued[2:])) == {str(("skyboard.bot_move", [game.game_id, 1, 1]))}
     # re-dispatches come at least one period apart whatever the number of instances
     assert 1 <= len(queued) - 2 <= elapsed // 0.4
+
+
+def test_the_redispatch_wait_is_the_waiting_level_budget_plus_the_margin(make_instance, make_client, rdb, settings):
+    """A slow level is not re-queued while it may still be thinking: due = its budget + BOT_REDISPATCH_S."""
+    from services.gamestate.bots import level_budget_seconds
+    from services.gamestate.keys import Keys
+
+    assert level_budget_seconds("random") == 0.0 and level_budget_seconds("mcts-normal") == 1.0
+    assert level_budget_seconds("no-such-level") == 0.0
+    client = make_client(make_instance(bot_redispatch_s=7.0))
+    before = time.time() * 1000
+    fast = client.create_game("toybids", 2, seed=54, bots={1: "random"}).game_id
+    slow = client.create_game("toybids", 2, seed=55, bots={1: "mcts-normal"}).game_id
+    after = time.time() * 1000
+    due = dict(rdb.zrange(Keys(settings.key_prefix).bot_wait, 0, -1, withscores=True))
+    assert before + 7_000 <= due[fast] <= after + 7_000
+    assert before + 8_000 <= due[slow] <= after + 8_000
+
+
+def test_bot_tokens_name_their_game_and_seat(settings):
+    token = tokens.bot_token(settings.bot_secret, "g-1", 3)
+    assert tokens.parse_bot_token(settings.bot_secret, token) == ("g-1", 3)
+    assert tokens.parse_bot_token("another secret", token) is None

@@ -90,8 +90,6 @@ def start_worker(settings, tmp_path: Path, prom_dir: Path) -> Iterator[Callable[
             "BOT_SECRET": settings.bot_secret,
             "GAMESTATE_TARGET": target,
             "WORKER_METRICS_PORT": "0",
-            "REQUEUE_INTERVAL_S": "0.25",
-            "REQUEUE_MARGIN_S": "1.5",
             "PROMETHEUS_MULTIPROC_DIR": str(prom_dir),
             "PYTHONPATH": str(ROOT),
             **env,

@@ -14,12 +14,10 @@ from prometheus_client import CollectorRegistry, multiprocess
 import ai
 import engine
 from services.celery_app import make_celery
-from services.gamestate import tokens
 from services.gamestate.bots import BOT_MOVE_TASK
 from services.gamestate.client import GameClient
 from services.gamestate.keys import Keys
 from services.workers.move import Mover, idempotency_key
-from services.workers.sweeper import find_stalled, requeue_stalled
 
 LINEUPS = {
     "opensky": ["random", "mcts-easy"],
@@ -120,14 +118,15 @@ def test_a_redelivery_racing_the_first_delivery_replays_its_outcome(make_instanc
 
 
 def test_a_worker_killed_mid_thought_does_not_stall_the_game(make_instance, make_client, start_worker, settings, rdb):
-    """A worker is SIGKILLed while a slow bot thinks; the next worker's sweeper re-queues the decision."""
-    inst = make_instance()
+    """A worker is SIGKILLed while a slow bot thinks; the service re-queues the decision after the level's
+    budget (1 s) plus BOT_REDISPATCH_S, and the next worker plays it."""
+    inst = make_instance(bot_redispatch_s=0.5)
     client = make_client(inst)
     created = client.create_game("opensky", 2, seed=3, bots={1: "mcts-normal"})
     gid = created.game_id
     human = created.token(0)
     rng = random.Random(3)
-    doomed = start_worker(inst.target, REQUEUE_INTERVAL_S="0")
+    doomed = start_worker(inst.target)
     while 1 not in client.get_game(gid).to_act:
         legal = client.legal_actions(gid, human)
         client.submit(gid, human, rng.choice(legal.actions), legal.version)
@@ -145,20 +144,6 @@ def test_a_worker_killed_mid_thought_does_not_stall_the_game(make_instance, make
     entry = json.loads(rdb.lindex(Keys(settings.key_prefix).log(gid), pending))
     assert entry["seat"] == 1 and entry["kind"] == "move"
     assert rdb.llen(Keys(settings.key_prefix).log(gid)) == pending + 1
-
-
-def test_the_sweeper_requeues_only_stalled_bot_decisions_once_per_period(make_instance, make_client, settings, rdb):
-    inst = make_instance(dispatch_bots=False)
-    client = make_client(inst)
-    gid = client.create_game("opensky", 2, seed=9, bots={0: "random", 1: "random"}).game_id
-    now = int(time.time() * 1000)
-    assert find_stalled(rdb, settings.key_prefix, now, margin_s=60) == []
-    sent = []
-    later = now + 61_000
-    assert requeue_stalled(rdb, settings.key_prefix, lambda *a: sent.append(a), 60, later) == [(gid, 0, 0)]
-    assert requeue_stalled(rdb, settings.key_prefix, lambda *a: sent.append(a), 60, later) == []
-    assert sent == [(gid, 0, 0)]
-    assert tokens.parse_bot_token(settings.bot_secret, tokens.bot_token(settings.bot_secret, gid, 0)) == (gid, 0)
 
 
 def test_a_task_that_has_nothing_to_do_exits_without_submitting(make_instance, make_client, settings):
