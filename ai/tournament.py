@@ -13,11 +13,20 @@ The table gives, per level: win credit (a shared victory of k seats credits
 1/k to each), the win rate with its 95% Wilson interval, the fair share
 (seats of that level / players), the mean final score and the mean think time
 per decision.
+
+`--ledger FILE.jsonl` makes a long tournament resumable: every finished game is
+appended as one JSON line, and a rerun of the same command skips the games
+already there. Each line carries the tournament's settings and a fingerprint
+of the source of `ai/` and `engine/`, and only lines whose settings and
+fingerprint match the current run count, so games played by other code are
+never mixed into a result.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import hashlib
 import json
 import math
 import multiprocessing
@@ -26,6 +35,7 @@ import sys
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import engine
 from ai.bot import Budget
@@ -64,8 +74,65 @@ def seating(lineup: Sequence[str], index: int) -> list[str]:
     return [lineup[(seat + index) % n] for seat in range(n)]
 
 
+def code_fingerprint() -> str:
+    """sha256 over the Python and JSON sources of ai/ and engine/: what decides every game's outcome."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for package in ("ai", "engine"):
+        for path in sorted((root / package).rglob("*")):
+            if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(root).as_posix().encode())
+                digest.update(b"\0")
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def ledger_key(game: str, lineup: Sequence[str], seed: int, options: dict, budget: Budget | None) -> dict:
+    """The settings a ledger line must share with the run to count in it."""
+    return {
+        "game": game,
+        "lineup": list(lineup),
+        "seed": seed,
+        "options": options,
+        "budget": None if budget is None else dataclasses.asdict(budget),
+        "code": code_fingerprint(),
+    }
+
+
+def read_ledger(path: str, key: dict) -> dict[int, MatchResult]:
+    """Finished games of this tournament already in the ledger, by game index."""
+    done: dict[int, MatchResult] = {}
+    if not os.path.exists(path):
+        return done
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue  # a line cut short by a killed run
+            if isinstance(entry, dict) and entry.get("key") == key:
+                done[int(entry["index"])] = MatchResult(**entry["result"])
+    return done
+
+
+def append_ledger(path: str, key: dict, index: int, result: MatchResult) -> None:
+    """One line per game; a line left unfinished by a killed run is closed first, never extended."""
+    with open(path, "ab+") as raw:
+        raw.seek(0, os.SEEK_END)
+        if raw.tell():
+            raw.seek(-1, os.SEEK_END)
+            if raw.read(1) != b"\n":
+                raw.write(b"\n")
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"key": key, "index": index, "result": dataclasses.asdict(result)}) + "\n")
+
+
 def run_job(job: Job) -> MatchResult:
     return play_match(job.game, seating(job.lineup, job.index), game_seed(job.seed, job.index), job.options, job.budget)
+
+
+def run_indexed_job(job: Job) -> tuple[int, MatchResult]:
+    return job.index, run_job(job)
 
 
 @dataclass(slots=True)
@@ -157,6 +224,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--iterations", type=int, default=None, help="iteration cap per decision for searching bots")
     parser.add_argument("--options", default="{}", help="game options as a JSON object")
     parser.add_argument("--plot", default=None, metavar="FILE.png")
+    parser.add_argument("--ledger", default=None, metavar="FILE.jsonl",
+                        help="append finished games here and skip those already recorded (resumable runs)")
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
     game = engine.get(args.game)
@@ -186,19 +255,27 @@ def main(argv: list[str] | None = None) -> dict[str, Tally]:
     args = parse_args(argv)
     from tqdm import tqdm
 
-    jobs = [Job(args.game, args.lineup, i, args.seed, args.options, args.budget_obj) for i in range(args.games)]
-    results: list[MatchResult] = []
-    progress = tqdm(total=len(jobs), desc=f"{args.game} {'/'.join(args.lineup)}", disable=args.no_progress,
-                    file=sys.stderr)
+    key = ledger_key(args.game, args.lineup, args.seed, args.options, args.budget_obj) if args.ledger else {}
+    done = read_ledger(args.ledger, key) if args.ledger else {}
+    results: list[MatchResult] = [done[i] for i in sorted(done) if i < args.games]
+    jobs = [Job(args.game, args.lineup, i, args.seed, args.options, args.budget_obj)
+            for i in range(args.games) if i not in done]
+    progress = tqdm(total=args.games, initial=len(results), desc=f"{args.game} {'/'.join(args.lineup)}",
+                    disable=args.no_progress, file=sys.stderr)
+
+    def record(index: int, result: MatchResult) -> None:
+        results.append(result)
+        if args.ledger:
+            append_ledger(args.ledger, key, index, result)
+        progress.update()
+
     if args.workers == 1:
         for job in jobs:
-            results.append(run_job(job))
-            progress.update()
-    else:
+            record(job.index, run_job(job))
+    elif jobs:
         with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
-            for result in pool.imap_unordered(run_job, jobs):
-                results.append(result)
-                progress.update()
+            for index, result in pool.imap_unordered(run_indexed_job, jobs):
+                record(index, result)
     progress.close()
     tallies = summarize(args.lineup, results)
     budget = "level defaults" if args.budget_obj is None else f"{args.budget_obj}"

@@ -59,3 +59,32 @@ def test_cli_runs_a_small_parallel_tournament_and_plots(tmp_path, capsys):
 def test_cli_rejects_bad_arguments():
     with pytest.raises(SystemExit):
         main(["--game", "no-such-game", "--bots", "random"])
+
+
+def test_a_ledger_resumes_a_tournament_and_ignores_games_of_other_code(tmp_path, capsys):
+    """Games already in the ledger are not played again; lines of another code fingerprint never count."""
+    import json
+
+    name = engine.games()[0]
+    players = str(engine.get(name).min_players)
+    ledger = tmp_path / "ledger.jsonl"
+    base = ["--game", name, "--players", players, "--bots", "greedy,random", "--workers", "1", "--seed", "5",
+            "--no-progress", "--ledger", str(ledger)]
+    main([*base, "--games", "3"])
+    lines = ledger.read_text().splitlines()
+    assert [json.loads(line)["index"] for line in lines] == [0, 1, 2]
+    foreign = json.loads(lines[0])
+    foreign["key"]["code"] = "0" * 16
+    foreign["index"] = 3
+    with ledger.open("a") as handle:
+        handle.write(json.dumps(foreign) + "\n" + '{"cut short')
+    resumed = main([*base, "--games", "5"])
+    lines = ledger.read_text().splitlines()
+    assert lines[4] == '{"cut short'  # the unfinished line was closed, not extended
+    entries = [json.loads(line) for i, line in enumerate(lines) if i != 4]
+    current = [e["index"] for e in entries if e["key"]["code"] != "0" * 16]
+    assert sorted(current) == [0, 1, 2, 3, 4]  # game 3 was played: the foreign line did not stand in for it
+    fresh = main(["--game", name, "--players", players, "--bots", "greedy,random", "--workers", "1", "--seed", "5",
+                  "--no-progress", "--games", "5"])
+    outcome = {k: (t.wins, t.score_sum) for k, t in resumed.items()}
+    assert outcome == {k: (t.wins, t.score_sum) for k, t in fresh.items()}
