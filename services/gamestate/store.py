@@ -148,6 +148,22 @@ class Meta:
 
 
 @dataclass(slots=True)
+class Creation:
+    """One new game to write: its engine state at version 0 and what the metadata records."""
+
+    game_id: str
+    game: Game
+    state: State
+    players: int
+    options: dict[str, Any]
+    seed: int
+    bots: dict[int, str]
+    token_hashes: dict[int, str]
+    clock_ms: int
+    created_events: list[dict[str, Any]]
+
+
+@dataclass(slots=True)
 class Commit:
     """One change to commit: the new state and what to record about it."""
 
@@ -245,59 +261,85 @@ class Store:
         created_events: list[dict[str, Any]],
     ) -> Meta:
         """Write a new game (metadata, snapshot at version 0, stream entry 0-1, indexes) atomically."""
+        new = Creation(game_id, game, state, players, options, seed, bots, token_hashes, clock_ms, created_events)
+        return (await self.create_many([new]))[0]
+
+    async def create_many(self, games: list[Creation]) -> list[Meta]:
+        """Write new games in one MULTI/EXEC (one round trip, all or none); their metadata, in order.
+
+        Per game: metadata hash, snapshot at version 0, stream entry 0-1; for the batch: one MSET of the
+        token index and one ZADD per index, so a batch costs a few commands per game, not one call each.
+        """
+        if not games:
+            return []
         k = self.keys
         now = now_ms()
-        digest = state.digest()
-        over = state.is_over()
-        deadlines = next_deadlines(state, clock_ms, {}, now)
-        deadline = min(deadlines.values(), default=0)
-        meta = {
-            "game": game.name,
-            "players": players,
-            "options": dumps(options),
-            "seed": seed,
-            "bots": dumps({str(s): lvl for s, lvl in sorted(bots.items())}),
-            "resigned": "[]",
-            "status": status_of(state),
-            "version": 0,
-            "digest": digest,
-            "to_act": dumps(state.to_act()),
-            "scores": dumps(state.scores()),
-            "winners": dumps(state.winners()),
-            "created_ms": now,
-            "updated_ms": now,
-            "clock_ms": clock_ms,
-            "deadline_ms": deadline,
-            "deadlines": dumps(deadlines),
-        }
-        meta.update({f"tok:{s}": h for s, h in token_hashes.items()})
+        hashes: list[dict[str, Any]] = []
+        tokens: dict[str, str] = {}
+        active: dict[str, int] = {}
+        finished: dict[str, int] = {}
+        clocks: dict[str, int] = {}
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(k.meta(game_id), mapping=meta)
-            pipe.hset(k.snap(game_id), mapping={"state": dumps(state.to_json()), "version": 0, "digest": digest})
-            pipe.xadd(
-                k.events(game_id),
-                {
-                    "v": 0,
-                    "kind": "created",
-                    "actor": "",
-                    "events": dumps(created_events),
-                    "status": meta["status"],
-                    "to_act": meta["to_act"],
-                    "scores": meta["scores"],
-                    "winners": meta["winners"],
-                },
-                id="0-1",
-            )
-            for seat, h in token_hashes.items():
-                pipe.set(k.token(h), f"{game_id}:{seat}")
-            pipe.zadd(k.finished if over else k.active, {game_id: now})
-            if deadline:
-                pipe.zadd(k.clock, {game_id: deadline})
+            for c in games:
+                state = c.state
+                state_text, digest = _serialise(state)
+                status = status_of(state)
+                deadlines = next_deadlines(state, c.clock_ms, {}, now)
+                deadline = min(deadlines.values(), default=0)
+                meta = {
+                    "game": c.game.name,
+                    "players": c.players,
+                    "options": dumps(c.options),
+                    "seed": c.seed,
+                    "bots": dumps({str(s): lvl for s, lvl in sorted(c.bots.items())}),
+                    "resigned": "[]",
+                    "status": status,
+                    "version": 0,
+                    "digest": digest,
+                    "to_act": dumps(state.to_act()),
+                    "scores": dumps(state.scores()),
+                    "winners": dumps(state.winners()),
+                    "created_ms": now,
+                    "updated_ms": now,
+                    "clock_ms": c.clock_ms,
+                    "deadline_ms": deadline,
+                    "deadlines": dumps(deadlines),
+                }
+                meta.update({f"tok:{s}": h for s, h in c.token_hashes.items()})
+                hashes.append(meta)
+                pipe.hset(k.meta(c.game_id), mapping=meta)
+                pipe.hset(k.snap(c.game_id), mapping={"state": state_text, "version": 0, "digest": digest})
+                pipe.xadd(
+                    k.events(c.game_id),
+                    {
+                        "v": 0,
+                        "kind": "created",
+                        "actor": "",
+                        "events": dumps(c.created_events),
+                        "status": status,
+                        "to_act": meta["to_act"],
+                        "scores": meta["scores"],
+                        "winners": meta["winners"],
+                    },
+                    id="0-1",
+                )
+                tokens.update({k.token(h): f"{c.game_id}:{seat}" for seat, h in c.token_hashes.items()})
+                (finished if status == "finished" else active)[c.game_id] = now
+                if deadline:
+                    clocks[c.game_id] = deadline
+            if tokens:
+                pipe.mset(tokens)
+            for zset, members in ((k.active, active), (k.finished, finished), (k.clock, clocks)):
+                if members:
+                    pipe.zadd(zset, members)
             await pipe.execute()
-        self._remember(game_id, 0, state)
-        parsed = Meta.from_hash(game_id, {key: str(v) for key, v in meta.items()})
-        self._remember_meta(parsed)
-        return parsed
+        out = []
+        for c, meta in zip(games, hashes):
+            self._remember(c.game_id, 0, c.state)
+            parsed = Meta.from_hash(c.game_id, {key: str(v) for key, v in meta.items()})
+            self._remember_meta(parsed)
+            out.append(parsed)
+        return out
 
     # ------------------------------------------------------------------ reads
 

@@ -9,16 +9,17 @@ error body. An unreachable service is a 503.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from services.gamestate.client import AsyncGameClient, GameServiceError, GameState, Update
+from services.gamestate.client import MAX_BATCH, AsyncGameClient, GameServiceError, GameState, NewGame, Update
 from services.gateway.errors import ApiError
 
 GameStateError = GameServiceError
+__all__ = ["MAX_BATCH", "GameStateClient", "GameStateError", "NewGame", "http_error"]
 
 
 _HTTP = {
@@ -88,6 +89,14 @@ class GameStateClient:
             game, players, seed=seed, options=options, bots=bots, turn_seconds=turn_seconds or 0.0
         )
         return created.game_id, sorted((s.seat, s.token, s.bot) for s in created.seats)
+
+    async def create_many(
+        self, games: Sequence[NewGame]
+    ) -> list[tuple[str, list[tuple[int, str | None, str | None]]] | GameStateError]:
+        """Create up to MAX_BATCH games in one call (the matchmaker's path): per game (game_id, seats) as
+        `create` returns it, or the `GameStateError` of that game alone. A failed call raises."""
+        return [r if isinstance(r, GameStateError) else (r.game_id, sorted((s.seat, s.token, s.bot) for s in r.seats))
+                for r in await self.client.create_games(games)]
 
     async def get(self, game_id: str, token: str | None) -> GameState:
         """The game as `token`'s seat (None: a spectator) sees it; winners mean something once finished."""

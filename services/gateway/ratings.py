@@ -79,13 +79,42 @@ class Ratings:
             out.append((pid, await self.get(pid, game)))
         return out
 
-    async def register_game(self, game_id: str, game: str, seats: dict[int, str]) -> None:
+    async def register_game(self, game_id: str, game: str, seats: dict[int, str], check_at_ms: int = 0) -> None:
         """Mark a game as rated: seat -> entity ("player:<id>" or "bot:<level>")."""
-        mapping = {str(seat): entity for seat, entity in seats.items()} | {"game": game}
+        await self.register_games([(game_id, game, seats)], check_at_ms)
+
+    async def register_games(self, games: list[tuple[str, str, dict[int, str]]], check_at_ms: int = 0) -> None:
+        """`register_game` for many games in one transaction; the matchmaker first checks them at check_at_ms."""
+        if not games:
+            return
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(self.keys.rated_game(game_id), mapping=mapping)
-            pipe.sadd(self.keys.rated_pending(), game_id)
+            for game_id, game, seats in games:
+                mapping = {str(seat): entity for seat, entity in seats.items()} | {"game": game}
+                pipe.hset(self.keys.rated_game(game_id), mapping=mapping)
+            pipe.sadd(self.keys.rated_pending(), *(g[0] for g in games))
+            pipe.zadd(self.keys.rated_due(), {g[0]: check_at_ms for g in games})
             await pipe.execute()
+
+    async def due(self, now_ms: int, limit: int) -> list[str]:
+        """Up to `limit` unsettled rated games whose next check time has come, earliest first."""
+        ids = await self.redis.zrangebyscore(self.keys.rated_due(), "-inf", now_ms, start=0, num=limit)
+        return [i.decode() if isinstance(i, bytes) else i for i in ids]
+
+    async def schedule(self, game_ids: list[str], at_ms: int) -> None:
+        """Check these games again at `at_ms`."""
+        if game_ids:
+            await self.redis.zadd(self.keys.rated_due(), dict.fromkeys(game_ids, at_ms))
+
+    async def unschedule(self, game_ids: list[str]) -> None:
+        if game_ids:
+            await self.redis.zrem(self.keys.rated_due(), *game_ids)
+
+    async def schedule_unscheduled(self, at_ms: int) -> int:
+        """Give every pending game without a check time one (games rated before the schedule existed)."""
+        pending = await self.pending()
+        if not pending:
+            return 0
+        return int(await self.redis.zadd(self.keys.rated_due(), dict.fromkeys(pending, at_ms), nx=True))
 
     async def is_rated(self, game_id: str) -> bool:
         return bool(await self.redis.exists(self.keys.rated_game(game_id)))
@@ -121,6 +150,7 @@ class Ratings:
                     pipe.multi()
                     pipe.set(done, "1", ex=DONE_TTL_S)
                     pipe.srem(self.keys.rated_pending(), game_id)
+                    pipe.zrem(self.keys.rated_due(), game_id)
                     for seat, pid in players.items():
                         pipe.hset(self.keys.rating(pid), game, json.dumps(after[seat].to_json()))
                         pipe.zadd(self.keys.leaderboard(game), {pid: after[seat].ordinal})
