@@ -490,3 +490,46 @@ def test_rated_games_without_a_check_time_get_one_and_active_ones_are_checked_ag
         at = rdb.zscore(due, game_id)
         assert at is not None and start + 599_000 <= at <= time.time() * 1000 + 600_000
         assert rdb.sismember(f"{gw.settings.key_prefix}rated_pending", game_id)
+
+
+def test_matching_goes_on_against_a_service_without_the_batch_call(make_gateway, service, rdb) -> None:
+    """During a rolling upgrade the matchmaker may reach a replica of the previous release (no CreateGames):
+    it then creates the batch's games one CreateGame each."""
+    import grpc
+
+    from services.gamestate.bots import NoDispatcher
+    from services.gamestate.pb import pb2_grpc
+    from services.gamestate.server import GameServicer, build_service
+    from services.gamestate.service import Registry
+    from tests.gateway.conftest import new_prefix
+    from tests.services import toygame
+
+    class PreviousRelease(GameServicer):
+        CreateGames = pb2_grpc.GameServiceServicer.CreateGames  # answers UNIMPLEMENTED
+
+    settings = service.settings.model_copy(update={"key_prefix": new_prefix()})
+
+    async def start_old():
+        redis = aioredis.Redis.from_url(settings.redis_url, decode_responses=True)
+        svc = build_service(settings, redis, Registry({toygame.GAME.name: toygame.GAME}), NoDispatcher())
+        server = grpc.aio.server()
+        pb2_grpc.add_GameServiceServicer_to_server(PreviousRelease(svc), server)
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        return server, port, redis
+
+    server, port, redis = service._run(start_old())
+    try:
+        gw = make_gateway(gamestate_addr=f"127.0.0.1:{port}", mm_base_gap=1000.0)
+        with gw.client() as c:
+            players = [new_player(c, f"u{i}") for i in range(6)]
+            tickets = [ticket(c, key, "toybids", 2) for _pid, key in players]
+            created = run_matcher(gw.settings)
+            assert len(created) == 3
+            for (_p, key), t in zip(players, tickets):
+                r = poll(c, key, t)
+                assert r["status"] == "matched" and r["game_id"] in created
+                assert c.get(f"/v1/games/{r['game_id']}", headers=auth(r["token"])).json()["seat"] == r["seat"]
+    finally:
+        service._run(server.stop(0))
+        service._run(redis.aclose())
