@@ -57,12 +57,26 @@ def ranks_from_result(scores: Sequence[int], winners: Sequence[int]) -> list[int
     return [1 if seat in winner_set else first_other + others.index(s) for seat, s in enumerate(scores)]
 
 
+# KEYS: rated_pending, rated_due, then rated:<id> per game. ARGV: check time ms, JSON array of
+# [game_id, game, [seat, entity, seat, entity, ...]] per game (same order as the keys).
+_REGISTER = """
+local games = cjson.decode(ARGV[2])
+for i, g in ipairs(games) do
+  redis.call('HSET', KEYS[2 + i], 'game', g[2], unpack(g[3]))
+  redis.call('SADD', KEYS[1], g[1])
+  redis.call('ZADD', KEYS[2], ARGV[1], g[1])
+end
+return #games
+"""
+
+
 class Ratings:
     """Reads and settles ratings in Redis."""
 
     def __init__(self, redis: Redis, keys: Keys):
         self.redis = redis
         self.keys = keys
+        self._register = redis.register_script(_REGISTER)
 
     async def get(self, player_id: str, game: str) -> Rating:
         return _decode(await self.redis.hget(self.keys.rating(player_id), game))
@@ -84,16 +98,14 @@ class Ratings:
         await self.register_games([(game_id, game, seats)], check_at_ms)
 
     async def register_games(self, games: list[tuple[str, str, dict[int, str]]], check_at_ms: int = 0) -> None:
-        """`register_game` for many games in one transaction; the matchmaker first checks them at check_at_ms."""
+        """`register_game` for many games in one script (their data as one JSON argument); the matchmaker
+        first checks them at check_at_ms."""
         if not games:
             return
-        async with self.redis.pipeline(transaction=True) as pipe:
-            for game_id, game, seats in games:
-                mapping = {str(seat): entity for seat, entity in seats.items()} | {"game": game}
-                pipe.hset(self.keys.rated_game(game_id), mapping=mapping)
-            pipe.sadd(self.keys.rated_pending(), *(g[0] for g in games))
-            pipe.zadd(self.keys.rated_due(), {g[0]: check_at_ms for g in games})
-            await pipe.execute()
+        keys = [self.keys.rated_pending(), self.keys.rated_due(), *(self.keys.rated_game(g[0]) for g in games)]
+        rows = [[game_id, game, [x for seat, entity in seats.items() for x in (str(seat), entity)]]
+                for game_id, game, seats in games]
+        await self._register(keys=keys, args=[check_at_ms, json.dumps(rows)])
 
     async def due(self, now_ms: int, limit: int) -> list[str]:
         """Up to `limit` unsettled rated games whose next check time has come, earliest first."""

@@ -55,25 +55,35 @@ end
 return status
 """
 
-# KEYS: queue, then ticket_1, alive_1, ticket_2, alive_2, ... ARGV: the ticket ids.
+# Data of many tickets travels as one JSON argument (cjson in the script) instead of one argument per value:
+# encoding tens of thousands of arguments cost the matchmaker more CPU than everything else in a pass.
+
+# KEYS: queue. Returns the queue's ticket ids, oldest first, as one JSON array.
+_IDS = """
+local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
+if #ids == 0 then return '[]' end
+return cjson.encode(ids)
+"""
+
+# KEYS: queue, then ticket_1, alive_1, ticket_2, alive_2, ... ARGV: JSON array of the ticket ids.
 # Returns a JSON array with [id, player_id, game, players, options, bots_after_s, created_ms, rating] per
 # queued, alive ticket (one string to parse instead of a hash per ticket). On the way it drops from the queue
 # the ids whose ticket is gone, and marks expired (and drops) the queued tickets whose TTL lapsed.
 _QUEUED = """
+local ids = cjson.decode(ARGV[1])
 local out = {}
-local n = (#KEYS - 1) / 2
-for i = 1, n do
+for i, id in ipairs(ids) do
   local t = KEYS[2 * i]
   local f = redis.call('HMGET', t, 'status', 'player_id', 'game', 'players', 'options', 'bots_after_s',
                        'created_ms', 'rating')
   if not f[1] then
-    if redis.call('EXISTS', t) == 0 then redis.call('ZREM', KEYS[1], ARGV[i]) end
+    if redis.call('EXISTS', t) == 0 then redis.call('ZREM', KEYS[1], id) end
   elseif f[1] == 'queued' then
     if redis.call('EXISTS', KEYS[2 * i + 1]) == 1 then
-      out[#out + 1] = {ARGV[i], f[2], f[3], f[4], f[5], f[6], f[7], f[8]}
+      out[#out + 1] = {id, f[2], f[3], f[4], f[5], f[6], f[7], f[8]}
     else
       redis.call('HSET', t, 'status', 'expired')
-      redis.call('ZREM', KEYS[1], ARGV[i])
+      redis.call('ZREM', KEYS[1], id)
     end
   end
 end
@@ -82,18 +92,17 @@ return cjson.encode(out)
 """
 
 # KEYS: queue, claims, then ticket_1, alive_1, ticket_2, alive_2, ... of every group in turn.
-# ARGV: claim id, now_ms, group count g, the g group sizes, then the ticket ids in the same order.
+# ARGV: claim id, now_ms, JSON array of the groups' ticket-id arrays (same order as the keys).
 # Each group on its own is claimed whole or not at all: its result is 0 when every ticket was claimed, else
 # the 1-based index (within the group) of the first that could not be (an expired one is marked expired on
-# the way). Returns the g results. Claimed tickets are listed in `claims` by claim time.
+# the way). Returns the results, one per group. Claimed tickets are listed in `claims` by claim time.
 _CLAIM = """
-local g = tonumber(ARGV[3])
+local groups = cjson.decode(ARGV[3])
 local results = {}
 local base = 0
-for j = 1, g do
-  local size = tonumber(ARGV[3 + j])
+for j, ids in ipairs(groups) do
   local failed = 0
-  for i = 1, size do
+  for i, id in ipairs(ids) do
     local k = base + i
     local t = KEYS[2 * k + 1]
     if redis.call('HGET', t, 'status') ~= 'queued' then
@@ -102,21 +111,20 @@ for j = 1, g do
     end
     if redis.call('EXISTS', KEYS[2 * k + 2]) == 0 then
       redis.call('HSET', t, 'status', 'expired')
-      redis.call('ZREM', KEYS[1], ARGV[3 + g + k])
+      redis.call('ZREM', KEYS[1], id)
       failed = i
       break
     end
   end
   if failed == 0 then
-    for i = 1, size do
-      local k = base + i
-      redis.call('HSET', KEYS[2 * k + 1], 'status', 'claimed', 'claim', ARGV[1])
-      redis.call('ZREM', KEYS[1], ARGV[3 + g + k])
-      redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3 + g + k])
+    for i, id in ipairs(ids) do
+      redis.call('HSET', KEYS[2 * (base + i) + 1], 'status', 'claimed', 'claim', ARGV[1])
+      redis.call('ZREM', KEYS[1], id)
+      redis.call('ZADD', KEYS[2], ARGV[2], id)
     end
   end
   results[j] = failed
-  base = base + size
+  base = base + #ids
 end
 return results
 """
@@ -138,19 +146,17 @@ end
 return 1
 """
 
-# KEYS: claims, then ticket_1, alive_1, ... of every group in turn. ARGV: claim id, group count g, the g
-# group sizes, the ticket ids, then (game_id, seat, token) per ticket in the same order. Each group on its own
-# records its placements only if every one of its tickets is still held by this claim (1), else writes
-# nothing (0). Returns the g results.
+# KEYS: claims, then ticket_1, alive_1, ... of every group in turn. ARGV: claim id, JSON array with per group
+# an array of [ticket id, game_id, seat, token or ""] (same order as the keys). Each group on its own records
+# its placements only if every one of its tickets is still held by this claim (1), else writes nothing (0).
+# Returns the results, one per group.
 _MATCHED = """
-local g = tonumber(ARGV[2])
-local n = (#KEYS - 1) / 2
+local groups = cjson.decode(ARGV[2])
 local results = {}
 local base = 0
-for j = 1, g do
-  local size = tonumber(ARGV[2 + j])
+for j, placements in ipairs(groups) do
   local held = 1
-  for i = 1, size do
+  for i = 1, #placements do
     local t = KEYS[2 * (base + i)]
     if redis.call('HGET', t, 'status') ~= 'claimed' or redis.call('HGET', t, 'claim') ~= ARGV[1] then
       held = 0
@@ -158,18 +164,17 @@ for j = 1, g do
     end
   end
   if held == 1 then
-    for i = 1, size do
+    for i, p in ipairs(placements) do
       local k = base + i
       local t = KEYS[2 * k]
-      local p = 2 + g + n + 3 * (k - 1)
-      redis.call('HSET', t, 'status', 'matched', 'game_id', ARGV[p + 1], 'seat', ARGV[p + 2])
-      if ARGV[p + 3] ~= '' then redis.call('HSET', t, 'token', ARGV[p + 3]) end
+      redis.call('HSET', t, 'status', 'matched', 'game_id', p[2], 'seat', p[3])
+      if p[4] ~= '' then redis.call('HSET', t, 'token', p[4]) end
       redis.call('DEL', KEYS[2 * k + 1])
-      redis.call('ZREM', KEYS[1], ARGV[2 + g + k])
+      redis.call('ZREM', KEYS[1], p[1])
     end
   end
   results[j] = held
-  base = base + size
+  base = base + #placements
 end
 return results
 """
@@ -206,6 +211,10 @@ def bucket_of(game: str, players: int, options: dict) -> str:
     return f"{game}|{players}|{json.dumps(options, sort_keys=True, separators=(',', ':'))}"
 
 
+def _dumps(obj) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
 def _text(value) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
@@ -240,6 +249,7 @@ class TicketStore:
         self._release = redis.register_script(_RELEASE)
         self._matched = redis.register_script(_MATCHED)
         self._queued = redis.register_script(_QUEUED)
+        self._ids = redis.register_script(_IDS)
 
     async def create(
         self, player_id: str, game: str, players: int, options: dict, bots_after_s: float, rating: float
@@ -296,11 +306,11 @@ class TicketStore:
         Read by a script in chunks of READ_CHUNK: a JSON reply per chunk instead of a hash per ticket.
         """
         queue = self.keys.queue(bucket)
-        ids = [_text(i) for i in await self.redis.zrange(queue, 0, -1)]
+        ids = json.loads(await self._ids(keys=[queue]))
         out = []
         for start in range(0, len(ids), READ_CHUNK):
             chunk = ids[start:start + READ_CHUNK]
-            rows = json.loads(await self._queued(keys=[queue, *self._pairs(chunk)], args=chunk))
+            rows = json.loads(await self._queued(keys=[queue, *self._pairs(chunk)], args=[_dumps(chunk)]))
             out += [
                 Ticket(tid, player_id, game, int(players), json.loads(options), float(bots_after_s),
                        int(created_ms), float(rating), "queued")
@@ -328,8 +338,7 @@ class TicketStore:
         now_ms = int(time.time() * 1000) if now_ms is None else now_ms
         ids = [tid for group in groups for tid in group]
         keys = [self.keys.queue(bucket), self.keys.claims(), *self._pairs(ids)]
-        args = [claim_id, now_ms, len(groups), *(len(g) for g in groups), *ids]
-        return [int(r) for r in await self._claim(keys=keys, args=args)]
+        return [int(r) for r in await self._claim(keys=keys, args=[claim_id, now_ms, _dumps(groups)])]
 
     async def release(self, claim_id: str, bucket: str, ticket_ids: list[str]) -> None:
         """Put claimed tickets back in the queue (game creation failed), with a fresh TTL."""
@@ -345,11 +354,10 @@ class TicketStore:
         if not groups:
             return []
         ids = [tid for group in groups for tid in group]
-        args: list = [claim_id, len(groups), *(len(g) for g in groups), *ids]
-        for group in groups:
-            for game_id, seat, token in group.values():
-                args += [game_id, seat, token or ""]
-        return [bool(r) for r in await self._matched(keys=[self.keys.claims(), *self._pairs(ids)], args=args)]
+        rows = [[[tid, game_id, str(seat), token or ""] for tid, (game_id, seat, token) in group.items()]
+                for group in groups]
+        keys = [self.keys.claims(), *self._pairs(ids)]
+        return [bool(r) for r in await self._matched(keys=keys, args=[claim_id, _dumps(rows)])]
 
     async def release_stale_claims(self, older_than_s: float) -> int:
         """Release claims held longer than `older_than_s` (their matchmaker died mid-creation)."""
