@@ -50,6 +50,9 @@ class Registry:
 #: Most games one CreateGames call may create (more is refused: one call must stay a bounded Redis transaction).
 MAX_BATCH = 256
 
+#: Games prepared between two yields to the event loop while a batch is built.
+YIELD_EVERY = 16
+
 #: (game_id, [(seat, token or "", bot level or "")], version) of a created game.
 Created = tuple[str, list[tuple[int, str, str]], int]
 
@@ -226,7 +229,9 @@ class GameStateService:
         if len(requests) > MAX_BATCH:
             raise errors.invalid(f"at most {MAX_BATCH} games per CreateGames call, got {len(requests)}")
         prepared: list[_NewGame | errors.ServiceError] = []
-        for args in requests:
+        for i, args in enumerate(requests):
+            if i and i % YIELD_EVERY == 0:
+                await asyncio.sleep(0)  # let other calls run: a full batch is tens of ms of engine work
             try:
                 prepared.append(self._prepare(args))
             except errors.ServiceError as exc:

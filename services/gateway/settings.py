@@ -42,7 +42,7 @@ class GatewaySettings(BaseSettings):
     )
     mm_interval_s: float = Field(0.5, gt=0, description="Pause between two matchmaker passes.")
     mm_batch_size: int = Field(
-        128, ge=1, le=256, description="Games the matchmaker claims, creates (one CreateGames) and records at once."
+        64, ge=1, le=256, description="Games the matchmaker claims, creates (one CreateGames) and records at once."
     )
     mm_batches_in_flight: int = Field(
         4, ge=1, description="Batches a matchmaking pass works on concurrently (overlaps Redis, service, matcher)."
