@@ -278,12 +278,19 @@ def proc_cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+async def redis_cpu_s(redis) -> float:
+    """CPU seconds the Redis server has used so far: shared with every other client of that server, so an
+    upper bound of what one measurement costs it."""
+    info = await redis.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
 async def matchmaking(stack: Stack, tickets: int, players: int) -> dict[str, Any]:
     """Put `tickets` tickets of one bucket in the queue, then time matcher passes until every one is matched.
 
     Also reports the CPU seconds per 1,000 tickets of the matching phase (not the queue fill) spent by the
-    matcher (this process) and the game-state service process: on a shared machine wall-clock rates move
-    with the load, CPU per ticket much less.
+    matcher (this process) and the game-state service process (and Redis's, shared with its other clients):
+    on a shared machine wall-clock rates move with the load, CPU per ticket much less.
     """
     import redis.asyncio as aioredis
 
@@ -314,6 +321,7 @@ async def matchmaking(stack: Stack, tickets: int, players: int) -> dict[str, Any
         await asyncio.gather(*(one(i) for i in range(tickets)))
         queued_s = time.perf_counter() - t0
         load = os.getloadavg()[0]
+        redis0 = await redis_cpu_s(redis)
         cpu0, svc0 = time.process_time(), proc_cpu_s(service_pid)
         start = time.perf_counter()
         games = passes = 0
@@ -322,6 +330,7 @@ async def matchmaking(stack: Stack, tickets: int, players: int) -> dict[str, Any
             passes += 1
         elapsed = time.perf_counter() - start
         matcher_cpu, service_cpu = time.process_time() - cpu0, proc_cpu_s(service_pid) - svc0
+        redis_cpu = await redis_cpu_s(redis) - redis0
     finally:
         await gamestate.close()
         await redis.aclose()
@@ -329,7 +338,7 @@ async def matchmaking(stack: Stack, tickets: int, players: int) -> dict[str, Any
     return {"tickets": tickets, "players": players, "matched": games * players, "games": games, "passes": passes,
             "seconds": elapsed, "tickets_per_s": games * players / elapsed, "queue_fill_s": queued_s,
             "loadavg": load, "matcher_cpu_s_per_1k": matcher_cpu * per_k,
-            "service_cpu_s_per_1k": service_cpu * per_k}
+            "service_cpu_s_per_1k": service_cpu * per_k, "redis_cpu_s_per_1k_shared": redis_cpu * per_k}
 
 
 def start_floor(stack: Stack) -> tuple[Proc, str]:
@@ -431,7 +440,8 @@ async def matchmaking_runs(stack: Stack, args: argparse.Namespace) -> dict[str, 
     for _ in range(args.runs if args.only == "matchmaking" else 1):
         runs.append(await matchmaking(stack, args.tickets, 4))
         print(f"matchmaking: {runs[-1]}", flush=True)
-    keys = ("tickets_per_s", "seconds", "loadavg", "matcher_cpu_s_per_1k", "service_cpu_s_per_1k")
+    keys = ("tickets_per_s", "seconds", "loadavg", "matcher_cpu_s_per_1k", "service_cpu_s_per_1k",
+            "redis_cpu_s_per_1k_shared")
     return {**runs[0], **{k: statistics.median(r[k] for r in runs) for k in keys}, "runs": runs}
 
 
