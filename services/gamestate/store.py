@@ -309,7 +309,7 @@ class Store:
         token_keys: list[str] = []
         records: list[dict[str, Any]] = []
         snapshots: list[str] = []
-        hashes: list[dict[str, str]] = []
+        metas: list[Meta] = []
         for c in games:
             state = c.state
             state_text, digest = _serialise(state)
@@ -336,7 +336,13 @@ class Store:
                 "deadlines": dumps(deadlines),
             }
             meta.update({f"tok:{s}": h for s, h in c.token_hashes.items()})
-            hashes.append(meta)
+            metas.append(Meta(  # what Meta.from_hash(meta) gives, without parsing back what was just written
+                game_id=c.game_id, game=c.game.name, players=c.players, options=c.options, seed=c.seed,
+                bots=dict(c.bots), resigned=[], token_hashes=dict(c.token_hashes), status=status, version=0,
+                digest=digest, to_act=list(state.to_act()), scores=list(state.scores()),
+                winners=list(state.winners()), created_ms=now, updated_ms=now, clock_ms=c.clock_ms,
+                deadline_ms=deadline, deadlines=dict(deadlines),
+            ))
             event = {"v": "0", "kind": "created", "actor": "", "events": dumps(c.created_events), "status": status,
                      "to_act": meta["to_act"], "scores": meta["scores"], "winners": meta["winners"]}
             records.append({
@@ -348,13 +354,10 @@ class Store:
             token_keys += [k.token(h) for h in c.token_hashes.values()]
             snapshots.append(state_text)
         await self._create(keys=keys + token_keys, args=[str(now), dumps(records), *snapshots])
-        out = []
-        for c, meta in zip(games, hashes):
+        for c, parsed in zip(games, metas):
             self._remember(c.game_id, 0, c.state)
-            parsed = Meta.from_hash(c.game_id, meta)
             self._remember_meta(parsed)
-            out.append(parsed)
-        return out
+        return metas
 
     # ------------------------------------------------------------------ reads
 

@@ -152,3 +152,18 @@ def test_the_async_client_speaks_the_batch_too(instance, client):
     ok, bad = asyncio.run(_async_batch(instance.target))
     assert isinstance(ok, Created) and isinstance(bad, GameServiceError) and bad.code == C.INVALID_ARGUMENT
     assert client.get_game(ok.game_id, ok.token(1)).seat == 1
+
+
+def test_the_cached_metadata_of_new_games_is_what_redis_holds(instance, client, rdb, prefix):
+    """Creation caches each game's metadata without reading it back: it must equal the parse of the hash."""
+    from services.gamestate.store import Meta
+
+    results = client.create_games([
+        NewGame("toybids", 3, seed=1, options={"rounds": 2}, bots={0: "random"}, turn_seconds=20.0),
+        NewGame("toybids", 2, seed=2),
+    ])
+    store = instance.running.service.store
+    for r in results:
+        parsed = Meta.from_hash(r.game_id, rdb.hgetall(f"{prefix}game:{{{r.game_id}}}:meta"))
+        assert store._metas[r.game_id] == parsed
+    assert store._metas[results[0].game_id].deadlines, "the clocked game has running deadlines"
