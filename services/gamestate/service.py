@@ -47,7 +47,7 @@ class Registry:
         return engine.get(name)
 
 
-#: Most games one CreateGames call may create (more is refused: one call must stay a bounded Redis transaction).
+#: Most games one CreateGames call may create (more is refused: one call must stay one bounded Redis script).
 MAX_BATCH = 256
 
 #: Games prepared between two yields to the event loop while a batch is built.
@@ -221,7 +221,7 @@ class GameStateService:
         return new.created()
 
     async def create_many(self, requests: Sequence[CreateArgs]) -> list[Created | errors.ServiceError]:
-        """Create up to MAX_BATCH games with one Redis transaction; per request its result or its error.
+        """Create up to MAX_BATCH games with one Redis script; per request its result or its error.
 
         A refused request (bad input, or an engine failure on it) is reported in its place and changes
         nothing; the others are created. Only a storage failure fails the whole call (nothing written).
@@ -287,7 +287,7 @@ class GameStateService:
         return _NewGame(record, seat_tokens)
 
     async def _store_new(self, games: list[_NewGame]) -> None:
-        """Write prepared games in one transaction, then queue their first bot moves."""
+        """Write prepared games with one script (atomic), then queue their first bot moves."""
         metas = await self.store.create_many([g.record for g in games])
         for meta, g in zip(metas, games):
             await self._after_commit(meta, 0, g.record.state)
