@@ -110,6 +110,10 @@ class Matcher:
         except BaseException:
             await self._release(claim_id, bucket, seatings)
             raise
+        if len(results) != len(seatings):  # a broken reply: the placements cannot be matched to the groups
+            log.error("CreateGames answered %d results for %d games", len(results), len(seatings))
+            await self._release(claim_id, bucket, seatings)
+            return []
         placed: list[tuple[_Seating, str, dict[str, Placement]]] = []
         failed: list[_Seating] = []
         for seating, result in zip(seatings, results):
@@ -125,6 +129,7 @@ class Matcher:
         await self._release(claim_id, bucket, failed)
         recorded = await self.store.matched_groups(claim_id, [p for _s, _g, p in placed])
         rated = []
+        seated = 0
         for (seating, game_id, _p), ok in zip(placed, recorded):
             if not ok:
                 log.error("claim %s was released while game %s was being created; the game stays unused",
@@ -133,9 +138,9 @@ class Matcher:
             entities = {seat: f"bot:{level}" for seat, level in seating.bots.items()}
             entities |= {seating.human_seats[t.ticket_id]: f"player:{t.player_id}" for t in seating.group.tickets}
             rated.append((game_id, seating.group.tickets[0].game, entities))
+            seated += len(seating.human_seats)
         await self.ratings.register_games(rated, self._now_ms() + self._settle_ms)
-        log.info("matched %d tickets into %d games (%d failed to create)",
-                 sum(len(s.human_seats) for s, _g, _p in placed), len(rated), len(failed))
+        log.info("matched %d tickets into %d games (%d failed to create)", seated, len(rated), len(failed))
         return [game_id for game_id, _game, _entities in rated]
 
     def _seat(self, group: Group) -> _Seating:
