@@ -1,6 +1,7 @@
 """Load bench of the platform (`make bench-load`): REST, its floor, gRPC, bots and matchmaking.
 
     python -m bench.load [--games 200] [--seconds 10] [--rates 200,400,800] [--runs 1] [--json out.json]
+    python -m bench.load --only matchmaking --tickets 10000 --runs 3
 
 Starts its own game-state service, gateway and floor (loopback, own key
 prefix, removed at the end) and plays many concurrent games with random legal
@@ -16,7 +17,7 @@ mean latencies at equal concurrency). The same game loop then runs over gRPC
 directly. Bot decision latency (queued to applied) is read from the action log
 timestamps of all-bot games played by a real Celery worker, when services/workers
 exists. Matchmaking: 10,000 tickets put in the queue, then matcher passes until all are
-matched.
+matched, with the CPU seconds per 1,000 tickets of the matcher and the service.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import time
+import uuid
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -269,8 +271,27 @@ async def bot_latency(stack: Stack, games: int, level: str, timeout: float) -> d
             "p50_ms": pct(gaps, 0.5) * 1000, "p95_ms": pct(gaps, 0.95) * 1000, "p99_ms": pct(gaps, 0.99) * 1000}
 
 
+def proc_cpu_s(pid: int) -> float:
+    """User + system CPU seconds a process has used so far (from /proc/<pid>/stat)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def redis_cpu_s(redis) -> float:
+    """CPU seconds the Redis server has used so far: shared with every other client of that server, so an
+    upper bound of what one measurement costs it."""
+    info = await redis.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
 async def matchmaking(stack: Stack, tickets: int, players: int) -> dict[str, Any]:
-    """Put `tickets` tickets of one bucket in the queue, then time matcher passes until every one is matched."""
+    """Put `tickets` tickets of one bucket in the queue, then time matcher passes until every one is matched.
+
+    Also reports the CPU seconds per 1,000 tickets of the matching phase (not the queue fill) spent by the
+    matcher (this process) and the game-state service process (and Redis's, shared with its other clients):
+    on a shared machine wall-clock rates move with the load, CPU per ticket much less.
+    """
     import redis.asyncio as aioredis
 
     from services.gateway.gamestate import GameStateClient
@@ -280,7 +301,7 @@ async def matchmaking(stack: Stack, tickets: int, players: int) -> dict[str, Any
     from services.matchmaker.matcher import Matcher
     from services.matchmaker.store import TicketStore
 
-    prefix = f"{stack.prefix}mm:"
+    prefix = f"{stack.prefix}mm:{uuid.uuid4().hex[:6]}:"
     settings = GatewaySettings(redis_url=stack.redis_url, key_prefix=prefix, gamestate_addr=stack.grpc_addr,
                                ticket_ttl_s=600, default_bots_after_s=3600)
     redis = aioredis.from_url(stack.redis_url)
@@ -288,6 +309,7 @@ async def matchmaking(stack: Stack, tickets: int, players: int) -> dict[str, Any
     store = TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s)
     gamestate = GameStateClient(stack.grpc_addr)
     matcher = Matcher(store, Ratings(redis, keys), gamestate, settings)
+    service_pid = stack.procs["service"].popen.pid  # type: ignore[union-attr]
     try:
         sem = asyncio.Semaphore(64)
 
@@ -298,17 +320,25 @@ async def matchmaking(stack: Stack, tickets: int, players: int) -> dict[str, Any
         t0 = time.perf_counter()
         await asyncio.gather(*(one(i) for i in range(tickets)))
         queued_s = time.perf_counter() - t0
+        load = os.getloadavg()[0]
+        redis0 = await redis_cpu_s(redis)
+        cpu0, svc0 = time.process_time(), proc_cpu_s(service_pid)
         start = time.perf_counter()
         games = passes = 0
         while games * players < tickets and time.perf_counter() - start < 600:
             games += len(await matcher.run_once())
             passes += 1
         elapsed = time.perf_counter() - start
+        matcher_cpu, service_cpu = time.process_time() - cpu0, proc_cpu_s(service_pid) - svc0
+        redis_cpu = await redis_cpu_s(redis) - redis0
     finally:
         await gamestate.close()
         await redis.aclose()
+    per_k = 1000 / max(games * players, 1)
     return {"tickets": tickets, "players": players, "matched": games * players, "games": games, "passes": passes,
-            "seconds": elapsed, "tickets_per_s": games * players / elapsed, "queue_fill_s": queued_s}
+            "seconds": elapsed, "tickets_per_s": games * players / elapsed, "queue_fill_s": queued_s,
+            "loadavg": load, "matcher_cpu_s_per_1k": matcher_cpu * per_k,
+            "service_cpu_s_per_1k": service_cpu * per_k, "redis_cpu_s_per_1k_shared": redis_cpu * per_k}
 
 
 def start_floor(stack: Stack) -> tuple[Proc, str]:
@@ -361,47 +391,71 @@ async def sweep(driver: Driver, games: int, seconds: float, rates: list[float | 
 
 
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
-    from services.gamestate.client import AsyncGameClient
-
-    rates: list[float | None] = [float(r) for r in args.rates.split(",") if r] + [None]
     result: dict[str, Any] = {"machine": machine(), "args": vars(args), "runs": []}
-    use_workers = args.bots > 0 and workers_available()
+    use_workers = args.only == "all" and args.bots > 0 and workers_available()
     with Stack(redis_url=args.redis_url, dispatch_bots=use_workers, workers=1 if use_workers else 0) as stack:
-        floor, floor_url = start_floor(stack)
-        try:
-            for run in range(args.runs):
-                print(f"run {run + 1}/{args.runs}, load average {os.getloadavg()[0]:.1f}", flush=True)
-                one: dict[str, Any] = {"loadavg_start": os.getloadavg()[0]}
-                async with http_clients(args.client, stack.gateway_url, args.games) as make_http:
-                    one["rest"] = await sweep(rest_driver(make_http), args.games, args.seconds, rates, run, "rest")
-                async with http_clients(args.client, floor_url, args.games) as make_http:
-                    one["floor"] = await sweep(floor_driver(make_http), args.games, args.seconds, rates, run,
-                                               "floor")
-                async with AsyncGameClient(stack.grpc_addr, timeout=30) as client:
-                    one["grpc"] = await sweep(grpc_driver(client), args.games, args.seconds, rates, run, "grpc")
-                one["loadavg_end"] = os.getloadavg()[0]
-                rest_max, floor_max = one["rest"][-1], one["floor"][-1]
-                one["rest_overhead_x"] = floor_max["requests_per_s"] / max(rest_max["requests_per_s"], 1e-9)
-                print(f"  REST overhead vs floor: {one['rest_overhead_x']:.2f}x", flush=True)
-                result["runs"].append(one)
-        finally:
-            floor.stop()
+        if args.only == "all":
+            await load_runs(stack, args, result)
         if args.tickets:
-            result["matchmaking"] = await matchmaking(stack, args.tickets, 4)
-            print(f"matchmaking: {result['matchmaking']}", flush=True)
+            result["matchmaking"] = await matchmaking_runs(stack, args)
         if use_workers:
             result["bots"] = await bot_latency(stack, args.bots, args.bot_level, timeout=300)
             print(f"bot decision latency: {result['bots']}", flush=True)
-        elif args.bots:
+        elif args.bots and args.only == "all":
             result["bots"] = {"skipped": "services/workers is not installed in this tree"}
             print("bot decision latency: skipped (no services/workers in this tree)", flush=True)
     result["headline"] = headline(result, args.games)
     return result
 
 
+async def load_runs(stack: Stack, args: argparse.Namespace, result: dict[str, Any]) -> None:
+    """REST, floor and gRPC sweeps, `args.runs` times."""
+    from services.gamestate.client import AsyncGameClient
+
+    rates: list[float | None] = [float(r) for r in args.rates.split(",") if r] + [None]
+    floor, floor_url = start_floor(stack)
+    try:
+        for run in range(args.runs):
+            print(f"run {run + 1}/{args.runs}, load average {os.getloadavg()[0]:.1f}", flush=True)
+            one: dict[str, Any] = {"loadavg_start": os.getloadavg()[0]}
+            async with http_clients(args.client, stack.gateway_url, args.games) as make_http:
+                one["rest"] = await sweep(rest_driver(make_http), args.games, args.seconds, rates, run, "rest")
+            async with http_clients(args.client, floor_url, args.games) as make_http:
+                one["floor"] = await sweep(floor_driver(make_http), args.games, args.seconds, rates, run, "floor")
+            async with AsyncGameClient(stack.grpc_addr, timeout=30) as client:
+                one["grpc"] = await sweep(grpc_driver(client), args.games, args.seconds, rates, run, "grpc")
+            one["loadavg_end"] = os.getloadavg()[0]
+            rest_max, floor_max = one["rest"][-1], one["floor"][-1]
+            one["rest_overhead_x"] = floor_max["requests_per_s"] / max(rest_max["requests_per_s"], 1e-9)
+            print(f"  REST overhead vs floor: {one['rest_overhead_x']:.2f}x", flush=True)
+            result["runs"].append(one)
+    finally:
+        floor.stop()
+
+
+async def matchmaking_runs(stack: Stack, args: argparse.Namespace) -> dict[str, Any]:
+    """One matchmaking measurement, or `args.runs` of them (own key prefix each) with `--only matchmaking`;
+    the reported figures are the medians, each run is kept under "runs"."""
+    runs = []
+    for _ in range(args.runs if args.only == "matchmaking" else 1):
+        runs.append(await matchmaking(stack, args.tickets, 4))
+        print(f"matchmaking: {runs[-1]}", flush=True)
+    keys = ("tickets_per_s", "seconds", "loadavg", "matcher_cpu_s_per_1k", "service_cpu_s_per_1k",
+            "redis_cpu_s_per_1k_shared")
+    return {**runs[0], **{k: statistics.median(r[k] for r in runs) for k in keys}, "runs": runs}
+
+
 def headline(result: dict[str, Any], games: int) -> dict[str, Any]:
     """Medians over runs of the figures the targets name."""
     runs = result["runs"]
+    out: dict[str, Any] = {"games": games}
+    if "matchmaking" in result:
+        mm = result["matchmaking"]
+        out |= {"matchmaker_tickets_per_s": mm["tickets_per_s"],
+                "matchmaker_cpu_s_per_1k_tickets": mm["matcher_cpu_s_per_1k"],
+                "service_cpu_s_per_1k_tickets": mm["service_cpu_s_per_1k"]}
+    if not runs:
+        return out
 
     def med(values: list[float]) -> float:
         return statistics.median(values) if values else float("nan")
@@ -410,8 +464,7 @@ def headline(result: dict[str, Any], games: int) -> dict[str, Any]:
         return level["endpoints"].get(endpoint, {}).get(key, float("nan"))
 
     sub = "POST /v1/games/{id}/actions"
-    out = {
-        "games": games,
+    out |= {
         "rest_max_actions_per_s": med([r["rest"][-1]["actions_per_s"] for r in runs]),
         "rest_max_submit_p99_ms": med([at(r["rest"][-1], sub, "p99_ms") for r in runs]),
         "grpc_max_actions_per_s": med([r["grpc"][-1]["actions_per_s"] for r in runs]),
@@ -427,8 +480,6 @@ def headline(result: dict[str, Any], games: int) -> dict[str, Any]:
             "grpc_submit_p99_ms": med([at(r["grpc"][i], "SubmitAction", "p99_ms") for r in runs]),
             "floor_p99_ms": med([at(r["floor"][i], "POST /floor/{key}", "p99_ms") for r in runs]),
         }
-    if "matchmaking" in result:
-        out["matchmaker_tickets_per_s"] = result["matchmaking"]["tickets_per_s"]
     return out
 
 
@@ -451,6 +502,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--rates", default="100,200,400,800", help="paced levels, actions/s over all games")
     p.add_argument("--runs", type=int, default=3, help="repetitions (medians are reported)")
     p.add_argument("--tickets", type=int, default=10_000, help="matchmaking tickets (0 skips)")
+    p.add_argument("--only", choices=["all", "matchmaking"], default="all",
+                   help="matchmaking: skip the REST/floor/gRPC levels and bots; --runs repeats the matchmaking")
     p.add_argument("--bots", type=int, default=12, help="all-bot games for bot latency (0 skips)")
     p.add_argument("--bot-level", default="random")
     p.add_argument("--client", choices=["lean", "httpx"], default="lean",

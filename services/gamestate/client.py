@@ -9,7 +9,7 @@ Calls are balanced round-robin over every address the target resolves to (a
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,13 +30,16 @@ class GameServiceError(Exception):
 
     @classmethod
     def from_rpc(cls, exc: grpc.RpcError) -> GameServiceError:
-        details = exc.details() or ""
+        return cls.from_details(exc.code(), exc.details() or "")
+
+    @classmethod
+    def from_details(cls, code: grpc.StatusCode, details: str) -> GameServiceError:
         try:
             body = json.loads(details)
             reason, message, rule = body["reason"], body["message"], body.get("rule")
         except (ValueError, TypeError, KeyError):
-            reason, message, rule = exc.code().name.lower(), details, None
-        return cls(exc.code(), reason, message, rule)
+            reason, message, rule = code.name.lower(), details, None
+        return cls(code, reason, message, rule)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +60,22 @@ class Created:
         if tok is None:
             raise KeyError(f"seat {seat} is a bot seat")
         return tok
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """One game to create in a batch (`create_games`): the arguments of `create_game`."""
+
+    game: str
+    players: int
+    seed: int | None = None
+    options: dict[str, Any] | None = None
+    bots: dict[int, str] | None = None
+    turn_seconds: float = 0.0
+
+
+#: Most games one `create_games` call may carry (the service refuses more with INVALID_ARGUMENT).
+MAX_BATCH = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +173,27 @@ def _create_request(game, players, seed, options, bots, turn_seconds) -> pb2.Cre
 
 def _created(r) -> Created:
     return Created(r.game_id, [Seat(s.seat, s.token or None, s.bot or None) for s in r.seats], r.version)
+
+
+_CODES = {c.value[0]: c for c in grpc.StatusCode}
+
+
+def _create_games_request(games: Sequence[NewGame]) -> pb2.CreateGamesRequest:
+    return pb2.CreateGamesRequest(
+        games=[_create_request(g.game, g.players, g.seed, g.options, g.bots, g.turn_seconds) for g in games]
+    )
+
+
+def _batch_results(r) -> list[Created | GameServiceError]:
+    """One entry per request: the created game, or the error that item alone would have raised."""
+    out: list[Created | GameServiceError] = []
+    for item in r.results:
+        if item.HasField("created"):
+            out.append(_created(item.created))
+        else:
+            code = _CODES.get(item.error.code, grpc.StatusCode.UNKNOWN)
+            out.append(GameServiceError.from_details(code, item.error.details))
+    return out
 
 
 def _state(r) -> GameState:
@@ -290,6 +330,11 @@ class GameClient:
             self._call(self.stub.CreateGame, _create_request(game, players, seed, options, bots, turn_seconds))
         )
 
+    def create_games(self, games: Sequence[NewGame]) -> list[Created | GameServiceError]:
+        """Create up to MAX_BATCH games in one call; per game its `Created` or its `GameServiceError`
+        (returned, not raised: one refused game does not stop the others)."""
+        return _batch_results(self._call(self.stub.CreateGames, _create_games_request(games)))
+
     def get_game(self, game_id: str, token: str | None = None) -> GameState:
         return _state(self._call(self.stub.GetGame, pb2.GetGameRequest(game_id=game_id, token=token or "")))
 
@@ -381,6 +426,11 @@ class AsyncGameClient:
     ) -> Created:
         req = _create_request(game, players, seed, options, bots, turn_seconds)
         return _created(await self._call(self.stub.CreateGame, req))
+
+    async def create_games(self, games: Sequence[NewGame]) -> list[Created | GameServiceError]:
+        """Create up to MAX_BATCH games in one call; per game its `Created` or its `GameServiceError`
+        (returned, not raised: one refused game does not stop the others)."""
+        return _batch_results(await self._call(self.stub.CreateGames, _create_games_request(games)))
 
     async def get_game(self, game_id: str, token: str | None = None) -> GameState:
         req = pb2.GetGameRequest(game_id=game_id, token=token or "")

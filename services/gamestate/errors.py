@@ -60,3 +60,7 @@ def precondition(message: str, reason: str) -> ServiceError:
 
 def unavailable(message: str) -> ServiceError:
     return ServiceError(grpc.StatusCode.UNAVAILABLE, "unavailable", message)
+
+
+def internal(message: str = "internal error") -> ServiceError:
+    return ServiceError(grpc.StatusCode.INTERNAL, "internal", message)

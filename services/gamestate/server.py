@@ -25,7 +25,7 @@ from redis import exceptions as redis_errors
 from services.gamestate import errors, metrics
 from services.gamestate.bots import CeleryDispatcher, Dispatcher, NoDispatcher
 from services.gamestate.pb import SERVICE_NAME, pb2, pb2_grpc
-from services.gamestate.service import GameStateService, Registry, ViewData
+from services.gamestate.service import CreateArgs, GameStateService, Registry, ViewData
 from services.gamestate.store import Meta, Store
 from services.settings import Settings
 
@@ -91,6 +91,11 @@ def _summary(m: Meta) -> pb2.GameSummary:
     )
 
 
+def _create_args(r: pb2.CreateGameRequest) -> CreateArgs:
+    return CreateArgs(r.game, r.players, r.seed if r.HasField("seed") else None, r.options_json, dict(r.bots),
+                      r.turn_seconds)
+
+
 def _view(v: ViewData) -> pb2.GameView:
     state, meta = v.state, v.meta
     over = state.is_over()
@@ -147,19 +152,26 @@ class GameServicer(pb2_grpc.GameServiceServicer):
 
     @_handler("CreateGame")
     async def CreateGame(self, request, context):
-        game_id, seats, version = await self.service.create(
-            request.game,
-            request.players,
-            request.seed if request.HasField("seed") else None,
-            request.options_json,
-            dict(request.bots),
-            request.turn_seconds,
-        )
+        game_id, seats, version = await self.service.create(*_create_args(request))
         return pb2.CreateGameResponse(
             game_id=game_id,
             seats=[pb2.SeatInfo(seat=s, token=t, bot=b) for s, t, b in seats],
             version=version,
         )
+
+    @_handler("CreateGames")
+    async def CreateGames(self, request, context):
+        results = await self.service.create_many([_create_args(r) for r in request.games])
+        out = pb2.CreateGamesResponse()
+        for r in results:
+            item = out.results.add()
+            if isinstance(r, errors.ServiceError):
+                item.error.code, item.error.details = r.code.value[0], r.details()
+            else:
+                game_id, seats, version = r
+                item.created.game_id, item.created.version = game_id, version
+                item.created.seats.extend(pb2.SeatInfo(seat=s, token=t, bot=b) for s, t, b in seats)
+        return out
 
     @_handler("GetGame")
     async def GetGame(self, request, context):

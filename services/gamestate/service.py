@@ -14,15 +14,15 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import engine
 from engine.core import Event, Game, IllegalAction, State
 from services.gamestate import errors, metrics, tokens
 from services.gamestate.bots import Dispatcher, bot_levels, level_budget_seconds
-from services.gamestate.store import Commit, Meta, Store, dumps, fingerprint, now_ms
+from services.gamestate.store import Commit, Creation, Meta, Store, dumps, fingerprint, now_ms
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,40 @@ class Registry:
         if name in self._extra:
             return self._extra[name]
         return engine.get(name)
+
+
+#: Most games one CreateGames call may create (more is refused: one call must stay one bounded Redis script).
+MAX_BATCH = 256
+
+#: Games prepared between two yields to the event loop while a batch is built.
+YIELD_EVERY = 16
+
+#: (game_id, [(seat, token or "", bot level or "")], version) of a created game.
+Created = tuple[str, list[tuple[int, str, str]], int]
+
+
+class CreateArgs(NamedTuple):
+    """One CreateGame request, as the RPC carries it."""
+
+    game: str
+    players: int
+    seed: int | None
+    options_json: str
+    bots: dict[int, str]
+    turn_seconds: float
+
+
+@dataclass(slots=True)
+class _NewGame:
+    """A validated creation: what to store, and the human seats' secret tokens (returned once, never stored)."""
+
+    record: Creation
+    seat_tokens: dict[int, str]
+
+    def created(self) -> Created:
+        r = self.record
+        seats = [(s, self.seat_tokens.get(s, ""), r.bots.get(s, "")) for s in range(r.players)]
+        return r.game_id, seats, 0
 
 
 @dataclass(slots=True)
@@ -180,23 +214,52 @@ class GameStateService:
         options_json: str,
         bots: dict[int, str],
         turn_seconds: float,
-    ) -> tuple[str, list[tuple[int, str, str]], int]:
+    ) -> Created:
         """Create a game; returns (game_id, [(seat, token, bot level)], version)."""
-        game = self._game(game_name)
-        options = _json_object(options_json, "options_json") if options_json else {}
+        new = self._prepare(CreateArgs(game_name, players, seed, options_json, bots, turn_seconds))
+        await self._store_new([new])
+        return new.created()
+
+    async def create_many(self, requests: Sequence[CreateArgs]) -> list[Created | errors.ServiceError]:
+        """Create up to MAX_BATCH games with one Redis script; per request its result or its error.
+
+        A refused request (bad input, or an engine failure on it) is reported in its place and changes
+        nothing; the others are created. Only a storage failure fails the whole call (nothing written).
+        """
+        if len(requests) > MAX_BATCH:
+            raise errors.invalid(f"at most {MAX_BATCH} games per CreateGames call, got {len(requests)}")
+        prepared: list[_NewGame | errors.ServiceError] = []
+        for i, args in enumerate(requests):
+            if i and i % YIELD_EVERY == 0:
+                await asyncio.sleep(0)  # let other calls run: a full batch is tens of ms of engine work
+            try:
+                prepared.append(self._prepare(args))
+            except errors.ServiceError as exc:
+                prepared.append(exc)
+            except Exception:
+                log.exception("creating a %r game failed", args.game)
+                prepared.append(errors.internal())
+        await self._store_new([p for p in prepared if isinstance(p, _NewGame)])
+        return [p if isinstance(p, errors.ServiceError) else p.created() for p in prepared]
+
+    def _prepare(self, args: CreateArgs) -> _NewGame:
+        """Validate one creation request and build its initial state and seat tokens (nothing stored)."""
+        game = self._game(args.game)
+        options = _json_object(args.options_json, "options_json") if args.options_json else {}
         if not isinstance(options, dict):
             raise errors.invalid("options_json must be a JSON object")
+        seed, turn_seconds = args.seed, args.turn_seconds
         if seed is not None and not 0 <= seed <= MAX_SEED:
             raise errors.invalid("seed must be between 0 and 2**63-1")
         if not (turn_seconds == turn_seconds) or turn_seconds < 0 or turn_seconds > self.max_turn_seconds:
             raise errors.invalid(f"turn_seconds must be between 0 and {self.max_turn_seconds}")
         try:
-            players = game.check_players(players)
+            players = game.check_players(args.players)
             options = game.resolve_options(options)
         except ValueError as exc:
             raise errors.invalid(str(exc)) from None
         levels = bot_levels()
-        for seat, level in bots.items():
+        for seat, level in args.bots.items():
             if not 0 <= seat < players:
                 raise errors.invalid(f"bot seat {seat} is not a seat of this {players}-player game")
             if level not in levels:
@@ -207,24 +270,27 @@ class GameStateService:
             state = game.new(players, seed, options)
         except ValueError as exc:
             raise errors.invalid(str(exc)) from None
-        game_id = secrets.token_urlsafe(12)
-        seat_tokens = {s: tokens.new_token() for s in range(players) if s not in bots}
+        seat_tokens = {s: tokens.new_token() for s in range(players) if s not in args.bots}
         created = Event("game_created", {"game": game.name, "players": players, "options": options})
-        meta = await self.store.create(
-            game_id,
-            game,
-            state,
+        record = Creation(
+            game_id=secrets.token_urlsafe(12),
+            game=game,
+            state=state,
             players=players,
             options=options,
             seed=seed,
-            bots=bots,
+            bots=dict(args.bots),
             token_hashes={s: tokens.token_hash(t) for s, t in seat_tokens.items()},
             clock_ms=round(turn_seconds * 1000),
             created_events=[created.to_json()],
         )
-        await self._after_commit(meta, 0, state)
-        seats = [(s, seat_tokens.get(s, ""), bots.get(s, "")) for s in range(players)]
-        return game_id, seats, 0
+        return _NewGame(record, seat_tokens)
+
+    async def _store_new(self, games: list[_NewGame]) -> None:
+        """Write prepared games with one script (atomic), then queue their first bot moves."""
+        metas = await self.store.create_many([g.record for g in games])
+        for meta, g in zip(metas, games):
+            await self._after_commit(meta, 0, g.record.state)
 
     # ------------------------------------------------------------------ reads
 

@@ -8,17 +8,27 @@ error body. An unreachable service is a 503.
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from services.gamestate.client import AsyncGameClient, GameServiceError, GameState, Update
+from services.gamestate.client import (
+    MAX_BATCH,
+    AsyncGameClient,
+    Created,
+    GameServiceError,
+    GameState,
+    NewGame,
+    Update,
+)
 from services.gateway.errors import ApiError
 
 GameStateError = GameServiceError
+__all__ = ["MAX_BATCH", "GameStateClient", "GameStateError", "NewGame", "http_error"]
 
 
 _HTTP = {
@@ -88,6 +98,35 @@ class GameStateClient:
             game, players, seed=seed, options=options, bots=bots, turn_seconds=turn_seconds or 0.0
         )
         return created.game_id, sorted((s.seat, s.token, s.bot) for s in created.seats)
+
+    async def create_many(
+        self, games: Sequence[NewGame]
+    ) -> list[tuple[str, list[tuple[int, str | None, str | None]]] | GameStateError]:
+        """Create up to MAX_BATCH games in one call (the matchmaker's path): per game (game_id, seats) as
+        `create` returns it, or the `GameStateError` of that game alone. A failed call raises.
+
+        A service without CreateGames (an older replica during a rolling upgrade) gets one CreateGame per
+        game instead, so matchmaking goes on, slower, until every replica has the batch call.
+        """
+        try:
+            results = await self.client.create_games(games)
+        except GameStateError as exc:
+            if exc.code != grpc.StatusCode.UNIMPLEMENTED:
+                raise
+            sem = asyncio.Semaphore(32)
+            results = await asyncio.gather(*(self._create_one(g, sem) for g in games))
+        return [r if isinstance(r, GameStateError) else (r.game_id, sorted((s.seat, s.token, s.bot) for s in r.seats))
+                for r in results]
+
+    async def _create_one(self, g: NewGame, sem: asyncio.Semaphore) -> Created | GameStateError:
+        try:
+            async with sem:
+                return await self.client.create_game(g.game, g.players, seed=g.seed, options=g.options, bots=g.bots,
+                                                     turn_seconds=g.turn_seconds)
+        except GameStateError as exc:
+            if exc.code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+                raise  # the service is down: fail the whole batch, as the batch call would
+            return exc
 
     async def get(self, game_id: str, token: str | None) -> GameState:
         """The game as `token`'s seat (None: a spectator) sees it; winners mean something once finished."""

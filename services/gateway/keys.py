@@ -42,6 +42,10 @@ class Keys:
         """Set of rated game ids not yet settled."""
         return f"{self.prefix}rated_pending"
 
+    def rated_due(self) -> str:
+        """Sorted set game id -> epoch ms when the matchmaker next checks whether that rated game finished."""
+        return f"{self.prefix}rated_due"
+
     # rate limits
     def rate(self, kind: str, who: str, window: int) -> str:
         return f"{self.prefix}rl:{kind}:{who}:{window}"

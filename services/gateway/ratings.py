@@ -57,12 +57,26 @@ def ranks_from_result(scores: Sequence[int], winners: Sequence[int]) -> list[int
     return [1 if seat in winner_set else first_other + others.index(s) for seat, s in enumerate(scores)]
 
 
+# KEYS: rated_pending, rated_due, then rated:<id> per game. ARGV: check time ms, JSON array of
+# [game_id, game, [seat, entity, seat, entity, ...]] per game (same order as the keys).
+_REGISTER = """
+local games = cjson.decode(ARGV[2])
+for i, g in ipairs(games) do
+  redis.call('HSET', KEYS[2 + i], 'game', g[2], unpack(g[3]))
+  redis.call('SADD', KEYS[1], g[1])
+  redis.call('ZADD', KEYS[2], ARGV[1], g[1])
+end
+return #games
+"""
+
+
 class Ratings:
     """Reads and settles ratings in Redis."""
 
     def __init__(self, redis: Redis, keys: Keys):
         self.redis = redis
         self.keys = keys
+        self._register = redis.register_script(_REGISTER)
 
     async def get(self, player_id: str, game: str) -> Rating:
         return _decode(await self.redis.hget(self.keys.rating(player_id), game))
@@ -79,13 +93,40 @@ class Ratings:
             out.append((pid, await self.get(pid, game)))
         return out
 
-    async def register_game(self, game_id: str, game: str, seats: dict[int, str]) -> None:
+    async def register_game(self, game_id: str, game: str, seats: dict[int, str], check_at_ms: int = 0) -> None:
         """Mark a game as rated: seat -> entity ("player:<id>" or "bot:<level>")."""
-        mapping = {str(seat): entity for seat, entity in seats.items()} | {"game": game}
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(self.keys.rated_game(game_id), mapping=mapping)
-            pipe.sadd(self.keys.rated_pending(), game_id)
-            await pipe.execute()
+        await self.register_games([(game_id, game, seats)], check_at_ms)
+
+    async def register_games(self, games: list[tuple[str, str, dict[int, str]]], check_at_ms: int = 0) -> None:
+        """`register_game` for many games in one script (their data as one JSON argument); the matchmaker
+        first checks them at check_at_ms."""
+        if not games:
+            return
+        keys = [self.keys.rated_pending(), self.keys.rated_due(), *(self.keys.rated_game(g[0]) for g in games)]
+        rows = [[game_id, game, [x for seat, entity in seats.items() for x in (str(seat), entity)]]
+                for game_id, game, seats in games]
+        await self._register(keys=keys, args=[check_at_ms, json.dumps(rows)])
+
+    async def due(self, now_ms: int, limit: int) -> list[str]:
+        """Up to `limit` unsettled rated games whose next check time has come, earliest first."""
+        ids = await self.redis.zrangebyscore(self.keys.rated_due(), "-inf", now_ms, start=0, num=limit)
+        return [i.decode() if isinstance(i, bytes) else i for i in ids]
+
+    async def schedule(self, game_ids: list[str], at_ms: int) -> None:
+        """Check these games again at `at_ms`."""
+        if game_ids:
+            await self.redis.zadd(self.keys.rated_due(), dict.fromkeys(game_ids, at_ms))
+
+    async def unschedule(self, game_ids: list[str]) -> None:
+        if game_ids:
+            await self.redis.zrem(self.keys.rated_due(), *game_ids)
+
+    async def schedule_unscheduled(self, at_ms: int) -> int:
+        """Give every pending game without a check time one (games rated before the schedule existed)."""
+        pending = await self.pending()
+        if not pending:
+            return 0
+        return int(await self.redis.zadd(self.keys.rated_due(), dict.fromkeys(pending, at_ms), nx=True))
 
     async def is_rated(self, game_id: str) -> bool:
         return bool(await self.redis.exists(self.keys.rated_game(game_id)))
@@ -121,6 +162,7 @@ class Ratings:
                     pipe.multi()
                     pipe.set(done, "1", ex=DONE_TTL_S)
                     pipe.srem(self.keys.rated_pending(), game_id)
+                    pipe.zrem(self.keys.rated_due(), game_id)
                     for seat, pid in players.items():
                         pipe.hset(self.keys.rating(pid), game, json.dumps(after[seat].to_json()))
                         pipe.zadd(self.keys.leaderboard(game), {pid: after[seat].ordinal})

@@ -41,3 +41,13 @@ class GatewaySettings(BaseSettings):
         120.0, gt=0, description="Claims older than this are released (their matchmaker died); > the service timeout."
     )
     mm_interval_s: float = Field(0.5, gt=0, description="Pause between two matchmaker passes.")
+    mm_batch_size: int = Field(
+        64, ge=1, le=256, description="Games the matchmaker claims, creates (one CreateGames) and records at once."
+    )
+    mm_batches_in_flight: int = Field(
+        4, ge=1, description="Batches a matchmaking pass works on concurrently (overlaps Redis, service, matcher)."
+    )
+    mm_settle_check_s: float = Field(
+        10.0, ge=0, description="How often the matchmaker checks whether an unsettled rated game finished "
+        "(games a player watches are settled by the gateway at once)."
+    )

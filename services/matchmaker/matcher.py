@@ -1,9 +1,14 @@
-"""One matchmaking pass: group queued tickets, claim each group atomically, create its game.
+"""One matchmaking pass: group queued tickets, claim the groups atomically, create their games.
 
-Creating goes through the game-state service. If it fails, the claim is
-released and the tickets wait on; a ticket whose claim was lost to another
-matchmaker is simply skipped. The pass also settles rated games that finished
-(their bots may have ended them with nobody watching).
+Groups are handled in batches of `mm_batch_size`: one script claims every
+group of a batch (each whole or not at all), one `CreateGames` call creates
+their games through the game-state service, one script records the placements
+and one transaction registers the games for rating, so a table costs a share
+of four round trips instead of four round trips of its own. A group whose game
+could not be created is released and its tickets wait on; a ticket whose claim
+was lost to another matchmaker is simply skipped. The pass also settles rated
+games that finished (their bots may have ended them with nobody watching),
+checking each unsettled game every `mm_settle_check_s`, not on every pass.
 """
 
 from __future__ import annotations
@@ -13,17 +18,32 @@ import logging
 import random
 import time
 import uuid
+from dataclasses import dataclass
 
-from services.gateway.gamestate import GameStateClient, GameStateError
+from services.gateway.gamestate import GameStateClient, GameStateError, NewGame
 from services.gateway.ratings import Ratings
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.grouping import Group, form_groups
-from services.matchmaker.store import TicketStore
+from services.matchmaker.store import Placement, TicketStore
 
 log = logging.getLogger(__name__)
 
-#: Games a matchmaking pass creates at once.
-CREATE_CONCURRENCY = 32
+#: Unsettled rated games a pass checks at most, and how many GetGame calls run at once for them.
+SETTLE_PER_PASS = 256
+SETTLE_CONCURRENCY = 16
+
+
+@dataclass(frozen=True)
+class _Seating:
+    """A claimed group's seats: ticket id -> seat, and the bot seats with their level."""
+
+    group: Group
+    human_seats: dict[str, int]
+    bots: dict[int, str]
+
+    @property
+    def ticket_ids(self) -> list[str]:
+        return [t.ticket_id for t in self.group.tickets]
 
 
 class Matcher:
@@ -33,6 +53,7 @@ class Matcher:
         self.gamestate = gamestate
         self.settings = settings
         self._seat_rng = random.SystemRandom()
+        self._scheduled_old_games = False
 
     async def run_once(self) -> list[str]:
         """One pass over every bucket; returns the ids of the games created."""
@@ -53,60 +74,124 @@ class Matcher:
         return created
 
     async def _start_all(self, bucket: str, groups: list[Group]) -> list[str]:
-        """Create the groups' games concurrently, at most CREATE_CONCURRENCY at once: groups are disjoint
-        and claims atomic, and one at a time the round trips capped a pass at ~200 tickets/s."""
-        sem = asyncio.Semaphore(CREATE_CONCURRENCY)
+        """Start the groups in batches, `mm_batches_in_flight` at once: groups are disjoint and claims
+        atomic, and overlapping batches keeps Redis, the service and this process busy together."""
+        size = self.settings.mm_batch_size
+        batches = [groups[i:i + size] for i in range(0, len(groups), size)]
+        sem = asyncio.Semaphore(self.settings.mm_batches_in_flight)
 
-        async def one(group: Group) -> str | None:
+        async def one(batch: list[Group]) -> list[str]:
             async with sem:
-                return await self._start(bucket, group)
+                return await self._start_batch(bucket, batch)
 
-        results = await asyncio.gather(*(one(g) for g in groups), return_exceptions=True)
+        results = await asyncio.gather(*(one(b) for b in batches), return_exceptions=True)
+        created = []
         for result in results:
             if isinstance(result, BaseException):
                 raise result
-        return [game_id for game_id in results if game_id]
+            created += result
+        return created
 
-    async def _start(self, bucket: str, group: Group) -> str | None:
+    async def _start_batch(self, bucket: str, groups: list[Group]) -> list[str]:
+        """Claim, create, record and register one batch of groups; returns the ids of the games started."""
         claim_id = uuid.uuid4().hex
-        ids = [t.ticket_id for t in group.tickets]
-        if await self.store.claim(claim_id, bucket, ids) != 0:
-            return None
-        first = group.tickets[0]
+        outcomes = await self.store.claim_groups(claim_id, bucket, [[t.ticket_id for t in g.tickets] for g in groups])
+        seatings = [self._seat(g) for g, outcome in zip(groups, outcomes) if outcome == 0]
+        if not seatings:
+            return []
+        specs = [NewGame(s.group.tickets[0].game, s.group.seats, options=s.group.tickets[0].options, bots=s.bots)
+                 for s in seatings]
+        try:
+            results = await self.gamestate.create_many(specs)
+        except GameStateError as exc:
+            log.warning("could not create %d games: %s", len(seatings), exc.reason)
+            await self._release(claim_id, bucket, seatings)
+            return []
+        except BaseException:
+            await self._release(claim_id, bucket, seatings)
+            raise
+        if len(results) != len(seatings):  # a broken reply: the placements cannot be matched to the groups
+            log.error("CreateGames answered %d results for %d games", len(results), len(seatings))
+            await self._release(claim_id, bucket, seatings)
+            return []
+        placed: list[tuple[_Seating, str, dict[str, Placement]]] = []
+        failed: list[_Seating] = []
+        for seating, result in zip(seatings, results):
+            if isinstance(result, GameStateError):
+                log.warning("could not create a %s game for %d tickets: %s", seating.group.tickets[0].game,
+                            len(seating.human_seats), result.reason)
+                failed.append(seating)
+                continue
+            game_id, seat_info = result
+            tokens = {seat: token for seat, token, _bot in seat_info}
+            placements = {tid: (game_id, seat, tokens.get(seat)) for tid, seat in seating.human_seats.items()}
+            placed.append((seating, game_id, placements))
+        await self._release(claim_id, bucket, failed)
+        recorded = await self.store.matched_groups(claim_id, [p for _s, _g, p in placed])
+        rated = []
+        seated = 0
+        for (seating, game_id, _p), ok in zip(placed, recorded):
+            if not ok:
+                log.error("claim %s was released while game %s was being created; the game stays unused",
+                          claim_id, game_id)
+                continue
+            entities = {seat: f"bot:{level}" for seat, level in seating.bots.items()}
+            entities |= {seating.human_seats[t.ticket_id]: f"player:{t.player_id}" for t in seating.group.tickets}
+            rated.append((game_id, seating.group.tickets[0].game, entities))
+            seated += len(seating.human_seats)
+        await self.ratings.register_games(rated, self._now_ms() + self._settle_ms)
+        log.info("matched %d tickets into %d games (%d failed to create)", seated, len(rated), len(failed))
+        return [game_id for game_id, _game, _entities in rated]
+
+    def _seat(self, group: Group) -> _Seating:
+        """Random seats for the group's tickets; the remaining seats get the bot-fill level."""
         seats = list(range(group.seats))
         self._seat_rng.shuffle(seats)
-        human_seats = dict(zip(ids, seats[: len(ids)]))
-        bots = {seat: self.settings.bot_fill_level for seat in seats[len(ids):]}
-        try:
-            game_id, seat_info = await self.gamestate.create(first.game, group.seats, None, first.options, bots)
-        except GameStateError as exc:
-            log.warning("could not create a %s game for %d tickets: %s", first.game, len(ids), exc.reason)
+        human = dict(zip((t.ticket_id for t in group.tickets), seats[: len(group.tickets)]))
+        return _Seating(group, human, {seat: self.settings.bot_fill_level for seat in seats[len(group.tickets):]})
+
+    async def _release(self, claim_id: str, bucket: str, seatings: list[_Seating]) -> None:
+        """Put the tickets of groups whose game was not created back in the queue (one script)."""
+        ids = [tid for s in seatings for tid in s.ticket_ids]
+        if ids:
             await self.store.release(claim_id, bucket, ids)
-            return None
-        except BaseException:
-            await self.store.release(claim_id, bucket, ids)
-            raise
-        tokens = {seat: token for seat, token, _bot in seat_info}
-        entities = {seat: f"bot:{level}" for seat, level in bots.items()}
-        entities |= {human_seats[t.ticket_id]: f"player:{t.player_id}" for t in group.tickets}
-        placements = {tid: (game_id, seat, tokens.get(seat)) for tid, seat in human_seats.items()}
-        if not await self.store.matched(claim_id, placements):
-            log.error("claim %s was released while game %s was being created; the game stays unused", claim_id,
-                      game_id)
-            return None
-        await self.ratings.register_game(game_id, first.game, entities)
-        log.info("matched %d tickets (+%d bots) into %s game %s", len(ids), len(bots), first.game, game_id)
-        return game_id
+
+    @property
+    def _settle_ms(self) -> int:
+        return round(self.settings.mm_settle_check_s * 1000)
+
+    @staticmethod
+    def _now_ms() -> int:
+        return int(time.time() * 1000)
 
     async def settle_finished(self) -> int:
-        """Settle the ratings of rated games that finished; returns how many this pass settled."""
-        settled = 0
-        for game_id in await self.ratings.pending():
-            try:
-                view = await self.gamestate.get(game_id, None)
-            except GameStateError as exc:
-                log.debug("rated game %s not readable: %s", game_id, exc.reason)
-                continue
-            if view.status == "finished":
-                settled += await self.ratings.settle(game_id, view.scores, view.winners)
-        return settled
+        """Settle the ratings of rated games that finished; returns how many this pass settled.
+
+        Only games whose check time has come are read (at most SETTLE_PER_PASS, SETTLE_CONCURRENCY at
+        once), and each is pushed to its next check first, so a pass costs O(due games), not O(active
+        rated games), and racing matchmakers rarely read the same game (settling twice is harmless).
+        """
+        now = self._now_ms()
+        if not self._scheduled_old_games:
+            await self.ratings.schedule_unscheduled(now)
+            self._scheduled_old_games = True
+        due = await self.ratings.due(now, SETTLE_PER_PASS)
+        if not due:
+            return 0
+        await self.ratings.schedule(due, now + self._settle_ms)
+        sem = asyncio.Semaphore(SETTLE_CONCURRENCY)
+
+        async def check(game_id: str) -> bool:
+            async with sem:
+                try:
+                    view = await self.gamestate.get(game_id, None)
+                except GameStateError as exc:
+                    log.debug("rated game %s not readable: %s", game_id, exc.reason)
+                    return False
+                if view.status != "finished":
+                    return False
+                settled = await self.ratings.settle(game_id, view.scores, view.winners)
+                await self.ratings.unschedule([game_id])  # settled here or, earlier, by someone else
+                return settled
+
+        return sum(await asyncio.gather(*(check(g) for g in due)))

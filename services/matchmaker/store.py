@@ -5,7 +5,9 @@ plus an "alive" key whose TTL each poll renews. Queued tickets also sit in
 their bucket's sorted set (bucket = game, player count and options). A
 matchmaker claims a whole group in one script that checks every ticket is
 still queued and alive, so two matchmakers can never put one ticket in two
-games, and expired or cancelled tickets are never matched.
+games, and expired or cancelled tickets are never matched. Reads, claims and
+placements each take one script for many tickets or groups (a pass of
+thousands of tickets costs a few round trips, not a few per game).
 """
 
 from __future__ import annotations
@@ -53,27 +55,78 @@ end
 return status
 """
 
-# KEYS: queue, claims, then ticket_1, alive_1, ticket_2, alive_2, ... ARGV: claim id, now_ms, then ticket ids.
-# Returns 0 when every ticket was claimed, else the 1-based index of the first that could not be
-# (an expired one is marked expired on the way). Claimed tickets are listed in `claims` by claim time.
-_CLAIM = """
-local n = (#KEYS - 2) / 2
-for i = 1, n do
-  local t = KEYS[2 * i + 1]
-  local status = redis.call('HGET', t, 'status')
-  if status ~= 'queued' then return i end
-  if redis.call('EXISTS', KEYS[2 * i + 2]) == 0 then
-    redis.call('HSET', t, 'status', 'expired')
-    redis.call('ZREM', KEYS[1], ARGV[i + 2])
-    return i
+# Data of many tickets travels as one JSON argument (cjson in the script) instead of one argument per value:
+# encoding tens of thousands of arguments cost the matchmaker more CPU than everything else in a pass.
+
+# KEYS: queue. Returns the queue's ticket ids, oldest first, as one JSON array.
+_IDS = """
+local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
+if #ids == 0 then return '[]' end
+return cjson.encode(ids)
+"""
+
+# KEYS: queue, then ticket_1, alive_1, ticket_2, alive_2, ... ARGV: JSON array of the ticket ids.
+# Returns a JSON array with [id, player_id, game, players, options, bots_after_s, created_ms, rating] per
+# queued, alive ticket (one string to parse instead of a hash per ticket). On the way it drops from the queue
+# the ids whose ticket is gone, and marks expired (and drops) the queued tickets whose TTL lapsed.
+_QUEUED = """
+local ids = cjson.decode(ARGV[1])
+local out = {}
+for i, id in ipairs(ids) do
+  local t = KEYS[2 * i]
+  local f = redis.call('HMGET', t, 'status', 'player_id', 'game', 'players', 'options', 'bots_after_s',
+                       'created_ms', 'rating')
+  if not f[1] then
+    if redis.call('EXISTS', t) == 0 then redis.call('ZREM', KEYS[1], id) end
+  elseif f[1] == 'queued' then
+    if redis.call('EXISTS', KEYS[2 * i + 1]) == 1 then
+      out[#out + 1] = {id, f[2], f[3], f[4], f[5], f[6], f[7], f[8]}
+    else
+      redis.call('HSET', t, 'status', 'expired')
+      redis.call('ZREM', KEYS[1], id)
+    end
   end
 end
-for i = 1, n do
-  redis.call('HSET', KEYS[2 * i + 1], 'status', 'claimed', 'claim', ARGV[1])
-  redis.call('ZREM', KEYS[1], ARGV[i + 2])
-  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[i + 2])
+if #out == 0 then return '[]' end
+return cjson.encode(out)
+"""
+
+# KEYS: queue, claims, then ticket_1, alive_1, ticket_2, alive_2, ... of every group in turn.
+# ARGV: claim id, now_ms, JSON array of the groups' ticket-id arrays (same order as the keys).
+# Each group on its own is claimed whole or not at all: its result is 0 when every ticket was claimed, else
+# the 1-based index (within the group) of the first that could not be (an expired one is marked expired on
+# the way). Returns the results, one per group. Claimed tickets are listed in `claims` by claim time.
+_CLAIM = """
+local groups = cjson.decode(ARGV[3])
+local results = {}
+local base = 0
+for j, ids in ipairs(groups) do
+  local failed = 0
+  for i, id in ipairs(ids) do
+    local k = base + i
+    local t = KEYS[2 * k + 1]
+    if redis.call('HGET', t, 'status') ~= 'queued' then
+      failed = i
+      break
+    end
+    if redis.call('EXISTS', KEYS[2 * k + 2]) == 0 then
+      redis.call('HSET', t, 'status', 'expired')
+      redis.call('ZREM', KEYS[1], id)
+      failed = i
+      break
+    end
+  end
+  if failed == 0 then
+    for i, id in ipairs(ids) do
+      redis.call('HSET', KEYS[2 * (base + i) + 1], 'status', 'claimed', 'claim', ARGV[1])
+      redis.call('ZREM', KEYS[1], id)
+      redis.call('ZADD', KEYS[2], ARGV[2], id)
+    end
+  end
+  results[j] = failed
+  base = base + #ids
 end
-return 0
+return results
 """
 
 # KEYS: queue, claims, then ticket_1, alive_1, ... ARGV: claim id, ttl_ms, then ticket ids.
@@ -93,24 +146,44 @@ end
 return 1
 """
 
-# KEYS: claims, then ticket_1, alive_1, ... ARGV: claim id, then ticket ids, then their (game_id, seat, token).
-# Records the placements only if every ticket is still held by this claim; returns 1, else 0 (nothing written).
+# KEYS: claims, then ticket_1, alive_1, ... of every group in turn. ARGV: claim id, JSON array with per group
+# an array of [ticket id, game_id, seat, token or ""] (same order as the keys). Each group on its own records
+# its placements only if every one of its tickets is still held by this claim (1), else writes nothing (0).
+# Returns the results, one per group.
 _MATCHED = """
-local n = (#KEYS - 1) / 2
-for i = 1, n do
-  local t = KEYS[2 * i]
-  if redis.call('HGET', t, 'status') ~= 'claimed' or redis.call('HGET', t, 'claim') ~= ARGV[1] then return 0 end
+local groups = cjson.decode(ARGV[2])
+local results = {}
+local base = 0
+for j, placements in ipairs(groups) do
+  local held = 1
+  for i = 1, #placements do
+    local t = KEYS[2 * (base + i)]
+    if redis.call('HGET', t, 'status') ~= 'claimed' or redis.call('HGET', t, 'claim') ~= ARGV[1] then
+      held = 0
+      break
+    end
+  end
+  if held == 1 then
+    for i, p in ipairs(placements) do
+      local k = base + i
+      local t = KEYS[2 * k]
+      redis.call('HSET', t, 'status', 'matched', 'game_id', p[2], 'seat', p[3])
+      if p[4] ~= '' then redis.call('HSET', t, 'token', p[4]) end
+      redis.call('DEL', KEYS[2 * k + 1])
+      redis.call('ZREM', KEYS[1], p[1])
+    end
+  end
+  results[j] = held
+  base = base + #placements
 end
-for i = 1, n do
-  local t = KEYS[2 * i]
-  local base = 1 + n + 3 * (i - 1)
-  redis.call('HSET', t, 'status', 'matched', 'game_id', ARGV[base + 1], 'seat', ARGV[base + 2])
-  if ARGV[base + 3] ~= '' then redis.call('HSET', t, 'token', ARGV[base + 3]) end
-  redis.call('DEL', KEYS[2 * i + 1])
-  redis.call('ZREM', KEYS[1], ARGV[i + 1])
-end
-return 1
+return results
 """
+
+#: Tickets read per _QUEUED call: bounds how long one script holds Redis.
+READ_CHUNK = 1000
+
+#: (game_id, seat, seat token or None) of one matched ticket.
+Placement = tuple[str, int, str | None]
 
 
 @dataclass(frozen=True)
@@ -136,6 +209,10 @@ class Ticket:
 def bucket_of(game: str, players: int, options: dict) -> str:
     """Tickets only ever meet tickets of the same game, count and options."""
     return f"{game}|{players}|{json.dumps(options, sort_keys=True, separators=(',', ':'))}"
+
+
+def _dumps(obj) -> str:
+    return json.dumps(obj, separators=(",", ":"))
 
 
 def _text(value) -> str:
@@ -171,6 +248,8 @@ class TicketStore:
         self._claim = redis.register_script(_CLAIM)
         self._release = redis.register_script(_RELEASE)
         self._matched = redis.register_script(_MATCHED)
+        self._queued = redis.register_script(_QUEUED)
+        self._ids = redis.register_script(_IDS)
 
     async def create(
         self, player_id: str, game: str, players: int, options: dict, bots_after_s: float, rating: float
@@ -222,27 +301,21 @@ class TicketStore:
         return sorted(_text(b) for b in await self.redis.smembers(self.keys.buckets()))
 
     async def queued(self, bucket: str) -> list[Ticket]:
-        """Queued tickets of one bucket, oldest first (the expired ones are marked and dropped)."""
-        ids = [_text(i) for i in await self.redis.zrange(self.keys.queue(bucket), 0, -1)]
-        if not ids:
-            return []
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for tid in ids:
-                pipe.hgetall(self.keys.ticket(tid))
-                pipe.exists(self.keys.ticket_alive(tid))
-            raw = await pipe.execute()
+        """Queued tickets of one bucket, oldest first (the expired ones are marked and dropped).
+
+        Read by a script in chunks of READ_CHUNK: a JSON reply per chunk instead of a hash per ticket.
+        """
+        queue = self.keys.queue(bucket)
+        ids = json.loads(await self._ids(keys=[queue]))
         out = []
-        for i, tid in enumerate(ids):
-            data, alive = raw[2 * i], raw[2 * i + 1]
-            if not data:
-                await self.redis.zrem(self.keys.queue(bucket), tid)
-                continue
-            if not alive:
-                await self.poll(tid)  # marks it expired atomically (unless something else happened first)
-                continue
-            ticket = _ticket(tid, data)
-            if ticket.status == "queued":
-                out.append(ticket)
+        for start in range(0, len(ids), READ_CHUNK):
+            chunk = ids[start:start + READ_CHUNK]
+            rows = json.loads(await self._queued(keys=[queue, *self._pairs(chunk)], args=[_dumps(chunk)]))
+            out += [
+                Ticket(tid, player_id, game, int(players), json.loads(options), float(bots_after_s),
+                       int(created_ms), float(rating), "queued")
+                for tid, player_id, game, players, options, bots_after_s, created_ms, rating in rows
+            ]
         return out
 
     def _pairs(self, ticket_ids: list[str]) -> list[str]:
@@ -253,23 +326,38 @@ class TicketStore:
 
     async def claim(self, claim_id: str, bucket: str, ticket_ids: list[str], now_ms: int | None = None) -> int:
         """Claim all of `ticket_ids` at once; 0 on success, else the 1-based index of a ticket that failed."""
+        return (await self.claim_groups(claim_id, bucket, [ticket_ids], now_ms))[0]
+
+    async def claim_groups(
+        self, claim_id: str, bucket: str, groups: list[list[str]], now_ms: int | None = None
+    ) -> list[int]:
+        """Claim several disjoint groups of one bucket in one script, each whole or not at all; per group
+        0 on success, else the 1-based index of a ticket of it that failed."""
+        if not groups:
+            return []
         now_ms = int(time.time() * 1000) if now_ms is None else now_ms
-        keys = [self.keys.queue(bucket), self.keys.claims(), *self._pairs(ticket_ids)]
-        return int(await self._claim(keys=keys, args=[claim_id, now_ms, *ticket_ids]))
+        ids = [tid for group in groups for tid in group]
+        keys = [self.keys.queue(bucket), self.keys.claims(), *self._pairs(ids)]
+        return [int(r) for r in await self._claim(keys=keys, args=[claim_id, now_ms, _dumps(groups)])]
 
     async def release(self, claim_id: str, bucket: str, ticket_ids: list[str]) -> None:
         """Put claimed tickets back in the queue (game creation failed), with a fresh TTL."""
         keys = [self.keys.queue(bucket), self.keys.claims(), *self._pairs(ticket_ids)]
         await self._release(keys=keys, args=[claim_id, self.ttl_ms, *ticket_ids])
 
-    async def matched(self, claim_id: str, placements: dict[str, tuple[str, int, str | None]]) -> bool:
+    async def matched(self, claim_id: str, placements: dict[str, Placement]) -> bool:
         """Record each claimed ticket's game, seat and seat token; False (nothing written) if the claim was lost."""
-        ids = list(placements)
-        args: list = [claim_id, *ids]
-        for tid in ids:
-            game_id, seat, token = placements[tid]
-            args += [game_id, seat, token or ""]
-        return bool(await self._matched(keys=[self.keys.claims(), *self._pairs(ids)], args=args))
+        return (await self.matched_groups(claim_id, [placements]))[0]
+
+    async def matched_groups(self, claim_id: str, groups: list[dict[str, Placement]]) -> list[bool]:
+        """`matched` for several groups in one script; each group is recorded whole or not at all."""
+        if not groups:
+            return []
+        ids = [tid for group in groups for tid in group]
+        rows = [[[tid, game_id, str(seat), token or ""] for tid, (game_id, seat, token) in group.items()]
+                for group in groups]
+        keys = [self.keys.claims(), *self._pairs(ids)]
+        return [bool(r) for r in await self._matched(keys=keys, args=[claim_id, _dumps(rows)])]
 
     async def release_stale_claims(self, older_than_s: float) -> int:
         """Release claims held longer than `older_than_s` (their matchmaker died mid-creation)."""

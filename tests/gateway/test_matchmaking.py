@@ -217,9 +217,11 @@ def test_two_matchmaker_processes_never_put_a_ticket_in_two_games(make_gateway, 
     assert {f"{prefix}rated:{r['game_id']}" for r in results} == set(rated)
 
 
-def test_concurrent_matchers_in_one_loop_claim_each_ticket_once(make_gateway, rdb) -> None:
-    """Several matchers interleaving at every Redis and gRPC await: each pair forms exactly one game."""
-    gw = make_gateway(mm_base_gap=1000.0)
+@pytest.mark.parametrize("batch_size", [1, 3, 128])
+def test_concurrent_matchers_in_one_loop_claim_each_ticket_once(make_gateway, rdb, batch_size: int) -> None:
+    """Several matchers interleaving at every Redis and gRPC await (one batch of groups, or many small ones in
+    flight at once): each pair forms exactly one game."""
+    gw = make_gateway(mm_base_gap=1000.0, mm_batch_size=batch_size, mm_batches_in_flight=2)
     with gw.client() as c:
         players = [new_player(c, f"q{i}") for i in range(20)]
         tickets = [ticket(c, key, "toybids", 2) for _pid, key in players]
@@ -326,3 +328,208 @@ def test_concurrent_settles_apply_exactly_once(redis_url: str) -> None:
         return results
 
     assert sum(asyncio.run(go())) == 1
+
+
+def test_a_pass_starts_many_groups_in_batches(make_gateway, rdb) -> None:
+    """14 tickets, batches of 3 groups: 7 games in 3 batches, every ticket seated once with a working token,
+    every game registered for rating and scheduled for its first settle check."""
+    gw = make_gateway(mm_base_gap=1000.0, mm_batch_size=3, mm_batches_in_flight=2, mm_settle_check_s=60.0)
+    with gw.client() as c:
+        players = [new_player(c, f"b{i}") for i in range(14)]
+        tickets = [ticket(c, key, "toybids", 2) for _pid, key in players]
+        before = time.time() * 1000
+        created = run_matcher(gw.settings)
+        assert len(created) == len(set(created)) == 7
+        results = [poll(c, key, t) for (_p, key), t in zip(players, tickets)]
+        assert all(r["status"] == "matched" for r in results)
+        by_game: dict[str, list[int]] = {}
+        for (pid, _key), r in zip(players, results):
+            by_game.setdefault(r["game_id"], []).append(r["seat"])
+            view = c.get(f"/v1/games/{r['game_id']}", headers=auth(r["token"])).json()
+            assert view["seat"] == r["seat"] and view["bots"] == {}
+            rated = rdb.hgetall(f"{gw.settings.key_prefix}rated:{r['game_id']}")
+            assert rated[str(r["seat"])] == f"player:{pid}" and rated["game"] == "toybids"
+        assert set(by_game) == set(created) and all(sorted(s) == [0, 1] for s in by_game.values())
+        due = dict(rdb.zrange(f"{gw.settings.key_prefix}rated_due", 0, -1, withscores=True))
+        assert set(due) == set(created)
+        assert all(before + 59_000 <= at <= time.time() * 1000 + 60_000 for at in due.values())
+        assert run_matcher(gw.settings) == []
+
+
+def test_groups_whose_game_is_refused_are_released_and_the_rest_matched(make_gateway, rdb) -> None:
+    """Tickets the service refuses (options no engine accepts, written past the gateway's checks) go back to the
+    queue with nothing recorded; the other bucket's tickets are matched in the same pass."""
+    gw = make_gateway(mm_base_gap=1000.0)
+    settings = gw.settings
+    with gw.client() as c:
+        good = [new_player(c, f"g{i}") for i in range(2)]
+        good_tickets = [ticket(c, key, "toybids", 2) for _pid, key in good]
+
+        async def bad_tickets() -> list[str]:
+            redis = aioredis.from_url(settings.redis_url)
+            store = TicketStore(redis, Keys(settings.key_prefix), settings.ticket_ttl_s, settings.ticket_keep_s)
+            made = [await store.create(f"bad{i}", "toybids", 2, {"rounds": 99}, 60.0, 0.0) for i in range(4)]
+            await redis.aclose()
+            return [t.ticket_id for t in made]
+
+        bad = asyncio.run(bad_tickets())
+        created = run_matcher(settings)
+        assert len(created) == 1
+        assert {poll(c, key, t)["game_id"] for (_p, key), t in zip(good, good_tickets)} == set(created)
+    prefix = settings.key_prefix
+    for tid in bad:
+        t = rdb.hgetall(f"{prefix}mm:t:{tid}")
+        assert t["status"] == "queued" and "claim" not in t and "game_id" not in t
+        assert rdb.exists(f"{prefix}mm:alive:{tid}")
+    bucket = next(b for b in rdb.smembers(f"{prefix}mm:buckets") if "99" in b)
+    assert set(rdb.zrange(f"{prefix}mm:q:{bucket}", 0, -1)) == set(bad)
+    assert rdb.zcard(f"{prefix}mm:claims") == 0
+    assert [k for k in rdb.scan_iter(match=f"{prefix}rated:*")] == [f"{prefix}rated:{created[0]}"]
+
+
+def test_batch_claims_and_placements_are_atomic_per_group(make_gateway, rdb) -> None:
+    """One claim script over several groups: a group with a taken or expired ticket is claimed not at all, the
+    others whole; one placement script: a group whose claim was lost writes nothing, the others are recorded."""
+    gw = make_gateway(ticket_ttl_s=30.0)
+    settings = gw.settings
+    prefix = settings.key_prefix
+
+    async def go() -> tuple[list[int], list[bool], list]:
+        redis = aioredis.from_url(settings.redis_url)
+        store = TicketStore(redis, Keys(settings.key_prefix), settings.ticket_ttl_s, settings.ticket_keep_s)
+        t = [(await store.create(f"a{i}", "toybids", 2, {}, 60.0, 0.0)).ticket_id for i in range(8)]
+        bucket = (await store.get(t[0])).bucket
+        assert await store.claim("other", bucket, [t[2]]) == 0
+        await redis.delete(f"{prefix}mm:alive:{t[5]}")  # t[5]'s TTL lapsed
+        claimed = await store.claim_groups("mine", bucket, [[t[0], t[1]], [t[3], t[2]], [t[4], t[5]], [t[6], t[7]]])
+        await store.release("mine", bucket, [t[6], t[7]])  # as if stale and released by another matchmaker
+        recorded = await store.matched_groups("mine", [
+            {t[0]: ("g1", 0, "tok0"), t[1]: ("g1", 1, None)},
+            {t[6]: ("g2", 0, "tok6"), t[7]: ("g2", 1, "tok7")},
+        ])
+        statuses = [(await store.get(x)).status for x in t]
+        await redis.aclose()
+        return claimed, recorded, [statuses, t]
+
+    claimed, recorded, (statuses, t) = asyncio.run(go())
+    assert claimed == [0, 2, 2, 0]
+    assert recorded == [True, False]
+    assert statuses == ["matched", "matched", "claimed", "queued", "queued", "expired", "queued", "queued"]
+    assert rdb.hget(f"{prefix}mm:t:{t[0]}", "token") == "tok0" and rdb.hget(f"{prefix}mm:t:{t[1]}", "token") is None
+    assert rdb.hget(f"{prefix}mm:t:{t[0]}", "game_id") == "g1" and not rdb.exists(f"{prefix}mm:alive:{t[0]}")
+    assert rdb.hget(f"{prefix}mm:t:{t[6]}", "game_id") is None
+    assert set(rdb.zrange(f"{prefix}mm:claims", 0, -1)) == {t[2]}, "only the other claim's ticket is held"
+
+
+def test_the_queue_read_drops_vanished_and_expired_tickets(make_gateway, rdb) -> None:
+    gw = make_gateway()
+    settings = gw.settings
+    prefix = settings.key_prefix
+
+    async def go() -> tuple[list[str], list[str]]:
+        redis = aioredis.from_url(settings.redis_url)
+        store = TicketStore(redis, Keys(settings.key_prefix), settings.ticket_ttl_s, settings.ticket_keep_s)
+        t = [await store.create(f"v{i}", "toybids", 2, {"rounds": 2}, 60.0, float(i)) for i in range(4)]
+        await redis.delete(f"{prefix}mm:t:{t[1].ticket_id}")
+        await redis.delete(f"{prefix}mm:alive:{t[2].ticket_id}")
+        queued = await store.queued(t[0].bucket)
+        assert queued == [t[0], t[3]], "same Ticket values as a plain read, oldest first"
+        left = [x.decode() for x in await redis.zrange(f"{prefix}mm:q:{t[0].bucket}", 0, -1)]
+        await redis.aclose()
+        return [x.ticket_id for x in t], left
+
+    ids, left = asyncio.run(go())
+    assert left == [ids[0], ids[3]]
+    assert rdb.hget(f"{prefix}mm:t:{ids[2]}", "status") == "expired"
+
+
+def test_the_matchmaker_settles_a_finished_game_nobody_watched_once_it_is_due(make_gateway, rdb) -> None:
+    """Bots (or players who left) may finish a rated game with no client reading it; the matchmaker settles it
+    when its check comes due, and not on every pass before that."""
+    from services.gamestate.client import GameClient
+
+    gw = make_gateway(mm_settle_check_s=600.0)
+    with gw.client() as c:
+        (pa, ka), (pb, kb) = new_player(c, "sa"), new_player(c, "sb")
+        ta, tb = ticket(c, ka, "toybids", 2), ticket(c, kb, "toybids", 2)
+        (game_id,) = run_matcher(gw.settings)
+        tokens = {r["seat"]: r["token"] for r in (poll(c, ka, ta), poll(c, kb, tb))}
+        rng = random.Random(7)
+        with GameClient(gw.settings.gamestate_addr) as g:  # straight to the service: the gateway never sees it end
+            state = g.get_game(game_id)
+            version, to_act, status = state.version, state.to_act, state.status
+            while status == "active":
+                seat = rng.choice(to_act)
+                action = rng.choice(g.legal_actions(game_id, tokens[seat]).actions)
+                r = g.submit(game_id, tokens[seat], action, version)
+                version, to_act, status = r.version, r.to_act, r.status
+        games = lambda pid: c.get(f"/v1/players/{pid}").json()["ratings"].get("toybids", {}).get("games", 0)  # noqa: E731
+        due = f"{gw.settings.key_prefix}rated_due"
+        run_matcher(gw.settings)
+        assert games(pa) == games(pb) == 0, "not due yet"
+        rdb.zadd(due, {game_id: 0})  # as if its check time had come
+        run_matcher(gw.settings)
+        assert games(pa) == games(pb) == 1
+        assert rdb.zscore(due, game_id) is None and not rdb.sismember(f"{gw.settings.key_prefix}rated_pending", game_id)
+        run_matcher(gw.settings, passes=2)
+        assert games(pa) == games(pb) == 1
+
+
+def test_rated_games_without_a_check_time_get_one_and_active_ones_are_checked_again_later(make_gateway, rdb) -> None:
+    """Games rated before the settle schedule existed (in rated_pending only) are checked on the first pass of a
+    matchmaker; one still active is pushed to its next check instead of being read on every pass."""
+    gw = make_gateway(mm_settle_check_s=600.0)
+    due = f"{gw.settings.key_prefix}rated_due"
+    with gw.client() as c:
+        (_pa, ka), (_pb, kb) = new_player(c, "oa"), new_player(c, "ob")
+        ticket(c, ka, "toybids", 2), ticket(c, kb, "toybids", 2)
+        (game_id,) = run_matcher(gw.settings)
+        rdb.zrem(due, game_id)
+        start = time.time() * 1000
+        run_matcher(gw.settings)
+        at = rdb.zscore(due, game_id)
+        assert at is not None and start + 599_000 <= at <= time.time() * 1000 + 600_000
+        assert rdb.sismember(f"{gw.settings.key_prefix}rated_pending", game_id)
+
+
+def test_matching_goes_on_against_a_service_without_the_batch_call(make_gateway, service, rdb) -> None:
+    """During a rolling upgrade the matchmaker may reach a replica of the previous release (no CreateGames):
+    it then creates the batch's games one CreateGame each."""
+    import grpc
+
+    from services.gamestate.bots import NoDispatcher
+    from services.gamestate.pb import pb2_grpc
+    from services.gamestate.server import GameServicer, build_service
+    from services.gamestate.service import Registry
+    from tests.gateway.conftest import new_prefix
+    from tests.services import toygame
+
+    class PreviousRelease(GameServicer):
+        CreateGames = pb2_grpc.GameServiceServicer.CreateGames  # answers UNIMPLEMENTED
+
+    settings = service.settings.model_copy(update={"key_prefix": new_prefix()})
+
+    async def start_old():
+        redis = aioredis.Redis.from_url(settings.redis_url, decode_responses=True)
+        svc = build_service(settings, redis, Registry({toygame.GAME.name: toygame.GAME}), NoDispatcher())
+        server = grpc.aio.server()
+        pb2_grpc.add_GameServiceServicer_to_server(PreviousRelease(svc), server)
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        return server, port, redis
+
+    server, port, redis = service._run(start_old())
+    try:
+        gw = make_gateway(gamestate_addr=f"127.0.0.1:{port}", mm_base_gap=1000.0)
+        with gw.client() as c:
+            players = [new_player(c, f"u{i}") for i in range(6)]
+            tickets = [ticket(c, key, "toybids", 2) for _pid, key in players]
+            created = run_matcher(gw.settings)
+            assert len(created) == 3
+            for (_p, key), t in zip(players, tickets):
+                r = poll(c, key, t)
+                assert r["status"] == "matched" and r["game_id"] in created
+                assert c.get(f"/v1/games/{r['game_id']}", headers=auth(r["token"])).json()["seat"] == r["seat"]
+    finally:
+        service._run(server.stop(0))
+        service._run(redis.aclose())
