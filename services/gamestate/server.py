@@ -26,7 +26,7 @@ from services.gamestate import errors, metrics
 from services.gamestate.bots import CeleryDispatcher, Dispatcher, NoDispatcher
 from services.gamestate.pb import SERVICE_NAME, pb2, pb2_grpc
 from services.gamestate.service import GameStateService, Registry, ViewData
-from services.gamestate.store import Meta, Store
+from services.gamestate.store import Meta, Store, dumps
 from services.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -169,7 +169,7 @@ class GameServicer(pb2_grpc.GameServiceServicer):
     async def ListLegalActions(self, request, context):
         version, seat, actions = await self.service.legal_actions(request.game_id, request.token)
         return pb2.ListLegalActionsResponse(
-            version=version, seat=seat, actions_json=[json.dumps(a) for a in actions]
+            version=version, seat=seat, actions_json=[dumps(a) for a in actions]
         )
 
     @_handler("SubmitAction")
@@ -179,7 +179,7 @@ class GameServicer(pb2_grpc.GameServiceServicer):
         )
         return pb2.SubmitActionResponse(
             version=r.version,
-            events_json=[json.dumps(e) for e in r.events],
+            events_json=[dumps(e) for e in r.events],
             status=r.status,
             to_act=r.to_act,
             replayed=r.replayed,
@@ -198,7 +198,7 @@ class GameServicer(pb2_grpc.GameServiceServicer):
                     version=item.version,
                     kind=item.kind,
                     actor=item.actor,
-                    events_json=[json.dumps(e) for e in item.events],
+                    events_json=[dumps(e) for e in item.events],
                     status=item.status,
                     to_act=item.to_act,
                     scores=item.scores,
