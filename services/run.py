@@ -1,7 +1,9 @@
 """`make run`: start the game-state service (gRPC) and its metrics exporter.
 
 Prints the address it listens on; Ctrl-C (SIGINT) or SIGTERM stops it
-gracefully, letting in-flight calls finish within SHUTDOWN_GRACE_S.
+gracefully, letting in-flight calls finish within SHUTDOWN_GRACE_S. It runs on
+uvloop: grpc.aio and redis-py spend much of their CPU in the event loop, and
+uvloop's C loop lowers the service's CPU per accepted action (bench/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+
+import uvloop
 
 from services.gamestate.metrics import serve_metrics
 from services.gamestate.server import start
@@ -35,6 +39,4 @@ async def main() -> None:
 
 if __name__ == "__main__":
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    import uvloop
-
     uvloop.run(main())
