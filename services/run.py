@@ -16,6 +16,7 @@ import uvloop
 
 from services.gamestate.metrics import serve_metrics
 from services.gamestate.server import start
+from services.gctune import tune_gc
 from services.settings import get_settings
 
 
@@ -23,6 +24,7 @@ async def main() -> None:
     settings = get_settings()
     running = await start(settings)
     serve_metrics(settings.metrics_port, settings.metrics_addr)
+    tune_gc()
     host = settings.grpc_addr.rsplit(":", 1)[0]
     print(f"skyboard game-state service on {host}:{running.port} (gRPC, skyboard.v1.GameService)", flush=True)
     if settings.metrics_port:
