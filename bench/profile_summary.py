@@ -34,16 +34,31 @@ def read(path: Path) -> list[tuple[list[str], int]]:
     return stacks
 
 
+def package(frame: str) -> str:
+    """Where a frame's code lives: 'services/gateway', 'fastapi', 'asyncio', ... ('?' if unknown)."""
+    m = re.search(r"\(([^()]*)\)$", frame)
+    path = m.group(1) if m else ""
+    parts = path.split("/")
+    if parts[0] in ("services", "engine", "bench") and len(parts) > 2:
+        return "/".join(parts[:2])
+    return parts[0] if len(parts) > 1 else (path or "?")
+
+
 def summarise(stacks: list[tuple[list[str], int]], top: int, grep: str | None) -> str:
     total = sum(n for _, n in stacks) or 1
     inclusive: Counter[str] = Counter()
     leaf: Counter[str] = Counter()
+    packages: Counter[str] = Counter()
     for fs, n in stacks:
         for f in set(fs):
             inclusive[f] += n
         if fs:
             leaf[fs[-1]] += n
+            packages[package(fs[-1])] += n
     lines = [f"{total} samples"]
+    lines.append("self, by package of the leaf frame (C code is counted in the Python frame that called it):")
+    for pkg, n in packages.most_common(top):
+        lines.append(f"  {100 * n / total:5.1f}%  {pkg}")
     lines.append("inclusive (stack contains the frame):")
     for f, n in inclusive.most_common():
         if grep and grep not in f:
