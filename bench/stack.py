@@ -64,11 +64,12 @@ class Proc:
     log_dir: Path
     popen: subprocess.Popen | None = None
     starts: int = 0
+    cwd: Path = ROOT  # the source tree the role runs from (bench.cpu_cost compares two trees)
 
     def start(self, timeout: float = 60.0) -> None:
         self.starts += 1
         log = open(self.log_dir / f"{self.name}.log", "ab")  # noqa: SIM115 (kept open by the child)
-        self.popen = subprocess.Popen(self.argv, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        self.popen = subprocess.Popen(self.argv, cwd=self.cwd, env=self.env, stdout=log, stderr=subprocess.STDOUT)
         log.close()
         deadline = time.monotonic() + timeout
         while not self.ready():
@@ -105,6 +106,7 @@ class Stack:
     gateway_env: dict[str, str] = field(default_factory=dict)
     worker_env: dict[str, str] = field(default_factory=dict)
     procs: dict[str, Proc] = field(default_factory=dict)
+    root: Path = ROOT
 
     def __post_init__(self) -> None:
         self.log_dir = Path(tempfile.mkdtemp(prefix="sbproof-logs-"))
@@ -121,14 +123,14 @@ class Stack:
             **self.service_env,
         }
         self.procs["service"] = Proc("service", [sys.executable, "-m", "services.run"], service_env,
-                                     lambda: grpc_ready(self.grpc_addr), self.log_dir)
+                                     lambda: grpc_ready(self.grpc_addr), self.log_dir, cwd=self.root)
         gateway_env = {
             **base, "GATEWAY_PORT": str(self.gateway_port), "GATEWAY_REDIS_URL": self.redis_url,
             "GATEWAY_GAMESTATE_ADDR": self.grpc_addr, "GATEWAY_KEY_PREFIX": f"{self.prefix}gw:",
             "GATEWAY_RATE_LIMIT_IP": "0", "GATEWAY_RATE_LIMIT_TOKEN": "0", **self.gateway_env,
         }
         self.procs["gateway"] = Proc("gateway", [sys.executable, "-m", "services.gateway"], gateway_env,
-                                     lambda: http_ready(self.gateway_url), self.log_dir)
+                                     lambda: http_ready(self.gateway_url), self.log_dir, cwd=self.root)
         for i in range(self.workers):
             argv = [sys.executable, "-m", "celery", "-A", worker_app(), "worker", "-Q", self.bot_queue,
                     "-c", "1", "-P", "solo", "--without-gossip", "--without-mingle", "--without-heartbeat",

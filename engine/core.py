@@ -21,6 +21,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+import orjson
+
 JSON = Any  # a value made of dict/list/str/int/float/bool/None
 
 
@@ -199,8 +201,38 @@ def clone_rng(rng: random.Random) -> random.Random:
     return copy
 
 
+#: orjson options for canonical_json: sorted keys; subclasses and objects the stdlib would not take as they
+#: are go to `_not_plain`, i.e. to the stdlib, which encodes or refuses them exactly as it always did
+_CANONICAL = (
+    orjson.OPT_SORT_KEYS
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+)
+
+
+def _not_plain(obj: Any) -> Any:
+    raise TypeError(type(obj).__name__)
+
+
 def canonical_json(obj: JSON) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+    """The text digests hash: `json.dumps(obj, sort_keys=True, separators=(",", ":"))` (sorted keys, no
+    spaces, ASCII with escapes).
+
+    orjson writes it about four times faster (the service hashes the whole state at every commit); its text
+    is used only where it is byte for byte the stdlib's: pure ASCII without DEL (the stdlib escapes non-ASCII
+    and DEL, orjson does not) and without floats (orjson writes some exponents differently; a float's text
+    always has a '.', 'e+' or 'e-', and text that merely looks like one just takes the stdlib). Integers past
+    64 bits and non-string keys make orjson refuse, and the stdlib writes those too. NaN and infinities,
+    which are not JSON and which no engine state holds, would be written as null.
+    """
+    try:
+        out = orjson.dumps(obj, default=_not_plain, option=_CANONICAL)
+    except TypeError:  # orjson.JSONEncodeError included
+        return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+    if not out.isascii() or b"\x7f" in out or b"." in out or b"e+" in out or b"e-" in out:
+        return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+    return out.decode()
 
 
 # --------------------------------------------------------------------------- state and game

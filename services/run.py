@@ -1,7 +1,9 @@
 """`make run`: start the game-state service (gRPC) and its metrics exporter.
 
 Prints the address it listens on; Ctrl-C (SIGINT) or SIGTERM stops it
-gracefully, letting in-flight calls finish within SHUTDOWN_GRACE_S.
+gracefully, letting in-flight calls finish within SHUTDOWN_GRACE_S. It runs on
+uvloop: grpc.aio and redis-py spend much of their CPU in the event loop, and
+uvloop's C loop lowers the service's CPU per accepted action (bench/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -10,8 +12,11 @@ import asyncio
 import logging
 import signal
 
+import uvloop
+
 from services.gamestate.metrics import serve_metrics
 from services.gamestate.server import start
+from services.gctune import tune_gc
 from services.settings import get_settings
 
 
@@ -19,6 +24,7 @@ async def main() -> None:
     settings = get_settings()
     running = await start(settings)
     serve_metrics(settings.metrics_port, settings.metrics_addr)
+    tune_gc()
     host = settings.grpc_addr.rsplit(":", 1)[0]
     print(f"skyboard game-state service on {host}:{running.port} (gRPC, skyboard.v1.GameService)", flush=True)
     if settings.metrics_port:
@@ -35,4 +41,4 @@ async def main() -> None:
 
 if __name__ == "__main__":
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    asyncio.run(main())
+    uvloop.run(main())

@@ -441,6 +441,10 @@ class AsyncGameClient:
         r = await self._call(self.stub.ListLegalActions, req)
         return Legal(r.version, r.seat, [json.loads(a) for a in r.actions_json])
 
+    async def legal_actions_reply(self, game_id: str, token: str) -> pb2.ListLegalActionsResponse:
+        """The reply as sent, actions still JSON text: for a caller that passes them on (the REST gateway)."""
+        return await self._call(self.stub.ListLegalActions, pb2.ListLegalActionsRequest(game_id=game_id, token=token))
+
     async def submit(
         self,
         game_id: str,
@@ -451,6 +455,18 @@ class AsyncGameClient:
     ) -> Submitted:
         req = _submit_request(game_id, token, action, expected_version, idempotency_key)
         return _submitted(await self._call(self.stub.SubmitAction, req))
+
+    async def submit_reply(
+        self,
+        game_id: str,
+        token: str,
+        action: dict[str, Any] | str,
+        expected_version: int,
+        idempotency_key: str | None = None,
+    ) -> pb2.SubmitActionResponse:
+        """The reply as sent, events still JSON text: for a caller that passes them on (the REST gateway)."""
+        req = _submit_request(game_id, token, action, expected_version, idempotency_key)
+        return await self._call(self.stub.SubmitAction, req)
 
     async def watch(
         self, game_id: str, token: str | None = None, after_version: int | None = None, heartbeats: bool = False

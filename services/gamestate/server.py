@@ -26,7 +26,7 @@ from services.gamestate import errors, metrics
 from services.gamestate.bots import CeleryDispatcher, Dispatcher, NoDispatcher
 from services.gamestate.pb import SERVICE_NAME, pb2, pb2_grpc
 from services.gamestate.service import CreateArgs, GameStateService, Registry, ViewData
-from services.gamestate.store import Meta, Store
+from services.gamestate.store import Meta, Store, dumps
 from services.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -106,7 +106,7 @@ def _view(v: ViewData) -> pb2.GameView:
         status="finished" if over else "active",
         to_act=state.to_act(),
         seat=v.seat,
-        view_json=json.dumps(state.view(v.seat)),
+        view_json=dumps(state.view(v.seat)),
         scores=state.scores(),
         winners=state.winners(),
         players=meta.players,
@@ -181,7 +181,7 @@ class GameServicer(pb2_grpc.GameServiceServicer):
     async def ListLegalActions(self, request, context):
         version, seat, actions = await self.service.legal_actions(request.game_id, request.token)
         return pb2.ListLegalActionsResponse(
-            version=version, seat=seat, actions_json=[json.dumps(a) for a in actions]
+            version=version, seat=seat, actions_json=[dumps(a) for a in actions]
         )
 
     @_handler("SubmitAction")
@@ -191,7 +191,7 @@ class GameServicer(pb2_grpc.GameServiceServicer):
         )
         return pb2.SubmitActionResponse(
             version=r.version,
-            events_json=[json.dumps(e) for e in r.events],
+            events_json=[dumps(e) for e in r.events],
             status=r.status,
             to_act=r.to_act,
             replayed=r.replayed,
@@ -210,7 +210,7 @@ class GameServicer(pb2_grpc.GameServiceServicer):
                     version=item.version,
                     kind=item.kind,
                     actor=item.actor,
-                    events_json=[json.dumps(e) for e in item.events],
+                    events_json=[dumps(e) for e in item.events],
                     status=item.status,
                     to_act=item.to_act,
                     scores=item.scores,
@@ -250,7 +250,7 @@ class GameServicer(pb2_grpc.GameServiceServicer):
             players=meta.players,
             options_json=json.dumps(meta.options),
             seed=meta.seed,
-            entries_json=[json.dumps(e) for e in entries],
+            entries_json=[dumps(e) for e in entries],
             final_digest=meta.digest,
             version=meta.version,
             scores=meta.scores,

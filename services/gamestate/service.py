@@ -165,10 +165,13 @@ class GameStateService:
         meta = await self.store.meta(game_id)
         if meta is None:
             raise errors.not_found(game_id)
+        self._name(meta)
+        return meta
+
+    def _name(self, meta: Meta) -> None:
         if len(self.game_names) > 10_000:
             self.game_names.clear()
-        self.game_names[game_id] = meta.game
-        return meta
+        self.game_names[meta.game_id] = meta.game
 
     async def _seat(self, meta: Meta, token: str, *, required: bool) -> int | None:
         """The seat `token` speaks for in this game; None for a spectator (if allowed)."""
@@ -313,9 +316,11 @@ class GameStateService:
     ) -> SubmitResult:
         outcome, game = "internal_error", "-"
         try:
-            meta = await self._meta(game_id)
-            game = meta.game
-            result = await self._submit(meta, token, action_json, expected_version, idem_key)
+            result, game = await self._submit_on_cache(game_id, token, action_json, expected_version, idem_key)
+            if result is None:
+                meta = await self._meta(game_id)
+                game = meta.game
+                result = await self._submit(meta, token, action_json, expected_version, idem_key)
             outcome = "replayed" if result.replayed else "accepted"
             return result
         except errors.ServiceError as exc:
@@ -324,13 +329,36 @@ class GameStateService:
         finally:
             metrics.ACTIONS.labels(game, outcome).inc()
 
+    async def _submit_on_cache(
+        self, game_id: str, token: str, action_json: str, expected_version: int, idem_key: str
+    ) -> tuple[SubmitResult | None, str]:
+        """The common move (a seat token, no idempotency key, at the version this instance last saw) decided
+        on the cached metadata and state without reading Redis first: the commit re-checks the version and
+        the seat's token hash atomically. (None, "-") whenever anything is off, refusals included: the
+        full path then decides afresh, so every answer is the one it would have given."""
+        if idem_key or not token or token.startswith(tokens.BOT_PREFIX):
+            return None, "-"
+        meta = self.store.cached_meta(game_id)
+        if meta is None or meta.version != expected_version:
+            return None, "-"
+        h = tokens.token_hash(token)
+        seat = next((s for s, stored in meta.token_hashes.items() if secrets.compare_digest(stored, h)), None)
+        if seat is None:
+            return None, "-"
+        self._name(meta)
+        try:
+            result = await self._apply(meta, seat, action_json, expected_version, "", "", token_hash=h)
+        except errors.ServiceError:
+            return None, "-"
+        return result, meta.game
+
     async def _submit(
         self, meta: Meta, token: str, action_json: str, expected_version: int, idem_key: str
     ) -> SubmitResult:
         seat = await self._seat(meta, token, required=True)
         if idem_key and not IDEM_RE.match(idem_key):
             raise errors.invalid("idempotency_key must be 1-200 printable ASCII characters without spaces")
-        print_ = fingerprint(action_json, expected_version)
+        print_ = fingerprint(action_json, expected_version) if idem_key else ""  # only keys are bound to it
         if idem_key:
             first = await self.store.idempotent(meta.game_id, seat, idem_key)
             if first is not None:
@@ -346,8 +374,17 @@ class GameStateService:
             raise
 
     async def _apply(
-        self, meta: Meta, seat: int, action_json: str, expected_version: int, idem_key: str, print_: str
+        self,
+        meta: Meta,
+        seat: int,
+        action_json: str,
+        expected_version: int,
+        idem_key: str,
+        print_: str,
+        token_hash: str | None = None,
     ) -> SubmitResult:
+        """Apply and commit; with `token_hash` (a move decided on cached metadata) the commit also checks
+        that hash is still the seat's, and any refusal is a ServiceError for the caller to retry afresh."""
         obj = _json_object(action_json, "action_json")
         game = self._game(meta.game)
         try:
@@ -377,8 +414,11 @@ class GameStateService:
             keep_deadlines=_running(meta.deadlines, state.to_act(), seat),
             idem_key=idem_key or None,
             idem_value={"fingerprint": print_, "events": mine, "status": _status(new), "to_act": new.to_act()},
+            token_check=(seat, token_hash) if token_hash else None,
         )
         result = await self.store.commit(meta.game_id, commit)
+        if result.status == "token":
+            raise errors.unauthenticated("unknown or revoked seat token")
         if result.status == "dup":
             return self._replay(result.duplicate or {}, print_)
         if result.status == "stale":

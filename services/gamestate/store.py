@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import orjson
 import redis.asyncio as aioredis
 
 from engine.core import Game, State, canonical_json
@@ -33,7 +34,7 @@ COMMIT = """
 -- KEYS: 1 meta, 2 log, 3 snap, 4 events, 5 idem, 6 active, 7 finished, 8 clock
 -- ARGV: 1 expected, 2 log entry, 3 snapshot?, 4 state, 5 digest, 6 status, 7 to_act,
 --       8 scores, 9 winners, 10 now ms, 11 deadline ms, 12 game id, 13 idem?, 14 idem value,
---       15 idem ttl, 16 kind, 17 actor, 18 events, 19.. extra meta field/value pairs
+--       15 idem ttl, 16 kind, 17 actor, 18 events, 19 token field?, 20 its hash, 21.. extra meta field/value pairs
 if ARGV[13] == '1' then
   local prev = redis.call('GET', KEYS[5])
   if prev then return {'dup', prev} end
@@ -41,6 +42,7 @@ end
 local cur = redis.call('HGET', KEYS[1], 'version')
 if not cur then return {'missing', ''} end
 if cur ~= ARGV[1] then return {'stale', cur} end
+if ARGV[19] ~= '' and redis.call('HGET', KEYS[1], ARGV[19]) ~= ARGV[20] then return {'token', ''} end
 local nv = tonumber(cur) + 1
 redis.call('RPUSH', KEYS[2], ARGV[2])
 if ARGV[3] == '1' then
@@ -48,7 +50,7 @@ if ARGV[3] == '1' then
 end
 redis.call('HSET', KEYS[1], 'version', nv, 'digest', ARGV[5], 'status', ARGV[6], 'to_act', ARGV[7],
   'scores', ARGV[8], 'winners', ARGV[9], 'updated_ms', ARGV[10], 'deadline_ms', ARGV[11])
-for i = 19, #ARGV, 2 do
+for i = 21, #ARGV, 2 do
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
 end
 redis.call('XADD', KEYS[4], nv .. '-1', 'v', nv, 'kind', ARGV[16], 'actor', ARGV[17], 'events', ARGV[18],
@@ -125,7 +127,14 @@ def now_ms() -> int:
 
 
 def dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"))
+    """Compact JSON text for Redis and the gRPC replies. orjson (several times faster) for what it takes;
+    the stdlib for what it refuses (non-string keys, integers past 64 bits, lone surrogates). Readers get the
+    same values either way: the texts differ only in escapes of non-ASCII characters and in how some floats
+    are spelled (NaN and infinities, which are not JSON, become null)."""
+    try:
+        return orjson.dumps(obj).decode()
+    except TypeError:  # orjson.JSONEncodeError included
+        return json.dumps(obj, separators=(",", ":"))
 
 
 @dataclass(slots=True)
@@ -208,11 +217,14 @@ class Commit:
     idem_key: str | None = None
     idem_value: dict[str, Any] | None = None
     extra_meta: dict[str, str] = field(default_factory=dict)
+    #: (seat, token hash) the seat's stored hash must still be, checked in the same atomic step: a move
+    #: decided on cached metadata (no read of the hash first) is refused if the token was rotated meanwhile
+    token_check: tuple[int, str] | None = None
 
 
 @dataclass(slots=True)
 class CommitResult:
-    status: str  # ok | stale | dup | missing
+    status: str  # ok | stale | dup | missing | token (token_check failed)
     version: int | None = None
     duplicate: dict[str, Any] | None = None
     deadlines: dict[int, int] = field(default_factory=dict)
@@ -376,7 +388,8 @@ class Store:
                 self._metas.pop(game_id, None)
                 return None
             if int(values[0]) == cached.version:
-                self._metas.move_to_end(game_id)
+                if game_id in self._metas:  # a concurrent failed commit may have dropped it during the read
+                    self._metas.move_to_end(game_id)
                 hashes = {s: h for s, h in enumerate(values[1:]) if h is not None}
                 return replace(cached, token_hashes=hashes)
         h = await self.redis.hgetall(key)
@@ -386,6 +399,11 @@ class Store:
         meta = Meta.from_hash(game_id, h)
         self._remember_meta(meta)
         return meta
+
+    def cached_meta(self, game_id: str) -> Meta | None:
+        """The metadata last seen here, without asking Redis: possibly outdated, and its token hashes too,
+        so only for a commit that re-checks both atomically (`Commit.token_check`, the version)."""
+        return self._metas.get(game_id)
 
     async def load(self, game_id: str, meta: Meta) -> tuple[int, State]:
         """The game's state at its current version (>= meta.version): cache, else snapshot + log tail.
@@ -510,11 +528,13 @@ class Store:
                 deadline,
                 game_id,
                 "1" if c.idem_key else "0",
-                dumps({**(c.idem_value or {}), "version": version}),
+                dumps({**(c.idem_value or {}), "version": version}) if c.idem_key else "",
                 self.idempotency_ttl_s,
                 c.kind,
                 c.seat,
                 dumps(c.events),
+                f"tok:{c.token_check[0]}" if c.token_check else "",
+                c.token_check[1] if c.token_check else "",
                 *extra,
             ],
         )
@@ -528,6 +548,8 @@ class Store:
             return CommitResult("dup", duplicate=json.loads(value))
         if outcome == "stale":
             return CommitResult("stale", version=int(value))
+        if outcome == "token":
+            return CommitResult("token")
         return CommitResult("missing")
 
     async def set_token(self, game_id: str, seat: int, old_hash: str | None, new_hash: str | None) -> bool:

@@ -8,6 +8,7 @@ import uvicorn
 
 from services.gateway.app import create_app
 from services.gateway.settings import GatewaySettings
+from services.gctune import tune_gc
 
 
 def main() -> None:
@@ -15,8 +16,10 @@ def main() -> None:
     settings = GatewaySettings()
     print(f"Skyboard REST gateway on http://{settings.host}:{settings.port} (docs at /docs)", flush=True)
     # uvloop + httptools: the C event loop and parser (uvicorn[standard]) cost far less CPU per request
+    app = create_app(settings)
+    tune_gc()  # after the app and its routes exist: they are frozen out of later collections
     uvicorn.run(
-        create_app(settings), host=settings.host, port=settings.port, log_level="info", loop="uvloop",
+        app, host=settings.host, port=settings.port, log_level="info", loop="uvloop",
         http="httptools", access_log=settings.access_log,
     )
 

@@ -1,6 +1,7 @@
 """The FastAPI app factory of the REST gateway.
 
-Middleware, outermost first: metrics, CORS, body size limit, rate limits.
+One pure-ASGI middleware (`edge.Edge`): metrics, CORS, body size limit, rate limits, and the hot path
+of the two move calls; FastAPI serves everything else.
 The game-state client and Redis can be injected (tests) or are built from the
 settings; the app closes only what it built.
 """
@@ -11,15 +12,14 @@ from contextlib import asynccontextmanager
 
 import redis.asyncio as aioredis
 from fastapi import FastAPI
-from fastapi.middleware.cors import CORSMiddleware
 
 from services.gateway import routes_games, routes_ops, routes_players
 from services.gateway.context import Context
+from services.gateway.edge import Edge
 from services.gateway.errors import install_error_handlers
 from services.gateway.gamestate import GameStateClient
 from services.gateway.keys import Keys
-from services.gateway.limits import BodySizeLimit, RateLimit
-from services.gateway.metrics import GatewayMetrics, MetricsMiddleware
+from services.gateway.metrics import GatewayMetrics
 from services.gateway.players import Players
 from services.gateway.ratings import Ratings
 from services.gateway.settings import GatewaySettings
@@ -69,16 +69,5 @@ def create_app(
     app.include_router(routes_players.router)
     app.include_router(routes_ops.router)
     install_webclient(app)  # web client (services/webclient): its helper routes, static files at / last
-    app.add_middleware(
-        RateLimit, redis=redis, keys=keys, per_ip=settings.rate_limit_ip, per_token=settings.rate_limit_token,
-        window_s=settings.rate_limit_window_s,
-    )
-    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
-    if settings.cors_origins:
-        app.add_middleware(
-            CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST", "DELETE"],
-            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
-            expose_headers=["Retry-After"],
-        )
-    app.add_middleware(MetricsMiddleware, metrics=metrics)
+    app.add_middleware(Edge, ctx=context, cors_origins=settings.cors_origins)
     return app

@@ -55,9 +55,8 @@ async def ctx(request: Request) -> Context:
 Ctx = Annotated[Context, Depends(ctx)]
 
 
-def bearer(request: Request) -> str | None:
-    """The bearer token of the request, if any (never logged)."""
-    header = request.headers.get("authorization")
+def parse_bearer(header: str | None) -> str | None:
+    """The token of an Authorization header value, None without one (never logged); 401 if malformed."""
     if not header:
         return None
     scheme, _, value = header.partition(" ")
@@ -66,8 +65,16 @@ def bearer(request: Request) -> str | None:
     return value.strip()
 
 
-def require_bearer(request: Request) -> str:
-    token = bearer(request)
+def required(token: str | None) -> str:
     if token is None:
         raise ApiError(401, "this call needs 'Authorization: Bearer <token>'")
     return token
+
+
+def bearer(request: Request) -> str | None:
+    """The bearer token of the request, if any (never logged)."""
+    return parse_bearer(request.headers.get("authorization"))
+
+
+def require_bearer(request: Request) -> str:
+    return required(bearer(request))

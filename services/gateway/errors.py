@@ -82,10 +82,25 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
+def exception_response(exc: Exception, method: str, path: str) -> JSONResponse:
+    """The error answer to an exception raised while serving `method path` (routes and the hot path alike)."""
+    if isinstance(exc, ApiError):
+        return error_response(exc.status, exc.message, exc.code, exc.rule, exc.headers)
+    if isinstance(exc, RedisConnectionError | RedisTimeoutError):
+        # Redis restarting or unreachable: a clean, retryable 503 (a keyed retry replays the first outcome)
+        log.warning("Redis unavailable on %s %s: %s", method, path, exc.__class__.__name__)
+        return error_response(503, "storage is unavailable; retry", "unavailable", headers={"Retry-After": "1"})
+    log.error("unhandled error on %s %s", method, path, exc_info=exc)
+    return error_response(500, "internal error")
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
-    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return error_response(exc.status, exc.message, exc.code, exc.rule, exc.headers)
+    @app.exception_handler(RedisConnectionError)
+    @app.exception_handler(RedisTimeoutError)
+    @app.exception_handler(Exception)
+    async def _raised(request: Request, exc: Exception) -> JSONResponse:
+        return exception_response(exc, request.method, request.url.path)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -97,18 +112,6 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
         return error_response(422, _validation_message(exc))
-
-    @app.exception_handler(RedisConnectionError)
-    @app.exception_handler(RedisTimeoutError)
-    async def _redis_down(request: Request, exc: Exception) -> JSONResponse:
-        # Redis restarting or unreachable: a clean, retryable 503 (a keyed retry replays the first outcome)
-        log.warning("Redis unavailable on %s %s: %s", request.method, request.url.path, exc.__class__.__name__)
-        return error_response(503, "storage is unavailable; retry", "unavailable", headers={"Retry-After": "1"})
-
-    @app.exception_handler(Exception)
-    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return error_response(500, "internal error")
 
 
 #: OpenAPI `responses=` entry documenting the error body for the usual codes.

@@ -132,15 +132,17 @@ class GameStateClient:
         """The game as `token`'s seat (None: a spectator) sees it; winners mean something once finished."""
         return await self.client.get_game(game_id, token)
 
-    async def legal_actions(self, game_id: str, token: str) -> tuple[int, int, list[Any]]:
-        r = await self.client.legal_actions(game_id, token)
-        return r.version, r.seat, r.actions
+    async def legal_actions(self, game_id: str, token: str) -> tuple[int, int, Sequence[str]]:
+        """(version, seat, the legal actions as the service's JSON texts): the gateway passes them on unparsed."""
+        r = await self.client.legal_actions_reply(game_id, token)
+        return r.version, r.seat, r.actions_json
 
     async def submit(
         self, game_id: str, token: str, action: Any, expected_version: int, idempotency_key: str | None
-    ) -> tuple[int, list[Any], str, list[int]]:
-        r = await self.client.submit(game_id, token, json.dumps(action), expected_version, idempotency_key)
-        return r.version, r.events, r.status, r.to_act
+    ) -> tuple[int, Sequence[str], str, Sequence[int]]:
+        """(version, the seat's events as the service's JSON texts, status, to_act)."""
+        r = await self.client.submit_reply(game_id, token, json.dumps(action), expected_version, idempotency_key)
+        return r.version, r.events_json, r.status, r.to_act
 
     async def log(self, game_id: str) -> dict[str, Any]:
         r = await self.client.get_log(game_id)

@@ -1,6 +1,6 @@
-"""Request size limits (413) and per-IP / per-token rate limits in Redis (429).
+"""Request size limits (413) and per-IP / per-token rate limits in Redis (429), used by `edge.Edge`.
 
-Pure ASGI middleware so that it also guards streaming responses and runs
+They run in pure ASGI so that they also guard streaming responses and run
 before any body is parsed. Rate limits use a fixed window counted atomically by
 a Lua script, so several gateway processes share one budget. Tokens are keyed
 by their SHA-256, never stored or logged in clear.
@@ -14,7 +14,7 @@ import time
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope
 
 from services.gateway.errors import error_response
 from services.gateway.keys import Keys, token_hash
@@ -45,84 +45,81 @@ def bearer_token(scope: Scope) -> str | None:
     return None
 
 
-class BodySizeLimit:
-    """Refuses bodies above `max_bytes`, by Content-Length or by counting the stream."""
-
-    def __init__(self, app: ASGIApp, max_bytes: int):
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        for name, value in scope.get("headers", ()):
-            if name == b"content-length":
-                try:
-                    declared = int(value)
-                except ValueError:
-                    declared = -1
-                if declared < 0 or declared > self.max_bytes:
-                    await self._refuse(scope, receive, send)
-                    return
-        # Read the whole (small) body first, counting, then replay it: a chunked body over the limit
-        # is refused before the app sees any of it.
-        chunks: list[bytes] = []
-        seen = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            chunk = message.get("body", b"")
-            seen += len(chunk)
-            if seen > self.max_bytes:
-                await self._refuse(scope, receive, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        response = error_response(413, f"request body larger than {self.max_bytes} bytes")
-        await response(scope, receive, send)
+class TooLarge(Exception):
+    """The request body is over the limit (413)."""
 
 
-class RateLimit:
+def declared_size_ok(scope: Scope, max_bytes: int) -> bool:
+    """False if a Content-Length header is malformed or announces more than `max_bytes`."""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            try:
+                declared = int(value)
+            except ValueError:
+                return False
+            if declared < 0 or declared > max_bytes:
+                return False
+    return True
+
+
+async def read_body(receive: Receive, max_bytes: int) -> bytes | None:
+    """The whole (small) request body, counted as it streams in: a chunked body over the limit raises
+    TooLarge before the app sees any of it. None if the client went away."""
+    chunks: list[bytes] = []
+    seen = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunk = message.get("body", b"")
+        seen += len(chunk)
+        if seen > max_bytes:
+            raise TooLarge
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def replay(body: bytes, receive: Receive) -> Receive:
+    """A `receive` that hands the app the body already read, then the real channel (disconnects)."""
+    replayed = False
+
+    async def receive_again() -> Message:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return receive_again
+
+
+def too_large(max_bytes: int) -> ASGIApp:
+    return error_response(413, f"request body larger than {max_bytes} bytes")
+
+
+def rate_limited(retry_after: int) -> ASGIApp:
+    return error_response(429, "rate limit exceeded; retry later", headers={"Retry-After": str(retry_after)})
+
+
+class RateLimiter:
     """Fixed-window limits per client IP and per bearer token, shared through Redis."""
 
-    def __init__(self, app: ASGIApp, redis: Redis, keys: Keys, per_ip: int, per_token: int, window_s: int):
-        self.app = app
-        self.redis = redis
+    def __init__(self, redis: Redis, keys: Keys, per_ip: int, per_token: int, window_s: int):
         self.keys = keys
         self.per_ip = per_ip
         self.per_token = per_token
         self.window_s = window_s
         self._script = redis.register_script(_INCR)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope.get("path") in EXEMPT_PATHS or scope.get("method") == "OPTIONS":
-            await self.app(scope, receive, send)
-            return
-        retry_after = await self._check(scope)
-        if retry_after is not None:
-            response = error_response(
-                429, "rate limit exceeded; retry later", headers={"Retry-After": str(retry_after)}
-            )
-            await response(scope, receive, send)
-            return
-        await self.app(scope, receive, send)
+    @staticmethod
+    def exempt(scope: Scope) -> bool:
+        return scope.get("path") in EXEMPT_PATHS or scope.get("method") == "OPTIONS"
 
-    async def _check(self, scope: Scope) -> int | None:
+    async def check(self, scope: Scope) -> int | None:
+        """Count the request; the seconds to wait if it is over a limit, else None."""
+        if not self.per_ip and not self.per_token:
+            return None
         window = int(time.time() // self.window_s)
         checks = []
         if self.per_ip:

@@ -1,4 +1,4 @@
-"""Prometheus metrics of the gateway: latency per route, request and domain counters.
+"""Prometheus metrics of the gateway: latency per route, request and domain counters (observed by `edge.Edge`).
 
 Each app gets its own registry (tests build many apps in one process); `/metrics`
 exposes it in the text format.
@@ -6,10 +6,8 @@ exposes it in the text format.
 
 from __future__ import annotations
 
-import time
-
 from prometheus_client import CollectorRegistry, Counter, Histogram
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Scope
 
 
 class GatewayMetrics:
@@ -37,38 +35,13 @@ class GatewayMetrics:
         )
 
 
+#: scope key where the hot path (services/gateway/hot.py) names the route template it served
+HOT_ROUTE_KEY = "skyboard.route"
+
+
 def route_template(scope: Scope) -> str:
     route = scope.get("route")
     path = getattr(route, "path", None)
-    return path if isinstance(path, str) else "unmatched"
-
-
-class MetricsMiddleware:
-    """Observes every HTTP request; the route label is the template, never the raw path."""
-
-    def __init__(self, app: ASGIApp, metrics: GatewayMetrics):
-        self.app = app
-        self.metrics = metrics
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        start = time.perf_counter()
-        status = 500
-
-        async def observing_send(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, observing_send)
-        finally:
-            route = route_template(scope)
-            method = scope.get("method", "")
-            self.metrics.latency.labels(method, route).observe(time.perf_counter() - start)
-            self.metrics.requests.labels(method, route, str(status)).inc()
-            if status == 429:
-                self.metrics.rate_limited.inc()
+    if isinstance(path, str):
+        return path
+    return scope.get(HOT_ROUTE_KEY, "unmatched")

@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import AsyncIterator
+from typing import Any
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Header, Query, Request, Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from services.gateway.context import Context, Ctx, bearer, require_bearer
@@ -82,14 +83,47 @@ async def get_game(game_id: str, request: Request, c: Ctx) -> GameOut:
     )
 
 
-@router.get("/games/{game_id}/actions", response_model=LegalActions, summary="The legal actions of your seat")
-async def legal_actions(game_id: str, request: Request, c: Ctx) -> LegalActions:
-    token = require_bearer(request)
+class JsonBytes(Response):
+    """JSON already encoded by `legal_actions_answer` / `submit_answer`: FastAPI returns it as is."""
+
+    media_type = "application/json"
+
+
+async def legal_actions_answer(c: Context, game_id: str, token: str) -> bytes:
+    """The body of `GET /v1/games/{id}/actions` (shape `LegalActions`), built around the service's action
+    JSON texts without parsing them: the FastAPI route and the hot path (hot.py) both answer with it."""
     try:
         version, seat, actions = await c.gamestate.legal_actions(_game_id(game_id), token)
     except GameStateError as exc:
         raise http_error(exc) from None
-    return LegalActions(version=version, seat=seat, actions=actions)
+    return b'{"version":%d,"seat":%d,"actions":[%s]}' % (version, seat, ",".join(actions).encode())
+
+
+async def submit_answer(
+    c: Context, game_id: str, token: str, action: dict[str, Any], expected_version: int, idempotency_key: str | None
+) -> bytes:
+    """Submit for the token's seat; the body of the answer (shape `Submitted`). Shared like the above."""
+    if idempotency_key is not None and not _IDEMPOTENCY_KEY.match(idempotency_key):
+        raise ApiError(422, "Idempotency-Key must be 1-128 visible ASCII characters")
+    try:
+        version, events, status, to_act = await c.gamestate.submit(
+            _game_id(game_id), token, action, expected_version, idempotency_key
+        )
+    except GameStateError as exc:
+        c.metrics.actions.labels(exc.reason or exc.code.name.lower()).inc()
+        raise http_error(exc) from None
+    c.metrics.actions.labels("accepted").inc()
+    if status == "finished":
+        g = await c.gamestate.get(game_id, None)
+        await c.settle_if_rated(game_id, g.scores, g.winners)
+    return b'{"version":%d,"events":[%s],"status":%s,"to_act":[%s]}' % (
+        version, ",".join(events).encode(), json.dumps(status).encode(), ",".join(map(str, to_act)).encode()
+    )
+
+
+@router.get("/games/{game_id}/actions", response_model=LegalActions, summary="The legal actions of your seat")
+async def legal_actions(game_id: str, request: Request, c: Ctx) -> Response:
+    return JsonBytes(await legal_actions_answer(c, game_id, require_bearer(request)))
 
 
 @router.post("/games/{game_id}/actions", response_model=Submitted, summary="Submit one action for your seat")
@@ -99,22 +133,9 @@ async def submit_action(
     request: Request,
     c: Ctx,
     idempotency_key: str | None = Header(None, alias="Idempotency-Key", description="Retries replay the first outcome"),
-) -> Submitted:
+) -> Response:
     token = require_bearer(request)
-    if idempotency_key is not None and not _IDEMPOTENCY_KEY.match(idempotency_key):
-        raise ApiError(422, "Idempotency-Key must be 1-128 visible ASCII characters")
-    try:
-        version, events, status, to_act = await c.gamestate.submit(
-            _game_id(game_id), token, body.action, body.expected_version, idempotency_key
-        )
-    except GameStateError as exc:
-        c.metrics.actions.labels(exc.reason or exc.code.name.lower()).inc()
-        raise http_error(exc) from None
-    c.metrics.actions.labels("accepted").inc()
-    if status == "finished":
-        g = await c.gamestate.get(game_id, None)
-        await c.settle_if_rated(game_id, g.scores, g.winners)
-    return Submitted(version=version, events=events, status=status, to_act=to_act)
+    return JsonBytes(await submit_answer(c, game_id, token, body.action, body.expected_version, idempotency_key))
 
 
 @router.get("/games/{game_id}/log", response_model=GameLog, summary="Seed and actions of a finished game")

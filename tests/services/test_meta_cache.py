@@ -63,3 +63,61 @@ def test_a_deleted_game_is_not_found_even_when_cached(make_instance, make_client
     assert client.get_game(game.game_id).version == 0
     rdb.delete(f"{prefix}game:{{{game.game_id}}}:meta")
     expect_error(C.NOT_FOUND, client.get_game, game.game_id)
+
+
+def _count_meta_reads(store) -> list[str]:
+    """Record every metadata read of `store` (the fast submission path must not make one)."""
+    reads: list[str] = []
+    original = store.meta
+
+    async def counting(game_id: str):
+        reads.append(game_id)
+        return await original(game_id)
+
+    store.meta = counting
+    return reads
+
+
+def test_a_plain_submission_at_the_cached_version_reads_no_metadata(make_instance, make_client, rdb, prefix):
+    inst = make_instance()
+    client = make_client(inst)
+    store = inst.running.service.store
+    game = client.create_game("toybids", 2, seed=15)
+    hand = client.get_game(game.game_id, game.token(0)).view["hand"]
+    reads = _count_meta_reads(store)
+    r = client.submit(game.game_id, game.token(0), {"type": "bid", "card": hand[0]}, 0)
+    assert r.version == 1 and not r.replayed
+    assert reads == []  # decided on the cache; the commit re-checked version and token atomically
+    assert inst.run(store.meta(game.game_id)) == _fresh(rdb, prefix, game.game_id)
+    # with an idempotency key, or at another version, the full path reads the metadata first
+    hand = client.get_game(game.game_id, game.token(1)).view["hand"]
+    reads.clear()
+    client.submit(game.game_id, game.token(1), {"type": "bid", "card": hand[0]}, 1, idempotency_key="k1")
+    assert reads == [game.game_id]
+
+
+def test_a_token_rotated_elsewhere_is_refused_by_a_submission_on_the_cache(make_instance, make_client, rdb, prefix):
+    a_inst = make_instance()
+    a, b = make_client(a_inst), make_client(make_instance())
+    game = a.create_game("toybids", 2, seed=16)
+    old = game.token(0)
+    hand = a.get_game(game.game_id, old).view["hand"]  # a caches version 0 and the old token's hash
+    new = b.rotate_token(game.game_id, old)
+    expect_error(C.UNAUTHENTICATED, a.submit, game.game_id, old, {"type": "bid", "card": hand[0]}, 0)
+    assert _fresh(rdb, prefix, game.game_id).version == 0  # nothing applied
+    assert a.submit(game.game_id, new, {"type": "bid", "card": hand[0]}, 0).version == 1
+
+
+def test_a_move_elsewhere_makes_a_submission_on_the_outdated_cache_stale(make_instance, make_client, rdb, prefix):
+    a, b = make_client(make_instance()), make_client(make_instance())
+    game = a.create_game("toybids", 2, seed=17)
+    hand0 = a.get_game(game.game_id, game.token(0)).view["hand"]  # a caches version 0
+    hand1 = b.get_game(game.game_id, game.token(1)).view["hand"]
+    b.submit(game.game_id, game.token(1), {"type": "bid", "card": hand1[0]}, 0)
+    err = expect_error(C.ABORTED, a.submit, game.game_id, game.token(0), {"type": "bid", "card": hand0[0]}, 0)
+    assert "version" in err.message
+    # an illegal move on the cache is answered by the full path, with its rule
+    again = {"type": "bid", "card": hand1[1]}
+    err = expect_error(C.FAILED_PRECONDITION, a.submit, game.game_id, game.token(1), again, 1)
+    assert err.rule
+    assert _fresh(rdb, prefix, game.game_id).version == 1

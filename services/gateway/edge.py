@@ -1,0 +1,83 @@
+"""The gateway's one pure-ASGI middleware: metrics, CORS, body size limit, rate limits, hot path.
+
+Why one layer: each ASGI middleware costs a coroutine frame, a wrapped `send` and a trip through
+Starlette per request; the gateway had four of them (metrics, CORS, body size, rate limit) on every
+call. In order, outermost first, as they were: latency and request metrics per route template; CORS when
+configured (Starlette's CORSMiddleware, around the rest); the body size limit (413, before anything parses
+the body); the rate limits (429); then the two move calls on the hot path (`hot.HotRoutes`) or the FastAPI
+app for everything else.
+"""
+
+from __future__ import annotations
+
+import time
+
+from fastapi.middleware.cors import CORSMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from services.gateway.context import Context
+from services.gateway.hot import HotRoutes
+from services.gateway.limits import RateLimiter, TooLarge, declared_size_ok, rate_limited, read_body, replay, too_large
+from services.gateway.metrics import route_template
+
+
+class Edge:
+    """Wraps the FastAPI routes (added with `app.add_middleware(Edge, ctx=..., cors_origins=...)`)."""
+
+    def __init__(self, app: ASGIApp, ctx: Context, cors_origins: list[str] | None = None):
+        self.app = app
+        self.metrics = ctx.metrics
+        settings = ctx.settings
+        self.max_bytes = settings.max_body_bytes
+        self.limiter = RateLimiter(ctx.redis, ctx.keys, settings.rate_limit_ip, settings.rate_limit_token,
+                                   settings.rate_limit_window_s)
+        self.hot = HotRoutes(ctx)
+        self.guarded: ASGIApp = self._guarded
+        if cors_origins:
+            self.guarded = CORSMiddleware(
+                self._guarded, allow_origins=cors_origins, allow_methods=["GET", "POST", "DELETE"],
+                allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
+                expose_headers=["Retry-After"],
+            )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        status = 500
+
+        async def observing_send(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.guarded(scope, receive, observing_send)
+        finally:
+            route = route_template(scope)
+            method = scope.get("method", "")
+            self.metrics.latency.labels(method, route).observe(time.perf_counter() - start)
+            self.metrics.requests.labels(method, route, str(status)).inc()
+            if status == 429:
+                self.metrics.rate_limited.inc()
+
+    async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not declared_size_ok(scope, self.max_bytes):
+            await too_large(self.max_bytes)(scope, receive, send)
+            return
+        try:
+            body = await read_body(receive, self.max_bytes)
+        except TooLarge:
+            await too_large(self.max_bytes)(scope, receive, send)
+            return
+        if body is None:
+            return  # the client went away
+        if not self.limiter.exempt(scope):
+            retry_after = await self.limiter.check(scope)
+            if retry_after is not None:
+                await rate_limited(retry_after)(scope, receive, send)
+                return
+        if await self.hot.serve(scope, body, receive, send) is None:
+            await self.app(scope, replay(body, receive), send)
