@@ -53,6 +53,13 @@ def http_ready(url: str, timeout: float = 1.0) -> bool:
         return False
 
 
+def default_prefix() -> str:
+    """Under pytest, the test run's namespace (its end-of-run sweep removes leftovers); otherwise a
+    benchmark namespace that no test run ever sweeps."""
+    run = os.environ.get("SKYBOARD_TEST_RUN")
+    return f"sbproof{run}:{uuid.uuid4().hex[:8]}:" if run else f"sbbench:{uuid.uuid4().hex[:8]}:"
+
+
 @dataclass
 class Proc:
     """One role's OS process, restartable with the same command line and environment."""
@@ -101,7 +108,7 @@ class Stack:
     redis_url: str = REDIS_URL
     dispatch_bots: bool = False
     workers: int = 0
-    prefix: str = field(default_factory=lambda: f"sbproof:{uuid.uuid4().hex[:8]}:")
+    prefix: str = field(default_factory=lambda: default_prefix())
     service_env: dict[str, str] = field(default_factory=dict)
     gateway_env: dict[str, str] = field(default_factory=dict)
     worker_env: dict[str, str] = field(default_factory=dict)

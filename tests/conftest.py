@@ -3,19 +3,21 @@
 Each suite cleans its own key prefix, but Celery's transport (kombu) also records a
 `_kombu.binding_permanent.<queue>` key for every queue a test declared, outside any prefix,
 and a task dispatched while an instance shuts down can re-create a test queue after its
-fixture cleaned up. Test queues and prefixes all start with a test-only namespace, never
-with production's `sb:` prefix or `bots` queue, so they are swept here once the run ends.
+fixture cleaned up. Test queues and prefixes all start with a test-only namespace followed by
+this run's id (`tests/run_id.py`), never with production's `sb:` prefix or `bots` queue, so
+they are swept here once the run ends, and only this run's: a concurrent run or benchmark on
+the same Redis keeps its keys.
 """
 
 from __future__ import annotations
 
 import os
-import re
 
 import redis
 
+from tests.run_id import RUN
+
 TEST_NAMESPACES = ("sbtest", "sbgwtest", "sbproof", "sbdeploy", "sbexp", "aismoke")
-_TEST_KEY = re.compile(r"^(_kombu\.binding(_permanent)?\.)?(" + "|".join(TEST_NAMESPACES) + r")[:\-0-9a-f]")
 _DATABASES = (0, 7, 11)  # the DB numbers the suites use
 
 
@@ -24,12 +26,12 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     for db in _DATABASES:
         try:
             client = redis.Redis.from_url(f"{base}/{db}", socket_connect_timeout=2, decode_responses=True)
-            stale = [
+            stale = {
                 key
-                for pattern in ("_kombu.binding*", *(f"{ns}*" for ns in TEST_NAMESPACES))
+                for ns in TEST_NAMESPACES
+                for pattern in (f"{ns}{RUN}*", f"_kombu.binding.{ns}{RUN}*", f"_kombu.binding_permanent.{ns}{RUN}*")
                 for key in client.scan_iter(match=pattern, count=1000)
-                if _TEST_KEY.match(key)
-            ]
+            }
             if stale:
                 client.delete(*stale)
             client.close()

@@ -13,6 +13,7 @@ from services.gamestate.keys import Keys
 from services.gateway.keys import Keys as GatewayKeys
 from services.ops_exporter import OpsMetrics, Sampler
 from services.settings import Settings
+from tests.run_id import RUN
 
 REDIS_URL = "redis://127.0.0.1:6379/11"
 
@@ -24,7 +25,7 @@ def rdb():
         client.ping()
     except redis.RedisError as exc:
         pytest.skip(f"Redis at {REDIS_URL} is not reachable ({exc})")
-    tag = f"sbexp{uuid.uuid4().hex[:8]}"
+    tag = f"sbexp{RUN}{uuid.uuid4().hex[:8]}"
     yield client, tag
     keys = list(client.scan_iter(match=f"{tag}*", count=1000))
     if keys:

@@ -22,6 +22,7 @@ import pytest
 import redis
 
 from tests.deploy.conftest import ROOT, SETTINGS_MODELS
+from tests.run_id import RUN
 
 REDIS_DB = 11  # this test's own database on the shared Redis
 REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"
@@ -89,7 +90,7 @@ def start_stack() -> Iterator[Callable[..., Stack]]:
         pytest.skip(message)
 
     def start(**overrides: str) -> Stack:
-        tag = f"sbdeploy{uuid.uuid4().hex[:8]}"
+        tag = f"sbdeploy{RUN}{uuid.uuid4().hex[:8]}"
         env = {k: v for k, v in os.environ.items() if k not in SETTINGS_MODELS}
         env.update(_stack_env(tag))
         env.update(overrides)

@@ -25,10 +25,10 @@ from services.gamestate.service import Registry
 from services.gateway.app import create_app
 from services.gateway.settings import GatewaySettings
 from services.settings import Settings
+from tests.run_id import RUN
 from tests.services import toygame
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-RUN = uuid.uuid4().hex[:8]
 
 
 @pytest.fixture(scope="session")
@@ -47,14 +47,14 @@ def redis_url() -> str:
 def rdb(redis_url: str) -> Iterator[redis.Redis]:
     client = redis.Redis.from_url(redis_url, decode_responses=True)
     yield client
-    keys = list(client.scan_iter(match=f"sbgwtest:{RUN}:*", count=1000))
+    keys = list(client.scan_iter(match=f"sbgwtest{RUN}:*", count=1000))
     if keys:
         client.delete(*keys)
     client.close()
 
 
 def new_prefix() -> str:
-    return f"sbgwtest:{RUN}:{uuid.uuid4().hex[:8]}:"
+    return f"sbgwtest{RUN}:{uuid.uuid4().hex[:8]}:"
 
 
 class ServiceInstance:

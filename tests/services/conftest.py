@@ -22,6 +22,7 @@ from services.gamestate.client import GameClient
 from services.gamestate.server import Running, start
 from services.gamestate.service import Registry
 from services.settings import Settings
+from tests.run_id import RUN
 from tests.services import toygame
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -49,7 +50,7 @@ def rdb(redis_url: str) -> Iterator[redis.Redis]:
 @pytest.fixture
 def prefix(rdb: redis.Redis) -> Iterator[str]:
     """A key prefix of this test alone; every key under it (and its Celery queue) is deleted after."""
-    value = f"sbtest:{uuid.uuid4().hex[:10]}:"
+    value = f"sbtest{RUN}:{uuid.uuid4().hex[:10]}:"
     yield value
     for pattern in (f"{value}*", f"_kombu.binding.{value}*"):
         keys = list(rdb.scan_iter(match=pattern, count=1000))
