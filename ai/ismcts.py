@@ -35,6 +35,19 @@ prior. Another action wins only once its mean result beats the greedy one's
 by a margin that shrinks as the greedy action itself gets visited: a short,
 noisy search stays close to the greedy rule, a long one can overrule it.
 
+Opponent model (`prior_plies`): down to that many decisions below the root,
+every node also gives the seat acting there, opponents included, the same
+progressive bias toward the greedy prior's choice (`deep_prior_weight`),
+computed once per node on the first determinization that reaches it (so
+still only from information the observer has). Opponents are then searched
+first where a sensible player would go, and the observer's replies are tested
+against those moves before exotic ones; UCB still lets any move win.
+
+Rollouts (`rollout_policy`): "random" plays uniform moves, cut at the game's
+`max_rollout_depth`; "prior" lets every seat play the greedy prior (with
+probability `rollout_epsilon` of a uniform move) for `policy_rollout_depth`
+decisions. Both end in the heuristic evaluation.
+
 The chosen action is the observer's most visited root edge.
 """
 
@@ -58,20 +71,33 @@ class SearchConfig:
     budget: Budget
     exploration: float = 0.7
     rollout_depth: int | None = 30
+    #: "random": uniform rollouts, cut at the game's `max_rollout_depth`; "prior": every seat plays the
+    #: game's greedy prior (an opponent model) for `policy_rollout_depth` decisions, with probability
+    #: `rollout_epsilon` of a uniform move instead.
+    rollout_policy: str = "random"
+    policy_rollout_depth: int = 8
+    rollout_epsilon: float = 0.1
     #: Bias toward the greedy level's choice at the root, PUCT-style:
     #: prior_weight * sqrt(root visits) / (visits of that action + 1).
     prior_weight: float = 0.3
+    #: Tree depth (in decisions from the root) down to which every node gets the greedy prior for the
+    #: seat acting there, opponents included (an opponent model); 1 = the observer's root decision only.
+    prior_plies: int = 1
+    #: Prior weight at nodes below the root (opponent model strength).
+    deep_prior_weight: float = 0.3
 
 
 class Node:
     """One information-set node: per-seat edge statistics and children by decision key."""
 
-    __slots__ = ("children", "edges")
+    __slots__ = ("children", "edges", "priors")
 
     def __init__(self) -> None:
         # seat -> action -> [visits, total reward, availability]
         self.edges: dict[int, dict[Action, list]] = {}
         self.children: dict[object, Node] = {}
+        # seat -> the greedy prior's choice, computed on the first determinization that reached the node
+        self.priors: dict[int, Action | None] | None = None
 
 
 def _select(
@@ -158,32 +184,49 @@ class ISMCTSBot(Bot):
                 best, best_key = action, key
         return best
 
+    @staticmethod
+    def _node_prior(
+        node: Node, state: State, seat: int, legal: list[Action], rng: random.Random, heuristic: Heuristic
+    ) -> Action | None:
+        """The greedy prior of `seat` at `node`, computed once on the determinization that first got there."""
+        priors = node.priors
+        if priors is None:
+            priors = node.priors = {}
+        if seat not in priors:
+            priors[seat] = heuristic.prior(state, seat, legal, rng)
+        choice = priors[seat]
+        return choice if choice in legal else None
+
     def _iterate(
         self, root: Node, truth: State, observer: int, rng: random.Random, heuristic: Heuristic, prior: Action | None
     ) -> None:
-        c = self.config.exploration
-        weight = self.config.prior_weight
+        config = self.config
+        c = config.exploration
         state = truth.determinize(observer, rng)
         node = root
+        depth = 0
         path: list[tuple[Node, int, Action]] = []
         # Selection and expansion.
         while not state.is_over():
             seats = state.to_act()
-            if len(seats) == 1:
-                seat = seats[0]
-                if node is root and seat == observer:
-                    action = _select(node, seat, state.legal_actions(seat), rng, c, prior, weight)
+            picks = []
+            for s in seats:
+                legal = state.legal_actions(s)
+                if node is root and s == observer:
+                    s_prior, s_weight = prior, config.prior_weight
+                elif depth < config.prior_plies and len(legal) > 1:
+                    s_prior = self._node_prior(node, state, s, legal, rng, heuristic)
+                    s_weight = config.deep_prior_weight
                 else:
-                    action = _select(node, seat, state.legal_actions(seat), rng, c)
+                    s_prior, s_weight = None, 0.0
+                picks.append((s, _select(node, s, legal, rng, c, s_prior, s_weight)))
+            if len(picks) == 1:
+                seat, action = picks[0]
                 path.append((node, seat, action))
                 state.apply(seat, action)
-                key: object = (seat, action)
+                key: object = picks[0]
             else:
-                picks = [
-                    (s, _select(node, s, state.legal_actions(s), rng, c, *((prior, weight) if node is root and
-                                                                            s == observer else (None, 0.0))))
-                    for s in seats
-                ]
+                # Simultaneous choices: every seat chose from the same node before any is applied.
                 for s, action in picks:
                     path.append((node, s, action))
                     try:
@@ -194,22 +237,32 @@ class ISMCTSBot(Bot):
                             continue
                         state.apply(s, legal[rng.randrange(len(legal))])
                 key = tuple(picks)
+            depth += 1
             child = node.children.get(key)
             if child is None:
                 node.children[key] = Node()
                 break
             node = child
         # Rollout.
-        depth = self.config.rollout_depth
-        cap = heuristic.max_rollout_depth
-        if cap is not None:
-            depth = cap if depth is None else min(depth, cap)
+        if config.rollout_policy == "prior":
+            depth = config.policy_rollout_depth
+        else:
+            depth = config.rollout_depth
+            cap = heuristic.max_rollout_depth
+            if cap is not None:
+                depth = cap if depth is None else min(depth, cap)
         steps = 0
+        by_prior = config.rollout_policy == "prior"
+        epsilon = config.rollout_epsilon
         while not state.is_over() and (depth is None or steps < depth):
             seats = state.to_act()
             seat = seats[0] if len(seats) == 1 else seats[rng.randrange(len(seats))]
             legal = state.legal_actions(seat)
-            state.apply(seat, legal[rng.randrange(len(legal))])
+            if by_prior and len(legal) > 1 and rng.random() >= epsilon:
+                action = heuristic.prior(state, seat, legal, rng)
+            else:
+                action = legal[rng.randrange(len(legal))]
+            state.apply(seat, action)
             steps += 1
         if state.is_over():
             rewards = terminal_rewards(state)

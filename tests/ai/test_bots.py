@@ -157,3 +157,32 @@ def test_the_honesty_check_catches_a_bot_that_peeks():
             if Peeker().choose(truth, seat, random.Random(1)) != Peeker().choose(other, seat, random.Random(1)):
                 caught = True
     assert caught
+
+
+SEARCH_VARIANTS = {
+    "opponent model": {"prior_plies": 8, "deep_prior_weight": 1.0},
+    "prior rollouts": {"rollout_policy": "prior", "policy_rollout_depth": 4, "rollout_epsilon": 0.2},
+}
+
+
+@pytest.mark.parametrize("variant", SEARCH_VARIANTS, ids=list(SEARCH_VARIANTS))
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_search_options_stay_legal_and_honest(game, variant):
+    """The opponent model and prior rollouts read only determinizations: same view -> same action."""
+    import dataclasses
+
+    from ai.ismcts import ISMCTSBot
+    from ai.levels import SEARCH
+
+    config = dataclasses.replace(SEARCH["mcts-easy"], **SEARCH_VARIANTS[variant])
+    bot = ISMCTSBot("mcts-easy", config)
+    budget = ai.Budget(iterations=10)
+    for truth in _honesty_positions(game, game.min_players, 3)[:6]:
+        before = truth.digest()
+        for seat in truth.to_act():
+            other = truth.determinize(seat, random.Random(7))
+            a = bot.choose(truth, seat, random.Random(3), budget)
+            b = bot.choose(other, seat, random.Random(3), budget)
+            assert a in truth.legal_actions(seat)
+            assert json.dumps(a.to_json()) == json.dumps(b.to_json())
+        assert truth.digest() == before
