@@ -31,16 +31,22 @@ def play_match(
     seed: int,
     options: dict[str, Any] | None = None,
     budget: Budget | None = None,
+    bots: list[Bot] | None = None,
 ) -> MatchResult:
     """Seat i is played by a bot of `levels[i]`; the game and every bot are seeded from `seed`.
 
-    `budget` overrides every searching bot's think limit (None: each level's default).
+    `budget` overrides every searching bot's think limit (None: each level's default). `bots`, when
+    given, plays the seats instead of bots made from `levels` (which then only label the result): for
+    comparing bots that no level name stands for, such as other search settings.
     """
     game_obj = engine.get(game) if isinstance(game, str) else game
     players = len(levels)
     state = game_obj.new(players, seed, options)
     master = random.Random(seed * 7919 + 17)
-    bots: list[Bot] = [make_bot(level) for level in levels]
+    if bots is None:
+        bots = [make_bot(level) for level in levels]
+    elif len(bots) != players:
+        raise ValueError(f"{len(bots)} bots for {players} seats")
     rngs = [random.Random(master.getrandbits(64)) for _ in levels]
     result = MatchResult(
         list(levels), [], [], decisions=[0] * players, think_seconds=[0.0] * players, iterations=[0] * players

@@ -1,0 +1,32 @@
+"""bench.search_variants: variant parsing and the paired games it plays."""
+
+from __future__ import annotations
+
+import pytest
+
+import ai
+from ai.match import play_match
+from bench.search_variants import parse_variant, play
+
+
+def test_variants_parse_into_searchconfig_fields_and_refuse_anything_else():
+    assert parse_variant('opp8={"prior_plies": 8}') == ("opp8", {"prior_plies": 8})
+    assert parse_variant("base=") == ("base", {})
+    for bad in ("no-equals", '={"prior_plies": 8}', "x=[1]", 'x={"nope": 1}', "x={bad json"):
+        with pytest.raises(ValueError):
+            parse_variant(bad)
+
+
+def test_a_variant_plays_its_seat_and_the_result_is_reproducible():
+    job = ("opensky", 2, "probe", {"prior_plies": 4}, "random", 1, 3, 8)
+    first = play(job)
+    assert first[0] == "probe" and first[1] in (0.0, 0.5, 1.0) and first[2] > 0
+    assert play(job)[1] == first[1]
+
+
+def test_play_match_takes_bots_for_its_seats_and_checks_their_number():
+    bots = [ai.make_bot("greedy"), ai.make_bot("random")]
+    result = play_match("opensky", ["a", "b"], 5, bots=bots)
+    assert result.levels == ["a", "b"] and result.winners
+    with pytest.raises(ValueError, match="1 bots for 2 seats"):
+        play_match("opensky", ["a", "b"], 5, bots=bots[:1])
