@@ -51,6 +51,9 @@ class Settings(BaseSettings):
     heartbeat_s: float = Field(
         15.0, gt=0, description="An idle WatchGame stream sends a 'heartbeat' entry this often (detects gone watchers)."
     )
+    health_check_s: float = Field(
+        1.0, gt=0, description="How often the gRPC health status is checked against Redis (NOT_SERVING while down)."
+    )
     max_message_bytes: int = Field(4 * 1024 * 1024, description="Largest gRPC message accepted.")
 
     @property

@@ -36,6 +36,10 @@ log = logging.getLogger(__name__)
 #: above the number of concurrent streams plus calls (redis-py < 8 had no cap).
 REDIS_MAX_CONNECTIONS = 10_000
 
+#: Health name that answers SERVING as long as the process serves at all: for liveness probes, which must
+#: not restart instances during a Redis outage ("" and SERVICE_NAME follow Redis: readiness).
+LIVENESS = "liveness"
+
 INTERNAL_DETAILS = json.dumps({"reason": "internal", "message": "internal error", "rule": None})
 REDIS_DETAILS = json.dumps({"reason": "unavailable", "message": "game storage unavailable; retry", "rule": None})
 
@@ -323,6 +327,7 @@ async def start(
     sweeper: bool = True,
 ) -> Running:
     """Start one instance on settings.grpc_addr (port 0 picks a free port)."""
+    from services.gamestate.health_monitor import follow_redis
     from services.gamestate.sweeper import run_sweeper
 
     redis = aioredis.Redis.from_url(settings.redis_url, decode_responses=True, max_connections=REDIS_MAX_CONNECTIONS)
@@ -344,9 +349,13 @@ async def start(
     if not port:
         raise RuntimeError(f"cannot listen on {settings.grpc_addr}")
     await server.start()
-    for name in ("", SERVICE_NAME):
+    for name in ("", SERVICE_NAME, LIVENESS):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    tasks = []
+    tasks = [
+        asyncio.create_task(
+            follow_redis(health_servicer, ("", SERVICE_NAME), redis, settings.health_check_s, service.stopping)
+        )
+    ]
     if sweeper:
         tasks.append(asyncio.create_task(run_sweeper(service, settings.sweep_interval_s, service.stopping)))
     return Running(server, port, service, redis, health_servicer, tasks)

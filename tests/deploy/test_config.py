@@ -396,3 +396,13 @@ def test_promtool_parses_every_dashboard_query(promtool, tmp_path, dashboards):
     result = subprocess.run([promtool, "check", "rules", str(path)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"SUCCESS: {len(rules)} rules found" in result.stdout
+
+
+def test_gamestate_liveness_survives_a_redis_outage_and_readiness_follows_it(k8s):
+    """Readiness asks the overall health, which goes NOT_SERVING while Redis is down; liveness asks the
+    `liveness` name, which does not, so an outage takes pods out of rotation without restarting them."""
+    from services.gamestate.server import LIVENESS
+
+    (container,) = [c for c in containers(workloads(k8s)["gamestate"]) if "grpc" in c.get("livenessProbe", {})]
+    assert container["livenessProbe"]["grpc"].get("service") == LIVENESS
+    assert container["readinessProbe"]["grpc"].get("service", "") == ""
