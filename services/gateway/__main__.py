@@ -7,7 +7,7 @@ import logging
 import uvicorn
 
 from services.gateway.app import create_app
-from services.gateway.settings import GatewaySettings
+from services.gateway.settings import GatewaySettings, proxy_options
 from services.gctune import tune_gc
 
 
@@ -20,7 +20,7 @@ def main() -> None:
     tune_gc()  # after the app and its routes exist: they are frozen out of later collections
     uvicorn.run(
         app, host=settings.host, port=settings.port, log_level="info", loop="uvloop",
-        http="httptools", access_log=settings.access_log,
+        http="httptools", access_log=settings.access_log, **proxy_options(settings),
     )
 
 

@@ -27,6 +27,11 @@ class GatewaySettings(BaseSettings):
     gamestate_timeout_s: float = Field(10.0, gt=0, description="Deadline of one unary call to the service.")
     max_body_bytes: int = Field(64 * 1024, gt=0, description="Largest request body accepted (413 beyond).")
     rate_limit_ip: int = Field(600, ge=0, description="Requests per window per client IP; 0 disables.")
+    trusted_proxies: str = Field(
+        "",
+        description="Comma-separated IPs or CIDRs of reverse proxies whose X-Forwarded-For names the real client "
+        "(per-IP rate limits, logs); empty = trust none, so a client cannot pick its own IP; '*' = any peer.",
+    )
     rate_limit_token: int = Field(300, ge=0, description="Requests per window per bearer token; 0 disables.")
     rate_limit_window_s: int = Field(60, gt=0, description="Length of the fixed rate-limit window.")
     cors_origins: list[str] = Field(default_factory=list, description='Allowed CORS origins, JSON list; ["*"] = any.')
@@ -51,3 +56,11 @@ class GatewaySettings(BaseSettings):
         10.0, ge=0, description="How often the matchmaker checks whether an unsettled rated game finished "
         "(games a player watches are settled by the gateway at once)."
     )
+
+
+def proxy_options(settings: GatewaySettings) -> dict[str, object]:
+    """uvicorn's own X-Forwarded-For handling (ProxyHeadersMiddleware), trusting exactly `trusted_proxies`.
+
+    uvicorn would otherwise trust 127.0.0.1 by default, letting any local client name its own address."""
+    trusted = settings.trusted_proxies.strip()
+    return {"proxy_headers": bool(trusted), "forwarded_allow_ips": trusted or None}

@@ -23,7 +23,7 @@ import uvicorn
 from services.gamestate.server import Running, start
 from services.gamestate.service import Registry
 from services.gateway.app import create_app
-from services.gateway.settings import GatewaySettings
+from services.gateway.settings import GatewaySettings, proxy_options
 from services.settings import Settings
 from tests.run_id import RUN
 from tests.services import toygame
@@ -107,7 +107,7 @@ class Gateway:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=self.port, log_level=log_level,
-                                lifespan="on")
+                                lifespan="on", **proxy_options(settings))
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()

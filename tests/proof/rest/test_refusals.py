@@ -42,3 +42,19 @@ def test_a_flood_is_cut_to_the_budget_with_429(make_gateway) -> None:
     assert set(codes) <= {200, 422, 429}
     with gw.client() as c:
         assert c.get("/healthz").status_code == 200
+
+
+def _codes_from(gw, forwarded_for: list[str]) -> list[int]:
+    with gw.client() as c:
+        return [c.get("/v1/catalog", headers={"X-Forwarded-For": ip}).status_code for ip in forwarded_for]
+
+
+def test_per_ip_limits_use_x_forwarded_for_only_from_trusted_proxies(make_gateway) -> None:
+    """Behind a trusted proxy each client has its own budget; without one, a client naming other addresses in
+    X-Forwarded-For still spends its own (the peer's) budget."""
+    trusting = make_gateway(rate_limit_ip=2, rate_limit_token=0, rate_limit_window_s=3600,
+                            trusted_proxies="127.0.0.1")
+    assert _codes_from(trusting, ["10.0.0.1", "10.0.0.1", "10.0.0.1", "10.0.0.2", "10.0.0.2"]) == [
+        200, 200, 429, 200, 200]
+    untrusting = make_gateway(rate_limit_ip=2, rate_limit_token=0, rate_limit_window_s=3600)
+    assert _codes_from(untrusting, ["10.0.0.1", "10.0.0.2", "10.0.0.3"]) == [200, 200, 429]
