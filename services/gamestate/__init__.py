@@ -2,7 +2,7 @@
 
 Modules: `pb` (generated stubs), `keys` (Redis layout), `tokens` (seat secrets),
 `store` (Redis storage and the compare-and-set commit), `service` (the
-game-agnostic logic), `server` (grpc.aio servicer), `sweeper` (turn clock),
+game-agnostic logic), `server` (grpc.aio servicer), `sweeper` (turn clock, stalled bot moves),
 `bots` (levels and Celery dispatch), `metrics`, `client` (typed client),
 `bench` (throughput and latency over real gRPC and Redis).
 """
