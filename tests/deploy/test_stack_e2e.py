@@ -22,6 +22,7 @@ import pytest
 import redis
 
 from tests.deploy.conftest import ROOT, SETTINGS_MODELS
+from tests.redis_required import require_redis
 from tests.run_id import RUN
 
 REDIS_DB = 11  # this test's own database on the shared Redis
@@ -81,13 +82,7 @@ def stack(start_stack) -> Stack:
 @pytest.fixture
 def start_stack() -> Iterator[Callable[..., Stack]]:
     started: list[tuple[Stack, str]] = []
-    try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
-    except redis.RedisError as exc:
-        message = f"Redis at {REDIS_URL} is not reachable ({exc}); the end-to-end test needs a real Redis"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+    require_redis(REDIS_URL, "the end-to-end tests")
 
     def start(**overrides: str) -> Stack:
         tag = f"sbdeploy{RUN}{uuid.uuid4().hex[:8]}"

@@ -25,6 +25,7 @@ from services.gamestate.service import Registry
 from services.gateway.app import create_app
 from services.gateway.settings import GatewaySettings, proxy_options
 from services.settings import Settings
+from tests.redis_required import require_redis
 from tests.run_id import RUN
 from tests.services import toygame
 
@@ -33,14 +34,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 @pytest.fixture(scope="session")
 def redis_url() -> str:
-    try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
-    except redis.RedisError as exc:
-        message = f"Redis at {REDIS_URL} is not reachable ({exc}); the gateway tests need a real Redis"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return REDIS_URL
+    return require_redis(REDIS_URL, "the gateway tests")
 
 
 @pytest.fixture(scope="session")

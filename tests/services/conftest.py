@@ -22,6 +22,7 @@ from services.gamestate.client import GameClient
 from services.gamestate.server import Running, start
 from services.gamestate.service import Registry
 from services.settings import Settings
+from tests.redis_required import require_redis
 from tests.run_id import RUN
 from tests.services import toygame
 
@@ -30,14 +31,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 @pytest.fixture(scope="session")
 def redis_url() -> str:
-    try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
-    except redis.RedisError as exc:
-        message = f"Redis at {REDIS_URL} is not reachable ({exc}); the service tests need a real Redis"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return REDIS_URL
+    return require_redis(REDIS_URL, "the service tests")
 
 
 @pytest.fixture
