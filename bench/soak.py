@@ -179,10 +179,11 @@ def verify(stack: Stack, ids: list[str], tally: Tally) -> dict[str, Any]:
 
 
 def killer(stack: Stack, roles: list[str], kills: int, span: float, seed: int, stop: threading.Event,
-           record: list[dict[str, Any]]) -> None:
-    """SIGKILL `kills` processes at random moments within `span` seconds, restarting each after a pause."""
+           record: list[dict[str, Any]], start_s: float = 1.0) -> None:
+    """SIGKILL `kills` processes at random moments between `start_s` and `span` seconds, restarting each after
+    a pause."""
     rng = random.Random(seed)
-    moments = sorted(rng.uniform(1.0, span) for _ in range(kills))
+    moments = sorted(rng.uniform(start_s, max(start_s, span)) for _ in range(kills))
     start = time.monotonic()
     for i, at in enumerate(moments):
         if stop.wait(max(0.0, start + at - time.monotonic())):
@@ -207,7 +208,7 @@ def fault_soak(args: argparse.Namespace) -> dict[str, Any]:
     with Stack(redis_url=args.redis_url, dispatch_bots=use_workers, workers=1 if use_workers else 0) as stack:
         roles = ["service", "gateway"] + (["worker0"] if use_workers else [])
         thread = threading.Thread(target=killer, args=(stack, roles, args.kills, args.kill_span, args.seed, stop,
-                                                       kills), daemon=True)
+                                                       kills, args.kill_from), daemon=True)
         start = time.monotonic()
         thread.start()
         try:
@@ -307,6 +308,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--concurrency", type=int, default=25, help="games in play at once")
     p.add_argument("--kills", type=int, default=9, help="SIGKILLs, spread over service, worker and gateway")
     p.add_argument("--kill-span", type=float, default=60.0, help="kills happen within this many seconds")
+    p.add_argument("--kill-from", type=float, default=1.0,
+                   help="no kill before this many seconds (a short soak on a fast machine ends within seconds)")
     p.add_argument("--timeout", type=float, default=900.0, help="every game must finish within this")
     p.add_argument("--redis-games", type=int, default=8, help="games of the Redis restart part (0 skips)")
     p.add_argument("--redis-kill-at", type=float, default=4.0, help="seconds between private Redis kills")
