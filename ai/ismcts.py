@@ -48,7 +48,10 @@ Rollouts (`rollout_policy`): "random" plays uniform moves, cut at the game's
 probability `rollout_epsilon` of a uniform move) for `policy_rollout_depth`
 decisions. Both end in the heuristic evaluation.
 
-The chosen action is the observer's most visited root edge.
+The chosen action is the observer's most visited root edge. The search stops early once that edge
+cannot be overtaken within what is left of the budget (`early_stop`, as Leela Chess Zero's "smart
+pruning"): under an iteration cap the choice is exactly the one the full search would make, and
+under a time limit it is as long as the iteration rate holds.
 """
 
 from __future__ import annotations
@@ -85,6 +88,9 @@ class SearchConfig:
     prior_plies: int = 1
     #: Prior weight at nodes below the root (opponent model strength).
     deep_prior_weight: float = 0.3
+    #: Stop once the most visited root action cannot be overtaken in what is left of the budget
+    #: (the rest of the search could not change the choice); checked every `EARLY_STOP_EVERY` iterations.
+    early_stop: bool = True
 
 
 class Node:
@@ -137,6 +143,31 @@ def _select(
     return best
 
 
+EARLY_STOP_EVERY = 32
+
+
+def _iterations_left(done: int, cap: int | None, start: float, deadline: float | None) -> float:
+    """How many more iterations the budget allows: the cap's remainder, or the time left at the rate so far."""
+    left = float("inf") if cap is None else float(cap - done)
+    if deadline is not None:
+        now = time.perf_counter()
+        rate = done / max(now - start, 1e-9)
+        left = min(left, rate * max(0.0, deadline - now))
+    return left
+
+
+def _lead_is_safe(edges: dict[Action, list], left: float) -> bool:
+    """Whether the most visited edge stays strictly most visited even if every remaining iteration went
+    to the runner-up (so the choice, which is by visits, is already decided)."""
+    first = second = 0
+    for visits, _total, _avail in edges.values():
+        if visits > first:
+            first, second = visits, first
+        elif visits > second:
+            second = visits
+    return first - second > left
+
+
 def node_visits(edges: dict[Action, list], legal: list[Action]) -> int:
     """Visits of a node's legal edges (the parent count of the PUCT-style prior bonus)."""
     return sum(edges[a][0] for a in legal)
@@ -164,6 +195,8 @@ class ISMCTSBot(Bot):
         if self.config.prior_weight > 0:
             prior = heuristic.prior(state.determinize(seat, rng), seat, actions, rng)
         iterations = 0
+        start = time.perf_counter()
+        early_stop = self.config.early_stop
         while True:
             self._iterate(root, state, seat, rng, heuristic, prior)
             iterations += 1
@@ -171,6 +204,11 @@ class ISMCTSBot(Bot):
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
+            if early_stop and iterations % EARLY_STOP_EVERY == 0:
+                left = _iterations_left(iterations, cap, start, deadline)
+                if _lead_is_safe(root.edges.get(seat, {}), left):
+                    self.stats.extra["stopped_early"] = 1.0
+                    break
         self.stats.iterations = iterations
         edges = root.edges.get(seat, {})
         best = actions[0]
@@ -196,6 +234,16 @@ class ISMCTSBot(Bot):
             priors[seat] = heuristic.prior(state, seat, legal, rng)
         choice = priors[seat]
         return choice if choice in legal else None
+
+    @staticmethod
+    def _finish_turn(state: State, mover: int, rng: random.Random, heuristic: Heuristic, limit: int) -> None:
+        """Complete `mover`'s turn with the greedy prior, so a leaf reached mid-turn is valued as the
+        position the turn leads to, not as a half-made decision (or one finished at random)."""
+        steps = 0
+        while steps < limit and not state.is_over() and state.to_act() == [mover]:
+            legal = state.legal_actions(mover)
+            state.apply(mover, legal[0] if len(legal) == 1 else heuristic.prior(state, mover, legal, rng))
+            steps += 1
 
     def _iterate(
         self, root: Node, truth: State, observer: int, rng: random.Random, heuristic: Heuristic, prior: Action | None
@@ -244,7 +292,10 @@ class ISMCTSBot(Bot):
                 break
             node = child
         # Rollout.
-        if config.rollout_policy == "prior":
+        if config.rollout_policy == "turn" and path:
+            self._finish_turn(state, path[-1][1], rng, heuristic, config.policy_rollout_depth)
+            depth = 0
+        elif config.rollout_policy == "prior":
             depth = config.policy_rollout_depth
         else:
             depth = config.rollout_depth

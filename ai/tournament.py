@@ -19,7 +19,8 @@ appended as one JSON line, and a rerun of the same command skips the games
 already there. Each line carries the tournament's settings and a fingerprint
 of the source of `ai/` and `engine/`, and only lines whose settings and
 fingerprint match the current run count, so games played by other code are
-never mixed into a result.
+never mixed into a result. The fingerprint leaves out the other games' engine
+packages and heuristic modules, so work on one game does not void another's.
 """
 
 from __future__ import annotations
@@ -74,16 +75,24 @@ def seating(lineup: Sequence[str], index: int) -> list[str]:
     return [lineup[(seat + index) % n] for seat in range(n)]
 
 
-def code_fingerprint() -> str:
-    """sha256 over the Python and JSON sources of ai/ and engine/: what decides every game's outcome."""
+def code_fingerprint(game: str) -> str:
+    """sha256 over the Python and JSON sources that decide `game`'s outcomes: ai/ and engine/, less the
+    engine packages and heuristic modules of the other games (so work on one game leaves another's
+    ledger valid)."""
     root = Path(__file__).resolve().parent.parent
+    others = [g for g in engine.games() if g != game]
+    foreign = {f"engine/{g}" for g in others} | {f"ai/heuristics/{g}.py" for g in others}
     digest = hashlib.sha256()
     for package in ("ai", "engine"):
         for path in sorted((root / package).rglob("*")):
-            if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
-                digest.update(path.relative_to(root).as_posix().encode())
-                digest.update(b"\0")
-                digest.update(path.read_bytes())
+            if path.suffix not in (".py", ".json") or "__pycache__" in path.parts:
+                continue
+            relative = path.relative_to(root).as_posix()
+            if any(relative == f or relative.startswith(f + "/") for f in foreign):
+                continue
+            digest.update(relative.encode())
+            digest.update(b"\0")
+            digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -95,7 +104,7 @@ def ledger_key(game: str, lineup: Sequence[str], seed: int, options: dict, budge
         "seed": seed,
         "options": options,
         "budget": None if budget is None else dataclasses.asdict(budget),
-        "code": code_fingerprint(),
+        "code": code_fingerprint(game),
     }
 
 

@@ -44,13 +44,14 @@ def parse_variant(text: str) -> tuple[str, dict]:
 
 def play(job: tuple) -> tuple[str, float, float]:
     """(variant, win credit of the variant's seat, think seconds per decision) of one game."""
-    game, players, name, fields, against, index, seed, iterations = job
+    game, players, name, fields, against, index, seed, iterations, seconds = job
     config = dataclasses.replace(SEARCH["mcts-normal"], **fields)
     lineup = [name] + [against] * (players - 1)
     levels = [lineup[(s + index) % players] for s in range(players)]
     seat = levels.index(name)
     bots = [ISMCTSBot(name, config) if level == name else make_bot(level) for level in levels]
-    result = play_match(game, levels, game_seed(seed, index), None, Budget(iterations=iterations), bots)
+    budget = Budget(seconds=seconds, iterations=iterations)
+    result = play_match(game, levels, game_seed(seed, index), None, budget, bots)
     credit = 1.0 / len(result.winners) if seat in result.winners else 0.0
     return name, credit, result.think_seconds[seat] / max(1, result.decisions[seat])
 
@@ -61,6 +62,9 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--iterations", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="also a think-time limit per decision (time-equal comparisons; use no more workers "
+                             "than free cores, as the result then depends on machine load)")
     parser.add_argument("--against", default="greedy")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
@@ -70,8 +74,8 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
         variants = dict(parse_variant(v) for v in args.variant)
     except ValueError as exc:
         parser.error(str(exc))
-    jobs = [(args.game, args.players, name, fields, args.against, i, args.seed, args.iterations)
-            for i in range(args.games) for name, fields in variants.items()]
+    jobs = [(args.game, args.players, name, fields, args.against, i, args.seed, args.iterations,
+             args.seconds) for i in range(args.games) for name, fields in variants.items()]
     credits: dict[str, list[float]] = {name: [] for name in variants}
     think: dict[str, list[float]] = {name: [] for name in variants}
     start = time.perf_counter()
@@ -81,7 +85,9 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
             think[name].append(seconds)
     fair = 1 / args.players
     print(f"{args.game}, {args.players} players, {args.games} games against {args.against}, "
-          f"{args.iterations} iterations per decision, seed {args.seed} ({time.perf_counter() - start:.0f} s)")
+          f"{args.iterations} iterations"
+          f"{f' or {args.seconds} s' if args.seconds else ''} per decision, seed {args.seed} "
+          f"({time.perf_counter() - start:.0f} s)")
     for name in variants:
         wins, n = sum(credits[name]), len(credits[name])
         lo, hi = wilson(wins, n)

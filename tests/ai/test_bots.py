@@ -162,6 +162,7 @@ def test_the_honesty_check_catches_a_bot_that_peeks():
 SEARCH_VARIANTS = {
     "opponent model": {"prior_plies": 8, "deep_prior_weight": 1.0},
     "prior rollouts": {"rollout_policy": "prior", "policy_rollout_depth": 4, "rollout_epsilon": 0.2},
+    "turn rollouts": {"rollout_policy": "turn", "policy_rollout_depth": 4},
 }
 
 
@@ -186,3 +187,29 @@ def test_search_options_stay_legal_and_honest(game, variant):
             assert a in truth.legal_actions(seat)
             assert json.dumps(a.to_json()) == json.dumps(b.to_json())
         assert truth.digest() == before
+
+
+@pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
+def test_early_stop_under_an_iteration_cap_chooses_what_the_full_search_chooses(game):
+    """`early_stop` ends a search only once the rest of the budget could not change the choice."""
+    import dataclasses
+
+    from ai.ismcts import ISMCTSBot
+    from ai.levels import SEARCH
+
+    config = SEARCH["mcts-easy"]
+    assert config.early_stop
+    stopping = ISMCTSBot("mcts-easy", config)
+    full = ISMCTSBot("mcts-easy", dataclasses.replace(config, early_stop=False))
+    budget = ai.Budget(iterations=300)
+    stopped = 0
+    for truth in _positions(game, game.min_players, 5, every=3, limit=8):
+        for seat in truth.to_act():
+            if len(truth.legal_actions(seat)) < 2:
+                continue
+            a = stopping.choose(truth, seat, random.Random(11), budget)
+            b = full.choose(truth, seat, random.Random(11), budget)
+            assert json.dumps(a.to_json()) == json.dumps(b.to_json())
+            assert full.stats.iterations == 300 and stopping.stats.iterations <= 300
+            stopped += stopping.stats.iterations < 300
+    assert stopped, "no decision was clear enough to stop early: the check never ran"

@@ -18,7 +18,7 @@ def test_variants_parse_into_searchconfig_fields_and_refuse_anything_else():
 
 
 def test_a_variant_plays_its_seat_and_the_result_is_reproducible():
-    job = ("opensky", 2, "probe", {"prior_plies": 4}, "random", 1, 3, 8)
+    job = ("opensky", 2, "probe", {"prior_plies": 4}, "random", 1, 3, 8, None)
     first = play(job)
     assert first[0] == "probe" and first[1] in (0.0, 0.5, 1.0) and first[2] > 0
     assert play(job)[1] == first[1]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import ai
@@ -88,3 +90,27 @@ def test_a_ledger_resumes_a_tournament_and_ignores_games_of_other_code(tmp_path,
                   "--no-progress", "--games", "5"])
     outcome = {k: (t.wins, t.score_sum) for k, t in resumed.items()}
     assert outcome == {k: (t.wins, t.score_sum) for k, t in fresh.items()}
+
+
+def test_the_code_fingerprint_covers_a_game_and_the_shared_code_but_not_other_games(tmp_path, monkeypatch):
+    """A change to one game's engine or heuristic voids only that game's ledgers; shared code voids all."""
+    import shutil
+
+    import ai.tournament as tournament
+
+    root = Path(tournament.__file__).resolve().parent.parent
+    copy = tmp_path / "repo"
+    for package in ("ai", "engine"):
+        shutil.copytree(root / package, copy / package, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(tournament, "__file__", str(copy / "ai" / "tournament.py"))
+    names = engine.games()
+    before = {g: tournament.code_fingerprint(g) for g in names}
+    first, rest = names[0], names[1:]
+    with (copy / "engine" / first / "__init__.py").open("a") as handle:
+        handle.write("# changed\n")
+    after = {g: tournament.code_fingerprint(g) for g in names}
+    assert after[first] != before[first]
+    assert all(after[g] == before[g] for g in rest)
+    with (copy / "ai" / "ismcts.py").open("a") as handle:
+        handle.write("# changed\n")
+    assert all(tournament.code_fingerprint(g) != after[g] for g in names)
