@@ -63,6 +63,7 @@ from dataclasses import dataclass
 
 from ai.bot import Bot, Budget
 from ai.heuristics import Heuristic, for_game
+from ai.learned import WinModel, load_model
 from ai.outcome import estimated_rewards, terminal_rewards
 from engine.core import Action, IllegalAction, State
 
@@ -91,6 +92,13 @@ class SearchConfig:
     #: Stop once the most visited root action cannot be overtaken in what is left of the budget
     #: (the rest of the search could not change the choice); checked every `EARLY_STOP_EVERY` iterations.
     early_stop: bool = True
+    #: Decision kinds (the `TYPE` of the last legal action) left to the game's greedy rule without a
+    #: search: where that rule already computes its answer exactly from public odds (a sealed bid's
+    #: win chances), a short noisy search can only lose against it.
+    rule_kinds: frozenset[str] = frozenset()
+    #: How a cut-off leaf is valued: "projection" (the heuristic's projected scores over its scale) or
+    #: "learned" (the game's fitted win model, `ai.learned`, where the game has one; else projection).
+    evaluation: str = "projection"
 
 
 class Node:
@@ -180,13 +188,20 @@ class ISMCTSBot(Bot):
         super().__init__()
         self.level = level
         self.config = config
+        self._model: WinModel | None = None
 
     def _choose(
         self, state: State, seat: int, actions: list[Action], rng: random.Random, budget: Budget | None
     ) -> Action:
         budget = budget or self.config.budget
         heuristic = for_game(state.game.name)
+        if actions[-1].TYPE in self.config.rule_kinds:
+            self.stats.extra["by_rule"] = 1.0
+            return heuristic.choose(state.determinize(seat, rng), seat, actions, rng)
         root = Node()
+        self._model = None
+        if self.config.evaluation == "learned":
+            self._model = load_model(heuristic.game, getattr(heuristic, "FEATURES", ()))
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         cap = budget.iterations
         if deadline is None and cap is None:
@@ -317,6 +332,8 @@ class ISMCTSBot(Bot):
             steps += 1
         if state.is_over():
             rewards = terminal_rewards(state)
+        elif self._model is not None:
+            rewards = self._model.rewards(heuristic.features(state))
         else:
             rewards = estimated_rewards(heuristic.projected_scores(state), heuristic.scale(state))
         # Backpropagation: each edge learns its own mover's result.

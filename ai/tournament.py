@@ -77,11 +77,12 @@ def seating(lineup: Sequence[str], index: int) -> list[str]:
 
 def code_fingerprint(game: str) -> str:
     """sha256 over the Python and JSON sources that decide `game`'s outcomes: ai/ and engine/, less the
-    engine packages and heuristic modules of the other games (so work on one game leaves another's
-    ledger valid)."""
+    engine packages, heuristic modules and fitted models of the other games (so work on one game leaves
+    another's ledger valid)."""
     root = Path(__file__).resolve().parent.parent
     others = [g for g in engine.games() if g != game]
-    foreign = {f"engine/{g}" for g in others} | {f"ai/heuristics/{g}.py" for g in others}
+    foreign = {f"engine/{g}" for g in others}
+    foreign |= {f"ai/heuristics/{g}.py" for g in others} | {f"ai/heuristics/fitted/{g}.json" for g in others}
     digest = hashlib.sha256()
     for package in ("ai", "engine"):
         for path in sorted((root / package).rglob("*")):

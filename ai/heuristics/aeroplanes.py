@@ -45,13 +45,21 @@ class AeroplanesHeuristic(Heuristic):
 
     def projected_scores(self, state: State) -> list[float]:
         st: Any = state
-        out = [float(v) for v in st.vp]
         if st.phase == "over":
-            return out
+            return [float(v) for v in st.vp]
+        later = 1 + 0.5 * (3 - st.era)
+        return [
+            vp + majority * later + end_vp + TILE_VP * tiles + SEAT_VP * seats + MONEY_VP * money + profit
+            for vp, majority, end_vp, tiles, seats, money, profit in self._components(st)
+        ]
+
+    def _components(self, st: Any) -> list[tuple[float, float, float, float, float, float, float]]:
+        """Per seat: VP so far, this era's majority awards if it ended now, game-end VP already earned
+        (cards and tiles), airport tiles waiting on in-service cards, their free seats, money, and this
+        era's profit award if it ended now."""
         t = _tables()
         players = st.num_players
         era = st.era
-        later = 1 + 0.5 * (3 - era)
         region_of = t["region_of"]
         markets = t["markets"]
         counts = {m: [0] * players for m in markets}
@@ -61,19 +69,21 @@ class AeroplanesHeuristic(Heuristic):
                 for v in slots:
                     if v >= 0:
                         row[v >> 2] += 1
-        majority = t["majority_vp"][era - 1]
+        majority_vp = t["majority_vp"][era - 1]
+        majority = [0.0] * players
         for market, row in counts.items():
-            first, second = majority[market]
+            first, second = majority_vp[market]
             for p, award in enumerate(t["majority_awards"](row, first, second)):
-                out[p] += award * later
+                majority[p] += award
         cap = t["tile_capacity"]
         tile_vp = t["tile_vp"]
         card_vp = t["card_vp"]
         profit = []
+        rows = []
         for p in range(players):
             carried = free = 0
             vp = 0
-            potential = 0.0
+            tiles = seats = 0
             for c in st.cards[p]:
                 vp += card_vp[c[0]]
                 load = 0
@@ -83,14 +93,40 @@ class AeroplanesHeuristic(Heuristic):
                 if c[1]:
                     carried += load
                     free += c[3] - load
-                    potential += TILE_VP * c[4] + SEAT_VP * (c[3] - load)
+                    tiles += c[4]
+                    seats += c[3] - load
             for tile in st.set_aside[p]:
                 vp += tile_vp[tile]
             profit.append(carried - free)
-            out[p] += vp + MONEY_VP * st.money[p] + potential
-        for p, award in enumerate(t["profit_awards"](profit, t["profit_vp"][era - 1])):
-            out[p] += award
-        return out
+            rows.append([float(st.vp[p]), majority[p], float(vp), float(tiles), float(seats), float(st.money[p])])
+        awards = t["profit_awards"](profit, t["profit_vp"][era - 1])
+        return [(*row, float(award)) for row, award in zip(rows, awards, strict=True)]
+
+    #: Per-seat features for the fitted win model (`ai.learned`).
+    FEATURES = (
+        "vp",
+        "majority_now",
+        "majority_x_eras_left",
+        "end_vp",
+        "tiles_waiting",
+        "free_seats",
+        "money",
+        "profit_award",
+        "tiles_x_eras_left",
+        "seats_x_eras_left",
+    )
+
+    def features(self, state: State) -> list[list[float]]:
+        """The projection's parts kept apart, and the ones whose worth depends on the time left
+        multiplied by the eras still to score, so a fit can weigh them by the stage of the game."""
+        st: Any = state
+        if st.phase == "over":
+            return [[float(v)] + [0.0] * 9 for v in st.vp]
+        left = float(3 - st.era)
+        return [
+            [vp, majority, majority * left, end_vp, tiles, seats, money, profit, tiles * left, seats * left]
+            for vp, majority, end_vp, tiles, seats, money, profit in self._components(st)
+        ]
 
     def scale(self, state: State) -> float:
         era = getattr(state, "era", 2)

@@ -61,6 +61,59 @@ class BlueSkiesHeuristic(Heuristic):
     def scale(self, state: State) -> float:
         return 4.0 + 2.0 * self._rounds_left(state)
 
+    #: Per-seat features for the fitted win model (`ai.learned`); R = estimated rounds left.
+    FEATURES = (
+        "points",
+        "income_x_rounds",
+        "end_bonus_now",
+        "unspent_budget",
+        "income",
+        "flow_x_rounds",
+        "hand_flow",
+        "gates_left",
+        "special_unused",
+        "end_bonus_x_rounds",
+    )
+
+    def features(self, state: State) -> list[list[float]]:
+        """What the projection sums, kept apart so a fit can weigh each part, plus *passenger flow*:
+        the seat's share of the passengers each demand card will add (its gates' share of the airport,
+        weighted by how many cards of the deck name the airport), over the rounds left (cards drawn by
+        all) and in its own hand (cards it will play)."""
+        st: Any = state
+        from engine.blueskies.data import BOARD
+        from engine.blueskies.scoring import final_scoring
+
+        players = len(st.points)
+        gains, _ = final_scoring(BOARD, players, st.gates, st.special_used)
+        rounds = self._rounds_left(st)
+        share = [[0.0] * players for _ in st.gates]
+        for a, owners in enumerate(st.gates):
+            if owners:
+                part = 1.0 / len(owners)
+                for owner in owners:
+                    if owner >= 0:
+                        share[a][owner] += part
+        cards = _card_weights()
+        flow = [sum(share[a][s] * cards[a] for a in range(len(share))) for s in range(players)]
+        out = []
+        for s in range(players):
+            unspent = float(st.budget) if st.phase == BUY_PHASE and st.actor == s else 0.0
+            hand = sum(share[c][s] for c in st.hands[s])
+            out.append([
+                float(st.points[s]),
+                st.income[s] * rounds,
+                float(gains[s]),
+                unspent,
+                float(st.income[s]),
+                flow[s] * rounds,
+                hand,
+                float(st.supply[s]),
+                0.0 if st.special_used[s] else 1.0,
+                gains[s] * rounds / 10.0,
+            ])
+        return out
+
     def choose(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
         if actions[0].TYPE == "discard":
             return self._discard(state, seat, actions)
@@ -83,6 +136,19 @@ class BlueSkiesHeuristic(Heuristic):
             if sorted(action.cards) == target:
                 return action
         return actions[0]
+
+
+_CARDS: list[float] = []
+
+
+def _card_weights() -> list[float]:
+    """Per airport: its share of the demand deck (how often a drawn card names it)."""
+    if not _CARDS:
+        from engine.blueskies.data import BOARD
+
+        total = sum(a.cards for a in BOARD.airports)
+        _CARDS.extend(a.cards / total for a in BOARD.airports)
+    return _CARDS
 
 
 HEURISTIC = BlueSkiesHeuristic()

@@ -46,6 +46,7 @@ from typing import Any
 
 from ai.heuristics import Heuristic
 from engine.core import Action, State
+from engine.opensky.constants import FARES
 from engine.opensky.pricing import market_winners
 
 PRICE_DIE = (200, 300, 400, 500, 600, 700)
@@ -140,17 +141,27 @@ class OpenSkyHeuristic(Heuristic):
         st: Any = state
         scores = [float(x) for x in state.scores()]
         players = len(scores)
-        owners = st.cube_owner
-        free = sum(1 for o in owners if o < 0)
+        free = sum(1 for o in st.cube_owner if o < 0)
+        network = self._network(st)
+        if network is None:
+            return [x + 35.0 * free / players for x in scores]
+        income = network[0]
+        return [scores[s] + NETWORK_WEIGHT * income[s] + 35.0 * free / players for s in range(players)]
+
+    @staticmethod
+    def _network(st: Any) -> tuple[list[float], list[list[int]]] | None:
+        """Per seat, the network's expected fares for the rest of the season (capped by its aircraft)
+        and its itinerary class per callsign pair; None before the callsigns are out or after the season."""
+        players = st.num_players
         callsigns = st.callsigns
         if len(callsigns) < 6:
-            return [x + 35.0 * free / players for x in scores]
+            return None
         month = st.month
         months_left = (8 - month) if month <= 7 else (13 - month)
         if st.phase in ("lease", "lease_place"):
             months_left -= 1
         if months_left <= 0:
-            return [x + 35.0 * free / players for x in scores]
+            return None
         pair_route = _pair_routes(st.board)
         adj = st.board.adj
         tokens = st.tokens
@@ -185,7 +196,40 @@ class OpenSkyHeuristic(Heuristic):
                     income += (330.0 if ties == 1 else 250.0) / ties
             monthly = income / 15.0
             cap = 250.0 * min(st.on_board[s], months_left)
-            out.append(scores[s] + NETWORK_WEIGHT * min(monthly * months_left, cap) + 35.0 * free / players)
+            out.append(min(monthly * months_left, cap))
+        return out, levels
+
+    #: Per-seat features for the fitted win model (`ai.learned`).
+    FEATURES = (
+        "score",
+        "network_income",
+        "nonstop_pairs",
+        "one_stop_pairs",
+        "aircraft_on_board",
+        "hand_fares",
+        "ancillaries_left",
+        "flash_token",
+        "subsidy_cubes",
+    )
+
+    def features(self, state: State) -> list[list[float]]:
+        """The projection's parts kept apart, and what it leaves out: the fare cards still in hand (what
+        the seat can still bid with), its ancillary and flash-deal resources, and its network's shape."""
+        st: Any = state
+        scores = state.scores()
+        network = self._network(st)
+        out = []
+        for s in range(st.num_players):
+            income, nonstop, one_stop = 0.0, 0, 0
+            if network is not None:
+                income = network[0][s]
+                nonstop = sum(1 for x in network[1][s] if x == 3)
+                one_stop = sum(1 for x in network[1][s] if x == 2)
+            hand = sum(n * fare for n, fare in zip(st.hand[s], FARES, strict=True))
+            out.append([
+                float(scores[s]), income, float(nonstop), float(one_stop), float(st.on_board[s]),
+                float(hand), float(st.anc[s]), 1.0 if st.flash_token[s] else 0.0, float(st.cubes[s]),
+            ])
         return out
 
     def scale(self, state: State) -> float:

@@ -163,6 +163,8 @@ SEARCH_VARIANTS = {
     "opponent model": {"prior_plies": 8, "deep_prior_weight": 1.0},
     "prior rollouts": {"rollout_policy": "prior", "policy_rollout_depth": 4, "rollout_epsilon": 0.2},
     "turn rollouts": {"rollout_policy": "turn", "policy_rollout_depth": 4},
+    "learned evaluation": {"evaluation": "learned"},
+    "greedy rule for some kinds": {"rule_kinds": frozenset({"bid", "done", "play_card"})},
 }
 
 

@@ -111,6 +111,12 @@ def test_the_code_fingerprint_covers_a_game_and_the_shared_code_but_not_other_ga
     after = {g: tournament.code_fingerprint(g) for g in names}
     assert after[first] != before[first]
     assert all(after[g] == before[g] for g in rest)
+    fitted = copy / "ai" / "heuristics" / "fitted"
+    fitted.mkdir(parents=True, exist_ok=True)
+    (fitted / f"{first}.json").write_text("{}")
+    assert tournament.code_fingerprint(first) != after[first]
+    assert all(tournament.code_fingerprint(g) == before[g] for g in rest)
+    after = {g: tournament.code_fingerprint(g) for g in names}
     with (copy / "ai" / "ismcts.py").open("a") as handle:
         handle.write("# changed\n")
     assert all(tournament.code_fingerprint(g) != after[g] for g in names)
