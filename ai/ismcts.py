@@ -23,9 +23,10 @@ One tree per decision, grown from the observer's point of view:
 - other seats' decisions are opponent nodes in the same tree, each maximizing
   its own mover's result (see `ai.outcome`: win share plus rank share);
 - after expanding one node, a random rollout plays at most `rollout_depth`
-  decisions, then the position is valued by the game's heuristic
-  (`ai.heuristics`: projected scores turned into normalized results), or by
-  the real result if the game ended.
+  decisions, then the position is valued by the game's fitted win model
+  (`ai.learned`, with `evaluation="learned"`, the levels' setting) or by the
+  heuristic's projected scores turned into normalized results
+  (`ai.heuristics`), or by the real result if the game ended.
 
 At the root, the observer's edges get a progressive bias toward the `greedy`
 level's choice (computed once, on a determinization): it is expanded first
@@ -93,9 +94,9 @@ class SearchConfig:
     #: (the rest of the search could not change the choice); checked every `EARLY_STOP_EVERY` iterations.
     early_stop: bool = True
     #: Decision kinds (the `TYPE` of the last legal action) left to the game's greedy rule without a
-    #: search: where that rule already computes its answer exactly from public odds (a sealed bid's
-    #: win chances), a short noisy search can only lose against it.
-    rule_kinds: frozenset[str] = frozenset()
+    #: search: where that rule already computes its answer from public odds (a sealed bid's win
+    #: chances), a short noisy search does worse. None: the game's own choice (`Heuristic.rule_kinds`).
+    rule_kinds: frozenset[str] | None = None
     #: How a cut-off leaf is valued: "projection" (the heuristic's projected scores over its scale) or
     #: "learned" (the game's fitted win model, `ai.learned`, where the game has one; else projection).
     evaluation: str = "projection"
@@ -195,7 +196,8 @@ class ISMCTSBot(Bot):
     ) -> Action:
         budget = budget or self.config.budget
         heuristic = for_game(state.game.name)
-        if actions[-1].TYPE in self.config.rule_kinds:
+        rule_kinds = heuristic.rule_kinds if self.config.rule_kinds is None else self.config.rule_kinds
+        if actions[-1].TYPE in rule_kinds:
             self.stats.extra["by_rule"] = 1.0
             return heuristic.choose(state.determinize(seat, rng), seat, actions, rng)
         root = Node()

@@ -42,16 +42,12 @@ class WinModel:
 
     def win_chances(self, features: Sequence[Sequence[float]]) -> list[float]:
         """Softmax of the strengths: every seat's estimated chance to win."""
-        strengths = self.strengths(features)
-        top = max(strengths)
-        weights = [math.exp(max(-60.0, s - top)) for s in strengths]
-        total = sum(weights)
-        return [x / total for x in weights]
+        return _softmax(self.strengths(features))
 
     def rewards(self, features: Sequence[Sequence[float]]) -> list[float]:
         """Normalized results as `ai.outcome` defines them: win chance plus pairwise rank chances."""
         strengths = self.strengths(features)
-        chances = self.win_chances(features)
+        chances = _softmax(strengths)
         players = len(strengths)
         out = []
         for i in range(players):
@@ -68,6 +64,13 @@ class WinModel:
 
     def to_json(self) -> dict:
         return {"game": self.game, "features": list(self.features), "weights": list(self.weights)}
+
+
+def _softmax(strengths: list[float]) -> list[float]:
+    top = max(strengths)
+    weights = [math.exp(max(-60.0, s - top)) for s in strengths]
+    total = sum(weights)
+    return [x / total for x in weights]
 
 
 _MODELS: dict[str, WinModel | None] = {}

@@ -29,6 +29,8 @@ class Heuristic:
     #: Longest random rollout worth playing before evaluating (None: the level's depth).
     #: Games whose random play is far from real play cut rollouts short and trust the evaluation.
     max_rollout_depth: int | None = None
+    #: Decision kinds (action TYPEs) that MCTS leaves to `choose` without searching (see `ai.ismcts`).
+    rule_kinds: frozenset[str] = frozenset()
 
     def projected_scores(self, state: State) -> list[float]:
         """Estimated final score of every seat. Default: the current scores."""

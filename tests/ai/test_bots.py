@@ -215,3 +215,35 @@ def test_early_stop_under_an_iteration_cap_chooses_what_the_full_search_chooses(
             assert full.stats.iterations == 300 and stopping.stats.iterations <= 300
             stopped += stopping.stats.iterations < 300
     assert stopped, "no decision was clear enough to stop early: the check never ran"
+
+
+def test_rule_kinds_leave_those_decisions_to_the_greedy_rule_without_a_search():
+    """OS-10/11: OpenSky leaves sealed bids to its greedy rule: the level's bid is that rule's, made without
+    iterations; `rule_kinds=frozenset()` makes the search decide them again."""
+    import dataclasses
+
+    import engine
+    from ai.heuristics import for_game
+    from ai.ismcts import ISMCTSBot
+    from ai.levels import SEARCH
+
+    assert "bid" in for_game("opensky").rule_kinds
+    bot = ISMCTSBot("mcts-easy", SEARCH["mcts-easy"])
+    searching = ISMCTSBot(
+        "mcts-easy", dataclasses.replace(SEARCH["mcts-easy"], rule_kinds=frozenset(), early_stop=False)
+    )
+    state = engine.get("opensky").new(2, 4)
+    rng = random.Random(4)
+    bids = 0
+    while not state.is_over() and bids < 2:
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        if legal[-1].TYPE == "bid" and len(legal) > 1:
+            chosen = bot.choose(state, seat, random.Random(9), ai.Budget(iterations=50))
+            rule = for_game("opensky").choose(state.determinize(seat, random.Random(9)), seat, legal, random.Random(9))
+            assert chosen == rule and bot.stats.iterations == 0
+            searching.choose(state, seat, random.Random(9), ai.Budget(iterations=50))
+            assert searching.stats.iterations == 50
+            bids += 1
+        random_step(state, rng)
+    assert bids == 2
