@@ -10,8 +10,8 @@ winners. The weights maximize the conditional-logit likelihood of the winners
 (Newton's method, a small L2 penalty on standardized features).
 
 Games are split by index: the last `--holdout` share is never fitted and scores
-both the fitted model and the hand-set projection (`ai.outcome.estimated_rewards`'
-win share) by their log-loss on who won. The weights are written to
+both the fitted model and the hand-set projection (`ai.outcome.win_chances`) by
+their log-loss on who won. The weights are written to
 `ai/heuristics/fitted/<game>.json` only with `--write`, with those scores.
 """
 
@@ -30,6 +30,7 @@ import engine
 from ai.heuristics import for_game
 from ai.learned import WinModel, model_path
 from ai.levels import make_bot
+from ai.outcome import win_chances
 
 
 @dataclass(slots=True)
@@ -39,13 +40,6 @@ class Sample:
     features: list[list[float]]
     projection: list[float]
     outcome: list[float]
-
-
-def projection_chances(projected: list[float], scale: float) -> list[float]:
-    top = max(projected)
-    weights = [math.exp(max(-60.0, (p - top) / max(scale, 1e-9))) for p in projected]
-    total = sum(weights)
-    return [w / total for w in weights]
 
 
 def play_game(job: tuple[str, int, int, float, int]) -> list[Sample]:
@@ -60,7 +54,7 @@ def play_game(job: tuple[str, int, int, float, int]) -> list[Sample]:
     step = 0
     while not state.is_over():
         if step % every == every - 1:
-            projection = projection_chances(heuristic.projected_scores(state), heuristic.scale(state))
+            projection = win_chances(heuristic.projected_scores(state), heuristic.scale(state))
             kept.append((heuristic.features(state), projection))
         seats = state.to_act()
         seat = seats[rng.randrange(len(seats))]
@@ -134,19 +128,18 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     game = engine.get(args.game)
     heuristic = for_game(args.game)
-    names = getattr(heuristic, "FEATURES", None)
+    names = heuristic.FEATURES
     if not names:
         parser.error(f"{args.game}'s heuristic defines no FEATURES to fit")
     counts = range(game.min_players, game.max_players + 1)
+    indices = [i for i in range(args.games) for _ in counts]
     jobs = [(args.game, players, args.seed * 1_000_003 + i * 11 + players, args.epsilon, args.every)
             for i in range(args.games) for players in counts]
     cut = int(args.games * (1 - args.holdout))
     with multiprocessing.get_context("fork").Pool(args.workers) as pool:
         results = pool.map(play_game, jobs, chunksize=4)
-    train = [s for (job, samples) in zip(jobs, results, strict=True) for s in samples
-             if (job[2] - args.seed * 1_000_003) // 11 < cut]
-    test = [s for (job, samples) in zip(jobs, results, strict=True) for s in samples
-            if (job[2] - args.seed * 1_000_003) // 11 >= cut]
+    train = [s for i, samples in zip(indices, results, strict=True) if i < cut for s in samples]
+    test = [s for i, samples in zip(indices, results, strict=True) if i >= cut for s in samples]
     weights = fit(train)
     model = WinModel(args.game, tuple(names), tuple(weights))
     outcomes = [s.outcome for s in test]
@@ -162,11 +155,12 @@ def main(argv: list[str] | None = None) -> dict:
             "uniform": round(log_loss([[1 / len(s.outcome)] * len(s.outcome) for s in test], outcomes), 4),
         },
     }
-    print(json.dumps({**model.to_json(), "fit": report}, indent=2))
+    text = json.dumps({**model.to_json(), "fit": report}, indent=2)
+    print(text)
     if args.write:
         path = model_path(args.game)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({**model.to_json(), "fit": report}, indent=2) + "\n", encoding="utf-8")
+        path.write_text(text + "\n", encoding="utf-8")
         print(f"written to {path}", file=sys.stderr)
     return report
 

@@ -198,12 +198,11 @@ class ISMCTSBot(Bot):
         heuristic = for_game(state.game.name)
         rule_kinds = heuristic.rule_kinds if self.config.rule_kinds is None else self.config.rule_kinds
         if actions[-1].TYPE in rule_kinds:
-            self.stats.extra["by_rule"] = 1.0
             return heuristic.choose(state.determinize(seat, rng), seat, actions, rng)
         root = Node()
         self._model = None
         if self.config.evaluation == "learned":
-            self._model = load_model(heuristic.game, getattr(heuristic, "FEATURES", ()))
+            self._model = load_model(heuristic.game, heuristic.FEATURES)
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         cap = budget.iterations
         if deadline is None and cap is None:
@@ -224,7 +223,6 @@ class ISMCTSBot(Bot):
             if early_stop and iterations % EARLY_STOP_EVERY == 0:
                 left = _iterations_left(iterations, cap, start, deadline)
                 if _lead_is_safe(root.edges.get(seat, {}), left):
-                    self.stats.extra["stopped_early"] = 1.0
                     break
         self.stats.iterations = iterations
         edges = root.edges.get(seat, {})

@@ -17,12 +17,11 @@ hand-set projection. MCTS uses them at its cut-off leaves when its
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ai.outcome import WIN_WEIGHT
+from ai.outcome import estimated_rewards, win_chances
 
 FITTED_DIR = Path(__file__).resolve().parent / "heuristics" / "fitted"
 
@@ -42,35 +41,15 @@ class WinModel:
 
     def win_chances(self, features: Sequence[Sequence[float]]) -> list[float]:
         """Softmax of the strengths: every seat's estimated chance to win."""
-        return _softmax(self.strengths(features))
+        return win_chances(self.strengths(features), 1.0)
 
     def rewards(self, features: Sequence[Sequence[float]]) -> list[float]:
-        """Normalized results as `ai.outcome` defines them: win chance plus pairwise rank chances."""
-        strengths = self.strengths(features)
-        chances = _softmax(strengths)
-        players = len(strengths)
-        out = []
-        for i in range(players):
-            if players > 1:
-                rank = sum(
-                    1.0 / (1.0 + math.exp(max(-60.0, min(60.0, strengths[j] - strengths[i]))))
-                    for j in range(players)
-                    if j != i
-                ) / (players - 1)
-            else:
-                rank = 1.0
-            out.append(WIN_WEIGHT * chances[i] + (1.0 - WIN_WEIGHT) * rank)
-        return out
+        """Normalized results as `ai.outcome` defines them, with the strengths as projected scores on a
+        scale of 1 (the logit's own): win chance plus pairwise rank chances."""
+        return estimated_rewards(self.strengths(features), 1.0)
 
     def to_json(self) -> dict:
         return {"game": self.game, "features": list(self.features), "weights": list(self.weights)}
-
-
-def _softmax(strengths: list[float]) -> list[float]:
-    top = max(strengths)
-    weights = [math.exp(max(-60.0, s - top)) for s in strengths]
-    total = sum(weights)
-    return [x / total for x in weights]
 
 
 _MODELS: dict[str, WinModel | None] = {}

@@ -53,6 +53,15 @@ def _rank_share(scores: Sequence[float], i: int) -> float:
     return beaten / (len(scores) - 1)
 
 
+def win_chances(projected: Sequence[float], scale: float) -> list[float]:
+    """Every seat's chance to win: a softmax of projected scores over `scale` points."""
+    scale = max(scale, 1e-9)
+    top = max(projected)
+    weights = [math.exp(max(-60.0, (p - top) / scale)) for p in projected]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
 def estimated_rewards(projected: Sequence[float], scale: float) -> list[float]:
     """Normalized results estimated from projected final scores.
 
@@ -61,12 +70,10 @@ def estimated_rewards(projected: Sequence[float], scale: float) -> list[float]:
     """
     players = len(projected)
     scale = max(scale, 1e-9)
-    top = max(projected)
-    weights = [math.exp(max(-60.0, (p - top) / scale)) for p in projected]
-    total = sum(weights)
+    chances = win_chances(projected, scale)
     out = []
     for i in range(players):
-        win = weights[i] / total
+        win = chances[i]
         if players > 1:
             rank = sum(
                 1.0 / (1.0 + math.exp(max(-60.0, min(60.0, (projected[j] - projected[i]) / scale))))

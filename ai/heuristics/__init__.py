@@ -31,6 +31,13 @@ class Heuristic:
     max_rollout_depth: int | None = None
     #: Decision kinds (action TYPEs) that MCTS leaves to `choose` without searching (see `ai.ismcts`).
     rule_kinds: frozenset[str] = frozenset()
+    #: Names of the per-seat features `features` returns, for a fitted win model (`ai.learned`);
+    #: empty: the game has none and MCTS values leaves by the projection.
+    FEATURES: tuple[str, ...] = ()
+
+    def features(self, state: State) -> list[list[float]]:
+        """One row of `FEATURES` values per seat."""
+        raise NotImplementedError(f"{self.game or 'this game'} declares no features")
 
     def projected_scores(self, state: State) -> list[float]:
         """Estimated final score of every seat. Default: the current scores."""

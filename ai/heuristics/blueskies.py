@@ -25,6 +25,8 @@ import random
 from typing import Any
 
 from ai.heuristics import Heuristic, one_ply
+from engine.blueskies.data import BOARD
+from engine.blueskies.scoring import final_scoring
 from engine.core import Action, State
 
 BUY_PHASE = 1  # engine phase index of a round's purchase step (BS-8.1)
@@ -39,9 +41,6 @@ class BlueSkiesHeuristic(Heuristic):
         points = st.points
         if st.phase == 6:  # over: final scores already include the end bonuses
             return [float(p) for p in points]
-        from engine.blueskies.data import BOARD
-        from engine.blueskies.scoring import final_scoring
-
         players = len(points)
         gains, _ = final_scoring(BOARD, players, st.gates, st.special_used)
         rounds = self._rounds_left(st)
@@ -81,9 +80,6 @@ class BlueSkiesHeuristic(Heuristic):
         weighted by how many cards of the deck name the airport), over the rounds left (cards drawn by
         all) and in its own hand (cards it will play)."""
         st: Any = state
-        from engine.blueskies.data import BOARD
-        from engine.blueskies.scoring import final_scoring
-
         players = len(st.points)
         gains, _ = final_scoring(BOARD, players, st.gates, st.special_used)
         rounds = self._rounds_left(st)
@@ -144,8 +140,6 @@ _CARDS: list[float] = []
 def _card_weights() -> list[float]:
     """Per airport: its share of the demand deck (how often a drawn card names it)."""
     if not _CARDS:
-        from engine.blueskies.data import BOARD
-
         total = sum(a.cards for a in BOARD.airports)
         _CARDS.extend(a.cards / total for a in BOARD.airports)
     return _CARDS

@@ -63,7 +63,7 @@ def test_a_model_fitted_to_other_features_is_not_used(tmp_path, monkeypatch):
     assert learned.load_model("missing", ("a",)) is None
 
 
-@pytest.mark.parametrize("name", [g for g in engine.games() if getattr(for_game(g), "FEATURES", None)])
+@pytest.mark.parametrize("name", [g for g in engine.games() if for_game(g).FEATURES])
 def test_features_give_one_row_per_seat_of_the_declared_length_along_a_game(name):
     game = engine.get(name)
     heuristic = for_game(name)
@@ -77,7 +77,7 @@ def test_features_give_one_row_per_seat_of_the_declared_length_along_a_game(name
             random_step(state, rng)
 
 
-@pytest.mark.parametrize("name", [g for g in engine.games() if getattr(for_game(g), "FEATURES", None)])
+@pytest.mark.parametrize("name", [g for g in engine.games() if for_game(g).FEATURES])
 def test_the_committed_fit_matches_the_heuristic_and_beat_the_hand_projection_on_held_out_games(name):
     """A stored model is used only if its features are the heuristic's; it must have predicted winners
     of games it never saw better than the hand projection did (else MCTS should not use it)."""
@@ -95,7 +95,7 @@ def test_the_fitting_tool_reports_held_out_scores_and_writes_only_when_asked(tmp
     import ai.learned as learned
     from ai.fit import main
 
-    name = next(g for g in engine.games() if getattr(for_game(g), "FEATURES", None))
+    name = next(g for g in engine.games() if for_game(g).FEATURES)
     monkeypatch.setattr(learned, "FITTED_DIR", tmp_path)
     report = main(["--game", name, "--games", "3", "--workers", "1", "--holdout", "0.34"])
     assert report["positions"]["train"] > 0 and report["positions"]["holdout"] > 0
