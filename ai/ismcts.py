@@ -44,6 +44,12 @@ still only from information the observer has). Opponents are then searched
 first where a sensible player would go, and the observer's replies are tested
 against those moves before exotic ones; UCB still lets any move win.
 
+Decisions left to the game's greedy rule (`rule_kinds`, OpenSky's sealed bids): the observer's
+own are answered by the rule without a search, and inside the tree (`rule_in_tree`) every seat's
+are played by it too, computed once per node and seat like the opponent model's prior. The tree
+then does not branch on them, and the moves it searches are valued against bids made as the bot
+itself makes them, not against the noise of a half-explored bid node.
+
 Rollouts (`rollout_policy`): "random" plays uniform moves, cut at the game's
 `max_rollout_depth`; "prior" lets every seat play the greedy prior (with
 probability `rollout_epsilon` of a uniform move) for `policy_rollout_depth`
@@ -97,6 +103,10 @@ class SearchConfig:
     #: search: where that rule already computes its answer from public odds (a sealed bid's win
     #: chances), a short noisy search does worse. None: the game's own choice (`Heuristic.rule_kinds`).
     rule_kinds: frozenset[str] | None = None
+    #: Whether decisions of a rule kind inside the tree are also played by the rule (once per node and
+    #: seat, as the opponent model's prior is), rather than searched: every seat's future sealed bids
+    #: then follow the rule the observer itself bids by, and the tree does not branch on them.
+    rule_in_tree: bool = True
     #: How a cut-off leaf is valued: "projection" (the heuristic's projected scores over its scale) or
     #: "learned" (the game's fitted win model, `ai.learned`, where the game has one; else projection).
     evaluation: str = "projection"
@@ -152,6 +162,17 @@ def _select(
     return best
 
 
+def _force(node: Node, seat: int, action: Action) -> Action:
+    """Record `action` as the seat's only choice at `node` (a decision played by rule, not searched)."""
+    edges = node.edges.setdefault(seat, {})
+    edge = edges.get(action)
+    if edge is None:
+        edges[action] = [0, 0.0, 1]
+    else:
+        edge[2] += 1
+    return action
+
+
 EARLY_STOP_EVERY = 32
 
 
@@ -190,13 +211,18 @@ class ISMCTSBot(Bot):
         self.level = level
         self.config = config
         self._model: WinModel | None = None
+        self._rule_kinds: frozenset[str] = frozenset()
+
+    def _kinds_by_rule(self, heuristic: Heuristic) -> frozenset[str]:
+        """The decision kinds this search leaves to the game's greedy rule."""
+        return heuristic.rule_kinds if self.config.rule_kinds is None else self.config.rule_kinds
 
     def _choose(
         self, state: State, seat: int, actions: list[Action], rng: random.Random, budget: Budget | None
     ) -> Action:
         budget = budget or self.config.budget
         heuristic = for_game(state.game.name)
-        rule_kinds = heuristic.rule_kinds if self.config.rule_kinds is None else self.config.rule_kinds
+        rule_kinds = self._rule_kinds = self._kinds_by_rule(heuristic)
         if actions[-1].TYPE in rule_kinds:
             return heuristic.choose(state.determinize(seat, rng), seat, actions, rng)
         root = Node()
@@ -268,6 +294,7 @@ class ISMCTSBot(Bot):
         state = truth.determinize(observer, rng)
         node = root
         depth = 0
+        by_rule = self._rule_kinds if config.rule_in_tree else frozenset()
         path: list[tuple[Node, int, Action]] = []
         # Selection and expansion.
         while not state.is_over():
@@ -275,6 +302,11 @@ class ISMCTSBot(Bot):
             picks = []
             for s in seats:
                 legal = state.legal_actions(s)
+                if by_rule and len(legal) > 1 and legal[-1].TYPE in by_rule:
+                    ruled = self._node_prior(node, state, s, legal, rng, heuristic)
+                    if ruled is not None:
+                        picks.append((s, _force(node, s, ruled)))
+                        continue
                 if node is root and s == observer:
                     s_prior, s_weight = prior, config.prior_weight
                 elif depth < config.prior_plies and len(legal) > 1:

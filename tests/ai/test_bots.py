@@ -247,3 +247,51 @@ def test_rule_kinds_leave_those_decisions_to_the_greedy_rule_without_a_search():
             bids += 1
         random_step(state, rng)
     assert bids == 2
+
+
+def _bid_edges_per_node(bot_config, state, seat: int) -> list[int]:
+    """Searches one decision and returns, for every (node, seat) of the tree that holds sealed-bid edges,
+    how many different bids it tried."""
+    from ai.ismcts import ISMCTSBot
+
+    roots = []
+
+    class Recording(ISMCTSBot):
+        def _iterate(self, root, *args):  # the tree's root, kept for inspection
+            if not roots:
+                roots.append(root)
+            super()._iterate(root, *args)
+
+    Recording("mcts-easy", bot_config).choose(state, seat, random.Random(3), ai.Budget(iterations=400))
+    counts, stack = [], [roots[0]]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children.values())
+        for edges in node.edges.values():
+            bids = [a for a in edges if a.TYPE == "bid"]
+            if bids:
+                counts.append(len(bids))
+    return counts
+
+
+def test_rule_in_tree_plays_every_seats_sealed_bids_by_the_rule_inside_the_search():
+    """OS-10/11: with `rule_in_tree` (the default) the tree does not branch on sealed bids: each seat makes
+    one bid per node, its rule's; without it the search tries several."""
+    import dataclasses
+
+    import engine
+    from ai.levels import SEARCH
+
+    state = engine.get("opensky").new(2, 5)
+    rng = random.Random(5)
+    greedy = ai.make_bot("greedy")
+    while state.legal_actions(state.to_act()[0])[-1].TYPE != "choose_market":  # greedy networks: markets get bids
+        seat = state.to_act()[0]
+        state.apply(seat, greedy.choose(state, seat, rng))
+    seat = state.to_act()[0]
+    config = dataclasses.replace(SEARCH["mcts-easy"], early_stop=False)
+    assert config.rule_in_tree
+    ruled = _bid_edges_per_node(config, state, seat)
+    searched = _bid_edges_per_node(dataclasses.replace(config, rule_in_tree=False), state, seat)
+    assert ruled and set(ruled) == {1}
+    assert max(searched) > 1
