@@ -162,17 +162,6 @@ def _select(
     return best
 
 
-def _force(node: Node, seat: int, action: Action) -> Action:
-    """Record `action` as the seat's only choice at `node` (a decision played by rule, not searched)."""
-    edges = node.edges.setdefault(seat, {})
-    edge = edges.get(action)
-    if edge is None:
-        edges[action] = [0, 0.0, 1]
-    else:
-        edge[2] += 1
-    return action
-
-
 EARLY_STOP_EVERY = 32
 
 
@@ -211,18 +200,16 @@ class ISMCTSBot(Bot):
         self.level = level
         self.config = config
         self._model: WinModel | None = None
+        #: The decision kinds the current search leaves to the game's greedy rule.
         self._rule_kinds: frozenset[str] = frozenset()
-
-    def _kinds_by_rule(self, heuristic: Heuristic) -> frozenset[str]:
-        """The decision kinds this search leaves to the game's greedy rule."""
-        return heuristic.rule_kinds if self.config.rule_kinds is None else self.config.rule_kinds
 
     def _choose(
         self, state: State, seat: int, actions: list[Action], rng: random.Random, budget: Budget | None
     ) -> Action:
         budget = budget or self.config.budget
         heuristic = for_game(state.game.name)
-        rule_kinds = self._rule_kinds = self._kinds_by_rule(heuristic)
+        rule_kinds = heuristic.rule_kinds if self.config.rule_kinds is None else self.config.rule_kinds
+        self._rule_kinds = rule_kinds
         if actions[-1].TYPE in rule_kinds:
             return heuristic.choose(state.determinize(seat, rng), seat, actions, rng)
         root = Node()
@@ -304,8 +291,8 @@ class ISMCTSBot(Bot):
                 legal = state.legal_actions(s)
                 if by_rule and len(legal) > 1 and legal[-1].TYPE in by_rule:
                     ruled = self._node_prior(node, state, s, legal, rng, heuristic)
-                    if ruled is not None:
-                        picks.append((s, _force(node, s, ruled)))
+                    if ruled is not None:  # the rule's choice as the only candidate: one edge, never a branch
+                        picks.append((s, _select(node, s, [ruled], rng, c, ruled)))
                         continue
                 if node is root and s == observer:
                     s_prior, s_weight = prior, config.prior_weight
