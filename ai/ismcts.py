@@ -206,8 +206,8 @@ class ISMCTSBot(Bot):
     def _choose(
         self, state: State, seat: int, actions: list[Action], rng: random.Random, budget: Budget | None
     ) -> Action:
-        budget = budget or self.config.budget
         heuristic = for_game(state.game.name)
+        budget = budget or self._level_budget(heuristic)
         rule_kinds = heuristic.rule_kinds if self.config.rule_kinds is None else self.config.rule_kinds
         self._rule_kinds = rule_kinds
         if actions[-1].TYPE in rule_kinds:
@@ -249,6 +249,14 @@ class ISMCTSBot(Bot):
             if key > best_key:
                 best, best_key = action, key
         return best
+
+    def _level_budget(self, heuristic: Heuristic) -> Budget:
+        """The level's budget, its iteration cap lowered to the game's `max_search_iterations`."""
+        budget = self.config.budget
+        limit = heuristic.max_search_iterations
+        if limit is None or (budget.iterations is not None and budget.iterations <= limit):
+            return budget
+        return Budget(seconds=budget.seconds, iterations=limit)
 
     @staticmethod
     def _node_prior(

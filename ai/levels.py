@@ -7,6 +7,8 @@
 | `mcts-easy` | ISMCTS | 0.1 s, at most 200 iterations |
 | `mcts-normal` | ISMCTS | 1.0 s, at most 20,000 iterations |
 | `mcts-hard` | ISMCTS | 3.0 s, at most 100,000 iterations |
+
+A game's heuristic may lower the iteration caps (`max_search_iterations`; OpenSky: 1,000 for every level).
 """
 
 from __future__ import annotations

@@ -29,6 +29,11 @@ class Heuristic:
     #: Longest random rollout worth playing before evaluating (None: the level's depth).
     #: Games whose random play is far from real play cut rollouts short and trust the evaluation.
     max_rollout_depth: int | None = None
+    #: Most iterations a search level spends on one decision by default (None: the level's own cap).
+    #: For a game where a longer search measured weaker, because a deeper tree overrules the greedy rule
+    #: on the evaluation's errors, this keeps every level at the best measured budget. An explicit
+    #: budget passed to a bot is not capped.
+    max_search_iterations: int | None = None
     #: Decision kinds (action TYPEs) that MCTS leaves to `choose` without searching (see `ai.ismcts`).
     rule_kinds: frozenset[str] = frozenset()
     #: Names of the per-seat features `features` returns, for a fitted win model (`ai.learned`);

@@ -137,6 +137,12 @@ class OpenSkyHeuristic(Heuristic):
     #: seat's bids by the rule inside the tree as well (`SearchConfig.rule_in_tree`) won 31.5 of 48 paired
     #: games against 25.5 for the root alone.
     rule_kinds = frozenset({"bid"})
+    #: A longer search plays OpenSky worse: it overrules the greedy rule more often (leases: 17% of
+    #: sampled decisions at 1,000 iterations, 34% at 3,000), on errors of the fitted evaluation. Against
+    #: greedy in the same 48 two-player games `mcts-normal` won 31.5 at 1,000 iterations and 23.0 at its
+    #: full second (about 3,300); at 500 / 1,000 / 2,000 iterations 24.0 / 24.5 / 22.5 of 40 others
+    #: (bench/RESULTS.md, fifth session).
+    max_search_iterations = 1000
 
     def projected_scores(self, state: State) -> list[float]:
         """Score now + expected fares from the network for the rest of the season + open cubes.

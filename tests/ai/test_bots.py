@@ -295,3 +295,32 @@ def test_rule_in_tree_plays_every_seats_sealed_bids_by_the_rule_inside_the_searc
     searched = _bid_edges_per_node(dataclasses.replace(config, rule_in_tree=False), state, seat)
     assert ruled and set(ruled) == {1}
     assert max(searched) > 1
+
+
+def test_a_games_search_cap_lowers_only_the_levels_default_budget():
+    """OpenSky caps its search levels at `max_search_iterations` (a longer search measured weaker there);
+    a game without a cap keeps the level's budget, and an explicit budget is never capped."""
+    from ai.heuristics import for_game
+    from ai.ismcts import ISMCTSBot
+    from ai.levels import SEARCH
+
+    bot = ISMCTSBot("mcts-normal", SEARCH["mcts-normal"])
+    cap = for_game("opensky").max_search_iterations
+    assert cap is not None and cap < SEARCH["mcts-normal"].budget.iterations
+    capped = bot._level_budget(for_game("opensky"))
+    assert capped == ai.Budget(seconds=SEARCH["mcts-normal"].budget.seconds, iterations=cap)
+    assert bot._level_budget(for_game("blueskies")) == SEARCH["mcts-normal"].budget
+    easy = ISMCTSBot("mcts-easy", SEARCH["mcts-easy"])
+    assert easy._level_budget(for_game("opensky")) == SEARCH["mcts-easy"].budget  # already below the cap
+
+    import dataclasses
+
+    import engine
+
+    state = engine.get("opensky").new(2, 5)
+    seat = state.to_act()[0]
+    bot.choose(state, seat, random.Random(1))
+    assert 0 < bot.stats.iterations <= cap
+    full = ISMCTSBot("probe", dataclasses.replace(SEARCH["mcts-normal"], early_stop=False))
+    full.choose(state, seat, random.Random(1), ai.Budget(iterations=cap + 100))
+    assert full.stats.iterations == cap + 100
