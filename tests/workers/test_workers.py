@@ -119,10 +119,11 @@ def test_a_redelivery_racing_the_first_delivery_replays_its_outcome(make_instanc
 
 def test_a_worker_killed_mid_thought_does_not_stall_the_game(make_instance, make_client, start_worker, settings, rdb):
     """A worker is SIGKILLed while a slow bot thinks; the service re-queues the decision after the level's
-    budget (1 s) plus BOT_REDISPATCH_S, and the next worker plays it."""
+    budget (3 s) plus BOT_REDISPATCH_S, and the next worker plays it. (Blue Skies: OpenSky caps its search
+    at 1,000 iterations, which mcts-hard finishes in a fifth of a second.)"""
     inst = make_instance(bot_redispatch_s=0.5)
     client = make_client(inst)
-    created = client.create_game("opensky", 2, seed=3, bots={1: "mcts-normal"})
+    created = client.create_game("blueskies", 2, seed=3, bots={1: "mcts-hard"})
     gid = created.game_id
     human = created.token(0)
     rng = random.Random(3)
@@ -132,7 +133,7 @@ def test_a_worker_killed_mid_thought_does_not_stall_the_game(make_instance, make
         client.submit(gid, human, rng.choice(legal.actions), legal.version)
     pending = client.get_game(gid).version
     doomed.wait_for("Task skyboard.bot_move", timeout=30)
-    time.sleep(0.3)  # mcts-normal thinks for up to 1 s: kill it in the middle
+    time.sleep(0.3)  # mcts-hard thinks for up to 3 s: kill it in the middle
     doomed.kill()
     assert "succeeded" not in doomed.text(), "the worker finished before it was killed"
     assert client.get_game(gid).version == pending, "the killed worker must not have moved"
