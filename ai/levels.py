@@ -8,7 +8,8 @@
 | `mcts-normal` | ISMCTS | 1.0 s, at most 20,000 iterations |
 | `mcts-hard` | ISMCTS | 3.0 s, at most 100,000 iterations |
 
-A game's heuristic may lower the iteration caps (`max_search_iterations`; OpenSky: 1,000 for every level).
+A game's heuristic may lower the default iteration caps (`max_search_iterations`; OpenSky: 1,000, so there
+`mcts-normal` and `mcts-hard` stop at 1,000 iterations and `mcts-easy` keeps its 200).
 """
 
 from __future__ import annotations

@@ -5,8 +5,10 @@
 Greedy self-play games are played (game g: seed --seed + g); at every `--every`-th decision with a choice,
 `mcts-normal`'s settings decide the same position at each iteration cap, and each choice that differs
 from the greedy rule's is counted under the decision kind (the `TYPE` of the last legal action). Kinds
-the search leaves to the rule (`rule_kinds`) are skipped. A search whose strength falls as its budget
-grows shows here where it goes wrong: the kinds whose share of overruled decisions grows with the budget.
+the search leaves to the rule (`rule_kinds`) are skipped. Both decide with the same seeded RNG, but
+the rule breaks ties at random, so a kind with tied rule choices shows some difference at any budget.
+A search whose strength falls as its budget grows shows here where it goes wrong: the kinds whose share
+of overruled decisions grows with the budget.
 """
 
 from __future__ import annotations
