@@ -93,19 +93,77 @@ def _pairs(view: dict[str, Any]) -> list[tuple[str, str]]:
     return list(itertools.combinations(airports, 2))
 
 
-def _network_value(view: dict[str, Any], flights: dict[tuple[str, str], int], opp_nonstop: set) -> float:
-    total = 0.0
-    for a, b in _pairs(view):
-        stops = _best_stops(flights, a, b, None)
-        if stops is None:
-            continue
-        value = {0: 1.0, 1: 0.5}.get(stops, 0.2)
-        if stops == 0:
-            value += 0.3 * (flights.get((a, b), flights.get((b, a), 0)) - 1)
-        if (a, b) in opp_nonstop:
-            value *= 0.5
-        total += value
-    return total
+def _distances(flights: dict[tuple[str, str], int], sources: list[str]) -> dict[str, dict[str, int]]:
+    """Flights needed from each source to every airport within 4 flights, over the seat's own flights
+    (any connection)."""
+    adj: dict[str, list[str]] = {}
+    for (x, y), n in flights.items():
+        if n:
+            adj.setdefault(x, []).append(y)
+            adj.setdefault(y, []).append(x)
+    out = {}
+    for source in sources:
+        dist = {source: 0}
+        frontier = [source]
+        for d in range(1, 5):
+            nxt = []
+            for node in frontier:
+                for m in adj.get(node, ()):
+                    if m not in dist:
+                        dist[m] = d
+                        nxt.append(m)
+            frontier = nxt
+        out[source] = dist
+    return out
+
+
+def _pair_value(flights: dict[tuple[str, str], int], a: str, b: str, legs: int | None, contested: bool) -> float:
+    """One callsign pair's worth to the network: 1.0 nonstop (+0.3 per extra token, as a win consumes
+    one), 0.5 one-stop, 0.2 for two or three stops; halved where an opponent flies it nonstop."""
+    if legs is None or legs > 4:
+        return 0.0
+    value = {1: 1.0, 2: 0.5}.get(legs, 0.2)
+    if legs == 1:
+        value += 0.3 * (flights.get((a, b), flights.get((b, a), 0)) - 1)
+    if contested:
+        value *= 0.5
+    return value
+
+
+def _network_values(
+    view: dict[str, Any], flights: dict[tuple[str, str], int], opp_nonstop: set, routes: list[tuple[str, str]]
+) -> tuple[float, list[float]]:
+    """The network value of `flights` and of `flights` plus one more token on each of `routes`.
+
+    Adding one flight (u, v) can only shorten a pair's path through it, so the new distance is
+    min(d(a, b), d(a, u) + 1 + d(v, b), d(a, v) + 1 + d(u, b)): one breadth-first search per
+    callsign instead of one per pair and candidate, with the same values term by term."""
+    pairs = _pairs(view)
+    dist = _distances(flights, sorted(view["callsigns"].values()))
+    far = 99
+    rows = []  # per pair: its distances from both ends, legs now, value now, whether contested
+    base = 0.0
+    for a, b in pairs:
+        legs = dist[a].get(b)
+        contested = (a, b) in opp_nonstop
+        value = _pair_value(flights, a, b, legs, contested)
+        base += value
+        rows.append((a, b, dist[a], dist[b], far if legs is None else legs, value, contested))
+    values = []
+    for u, v in routes:
+        total = 0.0
+        for a, b, da, db, legs, value, contested in rows:
+            if (u == a and v == b) or (u == b and v == a):  # a token on the pair's own route
+                trial = dict(flights)
+                trial[(u, v)] = trial.get((u, v), 0) + 1
+                value = _pair_value(trial, a, b, 1, contested)
+            elif legs > 1:  # a nonstop pair cannot get shorter
+                via = min(da.get(u, far) + 1 + db.get(v, far), da.get(v, far) + 1 + db.get(u, far))
+                if via < legs:
+                    value = _pair_value(flights, a, b, via, contested)
+            total += value
+        values.append(total)
+    return base, values
 
 
 def _hubs(view: dict[str, Any], player: dict[str, Any]) -> list[str] | None:
@@ -292,15 +350,16 @@ class OpenSkyHeuristic(Heuristic):
                 for (a, b), n in _flights(p).items():
                     if n:
                         opp_nonstop.add((a, b) if a < b else (b, a))
-        base = _network_value(view, flights, opp_nonstop)
+        routes = [tuple(action.route.split("-")) for action in actions]
+        base, gains = _network_values(view, flights, opp_nonstop, routes)  # type: ignore[arg-type]
         free_cubes = {code for code, owner in view["subsidy_cubes"].items() if owner < 0}
+        values = {}
+        for action, (a, b), total in zip(actions, routes, gains, strict=True):
+            cubes = (a in free_cubes) + (b in free_cubes)
+            values[action] = 50.0 * cubes + 40.0 * (total - base)
 
         def value(action: Action) -> float:
-            a, b = action.route.split("-")
-            cubes = (a in free_cubes) + (b in free_cubes)
-            trial = dict(flights)
-            trial[(a, b)] = trial.get((a, b), 0) + 1
-            return 50.0 * cubes + 40.0 * (_network_value(view, trial, opp_nonstop) - base)
+            return values[action]
 
         return _argmax(actions, value, rng)
 
