@@ -55,6 +55,14 @@ Rollouts (`rollout_policy`): "random" plays uniform moves, cut at the game's
 probability `rollout_epsilon` of a uniform move) for `policy_rollout_depth`
 decisions. Both end in the heuristic evaluation.
 
+Decisions settled by playouts instead (`playout_kinds`; no game's default, an option for
+experiments): the rule's best-ranked candidates (`Heuristic.ranked`) are each played out to the end
+with every seat on the greedy rule, in rounds that give all candidates the same determinization and
+dice (common random numbers), and another candidate replaces the rule's choice only if its mean paired
+gain clears `playout_confidence` standard errors. Against greedy opponents this is the rollout
+algorithm's one-step policy improvement; in OpenSky it measured no better than the tree
+(bench/RESULTS.md, sixth session).
+
 The chosen action is the observer's most visited root edge. The search stops early once that edge
 cannot be overtaken within what is left of the budget (`early_stop`, as Leela Chess Zero's "smart
 pruning"): under an iteration cap the choice is exactly the one the full search would make, and
@@ -110,6 +118,19 @@ class SearchConfig:
     #: How a cut-off leaf is valued: "projection" (the heuristic's projected scores over its scale) or
     #: "learned" (the game's fitted win model, `ai.learned`, where the game has one; else projection).
     evaluation: str = "projection"
+    #: Decision kinds settled by paired greedy playouts instead of the tree (see `_playout_search`).
+    #: None: the game's own choice (`Heuristic.playout_kinds`).
+    playout_kinds: frozenset[str] | None = None
+    #: How many of the rule's best-ranked actions a playout search compares.
+    playout_candidates: int = 4
+    #: Most playouts one playout search plays (whatever the budget), so it stays reproducible.
+    max_playouts: int = 96
+    #: What a playout is worth to the observer: "result" (win share and rank, as the tree's leaves)
+    #: or "margin" (its final score minus the best other seat's, in thousands of points).
+    playout_reward: str = "result"
+    #: Another candidate replaces the rule's choice only if its mean paired gain over it exceeds this
+    #: many standard errors (picking the best of several noisy means otherwise favours noise).
+    playout_confidence: float = 1.0
 
 
 class Node:
@@ -165,6 +186,16 @@ def _select(
 EARLY_STOP_EVERY = 32
 
 
+def _mean_and_error(values: list[float]) -> tuple[float, float]:
+    """Sample mean and its standard error (infinite from fewer than two values)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, math.inf
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, math.sqrt(variance / n)
+
+
 def _iterations_left(done: int, cap: int | None, start: float, deadline: float | None) -> float:
     """How many more iterations the budget allows: the cap's remainder, or the time left at the rate so far."""
     left = float("inf") if cap is None else float(cap - done)
@@ -212,6 +243,9 @@ class ISMCTSBot(Bot):
         self._rule_kinds = rule_kinds
         if actions[-1].TYPE in rule_kinds:
             return heuristic.choose(state.determinize(seat, rng), seat, actions, rng)
+        playout_kinds = heuristic.playout_kinds if self.config.playout_kinds is None else self.config.playout_kinds
+        if actions[-1].TYPE in playout_kinds:
+            return self._playout_search(state, seat, actions, rng, heuristic, budget)
         root = Node()
         self._model = None
         if self.config.evaluation == "learned":
@@ -249,6 +283,63 @@ class ISMCTSBot(Bot):
             if key > best_key:
                 best, best_key = action, key
         return best
+
+    def _playout_search(
+        self, state: State, seat: int, actions: list[Action], rng: random.Random, heuristic: Heuristic,
+        budget: Budget,
+    ) -> Action:
+        """Compare the rule's best-ranked candidates by playing the game out with every seat on the
+        greedy rule, all candidates from the same determinization and the same dice each round
+        (common random numbers: the differences between candidates are measured, not the luck of
+        the round). Against opponents that play the rule this is the rollout algorithm's policy
+        improvement over the rule; the rule's own choice wins ties."""
+        config = self.config
+        candidates = heuristic.ranked(state.determinize(seat, rng), seat, actions, rng)[: config.playout_candidates]
+        if len(candidates) < 2:
+            self.stats.iterations = 0
+            return candidates[0]
+        cap = config.max_playouts if budget.iterations is None else min(config.max_playouts, budget.iterations)
+        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        gains: list[list[float]] = [[] for _ in candidates]  # per round, each candidate's reward minus the rule's
+        playouts = 0
+        while True:
+            seed = rng.getrandbits(64)
+            rewards = [self._playout(state, seat, action, seed, heuristic) for action in candidates]
+            for i, reward in enumerate(rewards):
+                gains[i].append(reward - rewards[0])
+            playouts += len(candidates)
+            if playouts + len(candidates) > cap:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.stats.iterations = playouts
+        best, best_gain = 0, 0.0
+        for i in range(1, len(candidates)):
+            mean, error = _mean_and_error(gains[i])
+            if mean > best_gain and mean > config.playout_confidence * error:
+                best, best_gain = i, mean
+        return candidates[best]
+
+    def _playout(self, truth: State, observer: int, action: Action, seed: int, heuristic: Heuristic) -> float:
+        """The observer's reward for `action` followed by greedy play to the end, from the
+        determinization and dice that `seed` fixes."""
+        state = truth.determinize(observer, random.Random(seed))
+        policy_rng = random.Random(seed ^ 0x5DEECE66D)
+        state.apply(observer, action)
+        steps = 0
+        while not state.is_over():
+            steps += 1
+            if steps > state.game.max_game_length:
+                raise RuntimeError(f"{state.game.name} playout did not end within {steps} steps")
+            for s in state.to_act():
+                legal = state.legal_actions(s)
+                if legal:
+                    state.apply(s, legal[0] if len(legal) == 1 else heuristic.prior(state, s, legal, policy_rng))
+        if self.config.playout_reward == "margin":
+            scores = state.scores()
+            others = [x for i, x in enumerate(scores) if i != observer]
+            return (scores[observer] - max(others)) / 1000.0
+        return terminal_rewards(state)[observer]
 
     def _level_budget(self, heuristic: Heuristic) -> Budget:
         """The level's budget, its iteration cap lowered to the game's `max_search_iterations`."""

@@ -36,6 +36,9 @@ class Heuristic:
     max_search_iterations: int | None = None
     #: Decision kinds (action TYPEs) that MCTS leaves to `choose` without searching (see `ai.ismcts`).
     rule_kinds: frozenset[str] = frozenset()
+    #: Decision kinds (action TYPEs) that MCTS settles by paired greedy playouts to the end of the game
+    #: among the rule's best candidates (`ranked`) instead of by its tree (see `ai.ismcts`).
+    playout_kinds: frozenset[str] = frozenset()
     #: Names of the per-seat features `features` returns, for a fitted win model (`ai.learned`);
     #: empty: the game has none and MCTS values leaves by the projection.
     FEATURES: tuple[str, ...] = ()
@@ -62,6 +65,12 @@ class Heuristic:
     def choose(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
         """Default greedy rule: the action whose immediate result has the best projected margin."""
         return one_ply(self, state, seat, actions, rng)
+
+    def ranked(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> list[Action]:
+        """Every action, best first by the greedy rule, the rule's own choice first. Default: that
+        choice, then the rest in legal order (games whose rule scores candidates override this)."""
+        first = self.choose(state, seat, actions, rng)
+        return [first] + [a for a in actions if a != first]
 
     def prior(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
         """The action MCTS favours at its root (see `ai.ismcts`); by default the greedy choice.

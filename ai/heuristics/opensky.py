@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 from typing import Any
 
 from ai.heuristics import Heuristic
@@ -308,14 +309,11 @@ class OpenSkyHeuristic(Heuristic):
 
     def choose(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
         kind = actions[-1].TYPE
-        view = state.view(seat)
-        if "board" not in view:  # static boards are described once by the game, by map name
-            view["board"] = _static_board(state, view["map"])
+        view = self._view(state, seat)
+        scoring = self._SCORED.get(kind)
+        if scoring is not None:
+            return _argmax(actions, scoring(self, view, seat, actions), rng)
         rule = {
-            "place_callsign": self._callsign,
-            "place_aircraft": self._placement,
-            "place_hub": self._hub,
-            "choose_market": self._market,
             "bid": self._bid,
             "flash_deal": self._flash,
             "add_ancillaries": self._ancillaries,
@@ -325,9 +323,29 @@ class OpenSkyHeuristic(Heuristic):
             return super().choose(state, seat, actions, rng)
         return rule(view, seat, actions, rng)
 
+    def ranked(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> list[Action]:
+        """The rule's choice, then the rest by the rule's score where it scores candidates (callsigns,
+        placements, hubs, markets); otherwise the rule's choice, then legal order."""
+        first = self.choose(state, seat, actions, rng)
+        scoring = self._SCORED.get(actions[-1].TYPE)
+        rest = [a for a in actions if a != first]
+        if scoring is not None:
+            value = scoring(self, self._view(state, seat), seat, actions)
+            rest.sort(key=value, reverse=True)
+        elif first.TYPE == "lease":  # fewest aircraft first, then the cheapest payment
+            rest.sort(key=lambda a: (a.aircraft, sum(a.cards), a.cards))
+        return [first, *rest]
+
+    @staticmethod
+    def _view(state: State, seat: int) -> dict[str, Any]:
+        view = state.view(seat)
+        if "board" not in view:  # static boards are described once by the game, by map name
+            view["board"] = _static_board(state, view["map"])
+        return view
+
     # -- setup and network -------------------------------------------------------------
 
-    def _callsign(self, view, seat, actions, rng) -> Action:
+    def _callsign(self, view, seat, actions) -> Callable[[Action], float]:
         routes = _routes(view)
         taken = set(view["callsigns"].values())
         degree: dict[str, int] = {}
@@ -339,9 +357,9 @@ class OpenSkyHeuristic(Heuristic):
                 near[a] = near.get(a, 0) + 1
             if a in taken:
                 near[b] = near.get(b, 0) + 1
-        return _argmax(actions, lambda x: degree.get(x.airport, 0) + 2 * near.get(x.airport, 0), rng)
+        return lambda x: degree.get(x.airport, 0) + 2 * near.get(x.airport, 0)
 
-    def _placement(self, view, seat, actions, rng) -> Action:
+    def _placement(self, view, seat, actions) -> Callable[[Action], float]:
         me = view["players"][seat]
         flights = _flights(me)
         opp_nonstop = set()
@@ -358,12 +376,9 @@ class OpenSkyHeuristic(Heuristic):
             cubes = (a in free_cubes) + (b in free_cubes)
             values[action] = 50.0 * cubes + 40.0 * (total - base)
 
-        def value(action: Action) -> float:
-            return values[action]
+        return values.__getitem__
 
-        return _argmax(actions, value, rng)
-
-    def _hub(self, view, seat, actions, rng) -> Action:
+    def _hub(self, view, seat, actions) -> Callable[[Action], float]:
         me = view["players"][seat]
         flights = _flights(me)
         pairs = _pairs(view)
@@ -379,9 +394,9 @@ class OpenSkyHeuristic(Heuristic):
                 return max((through(h) for h in current), default=0) + 0.5
             return float(through(action.airport))
 
-        return _argmax(actions, value, rng)
+        return value
 
-    def _market(self, view, seat, actions, rng) -> Action:
+    def _market(self, view, seat, actions) -> Callable[[Action], float]:
         players = view["players"]
 
         def level(p: dict[str, Any], a: str, b: str) -> int:
@@ -393,7 +408,15 @@ class OpenSkyHeuristic(Heuristic):
             others = max((level(p, a, b) for p in players if p["seat"] != seat), default=0)
             return mine - others + 0.1 * mine
 
-        return _argmax(actions, value, rng)
+        return value
+
+    #: Decision kinds whose rule scores every candidate (the choice is the best score, ties at random).
+    _SCORED = {
+        "place_callsign": _callsign,
+        "place_aircraft": _placement,
+        "place_hub": _hub,
+        "choose_market": _market,
+    }
 
     # -- pricing --------------------------------------------------------------------------
 

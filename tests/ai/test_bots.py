@@ -165,13 +165,18 @@ SEARCH_VARIANTS = {
     "turn rollouts": {"rollout_policy": "turn", "policy_rollout_depth": 4},
     "learned evaluation": {"evaluation": "learned"},
     "greedy rule for some kinds": {"rule_kinds": frozenset({"bid", "done", "play_card"})},
+    "playout search for some kinds": {
+        "playout_kinds": frozenset({"bid", "lease", "place_aircraft", "buy_gate", "play_card", "choose_action"}),
+        "rule_kinds": frozenset(),
+    },
 }
 
 
 @pytest.mark.parametrize("variant", SEARCH_VARIANTS, ids=list(SEARCH_VARIANTS))
 @pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_search_options_stay_legal_and_honest(game, variant):
-    """The opponent model and prior rollouts read only determinizations: same view -> same action."""
+    """The opponent model, prior rollouts and playout searches read only determinizations: same view ->
+    same action."""
     import dataclasses
 
     from ai.ismcts import ISMCTSBot
