@@ -9,6 +9,10 @@ iteration cap (OpenSky's levels) does not depend on the machine. This replays ga
 tournament's seed and seating (`ai.tournament.game_seed`, `seating`) and compares scores, winners and
 search iterations per seat with the ledger's line. Games whose bots stop on a time limit (Aeroplanes,
 Blue Skies) are not expected to replay exactly.
+
+On a busy machine a capped search can still reach the level's time limit first and then decide
+differently; `--iterations N` replays with that cap and no time limit, which is exact for games
+whose original decisions all stopped on the cap (or earlier, on a decided choice).
 """
 
 from __future__ import annotations
@@ -23,8 +27,9 @@ from ai.match import play_match
 from ai.tournament import game_seed, seating
 
 
-def replay(ledger: Path, games: int) -> list[tuple[int, bool, list[int], list[int]]]:
-    """Per replayed game: (index, identical, scores now, scores in the ledger)."""
+def replay(ledger: Path, games: int, iterations: int | None = None) -> list[tuple[int, bool, list[int], list[int]]]:
+    """Per replayed game: (index, identical, scores now, scores in the ledger). `iterations`: replay
+    with that cap and no time limit instead of the ledger's budget."""
     rows = {}
     for line in ledger.read_text(encoding="utf-8").splitlines():
         if line.strip():
@@ -35,6 +40,8 @@ def replay(ledger: Path, games: int) -> list[tuple[int, bool, list[int], list[in
         row = rows[index]
         key, then = row["key"], row["result"]
         budget = None if key["budget"] is None else Budget(**key["budget"])
+        if iterations is not None:
+            budget = Budget(seconds=None, iterations=iterations)
         now = play_match(key["game"], seating(key["lineup"], index), game_seed(key["seed"], index),
                          key["options"] or None, budget)
         same = (now.scores, now.winners, now.iterations) == (then["scores"], then["winners"], then["iterations"])
@@ -46,12 +53,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("ledger", type=Path)
     parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="replay with this iteration cap and no time limit (for a busy machine)")
     args = parser.parse_args(argv)
     if not args.ledger.is_file():
         parser.error(f"ledger {args.ledger} does not exist")
     if args.games < 1:
         parser.error(f"--games {args.games} must be at least 1")
-    results = replay(args.ledger, args.games)
+    if args.iterations is not None and args.iterations < 1:
+        parser.error(f"--iterations {args.iterations} must be at least 1")
+    results = replay(args.ledger, args.games, args.iterations)
     for index, same, now, then in results:
         print(f"game {index}: scores now {now}, in the ledger {then}: {'same' if same else 'DIFFERENT'}")
     identical = sum(same for _, same, _, _ in results)

@@ -22,6 +22,8 @@ def test_games_played_under_an_iteration_cap_replay_identically(tmp_path):
     results = replay(path, 5)
     assert [index for index, *_ in results] == [0, 1]
     assert all(same for _, same, _, _ in results)
+    assert all(same for _, same, _, _ in replay(path, 5, iterations=20))  # the cap alone, no time limit
+    assert not all(same for _, same, _, _ in replay(path, 5, iterations=3))  # another cap plays other games
     assert json.loads(path.read_text().splitlines()[0])["key"]["budget"] == {"seconds": None, "iterations": 20}
 
 
