@@ -186,7 +186,7 @@ def _select(
 EARLY_STOP_EVERY = 32
 
 
-def _mean_and_error(values: list[float]) -> tuple[float, float]:
+def mean_and_error(values: list[float]) -> tuple[float, float]:
     """Sample mean and its standard error (infinite from fewer than two values)."""
     n = len(values)
     mean = sum(values) / n
@@ -315,7 +315,7 @@ class ISMCTSBot(Bot):
         self.stats.iterations = playouts
         best, best_gain = 0, 0.0
         for i in range(1, len(candidates)):
-            mean, error = _mean_and_error(gains[i])
+            mean, error = mean_and_error(gains[i])
             if mean > best_gain and mean > config.playout_confidence * error:
                 best, best_gain = i, mean
         return candidates[best]

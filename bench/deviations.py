@@ -22,35 +22,27 @@ from ai.bot import Budget
 from ai.greedy import GreedyBot
 from ai.heuristics import for_game
 from ai.levels import make_bot
+from bench.selfplay import greedy_positions
 
 
 def deviations(game: str, players: int, games: int, iterations: list[int], seed: int = 1000,
                every: int = 2) -> dict[str, list[int]]:
     """Per decision kind: [decisions sampled, then per iteration cap how many the search decided otherwise]."""
-    game_obj = engine.get(game)
     ruled = for_game(game).rule_kinds
     counts: dict[str, list[int]] = defaultdict(lambda: [0] * (1 + len(iterations)))
     greedy = GreedyBot()
     for g in range(games):
-        state = game_obj.new(players, seed + g)
-        rng = random.Random(seed + g)
-        step = 0
-        while not state.is_over():
-            for seat in state.to_act():
-                legal = state.legal_actions(seat)
-                if not legal:
-                    continue
-                kind = legal[-1].TYPE
-                if len(legal) > 1 and kind not in ruled and step % every == 0:
-                    rule_choice = greedy.choose(state, seat, random.Random(step))
-                    row = counts[kind]
-                    row[0] += 1
-                    for j, cap in enumerate(iterations):
-                        search = make_bot("mcts-normal")
-                        choice = search.choose(state, seat, random.Random(step), Budget(iterations=cap))
-                        row[1 + j] += choice != rule_choice
-                state.apply(seat, greedy.choose(state, seat, rng))
-                step += 1
+        for state, seat, legal, step in greedy_positions(game, players, seed + g, every):
+            kind = legal[-1].TYPE
+            if kind in ruled:
+                continue
+            rule_choice = greedy.choose(state, seat, random.Random(step))
+            row = counts[kind]
+            row[0] += 1
+            for j, cap in enumerate(iterations):
+                search = make_bot("mcts-normal")
+                choice = search.choose(state, seat, random.Random(step), Budget(iterations=cap))
+                row[1 + j] += choice != rule_choice
     return dict(counts)
 
 

@@ -20,15 +20,15 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import math
 import random
 from collections import defaultdict
 from dataclasses import dataclass, field
 
 import engine
 from ai.heuristics import for_game
-from ai.ismcts import ISMCTSBot, SearchConfig
+from ai.ismcts import ISMCTSBot, SearchConfig, mean_and_error
 from ai.levels import SEARCH
+from bench.selfplay import greedy_positions
 
 
 @dataclass(slots=True)
@@ -41,20 +41,12 @@ class KindGains:
 
 def paired_gains(rewards: list[list[float]]) -> list[tuple[float, float]]:
     """(mean, standard error) of each candidate's per-round difference from candidate 0's reward."""
-    rounds = len(rewards[0])
-    out = []
-    for column in rewards:
-        diffs = [column[r] - rewards[0][r] for r in range(rounds)]
-        mean = sum(diffs) / rounds
-        var = sum((d - mean) ** 2 for d in diffs) / (rounds - 1) if rounds > 1 else math.inf
-        out.append((mean, math.sqrt(var / rounds)))
-    return out
+    return [mean_and_error([r - r0 for r, r0 in zip(column, rewards[0], strict=True)]) for column in rewards]
 
 
 def policy_gains(game: str, players: int, kinds: list[str], positions: int, rounds: int, candidates: int,
                  seed: int = 2000, every: int = 3, max_games: int = 40) -> dict[str, KindGains]:
     """Per kind, the sampled positions' best paired gains over the rule (see the module docstring)."""
-    game_obj = engine.get(game)
     heuristic = for_game(game)
     config: SearchConfig = dataclasses.replace(SEARCH["mcts-normal"], playout_reward="margin")
     bot = ISMCTSBot("policy-gains", config)
@@ -62,29 +54,22 @@ def policy_gains(game: str, players: int, kinds: list[str], positions: int, roun
     for g in range(max_games):
         if all(len(out[k].best) >= positions for k in kinds):
             break
-        state = game_obj.new(players, seed + g)
-        rng = random.Random(seed + g)
-        step = 0
-        while not state.is_over():
-            for seat in state.to_act():
-                legal = state.legal_actions(seat)
-                if not legal:
-                    continue
-                kind = legal[-1].TYPE
-                if kind in kinds and len(legal) > 1 and step % every == 0 and len(out[kind].best) < positions:
-                    ranked = heuristic.ranked(state.determinize(seat, rng), seat, legal, rng)[:candidates]
-                    rewards: list[list[float]] = [[] for _ in ranked]
-                    for _ in range(rounds):
-                        round_seed = rng.getrandbits(64)
-                        for i, action in enumerate(ranked):
-                            rewards[i].append(bot._playout(state, seat, action, round_seed, heuristic))
-                    gains = paired_gains(rewards)[1:]
-                    best, error = max(gains, default=(0.0, 0.0))
-                    out[kind].best.append(best)
-                    if best > 2 * error:
-                        out[kind].significant.append(best)
-                step += 1
-                state.apply(seat, legal[0] if len(legal) == 1 else heuristic.choose(state, seat, legal, rng))
+        rng = random.Random((seed + g) * 7919 + 1)  # the playouts' own, apart from the game's
+        for state, seat, legal, _step in greedy_positions(game, players, seed + g, every):
+            kind = legal[-1].TYPE
+            if kind not in kinds or len(out[kind].best) >= positions:
+                continue
+            ranked = heuristic.ranked(state.determinize(seat, rng), seat, legal, rng)[:candidates]
+            rewards: list[list[float]] = [[] for _ in ranked]
+            for _ in range(rounds):
+                round_seed = rng.getrandbits(64)
+                for i, action in enumerate(ranked):
+                    rewards[i].append(bot._playout(state, seat, action, round_seed, heuristic))
+            gains = paired_gains(rewards)[1:]
+            best, error = max(gains, default=(0.0, 0.0))
+            out[kind].best.append(best)
+            if best > 2 * error:
+                out[kind].significant.append(best)
     return {k: out[k] for k in kinds}
 
 
