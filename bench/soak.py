@@ -149,6 +149,23 @@ async def play_games(stack: Stack, n: int, seed: int, deadline: float, tally: Ta
     return ids
 
 
+def _get_log_retrying(client: Any, game_id: str, patience_s: float = 30.0) -> Any:
+    """Read a game's log, retrying UNAVAILABLE as any client told "retry" must: right after a Redis restart the
+    service's pooled connections are stale and Redis may still be loading its append-only file."""
+    import grpc
+
+    from services.gamestate.client import GameServiceError
+
+    deadline = time.monotonic() + patience_s
+    while True:
+        try:
+            return client.get_log(game_id)
+        except GameServiceError as exc:
+            if exc.code != grpc.StatusCode.UNAVAILABLE or time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
 def verify(stack: Stack, ids: list[str], tally: Tally) -> dict[str, Any]:
     """Every game finished; replay reproduces the digest; each acknowledged action is logged at its version."""
     from services.gamestate.client import GameClient
@@ -157,7 +174,7 @@ def verify(stack: Stack, ids: list[str], tally: Tally) -> dict[str, Any]:
     actions = 0
     with GameClient(stack.grpc_addr, timeout=30) as client:
         for gid in ids:
-            log = client.get_log(gid)
+            log = _get_log_retrying(client, gid)
             game = engine.get(log.game)
             state = game.new(log.players, log.seed, log.options)
             versions = [e["v"] for e in log.entries]
