@@ -9,18 +9,25 @@ from __future__ import annotations
 import random
 
 from ai.bot import Bot, Budget
-from ai.heuristics import for_game
+from ai.heuristics import Heuristic, for_game
 from engine.core import Action, State
 
 
 class GreedyBot(Bot):
+    """`heuristic`, when given, replaces the game's own rule (for comparing rule variants in `bench/`)."""
+
     level = "greedy"
+
+    def __init__(self, heuristic: Heuristic | None = None) -> None:
+        super().__init__()
+        self.heuristic = heuristic
 
     def _choose(
         self, state: State, seat: int, actions: list[Action], rng: random.Random, budget: Budget | None
     ) -> Action:
         sample = state.determinize(seat, rng)
-        action = for_game(state.game.name).choose(sample, seat, actions, rng)
+        rule = self.heuristic or for_game(state.game.name)
+        action = rule.choose(sample, seat, actions, rng)
         if action not in actions:
             raise RuntimeError(f"heuristic of {state.game.name} chose an illegal action {action!r}")
         return action

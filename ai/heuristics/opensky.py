@@ -43,6 +43,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ai.heuristics import Heuristic
@@ -55,6 +56,33 @@ CLASS = {0: 3, 1: 2}
 #: Share of the network's optimistic income counted in the projection: wins consume
 #: tokens and rivals contest markets, and points in hand must outweigh points hoped for.
 NETWORK_WEIGHT = 0.35  # stops -> itinerary class; 2+ stops -> 1
+
+
+@dataclass(frozen=True, slots=True)
+class RuleParams:
+    """The decision rule's weights. The defaults are the `greedy` level's rule, described above."""
+
+    cube: float = 50.0  #: placement: points per subsidy cube taken
+    network: float = 40.0  #: placement: points per unit of network value gained
+    nonstop: float = 1.0  #: network value of a callsign pair flown nonstop
+    one_stop: float = 0.5
+    longer: float = 0.2  #: two or three stops
+    extra_nonstop: float = 0.3  #: per extra token on a pair's nonstop route
+    contested: float = 0.5  #: factor on a pair an opponent flies nonstop
+    callsign_near: float = 2.0  #: callsign: weight of routes to airports already holding a callsign
+    market_rival: float = 1.0  #: market: weight of the best opponent's itinerary class
+    market_own: float = 0.1  #: market: extra weight of the seat's own class
+    anc_fail: float = 0.3  #: ancillaries: worth of a fare card returned to the hand, per point
+    lease_board_max: int = 0  #: lease only with at most this many aircraft on the board
+    lease_months_min: int = 3  #: ... and at least this many months of the season left
+    lease_aircraft: int = 1  #: how many aircraft to lease then (at most)
+    #: bids: "uniform" (greedy: rivals' cards uniform over their hands) or "greedy" (rivals bid by the
+    #: greedy rule, which public hands and itineraries make predictable, OS-1.5; the seat best-responds,
+    #: valuing a sole win with its best ancillaries and replaying the rule's flash deals)
+    bid_model: str = "uniform"
+    bid_rival: float = 0.0  #: bid_model "greedy": weight of the rivals' gains against the seat's own
+    bid_spare: bool = False  #: designate the itinerary whose tokens the network misses least
+    market_model: bool = False  #: roller: pick the market by the bid model's outcome, not by class
 
 
 def _routes(view: dict[str, Any]) -> list[tuple[str, str]]:
@@ -118,21 +146,27 @@ def _distances(flights: dict[tuple[str, str], int], sources: list[str]) -> dict[
     return out
 
 
-def _pair_value(flights: dict[tuple[str, str], int], a: str, b: str, legs: int | None, contested: bool) -> float:
-    """One callsign pair's worth to the network: 1.0 nonstop (+0.3 per extra token, as a win consumes
-    one), 0.5 one-stop, 0.2 for two or three stops; halved where an opponent flies it nonstop."""
+def _pair_value(
+    flights: dict[tuple[str, str], int], a: str, b: str, legs: int | None, contested: bool, params: RuleParams
+) -> float:
+    """One callsign pair's worth to the network (greedy: 1.0 nonstop, +0.3 per extra token as a win
+    consumes one, 0.5 one-stop, 0.2 for two or three stops; halved where an opponent flies it nonstop)."""
     if legs is None or legs > 4:
         return 0.0
-    value = {1: 1.0, 2: 0.5}.get(legs, 0.2)
+    value = params.nonstop if legs == 1 else params.one_stop if legs == 2 else params.longer
     if legs == 1:
-        value += 0.3 * (flights.get((a, b), flights.get((b, a), 0)) - 1)
+        value += params.extra_nonstop * (flights.get((a, b), flights.get((b, a), 0)) - 1)
     if contested:
-        value *= 0.5
+        value *= params.contested
     return value
 
 
 def _network_values(
-    view: dict[str, Any], flights: dict[tuple[str, str], int], opp_nonstop: set, routes: list[tuple[str, str]]
+    view: dict[str, Any],
+    flights: dict[tuple[str, str], int],
+    opp_nonstop: set,
+    routes: list[tuple[str, str]],
+    params: RuleParams,
 ) -> tuple[float, list[float]]:
     """The network value of `flights` and of `flights` plus one more token on each of `routes`.
 
@@ -147,7 +181,7 @@ def _network_values(
     for a, b in pairs:
         legs = dist[a].get(b)
         contested = (a, b) in opp_nonstop
-        value = _pair_value(flights, a, b, legs, contested)
+        value = _pair_value(flights, a, b, legs, contested, params)
         base += value
         rows.append((a, b, dist[a], dist[b], far if legs is None else legs, value, contested))
     values = []
@@ -157,11 +191,11 @@ def _network_values(
             if (u == a and v == b) or (u == b and v == a):  # a token on the pair's own route
                 trial = dict(flights)
                 trial[(u, v)] = trial.get((u, v), 0) + 1
-                value = _pair_value(trial, a, b, 1, contested)
+                value = _pair_value(trial, a, b, 1, contested, params)
             elif legs > 1:  # a nonstop pair cannot get shorter
                 via = min(da.get(u, far) + 1 + db.get(v, far), da.get(v, far) + 1 + db.get(u, far))
                 if via < legs:
-                    value = _pair_value(flights, a, b, via, contested)
+                    value = _pair_value(flights, a, b, via, contested, params)
             total += value
         values.append(total)
     return base, values
@@ -187,8 +221,96 @@ def winners(offers: list[tuple[int, int, int]]) -> list[int]:
     return market_winners([o for o in offers if o[2] <= limit])
 
 
+def _ancillary_value(fare: int, unused: int, fail: float) -> float:
+    """A sole winner's expected take with its best number of ancillary tokens (OS-14, OS-15)."""
+    best = float(fare)
+    for k in range(1, unused + 1):
+        price = fare + 100 * k
+        p = sum(1 for face in PRICE_DIE if face >= price) / len(PRICE_DIE)
+        best = max(best, p * price + (1 - p) * fail * fare)
+    return best
+
+
+def _bidders(view: dict[str, Any]) -> dict[int, tuple[int, list[int]]]:
+    """Seats that can bid this month: seat -> (fewest stops of its valid itineraries, hand)."""
+    out = {}
+    for key, paths in view["pricing"]["valid_itineraries"].items():
+        hand = view["players"][int(key)]["hand"]
+        if paths and hand:
+            out[int(key)] = (min(len(p) - 2 for p in paths), sorted(hand))
+    return out
+
+
+def greedy_fare(seat: int, bidders: dict[int, tuple[int, list[int]]]) -> int:
+    """The fare the greedy rule bids for `seat`: it depends only on public hands and itineraries (OS-1.5)."""
+    stops, hand = bidders[seat]
+    fares = sorted(set(hand))
+    rivals = [(t, st, sorted(set(h))) for t, (st, h) in bidders.items() if t != seat]
+    return fares[-1] if not rivals else OpenSkyHeuristic._best_fare(seat, stops, fares, rivals)
+
+
+def _after_flash_deals(
+    offers: dict[int, tuple[int, int]], hands: dict[int, list[int]], tokens: set[int], order: list[int]
+) -> dict[int, tuple[int, int]]:
+    """The standing offers after every seat makes the greedy rule's flash deals (OS-12.5): the highest
+    lower card that makes it the sole provisional winner, round after round until nobody deals."""
+    offers, hands, tokens = dict(offers), {s: list(h) for s, h in hands.items()}, set(tokens)
+    idle, i = 0, 0
+    while idle < len(order):
+        s = order[i % len(order)]
+        i += 1
+        deal = None
+        if s in offers and s in tokens:
+            table = [(t, f, st) for t, (f, st) in offers.items()]
+            if winners(table) != [s]:
+                fare = offers[s][0]
+                for card in sorted(set(hands[s]), reverse=True):
+                    trial = [(t, card if t == s else f, st) for t, f, st in table]
+                    if card < fare and winners(trial) == [s]:
+                        deal = card
+                        break
+        if deal is None:
+            idle += 1
+            continue
+        hands[s].remove(deal)
+        hands[s].append(offers[s][0])
+        offers[s] = (deal, offers[s][1])
+        tokens.discard(s)
+        idle = 0
+    return offers
+
+
+def market_gains(
+    view: dict[str, Any], fares: dict[int, int], bidders: dict[int, tuple[int, list[int]]], fail: float
+) -> dict[int, float]:
+    """Each bidder's expected points this month when it bids `fares` (seat -> fare), after the rule's flash
+    deals: a sole winner its fare with its best ancillaries, tied winners their fares (OS-13)."""
+    offers = {s: (fare, bidders[s][0]) for s, fare in fares.items()}
+    hands = {}
+    for s, fare in fares.items():
+        hand = list(bidders[s][1])
+        hand.remove(fare)
+        hands[s] = hand
+    players = view["players"]
+    tokens = {s for s in fares if players[s]["flash_deal"]}
+    n = len(players)
+    order = [(view["roller"] + i) % n for i in range(n)]
+    final = _after_flash_deals(offers, hands, tokens, order)
+    won = winners([(s, f, st) for s, (f, st) in final.items()])
+    gains = dict.fromkeys(fares, 0.0)
+    if len(won) == 1:
+        gains[won[0]] = _ancillary_value(final[won[0]][0], players[won[0]]["ancillary_unused"], fail)
+    else:
+        for s in won:
+            gains[s] = float(final[s][0])
+    return gains
+
+
 class OpenSkyHeuristic(Heuristic):
     game = "opensky"
+
+    def __init__(self, params: RuleParams | None = None):
+        self.params = params or RuleParams()
     max_rollout_depth = 6
     #: Sealed bids are left to the rule below (best fare against every card a rival could play, or the
     #: best expected fare): at 1,000 iterations MCTS won 14 of 30 paired 2-player games against greedy
@@ -309,6 +431,8 @@ class OpenSkyHeuristic(Heuristic):
 
     def choose(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
         kind = actions[-1].TYPE
+        if kind == "choose_market" and self.params.market_model:
+            return self._market_by_model(state, seat, actions, rng)
         view = self._view(state, seat)
         scoring = self._SCORED.get(kind)
         if scoring is not None:
@@ -357,7 +481,8 @@ class OpenSkyHeuristic(Heuristic):
                 near[a] = near.get(a, 0) + 1
             if a in taken:
                 near[b] = near.get(b, 0) + 1
-        return lambda x: degree.get(x.airport, 0) + 2 * near.get(x.airport, 0)
+        near_weight = self.params.callsign_near
+        return lambda x: degree.get(x.airport, 0) + near_weight * near.get(x.airport, 0)
 
     def _placement(self, view, seat, actions) -> Callable[[Action], float]:
         me = view["players"][seat]
@@ -369,12 +494,13 @@ class OpenSkyHeuristic(Heuristic):
                     if n:
                         opp_nonstop.add((a, b) if a < b else (b, a))
         routes = [tuple(action.route.split("-")) for action in actions]
-        base, gains = _network_values(view, flights, opp_nonstop, routes)  # type: ignore[arg-type]
+        params = self.params
+        base, gains = _network_values(view, flights, opp_nonstop, routes, params)  # type: ignore[arg-type]
         free_cubes = {code for code, owner in view["subsidy_cubes"].items() if owner < 0}
         values = {}
         for action, (a, b), total in zip(actions, routes, gains, strict=True):
             cubes = (a in free_cubes) + (b in free_cubes)
-            values[action] = 50.0 * cubes + 40.0 * (total - base)
+            values[action] = params.cube * cubes + params.network * (total - base)
 
         return values.__getitem__
 
@@ -406,9 +532,30 @@ class OpenSkyHeuristic(Heuristic):
             a, b = action.origin, action.destination
             mine = level(players[seat], a, b)
             others = max((level(p, a, b) for p in players if p["seat"] != seat), default=0)
-            return mine - others + 0.1 * mine
+            return mine - self.params.market_rival * others + self.params.market_own * mine
 
         return value
+
+    def _market_by_model(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
+        """The market whose pricing, with rivals bidding by the greedy rule and the seat best-replying,
+        gives the seat the most points net of `bid_rival` x the rivals' mean."""
+
+        def value(action: Action) -> float:
+            trial = state.clone()
+            trial.apply(seat, action)
+            view = trial.view(seat)
+            if view["phase"] != "bid":
+                return 0.0
+            bidders = _bidders(view)
+            if seat in bidders:
+                return self._best_reply(view, seat, bidders)[1]
+            rivals = {t: greedy_fare(t, bidders) for t in bidders}
+            if not rivals:
+                return 0.0
+            gains = market_gains(view, rivals, bidders, self.params.anc_fail)
+            return -self.params.bid_rival * sum(gains.values()) / max(1, len(view["players"]) - 1)
+
+        return _argmax(actions, value, rng)
 
     #: Decision kinds whose rule scores every candidate (the choice is the best score, ties at random).
     _SCORED = {
@@ -436,12 +583,47 @@ class OpenSkyHeuristic(Heuristic):
             hand = sorted(set(view["players"][s]["hand"]))
             if hand:
                 rivals.append((s, min(len(p) - 2 for p in paths), hand))
-        if not rivals:
+        if self.params.bid_model == "greedy":
+            fare, _ = self._best_reply(view, seat, _bidders(view))
+        elif not rivals:
             fare = fares[-1]
         else:
             fare = self._best_fare(seat, stops, fares, rivals)
         choices = [b for b in mine if b.fare == fare]
+        if self.params.bid_spare and len(choices) > 1:
+            return max(choices, key=lambda b: self._network_after_win(view, seat, b.itinerary))
         return choices[0]
+
+    def _best_reply(
+        self, view: dict[str, Any], seat: int, bidders: dict[int, tuple[int, list[int]]]
+    ) -> tuple[int, float]:
+        """The seat's fare against rivals bidding by the greedy rule, and its value: the seat's expected
+        points minus `bid_rival` x the rivals' mean; ties go to the higher fare."""
+        rivals = {t: greedy_fare(t, bidders) for t in bidders if t != seat}
+        best: tuple[float, int] | None = None
+        for fare in sorted(set(bidders[seat][1])):
+            gains = market_gains(view, {seat: fare, **rivals}, bidders, self.params.anc_fail)
+            others = sum(g for t, g in gains.items() if t != seat) / max(1, len(rivals))
+            value = gains[seat] - self.params.bid_rival * others
+            if best is None or value >= best[0] - 1e-9:
+                best = (value, fare)
+        assert best is not None
+        return best[1], best[0]
+
+    def _network_after_win(self, view: dict[str, Any], seat: int, itinerary: tuple[str, ...]) -> float:
+        """The seat's network value once a win has consumed one token per flight of `itinerary` (OS-13.4)."""
+        flights = dict(_flights(view["players"][seat]))
+        for a, b in itertools.pairwise(itinerary):
+            key = (a, b) if (a, b) in flights else (b, a)
+            flights[key] -= 1
+        opp_nonstop = set()
+        for p in view["players"]:
+            if p["seat"] != seat:
+                for (a, b), n in _flights(p).items():
+                    if n:
+                        opp_nonstop.add((a, b) if a < b else (b, a))
+        base, _ = _network_values(view, flights, opp_nonstop, [], self.params)
+        return base
 
     @staticmethod
     def _best_fare(seat: int, stops: int, fares: list[int], rivals: list[tuple[int, int, list[int]]]) -> int:
@@ -483,7 +665,7 @@ class OpenSkyHeuristic(Heuristic):
                 return float(fare)
             price = fare + 100 * k
             p = sum(1 for face in PRICE_DIE if face >= price) / len(PRICE_DIE)
-            return p * price + (1 - p) * 0.3 * fare
+            return p * price + (1 - p) * self.params.anc_fail * fare
 
         return max(actions, key=lambda a: (value(a), -a.tokens))
 
@@ -492,9 +674,10 @@ class OpenSkyHeuristic(Heuristic):
         month = view["month"]
         on_board = sum(me["aircraft"].values())
         months_left = (7 - month) if month <= 7 else (12 - month)
-        ones = [a for a in actions if a.aircraft == 1]
-        if on_board == 0 and months_left >= 3 and ones:
-            return min(ones, key=lambda a: (sum(a.cards), a.cards))
+        params = self.params
+        leases = [a for a in actions if a.TYPE == "lease" and 0 < a.aircraft <= params.lease_aircraft]
+        if on_board <= params.lease_board_max and months_left >= params.lease_months_min and leases:
+            return min(leases, key=lambda a: (-a.aircraft, sum(a.cards), a.cards))
         return actions[0]
 
 

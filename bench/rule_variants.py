@@ -1,0 +1,118 @@
+"""Paired strength comparison of greedy-rule variants: which weights of a game's decision rule win more.
+
+    python -m bench.rule_variants --game opensky --players 4 --games 2000 \\
+        --variant base='{}' --variant lease2='{"lease_aircraft": 2}'
+
+A variant is the game's rule (`ai/heuristics/<game>.py`) with some `RuleParams` fields replaced. It plays one
+seat of each seeded game (game g: seed (--seed, g), line-up rotated by g places, as in `ai.tournament`)
+against the unchanged `greedy` rule in the others. Rules are cheap, so thousands of games take seconds, and
+every variant plays the same games, so the differences between variants are paired. `base='{}'` is the
+greedy rule against itself: its win rate is the seat's fair share only on average over seats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib
+import json
+import math
+import multiprocessing
+import os
+import sys
+from typing import Any
+
+from ai.greedy import GreedyBot
+from ai.match import play_match
+from ai.tournament import game_seed, wilson
+
+
+def rule_module(game: str) -> Any:
+    module = importlib.import_module(f"ai.heuristics.{game}")
+    if not hasattr(module, "RuleParams"):
+        raise ValueError(f"the {game} rule has no RuleParams to vary")
+    return module
+
+
+def parse_variant(game: str, text: str) -> tuple[str, dict]:
+    """NAME=JSON object of RuleParams fields; ValueError naming the problem otherwise."""
+    name, sep, raw = text.partition("=")
+    if not sep or not name:
+        raise ValueError(f"variant {text!r} is not NAME=JSON")
+    fields = json.loads(raw or "{}")
+    if not isinstance(fields, dict):
+        raise ValueError(f"variant {name}: the JSON must be an object")
+    known = {f.name for f in dataclasses.fields(rule_module(game).RuleParams)}
+    unknown = set(fields) - known
+    if unknown:
+        raise ValueError(f"variant {name}: unknown RuleParams fields {sorted(unknown)}; known: {sorted(known)}")
+    return name, fields
+
+
+def play(job: tuple) -> tuple[str, int, float, float]:
+    """(variant, game index, win credit of the variant's seat, its final margin over the best other seat)."""
+    game, players, name, fields, index, seed, options = job
+    module = rule_module(game)
+    rule = module.HEURISTIC.__class__(module.RuleParams(**fields))
+    levels = ["greedy"] * players
+    seat = (-index) % players  # the seat that line-up position 0 lands on (`ai.tournament.seating`)
+    bots = [GreedyBot(rule) if s == seat else GreedyBot() for s in range(players)]
+    result = play_match(game, levels, game_seed(seed, index), options, None, bots)
+    credit = 1.0 / len(result.winners) if seat in result.winners else 0.0
+    margin = result.scores[seat] - max(x for s, x in enumerate(result.scores) if s != seat)
+    return name, index, credit, float(margin)
+
+
+def summarize(results: list[tuple[str, int, float, float]], names: list[str], players: int) -> list[str]:
+    """One line per variant: win rate with a Wilson interval, mean margin, and the paired difference in win
+    credit against the first variant with its standard error."""
+    by = {n: {i: (c, m) for v, i, c, m in results if v == n} for n in names}
+    first = by[names[0]]
+    lines = [f"{'variant':<14}{'games':>7}{'wins':>9}{'rate':>8}{'95% CI':>17}{'margin':>9}{'vs ' + names[0]:>22}"]
+    for name in names:
+        rows = by[name]
+        n = len(rows)
+        wins = sum(c for c, _ in rows.values())
+        low, high = wilson(wins, n)
+        margin = sum(m for _, m in rows.values()) / max(1, n)
+        diffs = [rows[i][0] - first[i][0] for i in rows if i in first]
+        mean = sum(diffs) / max(1, len(diffs))
+        var = sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)
+        se = math.sqrt(var / max(1, len(diffs)))
+        lines.append(
+            f"{name:<14}{n:>7}{wins:>9.1f}{wins / max(1, n):>8.1%}  [{low:.1%}, {high:.1%}]{margin:>9.1f}"
+            f"{mean:>+14.3f} ± {se:.3f}"
+        )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="opensky")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--options", default="{}", help="game options as JSON, e.g. '{\"map\": \"north_america\"}'")
+    parser.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) - 1))
+    parser.add_argument("--variant", action="append", default=[], help="NAME=JSON of RuleParams fields")
+    args = parser.parse_args(argv)
+    try:
+        variants = [parse_variant(args.game, v) for v in (args.variant or ["base={}"])]
+    except ValueError as exc:
+        parser.error(str(exc))
+    options = json.loads(args.options)
+    jobs = [(args.game, args.players, n, f, i, args.seed, options) for n, f in variants for i in range(args.games)]
+    if args.workers > 1:
+        with multiprocessing.Pool(args.workers) as pool:
+            results = pool.map(play, jobs, chunksize=16)
+    else:
+        results = [play(job) for job in jobs]
+    print(f"{args.game}, {args.players} players, {args.games} games per variant, seed {args.seed}, options {options}")
+    for line in summarize(results, [n for n, _ in variants], args.players):
+        print(line)
+    sys.stdout.flush()
+    return results
+
+
+if __name__ == "__main__":
+    main()
