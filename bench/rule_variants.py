@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--options", default="{}", help="game options as JSON, e.g. '{\"map\": \"north_america\"}'")
+    parser.add_argument("--options", default="{}", help='game options as JSON, e.g. \'{"map": "north_america"}\'')
     parser.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) - 1))
     parser.add_argument("--variant", action="append", default=[], help="NAME=JSON of RuleParams fields")
     args = parser.parse_args(argv)

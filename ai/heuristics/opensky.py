@@ -76,13 +76,6 @@ class RuleParams:
     lease_board_max: int = 0  #: lease only with at most this many aircraft on the board
     lease_months_min: int = 3  #: ... and at least this many months of the season left
     lease_aircraft: int = 1  #: how many aircraft to lease then (at most)
-    #: bids: "uniform" (greedy: rivals' cards uniform over their hands) or "greedy" (rivals bid by the
-    #: greedy rule, which public hands and itineraries make predictable, OS-1.5; the seat best-responds,
-    #: valuing a sole win with its best ancillaries and replaying the rule's flash deals)
-    bid_model: str = "uniform"
-    bid_rival: float = 0.0  #: bid_model "greedy": weight of the rivals' gains against the seat's own
-    bid_spare: bool = False  #: designate the itinerary whose tokens the network misses least
-    market_model: bool = False  #: roller: pick the market by the bid model's outcome, not by class
 
 
 def _routes(view: dict[str, Any]) -> list[tuple[str, str]]:
@@ -221,96 +214,8 @@ def winners(offers: list[tuple[int, int, int]]) -> list[int]:
     return market_winners([o for o in offers if o[2] <= limit])
 
 
-def _ancillary_value(fare: int, unused: int, fail: float) -> float:
-    """A sole winner's expected take with its best number of ancillary tokens (OS-14, OS-15)."""
-    best = float(fare)
-    for k in range(1, unused + 1):
-        price = fare + 100 * k
-        p = sum(1 for face in PRICE_DIE if face >= price) / len(PRICE_DIE)
-        best = max(best, p * price + (1 - p) * fail * fare)
-    return best
-
-
-def _bidders(view: dict[str, Any]) -> dict[int, tuple[int, list[int]]]:
-    """Seats that can bid this month: seat -> (fewest stops of its valid itineraries, hand)."""
-    out = {}
-    for key, paths in view["pricing"]["valid_itineraries"].items():
-        hand = view["players"][int(key)]["hand"]
-        if paths and hand:
-            out[int(key)] = (min(len(p) - 2 for p in paths), sorted(hand))
-    return out
-
-
-def greedy_fare(seat: int, bidders: dict[int, tuple[int, list[int]]]) -> int:
-    """The fare the greedy rule bids for `seat`: it depends only on public hands and itineraries (OS-1.5)."""
-    stops, hand = bidders[seat]
-    fares = sorted(set(hand))
-    rivals = [(t, st, sorted(set(h))) for t, (st, h) in bidders.items() if t != seat]
-    return fares[-1] if not rivals else OpenSkyHeuristic._best_fare(seat, stops, fares, rivals)
-
-
-def _after_flash_deals(
-    offers: dict[int, tuple[int, int]], hands: dict[int, list[int]], tokens: set[int], order: list[int]
-) -> dict[int, tuple[int, int]]:
-    """The standing offers after every seat makes the greedy rule's flash deals (OS-12.5): the highest
-    lower card that makes it the sole provisional winner, round after round until nobody deals."""
-    offers, hands, tokens = dict(offers), {s: list(h) for s, h in hands.items()}, set(tokens)
-    idle, i = 0, 0
-    while idle < len(order):
-        s = order[i % len(order)]
-        i += 1
-        deal = None
-        if s in offers and s in tokens:
-            table = [(t, f, st) for t, (f, st) in offers.items()]
-            if winners(table) != [s]:
-                fare = offers[s][0]
-                for card in sorted(set(hands[s]), reverse=True):
-                    trial = [(t, card if t == s else f, st) for t, f, st in table]
-                    if card < fare and winners(trial) == [s]:
-                        deal = card
-                        break
-        if deal is None:
-            idle += 1
-            continue
-        hands[s].remove(deal)
-        hands[s].append(offers[s][0])
-        offers[s] = (deal, offers[s][1])
-        tokens.discard(s)
-        idle = 0
-    return offers
-
-
-def market_gains(
-    view: dict[str, Any], fares: dict[int, int], bidders: dict[int, tuple[int, list[int]]], fail: float
-) -> dict[int, float]:
-    """Each bidder's expected points this month when it bids `fares` (seat -> fare), after the rule's flash
-    deals: a sole winner its fare with its best ancillaries, tied winners their fares (OS-13)."""
-    offers = {s: (fare, bidders[s][0]) for s, fare in fares.items()}
-    hands = {}
-    for s, fare in fares.items():
-        hand = list(bidders[s][1])
-        hand.remove(fare)
-        hands[s] = hand
-    players = view["players"]
-    tokens = {s for s in fares if players[s]["flash_deal"]}
-    n = len(players)
-    order = [(view["roller"] + i) % n for i in range(n)]
-    final = _after_flash_deals(offers, hands, tokens, order)
-    won = winners([(s, f, st) for s, (f, st) in final.items()])
-    gains = dict.fromkeys(fares, 0.0)
-    if len(won) == 1:
-        gains[won[0]] = _ancillary_value(final[won[0]][0], players[won[0]]["ancillary_unused"], fail)
-    else:
-        for s in won:
-            gains[s] = float(final[s][0])
-    return gains
-
-
 class OpenSkyHeuristic(Heuristic):
     game = "opensky"
-
-    def __init__(self, params: RuleParams | None = None):
-        self.params = params or RuleParams()
     max_rollout_depth = 6
     #: Sealed bids are left to the rule below (best fare against every card a rival could play, or the
     #: best expected fare): at 1,000 iterations MCTS won 14 of 30 paired 2-player games against greedy
@@ -324,6 +229,9 @@ class OpenSkyHeuristic(Heuristic):
     #: full second (about 3,300); at 500 / 1,000 / 2,000 iterations 24.0 / 24.5 / 22.5 of 40 others
     #: (bench/RESULTS.md, fifth session).
     max_search_iterations = 1000
+
+    def __init__(self, params: RuleParams | None = None):
+        self.params = params or RuleParams()
 
     def projected_scores(self, state: State) -> list[float]:
         """Score now + expected fares from the network for the rest of the season + open cubes.
@@ -431,8 +339,6 @@ class OpenSkyHeuristic(Heuristic):
 
     def choose(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
         kind = actions[-1].TYPE
-        if kind == "choose_market" and self.params.market_model:
-            return self._market_by_model(state, seat, actions, rng)
         view = self._view(state, seat)
         scoring = self._SCORED.get(kind)
         if scoring is not None:
@@ -536,27 +442,6 @@ class OpenSkyHeuristic(Heuristic):
 
         return value
 
-    def _market_by_model(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
-        """The market whose pricing, with rivals bidding by the greedy rule and the seat best-replying,
-        gives the seat the most points net of `bid_rival` x the rivals' mean."""
-
-        def value(action: Action) -> float:
-            trial = state.clone()
-            trial.apply(seat, action)
-            view = trial.view(seat)
-            if view["phase"] != "bid":
-                return 0.0
-            bidders = _bidders(view)
-            if seat in bidders:
-                return self._best_reply(view, seat, bidders)[1]
-            rivals = {t: greedy_fare(t, bidders) for t in bidders}
-            if not rivals:
-                return 0.0
-            gains = market_gains(view, rivals, bidders, self.params.anc_fail)
-            return -self.params.bid_rival * sum(gains.values()) / max(1, len(view["players"]) - 1)
-
-        return _argmax(actions, value, rng)
-
     #: Decision kinds whose rule scores every candidate (the choice is the best score, ties at random).
     _SCORED = {
         "place_callsign": _callsign,
@@ -583,47 +468,12 @@ class OpenSkyHeuristic(Heuristic):
             hand = sorted(set(view["players"][s]["hand"]))
             if hand:
                 rivals.append((s, min(len(p) - 2 for p in paths), hand))
-        if self.params.bid_model == "greedy":
-            fare, _ = self._best_reply(view, seat, _bidders(view))
-        elif not rivals:
+        if not rivals:
             fare = fares[-1]
         else:
             fare = self._best_fare(seat, stops, fares, rivals)
         choices = [b for b in mine if b.fare == fare]
-        if self.params.bid_spare and len(choices) > 1:
-            return max(choices, key=lambda b: self._network_after_win(view, seat, b.itinerary))
         return choices[0]
-
-    def _best_reply(
-        self, view: dict[str, Any], seat: int, bidders: dict[int, tuple[int, list[int]]]
-    ) -> tuple[int, float]:
-        """The seat's fare against rivals bidding by the greedy rule, and its value: the seat's expected
-        points minus `bid_rival` x the rivals' mean; ties go to the higher fare."""
-        rivals = {t: greedy_fare(t, bidders) for t in bidders if t != seat}
-        best: tuple[float, int] | None = None
-        for fare in sorted(set(bidders[seat][1])):
-            gains = market_gains(view, {seat: fare, **rivals}, bidders, self.params.anc_fail)
-            others = sum(g for t, g in gains.items() if t != seat) / max(1, len(rivals))
-            value = gains[seat] - self.params.bid_rival * others
-            if best is None or value >= best[0] - 1e-9:
-                best = (value, fare)
-        assert best is not None
-        return best[1], best[0]
-
-    def _network_after_win(self, view: dict[str, Any], seat: int, itinerary: tuple[str, ...]) -> float:
-        """The seat's network value once a win has consumed one token per flight of `itinerary` (OS-13.4)."""
-        flights = dict(_flights(view["players"][seat]))
-        for a, b in itertools.pairwise(itinerary):
-            key = (a, b) if (a, b) in flights else (b, a)
-            flights[key] -= 1
-        opp_nonstop = set()
-        for p in view["players"]:
-            if p["seat"] != seat:
-                for (a, b), n in _flights(p).items():
-                    if n:
-                        opp_nonstop.add((a, b) if a < b else (b, a))
-        base, _ = _network_values(view, flights, opp_nonstop, [], self.params)
-        return base
 
     @staticmethod
     def _best_fare(seat: int, stops: int, fares: list[int], rivals: list[tuple[int, int, list[int]]]) -> int:

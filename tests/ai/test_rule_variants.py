@@ -1,0 +1,60 @@
+"""bench.rule_variants and the OpenSky rule's RuleParams: parsing, seat mapping, and that the weights are wired."""
+
+from __future__ import annotations
+
+import pytest
+
+from ai.greedy import GreedyBot
+from ai.heuristics.opensky import HEURISTIC, OpenSkyHeuristic, RuleParams
+from ai.match import play_match
+from ai.tournament import game_seed
+from bench.rule_variants import parse_variant, play, summarize
+
+
+def test_variants_parse_into_ruleparams_fields_and_refuse_anything_else():
+    assert parse_variant("opensky", 'anc={"anc_fail": 0.6}') == ("anc", {"anc_fail": 0.6})
+    assert parse_variant("opensky", "base=") == ("base", {})
+    for bad in ("no-equals", '={"cube": 1}', "x=[1]", 'x={"nope": 1}', "x={bad json"):
+        with pytest.raises(ValueError):
+            parse_variant("opensky", bad)
+
+
+def test_a_game_without_rule_params_is_refused():
+    with pytest.raises(ValueError, match="no RuleParams"):
+        parse_variant("aeroplanes", "base={}")
+
+
+def test_the_greedy_level_plays_the_default_params():
+    assert HEURISTIC.params == RuleParams()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_base_variant_replays_the_all_greedy_game_in_the_variants_seat(players):
+    """Seat mapping: game g puts the variant where `ai.tournament` puts line-up position 0."""
+    for index in range(players):
+        name, got_index, credit, margin = play(("opensky", players, "base", {}, index, 7, {}))
+        result = play_match("opensky", ["greedy"] * players, game_seed(7, index))
+        seat = (-index) % players
+        expected = 1.0 / len(result.winners) if seat in result.winners else 0.0
+        others = max(x for s, x in enumerate(result.scores) if s != seat)
+        assert (name, got_index, credit, margin) == ("base", index, expected, result.scores[seat] - others)
+
+
+def test_changed_weights_change_play():
+    """A variant that values a failed price check like a win takes ancillaries the greedy rule refuses
+    (OS-14.2), so over a few games its results differ from greedy's."""
+    rule = OpenSkyHeuristic(RuleParams(anc_fail=1.0))
+    differ = 0
+    for seed in range(6):
+        base = play_match("opensky", ["greedy"] * 2, seed)
+        varied = play_match("opensky", ["greedy"] * 2, seed, bots=[GreedyBot(rule), GreedyBot()])
+        differ += base.scores != varied.scores
+    assert differ >= 1
+
+
+def test_summary_pairs_each_variant_with_the_first():
+    results = [("a", 0, 1.0, 10.0), ("a", 1, 0.0, -5.0), ("b", 0, 1.0, 20.0), ("b", 1, 1.0, 3.0)]
+    lines = summarize(results, ["a", "b"], 2)
+    assert lines[1].split()[:4] == ["a", "2", "1.0", "50.0%"]
+    assert lines[2].split()[:4] == ["b", "2", "2.0", "100.0%"]
+    assert "+0.500" in lines[2] and "+0.000" in lines[1]
