@@ -286,6 +286,7 @@ class GameStateService:
             token_hashes={s: tokens.token_hash(t) for s, t in seat_tokens.items()},
             clock_ms=round(turn_seconds * 1000),
             created_events=[created.to_json()],
+            bot_wait_ms=self._bot_wait_ms(args.bots, state),
         )
         return _NewGame(record, seat_tokens)
 
@@ -415,6 +416,7 @@ class GameStateService:
             idem_key=idem_key or None,
             idem_value={"fingerprint": print_, "events": mine, "status": _status(new), "to_act": new.to_act()},
             token_check=(seat, token_hash) if token_hash else None,
+            bot_wait_ms=self._bot_wait_ms(meta.bots, new),
         )
         result = await self.store.commit(meta.game_id, commit)
         if result.status == "token":
@@ -456,7 +458,10 @@ class GameStateService:
                 keep = _running(deadlines, state.to_act(), seat)
                 result = await self.store.commit(
                     meta.game_id,
-                    Commit(version, new, seat, "auto", action.to_json(), events, meta.clock_ms, keep),
+                    Commit(
+                        version, new, seat, "auto", action.to_json(), events, meta.clock_ms, keep,
+                        bot_wait_ms=self._bot_wait_ms(meta.bots, new),
+                    ),
                 )
                 if result.status != "ok":
                     return  # someone else moved the game on; they handle what follows
@@ -464,6 +469,17 @@ class GameStateService:
             await self._dispatch_bots(meta, version, state.to_act())
         except Exception:
             log.exception("post-commit work failed for game %s", meta.game_id)
+
+    def _bot_wait_ms(self, bots: dict[int, str], state: State) -> int | None:
+        """How long a game may wait on its bot seats before their move is re-queued: the slowest waiting
+        level's think budget plus BOT_REDISPATCH_S (None: no bot seat must act, or re-dispatch is off).
+        Commits arm this timer atomically with the new state, so no crash between a commit and queueing
+        the bot move can leave a game waiting on a bot with nothing to wake it."""
+        waiting = [s for s in state.to_act() if s in bots] if not state.is_over() else []
+        if not waiting or self.bot_redispatch_s <= 0:
+            return None
+        think_s = max(level_budget_seconds(bots[s]) for s in waiting)
+        return round((think_s + self.bot_redispatch_s) * 1000)
 
     async def _dispatch_bots(self, meta: Meta, version: int, to_act: list[int]) -> None:
         """Queue a bot_move for each bot seat in to_act, and arm the re-dispatch timer."""
@@ -482,19 +498,22 @@ class GameStateService:
     async def redispatch_stalled_bots(self) -> int:
         """Re-queue bot_move for games still waiting on a bot for its level's think budget plus
         BOT_REDISPATCH_S (a lost task or a worker killed mid-thought never stalls a game). Each due entry
-        is claimed by one instance (ZREM), and a duplicate task is harmless (stale versions exit,
+        is claimed by one instance, which moves it one period on rather than removing it (an instance
+        killed after its claim leaves the timer), and a duplicate task is harmless (stale versions exit,
         idempotency keys replay)."""
         sent = 0
-        for game_id in await self.store.due_bot_waits(now_ms()):
-            if not await self.store.claim_bot_wait(game_id):
+        now = now_ms()
+        for game_id in await self.store.due_bot_waits(now):
+            next_due = now + round(self.bot_redispatch_s * 1000)
+            if not await self.store.claim_bot_wait(game_id, now, next_due):
                 continue  # another instance took it
             meta = await self.store.meta(game_id)
-            if meta is None or meta.status != "active":
+            if meta is None or meta.status != "active" or not any(s in meta.bots for s in meta.to_act):
+                await self.store.release_bot_wait(game_id, next_due)
                 continue
-            if any(s in meta.bots for s in meta.to_act):
-                metrics.BOT_DISPATCH.labels("redispatched").inc()
-                await self._dispatch_bots(meta, meta.version, meta.to_act)
-                sent += 1
+            metrics.BOT_DISPATCH.labels("redispatched").inc()
+            await self._dispatch_bots(meta, meta.version, meta.to_act)
+            sent += 1
         return sent
 
     # ------------------------------------------------------------------ seats
@@ -537,6 +556,7 @@ class GameStateService:
                 clock_ms=meta.clock_ms,
                 keep_deadlines=_running(meta.deadlines, state.to_act(), -1),
                 extra_meta={"resigned": dumps(resigned), "bots": dumps({str(s): b for s, b in sorted(bots.items())})},
+                bot_wait_ms=self._bot_wait_ms(bots, state),
             ),
         )
         if result.status == "stale":
@@ -666,7 +686,11 @@ class GameStateService:
             events += [e.to_json() for e in new.apply(seat, action)]
             keep = _running(deadlines, state.to_act(), seat)
             result = await self.store.commit(
-                game_id, Commit(version, new, seat, "timeout", action.to_json(), events, meta.clock_ms, keep)
+                game_id,
+                Commit(
+                    version, new, seat, "timeout", action.to_json(), events, meta.clock_ms, keep,
+                    bot_wait_ms=self._bot_wait_ms(meta.bots, new),
+                ),
             )
             if result.status != "ok":
                 break  # another instance (or a player) got there first

@@ -31,10 +31,11 @@ from services.gamestate.keys import Keys
 log = logging.getLogger(__name__)
 
 COMMIT = """
--- KEYS: 1 meta, 2 log, 3 snap, 4 events, 5 idem, 6 active, 7 finished, 8 clock
+-- KEYS: 1 meta, 2 log, 3 snap, 4 events, 5 idem, 6 active, 7 finished, 8 clock, 9 bot waits
 -- ARGV: 1 expected, 2 log entry, 3 snapshot?, 4 state, 5 digest, 6 status, 7 to_act,
 --       8 scores, 9 winners, 10 now ms, 11 deadline ms, 12 game id, 13 idem?, 14 idem value,
---       15 idem ttl, 16 kind, 17 actor, 18 events, 19 token field?, 20 its hash, 21.. extra meta field/value pairs
+--       15 idem ttl, 16 kind, 17 actor, 18 events, 19 token field?, 20 its hash,
+--       21 bot-wait due ms ("0": none), 22.. extra meta field/value pairs
 if ARGV[13] == '1' then
   local prev = redis.call('GET', KEYS[5])
   if prev then return {'dup', prev} end
@@ -50,7 +51,7 @@ if ARGV[3] == '1' then
 end
 redis.call('HSET', KEYS[1], 'version', nv, 'digest', ARGV[5], 'status', ARGV[6], 'to_act', ARGV[7],
   'scores', ARGV[8], 'winners', ARGV[9], 'updated_ms', ARGV[10], 'deadline_ms', ARGV[11])
-for i = 21, #ARGV, 2 do
+for i = 22, #ARGV, 2 do
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
 end
 redis.call('XADD', KEYS[4], nv .. '-1', 'v', nv, 'kind', ARGV[16], 'actor', ARGV[17], 'events', ARGV[18],
@@ -68,20 +69,23 @@ end
 if ARGV[13] == '1' then
   redis.call('SET', KEYS[5], ARGV[14], 'EX', ARGV[15])
 end
+if ARGV[21] ~= '0' and ARGV[6] ~= 'finished' then
+  redis.call('ZADD', KEYS[9], ARGV[21], ARGV[12])
+end
 return {'ok', tostring(nv)}
 """
 
 CREATE = """
--- KEYS: 1 active, 2 finished, 3 clock, then per game its meta, snap and events keys, then the token-index
---       keys of every game's human seats in turn.
+-- KEYS: 1 active, 2 finished, 3 clock, 4 bot waits, then per game its meta, snap and events keys, then the
+--       token-index keys of every game's human seats in turn.
 -- ARGV: 1 now ms, 2 JSON array with per game {id, m: meta field/value list, d: digest, e: stream entry
---       field/value list, f: finished?, c: deadline ms or "0", t: "<id>:<seat>" per token key}, then per game
---       its snapshot state text.
+--       field/value list, f: finished?, c: deadline ms or "0", b: bot-wait due ms or "0", t: "<id>:<seat>"
+--       per token key}, then per game its snapshot state text.
 -- Writes every game (metadata, snapshot at version 0, stream entry 0-1, token index, indexes) atomically.
 local games = cjson.decode(ARGV[2])
-local tk = 3 + 3 * #games
+local tk = 4 + 3 * #games
 for i, g in ipairs(games) do
-  local base = 3 + 3 * (i - 1)
+  local base = 4 + 3 * (i - 1)
   redis.call('HSET', KEYS[base + 1], unpack(g.m))
   redis.call('HSET', KEYS[base + 2], 'state', ARGV[2 + i], 'version', '0', 'digest', g.d)
   redis.call('XADD', KEYS[base + 3], '0-1', unpack(g.e))
@@ -97,8 +101,31 @@ for i, g in ipairs(games) do
   if g.c ~= '0' then
     redis.call('ZADD', KEYS[3], g.c, g.id)
   end
+  if g.b ~= '0' and not g.f then
+    redis.call('ZADD', KEYS[4], g.b, g.id)
+  end
 end
 return #games
+"""
+
+CLAIM_WAIT = """
+-- KEYS: 1 bot waits. ARGV: 1 game id, 2 now ms, 3 next due ms. Claim a due entry by moving it on.
+local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if due and tonumber(due) <= tonumber(ARGV[2]) then
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+  return 1
+end
+return 0
+"""
+
+RELEASE_WAIT = """
+-- KEYS: 1 bot waits. ARGV: 1 game id, 2 the due ms a claim set. Drop it only if nothing re-armed it since.
+local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if due and tonumber(due) == tonumber(ARGV[2]) then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  return 1
+end
+return 0
 """
 
 LOAD = """
@@ -200,6 +227,8 @@ class Creation:
     token_hashes: dict[int, str]
     clock_ms: int
     created_events: list[dict[str, Any]]
+    #: bot seats must act first: arm the re-dispatch timer this many ms from now, in the same atomic write
+    bot_wait_ms: int | None = None
 
 
 @dataclass(slots=True)
@@ -220,6 +249,9 @@ class Commit:
     #: (seat, token hash) the seat's stored hash must still be, checked in the same atomic step: a move
     #: decided on cached metadata (no read of the hash first) is refused if the token was rotated meanwhile
     token_check: tuple[int, str] | None = None
+    #: bot seats must act next: arm the re-dispatch timer this many ms from now in the same atomic step, so a
+    #: service killed between the commit and queueing the bot move still leaves the game a timer to wake it
+    bot_wait_ms: int | None = None
 
 
 @dataclass(slots=True)
@@ -286,6 +318,8 @@ class Store:
         self._commit = redis.register_script(COMMIT)
         self._load = redis.register_script(LOAD)
         self._create = redis.register_script(CREATE)
+        self._claim_wait = redis.register_script(CLAIM_WAIT)
+        self._release_wait = redis.register_script(RELEASE_WAIT)
 
     # ------------------------------------------------------------------ creation
 
@@ -317,7 +351,7 @@ class Store:
             return []
         k = self.keys
         now = now_ms()
-        keys = [k.active, k.finished, k.clock]
+        keys = [k.active, k.finished, k.clock, k.bot_wait]
         token_keys: list[str] = []
         records: list[dict[str, Any]] = []
         snapshots: list[str] = []
@@ -360,6 +394,7 @@ class Store:
             records.append({
                 "id": c.game_id, "m": [x for kv in meta.items() for x in kv], "d": digest,
                 "e": [x for kv in event.items() for x in kv], "f": status == "finished", "c": str(deadline),
+                "b": str(now + c.bot_wait_ms) if c.bot_wait_ms is not None else "0",
                 "t": [f"{c.game_id}:{seat}" for seat in c.token_hashes],
             })
             keys += [k.meta(c.game_id), k.snap(c.game_id), k.events(c.game_id)]
@@ -486,9 +521,14 @@ class Store:
     async def due_bot_waits(self, now: int, limit: int = 100) -> list[str]:
         return await self.redis.zrangebyscore(self.keys.bot_wait, "-inf", now, start=0, num=limit)
 
-    async def claim_bot_wait(self, game_id: str) -> bool:
-        """True for exactly one of the instances racing for the same due entry."""
-        return bool(await self.redis.zrem(self.keys.bot_wait, game_id))
+    async def claim_bot_wait(self, game_id: str, now: int, next_due: int) -> bool:
+        """True for exactly one of the instances racing for the same due entry. The claim moves the entry to
+        `next_due` instead of removing it, so an instance killed right after claiming leaves a timer."""
+        return bool(await self._claim_wait(keys=[self.keys.bot_wait], args=[game_id, now, next_due]))
+
+    async def release_bot_wait(self, game_id: str, due: int) -> None:
+        """Drop the entry a claim set to `due`, unless a commit has re-armed it since."""
+        await self._release_wait(keys=[self.keys.bot_wait], args=[game_id, due])
 
     async def count_active(self) -> int:
         return await self.redis.zcard(self.keys.active)
@@ -513,7 +553,7 @@ class Store:
         idem_key = k.idem(game_id, c.seat, c.idem_key) if c.idem_key else k.idem(game_id, c.seat, "-")
         reply = await self._commit(
             keys=[k.meta(game_id), k.log(game_id), k.snap(game_id), k.events(game_id), idem_key,
-                  k.active, k.finished, k.clock],
+                  k.active, k.finished, k.clock, k.bot_wait],
             args=[
                 c.expected_version,
                 dumps(entry),
@@ -535,6 +575,7 @@ class Store:
                 dumps(c.events),
                 f"tok:{c.token_check[0]}" if c.token_check else "",
                 c.token_check[1] if c.token_check else "",
+                now + c.bot_wait_ms if c.bot_wait_ms is not None else 0,
                 *extra,
             ],
         )

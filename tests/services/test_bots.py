@@ -112,3 +112,49 @@ def test_bot_tokens_name_their_game_and_seat(settings):
     token = tokens.bot_token(settings.bot_secret, "g-1", 3)
     assert tokens.parse_bot_token(settings.bot_secret, token) == ("g-1", 3)
     assert tokens.parse_bot_token("another secret", token) is None
+
+
+def test_a_service_killed_between_commit_and_queueing_still_leaves_the_bot_a_timer(make_instance, make_client, rdb,
+                                                                                   settings):
+    """The creation and every commit arm the re-dispatch timer in the same atomic write as the new state.
+    Instance `a` stands for a service SIGKILLed right after each commit: its post-commit work (queueing the
+    bot move, arming the timer) never runs. Another instance's sweeper must still queue the bot's move."""
+    a = make_instance(bot_redispatch_s=0.4, sweeper=False)
+
+    async def killed_after_commit(*args, **kwargs) -> None:
+        return None
+
+    a.running.service._after_commit = killed_after_commit
+    client = make_client(a)
+    game = client.create_game("toybids", 2, seed=56, bots={1: "random"})
+    assert _queued(rdb, settings.bot_queue) == []  # the "killed" instance queued nothing
+    make_instance(bot_redispatch_s=0.4)  # a surviving instance, whose sweeper finds the armed timer
+    deadline = time.monotonic() + 10
+    while not _queued(rdb, settings.bot_queue) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _queued(rdb, settings.bot_queue)[:1] == [("skyboard.bot_move", [game.game_id, 1, 0])]
+
+    hand0 = client.get_game(game.game_id, game.token(0)).view["hand"]
+    client.submit(game.game_id, game.token(0), {"type": "bid", "card": hand0[0]}, 0)  # only the bot acts now
+    target = ("skyboard.bot_move", [game.game_id, 1, 1])
+    while target not in _queued(rdb, settings.bot_queue) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert target in _queued(rdb, settings.bot_queue)
+
+
+def test_claiming_a_due_bot_wait_moves_it_on_rather_than_removing_it(make_instance, rdb, settings):
+    """An instance killed right after its claim must not take the timer with it: the claim re-arms it one
+    period on, and only a release with that same due time (nothing re-armed it since) drops it."""
+    from services.gamestate.keys import Keys
+
+    inst = make_instance(sweeper=False)
+    store = inst.running.service.store
+    key = Keys(settings.key_prefix).bot_wait
+    inst.run(store.arm_bot_wait("g-claim", 1_000))
+    assert inst.run(store.claim_bot_wait("g-claim", 2_000, 5_000)) is True
+    assert rdb.zscore(key, "g-claim") == 5_000
+    assert inst.run(store.claim_bot_wait("g-claim", 2_000, 9_000)) is False  # not due again before 5,000
+    inst.run(store.release_bot_wait("g-claim", 4_000))  # someone re-armed it: a stale release keeps it
+    assert rdb.zscore(key, "g-claim") == 5_000
+    inst.run(store.release_bot_wait("g-claim", 5_000))
+    assert rdb.zscore(key, "g-claim") is None
