@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import engine
 from ai.heuristics import for_game
-from ai.learned import WinModel, model_path
+from ai.learned import WinModel, load_model, model_path
 from ai.levels import make_bot
 from ai.outcome import win_chances
 
@@ -123,6 +123,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--epsilon", type=float, default=0.15)
     parser.add_argument("--every", type=int, default=5)
     parser.add_argument("--holdout", type=float, default=0.2)
+    parser.add_argument("--players", type=int, action="append", help="fit to this player count only (repeatable)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--write", action="store_true", help="store the weights for MCTS to use")
     args = parser.parse_args(argv)
@@ -131,7 +132,9 @@ def main(argv: list[str] | None = None) -> dict:
     names = heuristic.FEATURES
     if not names:
         parser.error(f"{args.game}'s heuristic defines no FEATURES to fit")
-    counts = range(game.min_players, game.max_players + 1)
+    counts = sorted(set(args.players)) if args.players else list(range(game.min_players, game.max_players + 1))
+    if any(not game.min_players <= n <= game.max_players for n in counts):
+        parser.error(f"{args.game} is for {game.min_players}-{game.max_players} players")
     indices = [i for i in range(args.games) for _ in counts]
     jobs = [(args.game, players, args.seed * 1_000_003 + i * 11 + players, args.epsilon, args.every)
             for i in range(args.games) for players in counts]
@@ -142,6 +145,7 @@ def main(argv: list[str] | None = None) -> dict:
     test = [s for i, samples in zip(indices, results, strict=True) if i >= cut for s in samples]
     weights = fit(train)
     model = WinModel(args.game, tuple(names), tuple(weights))
+    stored = load_model(args.game, names)
     outcomes = [s.outcome for s in test]
     report = {
         "games_per_player_count": args.games,
@@ -153,6 +157,11 @@ def main(argv: list[str] | None = None) -> dict:
             "fitted": round(log_loss([model.win_chances(s.features) for s in test], outcomes), 4),
             "hand_projection": round(log_loss([s.projection for s in test], outcomes), 4),
             "uniform": round(log_loss([[1 / len(s.outcome)] * len(s.outcome) for s in test], outcomes), 4),
+            **(
+                {"stored_model": round(log_loss([stored.win_chances(s.features) for s in test], outcomes), 4)}
+                if stored is not None
+                else {}
+            ),
         },
     }
     text = json.dumps({**model.to_json(), "fit": report}, indent=2)

@@ -99,5 +99,17 @@ def test_the_fitting_tool_reports_held_out_scores_and_writes_only_when_asked(tmp
     monkeypatch.setattr(learned, "FITTED_DIR", tmp_path)
     report = main(["--game", name, "--games", "3", "--workers", "1", "--holdout", "0.34"])
     assert report["positions"]["train"] > 0 and report["positions"]["holdout"] > 0
-    assert set(report["holdout_log_loss"]) == {"fitted", "hand_projection", "uniform"}
+    assert {"fitted", "hand_projection", "uniform"} <= set(report["holdout_log_loss"])  # + stored_model if any
     assert not list(tmp_path.iterdir())
+
+
+def test_fit_can_be_restricted_to_one_player_count_and_scores_the_stored_model_on_its_holdout():
+    from ai.fit import main
+
+    report = main(["--game", "opensky", "--players", "2", "--games", "10", "--workers", "1"])
+    assert report["players"] == [2]
+    losses = report["holdout_log_loss"]
+    assert set(losses) == {"fitted", "hand_projection", "uniform", "stored_model"}
+    assert losses["uniform"] == pytest.approx(math.log(2), abs=1e-4)  # two seats, one winner or a shared win
+    with pytest.raises(SystemExit):
+        main(["--game", "opensky", "--players", "5", "--games", "2"])
