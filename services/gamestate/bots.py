@@ -32,8 +32,10 @@ def bot_levels() -> tuple[str, ...]:
     return tuple(levels())
 
 
+@functools.cache
 def level_budget_seconds(level: str) -> float:
-    """The default think time of a level (0 for levels that do not search or when ai is absent)."""
+    """The default think time of a level (0 for levels that do not search or when ai is absent); fixed per
+    level, and asked on every commit that leaves a bot to act."""
     try:
         from ai import default_budget, levels
     except ImportError:

@@ -286,7 +286,7 @@ class GameStateService:
             token_hashes={s: tokens.token_hash(t) for s, t in seat_tokens.items()},
             clock_ms=round(turn_seconds * 1000),
             created_events=[created.to_json()],
-            bot_wait_ms=self._bot_wait_ms(args.bots, state),
+            bot_wait_ms=self._bot_wait_ms(args.bots, state.to_act()),
         )
         return _NewGame(record, seat_tokens)
 
@@ -416,7 +416,7 @@ class GameStateService:
             idem_key=idem_key or None,
             idem_value={"fingerprint": print_, "events": mine, "status": _status(new), "to_act": new.to_act()},
             token_check=(seat, token_hash) if token_hash else None,
-            bot_wait_ms=self._bot_wait_ms(meta.bots, new),
+            bot_wait_ms=self._bot_wait_ms(meta.bots, new.to_act()),
         )
         result = await self.store.commit(meta.game_id, commit)
         if result.status == "token":
@@ -460,7 +460,7 @@ class GameStateService:
                     meta.game_id,
                     Commit(
                         version, new, seat, "auto", action.to_json(), events, meta.clock_ms, keep,
-                        bot_wait_ms=self._bot_wait_ms(meta.bots, new),
+                        bot_wait_ms=self._bot_wait_ms(meta.bots, new.to_act()),
                     ),
                 )
                 if result.status != "ok":
@@ -470,30 +470,26 @@ class GameStateService:
         except Exception:
             log.exception("post-commit work failed for game %s", meta.game_id)
 
-    def _bot_wait_ms(self, bots: dict[int, str], state: State) -> int | None:
+    def _bot_wait_ms(self, bots: dict[int, str], to_act: list[int]) -> int | None:
         """How long a game may wait on its bot seats before their move is re-queued: the slowest waiting
         level's think budget plus BOT_REDISPATCH_S (None: no bot seat must act, or re-dispatch is off).
         Commits arm this timer atomically with the new state, so no crash between a commit and queueing
         the bot move can leave a game waiting on a bot with nothing to wake it."""
-        waiting = [s for s in state.to_act() if s in bots] if not state.is_over() else []
+        waiting = [s for s in to_act if s in bots]
         if not waiting or self.bot_redispatch_s <= 0:
             return None
         think_s = max(level_budget_seconds(bots[s]) for s in waiting)
         return round((think_s + self.bot_redispatch_s) * 1000)
 
     async def _dispatch_bots(self, meta: Meta, version: int, to_act: list[int]) -> None:
-        """Queue a bot_move for each bot seat in to_act, and arm the re-dispatch timer."""
-        waiting = [s for s in to_act if s in meta.bots]
-        for seat in waiting:
+        """Queue a bot_move for each bot seat in to_act (the commit that left them to act armed the timer)."""
+        for seat in (s for s in to_act if s in meta.bots):
             try:
                 await self.dispatcher.dispatch(meta.game_id, seat, version)
                 metrics.BOT_DISPATCH.labels("queued").inc()
             except Exception:
                 metrics.BOT_DISPATCH.labels("failed").inc()
                 log.exception("could not queue a bot move for %s seat %s", meta.game_id, seat)
-        if waiting and self.bot_redispatch_s > 0:
-            think_s = max(level_budget_seconds(meta.bots[s]) for s in waiting)
-            await self.store.arm_bot_wait(meta.game_id, now_ms() + round((think_s + self.bot_redispatch_s) * 1000))
 
     async def redispatch_stalled_bots(self) -> int:
         """Re-queue bot_move for games still waiting on a bot for its level's think budget plus
@@ -508,9 +504,11 @@ class GameStateService:
             if not await self.store.claim_bot_wait(game_id, now, next_due):
                 continue  # another instance took it
             meta = await self.store.meta(game_id)
-            if meta is None or meta.status != "active" or not any(s in meta.bots for s in meta.to_act):
+            wait_ms = self._bot_wait_ms(meta.bots, meta.to_act) if meta and meta.status == "active" else None
+            if wait_ms is None:
                 await self.store.release_bot_wait(game_id, next_due)
                 continue
+            await self.store.arm_bot_wait(game_id, now + wait_ms)  # the waiting level's budget + margin
             metrics.BOT_DISPATCH.labels("redispatched").inc()
             await self._dispatch_bots(meta, meta.version, meta.to_act)
             sent += 1
@@ -556,7 +554,7 @@ class GameStateService:
                 clock_ms=meta.clock_ms,
                 keep_deadlines=_running(meta.deadlines, state.to_act(), -1),
                 extra_meta={"resigned": dumps(resigned), "bots": dumps({str(s): b for s, b in sorted(bots.items())})},
-                bot_wait_ms=self._bot_wait_ms(bots, state),
+                bot_wait_ms=self._bot_wait_ms(bots, state.to_act()),
             ),
         )
         if result.status == "stale":
@@ -689,7 +687,7 @@ class GameStateService:
                 game_id,
                 Commit(
                     version, new, seat, "timeout", action.to_json(), events, meta.clock_ms, keep,
-                    bot_wait_ms=self._bot_wait_ms(meta.bots, new),
+                    bot_wait_ms=self._bot_wait_ms(meta.bots, new.to_act()),
                 ),
             )
             if result.status != "ok":
