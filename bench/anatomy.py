@@ -5,40 +5,36 @@
 Every seat plays the `greedy` rule; game g is seeded as game g of `ai.tournament`. The report gives the
 share of games by the winner's lead over the runner-up (in bands), the share of shared victories, the win
 credit of each seat, and the mean of each part of the final score (the view's `score` breakdown, where a
-game gives one) for the winner and for the other seats, with the mean number of decisions of each kind.
+game gives one) for the winner and for the other seats, with the mean number of decisions of each kind in
+which the seat had a choice.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 from collections import Counter, defaultdict
 from typing import Any
 
 import engine
-from ai.greedy import GreedyBot
 from ai.tournament import game_seed
+from bench.selfplay import greedy_positions
 
 
 def play(game: str, players: int, seed: int) -> dict[str, Any]:
-    """One greedy self-play game: final scores, winners, each seat's score parts and decision kinds."""
-    state = engine.get(game).new(players, seed)
-    bots = [GreedyBot() for _ in range(players)]
-    rng = random.Random(seed)
+    """One greedy self-play game (`bench.selfplay`'s walk): final scores, winners, each seat's score parts and
+    how many decisions of each kind (the TYPE of its last legal action) it had a choice in."""
     kinds: list[Counter] = [Counter() for _ in range(players)]
-    while not state.is_over():
-        for seat in state.to_act():
-            if not state.legal_actions(seat):
-                continue
-            action = bots[seat].choose(state, seat, rng)
-            kinds[seat][action.TYPE] += 1
-            state.apply(seat, action)
-    view = state.view(None)
+    final = None
+    for state, seat, legal, _ in greedy_positions(game, players, seed, every=1):
+        final = state  # the walk plays every position on one state object, which ends the game
+        kinds[seat][legal[-1].TYPE] += 1
+    assert final is not None and final.is_over()
+    view = final.view(None)
     parts = []
     for p in view.get("players", []):
         score = p.get("score")
         parts.append({k: float(v) for k, v in score.items()} if isinstance(score, dict) else {})
-    return {"scores": state.scores(), "winners": state.winners(), "parts": parts, "kinds": kinds}
+    return {"scores": final.scores(), "winners": final.winners(), "parts": parts, "kinds": kinds}
 
 
 def report(games: list[dict[str, Any]], band: int) -> list[str]:

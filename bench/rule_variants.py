@@ -13,18 +13,18 @@ greedy rule against itself: its win rate is the seat's fair share only on averag
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import importlib
 import json
-import math
 import multiprocessing
 import os
 import sys
 from typing import Any
 
 from ai.greedy import GreedyBot
+from ai.ismcts import mean_and_error
 from ai.match import play_match
 from ai.tournament import game_seed, wilson
+from bench.search_variants import parse_fields
 
 
 def rule_module(game: str) -> Any:
@@ -35,18 +35,8 @@ def rule_module(game: str) -> Any:
 
 
 def parse_variant(game: str, text: str) -> tuple[str, dict]:
-    """NAME=JSON object of RuleParams fields; ValueError naming the problem otherwise."""
-    name, sep, raw = text.partition("=")
-    if not sep or not name:
-        raise ValueError(f"variant {text!r} is not NAME=JSON")
-    fields = json.loads(raw or "{}")
-    if not isinstance(fields, dict):
-        raise ValueError(f"variant {name}: the JSON must be an object")
-    known = {f.name for f in dataclasses.fields(rule_module(game).RuleParams)}
-    unknown = set(fields) - known
-    if unknown:
-        raise ValueError(f"variant {name}: unknown RuleParams fields {sorted(unknown)}; known: {sorted(known)}")
-    return name, fields
+    """NAME=JSON object of the game's RuleParams fields; ValueError naming the problem otherwise."""
+    return parse_fields(text, rule_module(game).RuleParams)
 
 
 def play(job: tuple) -> tuple[str, int, float, float]:
@@ -63,7 +53,7 @@ def play(job: tuple) -> tuple[str, int, float, float]:
     return name, index, credit, float(margin)
 
 
-def summarize(results: list[tuple[str, int, float, float]], names: list[str], players: int) -> list[str]:
+def summarize(results: list[tuple[str, int, float, float]], names: list[str]) -> list[str]:
     """One line per variant: win rate with a Wilson interval, mean margin, and the paired difference in win
     credit against the first variant with its standard error."""
     by = {n: {i: (c, m) for v, i, c, m in results if v == n} for n in names}
@@ -75,10 +65,7 @@ def summarize(results: list[tuple[str, int, float, float]], names: list[str], pl
         wins = sum(c for c, _ in rows.values())
         low, high = wilson(wins, n)
         margin = sum(m for _, m in rows.values()) / max(1, n)
-        diffs = [rows[i][0] - first[i][0] for i in rows if i in first]
-        mean = sum(diffs) / max(1, len(diffs))
-        var = sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)
-        se = math.sqrt(var / max(1, len(diffs)))
+        mean, se = mean_and_error([rows[i][0] - first[i][0] for i in rows if i in first])
         lines.append(
             f"{name:<14}{n:>7}{wins:>9.1f}{wins / max(1, n):>8.1%}  [{low:.1%}, {high:.1%}]{margin:>9.1f}"
             f"{mean:>+14.3f} ± {se:.3f}"
@@ -108,7 +95,7 @@ def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:
     else:
         results = [play(job) for job in jobs]
     print(f"{args.game}, {args.players} players, {args.games} games per variant, seed {args.seed}, options {options}")
-    for line in summarize(results, [n for n, _ in variants], args.players):
+    for line in summarize(results, [n for n, _ in variants]):
         print(line)
     sys.stdout.flush()
     return results

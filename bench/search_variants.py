@@ -27,19 +27,26 @@ from ai.match import play_match
 from ai.tournament import game_seed, wilson
 
 
-def parse_variant(text: str) -> tuple[str, dict]:
-    """NAME=JSON object of SearchConfig fields; ValueError naming the problem otherwise."""
+def parse_fields(text: str, settings: type) -> tuple[str, dict]:
+    """NAME=JSON object of fields of the dataclass `settings`; ValueError naming the problem otherwise."""
     name, sep, raw = text.partition("=")
     if not sep or not name:
         raise ValueError(f"variant {text!r} is not NAME=JSON")
     fields = json.loads(raw or "{}")
     if not isinstance(fields, dict):
         raise ValueError(f"variant {name}: the JSON must be an object")
-    known = {f.name for f in dataclasses.fields(SearchConfig)}
+    known = {f.name for f in dataclasses.fields(settings)}
     unknown = set(fields) - known
     if unknown:
-        raise ValueError(f"variant {name}: unknown SearchConfig fields {sorted(unknown)}; known: {sorted(known)}")
+        raise ValueError(
+            f"variant {name}: unknown {settings.__name__} fields {sorted(unknown)}; known: {sorted(known)}"
+        )
     return name, fields
+
+
+def parse_variant(text: str) -> tuple[str, dict]:
+    """NAME=JSON object of SearchConfig fields."""
+    return parse_fields(text, SearchConfig)
 
 
 def play(job: tuple) -> tuple[str, float, float]:

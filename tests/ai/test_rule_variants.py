@@ -54,7 +54,7 @@ def test_changed_weights_change_play():
 
 def test_summary_pairs_each_variant_with_the_first():
     results = [("a", 0, 1.0, 10.0), ("a", 1, 0.0, -5.0), ("b", 0, 1.0, 20.0), ("b", 1, 1.0, 3.0)]
-    lines = summarize(results, ["a", "b"], 2)
+    lines = summarize(results, ["a", "b"])
     assert lines[1].split()[:4] == ["a", "2", "1.0", "50.0%"]
     assert lines[2].split()[:4] == ["b", "2", "2.0", "100.0%"]
     assert "+0.500" in lines[2] and "+0.000" in lines[1]
