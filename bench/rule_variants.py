@@ -21,10 +21,9 @@ import sys
 from typing import Any
 
 from ai.greedy import GreedyBot
-from ai.ismcts import mean_and_error
 from ai.match import play_match
-from ai.tournament import game_seed, wilson
-from bench.search_variants import parse_fields
+from ai.tournament import game_seed
+from bench.paired import parse_fields, summarize
 
 
 def rule_module(game: str) -> Any:
@@ -51,26 +50,6 @@ def play(job: tuple) -> tuple[str, int, float, float]:
     credit = 1.0 / len(result.winners) if seat in result.winners else 0.0
     margin = result.scores[seat] - max(x for s, x in enumerate(result.scores) if s != seat)
     return name, index, credit, float(margin)
-
-
-def summarize(results: list[tuple[str, int, float, float]], names: list[str]) -> list[str]:
-    """One line per variant: win rate with a Wilson interval, mean margin, and the paired difference in win
-    credit against the first variant with its standard error."""
-    by = {n: {i: (c, m) for v, i, c, m in results if v == n} for n in names}
-    first = by[names[0]]
-    lines = [f"{'variant':<14}{'games':>7}{'wins':>9}{'rate':>8}{'95% CI':>17}{'margin':>9}{'vs ' + names[0]:>22}"]
-    for name in names:
-        rows = by[name]
-        n = len(rows)
-        wins = sum(c for c, _ in rows.values())
-        low, high = wilson(wins, n)
-        margin = sum(m for _, m in rows.values()) / max(1, n)
-        mean, se = mean_and_error([rows[i][0] - first[i][0] for i in rows if i in first])
-        lines.append(
-            f"{name:<14}{n:>7}{wins:>9.1f}{wins / max(1, n):>8.1%}  [{low:.1%}, {high:.1%}]{margin:>9.1f}"
-            f"{mean:>+14.3f} ± {se:.3f}"
-        )
-    return lines
 
 
 def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:

@@ -24,24 +24,8 @@ from ai.bot import Budget
 from ai.ismcts import ISMCTSBot, SearchConfig
 from ai.levels import SEARCH, make_bot
 from ai.match import play_match
-from ai.tournament import game_seed, wilson
-
-
-def parse_fields(text: str, settings: type) -> tuple[str, dict]:
-    """NAME=JSON object of fields of the dataclass `settings`; ValueError naming the problem otherwise."""
-    name, sep, raw = text.partition("=")
-    if not sep or not name:
-        raise ValueError(f"variant {text!r} is not NAME=JSON")
-    fields = json.loads(raw or "{}")
-    if not isinstance(fields, dict):
-        raise ValueError(f"variant {name}: the JSON must be an object")
-    known = {f.name for f in dataclasses.fields(settings)}
-    unknown = set(fields) - known
-    if unknown:
-        raise ValueError(
-            f"variant {name}: unknown {settings.__name__} fields {sorted(unknown)}; known: {sorted(known)}"
-        )
-    return name, fields
+from ai.tournament import game_seed
+from bench.paired import parse_fields, summarize
 
 
 def parse_variant(text: str) -> tuple[str, dict]:
@@ -49,8 +33,9 @@ def parse_variant(text: str) -> tuple[str, dict]:
     return parse_fields(text, SearchConfig)
 
 
-def play(job: tuple) -> tuple[str, float, float]:
-    """(variant, win credit of the variant's seat, think seconds per decision) of one game."""
+def play(job: tuple) -> tuple[str, int, float, float, float]:
+    """(variant, game index, win credit of the variant's seat, its final margin over the best other seat,
+    think seconds per decision) of one game."""
     game, players, name, fields, against, index, seed, iterations, seconds = job
     config = dataclasses.replace(SEARCH["mcts-normal"], **fields)
     lineup = [name] + [against] * (players - 1)
@@ -60,10 +45,11 @@ def play(job: tuple) -> tuple[str, float, float]:
     budget = Budget(seconds=seconds, iterations=iterations)
     result = play_match(game, levels, game_seed(seed, index), None, budget, bots)
     credit = 1.0 / len(result.winners) if seat in result.winners else 0.0
-    return name, credit, result.think_seconds[seat] / max(1, result.decisions[seat])
+    margin = result.scores[seat] - max(x for s, x in enumerate(result.scores) if s != seat)
+    return name, index, credit, float(margin), result.think_seconds[seat] / max(1, result.decisions[seat])
 
 
-def main(argv: list[str] | None = None) -> dict[str, list[float]]:
+def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", required=True)
     parser.add_argument("--players", type=int, default=2)
@@ -83,25 +69,23 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
         parser.error(str(exc))
     jobs = [(args.game, args.players, name, fields, args.against, i, args.seed, args.iterations,
              args.seconds) for i in range(args.games) for name, fields in variants.items()]
-    credits: dict[str, list[float]] = {name: [] for name in variants}
+    results = []
     think: dict[str, list[float]] = {name: [] for name in variants}
     start = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(args.workers) as pool:
-        for name, credit, seconds in pool.imap_unordered(play, jobs):
-            credits[name].append(credit)
+        for name, index, credit, margin, seconds in pool.imap_unordered(play, jobs):
+            results.append((name, index, credit, margin))
             think[name].append(seconds)
-    fair = 1 / args.players
     print(f"{args.game}, {args.players} players, {args.games} games against {args.against}, "
           f"{args.iterations} iterations"
           f"{f' or {args.seconds} s' if args.seconds else ''} per decision, seed {args.seed} "
           f"({time.perf_counter() - start:.0f} s)")
-    for name in variants:
-        wins, n = sum(credits[name]), len(credits[name])
-        lo, hi = wilson(wins, n)
-        print(f"{name:<12} {wins:6.1f}/{n:<4} {wins / n:6.1%} [{lo:.0%}, {hi:.0%}]  fair {fair:.0%}  "
-              f"s/decision {sum(think[name]) / n:.3f}  {json.dumps(variants[name])}")
+    names = list(variants)
+    for name, line in zip(["", *names], summarize(results, names), strict=True):
+        cost = f"  s/decision {sum(think[name]) / len(think[name]):.3f}  {json.dumps(variants[name])}" if name else ""
+        print(line + cost)
     sys.stdout.flush()
-    return credits
+    return results
 
 
 if __name__ == "__main__":

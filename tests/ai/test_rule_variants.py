@@ -8,7 +8,8 @@ from ai.greedy import GreedyBot
 from ai.heuristics.opensky import HEURISTIC, OpenSkyHeuristic, RuleParams
 from ai.match import play_match
 from ai.tournament import game_seed
-from bench.rule_variants import parse_variant, play, summarize
+from bench.paired import summarize
+from bench.rule_variants import parse_variant, play
 
 
 def test_variants_parse_into_ruleparams_fields_and_refuse_anything_else():
@@ -58,3 +59,4 @@ def test_summary_pairs_each_variant_with_the_first():
     assert lines[1].split()[:4] == ["a", "2", "1.0", "50.0%"]
     assert lines[2].split()[:4] == ["b", "2", "2.0", "100.0%"]
     assert "+0.500" in lines[2] and "+0.000" in lines[1]
+    assert "+9.0 ± 1.0" in lines[2]  # paired margin gains 10 and 8

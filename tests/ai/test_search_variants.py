@@ -20,8 +20,9 @@ def test_variants_parse_into_searchconfig_fields_and_refuse_anything_else():
 def test_a_variant_plays_its_seat_and_the_result_is_reproducible():
     job = ("opensky", 2, "probe", {"prior_plies": 4}, "random", 1, 3, 8, None)
     first = play(job)
-    assert first[0] == "probe" and first[1] in (0.0, 0.5, 1.0) and first[2] > 0
-    assert play(job)[1] == first[1]
+    assert first[:2] == ("probe", 1) and first[2] in (0.0, 0.5, 1.0) and first[4] > 0
+    assert (first[2] > 0) == (first[3] >= 0)  # the seat wins exactly when no other seat outscores it
+    assert play(job)[:4] == first[:4]
 
 
 def test_play_match_takes_bots_for_its_seats_and_checks_their_number():

@@ -1,0 +1,53 @@
+"""Paired comparisons of bot variants: how variants are named on the command line and how their games
+are summed up against the first variant (`bench.search_variants`, `bench.rule_variants`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from ai.ismcts import mean_and_error
+from ai.tournament import wilson
+
+
+def parse_fields(text: str, settings: type) -> tuple[str, dict]:
+    """NAME=JSON object of fields of the dataclass `settings`; ValueError naming the problem otherwise."""
+    name, sep, raw = text.partition("=")
+    if not sep or not name:
+        raise ValueError(f"variant {text!r} is not NAME=JSON")
+    fields = json.loads(raw or "{}")
+    if not isinstance(fields, dict):
+        raise ValueError(f"variant {name}: the JSON must be an object")
+    known = {f.name for f in dataclasses.fields(settings)}
+    unknown = set(fields) - known
+    if unknown:
+        raise ValueError(
+            f"variant {name}: unknown {settings.__name__} fields {sorted(unknown)}; known: {sorted(known)}"
+        )
+    return name, fields
+
+
+def summarize(results: list[tuple[str, int, float, float]], names: list[str]) -> list[str]:
+    """One line per variant: win rate with a Wilson interval, mean margin, and the paired differences in win
+    credit and in margin against the first variant with their standard errors (in close games the margin
+    shows a change with fewer games than the win credit does)."""
+    by = {n: {i: (c, m) for v, i, c, m in results if v == n} for n in names}
+    first = by[names[0]]
+    lines = [
+        f"{'variant':<14}{'games':>7}{'wins':>9}{'rate':>8}{'95% CI':>17}{'margin':>9}"
+        f"{'wins vs ' + names[0]:>24}{'margin vs ' + names[0]:>24}"
+    ]
+    for name in names:
+        rows = by[name]
+        n = len(rows)
+        wins = sum(c for c, _ in rows.values())
+        low, high = wilson(wins, n)
+        margin = sum(m for _, m in rows.values()) / max(1, n)
+        paired = [i for i in rows if i in first]
+        mean, se = mean_and_error([rows[i][0] - first[i][0] for i in paired])
+        gain, gain_se = mean_and_error([rows[i][1] - first[i][1] for i in paired])
+        lines.append(
+            f"{name:<14}{n:>7}{wins:>9.1f}{wins / max(1, n):>8.1%}  [{low:.1%}, {high:.1%}]{margin:>9.1f}"
+            f"{mean:>+14.3f} ± {se:.3f}{gain:>+14.1f} ± {gain_se:.1f}"
+        )
+    return lines
