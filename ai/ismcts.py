@@ -79,7 +79,7 @@ from dataclasses import dataclass
 from ai.bot import Bot, Budget
 from ai.heuristics import Heuristic, for_game
 from ai.learned import WinModel, load_model
-from ai.outcome import estimated_rewards, terminal_rewards
+from ai.outcome import WIN_WEIGHT, estimated_rewards, terminal_rewards
 from engine.core import Action, IllegalAction, State
 
 
@@ -131,6 +131,9 @@ class SearchConfig:
     #: Another candidate replaces the rule's choice only if its mean paired gain over it exceeds this
     #: many standard errors (picking the best of several noisy means otherwise favours noise).
     playout_confidence: float = 1.0
+    #: The win share's part of every result the search backs up (the rest is the rank share; see
+    #: `ai.outcome`). None: `ai.outcome.WIN_WEIGHT`. In 2-player games both shares are the same.
+    win_weight: float | None = None
 
 
 class Node:
@@ -233,6 +236,7 @@ class ISMCTSBot(Bot):
         self._model: WinModel | None = None
         #: The decision kinds the current search leaves to the game's greedy rule.
         self._rule_kinds: frozenset[str] = frozenset()
+        self._win_weight = WIN_WEIGHT if config.win_weight is None else config.win_weight
 
     def _choose(
         self, state: State, seat: int, actions: list[Action], rng: random.Random, budget: Budget | None
@@ -339,7 +343,7 @@ class ISMCTSBot(Bot):
             scores = state.scores()
             others = [x for i, x in enumerate(scores) if i != observer]
             return (scores[observer] - max(others)) / 1000.0
-        return terminal_rewards(state)[observer]
+        return terminal_rewards(state, self._win_weight)[observer]
 
     def _level_budget(self, heuristic: Heuristic) -> Budget:
         """The level's budget, its iteration cap lowered to the game's `max_search_iterations`."""
@@ -449,11 +453,11 @@ class ISMCTSBot(Bot):
             state.apply(seat, action)
             steps += 1
         if state.is_over():
-            rewards = terminal_rewards(state)
+            rewards = terminal_rewards(state, self._win_weight)
         elif self._model is not None:
-            rewards = self._model.rewards(heuristic.features(state))
+            rewards = self._model.rewards(heuristic.features(state), self._win_weight)
         else:
-            rewards = estimated_rewards(heuristic.projected_scores(state), heuristic.scale(state))
+            rewards = estimated_rewards(heuristic.projected_scores(state), heuristic.scale(state), self._win_weight)
         # Backpropagation: each edge learns its own mover's result.
         for node_, seat, action in path:
             edge = node_.edges[seat][action]

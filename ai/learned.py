@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ai.outcome import estimated_rewards, win_chances
+from ai.outcome import WIN_WEIGHT, estimated_rewards, win_chances
 
 FITTED_DIR = Path(__file__).resolve().parent / "heuristics" / "fitted"
 
@@ -43,10 +43,10 @@ class WinModel:
         """Softmax of the strengths: every seat's estimated chance to win."""
         return win_chances(self.strengths(features), 1.0)
 
-    def rewards(self, features: Sequence[Sequence[float]]) -> list[float]:
+    def rewards(self, features: Sequence[Sequence[float]], win_weight: float = WIN_WEIGHT) -> list[float]:
         """Normalized results as `ai.outcome` defines them, with the strengths as projected scores on a
         scale of 1 (the logit's own): win chance plus pairwise rank chances."""
-        return estimated_rewards(self.strengths(features), 1.0)
+        return estimated_rewards(self.strengths(features), 1.0, win_weight)
 
     def to_json(self) -> dict:
         return {"game": self.game, "features": list(self.features), "weights": list(self.weights)}

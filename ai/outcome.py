@@ -27,8 +27,8 @@ from engine.core import State
 WIN_WEIGHT = 0.75
 
 
-def terminal_rewards(state: State) -> list[float]:
-    """The normalized result of a finished game for every seat."""
+def terminal_rewards(state: State, win_weight: float = WIN_WEIGHT) -> list[float]:
+    """The normalized result of a finished game for every seat (`win_weight`: the win share's part)."""
     scores = state.scores()
     winners = state.winners()
     players = len(scores)
@@ -36,7 +36,7 @@ def terminal_rewards(state: State) -> list[float]:
     out = []
     for i in range(players):
         win = share if i in winners else 0.0
-        out.append(WIN_WEIGHT * win + (1.0 - WIN_WEIGHT) * _rank_share(scores, i))
+        out.append(win_weight * win + (1.0 - win_weight) * _rank_share(scores, i))
     return out
 
 
@@ -62,7 +62,7 @@ def win_chances(projected: Sequence[float], scale: float) -> list[float]:
     return [w / total for w in weights]
 
 
-def estimated_rewards(projected: Sequence[float], scale: float) -> list[float]:
+def estimated_rewards(projected: Sequence[float], scale: float, win_weight: float = WIN_WEIGHT) -> list[float]:
     """Normalized results estimated from projected final scores.
 
     `scale` is how many points of projection error one expects at this point
@@ -82,5 +82,5 @@ def estimated_rewards(projected: Sequence[float], scale: float) -> list[float]:
             ) / (players - 1)
         else:
             rank = 1.0
-        out.append(WIN_WEIGHT * win + (1.0 - WIN_WEIGHT) * rank)
+        out.append(win_weight * win + (1.0 - win_weight) * rank)
     return out

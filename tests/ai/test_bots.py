@@ -169,6 +169,7 @@ SEARCH_VARIANTS = {
         "playout_kinds": frozenset({"bid", "lease", "place_aircraft", "buy_gate", "play_card", "choose_action"}),
         "rule_kinds": frozenset(),
     },
+    "win share only": {"win_weight": 1.0},
 }
 
 
