@@ -26,7 +26,7 @@ from typing import Any
 
 from ai.heuristics import Heuristic, one_ply
 from engine.blueskies.data import BOARD
-from engine.blueskies.scoring import final_scoring
+from engine.blueskies.scoring import end_gains
 from engine.core import Action, State
 
 BUY_PHASE = 1  # engine phase index of a round's purchase step (BS-8.1)
@@ -42,7 +42,7 @@ class BlueSkiesHeuristic(Heuristic):
         if st.phase == 6:  # over: final scores already include the end bonuses
             return [float(p) for p in points]
         players = len(points)
-        gains, _ = final_scoring(BOARD, players, st.gates, st.special_used)
+        gains = end_gains(BOARD, players, st.gates, st.special_used)
         rounds = self._rounds_left(st)
         income = st.income
         out = [points[s] + income[s] * rounds + gains[s] for s in range(players)]
@@ -81,21 +81,31 @@ class BlueSkiesHeuristic(Heuristic):
         all) and in its own hand (cards it will play)."""
         st: Any = state
         players = len(st.points)
-        gains, _ = final_scoring(BOARD, players, st.gates, st.special_used)
+        gains = end_gains(BOARD, players, st.gates, st.special_used)
         rounds = self._rounds_left(st)
-        share = [[0.0] * players for _ in st.gates]
-        for a, owners in enumerate(st.gates):
-            if owners:
-                part = 1.0 / len(owners)
-                for owner in owners:
-                    if owner >= 0:
-                        share[a][owner] += part
         cards = _card_weights()
-        flow = [sum(share[a][s] * cards[a] for a in range(len(share))) for s in range(players)]
+        flow = [0.0] * players
+        shares: list[dict[int, float] | None] = []  # per airport: each owning seat's share of its gates
+        for a, owners in enumerate(st.gates):
+            if not owners:
+                shares.append(None)
+                continue
+            part = 1.0 / len(owners)
+            share: dict[int, float] = {}
+            for owner in owners:
+                if owner >= 0:
+                    share[owner] = share.get(owner, 0.0) + part
+            shares.append(share)
+            for owner, x in share.items():
+                flow[owner] += x * cards[a]
         out = []
         for s in range(players):
             unspent = float(st.budget) if st.phase == BUY_PHASE and st.actor == s else 0.0
-            hand = sum(share[c][s] for c in st.hands[s])
+            hand = 0.0
+            for c in st.hands[s]:
+                share = shares[c]
+                if share:
+                    hand += share.get(s, 0.0)
             out.append([
                 float(st.points[s]),
                 st.income[s] * rounds,

@@ -19,18 +19,24 @@ def region_values(board: Board, players: int, gates: list[list[int]]) -> list[li
     return values
 
 
+def places(row: list[int], players: int) -> tuple[list[int], list[int]]:
+    """One region's first-place and second-place seats from its values (BS-9.2.4-6)."""
+    best = max(row)
+    first = [s for s in range(players) if row[s] == best and best > 0]
+    second: list[int] = []
+    if len(first) == 1 and players > 2:
+        rest = [row[s] for s in range(players) if s not in first and row[s] > 0]
+        if rest:
+            runner = max(rest)
+            second = [s for s in range(players) if row[s] == runner and s not in first]
+    return first, second
+
+
 def region_awards(board: Board, players: int, gates: list[list[int]]) -> list[dict[str, JSON]]:
     """Per region: values, first-place seats (bonus each), second-place seats (6 each) (BS-9.2.4-7)."""
     out = []
     for region, row in zip(board.regions, region_values(board, players, gates)):
-        best = max(row)
-        first = [s for s in range(players) if row[s] == best and best > 0]
-        second: list[int] = []
-        if len(first) == 1 and players > 2:
-            rest = [row[s] for s in range(players) if s not in first and row[s] > 0]
-            if rest:
-                runner = max(rest)
-                second = [s for s in range(players) if row[s] == runner and s not in first]
+        first, second = places(row, players)
         out.append(
             {
                 "region": region.id,
@@ -42,6 +48,23 @@ def region_awards(board: Board, players: int, gates: list[list[int]]) -> list[di
             }
         )
     return out
+
+
+def end_gains(board: Board, players: int, gates: list[list[int]], special_used: list[bool]) -> list[int]:
+    """Points each seat would gain if the game ended now (BS-9.2, BS-9.3), without `final_scoring`'s
+    breakdown: a search asks this at every leaf it values."""
+    gains = [0] * players
+    second_bonus = board.second_place_bonus
+    for region, row in zip(board.regions, region_values(board, players, gates)):
+        first, second = places(row, players)
+        for s in first:
+            gains[s] += region.bonus
+        for s in second:
+            gains[s] += second_bonus
+    for s in range(players):
+        if not special_used[s]:
+            gains[s] += board.unused_special_bonus
+    return gains
 
 
 def final_scoring(

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from engine.blueskies.data import BOARD
-from engine.blueskies.scoring import final_scoring, region_awards, region_values, winners
+from engine.blueskies.scoring import end_gains, final_scoring, region_awards, region_values, winners
 from engine.blueskies.state import LOCAL, OVER
 from tests.blueskies.helpers import clear_board, idx, new, play_first_cards, set_airport, to_play
 
@@ -103,3 +106,15 @@ def test_BS_9_4_highest_score_wins_ties_broken_by_income_then_shared():
     assert winners([20, 12, 12], [0, 3, 3]) == [0]
     state = new(2)
     assert state.winners() == []
+
+
+@given(
+    players=st.integers(2, 5),
+    data=st.data(),
+)
+def test_BS_9_2_end_gains_are_the_gains_final_scoring_awards(players, data):
+    """The search's lean end-of-game gains (BS-9.2, BS-9.3) equal `final_scoring`'s on any board."""
+    owner = st.sampled_from([LOCAL, *range(players)])
+    gates = [data.draw(st.lists(owner, max_size=4)) for _ in BOARD.airports]
+    used = data.draw(st.lists(st.booleans(), min_size=players, max_size=players))
+    assert end_gains(BOARD, players, gates, used) == final_scoring(BOARD, players, gates, used)[0]
