@@ -70,10 +70,12 @@ class Model:
                     owned[v >> 2] |= 1 << d
         self.owned = owned
 
-    def copy_fields_from(self, other: Model) -> None:
-        """Hand-written deep copy of every field (cheap: only lists of ints)."""
+    def copy_fields_from(self, other: Model, copy_rng: bool = True) -> None:
+        """Hand-written deep copy of every field (cheap: only lists of ints). `copy_rng=False` leaves the
+        RNG unset for a caller that replaces it (copying its state is the dearest part of the copy)."""
         self.num_players = other.num_players
-        self.rng = clone_rng(other.rng)
+        if copy_rng:
+            self.rng = clone_rng(other.rng)
         self.era = other.era
         self.phase = other.phase
         self.current = other.current

@@ -88,9 +88,10 @@ class AeroState(Model, State):
     def to_json(self) -> dict[str, Any]:
         return self.fields_to_json()
 
-    def clone(self) -> AeroState:
+    def clone(self, copy_rng: bool = True) -> AeroState:
+        """A deep copy; `copy_rng=False` leaves its RNG for the caller to set (`determinize` reseeds it)."""
         copy = AeroState(self.game)
-        copy.copy_fields_from(self)
+        copy.copy_fields_from(self, copy_rng)
         copy._legal = self._legal
         return copy
 
@@ -98,7 +99,7 @@ class AeroState(Model, State):
         """No seat knows anything another does not (every tile and card is public, the bag and deck are
         unordered or publicly ordered), so only future chance differs: reseed the RNG."""
         self.check_seat(seat)
-        copy = self.clone()
+        copy = self.clone(copy_rng=False)
         copy.rng = random.Random(rng.getrandbits(64))
         return copy
 

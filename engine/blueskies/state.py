@@ -692,12 +692,17 @@ class BlueSkiesState(State):
             "rng": rng_to_json(self.rng),
         }
 
-    def clone(self) -> BlueSkiesState:
+    def clone(self, copy_rng: bool = True) -> BlueSkiesState:
+        """A deep copy; `copy_rng=False` shares this state's RNG object for the caller to replace before
+        any use (`determinize` reseeds it; copying the RNG's state is the dearest part of a clone)."""
         new = BlueSkiesState.__new__(BlueSkiesState)
         new.game = self.game
         new.num_players = self.num_players
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        if copy_rng:
+            new.rng = random.Random()
+            new.rng.setstate(self.rng.getstate())
+        else:
+            new.rng = self.rng
         new.first = self.first
         new.round = self.round
         new.phase = self.phase
@@ -727,7 +732,7 @@ class BlueSkiesState(State):
     def determinize(self, seat: int, rng: random.Random) -> BlueSkiesState:
         """Deal the other seats' hands afresh from the cards `seat` has not seen (deck + their hands)."""
         self.check_seat(seat)
-        new = self.clone()
+        new = self.clone(copy_rng=False)
         pool = list(self.deck)
         for s in range(self.num_players):
             if s != seat:

@@ -479,11 +479,14 @@ class OpenSkyState(PricingFlow, SeasonFlow, State):
             raise ValueError(f"bad OpenSky state JSON: {exc!r}") from exc
         return state
 
-    def clone(self) -> OpenSkyState:
+    def clone(self, copy_rng: bool = True) -> OpenSkyState:
+        """A deep copy; `copy_rng=False` shares this state's RNG object for the caller to replace at once
+        (`determinize` reseeds it; copying the RNG's state is the dearest part of a clone)."""
         new = object.__new__(OpenSkyState)
         new.__dict__.update(self.__dict__)
         new.options = dict(self.options)
-        new.rng = clone_rng(self.rng)
+        if copy_rng:
+            new.rng = clone_rng(self.rng)
         for name in ("callsigns", "cube_owner", "credit", "anc", "anc_used", "flash_token", "cubes", "on_board",
                      "dice", "market", "eligible", "decided", "lease_queue"):
             setattr(new, name, list(getattr(self, name)))
@@ -496,7 +499,7 @@ class OpenSkyState(PricingFlow, SeasonFlow, State):
 
     def determinize(self, seat: int, rng: random.Random) -> OpenSkyState:
         """Resample other seats' sealed bids (the only hidden information) and reseed the RNG."""
-        new = self.clone()
+        new = self.clone(copy_rng=False)
         new.rng = random.Random(rng.getrandbits(64))
         if self.phase == "bid":
             for s in self.eligible:
