@@ -71,16 +71,9 @@ def final_scoring(
     board: Board, players: int, gates: list[list[int]], special_used: list[bool]
 ) -> tuple[list[int], dict[str, JSON]]:
     """Points each seat gains at the end (BS-9.2, BS-9.3) and a JSON breakdown."""
-    gains = [0] * players
+    gains = end_gains(board, players, gates, special_used)
     awards = region_awards(board, players, gates)
-    for award in awards:
-        for s in award["first"]:
-            gains[s] += award["first_bonus"]
-        for s in award["second"]:
-            gains[s] += award["second_bonus"]
     unused = [board.unused_special_bonus if not used else 0 for used in special_used]
-    for s in range(players):
-        gains[s] += unused[s]
     return gains, {"regions": awards, "unused_special": unused, "gains": list(gains)}
 
 

@@ -21,7 +21,7 @@ from engine.blueskies import actions as act
 from engine.blueskies.data import BOARD
 from engine.blueskies.passengers import draw_operation
 from engine.blueskies.scoring import final_scoring, winners
-from engine.core import JSON, Action, Event, Game, IllegalAction, State, rng_to_json
+from engine.core import JSON, Action, Event, Game, IllegalAction, State, clone_rng, rng_to_json
 
 LOCAL = -1
 FULL = 99  # "no usable empty space" in the next-cost table
@@ -698,11 +698,7 @@ class BlueSkiesState(State):
         new = BlueSkiesState.__new__(BlueSkiesState)
         new.game = self.game
         new.num_players = self.num_players
-        if copy_rng:
-            new.rng = random.Random()
-            new.rng.setstate(self.rng.getstate())
-        else:
-            new.rng = self.rng
+        new.rng = clone_rng(self.rng) if copy_rng else self.rng
         new.first = self.first
         new.round = self.round
         new.phase = self.phase

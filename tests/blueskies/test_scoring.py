@@ -113,8 +113,17 @@ def test_BS_9_4_highest_score_wins_ties_broken_by_income_then_shared():
     data=st.data(),
 )
 def test_BS_9_2_end_gains_are_the_gains_final_scoring_awards(players, data):
-    """The search's lean end-of-game gains (BS-9.2, BS-9.3) equal `final_scoring`'s on any board."""
+    """The lean end-of-game gains (BS-9.2, BS-9.3) that `final_scoring` and the search use add up its
+    breakdown on any board: each region's places and bonuses, then the unused-special bonus."""
     owner = st.sampled_from([LOCAL, *range(players)])
     gates = [data.draw(st.lists(owner, max_size=4)) for _ in BOARD.airports]
     used = data.draw(st.lists(st.booleans(), min_size=players, max_size=players))
-    assert end_gains(BOARD, players, gates, used) == final_scoring(BOARD, players, gates, used)[0]
+    gains, breakdown = final_scoring(BOARD, players, gates, used)
+    assert end_gains(BOARD, players, gates, used) == gains
+    expected = list(breakdown["unused_special"])
+    for award in breakdown["regions"]:
+        for s in award["first"]:
+            expected[s] += award["first_bonus"]
+        for s in award["second"]:
+            expected[s] += award["second_bonus"]
+    assert gains == expected
