@@ -7,7 +7,15 @@ import dataclasses
 import json
 
 from ai.ismcts import mean_and_error
+from ai.match import MatchResult
 from ai.tournament import wilson
+
+
+def seat_outcome(result: MatchResult, seat: int) -> tuple[float, float]:
+    """(win credit, final margin over the best other seat) of `seat` in a finished game."""
+    credit = 1.0 / len(result.winners) if seat in result.winners else 0.0
+    margin = result.scores[seat] - max(x for s, x in enumerate(result.scores) if s != seat)
+    return credit, float(margin)
 
 
 def parse_fields(text: str, settings: type) -> tuple[str, dict]:

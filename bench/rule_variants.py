@@ -23,7 +23,7 @@ from typing import Any
 from ai.greedy import GreedyBot
 from ai.match import play_match
 from ai.tournament import game_seed
-from bench.paired import parse_fields, summarize
+from bench.paired import parse_fields, seat_outcome, summarize
 
 
 def rule_module(game: str) -> Any:
@@ -47,9 +47,8 @@ def play(job: tuple) -> tuple[str, int, float, float]:
     seat = (-index) % players  # the seat that line-up position 0 lands on (`ai.tournament.seating`)
     bots = [GreedyBot(rule) if s == seat else GreedyBot() for s in range(players)]
     result = play_match(game, levels, game_seed(seed, index), options, None, bots)
-    credit = 1.0 / len(result.winners) if seat in result.winners else 0.0
-    margin = result.scores[seat] - max(x for s, x in enumerate(result.scores) if s != seat)
-    return name, index, credit, float(margin)
+    credit, margin = seat_outcome(result, seat)
+    return name, index, credit, margin
 
 
 def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:

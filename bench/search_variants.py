@@ -25,7 +25,7 @@ from ai.ismcts import ISMCTSBot, SearchConfig
 from ai.levels import SEARCH, make_bot
 from ai.match import play_match
 from ai.tournament import game_seed
-from bench.paired import parse_fields, summarize
+from bench.paired import parse_fields, seat_outcome, summarize
 
 
 def parse_variant(text: str) -> tuple[str, dict]:
@@ -44,9 +44,8 @@ def play(job: tuple) -> tuple[str, int, float, float, float]:
     bots = [ISMCTSBot(name, config) if level == name else make_bot(level) for level in levels]
     budget = Budget(seconds=seconds, iterations=iterations)
     result = play_match(game, levels, game_seed(seed, index), None, budget, bots)
-    credit = 1.0 / len(result.winners) if seat in result.winners else 0.0
-    margin = result.scores[seat] - max(x for s, x in enumerate(result.scores) if s != seat)
-    return name, index, credit, float(margin), result.think_seconds[seat] / max(1, result.decisions[seat])
+    credit, margin = seat_outcome(result, seat)
+    return name, index, credit, margin, result.think_seconds[seat] / max(1, result.decisions[seat])
 
 
 def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:
