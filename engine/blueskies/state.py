@@ -734,13 +734,14 @@ class BlueSkiesState(State):
             if s != seat:
                 pool.extend(self.hands[s])
         pool.sort()
-        rng.shuffle(pool)
+        # Deal only the hands, one uniform pick at a time: the deck has no order (draws are uniform picks,
+        # `_draw_card`), so the rest of the pool is the deck as it is, with no shuffle of the whole pool.
         for s in range(self.num_players):
             if s != seat:
-                k = len(self.hands[s])
-                new.hands[s] = sorted(pool[:k])
-                del pool[:k]
-        new.deck = sorted(pool)
+                hand = [pool.pop(int(rng.random() * len(pool))) for _ in range(len(self.hands[s]))]
+                hand.sort()
+                new.hands[s] = hand
+        new.deck = pool
         new.rng = random.Random(rng.getrandbits(64))
         return new
 

@@ -157,3 +157,29 @@ def test_BS_8_2_1_a_seat_without_cards_and_without_the_special_action_is_skipped
     state._advance(events)
     assert state.actor == (seat + 1) % 3
     assert [e.data for e in events if e.type == "skip_play"] == [{"seat": seat}]
+
+
+def test_BS_6_1_determinize_deals_every_unseen_card_alike():
+    """The other hands are a uniform draw from the unseen cards (deck + their hands): over many
+    determinizations each unseen card lands in them as often as its count says, within 4 standard errors."""
+    state = new(4, seed=5)
+    to_play(state)
+    observer = 1
+    unseen = state.deck + [c for s, h in enumerate(state.hands) if s != observer for c in h]
+    dealt = sum(len(h) for s, h in enumerate(state.hands) if s != observer)
+    rng = random.Random(3)
+    runs = 3000
+    counts: dict[int, int] = {}
+    for _ in range(runs):
+        sample = state.determinize(observer, rng)
+        assert sample.deck == sorted(sample.deck)
+        for s, hand in enumerate(sample.hands):
+            if s != observer:
+                for c in hand:
+                    counts[c] = counts.get(c, 0) + 1
+    for card in set(unseen):
+        copies = unseen.count(card)
+        p = dealt / len(unseen)  # each copy's chance to be dealt
+        expected = runs * copies * p
+        sd = (runs * copies * p * (1 - p)) ** 0.5 + 1e-9
+        assert abs(counts.get(card, 0) - expected) <= 4 * sd, (card, counts.get(card, 0), expected)
