@@ -134,12 +134,15 @@ class SearchConfig:
     #: The win share's part of every result the search backs up (the rest is the rank share; see
     #: `ai.outcome`). None: `ai.outcome.WIN_WEIGHT`. In 2-player games both shares are the same.
     win_weight: float | None = None
+    #: Keep the chosen action's subtree for the seat's next decision when nothing new was seen in between
+    #: (see `ISMCTSBot._reused_root`). None: the game's own choice (`Heuristic.reuse_tree`).
+    reuse_tree: bool | None = None
 
 
 class Node:
     """One information-set node: per-seat edge statistics and children by decision key."""
 
-    __slots__ = ("children", "edges", "priors")
+    __slots__ = ("children", "edges", "expanded", "priors")
 
     def __init__(self) -> None:
         # seat -> action -> [visits, total reward, availability]
@@ -147,6 +150,10 @@ class Node:
         self.children: dict[object, Node] = {}
         # seat -> the greedy prior's choice, computed on the first determinization that reached the node
         self.priors: dict[int, Action | None] | None = None
+        # seat -> (legal actions, their edges in that order), kept once every one of them has an edge:
+        # most nodes see the same legal list on every visit, and one list comparison then replaces a
+        # dictionary lookup (an action hash) per legal action
+        self.expanded: dict[int, tuple[list[Action], list[list]]] | None = None
 
 
 def _select(
@@ -155,27 +162,39 @@ def _select(
 ) -> Action:
     """UCB1 with availability counts; an untried legal action is expanded first (at random,
     the `prior` action before any other), and `prior` gets a bonus weight / (visits + 1)."""
-    edges = node.edges.get(seat)
-    if edges is None:
-        edges = node.edges[seat] = {}
-    untried = []
-    for action in legal:
-        edge = edges.get(action)
-        if edge is None:
-            untried.append(action)
-        else:
+    expanded = node.expanded
+    cached = None if expanded is None else expanded.get(seat)
+    if cached is not None and cached[0] == legal:
+        found = cached[1]
+        for edge in found:
             edge[2] += 1
-    if untried:
-        action = prior if prior in untried else untried[rng.randrange(len(untried))]
-        edges[action] = [0, 0.0, 1]
-        return action
+    else:
+        edges = node.edges.get(seat)
+        if edges is None:
+            edges = node.edges[seat] = {}
+        untried = []
+        found = []  # the tried legal actions' edges, in `legal` order
+        get = edges.get
+        for action in legal:
+            edge = get(action)
+            if edge is None:
+                untried.append(action)
+            else:
+                edge[2] += 1
+                found.append(edge)
+        if untried:
+            action = prior if prior in untried else untried[rng.randrange(len(untried))]
+            edges[action] = [0, 0.0, 1]
+            return action
+        if expanded is None:
+            expanded = node.expanded = {}
+        expanded[seat] = (legal, found)
     best = legal[0]
     best_value = -1.0
-    bonus = weight * math.sqrt(node_visits(edges, legal)) if prior is not None else 0.0
+    bonus = weight * math.sqrt(sum(edge[0] for edge in found)) if prior is not None else 0.0
     log = math.log
     sqrt = math.sqrt
-    for action in legal:
-        visits, total, avail = edges[action]
+    for action, (visits, total, avail) in zip(legal, found):
         if visits == 0:
             return action
         value = total / visits + c * sqrt(log(avail) / visits)
@@ -237,6 +256,8 @@ class ISMCTSBot(Bot):
         #: The decision kinds the current search leaves to the game's greedy rule.
         self._rule_kinds: frozenset[str] = frozenset()
         self._win_weight = WIN_WEIGHT if config.win_weight is None else config.win_weight
+        #: The subtree kept from the last decision, with the view of the seat it expects next time.
+        self._kept: tuple[dict, Node] | None = None
 
     def _choose(
         self, state: State, seat: int, actions: list[Action], rng: random.Random, budget: Budget | None
@@ -250,7 +271,9 @@ class ISMCTSBot(Bot):
         playout_kinds = heuristic.playout_kinds if self.config.playout_kinds is None else self.config.playout_kinds
         if actions[-1].TYPE in playout_kinds:
             return self._playout_search(state, seat, actions, rng, heuristic, budget)
-        root = Node()
+        reuse = heuristic.reuse_tree if self.config.reuse_tree is None else self.config.reuse_tree
+        root = self._reused_root(state, seat) if reuse else Node()
+        self._kept = None
         self._model = None
         if self.config.evaluation == "learned":
             self._model = load_model(heuristic.game, heuristic.FEATURES)
@@ -286,7 +309,31 @@ class ISMCTSBot(Bot):
             key = (edge[0], edge[1] / edge[0] if edge[0] else 0.0)
             if key > best_key:
                 best, best_key = action, key
+        if reuse:
+            self._keep(root, state, seat, best, rng)
         return best
+
+    def _reused_root(self, state: State, seat: int) -> Node:
+        """The subtree kept from this bot's last decision if `seat`'s view is the one it expected, else a
+        new root. Equal views mean the same information set: the kept node's statistics were gathered on
+        determinizations of exactly this set, so reusing them is as honest as searching afresh."""
+        kept = self._kept
+        if kept is not None and kept[0] == state.view(seat):
+            self.stats.extra["reused_visits"] = float(sum(edge[0] for edge in kept[1].edges.get(seat, {}).values()))
+            return kept[1]
+        return Node()
+
+    def _keep(self, root: Node, state: State, seat: int, action: Action, rng: random.Random) -> None:
+        """Keep the chosen action's subtree if the seat decides again straight after it, with the view it
+        will then have. An action whose outcome is random (a draw, dice) yields one sampled view, which the
+        real one matches only when the same thing happened; then the subtree is reused, else dropped."""
+        child = root.children.get((seat, action))
+        if child is None or not child.edges.get(seat):
+            return
+        after = state.determinize(seat, rng)
+        after.apply(seat, action)
+        if after.to_act() == [seat]:
+            self._kept = (after.view(seat), child)
 
     def _playout_search(
         self, state: State, seat: int, actions: list[Action], rng: random.Random, heuristic: Heuristic,

@@ -39,6 +39,9 @@ class Heuristic:
     #: Decision kinds (action TYPEs) that MCTS settles by paired greedy playouts to the end of the game
     #: among the rule's best candidates (`ranked`) instead of by its tree (see `ai.ismcts`).
     playout_kinds: frozenset[str] = frozenset()
+    #: Whether MCTS keeps the subtree of its chosen action for the seat's next decision, when that
+    #: decision comes straight after with nothing new seen (see `ai.ismcts`, `reuse_tree`).
+    reuse_tree: bool = False
     #: Names of the per-seat features `features` returns, for a fitted win model (`ai.learned`);
     #: empty: the game has none and MCTS values leaves by the projection.
     FEATURES: tuple[str, ...] = ()

@@ -35,6 +35,7 @@ BUY_PHASE = 1  # engine phase index of a round's purchase step (BS-8.1)
 class BlueSkiesHeuristic(Heuristic):
     game = "blueskies"
     max_rollout_depth = 8
+    reuse_tree = True
 
     def projected_scores(self, state: State) -> list[float]:
         st: Any = state

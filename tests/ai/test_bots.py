@@ -119,7 +119,6 @@ def test_same_view_same_seed_different_hidden_truth_gives_the_same_action(game):
     the same view, other seats' hidden cards and pending sealed choices (and the
     RNG) resampled. Every level must choose identically in both.
     """
-    bots = {level: ai.make_bot(level) for level in ai.levels()}
     budget = ai.Budget(iterations=12)
     differing = 0
     for seed in range(2):
@@ -130,9 +129,9 @@ def test_same_view_same_seed_different_hidden_truth_gives_the_same_action(game):
                 assert canonical_json(other.view(seat)) == canonical_json(truth.view(seat))
                 if _without_rng(other) != _without_rng(truth):
                     differing += 1
-                for level, bot in bots.items():
-                    a = bot.choose(truth, seat, random.Random(seed), budget)
-                    b = bot.choose(other, seat, random.Random(seed), budget)
+                for level in ai.levels():  # fresh bots: a search may keep a subtree between decisions
+                    a = ai.make_bot(level).choose(truth, seat, random.Random(seed), budget)
+                    b = ai.make_bot(level).choose(other, seat, random.Random(seed), budget)
                     assert json.dumps(a.to_json()) == json.dumps(b.to_json()), (
                         f"{level} decided differently on a different hidden truth"
                     )
@@ -170,6 +169,7 @@ SEARCH_VARIANTS = {
         "rule_kinds": frozenset(),
     },
     "win share only": {"win_weight": 1.0},
+    "tree reuse": {"reuse_tree": True},
 }
 
 
@@ -184,14 +184,13 @@ def test_search_options_stay_legal_and_honest(game, variant):
     from ai.levels import SEARCH
 
     config = dataclasses.replace(SEARCH["mcts-easy"], **SEARCH_VARIANTS[variant])
-    bot = ISMCTSBot("mcts-easy", config)
     budget = ai.Budget(iterations=10)
     for truth in _honesty_positions(game, game.min_players, 3)[:6]:
         before = truth.digest()
         for seat in truth.to_act():
             other = truth.determinize(seat, random.Random(7))
-            a = bot.choose(truth, seat, random.Random(3), budget)
-            b = bot.choose(other, seat, random.Random(3), budget)
+            a = ISMCTSBot("mcts-easy", config).choose(truth, seat, random.Random(3), budget)
+            b = ISMCTSBot("mcts-easy", config).choose(other, seat, random.Random(3), budget)
             assert a in truth.legal_actions(seat)
             assert json.dumps(a.to_json()) == json.dumps(b.to_json())
         assert truth.digest() == before
@@ -205,7 +204,7 @@ def test_early_stop_under_an_iteration_cap_chooses_what_the_full_search_chooses(
     from ai.ismcts import ISMCTSBot
     from ai.levels import SEARCH
 
-    config = SEARCH["mcts-easy"]
+    config = dataclasses.replace(SEARCH["mcts-easy"], reuse_tree=False)  # each decision on its own
     assert config.early_stop
     stopping = ISMCTSBot("mcts-easy", config)
     full = ISMCTSBot("mcts-easy", dataclasses.replace(config, early_stop=False))
