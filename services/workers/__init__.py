@@ -6,7 +6,8 @@
   load the state at `version` from Redis through the service's storage layer
   (`load_game_sync`: snapshot + log tail replayed by the engine; no second
   copy of the rules), exit at once if the game moved on, think with the seat's
-  level (`ai.make_bot`), and submit through the gRPC client with
+  level (`ai.make_bot`; the process keeps each seat's bot for its next decision,
+  `bot_cache.py`, so a search can start from the subtree it kept), and submit through the gRPC client with
   `expected_version=version` and the idempotency key `bot:<game>:<seat>:<version>`,
   so a duplicated or redelivered task is harmless.
 - Workers keep no sweeper of their own: the game-state service re-queues a bot

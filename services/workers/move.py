@@ -10,7 +10,7 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import grpc
 
@@ -21,6 +21,7 @@ from services.gamestate.client import GameClient, GameServiceError
 from services.gamestate.keys import Keys
 from services.gamestate.store import load_game_sync
 from services.workers import metrics
+from services.workers.bot_cache import BotCache
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,8 @@ class MoveResult:
     action: dict | None = None
     seconds: float = 0.0
     iterations: int = 0
+    #: Visits the search started from, kept from the seat's previous decision (tree reuse).
+    reused_visits: float = 0.0
 
 
 @dataclass(slots=True)
@@ -53,6 +56,7 @@ class Mover:
     bot_secret: str
     get_game: Callable[[str], Game] | None = None
     budget: ai.Budget | None = None  # overrides the level's budget (tests, quick runs)
+    bots: BotCache = field(default_factory=BotCache)  # kept between a seat's decisions (tree reuse)
 
     def play(self, game_id: str, seat: int, version: int) -> MoveResult:
         """Play bot seat `seat` of `game_id` if the game is still at `version`; never acts twice."""
@@ -76,10 +80,12 @@ class Mover:
         if not state.legal_actions(seat):
             return self._done("not_to_act")
         metrics.QUEUE_WAIT.labels(meta.game).observe(max(0.0, time.time() - meta.updated_ms / 1000))
-        bot = ai.make_bot(level)
+        bot = self.bots.take(game_id, seat, level)
         start = time.perf_counter()
         action = bot.choose(state, seat, random.Random(decision_seed(game_id, seat, version)), self.budget)
         seconds = time.perf_counter() - start
+        self.bots.put(game_id, seat, level, bot)
+        reused = bot.stats.extra.get("reused_visits", 0.0)
         metrics.THINK_SECONDS.labels(meta.game, level).observe(seconds)
         metrics.ITERATIONS.labels(meta.game, level).observe(bot.stats.iterations)
         body = action.to_json()
@@ -89,7 +95,7 @@ class Mover:
         except GameServiceError as exc:
             if exc.reason in ("stale_version", "idempotency_mismatch"):
                 # Another delivery of this task (or a turn clock) got there first.
-                return self._done("stale", body, seconds, bot.stats.iterations)
+                return self._done("stale", body, seconds, bot.stats.iterations, reused)
             if exc.code == grpc.StatusCode.FAILED_PRECONDITION and exc.reason == "illegal_action":
                 metrics.FAILURES.labels("illegal_action").inc()
                 log.error("bot %s chose an illegal action in %s seat %s: %s", level, game_id, seat, exc)
@@ -97,9 +103,11 @@ class Mover:
                 metrics.FAILURES.labels(exc.reason).inc()
             raise
         outcome = "duplicate" if reply.replayed else "submitted"
-        return self._done(outcome, body, seconds, bot.stats.iterations)
+        return self._done(outcome, body, seconds, bot.stats.iterations, reused)
 
     @staticmethod
-    def _done(outcome: str, action: dict | None = None, seconds: float = 0.0, iterations: int = 0) -> MoveResult:
+    def _done(
+        outcome: str, action: dict | None = None, seconds: float = 0.0, iterations: int = 0, reused: float = 0.0
+    ) -> MoveResult:
         metrics.MOVES.labels(outcome).inc()
-        return MoveResult(outcome, action, seconds, iterations)
+        return MoveResult(outcome, action, seconds, iterations, reused)
