@@ -240,11 +240,6 @@ def _lead_is_safe(edges: dict[Action, list], left: float) -> bool:
     return first - second > left
 
 
-def node_visits(edges: dict[Action, list], legal: list[Action]) -> int:
-    """Visits of a node's legal edges (the parent count of the PUCT-style prior bonus)."""
-    return sum(edges[a][0] for a in legal)
-
-
 class ISMCTSBot(Bot):
     """Levels `mcts-easy`, `mcts-normal`, `mcts-hard` differ only in their `SearchConfig`."""
 

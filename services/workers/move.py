@@ -32,7 +32,8 @@ def idempotency_key(game_id: str, seat: int, version: int) -> str:
 
 
 def decision_seed(game_id: str, seat: int, version: int) -> int:
-    """The bot's RNG seed: a redelivered task replays the same reasoning (iteration budgets aside)."""
+    """The bot's RNG seed: a redelivered task replays the same reasoning (iteration budgets aside, and
+    a subtree kept from the seat's previous decision by another process's bot)."""
     return int.from_bytes(hashlib.sha256(f"{game_id}:{seat}:{version}".encode()).digest()[:8], "big")
 
 
