@@ -27,6 +27,7 @@ from services.gamestate.bots import CeleryDispatcher, Dispatcher, NoDispatcher
 from services.gamestate.pb import SERVICE_NAME, pb2, pb2_grpc
 from services.gamestate.service import CreateArgs, GameStateService, Registry, ViewData
 from services.gamestate.store import Meta, Store, dumps
+from services.redis_clients import async_redis
 from services.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -330,7 +331,7 @@ async def start(
     from services.gamestate.health_monitor import follow_redis
     from services.gamestate.sweeper import run_sweeper
 
-    redis = aioredis.Redis.from_url(settings.redis_url, decode_responses=True, max_connections=REDIS_MAX_CONNECTIONS)
+    redis = async_redis(settings.redis_url, decode_responses=True, max_connections=REDIS_MAX_CONNECTIONS)
     await redis.ping()
     service = build_service(settings, redis, registry, dispatcher)
     server = grpc.aio.server(

@@ -24,6 +24,7 @@ from services.gateway.players import Players
 from services.gateway.ratings import Ratings
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.store import TicketStore
+from services.redis_clients import async_redis
 from services.webclient import install as install_webclient
 
 DESCRIPTION = """REST gateway of Skyboard. Every game call goes to the game-state service.
@@ -42,7 +43,7 @@ def create_app(
     own_redis = redis is None
     own_gamestate = gamestate is None
     # redis-py 8 caps a pool at 100 connections (then MaxConnectionsError); concurrent requests need more
-    redis = redis or aioredis.from_url(settings.redis_url, max_connections=10_000)
+    redis = redis or async_redis(settings.redis_url, max_connections=10_000)
     gamestate = gamestate or GameStateClient(settings.gamestate_addr, settings.gamestate_timeout_s)
     keys = Keys(settings.key_prefix)
     metrics = GatewayMetrics()

@@ -10,20 +10,19 @@ import contextlib
 import logging
 import signal
 
-import redis.asyncio as aioredis
-
 from services.gateway.gamestate import GameStateClient
 from services.gateway.keys import Keys
 from services.gateway.ratings import Ratings
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.matcher import Matcher
 from services.matchmaker.store import TicketStore
+from services.redis_clients import async_redis
 
 log = logging.getLogger("services.matchmaker")
 
 
 async def run(settings: GatewaySettings, stop: asyncio.Event) -> None:
-    redis = aioredis.from_url(settings.redis_url)
+    redis = async_redis(settings.redis_url)
     keys = Keys(settings.key_prefix)
     gamestate = GameStateClient(settings.gamestate_addr, settings.gamestate_timeout_s)
     matcher = Matcher(

@@ -5,11 +5,11 @@ from __future__ import annotations
 import logging
 
 import grpc
-import redis as redis_sync
 from celery.exceptions import SoftTimeLimitExceeded
 
 from services.celery_app import celery_app
 from services.gamestate.client import GameClient, GameServiceError
+from services.redis_clients import sync_redis
 from services.workers import metrics
 from services.workers.config import load_config
 from services.workers.move import Mover
@@ -29,7 +29,7 @@ def mover() -> Mover:
     if _MOVER is None:
         settings = CONFIG.settings
         _MOVER = Mover(
-            redis=redis_sync.Redis.from_url(settings.redis_url, decode_responses=True),
+            redis=sync_redis(settings.redis_url, decode_responses=True),
             prefix=settings.key_prefix,
             client=GameClient(CONFIG.target),
             bot_secret=settings.bot_secret,
