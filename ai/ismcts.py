@@ -172,18 +172,18 @@ def _select(
         edges = node.edges.get(seat)
         if edges is None:
             edges = node.edges[seat] = {}
-        untried = []
+        untried: list[Action] = []
         found = []  # the tried legal actions' edges, in `legal` order
         get = edges.get
         for action in legal:
-            edge = get(action)
-            if edge is None:
+            got = get(action)
+            if got is None:
                 untried.append(action)
             else:
-                edge[2] += 1
-                found.append(edge)
+                got[2] += 1
+                found.append(got)
         if untried:
-            action = prior if prior in untried else untried[rng.randrange(len(untried))]
+            action = prior if prior is not None and prior in untried else untried[rng.randrange(len(untried))]
             edges[action] = [0, 0.0, 1]
             return action
         if expanded is None:
@@ -253,6 +253,10 @@ class ISMCTSBot(Bot):
         self._win_weight = WIN_WEIGHT if config.win_weight is None else config.win_weight
         #: The subtree kept from the last decision, with the view of the seat it expects next time.
         self._kept: tuple[dict, Node] | None = None
+        #: Set `record_root` to keep the last search's tree in `last_root`, for tools and tests that inspect
+        #: it (a compiled class cannot be subclassed to catch it); off, a cached bot holds no finished tree.
+        self.record_root = False
+        self.last_root: Node | None = None
 
     def _choose(
         self, state: State, seat: int, actions: list[Action], rng: random.Random, budget: Budget | None
@@ -268,6 +272,8 @@ class ISMCTSBot(Bot):
             return self._playout_search(state, seat, actions, rng, heuristic, budget)
         reuse = heuristic.reuse_tree if self.config.reuse_tree is None else self.config.reuse_tree
         root = self._reused_root(state, seat) if reuse else Node()
+        if self.record_root:
+            self.last_root = root
         self._kept = None
         self._model = None
         if self.config.evaluation == "learned":
@@ -471,20 +477,21 @@ class ISMCTSBot(Bot):
                 break
             node = child
         # Rollout.
+        limit: int | None
         if config.rollout_policy == "turn" and path:
             self._finish_turn(state, path[-1][1], rng, heuristic, config.policy_rollout_depth)
-            depth = 0
+            limit = 0
         elif config.rollout_policy == "prior":
-            depth = config.policy_rollout_depth
+            limit = config.policy_rollout_depth
         else:
-            depth = config.rollout_depth
+            limit = config.rollout_depth
             cap = heuristic.max_rollout_depth
             if cap is not None:
-                depth = cap if depth is None else min(depth, cap)
+                limit = cap if limit is None else min(limit, cap)
         steps = 0
         by_prior = config.rollout_policy == "prior"
         epsilon = config.rollout_epsilon
-        while not state.is_over() and (depth is None or steps < depth):
+        while not state.is_over() and (limit is None or steps < limit):
             seats = state.to_act()
             seat = seats[0] if len(seats) == 1 else seats[rng.randrange(len(seats))]
             legal = state.legal_actions(seat)

@@ -25,6 +25,7 @@ import random
 from typing import Any
 
 from ai.heuristics import Heuristic, one_ply
+from engine.blueskies.actions import Discard
 from engine.blueskies.data import BOARD
 from engine.blueskies.scoring import end_gains
 from engine.core import Action, State
@@ -104,9 +105,9 @@ class BlueSkiesHeuristic(Heuristic):
             unspent = float(st.budget) if st.phase == BUY_PHASE and st.actor == s else 0.0
             hand = 0.0
             for c in st.hands[s]:
-                share = shares[c]
-                if share:
-                    hand += share.get(s, 0.0)
+                held = shares[c]
+                if held:
+                    hand += held.get(s, 0.0)
             out.append([
                 float(st.points[s]),
                 st.income[s] * rounds,
@@ -140,7 +141,7 @@ class BlueSkiesHeuristic(Heuristic):
         unwanted = [c for c in view["hand"] if not mine.get(c) and theirs.get(c)]
         target = sorted(unwanted)
         for action in actions:
-            if sorted(action.cards) == target:
+            if isinstance(action, Discard) and sorted(action.cards) == target:
                 return action
         return actions[0]
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
+from collections.abc import Callable
 from itertools import compress
 from typing import Any
 
@@ -61,7 +62,10 @@ def _next_cost(costs: tuple[int, ...], opened: int) -> int:
 
 
 class BlueSkiesState(State):
-    """One Blue Skies position. Mutable; `apply` validates fully before changing anything."""
+    """One Blue Skies position. Mutable; `apply` validates fully before changing anything.
+
+    The contract's entry points take `seat: Any` because they validate it: compiled by mypyc (`make
+    compile`), a parameter typed `int` would turn `True` into seat 1 before any check could refuse it."""
 
     __slots__ = (
         "actor",
@@ -96,10 +100,16 @@ class BlueSkiesState(State):
 
     # ------------------------------------------------------------------ construction
 
-    def __init__(self, game: Game, players: int, rng: random.Random):
+    def __init__(self, game: Game, players: int, rng: random.Random, *, tables: bool = True):
+        """A fresh game before setup; `tables=False` skips building its tables, for `clone`, which assigns
+        every one (a class compiled by mypyc can only be allocated through its __init__)."""
         self.game = game
         self.num_players = players
         self.rng = rng
+        if tables:
+            self._fresh_tables(players)
+
+    def _fresh_tables(self, players: int) -> None:
         self.first = 0
         self.round = 0
         self.phase = SETUP_BUY
@@ -446,7 +456,7 @@ class BlueSkiesState(State):
 
     # ------------------------------------------------------------------ contract: apply
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
+    def apply(self, seat: Any, action: Action) -> list[Event]:
         if type(seat) is not int or seat != self.actor:
             self.check_seat(seat)
             if self.phase == OVER:
@@ -605,7 +615,7 @@ class BlueSkiesState(State):
 
     # ------------------------------------------------------------------ contract: views and copies
 
-    def view(self, seat: int | None) -> dict[str, JSON]:
+    def view(self, seat: Any) -> dict[str, JSON]:
         if seat is not None:
             self.check_seat(seat)
         n = self.num_players
@@ -695,10 +705,7 @@ class BlueSkiesState(State):
     def clone(self, copy_rng: bool = True) -> BlueSkiesState:
         """A deep copy; `copy_rng=False` shares this state's RNG object for the caller to replace before
         any use (`determinize` reseeds it; copying the RNG's state is the dearest part of a clone)."""
-        new = BlueSkiesState.__new__(BlueSkiesState)
-        new.game = self.game
-        new.num_players = self.num_players
-        new.rng = clone_rng(self.rng) if copy_rng else self.rng
+        new = BlueSkiesState(self.game, self.num_players, clone_rng(self.rng) if copy_rng else self.rng, tables=False)
         new.first = self.first
         new.round = self.round
         new.phase = self.phase
@@ -725,7 +732,7 @@ class BlueSkiesState(State):
         new.final = self.final  # never mutated once set
         return new
 
-    def determinize(self, seat: int, rng: random.Random) -> BlueSkiesState:
+    def determinize(self, seat: Any, rng: random.Random) -> BlueSkiesState:
         """Deal the other seats' hands afresh from the cards `seat` has not seen (deck + their hands)."""
         self.check_seat(seat)
         new = self.clone(copy_rng=False)
@@ -746,7 +753,7 @@ class BlueSkiesState(State):
         return new
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[BlueSkiesState, int, Any], list[Event]]] = {
     act.BuyGate: BlueSkiesState._do_buy,
     act.Buyout: BlueSkiesState._do_buyout,
     act.Done: BlueSkiesState._do_done,

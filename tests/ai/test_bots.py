@@ -259,16 +259,10 @@ def _bid_edges_per_node(bot_config, state, seat: int) -> list[int]:
     how many different bids it tried."""
     from ai.ismcts import ISMCTSBot
 
-    roots = []
-
-    class Recording(ISMCTSBot):
-        def _iterate(self, root, *args):  # the tree's root, kept for inspection
-            if not roots:
-                roots.append(root)
-            super()._iterate(root, *args)
-
-    Recording("mcts-easy", bot_config).choose(state, seat, random.Random(3), ai.Budget(iterations=400))
-    counts, stack = [], [roots[0]]
+    bot = ISMCTSBot("mcts-easy", bot_config)
+    bot.record_root = True
+    bot.choose(state, seat, random.Random(3), ai.Budget(iterations=400))
+    counts, stack = [], [bot.last_root]
     while stack:
         node = stack.pop()
         stack.extend(node.children.values())
