@@ -7,9 +7,13 @@ STAMP := $(VENV)/.installed
 PROTO_SRC := $(wildcard proto/skyboard/v1/*.proto)
 PROTO_GEN := $(PROTO_SRC:.proto=_pb2.py)
 
-.PHONY: install test lint run demo bench clean browser
+.PHONY: install compile test lint run demo bench clean browser
 
-install: $(STAMP) $(PROTO_GEN)
+install: $(STAMP) $(PROTO_GEN) compile
+
+# the search's hot modules compiled to C by mypyc (ai/native.py); rebuilt whenever a source is newer
+compile: $(STAMP)
+	$(PY) -m ai.native build
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +27,7 @@ proto/%_pb2.py: proto/%.proto $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
-test: $(STAMP) $(PROTO_GEN) browser
+test: $(STAMP) $(PROTO_GEN) compile browser
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
@@ -31,13 +35,13 @@ test: $(STAMP) $(PROTO_GEN) browser
 browser:
 	@test -x /usr/bin/chromium || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
 
-run: $(STAMP) $(PROTO_GEN)
+run: $(STAMP) $(PROTO_GEN) compile
 	$(PY) -m services.stack
 
 demo: $(STAMP)
 	$(PY) -m engine.demo opensky --seed 1
 
-bench: $(STAMP)
+bench: $(STAMP) compile
 	$(PY) -m bench.playouts
 	$(PY) -m bench.bots
 
@@ -49,5 +53,6 @@ soak: $(STAMP) $(PROTO_GEN)
 	timeout 1800 $(PY) -m bench.soak --json bench/results/soak.json
 
 clean:
+	-$(PY) -m ai.native clean
 	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis
 	find proto -name '*_pb2*.py*' -delete

@@ -13,12 +13,20 @@ from __future__ import annotations
 
 import os
 
+import pytest
 import redis
 
+from ai.native import stale
 from tests.run_id import RUN
 
 TEST_NAMESPACES = ("sbtest", "sbgwtest", "sbproof", "sbdeploy", "sbexp", "aismoke")
 _DATABASES = (0, 7, 11)  # the DB numbers the suites use
+
+
+def pytest_sessionstart(session) -> None:
+    """A compiled module older than its source would test the old code (ai/native.py)."""
+    if old := stale():
+        pytest.exit(f"compiled modules older than their source: {', '.join(old)}; run `make compile`", returncode=2)
 
 
 def pytest_sessionfinish(session, exitstatus) -> None:

@@ -1,0 +1,89 @@
+"""The search's hot modules, compiled to C with mypyc: what is compiled, building it, and a staleness check.
+
+The `.py` files stay the source and the reference; mypyc writes a `.so` beside each, which Python then
+imports instead. A bot's strength at a time budget is bought with iterations, and the compiled Blue Skies
+engine and search run about 1.4 times as many a second (bench/RESULTS.md). A `.so` older than its source
+would silently run old rules, so `make` rebuilds whenever a source is newer and the test session refuses
+to start on a stale build.
+
+    python -m ai.native build      # compile if any module is missing or stale (what `make compile` runs)
+    python -m ai.native status     # which modules run compiled
+    python -m ai.native clean      # delete the compiled files: every module runs from source
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.machinery
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Compiled together (one mypyc group): Blue Skies' engine, its evaluation and the generic search.
+MODULES: tuple[str, ...] = (
+    "engine/blueskies/state.py",
+    "engine/blueskies/passengers.py",
+    "engine/blueskies/scoring.py",
+    "ai/heuristics/blueskies.py",
+    "ai/ismcts.py",
+    "ai/learned.py",
+    "ai/outcome.py",
+)
+_SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]  # e.g. .cpython-311-x86_64-linux-gnu.so
+
+
+def compiled_path(source: str) -> Path:
+    return ROOT / (source[: -len(".py")] + _SUFFIX)
+
+
+def stale() -> list[str]:
+    """Modules whose compiled file exists but is older than the source (it would run the old code)."""
+    out = []
+    for source in MODULES:
+        built = compiled_path(source)
+        if built.exists() and built.stat().st_mtime < (ROOT / source).stat().st_mtime:
+            out.append(source)
+    return out
+
+
+def missing() -> list[str]:
+    return [source for source in MODULES if not compiled_path(source).exists()]
+
+
+def build() -> None:
+    """Compile every module with mypyc when any is missing or stale (a no-op otherwise)."""
+    if not stale() and not missing():
+        return
+    command = [sys.executable, "-m", "mypyc", "--ignore-missing-imports", *MODULES]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"mypyc failed:\n{result.stdout[-4000:]}{result.stderr[-4000:]}")
+    for source in MODULES:  # mypyc keeps the old file when the C is unchanged: date every one as built now
+        compiled_path(source).touch()
+
+
+def clean() -> None:
+    for source in MODULES:
+        compiled_path(source).unlink(missing_ok=True)
+    for group in ROOT.glob(f"*__mypyc{_SUFFIX}"):
+        group.unlink()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=("build", "status", "clean"))
+    command = parser.parse_args(argv).command
+    if command == "build":
+        build()
+    elif command == "clean":
+        clean()
+    old = set(stale())
+    for source in MODULES:
+        state = "stale" if source in old else "compiled" if compiled_path(source).exists() else "source"
+        print(f"{state:9} {source}")
+
+
+if __name__ == "__main__":
+    main()
