@@ -64,8 +64,9 @@ def _next_cost(costs: tuple[int, ...], opened: int) -> int:
 class BlueSkiesState(State):
     """One Blue Skies position. Mutable; `apply` validates fully before changing anything.
 
-    The contract's entry points take `seat: Any` because they validate it: compiled by mypyc (`make
-    compile`), a parameter typed `int` would turn `True` into seat 1 before any check could refuse it."""
+    The contract's entry points take `seat: Any` (and `apply` any action) because they validate them:
+    compiled by mypyc (`make compile`), a parameter typed `int` would turn `True` into seat 1, and one typed
+    `Action` would raise TypeError, before any check could refuse them with IllegalAction."""
 
     __slots__ = (
         "actor",
@@ -456,7 +457,7 @@ class BlueSkiesState(State):
 
     # ------------------------------------------------------------------ contract: apply
 
-    def apply(self, seat: Any, action: Action) -> list[Event]:
+    def apply(self, seat: Any, action: Any) -> list[Event]:
         if type(seat) is not int or seat != self.actor:
             self.check_seat(seat)
             if self.phase == OVER:

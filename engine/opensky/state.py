@@ -273,6 +273,8 @@ class OpenSkyState(PricingFlow, SeasonFlow, State):
             return self._apply_hub(seat, action)
         if phase == "callsign" and cls is PlaceCallsign:
             return self._apply_callsign(seat, action)  # type: ignore[arg-type]
+        if not isinstance(action, Action):
+            raise IllegalAction(f"{action!r} is not an OpenSky action", None)
         raise IllegalAction(f"{action.TYPE!r} is not a decision of the {phase} phase", _PHASE_RULE.get(phase))
 
     # -- setup and placement

@@ -183,10 +183,16 @@ def test_illegal_actions_raise_and_change_nothing(name, players, options):
             with pytest.raises(IllegalAction):
                 state.apply(idle[0], state.legal_actions(seats[0])[0])
             assert state.digest() == before
-        # A seat that does not exist.
-        for bad_seat in (-1, players):
+        # A seat that does not exist, or is not an int (True would be seat 1 to a careless check, and to a
+        # parameter typed int in a module compiled by mypyc).
+        for bad_seat in (-1, players, True, "0", None):
             with pytest.raises(IllegalAction):
                 state.apply(bad_seat, state.legal_actions(seats[0])[0])
+            assert state.digest() == before
+        # Something that is not an action of the game.
+        for bad_action in (None, {"type": "done"}, "pass"):
+            with pytest.raises(IllegalAction):
+                state.apply(seats[0], bad_action)
             assert state.digest() == before
         # Actions that were legal at some other moment but are not now.
         for action in rng.sample(seen, min(4, len(seen))):
