@@ -17,6 +17,7 @@ import argparse
 import importlib.machinery
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,16 +53,40 @@ def missing() -> list[str]:
     return [source for source in MODULES if not compiled_path(source).exists()]
 
 
+#: The group's shared library, a top-level module beside `ai` and `engine` (mypyc computes a compiled
+#: module's __file__ from it, wrongly when it sits inside a package). `build` puts the repository on the
+#: environment's path with a .pth file, so the compiled modules import from any directory, as `ai` does.
+GROUP = "skyboard_native"
+_SETUP = f"""
+import sys
+from setuptools import setup
+from mypyc.build import mypycify
+setup(name="skyboard-native", script_args=["build_ext", "--inplace", "--build-temp", "build/mypyc"],
+      ext_modules=mypycify(["--ignore-missing-imports", "--follow-imports=silent", *sys.argv[1:]],
+                           group_name="{GROUP}"))
+"""
+
+
 def build() -> None:
-    """Compile every module with mypyc when any is missing or stale (a no-op otherwise)."""
+    """Compile every module with mypyc when any is missing or stale (otherwise only the .pth is checked)."""
+    _put_root_on_path()
     if not stale() and not missing():
         return
-    command = [sys.executable, "-m", "mypyc", "--ignore-missing-imports", *MODULES]
+    command = [sys.executable, "-c", _SETUP, *MODULES]
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"mypyc failed:\n{result.stdout[-4000:]}{result.stderr[-4000:]}")
     for source in MODULES:  # mypyc keeps the old file when the C is unchanged: date every one as built now
         compiled_path(source).touch()
+
+
+def _put_root_on_path() -> None:
+    """Inside a virtual environment, a .pth file naming the repository (an editable install maps only the
+    packages it found, not the group's library, which is built afterwards)."""
+    if sys.prefix == sys.base_prefix:
+        return
+    site = Path(sysconfig.get_paths()["purelib"])
+    (site / "skyboard-native.pth").write_text(f"{ROOT}\n", encoding="utf-8")
 
 
 def clean() -> None:

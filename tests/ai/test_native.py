@@ -41,3 +41,19 @@ def test_a_compiled_file_older_than_its_source_is_stale():
     finally:
         os.utime(built, (stat.st_atime, max(stat.st_mtime, time.time())))
     assert native.stale() == []
+
+
+def test_the_compiled_build_imports_from_any_directory(tmp_path):
+    """The group's shared library is a top-level module, which an editable install does not map: without
+    the .pth that `build` writes, a process started outside the repository failed to import the search.
+    Its compiled modules also know their own files (the fitted models are found beside `ai/learned.py`)."""
+    import subprocess
+    import sys
+
+    if native.missing():
+        pytest.skip("no compiled build here (make compile)")
+    # the environment as it is: the installed (editable) package, not a path that would hide the problem
+    code = "import ai.ismcts, ai.learned; print(ai.ismcts.__file__); print(ai.learned.FITTED_DIR.is_dir())"
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [str(native.compiled_path("ai/ismcts.py")), "True"]
