@@ -76,7 +76,7 @@ def build() -> None:
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"mypyc failed:\n{result.stdout[-4000:]}{result.stderr[-4000:]}")
-    for source in MODULES:  # mypyc keeps the old file when the C is unchanged: date every one as built now
+    for source in MODULES:  # an unchanged module is not rebuilt and its copy keeps the old time: date all now
         compiled_path(source).touch()
 
 

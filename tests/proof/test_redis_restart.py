@@ -4,9 +4,14 @@ persistence every acknowledged action is still there afterwards, its keyed retry
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import grpc
 import pytest
+import redis
 
+from services.redis_clients import async_redis, sync_redis
 from tests.services.helpers import expect_error
 
 
@@ -35,13 +40,6 @@ def test_pooled_clients_reconnect_after_a_restart_and_fail_fast_while_it_is_down
     """The platform's clients come back after a restart with every pooled connection dead, and their resend
     policy does not hide an outage: a command while Redis is down still fails within two seconds. (The
     stale-connection race itself is caught by the test above, which failed 8 times in 25 without it.)"""
-    import asyncio
-    import time
-
-    import redis
-
-    from services.redis_clients import async_redis, sync_redis
-
     async def scenario() -> tuple[list[str], float]:
         client = async_redis(private_redis.url, decode_responses=True)
         try:
