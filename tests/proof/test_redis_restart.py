@@ -59,7 +59,10 @@ def test_pooled_clients_reconnect_after_a_restart_and_fail_fast_while_it_is_down
     assert values == [str(i % 8) for i in range(16)], "append-only Redis kept the keys; no command failed"
     assert outage_s < 2.0, f"a command during the outage failed after {outage_s:.2f} s, not quickly"
     blocking = sync_redis(private_redis.url, decode_responses=True)
-    assert blocking.get("k3") == "3"
-    private_redis.kill()
-    private_redis.start()
-    assert blocking.get("k3") == "3", "the blocking client reconnects too"
+    try:
+        assert blocking.get("k3") == "3"
+        private_redis.kill()
+        private_redis.start()
+        assert blocking.get("k3") == "3", "the blocking client reconnects too"
+    finally:
+        blocking.close()
