@@ -28,10 +28,8 @@ One tree per decision, grown from the observer's point of view:
   heuristic's projected scores turned into normalized results
   (`ai.heuristics`), or by the real result if the game ended.
 
-At the root, the observer's edges get a progressive bias toward the game's
-rule (`ai.heuristics.for_search`: the `greedy` level's rule, or where a game
-has one, that rule with weights tuned against `greedy`), computed once, on a
-determinization: the rule's choice is expanded first
+At the root, the observer's edges get a progressive bias toward the `greedy`
+level's choice (computed once, on a determinization): it is expanded first
 and earns a PUCT-style bonus `prior_weight * sqrt(N) / (n + 1)` (N visits of
 the root, n of that action), as AlphaZero's PUCT does with a one-hot policy
 prior. Another action wins only once its mean result beats the greedy one's
@@ -79,7 +77,7 @@ import time
 from dataclasses import dataclass
 
 from ai.bot import Bot, Budget
-from ai.heuristics import Heuristic, for_search
+from ai.heuristics import Heuristic, for_game
 from ai.learned import WinModel, load_model
 from ai.outcome import WIN_WEIGHT, estimated_rewards, terminal_rewards
 from engine.core import Action, IllegalAction, State
@@ -263,7 +261,7 @@ class ISMCTSBot(Bot):
     def _choose(
         self, state: State, seat: int, actions: list[Action], rng: random.Random, budget: Budget | None
     ) -> Action:
-        heuristic = for_search(state.game.name)
+        heuristic = for_game(state.game.name)
         budget = budget or self._level_budget(heuristic)
         rule_kinds = heuristic.rule_kinds if self.config.rule_kinds is None else self.config.rule_kinds
         self._rule_kinds = rule_kinds

@@ -9,10 +9,6 @@ a bot honest:
 - `scale(state)`: the expected error of that projection, in points;
 - `choose(state, seat, actions, rng)`: the `greedy` level's decision rule.
 
-A module may also expose `SEARCH_HEURISTIC`: the same rule with weights tuned to win against `greedy`,
-which the search levels use for their priors and for the decisions they leave to the rule
-(`for_search`), while `greedy` keeps the plain rule.
-
 A game without a module falls back to `Heuristic` itself: current scores as the
 projection and a one-ply lookahead as the greedy rule. Every registered game
 is expected to have its own module (a test checks it).
@@ -106,7 +102,6 @@ def one_ply(heuristic: Heuristic, state: State, seat: int, actions: list[Action]
 
 
 _CACHE: dict[str, Heuristic] = {}
-_SEARCH_CACHE: dict[str, Heuristic | None] = {}
 
 
 def has_module(game: str) -> bool:
@@ -127,12 +122,3 @@ def for_game(game: str) -> Heuristic:
         cached = importlib.import_module(f"{__name__}.{game}").HEURISTIC if has_module(game) else Heuristic()
         _CACHE[game] = cached
     return cached
-
-
-def for_search(game: str) -> Heuristic:
-    """The heuristic the search levels use: the module's `SEARCH_HEURISTIC` where it has one (a rule tuned
-    against `greedy`), else the `greedy` level's own (`for_game`)."""
-    if game not in _SEARCH_CACHE:
-        module = importlib.import_module(f"{__name__}.{game}") if has_module(game) else None
-        _SEARCH_CACHE[game] = getattr(module, "SEARCH_HEURISTIC", None)
-    return _SEARCH_CACHE[game] or for_game(game)

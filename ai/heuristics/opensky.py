@@ -24,8 +24,7 @@ Greedy decision rules, phase by phase (the phase is told by the legal actions):
   provisional winner on the standing offers; otherwise decline.
 - ancillaries (OS-14/15): the count k maximizing P(accept) x (fare + 100k)
   + (1 - P(accept)) x 0.3 x fare (a failed check returns the card to the hand,
-  worth about a third of its value later; the search levels' rule counts it at
-  half, see SEARCH_PARAMS), P from the price die (OS-2.3).
+  worth about a third of its value later), P from the price die (OS-2.3).
 - lease (OS-17): only when the seat has no aircraft on the board and at least
   three months of the season remain: one aircraft, the cheapest payment.
 
@@ -218,15 +217,12 @@ def winners(offers: list[tuple[int, int, int]]) -> list[int]:
 class OpenSkyHeuristic(Heuristic):
     game = "opensky"
     max_rollout_depth = 6
-    #: Ancillaries (OS-14) are left to the rule as well, with the search levels' weights (`SEARCH_PARAMS`):
-    #: the fitted evaluation scores a failed price check as a loss of about 100 points (a card back in the
-    #: hand weighs negative in it, a by-product of greedy self-play), which makes the search timid there.
     #: Sealed bids are left to the rule below (best fare against every card a rival could play, or the
     #: best expected fare): at 1,000 iterations MCTS won 14 of 30 paired 2-player games against greedy
     #: with it and 11 without (15.5 and 13 with the fitted evaluation; bench/RESULTS.md). Playing every
     #: seat's bids by the rule inside the tree as well (`SearchConfig.rule_in_tree`) won 31.5 of 48 paired
     #: games against 25.5 for the root alone.
-    rule_kinds = frozenset({"bid", "add_ancillaries"})
+    rule_kinds = frozenset({"bid"})
     #: A longer search plays OpenSky worse: it overrules the greedy rule more often (leases: 17% of
     #: sampled decisions at 1,000 iterations, 34% at 3,000), on errors of the fitted evaluation. Against
     #: greedy in the same 48 two-player games `mcts-normal` won 31.5 at 1,000 iterations and 23.0 at its
@@ -574,12 +570,3 @@ def _argmax(actions: list[Action], value, rng: random.Random) -> Action:
 
 
 HEURISTIC = OpenSkyHeuristic()
-
-#: The rule the search levels use (`ai.heuristics.for_search`): the greedy rule, but a fare card that a failed
-#: price check returns to the hand counts half its value instead of 0.3, so a sole winner at 300 attaches
-#: two ancillary tokens (accepted half the time, OS-15.8) instead of none. Against three greedy rules this
-#: rule won +2.0, +2.4 (2-player, 3,000 paired games each on seeds 12 and 13) and +1.3 (4-player, 2,000)
-#: points more than greedy itself (`python -m bench.rule_variants --variant search='{"anc_fail": 0.5}'`;
-#: bench/RESULTS.md, twelfth session). The `greedy` level keeps the plain rule.
-SEARCH_PARAMS = RuleParams(anc_fail=0.5)
-SEARCH_HEURISTIC = OpenSkyHeuristic(SEARCH_PARAMS)
