@@ -11,9 +11,11 @@ PROTO_GEN := $(PROTO_SRC:.proto=_pb2.py)
 
 install: $(STAMP) $(PROTO_GEN) compile
 
-# the search's hot modules compiled to C by mypyc (ai/native.py); rebuilt whenever a source is newer
+# the search's hot modules compiled to C by mypyc (ai/native.py); rebuilt whenever a source is newer.
+# Run as a script, not with -m: importing the `ai` package would import a stale compiled module first,
+# which fails once the sources it was built from have changed their names
 compile: $(STAMP)
-	$(PY) -m ai.native build
+	$(PY) ai/native.py build
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +55,6 @@ soak: $(STAMP) $(PROTO_GEN)
 	timeout 1800 $(PY) -m bench.soak --json bench/results/soak.json
 
 clean:
-	-$(PY) -m ai.native clean
+	-$(PY) ai/native.py clean
 	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis
 	find proto -name '*_pb2*.py*' -delete

@@ -6,9 +6,12 @@ engine and search run about 1.4 times as many a second (bench/RESULTS.md). A `.s
 would silently run old rules, so `make` rebuilds whenever a source is newer and the test session refuses
 to start on a stale build.
 
-    python -m ai.native build      # compile if any module is missing or stale (what `make compile` runs)
-    python -m ai.native status     # which modules run compiled
-    python -m ai.native clean      # delete the compiled files: every module runs from source
+    python ai/native.py build      # compile if any module is missing or stale (what `make compile` runs)
+    python ai/native.py status     # which modules run compiled
+    python ai/native.py clean      # delete the compiled files: every module runs from source
+
+Run it as a script: `python -m ai.native` imports the `ai` package first, and with it the old compiled
+search, which fails to import once the sources it was built from no longer define what it imports.
 """
 
 from __future__ import annotations

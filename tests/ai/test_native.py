@@ -57,3 +57,20 @@ def test_the_compiled_build_imports_from_any_directory(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [str(native.compiled_path("ai/ismcts.py")), "True"]
+
+
+def test_the_builder_runs_without_importing_the_ai_package():
+    """`make compile` runs `ai/native.py` as a script. Run with `-m`, it imported `ai` first and with it the old
+    compiled search, which failed to import once a source it was built from had changed (a name it imports
+    removed), so the stale build could not be rebuilt."""
+    import subprocess
+    import sys
+
+    code = (
+        "import runpy, sys; sys.argv = ['native.py', 'status']; "
+        f"runpy.run_path({str(native.ROOT / 'ai' / 'native.py')!r}, run_name='__main__'); "
+        "assert 'ai' not in sys.modules and 'ai.ismcts' not in sys.modules, sorted(sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=native.ROOT / "bench")
+    assert out.returncode == 0, out.stderr
+    assert "ai/ismcts.py" in out.stdout
