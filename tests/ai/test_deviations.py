@@ -16,8 +16,23 @@ def test_counts_sampled_and_overruled_decisions_per_kind_and_skips_rule_kinds():
     assert deviations("opensky", 2, games=1, iterations=[5, 40], every=7) == counts  # seeded
 
 
+def test_value_plays_out_every_decision_overruled_at_the_first_cap_and_no_other():
+    values: dict = {}
+    counts = deviations("opensky", 2, games=1, iterations=[5], every=7, value_rounds=2, values=values)
+    assert sum(len(rows) for rows in values.values()) == sum(row[1] for row in counts.values()) > 0
+    assert set(values) <= set(counts)
+    for rows in values.values():
+        assert all(-1.0 <= win <= 1.0 for win, _ in rows)
+    again: dict = {}
+    deviations("opensky", 2, games=1, iterations=[5], every=7, value_rounds=2, values=again)
+    assert again == values  # seeded, playouts included
+
+
 def test_bad_iteration_lists_are_refused_by_name(capsys):
     for bad in ("x", "0", ""):
         with pytest.raises(SystemExit):
             main(["--game", "opensky", "--iterations", bad])
         assert "--iterations" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--game", "opensky", "--value", "-1"])
+    assert "--value" in capsys.readouterr().err
