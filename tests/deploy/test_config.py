@@ -366,7 +366,7 @@ def test_dockerfile_is_multi_stage_non_root_and_generates_the_stubs():
     ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
     assert {".venv", ".git", "**/*_pb2.py"} <= set(ignored)
     # the image compiles the search's hot modules itself, never taking the host's build (another Python)
-    assert "python -m ai.native build" in build and {"*.so", "**/*.so"} <= set(ignored)
+    assert "python ai/native.py build" in build and {"*.so", "**/*.so"} <= set(ignored)
 
 
 @pytest.fixture
