@@ -29,8 +29,13 @@ from bench.paired import parse_fields, seat_outcome, summarize
 
 
 def parse_variant(text: str) -> tuple[str, dict]:
-    """NAME=JSON object of SearchConfig fields."""
-    return parse_fields(text, SearchConfig)
+    """NAME=JSON object of SearchConfig fields. A JSON list given for a set of decision kinds
+    (`rule_kinds`, `playout_kinds`) becomes the frozenset the compiled SearchConfig requires."""
+    name, fields = parse_fields(text, SearchConfig)
+    for key in ("rule_kinds", "playout_kinds"):
+        if isinstance(fields.get(key), list):
+            fields[key] = frozenset(fields[key])
+    return name, fields
 
 
 def play(job: tuple) -> tuple[str, int, float, float, float]:

@@ -17,6 +17,17 @@ def test_variants_parse_into_searchconfig_fields_and_refuse_anything_else():
             parse_variant(bad)
 
 
+def test_lists_of_decision_kinds_become_the_frozensets_the_compiled_config_takes():
+    """The compiled SearchConfig refuses a list for `rule_kinds`; a variant on the command line can only give one."""
+    import dataclasses
+
+    from ai.levels import SEARCH
+
+    _, fields = parse_variant('rule4={"rule_kinds": ["bid", "choose_market"], "playout_kinds": []}')
+    assert fields == {"rule_kinds": frozenset({"bid", "choose_market"}), "playout_kinds": frozenset()}
+    assert dataclasses.replace(SEARCH["mcts-normal"], **fields).rule_kinds == frozenset({"bid", "choose_market"})
+
+
 def test_a_variant_plays_its_seat_and_the_result_is_reproducible():
     job = ("opensky", 2, "probe", {"prior_plies": 4}, "random", 1, 3, 8, None)
     first = play(job)
