@@ -86,7 +86,8 @@ def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:
           f"({time.perf_counter() - start:.0f} s)")
     names = list(variants)
     for name, line in zip(["", *names], summarize(results, names), strict=True):
-        cost = f"  s/decision {sum(think[name]) / len(think[name]):.3f}  {json.dumps(variants[name])}" if name else ""
+        fields = json.dumps(variants[name], default=sorted) if name else ""  # sets of decision kinds as lists
+        cost = f"  s/decision {sum(think[name]) / len(think[name]):.3f}  {fields}" if name else ""
         print(line + cost)
     sys.stdout.flush()
     return results

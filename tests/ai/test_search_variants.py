@@ -6,7 +6,7 @@ import pytest
 
 import ai
 from ai.match import play_match
-from bench.search_variants import parse_variant, play
+from bench.search_variants import main, parse_variant, play
 
 
 def test_variants_parse_into_searchconfig_fields_and_refuse_anything_else():
