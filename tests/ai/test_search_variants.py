@@ -28,6 +28,12 @@ def test_lists_of_decision_kinds_become_the_frozensets_the_compiled_config_takes
     assert dataclasses.replace(SEARCH["mcts-normal"], **fields).rule_kinds == frozenset({"bid", "choose_market"})
 
 
+def test_a_variant_with_decision_kinds_plays_and_prints(capsys):
+    main(["--game", "opensky", "--players", "2", "--games", "1", "--iterations", "5", "--workers", "1",
+          "--variant", 'rule={"rule_kinds": ["bid", "add_ancillaries"]}'])
+    assert '{"rule_kinds": ["add_ancillaries", "bid"]}' in capsys.readouterr().out
+
+
 def test_a_variant_plays_its_seat_and_the_result_is_reproducible():
     job = ("opensky", 2, "probe", {"prior_plies": 4}, "random", 1, 3, 8, None)
     first = play(job)
