@@ -18,7 +18,9 @@ greedy rule afterwards and both ways from the same determinization and dice each
 (`ISMCTSBot._playout`). Per kind it prints the mean paired gain of the search's choice, in win share and
 in final margin, with its standard error over the overruled decisions. Tournaments are too noisy to show
 what one kind of decision is worth (a 200-game table has a standard error of 3.5 points); this measures
-it where it happens.
+it where it happens, but against a greedy future, the bot's own seat included. It screens for plain
+errors; it does not rank a searching player's choices (in 4-player OpenSky it put the search's market
+choices below the rule's, and the rule's won less in play: bench/RESULTS.md, twelfth session).
 """
 
 from __future__ import annotations
