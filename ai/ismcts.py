@@ -208,6 +208,12 @@ def _select(
 EARLY_STOP_EVERY = 32
 
 
+def final_margin(state: State, observer: int) -> float:
+    """The observer's final score minus the best other seat's, in points."""
+    scores = state.scores()
+    return float(scores[observer] - max(x for i, x in enumerate(scores) if i != observer))
+
+
 def mean_and_error(values: list[float]) -> tuple[float, float]:
     """Sample mean and its standard error (infinite from fewer than two values)."""
     n = len(values)
@@ -375,6 +381,14 @@ class ISMCTSBot(Bot):
     def _playout(self, truth: State, observer: int, action: Action, seed: int, heuristic: Heuristic) -> float:
         """The observer's reward for `action` followed by greedy play to the end, from the
         determinization and dice that `seed` fixes."""
+        state = self._playout_end(truth, observer, action, seed, heuristic)
+        if self.config.playout_reward == "margin":
+            return final_margin(state, observer) / 1000.0
+        return terminal_rewards(state, self._win_weight)[observer]
+
+    @staticmethod
+    def _playout_end(truth: State, observer: int, action: Action, seed: int, heuristic: Heuristic) -> State:
+        """The finished game after `action` and greedy play, from the determinization and dice `seed` fixes."""
         state = truth.determinize(observer, random.Random(seed))
         policy_rng = random.Random(seed ^ 0x5DEECE66D)
         state.apply(observer, action)
@@ -387,11 +401,7 @@ class ISMCTSBot(Bot):
                 legal = state.legal_actions(s)
                 if legal:
                     state.apply(s, legal[0] if len(legal) == 1 else heuristic.prior(state, s, legal, policy_rng))
-        if self.config.playout_reward == "margin":
-            scores = state.scores()
-            others = [x for i, x in enumerate(scores) if i != observer]
-            return (scores[observer] - max(others)) / 1000.0
-        return terminal_rewards(state, self._win_weight)[observer]
+        return state
 
     def _level_budget(self, heuristic: Heuristic) -> Budget:
         """The level's budget, its iteration cap lowered to the game's `max_search_iterations`."""

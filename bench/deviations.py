@@ -15,7 +15,8 @@ of overruled decisions grows with the budget.
 `--value R` also says whether the overruling was right: each decision the search (at the first cap) made
 otherwise is played out R times both ways, the search's choice and the rule's, with every seat on the
 greedy rule afterwards and both ways from the same determinization and dice each round
-(`ISMCTSBot._playout`). Per kind it prints the mean paired gain of the search's choice, in win share and
+(`ISMCTSBot._playout_end`). Per kind it prints the mean paired gain of the search's choice, in result (the
+search's own reward, `ai.outcome`: win share, with a quarter weight on rank share beyond 2 players) and
 in final margin, with its standard error over the overruled decisions. Tournaments are too noisy to show
 what one kind of decision is worth (a 200-game table has a standard error of 3.5 points); this measures
 it where it happens, but against a greedy future, the bot's own seat included. It screens for plain
@@ -26,7 +27,6 @@ choices below the rule's, and the rule's won less in play: bench/RESULTS.md, twe
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import random
 from collections import defaultdict
 
@@ -34,9 +34,19 @@ import engine
 from ai.bot import Budget
 from ai.greedy import GreedyBot
 from ai.heuristics import for_game
-from ai.ismcts import ISMCTSBot, mean_and_error
-from ai.levels import SEARCH, make_bot
+from ai.ismcts import ISMCTSBot, final_margin, mean_and_error
+from ai.levels import make_bot
+from ai.outcome import WIN_WEIGHT, terminal_rewards
 from bench.selfplay import greedy_positions
+
+
+def _paired_gain(state, seat: int, choice, rule_choice, seed: int, heuristic) -> tuple[float, float]:
+    """(result, margin in thousands) of `choice` minus those of `rule_choice`, both played out once with greedy
+    play from the same determinization and dice; result is the search's own reward (`ai.outcome`)."""
+    ends = [ISMCTSBot._playout_end(state, seat, action, seed, heuristic) for action in (choice, rule_choice)]
+    results = [terminal_rewards(end, WIN_WEIGHT)[seat] for end in ends]
+    margins = [final_margin(end, seat) / 1000.0 for end in ends]
+    return results[0] - results[1], margins[0] - margins[1]
 
 
 def deviations(game: str, players: int, games: int, iterations: list[int], seed: int = 1000,
@@ -44,13 +54,11 @@ def deviations(game: str, players: int, games: int, iterations: list[int], seed:
                values: dict[str, list[tuple[float, float]]] | None = None) -> dict[str, list[int]]:
     """Per decision kind: [decisions sampled, then per iteration cap how many the search decided otherwise].
     With `value_rounds`, each decision overruled at the first cap is valued into `values[kind]`: the mean
-    paired (win share, margin in thousands) gain of the search's choice over the rule's."""
+    paired (result, margin in thousands) gain of the search's choice over the rule's."""
     heuristic = for_game(game)
     ruled = heuristic.rule_kinds
     counts: dict[str, list[int]] = defaultdict(lambda: [0] * (1 + len(iterations)))
     greedy = GreedyBot()
-    base = SEARCH["mcts-normal"]
-    judges = [ISMCTSBot("judge", dataclasses.replace(base, playout_reward=r)) for r in ("result", "margin")]
     for g in range(games):
         playout_rng = random.Random((seed + g) * 7919 + 5)
         for state, seat, legal, step in greedy_positions(game, players, seed + g, every):
@@ -65,13 +73,10 @@ def deviations(game: str, players: int, games: int, iterations: list[int], seed:
                 choice = search.choose(state, seat, random.Random(step), Budget(iterations=cap))
                 row[1 + j] += choice != rule_choice
                 if j == 0 and value_rounds and values is not None and choice != rule_choice:
-                    gains = [[], []]
-                    for _ in range(value_rounds):
-                        round_seed = playout_rng.getrandbits(64)
-                        for judge, out in zip(judges, gains, strict=True):
-                            out.append(judge._playout(state, seat, choice, round_seed, heuristic)
-                                       - judge._playout(state, seat, rule_choice, round_seed, heuristic))
-                    values.setdefault(kind, []).append((sum(gains[0]) / value_rounds, sum(gains[1]) / value_rounds))
+                    gains = [_paired_gain(state, seat, choice, rule_choice, playout_rng.getrandbits(64), heuristic)
+                             for _ in range(value_rounds)]
+                    values.setdefault(kind, []).append(
+                        (sum(r for r, _ in gains) / value_rounds, sum(m for _, m in gains) / value_rounds))
     return dict(counts)
 
 
@@ -103,7 +108,7 @@ def main(argv: list[str] | None = None) -> dict[str, list[int]]:
     if args.value:
         print(f"search's choice minus the rule's where it overruled at {caps[0]} iterations "
               f"({args.value} paired greedy playouts each; mean ± standard error over the decisions)")
-        print(f"{'kind':<18}{'valued':>8}{'win share':>20}{'margin':>16}")
+        print(f"{'kind':<18}{'valued':>8}{'result':>20}{'margin':>16}")
         for kind, rows in sorted(values.items()):
             win, win_se = mean_and_error([w for w, _ in rows])
             margin, margin_se = mean_and_error([m * 1000 for _, m in rows])

@@ -30,7 +30,8 @@ from bench.paired import parse_fields, seat_outcome, summarize
 
 def parse_variant(text: str) -> tuple[str, dict]:
     """NAME=JSON object of SearchConfig fields. A JSON list given for a set of decision kinds
-    (`rule_kinds`, `playout_kinds`) becomes the frozenset the compiled SearchConfig requires."""
+    (`rule_kinds`, `playout_kinds`) becomes the frozenset the compiled SearchConfig requires (named here: the
+    compiled class keeps no field types to find them by)."""
     name, fields = parse_fields(text, SearchConfig)
     for key in ("rule_kinds", "playout_kinds"):
         if isinstance(fields.get(key), list):
