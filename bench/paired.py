@@ -59,3 +59,20 @@ def summarize(results: list[tuple[str, int, float, float]], names: list[str]) ->
             f"{mean:>+14.3f} ± {se:.3f}{gain:>+14.1f} ± {gain_se:.1f}"
         )
     return lines
+
+
+def seat_lines(results: list[tuple[str, int, float, float]], names: list[str], players: int) -> list[str]:
+    """Each variant's win rate in each seat it played (game g puts it in seat (-g) mod players, as
+    `ai.tournament` seats line-up position 0): an average over seats hides how far a game favours one,
+    and a change that helps only the weaker seat (2-player OpenSky's second) shows here first."""
+    lines = [f"{'win rate by seat':<14}" + "".join(f"{'seat ' + str(s):>9}" for s in range(players))]
+    for name in names:
+        credit = [0.0] * players
+        games = [0] * players
+        for variant, index, won, _ in results:
+            if variant == name:
+                credit[(-index) % players] += won
+                games[(-index) % players] += 1
+        cells = "".join(f"{c / g:>9.1%}" if g else f"{'-':>9}" for c, g in zip(credit, games, strict=True))
+        lines.append(f"{name:<14}{cells}")
+    return lines

@@ -23,7 +23,7 @@ from typing import Any
 from ai.greedy import GreedyBot
 from ai.match import play_match
 from ai.tournament import game_seed
-from bench.paired import parse_fields, seat_outcome, summarize
+from bench.paired import parse_fields, seat_lines, seat_outcome, summarize
 
 
 def rule_module(game: str) -> Any:
@@ -73,7 +73,8 @@ def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:
     else:
         results = [play(job) for job in jobs]
     print(f"{args.game}, {args.players} players, {args.games} games per variant, seed {args.seed}, options {options}")
-    for line in summarize(results, [n for n, _ in variants]):
+    names = [n for n, _ in variants]
+    for line in summarize(results, names) + seat_lines(results, names, args.players):
         print(line)
     sys.stdout.flush()
     return results

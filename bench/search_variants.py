@@ -25,7 +25,7 @@ from ai.ismcts import ISMCTSBot, SearchConfig
 from ai.levels import SEARCH, make_bot
 from ai.match import play_match
 from ai.tournament import game_seed
-from bench.paired import parse_fields, seat_outcome, summarize
+from bench.paired import parse_fields, seat_lines, seat_outcome, summarize
 
 
 def parse_variant(text: str) -> tuple[str, dict]:
@@ -90,6 +90,8 @@ def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:
         fields = json.dumps(variants[name], default=sorted) if name else ""  # sets of decision kinds as lists
         cost = f"  s/decision {sum(think[name]) / len(think[name]):.3f}  {fields}" if name else ""
         print(line + cost)
+    for line in seat_lines(results, names, args.players):
+        print(line)
     sys.stdout.flush()
     return results
 

@@ -8,7 +8,7 @@ from ai.greedy import GreedyBot
 from ai.heuristics.opensky import HEURISTIC, OpenSkyHeuristic, RuleParams
 from ai.match import play_match
 from ai.tournament import game_seed
-from bench.paired import summarize
+from bench.paired import seat_lines, summarize
 from bench.rule_variants import parse_variant, play
 
 
@@ -60,3 +60,13 @@ def test_summary_pairs_each_variant_with_the_first():
     assert lines[2].split()[:4] == ["b", "2", "2.0", "100.0%"]
     assert "+0.500" in lines[2] and "+0.000" in lines[1]
     assert "+9.0 ± 1.0" in lines[2]  # paired margin gains 10 and 8
+
+
+def test_seat_lines_credit_each_game_to_the_seat_the_variant_sat_in():
+    """Game g seats the variant in seat (-g) mod players: games 0 and 2 in seat 0, games 1 and 3 in seat 1
+    of a 2-player game; a variant that never sat in a seat shows a dash there."""
+    results = [("a", 0, 1.0, 5.0), ("a", 1, 0.0, -5.0), ("a", 2, 0.5, 0.0), ("a", 3, 1.0, 9.0)]
+    lines = seat_lines(results, ["a"], 2)
+    assert lines[0].split() == ["win", "rate", "by", "seat", "seat", "0", "seat", "1"]
+    assert lines[1].split() == ["a", "75.0%", "50.0%"]
+    assert seat_lines([("b", 0, 1.0, 1.0)], ["b"], 3)[1].split() == ["b", "100.0%", "-", "-"]

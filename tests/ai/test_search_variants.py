@@ -31,7 +31,9 @@ def test_lists_of_decision_kinds_become_the_frozensets_the_compiled_config_takes
 def test_a_variant_with_decision_kinds_plays_and_prints(capsys):
     main(["--game", "opensky", "--players", "2", "--games", "1", "--iterations", "5", "--workers", "1",
           "--variant", 'rule={"rule_kinds": ["bid", "add_ancillaries"]}'])
-    assert '{"rule_kinds": ["add_ancillaries", "bid"]}' in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert '{"rule_kinds": ["add_ancillaries", "bid"]}' in out
+    assert out.splitlines()[-1].split()[0] == "rule" and out.splitlines()[-1].split()[2] == "-"  # seat 1 unplayed
 
 
 def test_a_variant_plays_its_seat_and_the_result_is_reproducible():
