@@ -65,7 +65,7 @@ def seat_lines(results: list[tuple[str, int, float, float]], names: list[str], p
     """Each variant's win rate in each seat it played (game g puts it in seat (-g) mod players, as
     `ai.tournament` seats line-up position 0): an average over seats hides how far a game favours one,
     and a change that helps only the weaker seat (2-player OpenSky's second) shows here first."""
-    lines = [f"{'win rate by seat':<14}" + "".join(f"{'seat ' + str(s):>9}" for s in range(players))]
+    lines = [f"{'win rate in':<14}" + "".join(f"{'seat ' + str(s):>9}" for s in range(players))]
     for name in names:
         credit = [0.0] * players
         games = [0] * players

@@ -67,6 +67,6 @@ def test_seat_lines_credit_each_game_to_the_seat_the_variant_sat_in():
     of a 2-player game; a variant that never sat in a seat shows a dash there."""
     results = [("a", 0, 1.0, 5.0), ("a", 1, 0.0, -5.0), ("a", 2, 0.5, 0.0), ("a", 3, 1.0, 9.0)]
     lines = seat_lines(results, ["a"], 2)
-    assert lines[0].split() == ["win", "rate", "by", "seat", "seat", "0", "seat", "1"]
+    assert lines[0].split() == ["win", "rate", "in", "seat", "0", "seat", "1"]
     assert lines[1].split() == ["a", "75.0%", "50.0%"]
     assert seat_lines([("b", 0, 1.0, 1.0)], ["b"], 3)[1].split() == ["b", "100.0%", "-", "-"]
