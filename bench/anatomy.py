@@ -6,7 +6,8 @@ Every seat plays the `greedy` rule; game g is seeded as game g of `ai.tournament
 share of games by the winner's lead over the runner-up (in bands), the share of shared victories, the win
 credit of each seat, and the mean of each part of the final score (the view's `score` breakdown, where a
 game gives one) for the winner and for the other seats, with the mean number of decisions of each kind in
-which the seat had a choice.
+which the seat had a choice; then the same score parts by seat, which show where a seat's advantage comes
+from (in 2-player OpenSky the first seat's first placements take most subsidy cubes, OS-6.4 and OS-7).
 """
 
 from __future__ import annotations
@@ -69,6 +70,19 @@ def report(games: list[dict[str, Any]], band: int) -> list[str]:
     lines.append(f"{'mean per game':<32}{'winner':>10}{'others':>10}")
     for k in sorted(set(winner_parts) | set(other_parts)):
         lines.append(f"{k:<32}{winner_parts[k] / n:>10.1f}{other_parts[k] / n:>10.1f}")
+    return lines + seat_parts(games)
+
+
+def seat_parts(games: list[dict[str, Any]]) -> list[str]:
+    """The mean of each score part per seat (none where the game's view gives no breakdown)."""
+    players = len(games[0]["scores"])
+    keys = sorted({k for g in games for row in g["parts"] for k in row})
+    if not keys:
+        return []
+    lines = [f"{'mean by seat':<32}" + "".join(f"{'seat ' + str(s):>10}" for s in range(players))]
+    for k in keys:
+        means = [sum(g["parts"][s].get(k, 0.0) for g in games) / len(games) for s in range(players)]
+        lines.append(f"{k:<32}" + "".join(f"{m:>10.1f}" for m in means))
     return lines
 
 

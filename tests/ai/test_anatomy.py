@@ -24,3 +24,15 @@ def test_the_winner_rows_are_the_winners_own_score_parts():
     lines = report([game], 100)
     total = next(line for line in lines if line.startswith("total"))
     assert total.split()[1:] == [f"{game['scores'][winner]:.1f}", f"{game['scores'][1 - winner]:.1f}"]
+
+
+def test_the_seat_rows_are_each_seats_own_score_parts():
+    """OS-19.2 by seat: each seat's row holds the mean of its own parts over the games."""
+    games = [play("opensky", 2, seed) for seed in (11, 12)]
+    lines = report(games, 100)
+    start = lines.index(next(line for line in lines if line.startswith("mean by seat")))
+    rows = {line.split()[0]: [float(x) for x in line.split()[1:]] for line in lines[start + 1:]}
+    for seat in range(2):
+        for part in ("subsidies", "total"):
+            assert rows[part][seat] == sum(g["parts"][seat][part] for g in games) / 2
+    assert rows["total"] == [sum(g["scores"][s] for g in games) / 2 for s in range(2)]
