@@ -11,6 +11,11 @@ from ai.match import MatchResult
 from ai.tournament import wilson
 
 
+def variant_seat(index: int, players: int) -> int:
+    """The seat the variant plays in game `index`: where `ai.tournament.seating` puts line-up position 0."""
+    return (-index) % players
+
+
 def seat_outcome(result: MatchResult, seat: int) -> tuple[float, float]:
     """(win credit, final margin over the best other seat) of `seat` in a finished game."""
     credit = 1.0 / len(result.winners) if seat in result.winners else 0.0
@@ -62,17 +67,18 @@ def summarize(results: list[tuple[str, int, float, float]], names: list[str]) ->
 
 
 def seat_lines(results: list[tuple[str, int, float, float]], names: list[str], players: int) -> list[str]:
-    """Each variant's win rate in each seat it played (game g puts it in seat (-g) mod players, as
-    `ai.tournament` seats line-up position 0): an average over seats hides how far a game favours one,
-    and a change that helps only the weaker seat (2-player OpenSky's second) shows here first."""
+    """Each variant's win rate in each seat it played (`variant_seat`): an average over seats hides how far
+    a game favours one, and a change that helps only the weaker seat (2-player OpenSky's second) shows here
+    first."""
     lines = [f"{'win rate in':<14}" + "".join(f"{'seat ' + str(s):>9}" for s in range(players))]
     for name in names:
         credit = [0.0] * players
         games = [0] * players
         for variant, index, won, _ in results:
             if variant == name:
-                credit[(-index) % players] += won
-                games[(-index) % players] += 1
+                seat = variant_seat(index, players)
+                credit[seat] += won
+                games[seat] += 1
         cells = "".join(f"{c / g:>9.1%}" if g else f"{'-':>9}" for c, g in zip(credit, games, strict=True))
         lines.append(f"{name:<14}{cells}")
     return lines

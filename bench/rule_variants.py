@@ -23,7 +23,7 @@ from typing import Any
 from ai.greedy import GreedyBot
 from ai.match import play_match
 from ai.tournament import game_seed
-from bench.paired import parse_fields, seat_lines, seat_outcome, summarize
+from bench.paired import parse_fields, seat_lines, seat_outcome, summarize, variant_seat
 
 
 def rule_module(game: str) -> Any:
@@ -44,7 +44,7 @@ def play(job: tuple) -> tuple[str, int, float, float]:
     module = rule_module(game)
     rule = module.HEURISTIC.__class__(module.RuleParams(**fields))
     levels = ["greedy"] * players
-    seat = (-index) % players  # the seat that line-up position 0 lands on (`ai.tournament.seating`)
+    seat = variant_seat(index, players)
     bots = [GreedyBot(rule) if s == seat else GreedyBot() for s in range(players)]
     result = play_match(game, levels, game_seed(seed, index), options, None, bots)
     credit, margin = seat_outcome(result, seat)
