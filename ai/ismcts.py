@@ -74,6 +74,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ai.bot import Bot, Budget
@@ -208,10 +209,9 @@ def _select(
 EARLY_STOP_EVERY = 32
 
 
-def final_margin(state: State, observer: int) -> float:
-    """The observer's final score minus the best other seat's, in points."""
-    scores = state.scores()
-    return float(scores[observer] - max(x for i, x in enumerate(scores) if i != observer))
+def final_margin(scores: Sequence[float], seat: int) -> float:
+    """A seat's score minus the best other seat's, in points (of a finished game's `scores()`)."""
+    return float(scores[seat] - max(x for i, x in enumerate(scores) if i != seat))
 
 
 def mean_and_error(values: list[float]) -> tuple[float, float]:
@@ -383,7 +383,7 @@ class ISMCTSBot(Bot):
         determinization and dice that `seed` fixes."""
         state = self._playout_end(truth, observer, action, seed, heuristic)
         if self.config.playout_reward == "margin":
-            return final_margin(state, observer) / 1000.0
+            return final_margin(state.scores(), observer) / 1000.0
         return terminal_rewards(state, self._win_weight)[observer]
 
     @staticmethod

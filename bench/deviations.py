@@ -45,7 +45,7 @@ def _paired_gain(state, seat: int, choice, rule_choice, seed: int, heuristic) ->
     play from the same determinization and dice; result is the search's own reward (`ai.outcome`)."""
     ends = [ISMCTSBot._playout_end(state, seat, action, seed, heuristic) for action in (choice, rule_choice)]
     results = [terminal_rewards(end, WIN_WEIGHT)[seat] for end in ends]
-    margins = [final_margin(end, seat) / 1000.0 for end in ends]
+    margins = [final_margin(end.scores(), seat) / 1000.0 for end in ends]
     return results[0] - results[1], margins[0] - margins[1]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from ai.ismcts import mean_and_error
+from ai.ismcts import final_margin, mean_and_error
 from ai.match import MatchResult
 from ai.tournament import wilson
 
@@ -19,8 +19,7 @@ def variant_seat(index: int, players: int) -> int:
 def seat_outcome(result: MatchResult, seat: int) -> tuple[float, float]:
     """(win credit, final margin over the best other seat) of `seat` in a finished game."""
     credit = 1.0 / len(result.winners) if seat in result.winners else 0.0
-    margin = result.scores[seat] - max(x for s, x in enumerate(result.scores) if s != seat)
-    return credit, float(margin)
+    return credit, final_margin(result.scores, seat)
 
 
 def parse_fields(text: str, settings: type) -> tuple[str, dict]:
