@@ -24,8 +24,8 @@ from ai.bot import Budget
 from ai.ismcts import ISMCTSBot, SearchConfig
 from ai.levels import SEARCH, make_bot
 from ai.match import play_match
-from ai.tournament import game_seed
-from bench.paired import parse_fields, seat_lines, seat_outcome, summarize
+from ai.tournament import game_seed, seating
+from bench.paired import parse_fields, seat_lines, seat_outcome, summarize, variant_seat
 
 
 def parse_variant(text: str) -> tuple[str, dict]:
@@ -45,9 +45,9 @@ def play(job: tuple) -> tuple[str, int, float, float, float]:
     game, players, name, fields, against, index, seed, iterations, seconds = job
     config = dataclasses.replace(SEARCH["mcts-normal"], **fields)
     lineup = [name] + [against] * (players - 1)
-    levels = [lineup[(s + index) % players] for s in range(players)]
-    seat = levels.index(name)
-    bots = [ISMCTSBot(name, config) if level == name else make_bot(level) for level in levels]
+    levels = seating(lineup, index)
+    seat = variant_seat(index, players)  # by position, so a variant may share the opponents' level name
+    bots = [ISMCTSBot(name, config) if s == seat else make_bot(level) for s, level in enumerate(levels)]
     budget = Budget(seconds=seconds, iterations=iterations)
     result = play_match(game, levels, game_seed(seed, index), None, budget, bots)
     credit, margin = seat_outcome(result, seat)

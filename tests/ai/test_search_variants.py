@@ -50,3 +50,11 @@ def test_play_match_takes_bots_for_its_seats_and_checks_their_number():
     assert result.levels == ["a", "b"] and result.winners
     with pytest.raises(ValueError, match="1 bots for 2 seats"):
         play_match("opensky", ["a", "b"], 5, bots=bots[:1])
+
+
+def test_a_variant_named_like_its_opponents_still_plays_one_seat():
+    """The variant's seat is found by position: named `greedy` against greedy, it plays exactly the game a
+    differently named variant plays (by name, every `greedy` seat became a search)."""
+    named_like = play(("opensky", 2, "greedy", {}, "greedy", 1, 3, 8, None))
+    named_apart = play(("opensky", 2, "probe", {}, "greedy", 1, 3, 8, None))
+    assert named_like[1:4] == named_apart[1:4]
