@@ -10,6 +10,7 @@ under one prefix, deleted by `cleanup`.
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -27,7 +28,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 ROOT = Path(__file__).resolve().parents[1]
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-BOT_SECRET = "proof-bench-bot-secret"
+#: this stack's service credential (random per run, as `make run` makes one)
+SERVICE_SECRET = secrets.token_urlsafe(32)
 
 
 def free_port() -> int:
@@ -120,13 +122,16 @@ class Stack:
         self.grpc_addr = f"127.0.0.1:{free_port()}"
         self.gateway_port = free_port()
         self.gateway_url = f"http://127.0.0.1:{self.gateway_port}"
+        self.gateway_metrics_port = free_port()
         self.bot_queue = f"{self.prefix}bots"
         base = {**os.environ, "PYTHONUNBUFFERED": "1"}
         service_env = {
             **base, "REDIS_URL": self.redis_url, "GRPC_ADDR": self.grpc_addr, "METRICS_PORT": "0",
-            "KEY_PREFIX": self.prefix, "BOT_QUEUE": self.bot_queue, "BOT_SECRET": BOT_SECRET,
+            "KEY_PREFIX": self.prefix, "BOT_QUEUE": self.bot_queue, "SERVICE_SECRET": SERVICE_SECRET,
             "DISPATCH_BOTS": "true" if self.dispatch_bots else "false", "SHUTDOWN_GRACE_S": "0.5",
             "BOT_REDISPATCH_S": "2",
+            # benchmarks measure play, not accounts: games are created anonymously (the development setting)
+            "ALLOW_ANONYMOUS_CREATE": "true",
             **self.service_env,
         }
         self.procs["service"] = Proc("service", [sys.executable, "-m", "services.run"], service_env,
@@ -134,7 +139,8 @@ class Stack:
         gateway_env = {
             **base, "GATEWAY_PORT": str(self.gateway_port), "GATEWAY_REDIS_URL": self.redis_url,
             "GATEWAY_GAMESTATE_ADDR": self.grpc_addr, "GATEWAY_KEY_PREFIX": f"{self.prefix}gw:",
-            "GATEWAY_RATE_LIMIT_IP": "0", "GATEWAY_RATE_LIMIT_TOKEN": "0", **self.gateway_env,
+            "GATEWAY_RATE_LIMIT_IP": "0", "GATEWAY_RATE_LIMIT_TOKEN": "0", "GATEWAY_ALLOW_ANONYMOUS_CREATE": "true",
+            "GATEWAY_METRICS_PORT": str(self.gateway_metrics_port), **self.gateway_env,
         }
         self.procs["gateway"] = Proc("gateway", [sys.executable, "-m", "services.gateway"], gateway_env,
                                      lambda: http_ready(self.gateway_url), self.log_dir, cwd=self.root)

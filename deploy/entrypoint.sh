@@ -15,6 +15,7 @@ case "$role" in
     ;;
   gateway)
     export GATEWAY_HOST="${GATEWAY_HOST:-0.0.0.0}"
+    export GATEWAY_METRICS_HOST="${GATEWAY_METRICS_HOST:-0.0.0.0}"
     exec python -m services.gateway "$@"
     ;;
   matchmaker)

@@ -14,6 +14,7 @@ import signal
 
 import uvloop
 
+from services.credentials import CredentialError
 from services.gamestate.metrics import serve_metrics
 from services.gamestate.server import start
 from services.gctune import tune_gc
@@ -22,7 +23,10 @@ from services.settings import get_settings
 
 async def main() -> None:
     settings = get_settings()
-    running = await start(settings)
+    try:
+        running = await start(settings)
+    except CredentialError as exc:
+        raise SystemExit(f"skyboard game-state service: {exc}") from None
     serve_metrics(settings.metrics_port, settings.metrics_addr)
     tune_gc()
     host = settings.grpc_addr.rsplit(":", 1)[0]

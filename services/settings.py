@@ -7,15 +7,12 @@ Redis on 127.0.0.1:6379. Variable names are the upper-case field names, e.g.
 
 from __future__ import annotations
 
-import logging
 from functools import lru_cache
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-log = logging.getLogger(__name__)
-
-DEV_BOT_SECRET = "skyboard-dev-bot-secret-change-me"
+from services.credentials import ServiceCredentials, check_secret
 
 
 class Settings(BaseSettings):
@@ -30,9 +27,30 @@ class Settings(BaseSettings):
     key_prefix: str = Field("sb:", description="Prefix of every Redis key the service writes.")
     celery_broker_url: str | None = Field(None, description="Celery broker; default: REDIS_URL.")
     bot_queue: str = Field("bots", description="Celery queue the skyboard.bot_move tasks go to.")
-    bot_secret: str = Field(
-        DEV_BOT_SECRET,
-        description="HMAC key from which bot-seat tokens are derived; set it in production.",
+    service_secret: str | None = Field(
+        None,
+        repr=False,
+        description="The service credential (no default): the bot workers, the REST gateway and the matchmaker "
+        "present it to the internal GameAdmin service. Required by every process that serves or calls GameAdmin; "
+        "`make run` generates one per stack (services/credentials.py).",
+    )
+    service_secret_previous: str | None = Field(
+        None, repr=False, description="During a rotation: the old secret, still accepted until the time below."
+    )
+    service_secret_previous_until: float | None = Field(
+        None, description="Unix seconds at which SERVICE_SECRET_PREVIOUS stops being accepted."
+    )
+    allow_anonymous_create: bool = Field(
+        False,
+        description="Development only: let the public CreateGame create games with no owner (no quotas). Off by "
+        "default: players create games through the REST gateway with their API key.",
+    )
+    quota_active_games: int = Field(20, ge=0, description="Active games one player may own at once (0 = none).")
+    quota_bot_seats: int = Field(
+        40, ge=0, description="Bot seats one player's active games may hold together (0 = no bot seats)."
+    )
+    quota_creations_per_hour: int = Field(
+        120, ge=0, description="Games one player may create per clock hour (UTC)."
     )
     dispatch_bots: bool = Field(True, description="Send skyboard.bot_move tasks when a bot seat must act.")
     bot_redispatch_s: float = Field(
@@ -60,11 +78,18 @@ class Settings(BaseSettings):
     def broker_url(self) -> str:
         return self.celery_broker_url or self.redis_url
 
+    def secret(self) -> str:
+        """The service secret a client of GameAdmin presents; CredentialError if it is missing or unusable."""
+        return check_secret(self.service_secret)
+
+    def credentials(self) -> ServiceCredentials:
+        """What the game-state service accepts on GameAdmin (the rotation window included)."""
+        return ServiceCredentials.from_secrets(
+            self.service_secret, self.service_secret_previous, self.service_secret_previous_until
+        )
+
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     """The process-wide settings (read once from the environment)."""
-    settings = Settings()
-    if settings.bot_secret == DEV_BOT_SECRET:
-        log.warning("BOT_SECRET is the development default; set it before exposing the service")
-    return settings
+    return Settings()

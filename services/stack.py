@@ -11,6 +11,10 @@ in the reverse order of starting. A child that dies is reported and restarted
 with back-off, at most STACK_MAX_RESTARTS times; beyond that (or with
 STACK_RESTART=false) the whole stack stops with exit code 1.
 
+The service credential: every child gets the same SERVICE_SECRET. Unless one is set in the
+environment, a random one is generated for this stack (never printed, gone when it stops), so a
+local stack never runs on a known secret.
+
 Redis: REDIS_URL (default redis://127.0.0.1:6379/0). When nothing answers there
 and the URL names this machine, a private `redis-server` is started on that port
 if the binary is on the PATH (STACK_START_REDIS=true); otherwise the stack says
@@ -22,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -167,8 +172,9 @@ def plan() -> list[Role]:
         Role(
             "gateway", [py, "-m", "services.gateway"], gw_env, _bind(http_ok, f"{gw_base}/readyz"),
             ([f"web client {gw_base}/"] if importlib.util.find_spec("services.webclient") else [])
-            + [f"REST       {gw_base}/v1/catalog", f"docs       {gw_base}/docs",
-               f"metrics    {gw_base}/metrics (gateway)"],
+            + [f"REST       {gw_base}/v1/catalog", f"docs       {gw_base}/docs"]
+            + ([f"metrics    http://{_local(gateway.metrics_host)}:{gateway.metrics_port}/metrics (gateway)"]
+               if gateway.metrics_port else []),
         ),
         Role("matchmaker", [py, "-m", "services.matchmaker"], gw_env, None),  # no endpoint: alive = healthy
         Role(
@@ -312,11 +318,23 @@ def banner(roles: list[Role], out: Output) -> None:
     out.say("ready")
 
 
+def ensure_service_secret() -> bool:
+    """Give the stack a service credential: SERVICE_SECRET as set, else a random one for this run only.
+    True if one was generated."""
+    if os.environ.get("SERVICE_SECRET"):
+        return False
+    os.environ["SERVICE_SECRET"] = secrets.token_urlsafe(32)
+    return True
+
+
 def main() -> int:
     stack = StackSettings()
+    generated = ensure_service_secret()
     settings = Settings()
     roles = plan()
     out = Output(max(len(r.name) for r in [*roles, Role("stack", [], {}, None)]))
+    out.say("service credential: " + ("a random SERVICE_SECRET generated for this stack (not shown)" if generated
+                                      else "SERVICE_SECRET from the environment"))
     redis_proc = ensure_redis(settings.redis_url, stack, out)
     supervisor = Supervisor(roles, stack, out)
 

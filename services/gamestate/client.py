@@ -15,6 +15,7 @@ from typing import Any
 
 import grpc
 
+from services.credentials import call_metadata
 from services.gamestate.pb import pb2, pb2_grpc
 
 
@@ -64,7 +65,7 @@ class Created:
 
 @dataclass(frozen=True, slots=True)
 class NewGame:
-    """One game to create in a batch (`create_games`): the arguments of `create_game`."""
+    """One game to create in a batch (`AdminClient.create_games`): the arguments of `create_game`."""
 
     game: str
     players: int
@@ -72,6 +73,7 @@ class NewGame:
     options: dict[str, Any] | None = None
     bots: dict[int, str] | None = None
     turn_seconds: float = 0.0
+    owner: str = ""  # the player whose quotas apply; "" = none (the matchmaker's games)
 
 
 #: Most games one `create_games` call may carry (the service refuses more with INVALID_ARGUMENT).
@@ -179,8 +181,19 @@ _CODES = {c.value[0]: c for c in grpc.StatusCode}
 
 
 def _create_games_request(games: Sequence[NewGame]) -> pb2.CreateGamesRequest:
-    return pb2.CreateGamesRequest(
-        games=[_create_request(g.game, g.players, g.seed, g.options, g.bots, g.turn_seconds) for g in games]
+    return pb2.CreateGamesRequest(games=[
+        pb2.OwnedCreateGameRequest(
+            game=_create_request(g.game, g.players, g.seed, g.options, g.bots, g.turn_seconds), owner=g.owner
+        )
+        for g in games
+    ])
+
+
+def _bot_request(game_id, seat, action, expected_version, idempotency_key) -> pb2.BotActionRequest:
+    text = action if isinstance(action, str) else json.dumps(action)
+    return pb2.BotActionRequest(
+        game_id=game_id, seat=seat, action_json=text, expected_version=expected_version,
+        idempotency_key=idempotency_key or "",
     )
 
 
@@ -330,10 +343,9 @@ class GameClient:
             self._call(self.stub.CreateGame, _create_request(game, players, seed, options, bots, turn_seconds))
         )
 
-    def create_games(self, games: Sequence[NewGame]) -> list[Created | GameServiceError]:
-        """Create up to MAX_BATCH games in one call; per game its `Created` or its `GameServiceError`
-        (returned, not raised: one refused game does not stop the others)."""
-        return _batch_results(self._call(self.stub.CreateGames, _create_games_request(games)))
+    def admin(self, secret: str) -> AdminClient:
+        """The internal GameAdmin calls over this client's channel, presenting the service credential."""
+        return AdminClient(self.channel, secret, self.timeout)
 
     def get_game(self, game_id: str, token: str | None = None) -> GameState:
         return _state(self._call(self.stub.GetGame, pb2.GetGameRequest(game_id=game_id, token=token or "")))
@@ -427,10 +439,9 @@ class AsyncGameClient:
         req = _create_request(game, players, seed, options, bots, turn_seconds)
         return _created(await self._call(self.stub.CreateGame, req))
 
-    async def create_games(self, games: Sequence[NewGame]) -> list[Created | GameServiceError]:
-        """Create up to MAX_BATCH games in one call; per game its `Created` or its `GameServiceError`
-        (returned, not raised: one refused game does not stop the others)."""
-        return _batch_results(await self._call(self.stub.CreateGames, _create_games_request(games)))
+    def admin(self, secret: str) -> AsyncAdminClient:
+        """The internal GameAdmin calls over this client's channel, presenting the service credential."""
+        return AsyncAdminClient(self.channel, secret, self.timeout)
 
     async def get_game(self, game_id: str, token: str | None = None) -> GameState:
         req = pb2.GetGameRequest(game_id=game_id, token=token or "")
@@ -500,3 +511,93 @@ class AsyncGameClient:
 
     async def get_log(self, game_id: str) -> GameLog:
         return _log(await self._call(self.stub.GetLog, pb2.GetLogRequest(game_id=game_id)))
+
+
+# ---------------------------------------------------------------------- internal (GameAdmin) clients
+
+
+class AdminClient:
+    """Blocking client of the internal GameAdmin service (bot workers, scripts, tests). Made by
+    `GameClient.admin(secret)`: it shares that client's channel and presents the service credential."""
+
+    def __init__(self, channel: grpc.Channel, secret: str, timeout: float = 10.0):
+        self.stub = pb2_grpc.GameAdminStub(channel)
+        self.metadata = call_metadata(secret)
+        self.timeout = timeout
+
+    def _call(self, method, request):
+        try:
+            return method(request, timeout=self.timeout, metadata=self.metadata)
+        except grpc.RpcError as exc:
+            raise GameServiceError.from_rpc(exc) from None
+
+    def create_game(
+        self,
+        game: str,
+        players: int,
+        *,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        bots: dict[int, str] | None = None,
+        turn_seconds: float = 0.0,
+        owner: str = "",
+    ) -> Created:
+        """Create a game owned by `owner` (whose quotas apply; "" = no owner)."""
+        req = pb2.OwnedCreateGameRequest(
+            game=_create_request(game, players, seed, options, bots, turn_seconds), owner=owner
+        )
+        return _created(self._call(self.stub.CreateGame, req))
+
+    def create_games(self, games: Sequence[NewGame]) -> list[Created | GameServiceError]:
+        """Create up to MAX_BATCH games in one call; per game its `Created` or its `GameServiceError`
+        (returned, not raised: one refused game does not stop the others)."""
+        return _batch_results(self._call(self.stub.CreateGames, _create_games_request(games)))
+
+    def submit_bot(
+        self, game_id: str, seat: int, action: dict[str, Any] | str, expected_version: int,
+        idempotency_key: str | None = None,
+    ) -> Submitted:
+        """Play bot seat `seat` (refused unless the platform plays that seat)."""
+        req = _bot_request(game_id, seat, action, expected_version, idempotency_key)
+        return _submitted(self._call(self.stub.SubmitBotAction, req))
+
+
+class AsyncAdminClient:
+    """grpc.aio client of GameAdmin (the REST gateway, the matchmaker). Same methods as AdminClient, awaitable."""
+
+    def __init__(self, channel: grpc.aio.Channel, secret: str, timeout: float = 10.0):
+        self.stub = pb2_grpc.GameAdminStub(channel)
+        self.metadata = call_metadata(secret)
+        self.timeout = timeout
+
+    async def _call(self, method, request):
+        try:
+            return await method(request, timeout=self.timeout, metadata=self.metadata)
+        except grpc.RpcError as exc:
+            raise GameServiceError.from_rpc(exc) from None
+
+    async def create_game(
+        self,
+        game: str,
+        players: int,
+        *,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        bots: dict[int, str] | None = None,
+        turn_seconds: float = 0.0,
+        owner: str = "",
+    ) -> Created:
+        req = pb2.OwnedCreateGameRequest(
+            game=_create_request(game, players, seed, options, bots, turn_seconds), owner=owner
+        )
+        return _created(await self._call(self.stub.CreateGame, req))
+
+    async def create_games(self, games: Sequence[NewGame]) -> list[Created | GameServiceError]:
+        return _batch_results(await self._call(self.stub.CreateGames, _create_games_request(games)))
+
+    async def submit_bot(
+        self, game_id: str, seat: int, action: dict[str, Any] | str, expected_version: int,
+        idempotency_key: str | None = None,
+    ) -> Submitted:
+        req = _bot_request(game_id, seat, action, expected_version, idempotency_key)
+        return _submitted(await self._call(self.stub.SubmitBotAction, req))

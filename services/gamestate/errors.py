@@ -64,3 +64,7 @@ def unavailable(message: str) -> ServiceError:
 
 def internal(message: str = "internal error") -> ServiceError:
     return ServiceError(grpc.StatusCode.INTERNAL, "internal", message)
+
+
+def quota_exceeded(message: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, "quota_exceeded", message)

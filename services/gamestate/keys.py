@@ -3,7 +3,9 @@
 Per game (the `{id}` hash tag keeps one game's keys in one cluster slot):
   {p}game:{id}:meta     hash   game, players, options, seed, bots, resigned, token hashes
                                 (tok:<seat>), status, version, digest, to_act, scores,
-                                winners, created_ms, updated_ms, clock_ms, deadline_ms
+                                winners, created_ms, updated_ms, clock_ms, deadline_ms,
+                                owner (player id or ""), bot_key (the secret that seeds
+                                its bots' randomness; never leaves the platform)
   {p}game:{id}:log      list   one JSON entry per accepted action: {v, seat, kind, action, at_ms};
                                 entry i created version i+1 (version = accepted actions)
   {p}game:{id}:snap     hash   state (engine JSON), version, digest
@@ -16,6 +18,10 @@ Global:
   {p}games:active / {p}games:finished   zsets of game ids scored by creation ms
   {p}clock              zset   game id -> deadline ms of its current decision
   {p}botwait            zset   game id -> when to re-queue its bot move if no bot has acted by then
+Per owner (a player who created games; services/gamestate/quotas.py):
+  {p}owner:<id>:games   hash   game id -> "<bot seats>:<reserved ms>", of the games it owns that were active
+                                (or being written) at its last creation
+  {p}owner:<id>:made:<hour>  string  games created in that clock hour (expires with it)
 """
 
 from __future__ import annotations
@@ -35,6 +41,17 @@ class Keys:
 
     def snap(self, game_id: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:snap"
+
+    @property
+    def meta_head(self) -> str:
+        """What precedes the game id in its meta key (a Lua script builds meta keys from game ids)."""
+        return f"{self.prefix}game:{{"
+
+    def owner_games(self, owner: str) -> str:
+        return f"{self.prefix}owner:{owner}:games"
+
+    def owner_creations(self, owner: str, hour: int) -> str:
+        return f"{self.prefix}owner:{owner}:made:{hour}"
 
     def events(self, game_id: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:events"

@@ -22,9 +22,11 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from redis import exceptions as redis_errors
 
+from services.credentials import ServiceCredentials
 from services.gamestate import errors, metrics
 from services.gamestate.bots import CeleryDispatcher, Dispatcher, NoDispatcher
 from services.gamestate.pb import SERVICE_NAME, pb2, pb2_grpc
+from services.gamestate.quotas import QuotaBook, Quotas
 from services.gamestate.service import CreateArgs, GameStateService, Registry, ViewData
 from services.gamestate.store import Meta, Store, dumps
 from services.redis_clients import async_redis
@@ -96,9 +98,23 @@ def _summary(m: Meta) -> pb2.GameSummary:
     )
 
 
-def _create_args(r: pb2.CreateGameRequest) -> CreateArgs:
+def _create_args(r: pb2.CreateGameRequest, owner: str = "") -> CreateArgs:
     return CreateArgs(r.game, r.players, r.seed if r.HasField("seed") else None, r.options_json, dict(r.bots),
-                      r.turn_seconds)
+                      r.turn_seconds, owner)
+
+
+def _created(created) -> pb2.CreateGameResponse:
+    game_id, seats, version = created
+    return pb2.CreateGameResponse(
+        game_id=game_id, seats=[pb2.SeatInfo(seat=s, token=t, bot=b) for s, t, b in seats], version=version
+    )
+
+
+def _submitted(r) -> pb2.SubmitActionResponse:
+    return pb2.SubmitActionResponse(
+        version=r.version, events_json=[dumps(e) for e in r.events], status=r.status, to_act=r.to_act,
+        replayed=r.replayed,
+    )
 
 
 def _view(v: ViewData) -> pb2.GameView:
@@ -157,26 +173,7 @@ class GameServicer(pb2_grpc.GameServiceServicer):
 
     @_handler("CreateGame")
     async def CreateGame(self, request, context):
-        game_id, seats, version = await self.service.create(*_create_args(request))
-        return pb2.CreateGameResponse(
-            game_id=game_id,
-            seats=[pb2.SeatInfo(seat=s, token=t, bot=b) for s, t, b in seats],
-            version=version,
-        )
-
-    @_handler("CreateGames")
-    async def CreateGames(self, request, context):
-        results = await self.service.create_many([_create_args(r) for r in request.games])
-        out = pb2.CreateGamesResponse()
-        for r in results:
-            item = out.results.add()
-            if isinstance(r, errors.ServiceError):
-                item.error.code, item.error.details = r.code.value[0], r.details()
-            else:
-                game_id, seats, version = r
-                item.created.game_id, item.created.version = game_id, version
-                item.created.seats.extend(pb2.SeatInfo(seat=s, token=t, bot=b) for s, t, b in seats)
-        return out
+        return _created(await self.service.create(_create_args(request), anonymous=True))
 
     @_handler("GetGame")
     async def GetGame(self, request, context):
@@ -194,13 +191,7 @@ class GameServicer(pb2_grpc.GameServiceServicer):
         r = await self.service.submit(
             request.game_id, request.token, request.action_json, request.expected_version, request.idempotency_key
         )
-        return pb2.SubmitActionResponse(
-            version=r.version,
-            events_json=[dumps(e) for e in r.events],
-            status=r.status,
-            to_act=r.to_act,
-            replayed=r.replayed,
-        )
+        return _submitted(r)
 
     async def WatchGame(self, request, context):
         try:
@@ -263,6 +254,62 @@ class GameServicer(pb2_grpc.GameServiceServicer):
         )
 
 
+UNAUTHENTICATED_ADMIN = json.dumps({
+    "reason": "unauthenticated",
+    "message": "GameAdmin is internal: it needs the service credential (authorization: Bearer <SERVICE_SECRET>)",
+    "rule": None,
+})
+
+
+def _internal(fn: Callable) -> Callable:
+    """Refuse a GameAdmin call without the service credential, before anything else is read."""
+
+    @functools.wraps(fn)
+    async def run(self, request, context):
+        if not self.credentials.accepts(context.invocation_metadata()):
+            metrics.ADMIN_REFUSED.inc()
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, UNAUTHENTICATED_ADMIN)
+        return await fn(self, request, context)
+
+    return run
+
+
+class GameAdminServicer(pb2_grpc.GameAdminServicer):
+    """gRPC front of the internal calls: owned and batch creation, bot moves (service credential only)."""
+
+    def __init__(self, service: GameStateService, credentials: ServiceCredentials):
+        self.service = service
+        self.credentials = credentials
+
+    _game_label = GameServicer._game_label
+
+    @_internal
+    @_handler("Admin.CreateGame")
+    async def CreateGame(self, request, context):
+        return _created(await self.service.create(_create_args(request.game, request.owner)))
+
+    @_internal
+    @_handler("Admin.CreateGames")
+    async def CreateGames(self, request, context):
+        results = await self.service.create_many([_create_args(r.game, r.owner) for r in request.games])
+        out = pb2.CreateGamesResponse()
+        for r in results:
+            item = out.results.add()
+            if isinstance(r, errors.ServiceError):
+                item.error.code, item.error.details = r.code.value[0], r.details()
+            else:
+                item.created.CopyFrom(_created(r))
+        return out
+
+    @_internal
+    @_handler("Admin.SubmitBotAction")
+    async def SubmitBotAction(self, request, context):
+        r = await self.service.submit_bot(
+            request.game_id, request.seat, request.action_json, request.expected_version, request.idempotency_key
+        )
+        return _submitted(r)
+
+
 @dataclass
 class Running:
     """A started instance: its server, port, service and background tasks."""
@@ -308,11 +355,13 @@ def build_service(
         idempotency_ttl_s=settings.idempotency_ttl_s,
         cache_size=settings.cache_size,
     )
+    quotas = Quotas(settings.quota_active_games, settings.quota_bot_seats, settings.quota_creations_per_hour)
     return GameStateService(
         store,
         registry,
         dispatcher,
-        bot_secret=settings.bot_secret,
+        quotas=QuotaBook(redis, store.keys, quotas),
+        allow_anonymous_create=settings.allow_anonymous_create,
         max_turn_seconds=settings.max_turn_seconds,
         watch_block_ms=settings.watch_block_ms,
         heartbeat_s=settings.heartbeat_s,
@@ -331,6 +380,7 @@ async def start(
     from services.gamestate.health_monitor import follow_redis
     from services.gamestate.sweeper import run_sweeper
 
+    credentials = settings.credentials()  # no secret, no service: CredentialError before anything starts
     redis = async_redis(settings.redis_url, decode_responses=True, max_connections=REDIS_MAX_CONNECTIONS)
     await redis.ping()
     service = build_service(settings, redis, registry, dispatcher)
@@ -341,6 +391,7 @@ async def start(
         ]
     )
     pb2_grpc.add_GameServiceServicer_to_server(GameServicer(service), server)
+    pb2_grpc.add_GameAdminServicer_to_server(GameAdminServicer(service, credentials), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(

@@ -22,11 +22,13 @@ import engine
 from engine.core import Event, Game, IllegalAction, State
 from services.gamestate import errors, metrics, tokens
 from services.gamestate.bots import Dispatcher, bot_levels, level_budget_seconds
+from services.gamestate.quotas import QuotaBook
 from services.gamestate.store import Commit, Creation, Meta, Store, dumps, fingerprint, now_ms
 
 log = logging.getLogger(__name__)
 
 GAME_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+OWNER_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 IDEM_RE = re.compile(r"^[\x21-\x7e]{1,200}$")
 MAX_ACTION_BYTES = 64 * 1024
 MAX_SEED = 2**63 - 1
@@ -66,6 +68,8 @@ class CreateArgs(NamedTuple):
     options_json: str
     bots: dict[int, str]
     turn_seconds: float
+    #: the player who creates it (quotas apply); "" = no owner (matchmaker, anonymous development games)
+    owner: str = ""
 
 
 @dataclass(slots=True)
@@ -133,7 +137,8 @@ class GameStateService:
         registry: Registry,
         dispatcher: Dispatcher,
         *,
-        bot_secret: str,
+        quotas: QuotaBook | None = None,
+        allow_anonymous_create: bool = False,
         max_turn_seconds: float = 86_400.0,
         watch_block_ms: int = 1000,
         heartbeat_s: float = 15.0,
@@ -142,7 +147,8 @@ class GameStateService:
         self.store = store
         self.registry = registry
         self.dispatcher = dispatcher
-        self.bot_secret = bot_secret
+        self.quotas = quotas
+        self.allow_anonymous_create = allow_anonymous_create
         self.max_turn_seconds = max_turn_seconds
         self.watch_block_ms = watch_block_ms
         self.heartbeat_s = heartbeat_s
@@ -179,16 +185,8 @@ class GameStateService:
             if required:
                 raise errors.unauthenticated("a seat token is required")
             return None
-        if token.startswith(tokens.BOT_PREFIX):
-            parsed = tokens.parse_bot_token(self.bot_secret, token)
-            if parsed is None:
-                raise errors.unauthenticated("unknown bot token")
-            game_id, seat = parsed
-            if game_id != meta.game_id:
-                raise errors.denied("this token belongs to another game")
-            if seat not in meta.bots:
-                raise errors.denied(f"seat {seat} is not a bot seat")
-            return seat
+        if token.startswith(tokens.RETIRED_BOT_PREFIX):
+            raise errors.unauthenticated("bot seats take no token: the platform's workers play them")
         h = tokens.token_hash(token)
         for seat, stored in meta.token_hashes.items():
             if secrets.compare_digest(stored, h):
@@ -209,19 +207,26 @@ class GameStateService:
     def catalog(self) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
         return [self.registry.get(n).describe() for n in self.registry.names()], bot_levels()
 
-    async def create(
-        self,
-        game_name: str,
-        players: int,
-        seed: int | None,
-        options_json: str,
-        bots: dict[int, str],
-        turn_seconds: float,
-    ) -> Created:
-        """Create a game; returns (game_id, [(seat, token, bot level)], version)."""
-        new = self._prepare(CreateArgs(game_name, players, seed, options_json, bots, turn_seconds))
+    async def create(self, args: CreateArgs, *, anonymous: bool = False) -> Created:
+        """Create a game; returns (game_id, [(seat, token, bot level)], version).
+
+        `anonymous`: the public CreateGame, allowed only with ALLOW_ANONYMOUS_CREATE (development); otherwise
+        creations come through GameAdmin, on an owner's behalf (whose quotas apply) or the matchmaker's."""
+        if anonymous and not self.allow_anonymous_create:
+            raise errors.denied(
+                "anonymous game creation is disabled: create games with a player's API key through the REST API "
+                "(POST /v1/games), which records you as the owner"
+            )
+        new = self._prepare(args)
+        await self._reserve(new)
         await self._store_new([new])
         return new.created()
+
+    async def _reserve(self, new: _NewGame) -> None:
+        """Count an owned game against its owner's quotas (RESOURCE_EXHAUSTED when one is reached)."""
+        record = new.record
+        if record.owner and self.quotas is not None:
+            await self.quotas.reserve(record.owner, record.game_id, len(record.bots))
 
     async def create_many(self, requests: Sequence[CreateArgs]) -> list[Created | errors.ServiceError]:
         """Create up to MAX_BATCH games with one Redis script; per request its result or its error.
@@ -236,7 +241,9 @@ class GameStateService:
             if i and i % YIELD_EVERY == 0:
                 await asyncio.sleep(0)  # let other calls run: a full batch is tens of ms of engine work
             try:
-                prepared.append(self._prepare(args))
+                new = self._prepare(args)
+                await self._reserve(new)
+                prepared.append(new)
             except errors.ServiceError as exc:
                 prepared.append(exc)
             except Exception:
@@ -248,6 +255,8 @@ class GameStateService:
     def _prepare(self, args: CreateArgs) -> _NewGame:
         """Validate one creation request and build its initial state and seat tokens (nothing stored)."""
         game = self._game(args.game)
+        if args.owner and not OWNER_RE.match(args.owner):
+            raise errors.invalid("owner must be 1-64 characters of A-Z a-z 0-9 _ -")
         options = _json_object(args.options_json, "options_json") if args.options_json else {}
         if not isinstance(options, dict):
             raise errors.invalid("options_json must be a JSON object")
@@ -287,6 +296,8 @@ class GameStateService:
             clock_ms=round(turn_seconds * 1000),
             created_events=[created.to_json()],
             bot_wait_ms=self._bot_wait_ms(args.bots, state.to_act()),
+            owner=args.owner,
+            bot_key=secrets.token_hex(32),
         )
         return _NewGame(record, seat_tokens)
 
@@ -337,7 +348,7 @@ class GameStateService:
         on the cached metadata and state without reading Redis first: the commit re-checks the version and
         the seat's token hash atomically. (None, "-") whenever anything is off, refusals included: the
         full path then decides afresh, so every answer is the one it would have given."""
-        if idem_key or not token or token.startswith(tokens.BOT_PREFIX):
+        if idem_key or not token:
             return None, "-"
         meta = self.store.cached_meta(game_id)
         if meta is None or meta.version != expected_version:
@@ -353,10 +364,35 @@ class GameStateService:
             return None, "-"
         return result, meta.game
 
+    async def submit_bot(
+        self, game_id: str, seat: int, action_json: str, expected_version: int, idem_key: str
+    ) -> SubmitResult:
+        """A bot seat's move (GameAdmin, the workers' path): the caller proved the service credential, and the
+        seat must be one the platform plays (a bot seat, including a resigned seat handed to a bot)."""
+        outcome, game = "internal_error", "-"
+        try:
+            meta = await self._meta(game_id)
+            game = meta.game
+            if seat not in meta.bots:
+                raise errors.denied(f"seat {seat} is not a bot seat of this game")
+            result = await self._submit_as(meta, seat, action_json, expected_version, idem_key)
+            outcome = "replayed" if result.replayed else "accepted"
+            return result
+        except errors.ServiceError as exc:
+            outcome = exc.reason
+            raise
+        finally:
+            metrics.ACTIONS.labels(game, outcome).inc()
+
     async def _submit(
         self, meta: Meta, token: str, action_json: str, expected_version: int, idem_key: str
     ) -> SubmitResult:
         seat = await self._seat(meta, token, required=True)
+        return await self._submit_as(meta, seat, action_json, expected_version, idem_key)
+
+    async def _submit_as(
+        self, meta: Meta, seat: int, action_json: str, expected_version: int, idem_key: str
+    ) -> SubmitResult:
         if idem_key and not IDEM_RE.match(idem_key):
             raise errors.invalid("idempotency_key must be 1-200 printable ASCII characters without spaces")
         print_ = fingerprint(action_json, expected_version) if idem_key else ""  # only keys are bound to it
@@ -570,7 +606,7 @@ class GameStateService:
         meta = await self._meta(game_id)
         seat = await self._seat(meta, token, required=True)
         if seat in meta.bots:
-            raise errors.invalid("bot-seat tokens are derived, not rotated")
+            raise errors.invalid("this seat is played by a bot; it has no token to rotate")
         new = tokens.new_token()
         if not await self.store.set_token(game_id, seat, tokens.token_hash(token), tokens.token_hash(new)):
             raise errors.unauthenticated("unknown or revoked seat token")

@@ -187,6 +187,9 @@ class Meta:
     clock_ms: int
     deadline_ms: int
     deadlines: dict[int, int]
+    owner: str = ""
+    #: seeds this game's bots' randomness (services/workers/move.py): never leaves the platform
+    bot_key: str = field(default="", repr=False)
 
     @classmethod
     def from_hash(cls, game_id: str, h: dict[str, str]) -> Meta:
@@ -210,6 +213,8 @@ class Meta:
             clock_ms=int(h["clock_ms"]),
             deadline_ms=int(h["deadline_ms"]),
             deadlines={int(k): v for k, v in json.loads(h.get("deadlines", "{}")).items()},
+            owner=h.get("owner", ""),
+            bot_key=h.get("bot_key", ""),
         )
 
 
@@ -229,6 +234,8 @@ class Creation:
     created_events: list[dict[str, Any]]
     #: bot seats must act first: arm the re-dispatch timer this many ms from now, in the same atomic write
     bot_wait_ms: int | None = None
+    owner: str = ""
+    bot_key: str = field(default="", repr=False)
 
 
 @dataclass(slots=True)
@@ -380,6 +387,8 @@ class Store:
                 "clock_ms": str(c.clock_ms),
                 "deadline_ms": str(deadline),
                 "deadlines": dumps(deadlines),
+                "owner": c.owner,
+                "bot_key": c.bot_key,
             }
             meta.update({f"tok:{s}": h for s, h in c.token_hashes.items()})
             metas.append(Meta(  # what Meta.from_hash(meta) gives, without parsing back what was just written
@@ -387,7 +396,7 @@ class Store:
                 bots=dict(c.bots), resigned=[], token_hashes=dict(c.token_hashes), status=status, version=0,
                 digest=digest, to_act=list(state.to_act()), scores=list(state.scores()),
                 winners=list(state.winners()), created_ms=now, updated_ms=now, clock_ms=c.clock_ms,
-                deadline_ms=deadline, deadlines=dict(deadlines),
+                deadline_ms=deadline, deadlines=dict(deadlines), owner=c.owner, bot_key=c.bot_key,
             ))
             event = {"v": "0", "kind": "created", "actor": "", "events": dumps(c.created_events), "status": status,
                      "to_act": meta["to_act"], "scores": meta["scores"], "winners": meta["winners"]}

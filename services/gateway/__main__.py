@@ -6,6 +6,7 @@ import logging
 
 import uvicorn
 
+from services.credentials import CredentialError, check_secret
 from services.gateway.app import create_app
 from services.gateway.settings import GatewaySettings, proxy_options
 from services.gctune import tune_gc
@@ -14,7 +15,13 @@ from services.gctune import tune_gc
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = GatewaySettings()
+    try:
+        check_secret(settings.service_secret)
+    except CredentialError as exc:
+        raise SystemExit(f"skyboard REST gateway: {exc}") from None
     print(f"Skyboard REST gateway on http://{settings.host}:{settings.port} (docs at /docs)", flush=True)
+    if settings.metrics_port:
+        print(f"metrics on http://{settings.metrics_host}:{settings.metrics_port}/metrics", flush=True)
     # uvloop + httptools: the C event loop and parser (uvicorn[standard]) cost far less CPU per request
     app = create_app(settings)
     tune_gc()  # after the app and its routes exist: they are frozen out of later collections

@@ -13,13 +13,14 @@ from contextlib import asynccontextmanager
 import redis.asyncio as aioredis
 from fastapi import FastAPI
 
+from services.credentials import check_secret
 from services.gateway import routes_games, routes_ops, routes_players
 from services.gateway.context import Context
 from services.gateway.edge import Edge
 from services.gateway.errors import install_error_handlers
 from services.gateway.gamestate import GameStateClient
 from services.gateway.keys import Keys
-from services.gateway.metrics import GatewayMetrics
+from services.gateway.metrics import GatewayMetrics, serve_metrics
 from services.gateway.players import Players
 from services.gateway.ratings import Ratings
 from services.gateway.settings import GatewaySettings
@@ -29,8 +30,9 @@ from services.webclient import install as install_webclient
 
 DESCRIPTION = """REST gateway of Skyboard. Every game call goes to the game-state service.
 
-Errors always have the body `{"error": {"code", "message", "rule"}}`. Seat tokens and player api keys
-travel as `Authorization: Bearer <secret>`."""
+Errors always have the body `{"error": {"code", "message", "rule"}}`. Seat tokens and player API keys
+travel as `Authorization: Bearer <secret>`. Creating a game needs a player's API key (`POST /v1/players`
+makes one); the game counts against that player's quotas (429 `quota_exceeded`)."""
 
 
 def create_app(
@@ -44,7 +46,9 @@ def create_app(
     own_gamestate = gamestate is None
     # redis-py 8 caps a pool at 100 connections (then MaxConnectionsError); concurrent requests need more
     redis = redis or async_redis(settings.redis_url, max_connections=10_000)
-    gamestate = gamestate or GameStateClient(settings.gamestate_addr, settings.gamestate_timeout_s)
+    gamestate = gamestate or GameStateClient(
+        settings.gamestate_addr, settings.gamestate_timeout_s, check_secret(settings.service_secret)
+    )
     keys = Keys(settings.key_prefix)
     metrics = GatewayMetrics()
     context = Context(
@@ -55,9 +59,13 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
+        exporter = serve_metrics(metrics, settings.metrics_host, settings.metrics_port)
         try:
             yield
         finally:
+            if exporter is not None:
+                exporter.shutdown()
+                exporter.server_close()
             if own_gamestate:
                 await gamestate.close()
             if own_redis:

@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from redis.asyncio import Redis
 
+from services.gamestate.tokens import RETIRED_BOT_PREFIX
 from services.gateway.errors import ApiError
 from services.gateway.gamestate import GameStateClient, GameStateError, http_error
 from services.gateway.keys import Keys
@@ -33,6 +34,13 @@ class Context:
         """Settle a finished rated game's ratings (idempotent; safe to call on every sighting)."""
         if await self.ratings.is_rated(game_id) and await self.ratings.settle(game_id, scores, winners):
             self.metrics.matches.inc()
+
+    async def player(self, api_key: str) -> str:
+        """The player id owning `api_key`; 401 otherwise (a seat token is not an API key)."""
+        player_id = await self.players.authenticate(api_key)
+        if player_id is None:
+            raise ApiError(401, "unknown api key")
+        return player_id
 
     async def catalog_entry(self, game: str) -> dict:
         """The catalog description of `game`; 422 if the service does not know it."""
@@ -62,7 +70,11 @@ def parse_bearer(header: str | None) -> str | None:
     scheme, _, value = header.partition(" ")
     if scheme.lower() != "bearer" or not value.strip():
         raise ApiError(401, "the Authorization header must be 'Bearer <token>'")
-    return value.strip()
+    token = value.strip()
+    if token.startswith(RETIRED_BOT_PREFIX):
+        raise ApiError(401, "bot credentials are not accepted here: the platform's workers play bot seats",
+                       "bot_credential_refused")
+    return token
 
 
 def required(token: str | None) -> str:

@@ -8,7 +8,6 @@ error body. An unreachable service is a 503.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
@@ -18,8 +17,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from services.gamestate.client import (
     MAX_BATCH,
+    AsyncAdminClient,
     AsyncGameClient,
-    Created,
     GameServiceError,
     GameState,
     NewGame,
@@ -39,7 +38,6 @@ _HTTP = {
     grpc.StatusCode.ABORTED: (409, "stale_version"),
     grpc.StatusCode.UNAVAILABLE: (503, "unavailable"),
     grpc.StatusCode.DEADLINE_EXCEEDED: (503, "unavailable"),
-    grpc.StatusCode.RESOURCE_EXHAUSTED: (429, "rate_limited"),
 }
 
 
@@ -49,6 +47,8 @@ def http_error(exc: GameStateError) -> ApiError:
         if exc.reason == "game_active":
             return ApiError(403, exc.message, "game_active")
         return ApiError(422, exc.message, exc.reason or "illegal_action", exc.rule)
+    if exc.code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+        return ApiError(429, exc.message, exc.reason or "quota_exceeded")
     status, code = _HTTP.get(exc.code, (502, "bad_gateway"))
     if status == 503:
         return ApiError(503, "the game-state service is unavailable", code)
@@ -61,10 +61,12 @@ class GameStateClient:
     """Wraps the service's typed `AsyncGameClient`, created on first use inside the running loop
     (a grpc.aio channel belongs to the loop that made it)."""
 
-    def __init__(self, addr: str, timeout_s: float = 10.0):
+    def __init__(self, addr: str, timeout_s: float = 10.0, secret: str | None = None):
         self.addr = addr
         self.timeout_s = timeout_s
+        self.secret = secret
         self._client: AsyncGameClient | None = None
+        self._admin: AsyncAdminClient | None = None
 
     @property
     def client(self) -> AsyncGameClient:
@@ -72,10 +74,19 @@ class GameStateClient:
             self._client = AsyncGameClient(self.addr, timeout=self.timeout_s)
         return self._client
 
+    @property
+    def admin(self) -> AsyncAdminClient:
+        """GameAdmin over the same channel (creation on a player's behalf, batches)."""
+        if self.secret is None:
+            raise RuntimeError("this gateway has no service secret (GATEWAY_SERVICE_SECRET / SERVICE_SECRET)")
+        if self._admin is None:
+            self._admin = self.client.admin(self.secret)
+        return self._admin
+
     async def close(self) -> None:
         if self._client is not None:
             await self._client.close()
-        self._client = None
+        self._client, self._admin = None, None
 
     async def healthy(self) -> bool:
         """True iff the service answers the standard health check with SERVING."""
@@ -92,41 +103,22 @@ class GameStateClient:
 
     async def create(
         self, game: str, players: int, seed: int | None, options: dict[str, Any], bots: dict[int, str],
-        turn_seconds: float | None = None,
+        turn_seconds: float | None = None, owner: str = "",
     ) -> tuple[str, list[tuple[int, str | None, str | None]]]:
-        created = await self.client.create_game(
-            game, players, seed=seed, options=options, bots=bots, turn_seconds=turn_seconds or 0.0
+        """Create a game owned by `owner` (a player id whose quotas apply; "" = none) through GameAdmin."""
+        created = await self.admin.create_game(
+            game, players, seed=seed, options=options, bots=bots, turn_seconds=turn_seconds or 0.0, owner=owner
         )
         return created.game_id, sorted((s.seat, s.token, s.bot) for s in created.seats)
 
     async def create_many(
         self, games: Sequence[NewGame]
     ) -> list[tuple[str, list[tuple[int, str | None, str | None]]] | GameStateError]:
-        """Create up to MAX_BATCH games in one call (the matchmaker's path): per game (game_id, seats) as
-        `create` returns it, or the `GameStateError` of that game alone. A failed call raises.
-
-        A service without CreateGames (an older replica during a rolling upgrade) gets one CreateGame per
-        game instead, so matchmaking goes on, slower, until every replica has the batch call.
-        """
-        try:
-            results = await self.client.create_games(games)
-        except GameStateError as exc:
-            if exc.code != grpc.StatusCode.UNIMPLEMENTED:
-                raise
-            sem = asyncio.Semaphore(32)
-            results = await asyncio.gather(*(self._create_one(g, sem) for g in games))
+        """Create up to MAX_BATCH games in one GameAdmin call (the matchmaker's path): per game (game_id, seats)
+        as `create` returns it, or the `GameStateError` of that game alone. A failed call raises."""
+        results = await self.admin.create_games(games)
         return [r if isinstance(r, GameStateError) else (r.game_id, sorted((s.seat, s.token, s.bot) for s in r.seats))
                 for r in results]
-
-    async def _create_one(self, g: NewGame, sem: asyncio.Semaphore) -> Created | GameStateError:
-        try:
-            async with sem:
-                return await self.client.create_game(g.game, g.players, seed=g.seed, options=g.options, bots=g.bots,
-                                                     turn_seconds=g.turn_seconds)
-        except GameStateError as exc:
-            if exc.code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
-                raise  # the service is down: fail the whole batch, as the batch call would
-            return exc
 
     async def get(self, game_id: str, token: str | None) -> GameState:
         """The game as `token`'s seat (None: a spectator) sees it; winners mean something once finished."""

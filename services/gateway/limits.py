@@ -21,7 +21,7 @@ from services.gateway.keys import Keys, token_hash
 
 log = logging.getLogger(__name__)
 
-EXEMPT_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+EXEMPT_PATHS = frozenset({"/healthz", "/readyz"})
 
 # Counts every key of one request (per IP, per token) in ONE round trip: {n1, ttl1, n2, ttl2, ...}
 _INCR = """

@@ -1,12 +1,14 @@
 """Prometheus metrics of the gateway: latency per route, request and domain counters (observed by `edge.Edge`).
 
-Each app gets its own registry (tests build many apps in one process); `/metrics`
-exposes it in the text format.
+Each app gets its own registry (tests build many apps in one process). It is exported on a port of its own
+(GATEWAY_METRICS_PORT), never on the public API port: operational figures are not for the internet.
 """
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry, Counter, Histogram
+from wsgiref.simple_server import WSGIServer
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
 from starlette.types import Scope
 
 
@@ -33,6 +35,15 @@ class GatewayMetrics:
         self.matches = Counter(
             "skyboard_gateway_ratings_settled", "Rated games whose ratings were updated", registry=self.registry
         )
+
+
+def serve_metrics(metrics: GatewayMetrics, host: str, port: int) -> WSGIServer | None:
+    """Export `metrics` on http://host:port/metrics in a daemon thread (None when port is 0). A taken port is
+    an error at startup, not a silently missing exporter."""
+    if not port:
+        return None
+    server, _thread = start_http_server(port, addr=host, registry=metrics.registry)
+    return server
 
 
 #: scope key where the hot path (services/gateway/hot.py) names the route template it served

@@ -50,8 +50,14 @@ async def catalog(c: Ctx) -> Catalog:
     return Catalog(games=games, bot_levels=levels)
 
 
-@router.post("/games", status_code=201, response_model=CreatedGame, summary="Create a game")
-async def create_game(body: CreateGame, c: Ctx) -> CreatedGame:
+@router.post(
+    "/games", status_code=201, response_model=CreatedGame, summary="Create a game (with a player's API key)",
+    description="Bearer: a player's API key (`POST /v1/players`). The player owns the game, and it counts against "
+    "the player's quotas: active games at once, bot seats across them, creations per hour (429 `quota_exceeded` "
+    "names the one reached). The answer holds each human seat's token, shown only here.",
+)
+async def create_game(body: CreateGame, request: Request, c: Ctx) -> CreatedGame:
+    owner = await _creator(request, c)
     bots: dict[int, str] = {}
     for key, level in body.bots.items():
         if not key.isdigit() or not 0 <= int(key) < body.players:
@@ -59,11 +65,22 @@ async def create_game(body: CreateGame, c: Ctx) -> CreatedGame:
         bots[int(key)] = level
     try:
         game_id, seats = await c.gamestate.create(
-            body.game, body.players, body.seed, body.options, bots, body.turn_seconds
+            body.game, body.players, body.seed, body.options, bots, body.turn_seconds, owner=owner
         )
     except GameStateError as exc:
         raise http_error(exc) from None
     return CreatedGame(game_id=game_id, seats=[Seat(seat=s, token=t, bot=b) for s, t, b in seats])
+
+
+async def _creator(request: Request, c: Context) -> str:
+    """The owner of a new game: the API key's player, or "" for an anonymous game where development allows it."""
+    api_key = bearer(request)
+    if api_key is None:
+        if c.settings.allow_anonymous_create:
+            return ""
+        raise ApiError(401, "creating a game needs a player's API key (Authorization: Bearer <api key>); "
+                            "POST /v1/players makes one")
+    return await c.player(api_key)
 
 
 @router.get("/games/{game_id}", response_model=GameOut, summary="A game as a seat (Bearer) or a spectator sees it")

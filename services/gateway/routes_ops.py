@@ -1,10 +1,11 @@
-"""Operations endpoints: liveness, readiness (Redis + game-state service), Prometheus metrics."""
+"""Operations endpoints: liveness and readiness (Redis + game-state service).
+
+Prometheus metrics are not here: they have a port of their own (GATEWAY_METRICS_PORT, services/gateway/metrics.py).
+"""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
-from fastapi.responses import Response
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from redis.exceptions import RedisError
 
 from services.gateway.context import Ctx
@@ -32,8 +33,3 @@ async def readyz(c: Ctx) -> Health:
         raise ApiError(503, f"not ready: {', '.join(down)} unreachable", "not_ready")
     return Health(status="ready", checks={"redis": redis_ok, "gamestate": service_ok})
 
-
-@router.get("/metrics", summary="Prometheus metrics", response_class=Response,
-            responses={200: {"content": {"text/plain": {}}}})
-async def metrics(c: Ctx) -> Response:
-    return Response(generate_latest(c.metrics.registry), media_type=CONTENT_TYPE_LATEST)

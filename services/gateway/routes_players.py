@@ -27,11 +27,7 @@ _ID = re.compile(r"^[0-9a-f]{32}$")
 
 
 async def _player(request: Request, c: Context) -> str:
-    api_key = require_bearer(request)
-    player_id = await c.players.authenticate(api_key)
-    if player_id is None:
-        raise ApiError(401, "unknown api key")
-    return player_id
+    return await c.player(require_bearer(request))
 
 
 @router.post("/players", status_code=201, response_model=PlayerCreated, summary="Create a player and its api key")

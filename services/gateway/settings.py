@@ -7,7 +7,7 @@ defaults work for a local run next to a game-state service on 127.0.0.1:50051.
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -25,6 +25,23 @@ class GatewaySettings(BaseSettings):
     key_prefix: str = Field("sbgw:", description="Prefix of every Redis key the gateway and matchmaker write.")
     gamestate_addr: str = Field("127.0.0.1:50051", description="host:port of the gRPC game-state service.")
     gamestate_timeout_s: float = Field(10.0, gt=0, description="Deadline of one unary call to the service.")
+    service_secret: str | None = Field(
+        None,
+        repr=False,
+        validation_alias=AliasChoices("GATEWAY_SERVICE_SECRET", "SERVICE_SECRET"),
+        description="The service credential for the game-state service's internal GameAdmin calls (creation on "
+        "a player's behalf, the matchmaker's batches). No default: the gateway and matchmaker refuse to start "
+        "without it. GATEWAY_SERVICE_SECRET, or SERVICE_SECRET as the other services read it.",
+    )
+    allow_anonymous_create: bool = Field(
+        False,
+        description="Development only: POST /v1/games without an API key creates an unowned game (no quotas). "
+        "Off by default: creating a game needs a player's API key.",
+    )
+    metrics_host: str = Field("127.0.0.1", description="Address the Prometheus exporter binds (0.0.0.0 in containers).")
+    metrics_port: int = Field(
+        9104, ge=0, description="Port of the gateway's Prometheus exporter, apart from the public API port; 0 = off."
+    )
     max_body_bytes: int = Field(64 * 1024, gt=0, description="Largest request body accepted (413 beyond).")
     rate_limit_ip: int = Field(600, ge=0, description="Requests per window per client IP; 0 disables.")
     trusted_proxies: str = Field(

@@ -10,6 +10,7 @@ import contextlib
 import logging
 import signal
 
+from services.credentials import CredentialError, check_secret
 from services.gateway.gamestate import GameStateClient
 from services.gateway.keys import Keys
 from services.gateway.ratings import Ratings
@@ -24,7 +25,9 @@ log = logging.getLogger("services.matchmaker")
 async def run(settings: GatewaySettings, stop: asyncio.Event) -> None:
     redis = async_redis(settings.redis_url)
     keys = Keys(settings.key_prefix)
-    gamestate = GameStateClient(settings.gamestate_addr, settings.gamestate_timeout_s)
+    gamestate = GameStateClient(
+        settings.gamestate_addr, settings.gamestate_timeout_s, check_secret(settings.service_secret)
+    )
     matcher = Matcher(
         TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s), Ratings(redis, keys), gamestate,
         settings,
@@ -45,6 +48,10 @@ async def run(settings: GatewaySettings, stop: asyncio.Event) -> None:
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = GatewaySettings()
+    try:
+        check_secret(settings.service_secret)
+    except CredentialError as exc:
+        raise SystemExit(f"skyboard matchmaker: {exc}") from None
 
     async def _main() -> None:
         stop = asyncio.Event()

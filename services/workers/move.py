@@ -6,8 +6,10 @@ Kept free of Celery so that it can be tested and reused; tasks.py wraps it.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import logging
 import random
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,8 +18,7 @@ import grpc
 
 import ai
 from engine.core import Game
-from services.gamestate import tokens
-from services.gamestate.client import GameClient, GameServiceError
+from services.gamestate.client import AdminClient, GameServiceError
 from services.gamestate.keys import Keys
 from services.gamestate.store import load_game_sync
 from services.workers import metrics
@@ -31,10 +32,21 @@ def idempotency_key(game_id: str, seat: int, version: int) -> str:
     return f"bot:{game_id}:{seat}:{version}"
 
 
-def decision_seed(game_id: str, seat: int, version: int) -> int:
-    """The bot's RNG seed: a redelivered task replays the same reasoning (iteration budgets aside, and
-    a subtree kept from the seat's previous decision by another process's bot)."""
-    return int.from_bytes(hashlib.sha256(f"{game_id}:{seat}:{version}".encode()).digest()[:8], "big")
+def decision_seed(bot_key: str, seat: int, version: int) -> int:
+    """The bot's RNG seed, keyed by the game's secret `bot_key`, so that no opponent can recompute it (a seed
+    made of public values let opponents replay a bot's sealed bids before bidding). A redelivered task still
+    replays the same reasoning (iteration budgets aside, and a subtree kept by another process's bot).
+    A game created before bot keys existed gets fresh randomness instead."""
+    if not bot_key:
+        return secrets.randbits(64)
+    mac = hmac.new(bot_key.encode(), f"{seat}:{version}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(mac[:8], "big")
+
+
+def action_kind(action: dict | None) -> str:
+    """What a log line may say of an action: its type, never its content (a sealed bid's fare, a discard)."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    return kind if isinstance(kind, str) else "-"
 
 
 @dataclass(slots=True)
@@ -49,12 +61,12 @@ class MoveResult:
 
 @dataclass(slots=True)
 class Mover:
-    """What a worker needs to play bot moves: Redis (sync), the service client and the bot secret."""
+    """What a worker needs to play bot moves: Redis (sync) and the internal service client (GameAdmin, which
+    carries the service credential)."""
 
     redis: object
     prefix: str
-    client: GameClient
-    bot_secret: str
+    admin: AdminClient
     get_game: Callable[[str], Game] | None = None
     budget: ai.Budget | None = None  # overrides the level's budget (tests, quick runs)
     bots: BotCache = field(default_factory=BotCache)  # kept between a seat's decisions (tree reuse)
@@ -83,23 +95,23 @@ class Mover:
         metrics.QUEUE_WAIT.labels(meta.game).observe(max(0.0, time.time() - meta.updated_ms / 1000))
         bot = self.bots.take(game_id, seat, level)
         start = time.perf_counter()
-        action = bot.choose(state, seat, random.Random(decision_seed(game_id, seat, version)), self.budget)
+        action = bot.choose(state, seat, random.Random(decision_seed(meta.bot_key, seat, version)), self.budget)
         seconds = time.perf_counter() - start
         self.bots.put(game_id, seat, level, bot)
         reused = bot.stats.extra.get("reused_visits", 0.0)
         metrics.THINK_SECONDS.labels(meta.game, level).observe(seconds)
         metrics.ITERATIONS.labels(meta.game, level).observe(bot.stats.iterations)
         body = action.to_json()
-        token = tokens.bot_token(self.bot_secret, game_id, seat)
         try:
-            reply = self.client.submit(game_id, token, body, version, idempotency_key(game_id, seat, version))
+            reply = self.admin.submit_bot(game_id, seat, body, version, idempotency_key(game_id, seat, version))
         except GameServiceError as exc:
             if exc.reason in ("stale_version", "idempotency_mismatch"):
                 # Another delivery of this task (or a turn clock) got there first.
                 return self._done("stale", body, seconds, bot.stats.iterations, reused)
             if exc.code == grpc.StatusCode.FAILED_PRECONDITION and exc.reason == "illegal_action":
                 metrics.FAILURES.labels("illegal_action").inc()
-                log.error("bot %s chose an illegal action in %s seat %s: %s", level, game_id, seat, exc)
+                log.error("bot %s chose an illegal %s in %s seat %s at version %s [%s]", level, action_kind(body),
+                          game_id, seat, version, exc.rule)
             else:
                 metrics.FAILURES.labels(exc.reason).inc()
             raise

@@ -12,6 +12,7 @@ import argparse
 import os
 import sys
 
+from services.credentials import CredentialError
 from services.workers.config import load_config
 
 
@@ -22,6 +23,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     config = load_config()
     settings = config.settings
+    try:
+        settings.secret()  # a worker without the service credential could never submit a move
+    except CredentialError as exc:
+        sys.exit(f"skyboard bot worker: {exc}")
     print(
         f"skyboard bot worker on queue {settings.bot_queue!r} ({args.concurrency} processes), "
         f"submitting to {config.target}",

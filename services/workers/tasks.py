@@ -12,7 +12,7 @@ from services.gamestate.client import GameClient, GameServiceError
 from services.redis_clients import sync_redis
 from services.workers import metrics
 from services.workers.config import load_config
-from services.workers.move import Mover
+from services.workers.move import Mover, action_kind
 
 log = logging.getLogger(__name__)
 
@@ -31,8 +31,7 @@ def mover() -> Mover:
         _MOVER = Mover(
             redis=sync_redis(settings.redis_url, decode_responses=True),
             prefix=settings.key_prefix,
-            client=GameClient(CONFIG.target),
-            bot_secret=settings.bot_secret,
+            admin=GameClient(CONFIG.target).admin(settings.secret()),
         )
     return _MOVER
 
@@ -71,4 +70,6 @@ def bot_move(self, game_id: str, seat: int, version: int) -> None:
     except Exception as exc:
         metrics.FAILURES.labels(type(exc).__name__).inc()
         raise
-    log.info("bot move %s seat %s version %s: %s %s", game_id, seat, version, result.outcome, result.action)
+    # the kind of action only: its content may be hidden from other seats (a sealed bid, a discard)
+    log.info("bot move %s seat %s version %s: %s %s", game_id, seat, version, result.outcome,
+             action_kind(result.action))

@@ -148,14 +148,13 @@ def test_compose_ports_match_the_settings(compose, prometheus, monkeypatch):
     jobs = {j["job_name"]: j for j in prometheus["scrape_configs"]}
     assert jobs["gamestate"]["dns_sd_configs"][0] == {
         "names": ["gamestate"], "type": "A", "port": gamestate_metrics, "refresh_interval": "15s"}
-    assert jobs["gateway"]["static_configs"][0]["targets"] == [f"gateway:{_compose_gateway_port(compose)}"]
+    _, gw, _ = _settings_for(_compose_env(compose, "gateway"), monkeypatch)
+    assert jobs["gateway"]["static_configs"][0]["targets"] == [f"gateway:{gw.metrics_port}"]
+    assert gw.metrics_port != gw.port and gw.metrics_host == "0.0.0.0", "metrics stay off the public port"
+    assert all(str(gw.metrics_port) not in p for p in compose["services"]["gateway"]["ports"]), "never published"
     assert jobs["exporter"]["static_configs"][0]["targets"] == [f"exporter:{ex.port}"]
     worker_port = int(_compose_env(compose, "worker")["WORKER_METRICS_PORT"])
     assert jobs["worker"]["dns_sd_configs"][0]["port"] == worker_port
-
-
-def _compose_gateway_port(compose) -> int:
-    return int(_compose_env(compose, "gateway")["GATEWAY_PORT"])
 
 
 def _container_port(c: dict[str, Any], name: str) -> int:
@@ -176,7 +175,8 @@ def test_k8s_ports_match_the_settings(k8s, monkeypatch):
     (gwc,) = containers(w["gateway"])
     _, gw, _ = _settings_for(k8s_env(k8s, gwc), monkeypatch)
     assert _container_port(gwc, "http") == gw.port and gw.host == "0.0.0.0"
-    assert int(w["gateway"]["spec"]["template"]["metadata"]["annotations"]["prometheus.io/port"]) == gw.port
+    assert int(w["gateway"]["spec"]["template"]["metadata"]["annotations"]["prometheus.io/port"]) == gw.metrics_port
+    assert _container_port(gwc, "metrics") == gw.metrics_port != gw.port and gw.metrics_host == "0.0.0.0"
     # the gateway reaches every game-state pod through the headless Service, round-robin per call
     assert gw.gamestate_addr == f"dns:///gamestate-headless:{_port(s.grpc_addr)}"
     headless = services["gamestate-headless"]["spec"]
@@ -325,7 +325,7 @@ def test_containers_bind_their_metrics_where_prometheus_can_reach_them():
     """Inside a container 127.0.0.1 is unreachable from Prometheus: every exporting role binds 0.0.0.0."""
     roles = entrypoint_roles()
     for role, variable in (("gamestate", "METRICS_ADDR"), ("worker", "METRICS_ADDR"), ("gateway", "GATEWAY_HOST"),
-                           ("exporter", "EXPORTER_HOST")):
+                           ("gateway", "GATEWAY_METRICS_HOST"), ("exporter", "EXPORTER_HOST")):
         assert f'{variable}="${{{variable}:-0.0.0.0}}"' in roles[role], role
     assert "METRICS_ADDR" in SETTINGS_MODELS
 

@@ -24,6 +24,7 @@ import redis
 from tests.deploy.conftest import ROOT, SETTINGS_MODELS
 from tests.redis_required import require_redis
 from tests.run_id import RUN
+from tests.service_secret import SERVICE_SECRET
 
 REDIS_DB = 11  # this test's own database on the shared Redis
 REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"
@@ -71,6 +72,7 @@ class Stack:
             "gamestate": f"http://127.0.0.1:{self.env['METRICS_PORT']}/metrics",
             "exporter": f"http://127.0.0.1:{self.env['EXPORTER_PORT']}/metrics",
             "worker": f"http://127.0.0.1:{self.env['WORKER_METRICS_PORT']}/metrics",
+            "gateway_metrics": f"http://127.0.0.1:{self.env['GATEWAY_METRICS_PORT']}/metrics",
         }[name]
 
 
@@ -110,10 +112,11 @@ def _stack_env(tag: str) -> dict[str, str]:
         "KEY_PREFIX": f"{tag}:",
         "GATEWAY_KEY_PREFIX": f"{tag}gw:",
         "BOT_QUEUE": f"{tag}-bots",
-        "BOT_SECRET": f"{tag}-secret",
+        "SERVICE_SECRET": SERVICE_SECRET,
         "GRPC_ADDR": f"127.0.0.1:{_free_port()}",
         "METRICS_PORT": str(_free_port()),
         "GATEWAY_PORT": str(_free_port()),
+        "GATEWAY_METRICS_PORT": str(_free_port()),
         "EXPORTER_PORT": str(_free_port()),
         "WORKER_METRICS_PORT": str(_free_port()),
         "EXPORTER_INTERVAL_S": "0.5",
@@ -168,8 +171,10 @@ def test_make_run_stack_plays_a_bot_game_over_rest_and_exports_metrics(stack: St
         assert http.get("/readyz").status_code == 200
         catalog = http.get("/v1/catalog").json()
         assert "random" in catalog["bot_levels"]
+        key = http.post("/v1/players", json={"name": "e2e"}).json()["api_key"]
         created = http.post("/v1/games", json={"game": "opensky", "players": 2, "seed": 8,
-                                               "bots": {"0": "random", "1": "random"}})
+                                               "bots": {"0": "random", "1": "random"}},
+                            headers={"Authorization": f"Bearer {key}"})
         assert created.status_code == 201, created.text
         game_id = created.json()["game_id"]
         assert [s["bot"] for s in created.json()["seats"]] == ["random", "random"]
@@ -184,13 +189,14 @@ def test_make_run_stack_plays_a_bot_game_over_rest_and_exports_metrics(stack: St
         log = http.get(f"/v1/games/{game_id}/log").json()
         assert len(log["actions"]) == game["version"]
 
-        gateway_metrics = http.get("/metrics").text
+        assert http.get("/metrics").status_code == 404, "metrics stay off the public port"
+    gateway_metrics = httpx.get(stack.url("gateway_metrics"), timeout=10).text
     assert _metric(gateway_metrics, "skyboard_gateway_request_seconds_count", method="POST", route="/v1/games") == 1
 
     gamestate_metrics = httpx.get(stack.url("gamestate"), timeout=10).text
     accepted = _metric(gamestate_metrics, "skyboard_actions_total", game="opensky", outcome="accepted")
     assert accepted is not None and accepted >= game["version"]
-    assert _metric(gamestate_metrics, "skyboard_rpc_seconds_count", rpc="CreateGame", game="opensky") == 1
+    assert _metric(gamestate_metrics, "skyboard_rpc_seconds_count", rpc="Admin.CreateGame", game="opensky") == 1
 
     # the bot worker's pool processes think; its exporter adds up their multiprocess files
     worker = httpx.get(stack.url("worker"), timeout=10).text

@@ -27,6 +27,7 @@ from services.gateway.settings import GatewaySettings, proxy_options
 from services.settings import Settings
 from tests.redis_required import require_redis
 from tests.run_id import RUN
+from tests.service_secret import SERVICE_SECRET
 from tests.services import toygame
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -80,7 +81,7 @@ class ServiceInstance:
 def service(redis_url: str, rdb: redis.Redis) -> Iterator[ServiceInstance]:
     settings = Settings(
         redis_url=redis_url, grpc_addr="127.0.0.1:0", metrics_port=0, key_prefix=new_prefix(),
-        dispatch_bots=False, bot_secret="gateway-test-secret", watch_block_ms=200, shutdown_grace_s=0.5,
+        dispatch_bots=False, service_secret=SERVICE_SECRET, watch_block_ms=200, shutdown_grace_s=0.5,
     )
     inst = ServiceInstance(settings, Registry({toygame.GAME.name: toygame.GAME}))
     yield inst
@@ -114,6 +115,10 @@ class Gateway:
     def client(self, **kwargs) -> httpx.Client:
         return httpx.Client(base_url=self.url, timeout=kwargs.pop("timeout", 20.0), **kwargs)
 
+    def metrics(self) -> str:
+        """The Prometheus text of this gateway, from its own metrics port (never the public API port)."""
+        return httpx.get(f"http://127.0.0.1:{self.settings.metrics_port}/metrics", timeout=10).text
+
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(10)
@@ -123,6 +128,7 @@ def gateway_settings(redis_url: str, service: ServiceInstance, **overrides) -> G
     values = dict(
         redis_url=redis_url, key_prefix=new_prefix(), gamestate_addr=service.addr, rate_limit_ip=100_000,
         rate_limit_token=100_000, sse_ping_s=0.5, ticket_ttl_s=30, default_bots_after_s=60,
+        service_secret=SERVICE_SECRET, metrics_port=free_port(),
     )
     values.update(overrides)
     return GatewaySettings(**values)

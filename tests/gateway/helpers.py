@@ -13,8 +13,17 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def create(http: httpx.Client, game: str, players: int, seed: int = 1, **extra) -> dict:
-    r = http.post("/v1/games", json={"game": game, "players": players, "seed": seed, **extra})
+def api_key(http: httpx.Client, name: str = "tester") -> str:
+    """A new player's API key (what creating a game needs)."""
+    r = http.post("/v1/players", json={"name": name})
+    assert r.status_code == 201, r.text
+    return r.json()["api_key"]
+
+
+def create(http: httpx.Client, game: str, players: int, seed: int = 1, key: str | None = None, **extra) -> dict:
+    """A game created by `key`'s player (a new player when None, so tests never meet each other's quotas)."""
+    body = {"game": game, "players": players, "seed": seed, **extra}
+    r = http.post("/v1/games", json=body, headers=auth(key or api_key(http)))
     assert r.status_code == 201, r.text
     return r.json()
 

@@ -61,12 +61,13 @@ def test_catalog_lists_registered_games(http: httpx.Client) -> None:
     assert "random" in body["bot_levels"]
 
 
-def test_health_readiness_and_metrics(http: httpx.Client, make_gateway, service) -> None:
+def test_health_readiness_and_metrics(http: httpx.Client, gateway, make_gateway, service) -> None:
     assert http.get("/healthz").json()["status"] == "ok"
     ready = http.get("/readyz")
     assert ready.status_code == 200 and ready.json()["checks"] == {"redis": True, "gamestate": True}
     http.get("/v1/catalog")
-    text = http.get("/metrics").text
+    assert http.get("/metrics").status_code == 404, "operational metrics stay off the public API port"
+    text = gateway.metrics()
     assert 'skyboard_gateway_request_seconds_count{method="GET",route="/v1/catalog"}' in text
     broken = make_gateway(gamestate_addr="127.0.0.1:1", gamestate_timeout_s=1.0)
     with broken.client() as c:
@@ -90,6 +91,6 @@ def test_openapi_and_docs_are_served(http: httpx.Client) -> None:
     for path in ("/v1/catalog", "/v1/games", "/v1/games/{game_id}", "/v1/games/{game_id}/actions",
                  "/v1/games/{game_id}/events", "/v1/games/{game_id}/log", "/v1/players", "/v1/players/{player_id}",
                  "/v1/matchmaking/tickets", "/v1/matchmaking/tickets/{ticket_id}", "/v1/leaderboard/{game}",
-                 "/healthz", "/readyz", "/metrics"):
+                 "/healthz", "/readyz"):
         assert path in spec["paths"], path
     assert http.get("/docs").status_code == 200

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from tests.gateway.conftest import ServiceInstance
-from tests.gateway.helpers import auth, create
+from tests.gateway.helpers import api_key, auth, create
 from tests.gateway.test_basics import assert_error
 
 TOY = "toybids"
@@ -59,5 +59,5 @@ def test_TOY_5_an_expired_clock_plays_the_lowest_card_for_the_late_seat(
 def test_bad_turn_seconds_is_422_and_creates_nothing(http: httpx.Client, rdb, service, turn_seconds) -> None:
     payload = {"game": TOY, "players": 2, "seed": 24, "turn_seconds": turn_seconds}
     keys = _game_keys(rdb, service)
-    assert_error(http.post("/v1/games", json=payload), 422)
+    assert_error(http.post("/v1/games", json=payload, headers=auth(api_key(http))), 422)
     assert _game_keys(rdb, service) == keys

@@ -9,7 +9,7 @@ import threading
 import httpx
 import pytest
 
-from tests.gateway.helpers import auth, create, play_random, read_sse
+from tests.gateway.helpers import api_key, auth, create, play_random, read_sse
 from tests.gateway.test_basics import assert_error
 
 TOY = "toybids"
@@ -46,7 +46,7 @@ def test_create_returns_a_token_per_human_seat_and_none_for_bots(http: httpx.Cli
     {"game": TOY, "players": 2, "surprise": 1},
 ])
 def test_bad_creations_are_422(http: httpx.Client, payload: dict) -> None:
-    assert_error(http.post("/v1/games", json=payload), 422)
+    assert_error(http.post("/v1/games", json=payload, headers=auth(api_key(http))), 422)
 
 
 def test_a_seat_sees_its_hand_and_a_spectator_does_not(http: httpx.Client, toy: dict) -> None:

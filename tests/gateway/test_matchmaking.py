@@ -35,7 +35,7 @@ def run_matcher(settings: GatewaySettings, passes: int = 1) -> list[str]:
     async def go() -> list[str]:
         redis = aioredis.from_url(settings.redis_url)
         keys = Keys(settings.key_prefix)
-        gamestate = GameStateClient(settings.gamestate_addr)
+        gamestate = GameStateClient(settings.gamestate_addr, secret=settings.service_secret)
         matcher = Matcher(TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s),
                           Ratings(redis, keys), gamestate, settings)
         try:
@@ -188,7 +188,7 @@ def test_two_matchmaker_processes_never_put_a_ticket_in_two_games(make_gateway, 
         env.update({
             "GATEWAY_REDIS_URL": gw.settings.redis_url, "GATEWAY_KEY_PREFIX": gw.settings.key_prefix,
             "GATEWAY_GAMESTATE_ADDR": gw.settings.gamestate_addr, "GATEWAY_MM_INTERVAL_S": "0.01",
-            "GATEWAY_MM_BASE_GAP": "1000",
+            "GATEWAY_MM_BASE_GAP": "1000", "SERVICE_SECRET": gw.settings.service_secret,
         })
         procs = [subprocess.Popen([sys.executable, "-m", "services.matchmaker"], env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for _ in range(2)]
@@ -230,7 +230,7 @@ def test_concurrent_matchers_in_one_loop_claim_each_ticket_once(make_gateway, rd
         async def race() -> list[list[str]]:
             redis = aioredis.from_url(settings.redis_url)
             keys = Keys(settings.key_prefix)
-            clients = [GameStateClient(settings.gamestate_addr) for _ in range(4)]
+            clients = [GameStateClient(settings.gamestate_addr, secret=settings.service_secret) for _ in range(4)]
             matchers = [Matcher(TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s),
                                 Ratings(redis, keys), g, settings) for g in clients]
             try:
@@ -490,46 +490,3 @@ def test_rated_games_without_a_check_time_get_one_and_active_ones_are_checked_ag
         at = rdb.zscore(due, game_id)
         assert at is not None and start + 599_000 <= at <= time.time() * 1000 + 600_000
         assert rdb.sismember(f"{gw.settings.key_prefix}rated_pending", game_id)
-
-
-def test_matching_goes_on_against_a_service_without_the_batch_call(make_gateway, service, rdb) -> None:
-    """During a rolling upgrade the matchmaker may reach a replica of the previous release (no CreateGames):
-    it then creates the batch's games one CreateGame each."""
-    import grpc
-
-    from services.gamestate.bots import NoDispatcher
-    from services.gamestate.pb import pb2_grpc
-    from services.gamestate.server import GameServicer, build_service
-    from services.gamestate.service import Registry
-    from tests.gateway.conftest import new_prefix
-    from tests.services import toygame
-
-    class PreviousRelease(GameServicer):
-        CreateGames = pb2_grpc.GameServiceServicer.CreateGames  # answers UNIMPLEMENTED
-
-    settings = service.settings.model_copy(update={"key_prefix": new_prefix()})
-
-    async def start_old():
-        redis = aioredis.Redis.from_url(settings.redis_url, decode_responses=True)
-        svc = build_service(settings, redis, Registry({toygame.GAME.name: toygame.GAME}), NoDispatcher())
-        server = grpc.aio.server()
-        pb2_grpc.add_GameServiceServicer_to_server(PreviousRelease(svc), server)
-        port = server.add_insecure_port("127.0.0.1:0")
-        await server.start()
-        return server, port, redis
-
-    server, port, redis = service._run(start_old())
-    try:
-        gw = make_gateway(gamestate_addr=f"127.0.0.1:{port}", mm_base_gap=1000.0)
-        with gw.client() as c:
-            players = [new_player(c, f"u{i}") for i in range(6)]
-            tickets = [ticket(c, key, "toybids", 2) for _pid, key in players]
-            created = run_matcher(gw.settings)
-            assert len(created) == 3
-            for (_p, key), t in zip(players, tickets):
-                r = poll(c, key, t)
-                assert r["status"] == "matched" and r["game_id"] in created
-                assert c.get(f"/v1/games/{r['game_id']}", headers=auth(r["token"])).json()["seat"] == r["seat"]
-    finally:
-        service._run(server.stop(0))
-        service._run(redis.aclose())

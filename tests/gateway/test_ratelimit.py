@@ -17,7 +17,7 @@ def test_per_ip_limit_answers_429_with_retry_after(make_gateway) -> None:
         assert_error(r, 429, "rate_limited")
         assert 1 <= int(r.headers["Retry-After"]) <= 3600
         assert c.get("/healthz").status_code == 200, "health checks are never limited"
-        assert 'skyboard_gateway_rate_limited_total 1.0' in c.get("/metrics").text
+        assert 'skyboard_gateway_rate_limited_total 1.0' in gw.metrics()
 
 
 def test_per_token_limit_is_per_token_and_changes_nothing(make_gateway) -> None:

@@ -18,12 +18,13 @@ from collections.abc import Callable, Iterator
 import pytest
 import redis
 
-from services.gamestate.client import GameClient
+from services.gamestate.client import AdminClient, GameClient
 from services.gamestate.server import Running, start
 from services.gamestate.service import Registry
 from services.settings import Settings
 from tests.redis_required import require_redis
 from tests.run_id import RUN
+from tests.service_secret import SERVICE_SECRET
 from tests.services import toygame
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -60,7 +61,10 @@ def settings(redis_url: str, prefix: str) -> Settings:
         metrics_port=0,
         key_prefix=prefix,
         bot_queue=f"{prefix}bots",
-        bot_secret="test-bot-secret",
+        service_secret=SERVICE_SECRET,
+        # the public CreateGame (anonymous, a development setting) is how these tests make games; the owned
+        # creation path and the refusal without this setting are tested in test_trust.py
+        allow_anonymous_create=True,
         sweep_interval_s=0.05,
         watch_block_ms=200,
         heartbeat_s=0.5,
@@ -155,3 +159,9 @@ def instance(make_instance) -> Instance:
 def client(instance: Instance, make_client) -> GameClient:
     return make_client(instance)
 
+
+
+@pytest.fixture
+def admin(client: GameClient, settings: Settings) -> AdminClient:
+    """The internal GameAdmin calls of `client`'s instance, with this run's service credential."""
+    return client.admin(settings.service_secret)

@@ -1,5 +1,6 @@
 """Bot seats: a skyboard.bot_move task is queued by name whenever a bot seat must act; a worker
-loads the state straight from Redis and acts with its derived bot token and an idempotency key."""
+loads the state straight from Redis and acts through the internal GameAdmin service (service credential)
+with an idempotency key."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import time
 import grpc
 import redis as redis_sync
 
-from services.gamestate import tokens
 from services.gamestate.store import load_game_sync
 from tests.services.helpers import expect_error
 
@@ -47,17 +47,18 @@ def test_bot_seat_tasks_are_queued_and_the_worker_path_acts(make_instance, make_
     assert loaded.version == 1 and loaded.state.digest() == client.get_game(gid).digest
     assert loaded.meta.bots == {1: "random", 2: "mcts-normal"}
     action = loaded.state.legal_actions(1)[0].to_json()
-    bot_token = tokens.bot_token(settings.bot_secret, gid, 1)
-    first = client.submit(gid, bot_token, action, loaded.version, idempotency_key=f"{gid}:1:1")
-    duplicate = client.submit(gid, bot_token, action, loaded.version, idempotency_key=f"{gid}:1:1")
+    admin = client.admin(settings.service_secret)
+    first = admin.submit_bot(gid, 1, action, loaded.version, idempotency_key=f"{gid}:1:1")
+    duplicate = admin.submit_bot(gid, 1, action, loaded.version, idempotency_key=f"{gid}:1:1")
     assert first.version == 2 and duplicate.replayed and duplicate.version == 2
     assert client.get_game(gid).version == 2
     assert _queued(rdb, settings.bot_queue)[4:] == [("skyboard.bot_move", [gid, 2, 2])]
 
-    # a bot token acts only for its own bot seat; a human token never for a bot seat
-    expect_error(grpc.StatusCode.FAILED_PRECONDITION, client.submit, gid, bot_token, action, 2)  # already bid
-    expect_error(grpc.StatusCode.PERMISSION_DENIED, client.get_game, gid, tokens.bot_token(settings.bot_secret, gid, 0))
-    expect_error(grpc.StatusCode.UNAUTHENTICATED, client.get_game, gid, tokens.bot_token("wrong-secret", gid, 2))
+    # the internal call acts only for bot seats, and only with the service credential
+    expect_error(grpc.StatusCode.FAILED_PRECONDITION, admin.submit_bot, gid, 1, action, 2)  # already bid
+    expect_error(grpc.StatusCode.PERMISSION_DENIED, admin.submit_bot, gid, 0, action, 2)  # a human seat
+    wrong = client.admin("another-secret-of-thirty-two-characters!")
+    expect_error(grpc.StatusCode.UNAUTHENTICATED, wrong.submit_bot, gid, 2, action, 2)
 
 
 def test_load_game_sync_replays_the_log_tail_after_the_snapshot(make_instance, make_client, settings, registry):
@@ -106,12 +107,6 @@ def test_the_redispatch_wait_is_the_waiting_level_budget_plus_the_margin(make_in
     due = dict(rdb.zrange(Keys(settings.key_prefix).bot_wait, 0, -1, withscores=True))
     assert before + 7_000 <= due[fast] <= after + 7_000
     assert before + 8_000 <= due[slow] <= after + 8_000
-
-
-def test_bot_tokens_name_their_game_and_seat(settings):
-    token = tokens.bot_token(settings.bot_secret, "g-1", 3)
-    assert tokens.parse_bot_token(settings.bot_secret, token) == ("g-1", 3)
-    assert tokens.parse_bot_token("another secret", token) is None
 
 
 def test_a_service_killed_between_commit_and_queueing_still_leaves_the_bot_a_timer(make_instance, make_client, rdb,

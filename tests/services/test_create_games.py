@@ -35,14 +35,14 @@ def registry() -> Registry:
     return Registry({toygame.GAME.name: toygame.GAME, "brokenbids": BrokenGame()})
 
 
-def test_a_batch_creates_every_game_in_order_with_working_tokens(client):
+def test_a_batch_creates_every_game_in_order_with_working_tokens(client, admin):
     specs = [
         NewGame("toybids", 2, seed=11),
         NewGame("toybids", 3, seed=12, options={"rounds": 2}),
         NewGame("toybids", 2, seed=13, bots={1: "random"}),
         NewGame("toybids", 3, seed=14, turn_seconds=30.0),
     ]
-    results = client.create_games(specs)
+    results = admin.create_games(specs)
     assert [type(r) for r in results] == [Created] * 4
     assert len({r.game_id for r in results}) == 4
     for spec, created in zip(specs, results):
@@ -65,10 +65,10 @@ def test_a_batch_creates_every_game_in_order_with_working_tokens(client):
     assert client.get_game(results[0].game_id).status == "finished"
 
 
-def test_a_batch_game_is_the_game_create_game_makes(client):
+def test_a_batch_game_is_the_game_create_game_makes(client, admin):
     """Same seed, same engine state: equal digests and views, and both replay from their logs."""
     single = client.create_game("toybids", 3, seed=99, options={"rounds": 4})
-    (batch,) = client.create_games([NewGame("toybids", 3, seed=99, options={"rounds": 4})])
+    (batch,) = admin.create_games([NewGame("toybids", 3, seed=99, options={"rounds": 4})])
     a, b = client.get_game(single.game_id), client.get_game(batch.game_id)
     assert a.digest == b.digest and a.view == b.view and a.to_act == b.to_act
     for seat in range(3):
@@ -76,7 +76,7 @@ def test_a_batch_game_is_the_game_create_game_makes(client):
             client.get_game(batch.game_id, batch.token(seat)).view
 
 
-def test_a_refused_item_is_reported_in_place_and_the_others_are_created(client, rdb, prefix):
+def test_a_refused_item_is_reported_in_place_and_the_others_are_created(client, rdb, prefix, admin):
     specs = [
         NewGame("toybids", 2, seed=1),
         NewGame("no-such-game", 2),
@@ -87,7 +87,7 @@ def test_a_refused_item_is_reported_in_place_and_the_others_are_created(client, 
         NewGame("brokenbids", 2),
         NewGame("toybids", 3, seed=2),
     ]
-    results = client.create_games(specs)
+    results = admin.create_games(specs)
     assert isinstance(results[0], Created) and isinstance(results[-1], Created)
     errors = results[1:-1]
     assert all(isinstance(e, GameServiceError) for e in errors)
@@ -103,12 +103,12 @@ def test_a_refused_item_is_reported_in_place_and_the_others_are_created(client, 
     assert (alone.reason, alone.message) == (errors[1].reason, errors[1].message)
 
 
-def test_malformed_options_json_fails_only_its_item(client):
-    reply = client.stub.CreateGames(pb2.CreateGamesRequest(games=[
-        pb2.CreateGameRequest(game="toybids", players=2, options_json="[1,"),
-        pb2.CreateGameRequest(game="toybids", players=2, options_json="[1]"),
-        pb2.CreateGameRequest(game="toybids", players=2),
-    ]))
+def test_malformed_options_json_fails_only_its_item(admin):
+    reply = admin.stub.CreateGames(pb2.CreateGamesRequest(games=[
+        pb2.OwnedCreateGameRequest(game=pb2.CreateGameRequest(game="toybids", players=2, options_json="[1,")),
+        pb2.OwnedCreateGameRequest(game=pb2.CreateGameRequest(game="toybids", players=2, options_json="[1]")),
+        pb2.OwnedCreateGameRequest(game=pb2.CreateGameRequest(game="toybids", players=2)),
+    ]), metadata=admin.metadata)
     kinds = [r.WhichOneof("result") for r in reply.results]
     assert kinds == ["error", "error", "created"]
     for r in reply.results[:2]:
@@ -116,49 +116,49 @@ def test_malformed_options_json_fails_only_its_item(client):
         assert json.loads(r.error.details)["reason"] == "invalid_argument"
 
 
-def test_the_batch_size_is_capped(client):
+def test_the_batch_size_is_capped(client, admin):
     assert MAX_BATCH == SERVICE_MAX_BATCH == 256
-    err = expect_error(C.INVALID_ARGUMENT, client.create_games, [NewGame("toybids", 2)] * (MAX_BATCH + 1))
+    err = expect_error(C.INVALID_ARGUMENT, admin.create_games, [NewGame("toybids", 2)] * (MAX_BATCH + 1))
     assert "at most 256" in err.message
     assert client.list_games() == [], "an oversize batch creates nothing"
-    assert client.create_games([]) == []
-    results = client.create_games([NewGame("toybids", 2, seed=i) for i in range(MAX_BATCH)])
+    assert admin.create_games([]) == []
+    results = admin.create_games([NewGame("toybids", 2, seed=i) for i in range(MAX_BATCH)])
     assert all(isinstance(r, Created) for r in results)
     assert len({r.game_id for r in results}) == MAX_BATCH
     assert len(client.list_games(limit=500)) == MAX_BATCH
 
 
-def test_each_call_creates_new_games(client):
+def test_each_call_creates_new_games(client, admin):
     """CreateGames carries no idempotency key: a repeated batch is new games (the matchmaker never repeats one;
     its claims are released if a call fails, and the tickets are grouped again)."""
-    first = client.create_games([NewGame("toybids", 2, seed=5)] * 2)
-    again = client.create_games([NewGame("toybids", 2, seed=5)] * 2)
+    first = admin.create_games([NewGame("toybids", 2, seed=5)] * 2)
+    again = admin.create_games([NewGame("toybids", 2, seed=5)] * 2)
     ids = [r.game_id for r in first + again]
     assert len(set(ids)) == 4
     digests = {client.get_game(i).digest for i in ids}
     assert len(digests) == 1, "same seed, same initial state"
 
 
-async def _async_batch(target: str) -> list:
+async def _async_batch(target: str, secret: str) -> list:
     from services.gamestate.client import AsyncGameClient
 
     async with AsyncGameClient(target) as aclient:
-        return await aclient.create_games([NewGame("toybids", 2, seed=1), NewGame("toybids", 1)])
+        return await aclient.admin(secret).create_games([NewGame("toybids", 2, seed=1), NewGame("toybids", 1)])
 
 
-def test_the_async_client_speaks_the_batch_too(instance, client):
+def test_the_async_client_speaks_the_batch_too(instance, client, settings):
     import asyncio
 
-    ok, bad = asyncio.run(_async_batch(instance.target))
+    ok, bad = asyncio.run(_async_batch(instance.target, settings.service_secret))
     assert isinstance(ok, Created) and isinstance(bad, GameServiceError) and bad.code == C.INVALID_ARGUMENT
     assert client.get_game(ok.game_id, ok.token(1)).seat == 1
 
 
-def test_the_cached_metadata_of_new_games_is_what_redis_holds(instance, client, rdb, prefix):
+def test_the_cached_metadata_of_new_games_is_what_redis_holds(instance, client, rdb, prefix, admin):
     """Creation caches each game's metadata without reading it back: it must equal the parse of the hash."""
     from services.gamestate.store import Meta
 
-    results = client.create_games([
+    results = admin.create_games([
         NewGame("toybids", 3, seed=1, options={"rounds": 2}, bots={0: "random"}, turn_seconds=20.0),
         NewGame("toybids", 2, seed=2),
     ])

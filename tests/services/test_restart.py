@@ -26,7 +26,8 @@ def _spawn(settings) -> tuple[subprocess.Popen, str]:
         "KEY_PREFIX": settings.key_prefix,
         "DISPATCH_BOTS": "false",
         "SNAPSHOT_EVERY": "3",  # so a restart has to replay a log tail after the snapshot
-        "BOT_SECRET": settings.bot_secret,
+        "SERVICE_SECRET": settings.service_secret,
+        "ALLOW_ANONYMOUS_CREATE": "true",
     }
     proc = subprocess.Popen(
         [sys.executable, "-m", "tests.services.serve_proc"], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True

@@ -32,6 +32,7 @@ def test_services_run_serves_exports_metrics_and_stops_on_ctrl_c(settings, tmp_p
         "KEY_PREFIX": settings.key_prefix,
         "DISPATCH_BOTS": "false",
         "PROMETHEUS_MULTIPROC_DIR": str(tmp_path),
+        "SERVICE_SECRET": settings.service_secret,
     }
     proc = subprocess.Popen(
         [sys.executable, "-m", "services.run"], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
@@ -50,3 +51,16 @@ def test_services_run_serves_exports_metrics_and_stops_on_ctrl_c(settings, tmp_p
         out, _ = proc.communicate(timeout=15)
     assert proc.returncode == 0
     assert "stopped" in out
+
+
+def test_services_run_refuses_to_start_without_a_service_secret(settings):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SERVICE_SECRET")}
+    env.update({"REDIS_URL": settings.redis_url, "GRPC_ADDR": f"127.0.0.1:{_free_port()}", "METRICS_PORT": "0",
+                "KEY_PREFIX": settings.key_prefix, "DISPATCH_BOTS": "false"})
+    for secret in (None, "skyboard-dev-bot-secret-change-me"):
+        if secret:
+            env["SERVICE_SECRET"] = secret
+        done = subprocess.run([sys.executable, "-m", "services.run"], cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode != 0
+        assert "SERVICE_SECRET" in done.stderr, done.stderr

@@ -22,6 +22,7 @@ import pytest
 from services.gamestate.service import Registry
 from services.settings import Settings
 from tests.gateway.conftest import Gateway, ServiceInstance, gateway_settings, new_prefix, rdb, redis_url
+from tests.service_secret import SERVICE_SECRET
 from tests.workers.conftest import Worker
 
 __all__ = ["rdb", "redis_url"]  # the gateway tests' Redis fixtures, reused as they are
@@ -31,7 +32,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-BOT_SECRET = "webclient-test-secret"
+
 
 
 def ensure_chromium() -> str:
@@ -51,7 +52,7 @@ def wc_service(redis_url: str, rdb) -> Iterator[ServiceInstance]:
     prefix = new_prefix()
     settings = Settings(
         redis_url=redis_url, grpc_addr="127.0.0.1:0", metrics_port=0, key_prefix=prefix, dispatch_bots=True,
-        bot_queue=f"{prefix}bots", bot_secret=BOT_SECRET, watch_block_ms=200, shutdown_grace_s=0.5,
+        bot_queue=f"{prefix}bots", service_secret=SERVICE_SECRET, watch_block_ms=200, shutdown_grace_s=0.5,
     )
     inst = ServiceInstance(settings, Registry())
     inst.settings = settings
@@ -69,7 +70,7 @@ def bot_worker(wc_service: ServiceInstance, tmp_path_factory) -> Iterator[Worker
     prom.mkdir()
     env = {
         **os.environ, "REDIS_URL": settings.redis_url, "KEY_PREFIX": settings.key_prefix,
-        "BOT_QUEUE": settings.bot_queue, "BOT_SECRET": settings.bot_secret, "GAMESTATE_TARGET": wc_service.addr,
+        "BOT_QUEUE": settings.bot_queue, "SERVICE_SECRET": settings.service_secret, "GAMESTATE_TARGET": wc_service.addr,
         "WORKER_METRICS_PORT": "0", "PROMETHEUS_MULTIPROC_DIR": str(prom), "PYTHONPATH": str(ROOT),
     }
     cmd = [sys.executable, "-m", "celery", "-A", "services.workers.app", "worker", "--pool=solo",

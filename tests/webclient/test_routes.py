@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 import engine
-from tests.gateway.helpers import play_random
+from tests.gateway.helpers import create, play_random
 
 
 @pytest.fixture
@@ -29,7 +29,7 @@ def test_boards_serve_each_engines_data_files(http):
 
 
 def test_replay_steps_follow_the_log_and_refuse_bad_steps(http):
-    created = http.post("/v1/games", json={"game": "blueskies", "players": 2, "seed": 3}).json()
+    created = create(http, "blueskies", 2, seed=3)
     gid = created["game_id"]
     r = http.get(f"/webclient/replay/{gid}")
     assert r.status_code == 403, "no replay of an active game (its log is not published)"

@@ -87,7 +87,7 @@ def start_worker(settings, tmp_path: Path, prom_dir: Path) -> Iterator[Callable[
             "REDIS_URL": settings.redis_url,
             "KEY_PREFIX": settings.key_prefix,
             "BOT_QUEUE": settings.bot_queue,
-            "BOT_SECRET": settings.bot_secret,
+            "SERVICE_SECRET": settings.service_secret,
             "GAMESTATE_TARGET": target,
             "WORKER_METRICS_PORT": "0",
             "PROMETHEUS_MULTIPROC_DIR": str(prom_dir),

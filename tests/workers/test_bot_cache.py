@@ -57,7 +57,7 @@ def test_a_movers_search_starts_from_the_subtree_its_last_decision_kept(make_ins
     created = client.create_game("blueskies", 2, seed=4, bots={0: "mcts-easy", 1: "mcts-easy"})
     gid = created.game_id
     sync = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
-    mover = Mover(sync, settings.key_prefix, client, settings.bot_secret)
+    mover = Mover(sync, settings.key_prefix, client.admin(settings.service_secret))
     reused = 0
     for _ in range(40):
         game = client.get_game(gid)

@@ -96,16 +96,17 @@ def test_a_redelivery_racing_the_first_delivery_replays_its_outcome(make_instanc
     gid = created.game_id
     sync = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
     budget = ai.Budget(iterations=30)
-    first = Mover(sync, settings.key_prefix, client, settings.bot_secret, budget=budget)
-    second = Mover(sync, settings.key_prefix, GameClient(inst.target), settings.bot_secret, budget=budget)
+    first = Mover(sync, settings.key_prefix, client.admin(settings.service_secret), budget=budget)
+    second_client = GameClient(inst.target)
+    second = Mover(sync, settings.key_prefix, second_client.admin(settings.service_secret), budget=budget)
     results = {}
-    real_submit = second.client.submit
+    real_submit = second.admin.submit_bot
 
     def submit_after_the_other(*args, **kwargs):
         results["first"] = first.play(gid, 0, 0)
         return real_submit(*args, **kwargs)
 
-    second.client.submit = submit_after_the_other
+    second.admin.submit_bot = submit_after_the_other
     results["second"] = second.play(gid, 0, 0)
     assert results["first"].outcome == "submitted"
     assert results["second"].outcome == "duplicate"
@@ -113,7 +114,7 @@ def test_a_redelivery_racing_the_first_delivery_replays_its_outcome(make_instanc
     assert client.get_game(gid).version == 1
     assert first.play(gid, 0, 0).outcome == "stale"
     assert rdb.exists(f"{settings.key_prefix}game:{{{gid}}}:idem:0:{idempotency_key(gid, 0, 0)}")
-    second.client.close()
+    second_client.close()
     sync.close()
 
 
@@ -154,7 +155,7 @@ def test_a_task_that_has_nothing_to_do_exits_without_submitting(make_instance, m
     created = client.create_game("opensky", 2, seed=13, bots={1: "random"})
     gid = created.game_id
     sync = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
-    mover = Mover(sync, settings.key_prefix, client, settings.bot_secret)
+    mover = Mover(sync, settings.key_prefix, client.admin(settings.service_secret))
     assert client.get_game(gid).to_act == [0]
     assert mover.play("no-such-game", 1, 0).outcome == "unknown_game"
     assert mover.play(gid, 0, 0).outcome == "not_a_bot"

@@ -69,7 +69,8 @@ async function createGame(ev) {
   if ($("create-turn-seconds").value !== "") body.turn_seconds = Number($("create-turn-seconds").value);
   $("create-submit").disabled = true;
   try {
-    const created = await api("/v1/games", { method: "POST", body });
+    const me = await ensurePlayer($("match-name").value.trim() || null);
+    const created = await api("/v1/games", { method: "POST", token: me.api_key, body });
     saveGame({ game_id: created.game_id, game: g.name, title: g.title, seats: created.seats });
     status(`Created ${g.title} game ${created.game_id}.`);
     location.href = `/game.html?id=${encodeURIComponent(created.game_id)}`;
@@ -80,19 +81,26 @@ async function createGame(ev) {
   }
 }
 
+/** This browser's player account, made on first use (creating a game or a ticket needs its API key);
+ * a new one when `name` differs from the stored one's (null: any name will do). */
+async function ensurePlayer(name) {
+  const me = player();
+  if (me && (name === null || me.name === name)) return me;
+  const chosen = name ?? "Player";
+  const created = await api("/v1/players", { method: "POST", body: { name: chosen } });
+  const fresh = { name: chosen, ...created };
+  savePlayer(fresh);
+  return fresh;
+}
+
 let polling = null;
 
 async function findMatch(ev) {
   ev.preventDefault();
   const name = $("match-name").value.trim();
   const g = gameByName($("match-game").value);
-  let me = player();
   try {
-    if (!me || me.name !== name) {
-      const created = await api("/v1/players", { method: "POST", body: { name } });
-      me = { name, ...created };
-      savePlayer(me);
-    }
+    const me = await ensurePlayer(name);
     const body = { game: g.name, players: Number($("match-players").value), options: {} };
     if ($("match-bots").value !== "") body.bots_after_s = Number($("match-bots").value);
     const ticket = await api("/v1/matchmaking/tickets", { method: "POST", token: me.api_key, body });

@@ -1,0 +1,50 @@
+"""No service runs on a default secret: compose and Kubernetes refuse to start without SERVICE_SECRET, and
+`make run` generates a random one per stack."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from services import stack
+from services.credentials import MIN_SECRET_LENGTH
+from tests.deploy.conftest import ROOT, containers, skyboard_services, workloads
+
+#: The roles that present or check the service credential (the exporter only reads Redis).
+NEEDS_SECRET = {"gamestate", "worker", "gateway", "matchmaker"}
+
+
+def test_compose_has_no_default_secret_and_requires_one(compose: dict[str, Any]) -> None:
+    text = (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
+    assert "BOT_SECRET" not in text and "change-me" not in text
+    required = re.findall(r"SERVICE_SECRET: \$\{SERVICE_SECRET:\?[^}]+\}", text)
+    assert len(required) == 2, "the service and gateway environments both require it (${VAR:?message})"
+    assert not re.search(r"\$\{SERVICE_SECRET:-", text), "no fallback value"
+    services = skyboard_services(compose)
+    for name in NEEDS_SECRET:
+        assert "SERVICE_SECRET" in services[name]["environment"], name
+
+
+def test_kubernetes_pods_need_the_secret(k8s: list[dict[str, Any]]) -> None:
+    found = set()
+    for name, workload in workloads(k8s).items():
+        for container in containers(workload):
+            refs = [s["secretRef"] for s in container.get("envFrom", []) if "secretRef" in s]
+            if container["name"] in NEEDS_SECRET:
+                found.add(container["name"])
+                assert refs and all(r["name"] == "skyboard-secrets" and not r.get("optional") for r in refs), name
+    assert found == NEEDS_SECRET
+
+
+def test_make_run_generates_a_random_secret_per_stack(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SERVICE_SECRET", raising=False)
+    assert stack.ensure_service_secret() is True
+    first = stack.os.environ["SERVICE_SECRET"]
+    assert len(first) >= MIN_SECRET_LENGTH
+    monkeypatch.delenv("SERVICE_SECRET")
+    stack.ensure_service_secret()
+    assert stack.os.environ["SERVICE_SECRET"] != first, "a new stack, a new secret"
+    monkeypatch.setenv("SERVICE_SECRET", "x" * 40)
+    assert stack.ensure_service_secret() is False and stack.os.environ["SERVICE_SECRET"] == "x" * 40
