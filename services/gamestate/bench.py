@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import secrets
 import statistics
 import threading
 import time
@@ -50,7 +51,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=4, help="concurrent client threads")
     args = parser.parse_args()
     prefix = f"sbbench:{uuid.uuid4().hex[:8]}:"
-    settings = Settings(grpc_addr="127.0.0.1:0", metrics_port=0, key_prefix=prefix, dispatch_bots=False)
+    # its own private instance: a random secret, and anonymous creation (it measures play, not accounts)
+    settings = Settings(grpc_addr="127.0.0.1:0", metrics_port=0, key_prefix=prefix, dispatch_bots=False,
+                        service_secret=secrets.token_urlsafe(32), allow_anonymous_create=True)
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
