@@ -281,7 +281,10 @@ class GameAdminServicer(pb2_grpc.GameAdminServicer):
         self.service = service
         self.credentials = credentials
 
-    _game_label = GameServicer._game_label
+    def _game_label(self, request) -> str:
+        """As GameServicer's, looking inside an owned creation's request."""
+        inner = request.game if isinstance(request, pb2.OwnedCreateGameRequest) else request
+        return GameServicer._game_label(self, inner)
 
     @_internal
     @_handler("Admin.CreateGame")
