@@ -48,6 +48,10 @@ class Settings(BaseSettings):
     max_turn_seconds: float = Field(86_400.0, description="Largest per-decision time limit a game may set.")
     shutdown_grace_s: float = Field(5.0, description="Seconds in-flight calls get to finish on shutdown.")
     watch_block_ms: int = Field(1000, description="How long one blocking stream read waits before re-checking.")
+    watch_token_check_ms: int = Field(
+        500, gt=0, description="A WatchGame stream opened with a seat token re-checks that token at least this "
+        "often (and after every entry): once it is rotated or revoked (Resign) the stream ends (UNAUTHENTICATED).",
+    )
     heartbeat_s: float = Field(
         15.0, gt=0, description="An idle WatchGame stream sends a 'heartbeat' entry this often (detects gone watchers)."
     )

@@ -317,6 +317,7 @@ def build_service(
         watch_block_ms=settings.watch_block_ms,
         heartbeat_s=settings.heartbeat_s,
         bot_redispatch_s=settings.bot_redispatch_s,
+        token_check_ms=settings.watch_token_check_ms,
     )
 
 

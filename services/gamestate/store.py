@@ -483,6 +483,18 @@ class Store:
         reply = await self.redis.xread({self.keys.events(game_id): after_id}, count=count, block=block_ms)
         return [(eid, fields) for _stream, entries in reply for eid, fields in entries]
 
+    async def read_events_as(
+        self, game_id: str, seat: int, after_id: str, block_ms: int, count: int = 100
+    ) -> tuple[list[tuple[str, dict[str, str]]], str | None]:
+        """`read_events` for a seat's watcher, and the seat's token hash as Redis holds it once the read
+        returned. One round trip: the HGET is pipelined behind the blocking XREAD, which Redis answers first,
+        so the hash is never older than the entries (a token revoked before an entry was written is seen)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.xread({self.keys.events(game_id): after_id}, count=count, block=block_ms)
+            pipe.hget(self.keys.meta(game_id), f"tok:{seat}")
+            reply, token_hash = await pipe.execute()
+        return [(eid, fields) for _stream, entries in reply or [] for eid, fields in entries], token_hash
+
     async def token_owner(self, token_hash: str) -> tuple[str, int] | None:
         raw = await self.redis.get(self.keys.token(token_hash))
         if not raw:
