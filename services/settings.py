@@ -39,6 +39,10 @@ class Settings(BaseSettings):
         15.0, ge=0, description="Re-queue a bot move when a game has waited on a bot seat for the level's think "
         "budget plus this many seconds (0 = never).",
     )
+    seat_token_ttl_after_end_s: float = Field(
+        3600.0, ge=0, description="Seat tokens of a finished game are refused (UNAUTHENTICATED) this long after "
+        "its end, and their token-index entries expire then; spectator reads go on.",
+    )
     idempotency_ttl_s: int = Field(86_400, description="How long an idempotency key replays its first outcome.")
     snapshot_every: int = Field(
         16, ge=1, description="Snapshot the full state every N accepted actions and at the end; loads replay the tail."

@@ -307,6 +307,7 @@ def build_service(
         snapshot_every=settings.snapshot_every,
         idempotency_ttl_s=settings.idempotency_ttl_s,
         cache_size=settings.cache_size,
+        token_ttl_after_end_ms=round(settings.seat_token_ttl_after_end_s * 1000),
     )
     return GameStateService(
         store,

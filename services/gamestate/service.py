@@ -178,6 +178,11 @@ class GameStateService:
 
     async def _seat(self, meta: Meta, token: str, *, required: bool) -> int | None:
         """The seat `token` speaks for in this game; None for a spectator (if allowed)."""
+        if token and self._tokens_expired(meta):
+            raise errors.unauthenticated(
+                "seat tokens of this game expired SEAT_TOKEN_TTL_AFTER_END_S "
+                f"({self.store.token_ttl_after_end_ms / 1000:g} s) after it ended; read it without a token"
+            )
         if not token:
             if required:
                 raise errors.unauthenticated("a seat token is required")
@@ -200,6 +205,11 @@ class GameStateService:
         if owner is not None and owner[0] != meta.game_id:
             raise errors.denied("this token belongs to another game")
         raise errors.unauthenticated("unknown or revoked seat token")
+
+    def _tokens_expired(self, meta: Meta) -> bool:
+        """Whether a finished game's seat tokens have expired (its last commit, which finished it, is its end).
+        Decided from the metadata alone, so every instance agrees; the token index expires by itself."""
+        return meta.status == "finished" and now_ms() >= meta.updated_ms + self.store.token_ttl_after_end_ms
 
     async def _state(self, meta: Meta) -> tuple[int, State]:
         try:
