@@ -306,7 +306,7 @@ async def matchmaking(stack: Stack, tickets: int, players: int) -> dict[str, Any
                                ticket_ttl_s=600, default_bots_after_s=3600)
     redis = aioredis.from_url(stack.redis_url)
     keys = Keys(prefix)
-    store = TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s)
+    store = TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s, secret=settings.ticket_secret)
     gamestate = GameStateClient(stack.grpc_addr)
     matcher = Matcher(store, Ratings(redis, keys), gamestate, settings)
     service_pid = stack.procs["service"].popen.pid  # type: ignore[union-attr]

@@ -7,13 +7,14 @@ import logging
 import uvicorn
 
 from services.gateway.app import create_app
-from services.gateway.settings import GatewaySettings, proxy_options
+from services.gateway.settings import GatewaySettings, proxy_options, warn_if_dev_secret
 from services.gctune import tune_gc
 
 
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = GatewaySettings()
+    warn_if_dev_secret(settings)
     print(f"Skyboard REST gateway on http://{settings.host}:{settings.port} (docs at /docs)", flush=True)
     # uvloop + httptools: the C event loop and parser (uvicorn[standard]) cost far less CPU per request
     app = create_app(settings)

@@ -7,8 +7,14 @@ defaults work for a local run next to a game-state service on 127.0.0.1:50051.
 
 from __future__ import annotations
 
+import logging
+
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+log = logging.getLogger(__name__)
+
+DEV_TICKET_SECRET = "skyboard-dev-ticket-secret-change-me"
 
 
 class GatewaySettings(BaseSettings):
@@ -38,6 +44,11 @@ class GatewaySettings(BaseSettings):
     sse_ping_s: float = Field(15.0, gt=0, description="Seconds between SSE keep-alive comments.")
     ticket_ttl_s: float = Field(30.0, gt=0, description="A queued ticket expires this long after its last poll.")
     ticket_keep_s: int = Field(3600, gt=0, description="How long a ticket's record stays readable.")
+    ticket_secret: str = Field(
+        DEV_TICKET_SECRET, min_length=1,
+        description="Key sealing a matched ticket's seat token in Redis until the first poll hands it out (then "
+        "it is deleted); the same value for the gateway and every matchmaker; set it in production.",
+    )
     default_bots_after_s: float = Field(60.0, ge=0, description="Bot fill delay when a ticket names none.")
     bot_fill_level: str = Field("greedy", description="Bot level that fills empty seats.")
     mm_base_gap: float = Field(5.0, ge=0, description="Rating gap (ordinal points) allowed at once.")
@@ -56,6 +67,12 @@ class GatewaySettings(BaseSettings):
         10.0, ge=0, description="How often the matchmaker checks whether an unsettled rated game finished "
         "(games a player watches are settled by the gateway at once)."
     )
+
+
+def warn_if_dev_secret(settings: GatewaySettings) -> None:
+    """Say so when matched tickets' seat tokens are sealed with the published development key."""
+    if settings.ticket_secret == DEV_TICKET_SECRET:
+        log.warning("GATEWAY_TICKET_SECRET is the development default; set it before exposing the service")
 
 
 def proxy_options(settings: GatewaySettings) -> dict[str, object]:

@@ -13,7 +13,7 @@ import signal
 from services.gateway.gamestate import GameStateClient
 from services.gateway.keys import Keys
 from services.gateway.ratings import Ratings
-from services.gateway.settings import GatewaySettings
+from services.gateway.settings import GatewaySettings, warn_if_dev_secret
 from services.matchmaker.matcher import Matcher
 from services.matchmaker.store import TicketStore
 from services.redis_clients import async_redis
@@ -26,8 +26,8 @@ async def run(settings: GatewaySettings, stop: asyncio.Event) -> None:
     keys = Keys(settings.key_prefix)
     gamestate = GameStateClient(settings.gamestate_addr, settings.gamestate_timeout_s)
     matcher = Matcher(
-        TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s), Ratings(redis, keys), gamestate,
-        settings,
+        TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s, secret=settings.ticket_secret),
+        Ratings(redis, keys), gamestate, settings,
     )
     try:
         while not stop.is_set():
@@ -45,6 +45,7 @@ async def run(settings: GatewaySettings, stop: asyncio.Event) -> None:
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = GatewaySettings()
+    warn_if_dev_secret(settings)
 
     async def _main() -> None:
         stop = asyncio.Event()
