@@ -43,7 +43,7 @@ from typing import Any
 import httpx
 
 from bench.lean_http import LeanClient
-from bench.stack import REDIS_URL, Proc, Stack, free_port, http_ready, workers_available
+from bench.stack import REDIS_URL, SERVICE_SECRET, Proc, Stack, free_port, http_ready, workers_available
 
 GAMES = (("opensky", 3), ("aeroplanes", 3), ("blueskies", 3))
 
@@ -303,11 +303,11 @@ async def matchmaking(stack: Stack, tickets: int, players: int) -> dict[str, Any
 
     prefix = f"{stack.prefix}mm:{uuid.uuid4().hex[:6]}:"
     settings = GatewaySettings(redis_url=stack.redis_url, key_prefix=prefix, gamestate_addr=stack.grpc_addr,
-                               ticket_ttl_s=600, default_bots_after_s=3600)
+                               ticket_ttl_s=600, default_bots_after_s=3600, service_secret=SERVICE_SECRET)
     redis = aioredis.from_url(stack.redis_url)
     keys = Keys(prefix)
-    store = TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s)
-    gamestate = GameStateClient(stack.grpc_addr)
+    store = TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s, secret=settings.service_secret)
+    gamestate = GameStateClient(stack.grpc_addr, secret=SERVICE_SECRET)
     matcher = Matcher(store, Ratings(redis, keys), gamestate, settings)
     service_pid = stack.procs["service"].popen.pid  # type: ignore[union-attr]
     try:

@@ -57,6 +57,10 @@ class Settings(BaseSettings):
         15.0, ge=0, description="Re-queue a bot move when a game has waited on a bot seat for the level's think "
         "budget plus this many seconds (0 = never).",
     )
+    seat_token_ttl_after_end_s: float = Field(
+        3600.0, ge=0, description="Seat tokens of a finished game are refused (UNAUTHENTICATED) this long after "
+        "its end, and their token-index entries expire then; spectator reads go on.",
+    )
     idempotency_ttl_s: int = Field(86_400, description="How long an idempotency key replays its first outcome.")
     snapshot_every: int = Field(
         16, ge=1, description="Snapshot the full state every N accepted actions and at the end; loads replay the tail."
@@ -66,6 +70,10 @@ class Settings(BaseSettings):
     max_turn_seconds: float = Field(86_400.0, description="Largest per-decision time limit a game may set.")
     shutdown_grace_s: float = Field(5.0, description="Seconds in-flight calls get to finish on shutdown.")
     watch_block_ms: int = Field(1000, description="How long one blocking stream read waits before re-checking.")
+    watch_token_check_ms: int = Field(
+        500, gt=0, description="A WatchGame stream opened with a seat token re-checks that token at least this "
+        "often (and after every entry): once it is rotated or revoked (Resign) the stream ends (UNAUTHENTICATED).",
+    )
     heartbeat_s: float = Field(
         15.0, gt=0, description="An idle WatchGame stream sends a 'heartbeat' entry this often (detects gone watchers)."
     )

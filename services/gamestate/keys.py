@@ -14,7 +14,8 @@ Per game (the `{id}` hash tag keeps one game's keys in one cluster slot):
                                 watchers redact), status, to_act, scores, winners
   {p}game:{id}:idem:<seat>:<key>  string  the first accepted outcome, with a TTL
 Global:
-  {p}token:<sha256>     string "<game_id>:<seat>" for every live human seat token
+  {p}token:<sha256>     string "<game_id>:<seat>" for every live human seat token; expires
+                                SEAT_TOKEN_TTL_AFTER_END_S after the game ends (set by the commit that ends it)
   {p}games:active / {p}games:finished   zsets of game ids scored by creation ms
   {p}clock              zset   game id -> deadline ms of its current decision
   {p}botwait            zset   game id -> when to re-queue its bot move if no bot has acted by then

@@ -357,6 +357,7 @@ def build_service(
         snapshot_every=settings.snapshot_every,
         idempotency_ttl_s=settings.idempotency_ttl_s,
         cache_size=settings.cache_size,
+        token_ttl_after_end_ms=round(settings.seat_token_ttl_after_end_s * 1000),
     )
     quotas = Quotas(settings.quota_active_games, settings.quota_bot_seats, settings.quota_creations_per_hour)
     return GameStateService(
@@ -369,6 +370,7 @@ def build_service(
         watch_block_ms=settings.watch_block_ms,
         heartbeat_s=settings.heartbeat_s,
         bot_redispatch_s=settings.bot_redispatch_s,
+        token_check_ms=settings.watch_token_check_ms,
     )
 
 

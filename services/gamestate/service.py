@@ -143,6 +143,7 @@ class GameStateService:
         watch_block_ms: int = 1000,
         heartbeat_s: float = 15.0,
         bot_redispatch_s: float = 15.0,
+        token_check_ms: int = 500,
     ):
         self.store = store
         self.registry = registry
@@ -153,6 +154,8 @@ class GameStateService:
         self.watch_block_ms = watch_block_ms
         self.heartbeat_s = heartbeat_s
         self.bot_redispatch_s = bot_redispatch_s
+        #: a seat's stream re-checks its token at least this often (a revoked token's stream ends within it)
+        self.token_check_ms = token_check_ms
         self.stopping = asyncio.Event()
         #: game id -> game name of recently seen games (metric labels only)
         self.game_names: dict[str, str] = {}
@@ -181,6 +184,11 @@ class GameStateService:
 
     async def _seat(self, meta: Meta, token: str, *, required: bool) -> int | None:
         """The seat `token` speaks for in this game; None for a spectator (if allowed)."""
+        if token and self._tokens_expired(meta):
+            raise errors.unauthenticated(
+                "seat tokens of this game expired SEAT_TOKEN_TTL_AFTER_END_S "
+                f"({self.store.token_ttl_after_end_ms / 1000:g} s) after it ended; read it without a token"
+            )
         if not token:
             if required:
                 raise errors.unauthenticated("a seat token is required")
@@ -195,6 +203,11 @@ class GameStateService:
         if owner is not None and owner[0] != meta.game_id:
             raise errors.denied("this token belongs to another game")
         raise errors.unauthenticated("unknown or revoked seat token")
+
+    def _tokens_expired(self, meta: Meta) -> bool:
+        """Whether a finished game's seat tokens have expired (its last commit, which finished it, is its end).
+        Decided from the metadata alone, so every instance agrees; the token index expires by itself."""
+        return meta.status == "finished" and now_ms() >= meta.updated_ms + self.store.token_ttl_after_end_ms
 
     async def _state(self, meta: Meta) -> tuple[int, State]:
         try:
@@ -624,7 +637,9 @@ class GameStateService:
         """Redacted stream entries after `after_version` (all from creation if None), in order.
 
         `gone()` tells whether the watcher has disconnected: checked after every
-        blocking read, so an abandoned stream of an idle game ends too.
+        blocking read, so an abandoned stream of an idle game ends too. A stream opened
+        with a human seat token ends with UNAUTHENTICATED once that token is revoked
+        (RotateToken, Resign): see `_watch`.
         """
         meta = await self._meta(game_id)
         seat = await self._seat(meta, token, required=False)
@@ -632,20 +647,37 @@ class GameStateService:
             raise errors.invalid("after_version must be >= 0")
         if meta.status == "finished" and after_version is not None and after_version >= meta.version:
             return _empty()  # nothing after the end: the stream ends at once
-        return self._watch(meta.game_id, seat, after_version, gone)
+        # bot-seat tokens are derived, never revoked; a human token is watched by the hash it resolved by
+        watched = tokens.token_hash(token) if seat is not None and not token.startswith(tokens.BOT_PREFIX) else None
+        return self._watch(meta.game_id, seat, after_version, gone, watched)
 
     async def _watch(
-        self, game_id: str, seat: int | None, after_version: int | None, gone: Callable[[], bool]
+        self,
+        game_id: str,
+        seat: int | None,
+        after_version: int | None,
+        gone: Callable[[], bool],
+        token_hash: str | None = None,
     ) -> AsyncIterator[StreamItem]:
+        """The stream loop. With `token_hash` (a human seat's watcher), every read also fetches the seat's
+        current hash (same round trip, after the read, reads block at most `token_check_ms`): once it is no
+        longer `token_hash` the stream ends with UNAUTHENTICATED before yielding what that read returned, so
+        no entry written after the revocation (e.g. the seat's auto-played secrets after Resign) reaches it."""
         last = "0-0" if after_version is None else f"{after_version}-1"
         version, status, to_act = after_version or 0, "active", []
         last_sent = time.monotonic()
+        block_ms = min(self.watch_block_ms, self.token_check_ms) if token_hash else self.watch_block_ms
         metrics.WATCHERS.inc()
         try:
             while not self.stopping.is_set():
                 if gone():
                     return
-                entries = await self.store.read_events(game_id, last, self.watch_block_ms)
+                if seat is None or token_hash is None:
+                    entries = await self.store.read_events(game_id, last, block_ms)
+                else:
+                    entries, current = await self.store.read_events_as(game_id, seat, last, block_ms)
+                    if current is None or not secrets.compare_digest(current, token_hash):
+                        raise errors.unauthenticated("seat token revoked")
                 if not entries and time.monotonic() - last_sent >= self.heartbeat_s:
                     # Idle: a heartbeat keeps proxies open and is how a vanished watcher is noticed
                     # (writing to a cancelled stream ends this handler).

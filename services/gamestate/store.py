@@ -35,7 +35,8 @@ COMMIT = """
 -- ARGV: 1 expected, 2 log entry, 3 snapshot?, 4 state, 5 digest, 6 status, 7 to_act,
 --       8 scores, 9 winners, 10 now ms, 11 deadline ms, 12 game id, 13 idem?, 14 idem value,
 --       15 idem ttl, 16 kind, 17 actor, 18 events, 19 token field?, 20 its hash,
---       21 bot-wait due ms ("0": none), 22.. extra meta field/value pairs
+--       21 bot-wait due ms ("0": none), 22 token-index key prefix, 23 when the seat tokens of a game this
+--       commit finishes expire (ms), 24.. extra meta field/value pairs
 if ARGV[13] == '1' then
   local prev = redis.call('GET', KEYS[5])
   if prev then return {'dup', prev} end
@@ -51,7 +52,7 @@ if ARGV[3] == '1' then
 end
 redis.call('HSET', KEYS[1], 'version', nv, 'digest', ARGV[5], 'status', ARGV[6], 'to_act', ARGV[7],
   'scores', ARGV[8], 'winners', ARGV[9], 'updated_ms', ARGV[10], 'deadline_ms', ARGV[11])
-for i = 22, #ARGV, 2 do
+for i = 24, #ARGV, 2 do
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
 end
 redis.call('XADD', KEYS[4], nv .. '-1', 'v', nv, 'kind', ARGV[16], 'actor', ARGV[17], 'events', ARGV[18],
@@ -61,6 +62,12 @@ if ARGV[6] == 'finished' then
   redis.call('ZREM', KEYS[6], ARGV[12])
   redis.call('ZADD', KEYS[7], created, ARGV[12])
   redis.call('ZREM', KEYS[8], ARGV[12])
+  -- the seats' token-index entries expire with their tokens (named from the hashes: only this script knows
+  -- them for sure, a rotation may have changed one since the caller last read the metadata)
+  local meta = redis.call('HGETALL', KEYS[1])
+  for i = 1, #meta, 2 do
+    if string.sub(meta[i], 1, 4) == 'tok:' then redis.call('PEXPIREAT', ARGV[22] .. meta[i + 1], ARGV[23]) end
+  end
 elseif ARGV[11] ~= '0' then
   redis.call('ZADD', KEYS[8], ARGV[11], ARGV[12])
 else
@@ -80,7 +87,7 @@ CREATE = """
 --       token-index keys of every game's human seats in turn.
 -- ARGV: 1 now ms, 2 JSON array with per game {id, m: meta field/value list, d: digest, e: stream entry
 --       field/value list, f: finished?, c: deadline ms or "0", b: bot-wait due ms or "0", t: "<id>:<seat>"
---       per token key}, then per game its snapshot state text.
+--       per token key, x: when a finished game's token keys expire (ms)}, then per game its snapshot state text.
 -- Writes every game (metadata, snapshot at version 0, stream entry 0-1, token index, indexes) atomically.
 local games = cjson.decode(ARGV[2])
 local tk = 4 + 3 * #games
@@ -92,6 +99,7 @@ for i, g in ipairs(games) do
   for _, owner in ipairs(g.t) do
     tk = tk + 1
     redis.call('SET', KEYS[tk], owner)
+    if g.f then redis.call('PEXPIREAT', KEYS[tk], g.x) end
   end
   if g.f then
     redis.call('ZADD', KEYS[2], ARGV[1], g.id)
@@ -312,6 +320,7 @@ class Store:
         snapshot_every: int = 16,
         idempotency_ttl_s: int = 86_400,
         cache_size: int = 512,
+        token_ttl_after_end_ms: int = 3_600_000,
     ):
         self.redis = redis
         self.keys = Keys(prefix)
@@ -319,6 +328,8 @@ class Store:
         self.snapshot_every = snapshot_every
         self.idempotency_ttl_s = idempotency_ttl_s
         self.cache_size = cache_size
+        #: a finished game's seat tokens (and their token-index entries) expire this long after its end
+        self.token_ttl_after_end_ms = token_ttl_after_end_ms
         self._cache: OrderedDict[str, tuple[int, State]] = OrderedDict()
         #: game id -> parsed metadata at its `version`; its token hashes are never served (read fresh)
         self._metas: OrderedDict[str, Meta] = OrderedDict()
@@ -405,6 +416,7 @@ class Store:
                 "e": [x for kv in event.items() for x in kv], "f": status == "finished", "c": str(deadline),
                 "b": str(now + c.bot_wait_ms) if c.bot_wait_ms is not None else "0",
                 "t": [f"{c.game_id}:{seat}" for seat in c.token_hashes],
+                "x": str(now + self.token_ttl_after_end_ms),
             })
             keys += [k.meta(c.game_id), k.snap(c.game_id), k.events(c.game_id)]
             token_keys += [k.token(h) for h in c.token_hashes.values()]
@@ -491,6 +503,18 @@ class Store:
         """Stream entries after `after_id`, waiting up to block_ms for new ones."""
         reply = await self.redis.xread({self.keys.events(game_id): after_id}, count=count, block=block_ms)
         return [(eid, fields) for _stream, entries in reply for eid, fields in entries]
+
+    async def read_events_as(
+        self, game_id: str, seat: int, after_id: str, block_ms: int, count: int = 100
+    ) -> tuple[list[tuple[str, dict[str, str]]], str | None]:
+        """`read_events` for a seat's watcher, and the seat's token hash as Redis holds it once the read
+        returned. One round trip: the HGET is pipelined behind the blocking XREAD, which Redis answers first,
+        so the hash is never older than the entries (a token revoked before an entry was written is seen)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.xread({self.keys.events(game_id): after_id}, count=count, block=block_ms)
+            pipe.hget(self.keys.meta(game_id), f"tok:{seat}")
+            reply, token_hash = await pipe.execute()
+        return [(eid, fields) for _stream, entries in reply or [] for eid, fields in entries], token_hash
 
     async def token_owner(self, token_hash: str) -> tuple[str, int] | None:
         raw = await self.redis.get(self.keys.token(token_hash))
@@ -585,6 +609,8 @@ class Store:
                 f"tok:{c.token_check[0]}" if c.token_check else "",
                 c.token_check[1] if c.token_check else "",
                 now + c.bot_wait_ms if c.bot_wait_ms is not None else 0,
+                k.token(""),
+                now + self.token_ttl_after_end_ms,
                 *extra,
             ],
         )
@@ -603,13 +629,14 @@ class Store:
         return CommitResult("missing")
 
     async def set_token(self, game_id: str, seat: int, old_hash: str | None, new_hash: str | None) -> bool:
-        """Replace a seat's token hash (revoke with new_hash=None) iff it is still old_hash."""
+        """Replace a seat's token hash (revoke with new_hash=None) iff it is still old_hash. In a finished game
+        the new token's index entry expires with the game's other tokens."""
         k = self.keys
         async with self.redis.pipeline(transaction=True) as pipe:
             while True:
                 try:
                     await pipe.watch(k.meta(game_id))
-                    current = await pipe.hget(k.meta(game_id), f"tok:{seat}")
+                    current, status, updated = await pipe.hmget(k.meta(game_id), f"tok:{seat}", "status", "updated_ms")
                     if current != old_hash:
                         await pipe.unwatch()
                         return False
@@ -618,7 +645,8 @@ class Store:
                         pipe.delete(k.token(old_hash))
                     if new_hash:
                         pipe.hset(k.meta(game_id), f"tok:{seat}", new_hash)
-                        pipe.set(k.token(new_hash), f"{game_id}:{seat}")
+                        expires = int(updated) + self.token_ttl_after_end_ms if status == "finished" else None
+                        pipe.set(k.token(new_hash), f"{game_id}:{seat}", pxat=expires)
                     else:
                         pipe.hdel(k.meta(game_id), f"tok:{seat}")
                     await pipe.execute()

@@ -53,7 +53,9 @@ def create_app(
     metrics = GatewayMetrics()
     context = Context(
         settings=settings, redis=redis, keys=keys, gamestate=gamestate, players=Players(redis, keys),
-        ratings=Ratings(redis, keys), tickets=TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s),
+        ratings=Ratings(redis, keys), tickets=TicketStore(
+            redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s, secret=settings.service_secret
+        ),
         metrics=metrics,
     )
 

@@ -139,7 +139,15 @@ class TicketOut(BaseModel):
     players: int
     game_id: str | None = None
     seat: int | None = None
-    token: str | None = None
+    token: str | None = Field(
+        None, description="The seat token: only in the answer to the one poll that first sees the match (it is "
+        "then deleted from the server), never again: keep it.",
+    )
+    token_delivered: bool = Field(
+        False, description="True once the seat token has been handed out: in this answer if `token` is set, "
+        "else by an earlier poll.",
+    )
+    note: str | None = Field(None, description="Why a matched ticket shows no `token`.")
 
 
 class LeaderboardEntry(BaseModel):

@@ -178,7 +178,9 @@ def _resume_from(after: int | None, last_event_id: str | None) -> int | None:
     response_description=(
         "text/event-stream: one `message` per engine event (id = version, data = the event JSON plus "
         "`version`), then one `state` event per version (status, to_act, scores, winners); `end` when "
-        "the game is over, then the stream closes."
+        "the game is over, then the stream closes. On a failure an `error` event (the error body), then the "
+        "stream closes: so it does within a second once the seat token it was opened with is rotated or its "
+        "seat resigns."
     ),
     responses={200: {"content": {"text/event-stream": {}}}},
 )

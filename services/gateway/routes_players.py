@@ -85,11 +85,24 @@ async def _own_ticket(ticket_id: str, request: Request, c: Context) -> Ticket:
 
 def _ticket_out(t: Ticket) -> TicketOut:
     status = "queued" if t.status == "claimed" else t.status
+    delivered = t.token is not None or t.token_delivered_ms is not None
+    note = None
+    if status == "matched" and t.token is None:
+        note = ("the seat token was handed out by an earlier poll and is never shown again" if delivered
+                else "the seat token could not be handed out (the gateway could not unseal it)")
     return TicketOut(ticket_id=t.ticket_id, status=status, game=t.game, players=t.players,
-                     game_id=t.game_id, seat=t.seat, token=t.token)
+                     game_id=t.game_id, seat=t.seat, token=t.token, token_delivered=delivered, note=note)
 
 
-@router.get("/matchmaking/tickets/{ticket_id}", response_model=TicketOut, summary="Poll a ticket (keeps it alive)")
+@router.get(
+    "/matchmaking/tickets/{ticket_id}",
+    response_model=TicketOut,
+    summary="Poll a ticket (keeps it alive)",
+    description="Poll at least every `GATEWAY_TICKET_TTL_S` while `queued`. Once `matched`, the answer names the "
+    "game and seat, and the one poll that first sees the match gets the seat `token`: it is handed out once, "
+    "then deleted from the server (until then it is stored encrypted), so keep it. Later polls show the match "
+    "with `token` null, `token_delivered` true and a `note` saying so.",
+)
 async def poll_ticket(ticket_id: str, request: Request, c: Ctx) -> TicketOut:
     await _own_ticket(ticket_id, request, c)
     ticket = await c.tickets.poll(ticket_id)

@@ -29,8 +29,8 @@ async def run(settings: GatewaySettings, stop: asyncio.Event) -> None:
         settings.gamestate_addr, settings.gamestate_timeout_s, check_secret(settings.service_secret)
     )
     matcher = Matcher(
-        TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s), Ratings(redis, keys), gamestate,
-        settings,
+        TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s, secret=settings.service_secret),
+        Ratings(redis, keys), gamestate, settings,
     )
     try:
         while not stop.is_set():

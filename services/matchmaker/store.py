@@ -8,20 +8,30 @@ still queued and alive, so two matchmakers can never put one ticket in two
 games, and expired or cancelled tickets are never matched. Reads, claims and
 placements each take one script for many tickets or groups (a pass of
 thousands of tickets costs a few round trips, not a few per game).
+
+A matched ticket's seat token is stored sealed (`sealing`, never in clear) and
+handed out once: the first poll that sees the match takes it off the ticket in
+the same script, and only the time it was handed out is kept.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from redis.asyncio import Redis
 
 from services.gateway.keys import Keys
+from services.matchmaker.sealing import seal, unseal
 
-# KEYS: ticket, alive, queue. ARGV: ttl_ms. Returns the status after the poll.
+log = logging.getLogger(__name__)
+
+# KEYS: ticket, alive, queue. ARGV: ttl_ms, ticket id, now ms. Returns {status after the poll, the sealed token,
+# a clear token (written by a matchmaker of the previous release)}: a matched ticket's token ("" if none) is
+# taken off the ticket by the first poll that sees it, so exactly one poll ever gets it.
 _POLL = """
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return false end
@@ -34,7 +44,16 @@ if status == 'queued' then
     status = 'expired'
   end
 end
-return status
+local sealed, clear = '', ''
+if status == 'matched' then
+  sealed = redis.call('HGET', KEYS[1], 'token_sealed') or ''
+  clear = redis.call('HGET', KEYS[1], 'token') or ''
+  if sealed ~= '' or clear ~= '' then
+    redis.call('HDEL', KEYS[1], 'token_sealed', 'token')
+    redis.call('HSET', KEYS[1], 'token_delivered_ms', ARGV[3])
+  end
+end
+return {status, sealed, clear}
 """
 
 # KEYS: ticket, alive, queue. ARGV: ticket id. Returns the status after the call.
@@ -147,7 +166,7 @@ return 1
 """
 
 # KEYS: claims, then ticket_1, alive_1, ... of every group in turn. ARGV: claim id, JSON array with per group
-# an array of [ticket id, game_id, seat, token or ""] (same order as the keys). Each group on its own records
+# an array of [ticket id, game_id, seat, sealed token or ""] (same order as the keys). Each group on its own records
 # its placements only if every one of its tickets is still held by this claim (1), else writes nothing (0).
 # Returns the results, one per group.
 _MATCHED = """
@@ -168,7 +187,7 @@ for j, placements in ipairs(groups) do
       local k = base + i
       local t = KEYS[2 * k]
       redis.call('HSET', t, 'status', 'matched', 'game_id', p[2], 'seat', p[3])
-      if p[4] ~= '' then redis.call('HSET', t, 'token', p[4]) end
+      if p[4] ~= '' then redis.call('HSET', t, 'token_sealed', p[4]) end
       redis.call('DEL', KEYS[2 * k + 1])
       redis.call('ZREM', KEYS[1], p[1])
     end
@@ -199,7 +218,10 @@ class Ticket:
     status: str
     game_id: str | None = None
     seat: int | None = None
+    #: the seat token, only on the Ticket `TicketStore.poll` returns from the poll that took it off Redis
     token: str | None = None
+    #: when a poll took the seat token (epoch ms), None while it waits (or the ticket is not matched)
+    token_delivered_ms: int | None = None
 
     @property
     def bucket(self) -> str:
@@ -233,16 +255,19 @@ def _ticket(ticket_id: str, raw: dict) -> Ticket:
         status=d["status"],
         game_id=d.get("game_id"),
         seat=int(d["seat"]) if "seat" in d else None,
-        token=d.get("token"),
+        token_delivered_ms=int(d["token_delivered_ms"]) if "token_delivered_ms" in d else None,
     )
 
 
 class TicketStore:
-    def __init__(self, redis: Redis, keys: Keys, ttl_s: float, keep_s: int):
+    def __init__(self, redis: Redis, keys: Keys, ttl_s: float, keep_s: int, *, secret: str):
+        """`secret` (the service credential, SERVICE_SECRET) keys the seal of matched tickets' seat tokens: the same
+        in the gateway and every matchmaker."""
         self.redis = redis
         self.keys = keys
         self.ttl_ms = max(1, int(ttl_s * 1000))
         self.keep_s = keep_s
+        self.secret = secret
         self._poll = redis.register_script(_POLL)
         self._cancel = redis.register_script(_CANCEL)
         self._claim = redis.register_script(_CLAIM)
@@ -276,15 +301,26 @@ class TicketStore:
         return _ticket(ticket_id, raw) if raw else None
 
     async def poll(self, ticket_id: str) -> Ticket | None:
-        """Read a ticket, keeping a queued one alive (or marking it expired if its TTL lapsed)."""
+        """Read a ticket, keeping a queued one alive (or marking it expired if its TTL lapsed). The first poll
+        of a matched ticket takes its seat token off Redis and returns it (`Ticket.token`); later ones never
+        see it again."""
         ticket = await self.get(ticket_id)
         if ticket is None:
             return None
-        await self._poll(
+        reply = await self._poll(
             keys=[self.keys.ticket(ticket_id), self.keys.ticket_alive(ticket_id), self.keys.queue(ticket.bucket)],
-            args=[self.ttl_ms, ticket_id],
+            args=[self.ttl_ms, ticket_id, int(time.time() * 1000)],
         )
-        return await self.get(ticket_id)
+        ticket = await self.get(ticket_id)
+        if not reply or ticket is None:
+            return ticket
+        sealed, clear = _text(reply[1]), _text(reply[2])
+        token = unseal(self.secret, ticket_id, sealed) if sealed else clear or None
+        if sealed and token is None:
+            log.error("ticket %s: its seat token does not unseal (SERVICE_SECRET differs from the "
+                      "matchmaker's?); the token is lost", ticket_id)
+            return replace(ticket, token_delivered_ms=None)  # never delivered: say so on this answer
+        return replace(ticket, token=token) if token else ticket
 
     async def cancel(self, ticket_id: str) -> str | None:
         """Cancel a queued ticket; returns the resulting status ('claimed' means too late to cancel)."""
@@ -346,7 +382,8 @@ class TicketStore:
         await self._release(keys=keys, args=[claim_id, self.ttl_ms, *ticket_ids])
 
     async def matched(self, claim_id: str, placements: dict[str, Placement]) -> bool:
-        """Record each claimed ticket's game, seat and seat token; False (nothing written) if the claim was lost."""
+        """Record each claimed ticket's game, seat and (sealed) seat token; False (nothing written) if the claim
+        was lost."""
         return (await self.matched_groups(claim_id, [placements]))[0]
 
     async def matched_groups(self, claim_id: str, groups: list[dict[str, Placement]]) -> list[bool]:
@@ -354,8 +391,8 @@ class TicketStore:
         if not groups:
             return []
         ids = [tid for group in groups for tid in group]
-        rows = [[[tid, game_id, str(seat), token or ""] for tid, (game_id, seat, token) in group.items()]
-                for group in groups]
+        rows = [[[tid, game_id, str(seat), seal(self.secret, tid, token) if token else ""]
+                 for tid, (game_id, seat, token) in group.items()] for group in groups]
         keys = [self.keys.claims(), *self._pairs(ids)]
         return [bool(r) for r in await self._matched(keys=keys, args=[claim_id, _dumps(rows)])]
 

@@ -24,6 +24,7 @@ from services.gateway.ratings import Ratings
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.grouping import form_groups
 from services.matchmaker.matcher import Matcher
+from services.matchmaker.sealing import unseal
 from services.matchmaker.store import Ticket, TicketStore
 from tests.gateway.helpers import auth, play_random
 from tests.gateway.test_basics import assert_error
@@ -36,8 +37,9 @@ def run_matcher(settings: GatewaySettings, passes: int = 1) -> list[str]:
         redis = aioredis.from_url(settings.redis_url)
         keys = Keys(settings.key_prefix)
         gamestate = GameStateClient(settings.gamestate_addr, secret=settings.service_secret)
-        matcher = Matcher(TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s),
-                          Ratings(redis, keys), gamestate, settings)
+        tickets = TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s,
+                              secret=settings.service_secret)
+        matcher = Matcher(tickets, Ratings(redis, keys), gamestate, settings)
         try:
             created = []
             for _ in range(passes):
@@ -231,7 +233,8 @@ def test_concurrent_matchers_in_one_loop_claim_each_ticket_once(make_gateway, rd
             redis = aioredis.from_url(settings.redis_url)
             keys = Keys(settings.key_prefix)
             clients = [GameStateClient(settings.gamestate_addr, secret=settings.service_secret) for _ in range(4)]
-            matchers = [Matcher(TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s),
+            matchers = [Matcher(TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s,
+                                            secret=settings.service_secret),
                                 Ratings(redis, keys), g, settings) for g in clients]
             try:
                 return list(await asyncio.gather(*(m.run_once() for m in matchers)))
@@ -260,7 +263,8 @@ def test_a_dead_matchmakers_claim_is_released_and_a_lost_claim_writes_nothing(ma
 
         async def die_holding_a_claim() -> tuple[int, int, bool]:
             redis = aioredis.from_url(settings.redis_url)
-            store = TicketStore(redis, Keys(settings.key_prefix), settings.ticket_ttl_s, settings.ticket_keep_s)
+            store = TicketStore(redis, Keys(settings.key_prefix), settings.ticket_ttl_s, settings.ticket_keep_s,
+                                secret=settings.service_secret)
             bucket = (await store.get(ta)).bucket
             won = await store.claim("dead-matchmaker", bucket, [ta, tb], now_ms=int(time.time() * 1000) - 60_000)
             assert await store.claim("other", bucket, [ta]) != 0, "a claimed ticket cannot be claimed again"
@@ -367,7 +371,8 @@ def test_groups_whose_game_is_refused_are_released_and_the_rest_matched(make_gat
 
         async def bad_tickets() -> list[str]:
             redis = aioredis.from_url(settings.redis_url)
-            store = TicketStore(redis, Keys(settings.key_prefix), settings.ticket_ttl_s, settings.ticket_keep_s)
+            store = TicketStore(redis, Keys(settings.key_prefix), settings.ticket_ttl_s, settings.ticket_keep_s,
+                                secret=settings.service_secret)
             made = [await store.create(f"bad{i}", "toybids", 2, {"rounds": 99}, 60.0, 0.0) for i in range(4)]
             await redis.aclose()
             return [t.ticket_id for t in made]
@@ -396,7 +401,8 @@ def test_batch_claims_and_placements_are_atomic_per_group(make_gateway, rdb) -> 
 
     async def go() -> tuple[list[int], list[bool], list]:
         redis = aioredis.from_url(settings.redis_url)
-        store = TicketStore(redis, Keys(settings.key_prefix), settings.ticket_ttl_s, settings.ticket_keep_s)
+        store = TicketStore(redis, Keys(settings.key_prefix), settings.ticket_ttl_s, settings.ticket_keep_s,
+                            secret=settings.service_secret)
         t = [(await store.create(f"a{i}", "toybids", 2, {}, 60.0, 0.0)).ticket_id for i in range(8)]
         bucket = (await store.get(t[0])).bucket
         assert await store.claim("other", bucket, [t[2]]) == 0
@@ -415,7 +421,9 @@ def test_batch_claims_and_placements_are_atomic_per_group(make_gateway, rdb) -> 
     assert claimed == [0, 2, 2, 0]
     assert recorded == [True, False]
     assert statuses == ["matched", "matched", "claimed", "queued", "queued", "expired", "queued", "queued"]
-    assert rdb.hget(f"{prefix}mm:t:{t[0]}", "token") == "tok0" and rdb.hget(f"{prefix}mm:t:{t[1]}", "token") is None
+    sealed = rdb.hget(f"{prefix}mm:t:{t[0]}", "token_sealed")  # stored sealed, never in clear
+    assert unseal(settings.service_secret, t[0], sealed) == "tok0" and rdb.hget(f"{prefix}mm:t:{t[0]}", "token") is None
+    assert rdb.hget(f"{prefix}mm:t:{t[1]}", "token_sealed") is None
     assert rdb.hget(f"{prefix}mm:t:{t[0]}", "game_id") == "g1" and not rdb.exists(f"{prefix}mm:alive:{t[0]}")
     assert rdb.hget(f"{prefix}mm:t:{t[6]}", "game_id") is None
     assert set(rdb.zrange(f"{prefix}mm:claims", 0, -1)) == {t[2]}, "only the other claim's ticket is held"
@@ -428,7 +436,8 @@ def test_the_queue_read_drops_vanished_and_expired_tickets(make_gateway, rdb) ->
 
     async def go() -> tuple[list[str], list[str]]:
         redis = aioredis.from_url(settings.redis_url)
-        store = TicketStore(redis, Keys(settings.key_prefix), settings.ticket_ttl_s, settings.ticket_keep_s)
+        store = TicketStore(redis, Keys(settings.key_prefix), settings.ticket_ttl_s, settings.ticket_keep_s,
+                            secret=settings.service_secret)
         t = [await store.create(f"v{i}", "toybids", 2, {"rounds": 2}, 60.0, float(i)) for i in range(4)]
         await redis.delete(f"{prefix}mm:t:{t[1].ticket_id}")
         await redis.delete(f"{prefix}mm:alive:{t[2].ticket_id}")

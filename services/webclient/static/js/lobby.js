@@ -126,7 +126,8 @@ async function pollTicket(ticketId, me, g) {
     clearInterval(polling);
     $("match-cancel").hidden = true;
     if (t.status === "matched") {
-      saveGame({ game_id: t.game_id, game: g.name, title: g.title, seats: [{ seat: t.seat, token: t.token, bot: null }] });
+      // only one poll ever carries the token: a later (overlapping) answer without it must not erase it
+      if (t.token) saveGame({ game_id: t.game_id, game: g.name, title: g.title, seats: [{ seat: t.seat, token: t.token, bot: null }] });
       $("match-status").replaceChildren("Matched! ", h("a", { href: `/game.html?id=${t.game_id}` }, "Open the game"));
       renderMine();
     } else {
