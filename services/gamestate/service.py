@@ -647,8 +647,8 @@ class GameStateService:
             raise errors.invalid("after_version must be >= 0")
         if meta.status == "finished" and after_version is not None and after_version >= meta.version:
             return _empty()  # nothing after the end: the stream ends at once
-        # bot-seat tokens are derived, never revoked; a human token is watched by the hash it resolved by
-        watched = tokens.token_hash(token) if seat is not None and not token.startswith(tokens.BOT_PREFIX) else None
+        # a seat token is watched by the hash it resolved by (spectators have none)
+        watched = tokens.token_hash(token) if seat is not None else None
         return self._watch(meta.game_id, seat, after_version, gone, watched)
 
     async def _watch(
