@@ -69,6 +69,6 @@ def create_app(
     app.include_router(routes_games.router)
     app.include_router(routes_players.router)
     app.include_router(routes_ops.router)
-    install_webclient(app)  # web client (services/webclient): its helper routes, static files at / last
+    install_webclient(app)  # web client (services/webclient): its helper routes, static files as the fallback
     app.add_middleware(Edge, ctx=context, cors_origins=settings.cors_origins)
     return app

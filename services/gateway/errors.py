@@ -17,6 +17,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from services.gateway.allow import allowed_methods
+
 log = logging.getLogger(__name__)
 
 _CODES = {
@@ -103,11 +105,17 @@ def install_error_handlers(app: FastAPI) -> None:
         return exception_response(exc, request.method, request.url.path)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         message = exc.detail if isinstance(exc.detail, str) else "request refused"
+        headers = getattr(exc, "headers", None)
         if exc.status_code == 404 and message == "Not Found":
             message = "no such route"
-        return error_response(exc.status_code, message, headers=getattr(exc, "headers", None))
+        if exc.status_code == 405:
+            methods = allowed_methods(request.app.router.routes, request.scope)
+            if methods:  # else the static files' own 405 (GET, HEAD), kept as is
+                headers = {**(headers or {}), "Allow": ", ".join(methods)}
+                message = f"{request.method} is not allowed here; allowed: {', '.join(methods)}"
+        return error_response(exc.status_code, message, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -20,6 +20,20 @@ def test_unknown_route_and_method_use_the_error_body(http: httpx.Client) -> None
     assert_error(http.put("/v1/catalog"), 405, "method_not_allowed")
 
 
+def test_a_405_lists_every_method_its_path_takes(http: httpx.Client) -> None:
+    """Not the first matching route's methods alone, nor the static files' `GET, HEAD` (once mounted at `/`)."""
+    game = http.post("/v1/games", json={"game": "toybids", "players": 2}).json()["game_id"]
+    for method, path, allow in [
+        ("PUT", "/v1/games", "POST"), ("GET", "/v1/games", "POST"), ("OPTIONS", "/v1/players", "POST"),
+        ("PUT", f"/v1/games/{game}/actions", "GET, POST"), ("DELETE", "/v1/catalog", "GET"),
+        ("POST", "/v1/matchmaking/tickets/" + "0" * 32, "GET, DELETE"), ("PUT", "/index.html", "GET, HEAD"),
+    ]:
+        r = http.request(method, path)
+        assert_error(r, 405, "method_not_allowed")
+        assert r.headers["allow"] == allow, (method, path, r.headers.get("allow"))
+    assert http.get("/").status_code == 200 and "Skyboard" in http.get("/").text, "static files still served"
+
+
 def test_validation_errors_are_422_with_the_error_body(http: httpx.Client) -> None:
     err = assert_error(http.post("/v1/players", json={"nom": "x"}), 422, "invalid_request")
     assert "name" in err["message"]
