@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 import redis.asyncio as aioredis
 from fastapi import FastAPI
 
+from services import boundedjson
 from services.gateway import routes_games, routes_ops, routes_players
 from services.gateway.context import Context
 from services.gateway.edge import Edge
@@ -27,10 +28,15 @@ from services.matchmaker.store import TicketStore
 from services.redis_clients import async_redis
 from services.webclient import install as install_webclient
 
-DESCRIPTION = """REST gateway of Skyboard. Every game call goes to the game-state service.
+DESCRIPTION = f"""REST gateway of Skyboard. Every game call goes to the game-state service.
 
-Errors always have the body `{"error": {"code", "message", "rule"}}`. Seat tokens and player api keys
-travel as `Authorization: Bearer <secret>`."""
+Errors always have the body `{{"error": {{"code", "message", "rule"}}}}`. Seat tokens and player api keys
+travel as `Authorization: Bearer <secret>`.
+
+JSON bodies must be UTF-8 JSON nested at most {boundedjson.MAX_DEPTH} levels deep, with integers within
+-2**63..2**64-1 and without lone UTF-16 surrogates, NaN or Infinity; any other is refused with 422 before
+anything else is checked (a larger body is 413). A wrong method is 405 with `Allow` listing the methods the
+path takes."""
 
 
 def create_app(
