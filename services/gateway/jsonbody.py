@@ -1,11 +1,12 @@
-"""JSON request bodies, parsed once at the edge (`edge.Edge`) before any route or the hot path sees them.
+"""JSON request bodies, parsed at the edge (`edge.Edge`) before any route or the hot path sees them.
 
 Why: FastAPI parses JSON bodies with Python's json, which recurses per nesting level (a 2 KB body of
 brackets raised RecursionError: a 500 with two tracebacks) and lets NaN, lone surrogates and integers of
 any length through to the models, Redis and gRPC, where they failed as 500s. Here every body FastAPI would
 parse as JSON goes through services.boundedjson first (at most 32 levels, integers within 64 bits, no lone
 surrogates, no NaN/Infinity, UTF-8); one that breaks a limit is answered 422 with the standard error body,
-the status FastAPI gives malformed JSON. The hot path takes the parsed value instead of parsing again.
+the status FastAPI gives malformed JSON. The hot path takes the parsed value instead of parsing again;
+FastAPI routes still parse the body themselves, now known to be within the limits.
 """
 
 from __future__ import annotations
