@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 import engine
 from engine.core import Event, Game, IllegalAction, State
+from services import boundedjson
 from services.gamestate import errors, metrics, tokens
 from services.gamestate.bots import Dispatcher, bot_levels, level_budget_seconds
 from services.gamestate.quotas import QuotaBook
@@ -120,12 +121,12 @@ def redact(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any
 
 
 def _json_object(text: str, what: str) -> Any:
-    if len(text.encode()) > MAX_ACTION_BYTES:
-        raise errors.invalid(f"{what} is larger than {MAX_ACTION_BYTES} bytes")
+    """`text` parsed within services.boundedjson's limits (size, depth, 64-bit integers, no lone surrogates,
+    no NaN): anything else is INVALID_ARGUMENT, never a RecursionError turned INTERNAL."""
     try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise errors.invalid(f"{what} is not valid JSON: {exc}") from None
+        return boundedjson.loads(text, max_bytes=MAX_ACTION_BYTES)
+    except boundedjson.JsonRefused as exc:
+        raise errors.invalid(f"{what}: {exc.message}") from None
 
 
 class GameStateService:

@@ -26,6 +26,7 @@ import orjson
 import redis.asyncio as aioredis
 
 from engine.core import Game, State, canonical_json
+from services import boundedjson
 from services.gamestate.keys import Keys
 
 log = logging.getLogger(__name__)
@@ -713,8 +714,8 @@ class Store:
 def fingerprint(action_json: str, expected_version: int) -> str:
     """What an idempotency key is bound to: the same key with another request is refused."""
     try:
-        body = canonical_json(json.loads(action_json))
-    except ValueError:
+        body = canonical_json(boundedjson.loads(action_json))
+    except ValueError:  # JsonRefused too: the action is refused later, the raw text is fingerprint enough
         body = action_json
     return hashlib.sha256(f"{expected_version}|{body}".encode()).hexdigest()
 

@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 import redis.asyncio as aioredis
 from fastapi import FastAPI
 
+from services import boundedjson
 from services.credentials import check_secret
 from services.gateway import routes_games, routes_ops, routes_players
 from services.gateway.context import Context
@@ -28,11 +29,16 @@ from services.matchmaker.store import TicketStore
 from services.redis_clients import async_redis
 from services.webclient import install as install_webclient
 
-DESCRIPTION = """REST gateway of Skyboard. Every game call goes to the game-state service.
+DESCRIPTION = f"""REST gateway of Skyboard. Every game call goes to the game-state service.
 
-Errors always have the body `{"error": {"code", "message", "rule"}}`. Seat tokens and player API keys
+Errors always have the body `{{"error": {{"code", "message", "rule"}}}}`. Seat tokens and player API keys
 travel as `Authorization: Bearer <secret>`. Creating a game needs a player's API key (`POST /v1/players`
-makes one); the game counts against that player's quotas (429 `quota_exceeded`)."""
+makes one); the game counts against that player's quotas (429 `quota_exceeded`).
+
+JSON bodies must be UTF-8 JSON nested at most {boundedjson.MAX_DEPTH} levels deep, with integers within
+-2**63..2**64-1 and without lone UTF-16 surrogates, NaN or Infinity; any other is refused with 422 before
+anything else is checked (a larger body is 413). A wrong method is 405 with `Allow` listing the methods the
+path takes."""
 
 
 def create_app(
@@ -79,6 +85,6 @@ def create_app(
     app.include_router(routes_games.router)
     app.include_router(routes_players.router)
     app.include_router(routes_ops.router)
-    install_webclient(app)  # web client (services/webclient): its helper routes, static files at / last
+    install_webclient(app)  # web client (services/webclient): its helper routes, static files as the fallback
     app.add_middleware(Edge, ctx=context, cors_origins=settings.cors_origins)
     return app

@@ -4,8 +4,8 @@ Why one layer: each ASGI middleware costs a coroutine frame, a wrapped `send` an
 Starlette per request; the gateway had four of them (metrics, CORS, body size, rate limit) on every
 call. In order, outermost first, as they were: latency and request metrics per route template; CORS when
 configured (Starlette's CORSMiddleware, around the rest); the body size limit (413, before anything parses
-the body); the rate limits (429); then the two move calls on the hot path (`hot.HotRoutes`) or the FastAPI
-app for everything else.
+the body); the rate limits (429); JSON bodies parsed within services.boundedjson's limits (422, see
+`jsonbody`); then the two move calls on the hot path (`hot.HotRoutes`) or the FastAPI app for everything else.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ import time
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from services.boundedjson import JsonRefused
+from services.gateway import jsonbody
 from services.gateway.context import Context
 from services.gateway.hot import HotRoutes
 from services.gateway.limits import RateLimiter, TooLarge, declared_size_ok, rate_limited, read_body, replay, too_large
@@ -79,5 +81,10 @@ class Edge:
             if retry_after is not None:
                 await rate_limited(retry_after)(scope, receive, send)
                 return
-        if await self.hot.serve(scope, body, receive, send) is None:
+        try:
+            document = jsonbody.parse(scope, body, self.max_bytes)
+        except JsonRefused as exc:
+            await jsonbody.refused(exc)(scope, receive, send)
+            return
+        if await self.hot.serve(scope, document, receive, send) is None:
             await self.app(scope, replay(body, receive), send)

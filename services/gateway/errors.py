@@ -17,6 +17,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from services import boundedjson
+from services.gateway.allow import allowed_methods
+
 log = logging.getLogger(__name__)
 
 _CODES = {
@@ -103,20 +106,36 @@ def install_error_handlers(app: FastAPI) -> None:
         return exception_response(exc, request.method, request.url.path)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         message = exc.detail if isinstance(exc.detail, str) else "request refused"
+        headers = getattr(exc, "headers", None)
         if exc.status_code == 404 and message == "Not Found":
             message = "no such route"
-        return error_response(exc.status_code, message, headers=getattr(exc, "headers", None))
+        if exc.status_code == 405:
+            methods = allowed_methods(request.app.router.routes, request.scope)
+            if methods:  # else the static files' own 405 (GET, HEAD), kept as is
+                headers = {**(headers or {}), "Allow": ", ".join(methods)}
+                message = f"{request.method} is not allowed here; allowed: {', '.join(methods)}"
+        return error_response(exc.status_code, message, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
         return error_response(422, _validation_message(exc))
 
 
+#: What a 422 means, on every operation. The JSON limits are services.boundedjson's, checked by `edge.Edge`
+#: before any route (`jsonbody`); the catalog is the game-state service's, so no static schema can tell an
+#: unknown game name from a known one.
+INVALID_REQUEST = (
+    "invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks "
+    f"a limit (nested deeper than {boundedjson.MAX_DEPTH} levels, an integer outside -2**63..2**64-1, a lone "
+    "UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have "
+    "(a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take"
+)
+
 #: OpenAPI `responses=` entry documenting the error body for the usual codes.
 ERROR_RESPONSES = {
-    status: {"model": ErrorBody, "description": code.replace("_", " ")}
+    status: {"model": ErrorBody, "description": INVALID_REQUEST if status == 422 else code.replace("_", " ")}
     for status, code in _CODES.items()
     if status in (401, 403, 404, 409, 413, 422, 429)
 }

@@ -6,12 +6,12 @@ to the game-state service. Here they are answered by the same code as their Fast
 (`routes_games.legal_actions_answer` / `submit_answer`, same checks in the same order, same error
 bodies), without the framework. A request this path cannot take exactly as FastAPI would (a HEAD, a root
 path, another content type, a body that is not plainly a valid `SubmitAction`, a repeated
-Idempotency-Key) is left to the FastAPI route, which answers it (422s and all) as before.
+Idempotency-Key) is left to the FastAPI route, which answers it (422s and all) as before. The body comes
+already parsed by `edge.Edge` (`jsonbody.parse`, within services.boundedjson's limits).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -19,6 +19,7 @@ from starlette.types import Receive, Scope, Send
 
 from services.gateway.context import Context, parse_bearer, required
 from services.gateway.errors import exception_response
+from services.gateway.jsonbody import NOT_JSON
 from services.gateway.metrics import HOT_ROUTE_KEY
 from services.gateway.routes_games import legal_actions_answer, submit_answer
 
@@ -47,14 +48,11 @@ def _headers(scope: Scope) -> tuple[str | None, str | None, str | None, int]:
     return auth, ctype, idem, idem_count
 
 
-def plain_submission(body: bytes, content_type: str | None) -> tuple[dict[str, Any], int] | None:
-    """(action, expected_version) if FastAPI would parse and validate this body into exactly these values;
-    None for anything else (FastAPI then answers it itself)."""
-    if not body or content_type is None or content_type.strip().lower() != "application/json":
-        return None
-    try:
-        data = json.loads(body)  # what Starlette's request.json() does
-    except ValueError:
+def plain_submission(data: Any, content_type: str | None) -> tuple[dict[str, Any], int] | None:
+    """(action, expected_version) if FastAPI would validate the body (`data`: its JSON value as
+    `jsonbody.parse` gave it, or NOT_JSON) into exactly these values; None for anything else (FastAPI then
+    answers it itself)."""
+    if data is NOT_JSON or content_type is None or content_type.strip().lower() != "application/json":
         return None
     if type(data) is not dict or len(data) != 2:
         return None
@@ -70,8 +68,9 @@ class HotRoutes:
     def __init__(self, ctx: Context):
         self.ctx = ctx
 
-    async def serve(self, scope: Scope, body: bytes, receive: Receive, send: Send) -> int | None:
-        """The status sent, or None if the request was left to FastAPI (nothing sent)."""
+    async def serve(self, scope: Scope, document: Any, receive: Receive, send: Send) -> int | None:
+        """The status sent, or None if the request was left to FastAPI (nothing sent). `document` is the
+        body's JSON value (`jsonbody.parse`), or NOT_JSON."""
         if scope.get("root_path"):
             return None
         m = _PATH.match(scope["path"])
@@ -80,7 +79,7 @@ class HotRoutes:
         method = scope["method"]
         auth, ctype, idem, idem_count = _headers(scope)
         if method == "POST":
-            submission = plain_submission(body, ctype)
+            submission = plain_submission(document, ctype)
             if submission is None or idem_count > 1:
                 return None
         elif method != "GET":

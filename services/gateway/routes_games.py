@@ -15,6 +15,7 @@ from fastapi import APIRouter, Header, Query, Request, Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from services.gateway.context import Context, Ctx, bearer, require_bearer
+from services.gateway.digits import ascii_int
 from services.gateway.errors import ERROR_RESPONSES, ApiError
 from services.gateway.gamestate import GameStateError, http_error
 from services.gateway.models import (
@@ -60,9 +61,10 @@ async def create_game(body: CreateGame, request: Request, c: Ctx) -> CreatedGame
     owner = await _creator(request, c)
     bots: dict[int, str] = {}
     for key, level in body.bots.items():
-        if not key.isdigit() or not 0 <= int(key) < body.players:
-            raise ApiError(422, f"bots: {key!r} is not a seat of a {body.players}-player game")
-        bots[int(key)] = level
+        seat = ascii_int(key)
+        if seat is None or seat >= body.players:
+            raise ApiError(422, f"bots: {key[:20]!r} is not a seat of a {body.players}-player game")
+        bots[seat] = level
     try:
         game_id, seats = await c.gamestate.create(
             body.game, body.players, body.seed, body.options, bots, body.turn_seconds, owner=owner
@@ -165,10 +167,10 @@ async def game_log(game_id: str, c: Ctx) -> GameLog:
 
 def _resume_from(after: int | None, last_event_id: str | None) -> int | None:
     if last_event_id is not None and last_event_id.strip():
-        text = last_event_id.strip()
-        if not text.isdigit() or len(text) > 18:
+        version = ascii_int(last_event_id.strip())
+        if version is None:
             raise ApiError(422, "Last-Event-ID must be a version number")
-        return int(text)
+        return version
     return after
 
 

@@ -6,7 +6,9 @@
 - `GET /webclient/replay/{game_id}?step=n`: the public (spectator) view of a finished game after its first
   n logged actions, with the action and events of step n, for the replay viewer. It replays the published
   log (`/v1/games/{id}/log`) with the engine, like any client holding the engine could.
-- the static files (lobby, game page, JS modules, CSS) mounted at `/`, after every API route.
+- the static files (lobby, game page, JS modules, CSS) at `/`: the router's fallback, served for a path no
+  API route takes. (Mounted at `/`, they matched every path, so a wrong method on an API path, e.g.
+  `PUT /v1/games`, got the static files' 405 with `Allow: GET, HEAD` instead of the route's own 405.)
 """
 
 from __future__ import annotations
@@ -22,6 +24,6 @@ STATIC_DIR = Path(__file__).parent / "static"
 
 
 def install(app: FastAPI) -> None:
-    """Register the client's helper routes and mount the static files at `/` (call after the API routers)."""
+    """Register the client's helper routes and serve the static files for every path no route takes."""
     app.include_router(router)
-    app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="webclient")
+    app.router.default = StaticFiles(directory=STATIC_DIR, html=True)

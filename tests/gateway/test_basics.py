@@ -20,6 +20,37 @@ def test_unknown_route_and_method_use_the_error_body(http: httpx.Client) -> None
     assert_error(http.put("/v1/catalog"), 405, "method_not_allowed")
 
 
+def test_a_405_lists_every_method_its_path_takes(http: httpx.Client) -> None:
+    """Not the first matching route's methods alone, nor the static files' `GET, HEAD` (once mounted at `/`)."""
+    game = http.post("/v1/games", json={"game": "toybids", "players": 2}).json()["game_id"]
+    for method, path, allow in [
+        ("PUT", "/v1/games", "POST"), ("GET", "/v1/games", "POST"), ("OPTIONS", "/v1/players", "POST"),
+        ("PUT", f"/v1/games/{game}/actions", "GET, POST"), ("DELETE", "/v1/catalog", "GET"),
+        ("POST", "/v1/matchmaking/tickets/" + "0" * 32, "GET, DELETE"), ("PUT", "/index.html", "GET, HEAD"),
+    ]:
+        r = http.request(method, path)
+        assert_error(r, 405, "method_not_allowed")
+        assert r.headers["allow"] == allow, (method, path, r.headers.get("allow"))
+    assert http.get("/").status_code == 200 and "Skyboard" in http.get("/").text, "static files still served"
+
+
+def test_the_openapi_documents_what_a_422_means_and_the_answers_agree(http: httpx.Client) -> None:
+    """Unknown names and the JSON limits are 422 on every operation with a JSON body, as documented."""
+    spec = http.get("/openapi.json").json()
+    bodies = [(path, method, op) for path, ops in spec["paths"].items() for method, op in ops.items()
+              if "application/json" in op.get("requestBody", {}).get("content", {})]
+    assert len(bodies) >= 4
+    for path, method, op in bodies:
+        doc = op["responses"]["422"]["description"]
+        assert "32 levels" in doc and "2**64-1" in doc and "surrogate" in doc and "NaN" in doc, (method, path)
+        assert "a game, option or bot level" in doc, (method, path)
+    assert "nested at most 32 levels" in spec["info"]["description"]
+    assert_error(http.post("/v1/games", json={"game": "no-such-game", "players": 2}), 422, "invalid_request")
+    deep = '{"game": "toybids", "players": 2, "options": ' + "[" * 33 + "]" * 33 + "}"
+    err = assert_error(http.post("/v1/games", content=deep, headers={"content-type": "application/json"}), 422)
+    assert "deeper than 32 levels" in err["message"]
+
+
 def test_validation_errors_are_422_with_the_error_body(http: httpx.Client) -> None:
     err = assert_error(http.post("/v1/players", json={"nom": "x"}), 422, "invalid_request")
     assert "name" in err["message"]

@@ -2,6 +2,8 @@
 
 Whatever arrives, the service answers with a clean status (never UNKNOWN or INTERNAL, which would mean
 an unhandled exception), keeps serving, and a game it holds is unchanged unless the call was a valid one.
+Hostile JSON (tests/hostile_json.py: deep nesting, Unicode digits, huge integers, lone surrogates, NaN) in
+`action_json` and `options_json` is INVALID_ARGUMENT, for CreateGames as that item's error.
 """
 
 from __future__ import annotations
@@ -13,8 +15,11 @@ import grpc
 import pytest
 from google.protobuf import descriptor
 from google.protobuf.message import DecodeError
+from hypothesis import HealthCheck, given, settings
 
 from proto.skyboard.v1 import game_service_pb2 as pb2
+from proto.skyboard.v1 import game_service_pb2_grpc as pb2_grpc
+from tests import hostile_json
 
 SERVICE = pb2.DESCRIPTOR.services_by_name["GameService"]
 CLEAN = {
@@ -26,6 +31,8 @@ WEIRD_STRINGS = [
     "", " ", "null", "{}", "[]", "{", "\x00", "é" * 3, "💥", "a" * 5000, '{"type": null}', '{"type": "bid"}',
     '{"type": "bid", "card": "card-000001"}', '[1, 2, 3]', "1e999", '{"a": ' * 200 + "1" + "}" * 200,
     "-1", "NaN", "../../etc/passwd", "sb:game:{x}", "*",
+    *hostile_json.EXAMPLES.values(), *(f'{{"{d}": 1}}' for d in hostile_json.UNICODE_DIGITS[:3]),
+    '{"type": "bid", "card": ' + hostile_json.EXAMPLES["deep_array"] + "}",
 ]
 WEIRD_INTS = [0, 1, -1, 2, 3, 7, 2**31 - 1, -(2**31), 2**62, -(2**63), 2**63 - 1]
 WEIRD_FLOATS = [0.0, -1.0, 1e-9, 1e300, float("inf"), float("nan"), 86_401.0]
@@ -162,4 +169,99 @@ def test_oversized_messages_are_refused_cleanly(make_instance, make_client):
     with grpc.insecure_channel(inst.target) as channel:
         method = SERVICE.methods_by_name["SubmitAction"]
         assert _call(channel, method, big) == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert client.get_game(game.game_id).version == 0
+
+
+#: Where a client puts JSON in the game-state API: each template takes one hostile value.
+ACTION_TEMPLATES = ["{}", '{{"type": "bid", "card": {}}}', '{{"type": {}, "card": "card-000000"}}']
+OPTION_TEMPLATES = ["{}", '{{"rounds": {}}}', '{{"rounds": 2, "extra": [{}]}}']
+
+
+_CODES = {code.value[0]: code for code in grpc.StatusCode}  # ItemError.code number -> status
+
+
+def _status(call) -> tuple[grpc.StatusCode, dict | None]:
+    try:
+        call()
+    except grpc.RpcError as exc:
+        return exc.code(), json.loads(exc.details())
+    return grpc.StatusCode.OK, None
+
+
+def _assert_invalid(code: grpc.StatusCode, details: dict | None, what: str) -> None:
+    assert code == grpc.StatusCode.INVALID_ARGUMENT, f"{what}: {code.name} {details}"
+    assert set(details) == {"reason", "message", "rule"} and details["message"], details
+
+
+def _refuses_everywhere(stub, game, value: str) -> None:
+    """Every JSON field of SubmitAction (with and without an idempotency key), CreateGame and CreateGames
+    refuses `value` with INVALID_ARGUMENT, a CreateGames batch in that item alone."""
+    for template in ACTION_TEMPLATES:
+        action = template.format(value)
+        for key in ("", "hostile-key"):
+            request = pb2.SubmitActionRequest(game_id=game.game_id, token=game.token(0), action_json=action,
+                                              expected_version=0, idempotency_key=key)
+            _assert_invalid(*_status(lambda r=request: stub.SubmitAction(r, timeout=10)), f"SubmitAction {action[:60]}")
+    for template in OPTION_TEMPLATES:
+        options = template.format(value)
+        bad = pb2.CreateGameRequest(game="toybids", players=2, seed=1, options_json=options)
+        _assert_invalid(*_status(lambda r=bad: stub.CreateGame(r, timeout=10)), f"CreateGame {options[:60]}")
+        good = pb2.CreateGameRequest(game="toybids", players=2, seed=2)
+        batch = stub.CreateGames(pb2.CreateGamesRequest(games=[good, bad, good]), timeout=10)
+        kinds = [r.WhichOneof("result") for r in batch.results]
+        assert kinds == ["created", "error", "created"], (options[:60], batch)
+        error = batch.results[1].error
+        _assert_invalid(_CODES[error.code], json.loads(error.details), f"CreateGames {options[:60]}")
+
+
+@pytest.mark.parametrize("name", sorted(hostile_json.EXAMPLES))
+def test_each_hostile_json_class_is_invalid_argument(make_instance, make_client, name):
+    inst = make_instance(dispatch_bots=False)
+    client = make_client(inst)
+    game = client.create_game("toybids", 2, seed=7)
+    digest = client.get_game(game.game_id).digest
+    with grpc.insecure_channel(inst.target) as channel:
+        _refuses_everywhere(pb2_grpc.GameServiceStub(channel), game, hostile_json.EXAMPLES[name])
+    after = client.get_game(game.game_id)
+    assert (after.version, after.digest) == (0, digest)
+
+
+def test_generated_hostile_json_is_invalid_argument(make_instance, make_client):
+    inst = make_instance(dispatch_bots=False)
+    client = make_client(inst)
+    game = client.create_game("toybids", 2, seed=8)
+    digest = client.get_game(game.game_id).digest
+    with grpc.insecure_channel(inst.target) as channel:
+        stub = pb2_grpc.GameServiceStub(channel)
+
+        @given(value=hostile_json.hostile_values())
+        @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+        def run(value: str) -> None:
+            _refuses_everywhere(stub, game, value)
+
+        run()
+    assert client.get_game(game.game_id).digest == digest
+
+
+def test_unicode_digits_in_json_are_refused_cleanly(make_instance, make_client):
+    """Unicode digits are valid JSON strings: where a number or a known name belongs they are refused by
+    the rules that check those (INVALID_ARGUMENT), never a crash."""
+    inst = make_instance(dispatch_bots=False)
+    client = make_client(inst)
+    game = client.create_game("toybids", 2, seed=9)
+    with grpc.insecure_channel(inst.target) as channel:
+        stub = pb2_grpc.GameServiceStub(channel)
+
+        @given(digits=hostile_json.unicode_digits())
+        @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+        def run(digits: str) -> None:
+            for options in (f"{{{digits}: 2}}", f'{{"rounds": {digits}}}'):
+                request = pb2.CreateGameRequest(game="toybids", players=2, options_json=options)
+                _assert_invalid(*_status(lambda r=request: stub.CreateGame(r, timeout=10)), options)
+            action = f'{{"type": "bid", "card": {digits}}}'
+            request = pb2.SubmitActionRequest(game_id=game.game_id, token=game.token(0), action_json=action)
+            code, details = _status(lambda: stub.SubmitAction(request, timeout=10))
+            assert code in {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION}, (code, details)
+
+        run()
     assert client.get_game(game.game_id).version == 0
