@@ -140,7 +140,8 @@ class Stack:
             **base, "GATEWAY_PORT": str(self.gateway_port), "GATEWAY_REDIS_URL": self.redis_url,
             "GATEWAY_GAMESTATE_ADDR": self.grpc_addr, "GATEWAY_KEY_PREFIX": f"{self.prefix}gw:",
             "GATEWAY_RATE_LIMIT_IP": "0", "GATEWAY_RATE_LIMIT_TOKEN": "0", "GATEWAY_ALLOW_ANONYMOUS_CREATE": "true",
-            "GATEWAY_METRICS_PORT": str(self.gateway_metrics_port), **self.gateway_env,
+            "GATEWAY_METRICS_PORT": str(self.gateway_metrics_port), "SERVICE_SECRET": SERVICE_SECRET,
+            **self.gateway_env,
         }
         self.procs["gateway"] = Proc("gateway", [sys.executable, "-m", "services.gateway"], gateway_env,
                                      lambda: http_ready(self.gateway_url), self.log_dir, cwd=self.root)

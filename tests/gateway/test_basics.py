@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import httpx
 
+from tests.gateway.helpers import api_key, auth, create
+
 
 def assert_error(response: httpx.Response, status: int, code: str | None = None) -> dict:
     assert response.status_code == status, response.text
@@ -22,7 +24,7 @@ def test_unknown_route_and_method_use_the_error_body(http: httpx.Client) -> None
 
 def test_a_405_lists_every_method_its_path_takes(http: httpx.Client) -> None:
     """Not the first matching route's methods alone, nor the static files' `GET, HEAD` (once mounted at `/`)."""
-    game = http.post("/v1/games", json={"game": "toybids", "players": 2}).json()["game_id"]
+    game = create(http, "toybids", 2)["game_id"]
     for method, path, allow in [
         ("PUT", "/v1/games", "POST"), ("GET", "/v1/games", "POST"), ("OPTIONS", "/v1/players", "POST"),
         ("PUT", f"/v1/games/{game}/actions", "GET, POST"), ("DELETE", "/v1/catalog", "GET"),
@@ -45,7 +47,9 @@ def test_the_openapi_documents_what_a_422_means_and_the_answers_agree(http: http
         assert "32 levels" in doc and "2**64-1" in doc and "surrogate" in doc and "NaN" in doc, (method, path)
         assert "a game, option or bot level" in doc, (method, path)
     assert "nested at most 32 levels" in spec["info"]["description"]
-    assert_error(http.post("/v1/games", json={"game": "no-such-game", "players": 2}), 422, "invalid_request")
+    key = auth(api_key(http))
+    assert_error(http.post("/v1/games", json={"game": "no-such-game", "players": 2}, headers=key), 422,
+                 "invalid_request")
     deep = '{"game": "toybids", "players": 2, "options": ' + "[" * 33 + "]" * 33 + "}"
     err = assert_error(http.post("/v1/games", content=deep, headers={"content-type": "application/json"}), 422)
     assert "deeper than 32 levels" in err["message"]

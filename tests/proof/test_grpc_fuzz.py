@@ -19,7 +19,9 @@ from hypothesis import HealthCheck, given, settings
 
 from proto.skyboard.v1 import game_service_pb2 as pb2
 from proto.skyboard.v1 import game_service_pb2_grpc as pb2_grpc
+from services.credentials import call_metadata
 from tests import hostile_json
+from tests.service_secret import SERVICE_SECRET
 
 SERVICE = pb2.DESCRIPTOR.services_by_name["GameService"]
 CLEAN = {
@@ -188,14 +190,21 @@ def _status(call) -> tuple[grpc.StatusCode, dict | None]:
     return grpc.StatusCode.OK, None
 
 
+def _admin(channel: grpc.Channel) -> tuple:
+    """The internal GameAdmin stub on `channel` and the metadata carrying this run's service credential."""
+    return pb2_grpc.GameAdminStub(channel), call_metadata(SERVICE_SECRET)
+
+
 def _assert_invalid(code: grpc.StatusCode, details: dict | None, what: str) -> None:
     assert code == grpc.StatusCode.INVALID_ARGUMENT, f"{what}: {code.name} {details}"
     assert set(details) == {"reason", "message", "rule"} and details["message"], details
 
 
-def _refuses_everywhere(stub, game, value: str) -> None:
-    """Every JSON field of SubmitAction (with and without an idempotency key), CreateGame and CreateGames
-    refuses `value` with INVALID_ARGUMENT, a CreateGames batch in that item alone."""
+def _refuses_everywhere(stub, admin, game, value: str) -> None:
+    """Every JSON field of SubmitAction (with and without an idempotency key), CreateGame (public and owned) and
+    CreateGames refuses `value` with INVALID_ARGUMENT, a CreateGames batch in that item alone. `admin` is
+    (GameAdmin stub, the service credential's metadata)."""
+    admin_stub, metadata = admin
     for template in ACTION_TEMPLATES:
         action = template.format(value)
         for key in ("", "hostile-key"):
@@ -206,8 +215,12 @@ def _refuses_everywhere(stub, game, value: str) -> None:
         options = template.format(value)
         bad = pb2.CreateGameRequest(game="toybids", players=2, seed=1, options_json=options)
         _assert_invalid(*_status(lambda r=bad: stub.CreateGame(r, timeout=10)), f"CreateGame {options[:60]}")
-        good = pb2.CreateGameRequest(game="toybids", players=2, seed=2)
-        batch = stub.CreateGames(pb2.CreateGamesRequest(games=[good, bad, good]), timeout=10)
+        owned = pb2.OwnedCreateGameRequest(game=bad, owner="fuzzer")
+        _assert_invalid(*_status(lambda r=owned: admin_stub.CreateGame(r, timeout=10, metadata=metadata)),
+                        f"GameAdmin.CreateGame {options[:60]}")
+        good = pb2.OwnedCreateGameRequest(game=pb2.CreateGameRequest(game="toybids", players=2, seed=2))
+        batch = admin_stub.CreateGames(pb2.CreateGamesRequest(games=[good, pb2.OwnedCreateGameRequest(game=bad), good]),
+                                       timeout=10, metadata=metadata)
         kinds = [r.WhichOneof("result") for r in batch.results]
         assert kinds == ["created", "error", "created"], (options[:60], batch)
         error = batch.results[1].error
@@ -221,7 +234,7 @@ def test_each_hostile_json_class_is_invalid_argument(make_instance, make_client,
     game = client.create_game("toybids", 2, seed=7)
     digest = client.get_game(game.game_id).digest
     with grpc.insecure_channel(inst.target) as channel:
-        _refuses_everywhere(pb2_grpc.GameServiceStub(channel), game, hostile_json.EXAMPLES[name])
+        _refuses_everywhere(pb2_grpc.GameServiceStub(channel), _admin(channel), game, hostile_json.EXAMPLES[name])
     after = client.get_game(game.game_id)
     assert (after.version, after.digest) == (0, digest)
 
@@ -232,12 +245,12 @@ def test_generated_hostile_json_is_invalid_argument(make_instance, make_client):
     game = client.create_game("toybids", 2, seed=8)
     digest = client.get_game(game.game_id).digest
     with grpc.insecure_channel(inst.target) as channel:
-        stub = pb2_grpc.GameServiceStub(channel)
+        stub, admin = pb2_grpc.GameServiceStub(channel), _admin(channel)
 
         @given(value=hostile_json.hostile_values())
         @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None)
         def run(value: str) -> None:
-            _refuses_everywhere(stub, game, value)
+            _refuses_everywhere(stub, admin, game, value)
 
         run()
     assert client.get_game(game.game_id).digest == digest

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests import hostile_json
-from tests.gateway.helpers import auth, create
+from tests.gateway.helpers import api_key, auth, create
 
 JSON = {"content-type": "application/json"}
 
@@ -110,19 +110,21 @@ def test_generated_hostile_bodies_are_422(http: httpx.Client, target: dict) -> N
 def test_unicode_digit_bot_seats_are_422_not_seats(http: httpx.Client) -> None:
     """`"²".isdigit()` is true and `int("²")` fails (a 500); `int("\u0661")` (ARABIC-INDIC DIGIT ONE) is 1: a
     bot seat nobody asked for."""
+    key = auth(api_key(http))
 
     @given(digits=hostile_json.unicode_digits())
     @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), database=None)
     def run(digits: str) -> None:
         body = f'{{"game": "toybids", "players": 2, "bots": {{{digits}: "random"}}}}'
-        r = http.post("/v1/games", content=body.encode(), headers=JSON)
+        r = http.post("/v1/games", content=body.encode(), headers={**JSON, **key})
         _assert_422(r, body)
         assert "is not a seat" in r.json()["error"]["message"]
 
     with no_errors_logged():
         run()
         for digit in ("²", "\u0661", "\u0660"):
-            _assert_422(http.post("/v1/games", json={"game": "toybids", "players": 2, "bots": {digit: "random"}}),
+            _assert_422(http.post("/v1/games", json={"game": "toybids", "players": 2, "bots": {digit: "random"}},
+                                  headers=key),
                         digit)
 
 
