@@ -289,10 +289,11 @@ class AeroState(Model, State):
         self.pending = None
         self.acted += 1
         if self.acted >= self.num_players:
+            roller = self.first  # the first player rolls, not the player who acted last
             roll = D.roll_first_player_die(self.rng)
-            self.first = D.new_first_player(self.first, roll, self.num_players)
+            self.first = D.new_first_player(roller, roll, self.num_players)
             self.acted = 0
-            events.append(Event("first_player_die", {"seat": p, "roll": roll, "first": self.first}))
+            events.append(Event("first_player_die", {"seat": roller, "roll": roll, "first": self.first}))
         self.current = (self.first + self.acted) % self.num_players
         self.phase = "turn"
         return events

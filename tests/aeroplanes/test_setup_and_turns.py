@@ -191,7 +191,7 @@ def test_AE_6_2_die_rolled_after_each_go_around_can_give_two_turns_in_a_row():
     script(s, [3])  # the die shows 4: back to the roller
     events = s.apply(last, ChooseAction("subsidy"))
     die = next(e for e in events if e.type == "first_player_die")
-    assert die.data == {"seat": last, "roll": 4, "first": first}
+    assert die.data["roll"] == 4 and die.data["first"] == first
     assert s.current == first
     # A roll that lands on the player who just acted gives them two turns in a row.
     for _ in range(3):
@@ -199,6 +199,21 @@ def test_AE_6_2_die_rolled_after_each_go_around_can_give_two_turns_in_a_row():
     script(s, [2])  # 3 seats to the left of `first` is the player who acted last
     s.apply(s.current, ChooseAction("subsidy"))
     assert s.current == (first + 3) % 4
+
+
+def test_AE_6_2_the_first_player_rolls_the_die_not_the_last_to_act():
+    """AE-6.2: after a full go-around the first player rolls; the event names that roller."""
+    s = started(4, 1, HOMES)
+    first = s.first
+    for _ in range(3):
+        s.apply(s.current, ChooseAction("subsidy"))
+    last = s.current
+    assert last != first
+    script(s, [0])  # the die shows 1: the left neighbour of the roller starts the next go-around
+    events = s.apply(last, ChooseAction("subsidy"))
+    die = next(e for e in events if e.type == "first_player_die")
+    assert die.data == {"seat": first, "roll": 1, "first": (first + 1) % 4}
+    assert s.first == s.current == (first + 1) % 4
 
 
 def test_AE_6_3_taking_the_marker_ends_the_round_at_once(monkeypatch):
