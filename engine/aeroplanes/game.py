@@ -70,6 +70,7 @@ class AeroplanesGame(Game):
         s.notes = 0
         s.marker_taker = -1
         s.pending = None
+        s.maintained = False
         s.owned = [0] * players
         era.setup_waiting_area(s)
         return s

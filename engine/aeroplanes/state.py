@@ -129,7 +129,7 @@ class AeroState(Model, State):
         phase = self.phase
         if phase == "turn":
             out: list[Action] = []
-            if self.adv[p][ADV_MAINTENANCE]:
+            if self.adv[p][ADV_MAINTENANCE] and not self.maintained:  # AE-11.3: once per turn start
                 out.append(_MAINTENANCE)
             out.extend(_CHOOSE[k] for k in self._legal_kinds(p))
             return out
@@ -269,6 +269,7 @@ class AeroState(Model, State):
     def _maintenance(self, p: int) -> list[Event]:
         discarded = self.failures[p]
         self.failures[p] = 0
+        self.maintained = True
         self._spend_advantage(p, ADV_MAINTENANCE)
         return [Event("engine_maintenance", {"seat": p, "discarded": discarded})]
 
@@ -278,6 +279,9 @@ class AeroState(Model, State):
         self.adv_supply[kind] += 1
 
     def _choose_action(self, p: int, kind: str) -> list[Event]:
+        """AE-6.4: the turn's one action; it closes the turn start, so Engine Maintenance is offered afresh
+        at the next one (AE-11.3)."""
+        self.maintained = False
         event = Event("action_chosen", {"seat": p, "kind": kind})
         if kind == "subsidy":
             return self._subsidy(p, [event])

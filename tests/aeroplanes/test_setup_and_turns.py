@@ -263,6 +263,29 @@ def test_AE_6_6_and_AE_11_3_engine_maintenance_is_free_and_only_at_the_start_of_
     assert EngineMaintenance() not in s.legal_actions(p)
 
 
+def test_AE_11_3_engine_maintenance_is_offered_once_per_turn_start():
+    """AE-11.3 / AE-6.6: one free Engine Maintenance at the start of a turn; a second tile is not offered."""
+    s = started(4, 1, HOMES)
+    p = s.current
+    s.adv[p][3] = 2
+    s.adv_supply[3] = 4
+    s.failures[p] = 1
+    touch(s)
+    s.apply(p, EngineMaintenance())
+    assert s.adv[p][3] == 1 and s.phase == "turn" and s.current == p
+    assert EngineMaintenance() not in s.legal_actions(p)
+    with pytest.raises(IllegalAction) as info:
+        s.apply(p, EngineMaintenance())
+    assert info.value.rule == "AE-11.3" and s.adv[p][3] == 1
+    copy = GAME.from_json(s.to_json())  # the use survives a save and restore
+    assert EngineMaintenance() not in copy.legal_actions(p)
+    s.apply(p, ChooseAction("subsidy"))
+    # At the player's next turn start the remaining tile is offered again.
+    while s.current != p:
+        s.apply(s.current, ChooseAction("subsidy"))
+    assert EngineMaintenance() in s.legal_actions(p)
+
+
 def test_AE_12_1_and_AE_12_2_eight_notes_then_the_marker():
     s = started(4, 1, HOMES)
     total = sum(s.money)
