@@ -51,7 +51,7 @@ def build_view(state: OpenSkyState, seat: int | None) -> dict[str, Any]:
         "callsigns": {CALLSIGNS[i]: codes[a] for i, a in enumerate(state.callsigns)},
         "subsidy_cubes": {codes[a]: state.cube_owner[i] for i, a in enumerate(state.callsigns)},
         "dice": [CALLSIGNS[d] for d in state.dice],
-        "market": list(state._codes(state.market)),
+        "market": state._path_codes(state.market),
         "players": players,
     }
     if state.phase == "draft":
@@ -60,7 +60,7 @@ def build_view(state: OpenSkyState, seat: int | None) -> dict[str, Any]:
     if state.phase in ("bid", "flash", "ancillary"):
         pricing: dict[str, Any] = {
             "eligible": list(state.eligible),
-            "valid_itineraries": {str(s): [list(state._codes(p)) for p in state.valid[s]] for s in state.eligible},
+            "valid_itineraries": {str(s): [state._path_codes(p) for p in state.valid[s]] for s in state.eligible},
             "decided": [s for s in state.eligible if state.decided[s]],
             "offers": [state._offer_json(s) for s in range(state.num_players) if state.offers[s] is not None],
         }
@@ -69,7 +69,7 @@ def build_view(state: OpenSkyState, seat: int | None) -> dict[str, Any]:
             pricing["my_bid"] = (
                 None
                 if own is None
-                else {"fare": own[0], "itinerary": list(state._codes(state.valid[seat][own[1]]))}
+                else {"fare": own[0], "itinerary": state._path_codes(state.valid[seat][own[1]])}
             )
         if state.phase != "bid":
             pricing["provisional_winners"] = state._provisional()

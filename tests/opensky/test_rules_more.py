@@ -179,3 +179,67 @@ def test_OS_15_3_a_roll_equal_to_the_final_price_is_accepted():
     events = play(state, 0, {"type": "add_ancillaries", "tokens": 2})  # 200 + 200 = 400 = roll
     assert next(e for e in events if e.type == "price_check").data["accepted"] is True
     assert state.tokens[0][route(state, "LHR", "CDG")] == 0 and state.anc_used[0] == 2
+
+
+# ------------------------------------------------------------------ either direction, canonical form
+
+
+def _market_position():
+    state = fresh(2, callsigns="random", seed=3)
+    while state.phase != "market":
+        (seat,) = state.to_act()
+        state.apply(seat, state.legal_actions(seat)[0])
+    return state
+
+
+def test_OS_8_5_choose_market_accepts_the_pair_written_destination_first():
+    """OS-8.5: the O&D is unordered, so either spelling of a rolled pair is the same choice; the action the
+    engine keeps (and the service logs) is the canonical one, codes in alphabetical order."""
+    state = _market_position()
+    (roller,) = state.to_act()
+    legal = state.legal_actions(roller)
+    assert all(a.origin < a.destination for a in legal)
+    first = legal[0]
+    backwards = GAME.action_from_json({"type": "choose_market", "origin": first.destination,
+                                       "destination": first.origin})
+    assert backwards == first
+    assert backwards.to_json() == {"type": "choose_market", "origin": first.origin, "destination": first.destination}
+    twin = state.clone()
+    events = state.apply(roller, backwards)
+    assert [e.to_json() for e in events] == [e.to_json() for e in twin.apply(roller, first)]
+    assert events[0].data["origin"] == first.origin and state.digest() == twin.digest()
+
+
+def test_OS_10_2_OS_3_2_bid_accepts_an_itinerary_written_destination_first():
+    """OS-10.2 / OS-3.2: a flight goes either way, so an itinerary may be written from either end; it is
+    kept in canonical form (starting at the alphabetically first airport of the O&D)."""
+    networks = {0: [("LHR", "AMS"), ("AMS", "CDG")], 1: [("LHR", "CDG")]}
+    state = pricing_position(2, networks, ("LHR", "CDG"), hubs={0: ["AMS", "FRA"]})
+    assert state.view(0)["pricing"]["valid_itineraries"] == {"0": [["CDG", "AMS", "LHR"]], "1": [["CDG", "LHR"]]}
+    assert [a.itinerary for a in state.legal_actions(0) if a.TYPE == "bid"][:1] == [("CDG", "AMS", "LHR")]
+    for seat, path in ((0, ["LHR", "AMS", "CDG"]), (1, ["CDG", "LHR"])):
+        action = GAME.action_from_json({"type": "bid", "fare": 300, "itinerary": path})
+        assert action.to_json()["itinerary"] == (path if path[0] < path[-1] else path[::-1])
+        events = state.apply(seat, action)
+    offers = next(e for e in events if e.type == "bids_revealed").data["offers"]
+    assert [o["itinerary"] for o in offers] == [["CDG", "AMS", "LHR"], ["CDG", "LHR"]]
+
+
+def test_OS_3_2_place_aircraft_accepts_a_route_written_either_way():
+    state = fresh(2, callsigns="random", seed=1)
+    action = GAME.action_from_json({"type": "place_aircraft", "route": "LHR-AMS"})
+    assert action.route == "AMS-LHR"
+    events = state.apply(0, action)
+    assert events[0].data["route"] == "AMS-LHR" and state.view(None)["players"][0]["aircraft"] == {"AMS-LHR": 1}
+
+
+def test_OS_17_3_lease_cards_in_any_order():
+    """OS-17.3: a payment is a set of cards; listed in any order it is the same lease, kept high to low."""
+    state = pricing_position(2, {0: [("LHR", "CDG")], 1: [("LHR", "CDG")]}, ("LHR", "CDG"))
+    state.table[0] = [1, 0, 1, 0, 0]  # 200 and 300 won earlier
+    state.on_board[0] = state.S - 2
+    state.phase, state.lease_queue = "lease", [0]
+    action = GAME.action_from_json({"type": "lease", "aircraft": 2, "cards": [200, 300]})
+    assert action.cards == (300, 200) and action in state.legal_actions(0)
+    events = state.apply(0, action)
+    assert events[0].data["cards"] == [300, 200] and state.phase == "lease_place"
