@@ -243,3 +243,27 @@ def test_OS_17_3_lease_cards_in_any_order():
     assert action.cards == (300, 200) and action in state.legal_actions(0)
     events = state.apply(0, action)
     assert events[0].data["cards"] == [300, 200] and state.phase == "lease_place"
+
+
+def test_OS_17_1_OS_17_8_lease_view_shows_the_next_month_and_only_seats_that_can_lease():
+    """OS-17.1: End of Month first moves the month marker, so the leasing view names the next month;
+    OS-17.8: leasing follows the order of the month that ended, and a seat that cannot lease is skipped, so
+    the view's queue lists only the seats that will actually be asked."""
+    networks = {0: [("LHR", "CDG")], 1: [("LHR", "CDG")]}
+    state = pricing_position(3, networks, ("LHR", "CDG"), month=2)  # May: seat 1 rolls, month order 1, 2, 0
+    play(state, 0, _bid(300))
+    play(state, 1, _bid(300))
+    while state.phase == "flash":
+        (seat,) = state.to_act()
+        play(state, seat, {"type": "decline_flash"})
+    assert state.phase == "lease" and state.to_act() == [1]
+    view = state.view(None)
+    assert (view["month"], view["month_name"], view["roller"]) == (3, "June", 2)
+    assert view["lease"] == {"month": 2, "month_name": "May", "queue": [1, 0], "aircraft_to_place": 0}
+    play(state, 1, {"type": "lease", "aircraft": 1, "cards": [300]})
+    assert state.view(None)["lease"]["queue"] == [1, 0]  # seat 1 still places its aircraft
+    play(state, 1, {"type": "place_aircraft", "route": "CDG-LHR"})
+    view = state.view(0)
+    assert view["lease"]["queue"] == [0] and view["month_name"] == "June"
+    play(state, 0, {"type": "lease", "aircraft": 0, "cards": []})
+    assert state.phase == "market" and state.view(None)["month_name"] == "June" and "lease" not in state.view(None)
