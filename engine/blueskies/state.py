@@ -558,9 +558,7 @@ class BlueSkiesState(State):
         codes = action.cards
         if not isinstance(codes, tuple):
             raise IllegalAction("cards must be a list of airport codes", rule)
-        cards = [self._airport(code, rule) for code in codes]
-        if cards != sorted(cards):
-            raise IllegalAction("list discarded cards in board order, as legal_actions does", rule)
+        cards = sorted(self._airport(code, rule) for code in codes)  # any order is the same discard
         hand = list(self.hands[seat])
         for c in cards:
             if c not in hand:
