@@ -500,12 +500,12 @@ class BlueSkiesState(State):
     def _do_buyout(self, seat: int, action: act.Buyout) -> list[Event]:
         a = self._airport(action.airport, "BS-5.4")
         self._check_purchase(seat)
+        owners = self.gates[a]
+        if not owners or owners[0] != LOCAL:  # checked first: without a local gate N/A is beside the point
+            raise IllegalAction(f"{CODES[a]} has no local-airline gate", "BS-5.4")
         cost = BUYOUT_COST[a]
         if cost == FULL:
             raise IllegalAction(f"the local airline at {CODES[a]} cannot be bought out (N/A)", "BS-5.4")
-        owners = self.gates[a]
-        if not owners or owners[0] != LOCAL:
-            raise IllegalAction(f"{CODES[a]} has no local-airline gate", "BS-5.4")
         if cost > self.budget:
             raise IllegalAction(f"the buyout at {CODES[a]} costs {cost}, budget left {self.budget}", "BS-5.4")
         self.budget -= cost

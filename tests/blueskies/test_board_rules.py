@@ -374,6 +374,18 @@ def test_BS_5_4_buyout_is_illegal_when_not_allowed_unaffordable_absent_or_withou
     assert all(not isinstance(a, act.Buyout) or a.airport != "ATL" for a in state.legal_actions(0))
 
 
+def test_BS_5_4_buyout_without_a_local_gate_says_so_even_where_buyouts_are_na():
+    """BS-5.4: the first thing a buyout needs is a local gate; an airport without one is refused for that,
+    whether or not its printed buyout is N/A."""
+    state = _round_buyer(3)
+    assert BOARD.airports[idx("ATL")].buyout is None
+    for owners in ([], [1]):
+        set_airport(state, "ATL", 2, owners)
+        with pytest.raises(IllegalAction, match="no local-airline gate") as info:
+            do(state, 0, {"type": "buyout", "airport": "ATL"})
+        assert info.value.rule == "BS-5.4"
+
+
 def test_BS_5_5_costs_are_1_to_5_and_busier_airports_are_dearer():
     by = {a.code: a for a in BOARD.airports}
     assert min(min(a.costs) for a in BOARD.airports) == 1
