@@ -24,7 +24,14 @@ class BlueSkiesGame(Game):
     title = "Blue Skies"
     min_players = 2
     max_players = 5
-    options: dict[str, dict[str, JSON]] = {}
+    options: dict[str, dict[str, JSON]] = {
+        "first_player": {
+            "default": "random",
+            "choices": ["random", 0, 1, 2, 3, 4],
+            "description": "Who holds the first-player marker in round 1 (BS-2.5): 'random' (the rule: a uniformly "
+            "random seat) or a seat number below the player count (the configuration fixes it).",
+        },
+    }
     # At most 119 rounds (each round every seat places a gate or banks >= 1 point, BS-8.5.4); per seat:
     # <= 20 purchases, <= 120 "done", <= 119 plays, 1 special discard, <= 31 help + 1 discard.
     # That is < 300 decisions per seat, so 2000 bounds every 5-player game.
@@ -32,19 +39,20 @@ class BlueSkiesGame(Game):
     codec = act.CODEC
 
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> BlueSkiesState:
-        return self.new_with(players, seed, options)
-
-    def new_with(
-        self, players: int, seed: int, options: dict[str, Any] | None = None, first: int | None = None
-    ) -> BlueSkiesState:
-        """`new`, optionally fixing the first player (BS-2.5 'unless the configuration fixes it')."""
         players = self.check_players(players)
-        self.resolve_options(options)
-        if first is not None and not (isinstance(first, int) and 0 <= first < players):
-            raise ValueError(f"first player must be a seat 0..{players - 1}, not {first!r}")
+        first = self._first_player(players, self.resolve_options(options)["first_player"])
         state = BlueSkiesState(self, players, random.Random(seed))
         state.setup(first)
         return state
+
+    @staticmethod
+    def _first_player(players: int, choice: Any) -> int | None:
+        """The `first_player` option as a seat, or None for the rule's random draw (BS-2.5)."""
+        if choice == "random":
+            return None
+        if type(choice) is not int or not 0 <= choice < players:
+            raise ValueError(f"option 'first_player' must be 'random' or a seat 0..{players - 1}, not {choice!r}")
+        return choice
 
     def from_json(self, obj: dict[str, JSON]) -> BlueSkiesState:
         try:

@@ -171,8 +171,22 @@ def test_BS_2_5_first_player_is_random_unless_fixed():
     firsts = {GAME.new(5, seed).first for seed in range(40)}
     assert firsts == {0, 1, 2, 3, 4}
     assert new(5, first=3).first == 3
-    with pytest.raises(ValueError, match="first player"):
-        GAME.new_with(3, 1, first=3)
+
+
+def test_BS_2_5_first_player_is_a_documented_game_option():
+    """BS-2.5: "chosen uniformly at random, unless the game configuration fixes it": the configuration is the
+    game option `first_player` (default "random"), described in the catalog like every option."""
+    spec = GAME.describe()["options"]["first_player"]
+    assert spec["default"] == "random" and spec["choices"] == ["random", 0, 1, 2, 3, 4]
+    assert "BS-2.5" in spec["description"]
+    assert {GAME.new(4, seed, {"first_player": "random"}).first for seed in range(30)} == {0, 1, 2, 3}
+    for seat in range(4):
+        state = GAME.new(4, 7, {"first_player": seat})
+        assert state.first == seat and state.view(None)["first_player"] == seat
+    with pytest.raises(ValueError, match="first_player"):
+        GAME.new(3, 1, {"first_player": 3})
+    with pytest.raises(ValueError, match="first_player"):
+        GAME.new(3, 1, {"first_player": "1"})
 
 
 def test_BS_2_6_income_is_the_passengers_at_own_gates_after_every_change():

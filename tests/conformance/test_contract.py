@@ -19,16 +19,39 @@ import engine
 from engine.core import Action, Game, IllegalAction, State, canonical_json
 from engine.playout import play_random, random_step
 
+#: Options with at most this many choices are crossed with each other and with every player count; one
+#: with more (e.g. a seat number) is covered one choice at a time, so the suite's size stays bounded.
+FULL_PRODUCT_CHOICES = 3
+
+
+def _accepts(game: Game, players: int, options: dict) -> bool:
+    try:
+        game.new(players, 0, options)
+    except ValueError:
+        return False
+    return True
+
 
 def _configs() -> list[tuple[str, int, dict]]:
+    """Every player count with every combination of the small options (large ones at their default), then
+    each other choice of a large option at the largest player count that accepts it."""
     out = []
     for name in engine.games():
         game = engine.get(name)
-        keys = list(game.options)
-        choice_lists = [game.options[k]["choices"] for k in keys]
-        for players in range(game.min_players, game.max_players + 1):
-            for combo in itertools.product(*choice_lists):
-                out.append((name, players, dict(zip(keys, combo))))
+        small = [k for k, spec in game.options.items() if len(spec["choices"]) <= FULL_PRODUCT_CHOICES]
+        defaults = {k: spec["default"] for k, spec in game.options.items()}
+        players_range = range(game.min_players, game.max_players + 1)
+        for players in players_range:
+            for combo in itertools.product(*(game.options[k]["choices"] for k in small)):
+                out.append((name, players, {**defaults, **dict(zip(small, combo))}))
+        for key, spec in game.options.items():
+            if key in small:
+                continue
+            for choice in spec["choices"]:
+                options = {**defaults, key: choice}
+                accepted = [p for p in players_range if _accepts(game, p, options)]
+                if choice != spec["default"] and accepted:
+                    out.append((name, max(accepted), options))
     return out
 
 
@@ -339,7 +362,9 @@ def test_any_seed_plays_to_a_legal_end(name, seed, choice_seed):
     game = engine.get(name)
     rng = random.Random(seed)
     players = rng.randint(game.min_players, game.max_players)
-    options = {k: rng.choice(spec["choices"]) for k, spec in game.options.items()}
+    options: dict = {}
+    for key, spec in game.options.items():  # a choice the player count allows (e.g. a seat below it)
+        options[key] = rng.choice([c for c in spec["choices"] if _accepts(game, players, {**options, key: c})])
     state = game.new(players, seed, options)
     steps = play_random(state, random.Random(choice_seed))
     assert state.is_over(), f"not over after {steps} steps"
