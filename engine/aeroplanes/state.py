@@ -487,6 +487,25 @@ class AeroState(Model, State):
                 gained.append(kind)
         return self._end_turn(p, [Event("advantage_gained", {"seat": p, "kinds": gained})])
 
+    # ------------------------------------------------------------------ where components are
+
+    def holdings(self) -> dict[str, dict[str, int]]:
+        """Aircraft cards (`card:<n>`) and passenger tiles (`tile:<id>`), all public: display, deck, bag,
+        waiting area, overflow, removed tiles, and each seat's aircraft, carried and set-aside passengers."""
+        out = {
+            "display": _names("card", self.display),
+            "deck": _names("card", self.deck),
+            "bag": _names("tile", self.bag),
+            "waiting": _names("tile", [t for t in self.waiting if t]),
+            "overflow": _names("tile", self.overflow),
+            "removed": _names("tile", self.removed),
+        }
+        for p in range(self.num_players):
+            out[f"aircraft:{p}"] = _names("card", [c[CARD_NUMBER] for c in self.cards[p]])
+            out[f"carried:{p}"] = _names("tile", [t for c in self.cards[p] for t in c[CARD_PAX]])
+            out[f"set_aside:{p}"] = _names("tile", self.set_aside[p])
+        return out
+
     # ------------------------------------------------------------------ view
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -545,6 +564,15 @@ class AeroState(Model, State):
             "profits": era.profits(self),
             "winners": self.winners(),
         }
+
+
+def _names(kind: str, ids: list[int]) -> dict[str, int]:
+    """Component counts by name, e.g. {"card:13": 1}."""
+    out: dict[str, int] = {}
+    for i in ids:
+        name = f"{kind}:{i}"
+        out[name] = out.get(name, 0) + 1
+    return out
 
 
 _START_IDS = tuple(d.id for d in DATA.destinations if d.start)

@@ -461,6 +461,15 @@ class OpenSkyState(PricingFlow, SeasonFlow, State):
     def view(self, seat: int | None) -> dict[str, Any]:
         return build_view(self, seat)
 
+    def holdings(self) -> dict[str, dict[str, int]]:
+        """Every fare card: in a hand (`hand:<seat>`, a sealed bid's card included until the reveal, OS-1.5) or
+        won on a table (`table:<seat>`). A sealed bid is a choice, not a component, so it is no place."""
+        out: dict[str, dict[str, int]] = {}
+        for s in range(self.num_players):
+            out[f"hand:{s}"] = {str(v): n for v, n in zip(FARES, self.hand[s]) if n}
+            out[f"table:{s}"] = {str(v): n for v, n in zip(FARES, self.table[s]) if n}
+        return out
+
     # ------------------------------------------------------------------ serialisation
 
     _FIELDS = (

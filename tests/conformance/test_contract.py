@@ -10,13 +10,14 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.core import Action, Game, IllegalAction, State, canonical_json
+from engine.core import Action, Game, IllegalAction, State, Whereabouts, canonical_json
 from engine.playout import play_random, random_step
 
 #: Options with at most this many choices are crossed with each other and with every player count; one
@@ -313,6 +314,48 @@ def _resampled_at_pending_sealed_choice(name: str, players: int, options: dict, 
             before = now
             random_step(state, rng)
     return False
+
+
+def _breaches(known: dict[str, Whereabouts], held: dict[str, dict[str, int]]) -> list[str]:
+    """Every way the true contents of places (`State.holdings`) contradict what a view tells of them."""
+    out = [f"{place} is no place of the game" for place in known if place not in held]
+    out += [f"{place} {why}" for place, w in known.items() if (why := w.breach(held.get(place, {})))]
+    return out
+
+
+def _components(held: dict[str, dict[str, int]]) -> Counter:
+    total: Counter = Counter()
+    for names in held.values():
+        total.update(names)
+    return total
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CONFIGS, ids=IDS)
+def test_determinize_deals_nothing_against_what_the_seat_knows(name, players, options):
+    """Nothing a seat knows to be elsewhere is dealt to another seat. Whatever a view places (`whereabouts`:
+    the seat's own cards, public piles, cards it knows to be in the deck, how many each hidden place holds)
+    is true of the state, and of every determinization for that seat; a determinization deals the hidden
+    components anew but never makes or loses one, and every seat's view of it is coherent with it."""
+    game = engine.get(name)
+    rng = random.Random(29)
+    for seed in (29, 30):
+        state = _new(name, players, options, seed)
+        step = 0
+        while not state.is_over():
+            truth = state.holdings()
+            assert not _breaches(game.whereabouts(state.view(None)), truth), "the spectator's view lies"
+            seat = state.to_act()[0] if step % 2 else step // 2 % players  # the seat to act, and each in turn
+            known = game.whereabouts(state.view(seat))
+            assert set(known) == set(truth), "whereabouts and holdings name different places"
+            assert not _breaches(known, truth), "the seat's view lies about the state"
+            sample = state.determinize(seat, random.Random(step))
+            held = sample.holdings()
+            assert _components(held) == _components(truth), "a determinization made or lost a component"
+            assert not _breaches(known, held), f"step {step}: a determinization contradicts what seat {seat} knows"
+            for other in range(players):
+                assert not _breaches(game.whereabouts(sample.view(other)), held), f"seat {other}'s view of it lies"
+            random_step(state, rng)
+            step += 1
 
 
 @pytest.mark.parametrize(("name", "players", "options"), CONFIGS, ids=IDS)
