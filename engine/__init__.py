@@ -23,6 +23,7 @@ from engine.core import (
     Game,
     IllegalAction,
     State,
+    Whereabouts,
     redact_events,
 )
 
@@ -34,6 +35,7 @@ __all__ = [
     "Game",
     "IllegalAction",
     "State",
+    "Whereabouts",
     "games",
     "get",
     "redact_events",

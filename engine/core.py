@@ -235,6 +235,38 @@ def canonical_json(obj: JSON) -> str:
     return out.decode()
 
 
+# --------------------------------------------------------------------------- where components are
+
+
+@dataclass(frozen=True, slots=True)
+class Whereabouts:
+    """What a seat's view tells about one place that holds components (a hand, a deck, a pile, a bag).
+
+    Components are named by strings (e.g. a card's airport code) and counted, so identical copies are
+    interchangeable. `size` is how many the place holds; `at_least` the components known to be there; and
+    `at_most` every component it can hold (a name absent cannot be there), or None when the view bounds it
+    only by what is not placed elsewhere.
+    """
+
+    size: int
+    at_least: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    at_most: Mapping[str, int] | None = None
+
+    def breach(self, held: Mapping[str, int]) -> str | None:
+        """Why `held` (the place's true contents) contradicts this, or None if it does not."""
+        size = sum(held.values())
+        if size != self.size:
+            return f"holds {size} components, the view says {self.size}"
+        for name, count in self.at_least.items():
+            if held.get(name, 0) < count:
+                return f"holds {held.get(name, 0)} x {name}, the view says at least {count}"
+        if self.at_most is not None:
+            for name, count in held.items():
+                if count > self.at_most.get(name, 0):
+                    return f"holds {count} x {name}, the view says at most {self.at_most.get(name, 0)}"
+        return None
+
+
 # --------------------------------------------------------------------------- state and game
 
 
@@ -287,7 +319,16 @@ class State(ABC):
 
     @abstractmethod
     def determinize(self, seat: int, rng: random.Random) -> State:
-        """A full state consistent with view(seat): hidden parts resampled, RNG reseeded."""
+        """A full state consistent with everything `seat` knows: hidden parts resampled, RNG reseeded.
+
+        What the seat knows is its view; where it places components is `game.whereabouts(view(seat))`, and
+        no determinization may put a component anywhere that contradicts it."""
+
+    def holdings(self) -> dict[str, dict[str, int]]:
+        """Where every component is, seen by no one in particular (for tests): place -> name -> count, places
+        named as in `Game.whereabouts`. A determinization moves components between places but never makes or
+        loses one. Default: no component is tracked."""
+        return {}
 
     def default_action(self, seat: int) -> Action:
         """The decision taken for a seat whose turn clock expired. Games override
@@ -357,6 +398,12 @@ class Game(ABC):
 
     @abstractmethod
     def from_json(self, obj: dict[str, JSON]) -> State: ...
+
+    def whereabouts(self, view: Mapping[str, JSON]) -> dict[str, Whereabouts]:
+        """What a view (a seat's or a spectator's) tells about where the game's components are, per place:
+        sizes, components known to be there, and bounds. Read from the view alone, so it is exactly what
+        that observer knows; `State.holdings` gives the truth to check it against. Default: nothing."""
+        return {}
 
     def action_from_json(self, obj: Any) -> Action:
         """Decode an action's JSON form; ValueError if it is malformed."""

@@ -521,7 +521,7 @@ class OpenSkyHeuristic(Heuristic):
 
     def _lease(self, view, seat, actions, rng) -> Action:
         me = view["players"][seat]
-        month = view["month"]
+        month = view["lease"]["month"]  # the month that ended (the view's "month" is already the next one)
         on_board = sum(me["aircraft"].values())
         months_left = (7 - month) if month <= 7 else (12 - month)
         params = self.params

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine.aeroplanes import era
@@ -10,7 +12,7 @@ from engine.aeroplanes.actions import CODEC
 from engine.aeroplanes.data import DATA
 from engine.aeroplanes.model import BLOCKED, EMPTY
 from engine.aeroplanes.state import AeroState
-from engine.core import Game
+from engine.core import JSON, Game, Whereabouts
 
 TILES_PER_STAGE = 9
 ADVANTAGE_SLOTS = 7  # indexed by type number; types are 2-6
@@ -70,9 +72,31 @@ class AeroplanesGame(Game):
         s.notes = 0
         s.marker_taker = -1
         s.pending = None
+        s.maintained = False
         s.owned = [0] * players
         era.setup_waiting_area(s)
         return s
+
+    def whereabouts(self, view: Mapping[str, JSON]) -> dict[str, Whereabouts]:
+        """Every card and tile is public (AE has no hidden information): each place is known exactly."""
+        lists = {
+            "display": ("card", [d["card"] for d in view["display"]]),
+            "deck": ("card", view["deck"]),
+            "bag": ("tile", view["bag"]),
+            "waiting": ("tile", [t for slots in view["waiting"].values() for t in slots if t]),
+            "overflow": ("tile", view["overflow"]),
+            "removed": ("tile", view["removed_passengers"]),
+        }
+        for p in view["players"]:
+            seat = p["seat"]
+            lists[f"aircraft:{seat}"] = ("card", [a["card"] for a in p["aircraft"]])
+            lists[f"carried:{seat}"] = ("tile", [t for a in p["aircraft"] for t in a["passengers"]])
+            lists[f"set_aside:{seat}"] = ("tile", p["passengers_set_aside"])
+        places = {}
+        for place, (kind, ids) in lists.items():
+            names = dict(Counter(f"{kind}:{i}" for i in ids))
+            places[place] = Whereabouts(len(ids), names, names)
+        return places
 
     def from_json(self, obj: dict[str, Any]) -> AeroState:
         s = AeroState(self)

@@ -24,7 +24,9 @@ CARD_NUMBER, CARD_IN_SERVICE, CARD_FACE_UP, CARD_BASE, CARD_TILES, CARD_PAX = ra
 
 FIELDS = ("era", "phase", "current", "first", "acted", "home_order", "money", "vp", "home", "supply", "failures",
           "adv", "adv_supply", "cards", "set_aside", "slots", "display", "deck", "waiting", "overflow", "bag",
-          "removed", "notes", "marker_taker", "pending", "bonus_vp")
+          "removed", "notes", "marker_taker", "pending", "bonus_vp", "maintained")
+#: Fields a state saved before they existed may lack, with the value they then had.
+OPTIONAL_FIELDS = {"maintained": False}
 
 
 class Model:
@@ -58,6 +60,8 @@ class Model:
     marker_taker: int
     pending: dict[str, Any] | None
     bonus_vp: list[int]
+    #: True once Engine Maintenance was used at this turn start (AE-11.3: once, before the action).
+    maintained: bool
     #: Derived from `slots` (not serialised): bitmask of destinations where each seat has an airport.
     owned: list[int]
 
@@ -102,6 +106,7 @@ class Model:
         self.marker_taker = other.marker_taker
         self.pending = None if other.pending is None else dict(other.pending)
         self.bonus_vp = other.bonus_vp[:]
+        self.maintained = other.maintained
         self.owned = other.owned[:]
 
     def fields_to_json(self) -> dict[str, Any]:
@@ -114,7 +119,7 @@ class Model:
         """Restore every field; ValueError on a malformed object."""
         if not isinstance(obj, dict):
             raise ValueError("an Aeroplanes state must be a JSON object")
-        missing = [k for k in ("players", "rng", *FIELDS) if k not in obj]
+        missing = [k for k in ("players", "rng", *FIELDS) if k not in obj and k not in OPTIONAL_FIELDS]
         if missing:
             raise ValueError(f"Aeroplanes state lacks {', '.join(missing)}")
         players = obj["players"]
@@ -123,7 +128,7 @@ class Model:
         self.num_players = players
         self.rng = rng_from_json(obj["rng"])
         for name in FIELDS:
-            setattr(self, name, _copy_json(obj[name]))
+            setattr(self, name, _copy_json(obj.get(name, OPTIONAL_FIELDS.get(name))))
         if len(self.slots) != len(DATA.destinations) or len(self.money) != players:
             raise ValueError("Aeroplanes state does not match the board or the player count")
         self.refresh_owned()

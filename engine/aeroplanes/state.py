@@ -129,7 +129,7 @@ class AeroState(Model, State):
         phase = self.phase
         if phase == "turn":
             out: list[Action] = []
-            if self.adv[p][ADV_MAINTENANCE]:
+            if self.adv[p][ADV_MAINTENANCE] and not self.maintained:  # AE-11.3: once per turn start
                 out.append(_MAINTENANCE)
             out.extend(_CHOOSE[k] for k in self._legal_kinds(p))
             return out
@@ -269,6 +269,7 @@ class AeroState(Model, State):
     def _maintenance(self, p: int) -> list[Event]:
         discarded = self.failures[p]
         self.failures[p] = 0
+        self.maintained = True
         self._spend_advantage(p, ADV_MAINTENANCE)
         return [Event("engine_maintenance", {"seat": p, "discarded": discarded})]
 
@@ -278,6 +279,9 @@ class AeroState(Model, State):
         self.adv_supply[kind] += 1
 
     def _choose_action(self, p: int, kind: str) -> list[Event]:
+        """AE-6.4: the turn's one action; it closes the turn start, so Engine Maintenance is offered afresh
+        at the next one (AE-11.3)."""
+        self.maintained = False
         event = Event("action_chosen", {"seat": p, "kind": kind})
         if kind == "subsidy":
             return self._subsidy(p, [event])
@@ -289,10 +293,11 @@ class AeroState(Model, State):
         self.pending = None
         self.acted += 1
         if self.acted >= self.num_players:
+            roller = self.first  # the first player rolls, not the player who acted last
             roll = D.roll_first_player_die(self.rng)
-            self.first = D.new_first_player(self.first, roll, self.num_players)
+            self.first = D.new_first_player(roller, roll, self.num_players)
             self.acted = 0
-            events.append(Event("first_player_die", {"seat": p, "roll": roll, "first": self.first}))
+            events.append(Event("first_player_die", {"seat": roller, "roll": roll, "first": self.first}))
         self.current = (self.first + self.acted) % self.num_players
         self.phase = "turn"
         return events
@@ -482,6 +487,25 @@ class AeroState(Model, State):
                 gained.append(kind)
         return self._end_turn(p, [Event("advantage_gained", {"seat": p, "kinds": gained})])
 
+    # ------------------------------------------------------------------ where components are
+
+    def holdings(self) -> dict[str, dict[str, int]]:
+        """Aircraft cards (`card:<n>`) and passenger tiles (`tile:<id>`), all public: display, deck, bag,
+        waiting area, overflow, removed tiles, and each seat's aircraft, carried and set-aside passengers."""
+        out = {
+            "display": _names("card", self.display),
+            "deck": _names("card", self.deck),
+            "bag": _names("tile", self.bag),
+            "waiting": _names("tile", [t for t in self.waiting if t]),
+            "overflow": _names("tile", self.overflow),
+            "removed": _names("tile", self.removed),
+        }
+        for p in range(self.num_players):
+            out[f"aircraft:{p}"] = _names("card", [c[CARD_NUMBER] for c in self.cards[p]])
+            out[f"carried:{p}"] = _names("tile", [t for c in self.cards[p] for t in c[CARD_PAX]])
+            out[f"set_aside:{p}"] = _names("tile", self.set_aside[p])
+        return out
+
     # ------------------------------------------------------------------ view
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -540,6 +564,15 @@ class AeroState(Model, State):
             "profits": era.profits(self),
             "winners": self.winners(),
         }
+
+
+def _names(kind: str, ids: list[int]) -> dict[str, int]:
+    """Component counts by name, e.g. {"card:13": 1}."""
+    out: dict[str, int] = {}
+    for i in ids:
+        name = f"{kind}:{i}"
+        out[name] = out.get(name, 0) + 1
+    return out
 
 
 _START_IDS = tuple(d.id for d in DATA.destinations if d.start)

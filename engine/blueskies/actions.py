@@ -13,6 +13,9 @@ from typing import ClassVar
 from engine.blueskies.data import BOARD
 from engine.core import Action, ActionCodec
 
+CODES: tuple[str, ...] = tuple(a.code for a in BOARD.airports)
+INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
+
 
 @dataclass(frozen=True, slots=True)
 class BuyGate(Action):
@@ -55,10 +58,20 @@ class Special(Action):
 
 @dataclass(frozen=True, slots=True)
 class Discard(Action):
-    """Discard these cards (airport codes, sorted in board order; may be empty) (BS-8.2, BS-8.6.4)."""
+    """Discard these cards (airport codes; may be empty) (BS-8.2, BS-8.6.4).
+
+    A discard is a set of cards, so any order is accepted; the constructor puts them in board order, the
+    canonical form that `legal_actions` lists and logs record (unknown codes go last, for the rules to refuse).
+    """
 
     TYPE: ClassVar[str] = "discard"
     cards: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        cards = self.cards
+        if isinstance(cards, tuple) and all(isinstance(c, str) for c in cards):
+            unknown = len(CODES)
+            object.__setattr__(self, "cards", tuple(sorted(cards, key=lambda c: (INDEX.get(c, unknown), c))))
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +90,6 @@ class HelpDone(Action):
 
 
 CODEC = ActionCodec([BuyGate, Buyout, Done, PlayCard, Special, Discard, Help, HelpDone])
-
-CODES: tuple[str, ...] = tuple(a.code for a in BOARD.airports)
-INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
 
 DONE = Done()
 HELP_DONE = HelpDone()

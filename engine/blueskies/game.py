@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from engine.blueskies import actions as act
@@ -14,7 +16,7 @@ from engine.blueskies.state import (
     BlueSkiesState,
     json_copy,
 )
-from engine.core import JSON, Game, rng_from_json
+from engine.core import JSON, Game, Whereabouts, rng_from_json
 
 
 class BlueSkiesGame(Game):
@@ -24,7 +26,14 @@ class BlueSkiesGame(Game):
     title = "Blue Skies"
     min_players = 2
     max_players = 5
-    options: dict[str, dict[str, JSON]] = {}
+    options: dict[str, dict[str, JSON]] = {
+        "first_player": {
+            "default": "random",
+            "choices": ["random", 0, 1, 2, 3, 4],
+            "description": "Who holds the first-player marker in round 1 (BS-2.5): 'random' (the rule: a uniformly "
+            "random seat) or a seat number below the player count (the configuration fixes it).",
+        },
+    }
     # At most 119 rounds (each round every seat places a gate or banks >= 1 point, BS-8.5.4); per seat:
     # <= 20 purchases, <= 120 "done", <= 119 plays, 1 special discard, <= 31 help + 1 discard.
     # That is < 300 decisions per seat, so 2000 bounds every 5-player game.
@@ -32,19 +41,20 @@ class BlueSkiesGame(Game):
     codec = act.CODEC
 
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> BlueSkiesState:
-        return self.new_with(players, seed, options)
-
-    def new_with(
-        self, players: int, seed: int, options: dict[str, Any] | None = None, first: int | None = None
-    ) -> BlueSkiesState:
-        """`new`, optionally fixing the first player (BS-2.5 'unless the configuration fixes it')."""
         players = self.check_players(players)
-        self.resolve_options(options)
-        if first is not None and not (isinstance(first, int) and 0 <= first < players):
-            raise ValueError(f"first player must be a seat 0..{players - 1}, not {first!r}")
+        first = self._first_player(players, self.resolve_options(options)["first_player"])
         state = BlueSkiesState(self, players, random.Random(seed))
         state.setup(first)
         return state
+
+    @staticmethod
+    def _first_player(players: int, choice: Any) -> int | None:
+        """The `first_player` option as a seat, or None for the rule's random draw (BS-2.5)."""
+        if choice == "random":
+            return None
+        if type(choice) is not int or not 0 <= choice < players:
+            raise ValueError(f"option 'first_player' must be 'random' or a seat 0..{players - 1}, not {choice!r}")
+        return choice
 
     def from_json(self, obj: dict[str, JSON]) -> BlueSkiesState:
         try:
@@ -79,6 +89,13 @@ class BlueSkiesGame(Game):
         state.help_entitlement = [int(v) for v in obj["help_entitlement"]]
         state.help_chosen = [idx[c] for c in obj["help_chosen"]]
         state.final = json_copy(obj["final"])
+        # What each seat knows of the deck (absent from states saved before it was kept: then nothing).
+        caps = obj.get("deck_cap") or [None] * n
+        state.deck_cap = [None if cap is None else sorted(idx[c] for c in cap) for cap in caps]
+        state.deck_sure = [sorted(idx[c] for c in sure) for sure in obj.get("deck_sure") or [[]] * n]
+        state.deck_blind = [int(v) for v in obj.get("deck_blind") or [0] * n]
+        if not len(state.deck_cap) == len(state.deck_sure) == len(state.deck_blind) == n:
+            raise ValueError("a Blue Skies state has one deck knowledge entry per seat")
         if len(state.pax) != len(AIRPORTS) or len(state.gates) != len(AIRPORTS):
             raise ValueError("a Blue Skies state has one entry per airport")
         for a in AIRPORTS:
@@ -86,6 +103,23 @@ class BlueSkiesGame(Game):
                 raise ValueError(f"bad gate owner at airport {a}")
         state.rebuild_derived()
         return state
+
+    def whereabouts(self, view: Mapping[str, JSON]) -> dict[str, Whereabouts]:
+        """The discard pile (face up), the seat's own hand, every hand's size, and the deck: its size and what
+        the seat knows of it (`view["deck_known"]`: after a reshuffle, or its own government-help discards)."""
+        pile = dict(view["discard"])
+        known = view["deck_known"] or {"at_least": {}, "at_most": None}
+        places = {
+            "discard": Whereabouts(sum(pile.values()), pile, pile),
+            "deck": Whereabouts(view["deck_count"], known["at_least"], known["at_most"]),
+        }
+        for s, count in enumerate(view["hand_counts"]):
+            if s == view["seat"]:
+                hand: dict[str, int] = dict(Counter(view["hand"]))
+                places[f"hand:{s}"] = Whereabouts(count, hand, hand)
+            else:
+                places[f"hand:{s}"] = Whereabouts(count)
+        return places
 
     def describe(self) -> dict[str, JSON]:
         """The usual description plus the static board (airports, spaces, regions) for clients."""

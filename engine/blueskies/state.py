@@ -6,7 +6,10 @@ Representation, chosen for fast playouts:
   open gates in space order (a seat, or LOCAL = -1); per-gate counts are derived
   (BS-4.2), and `income` is updated incrementally around every change;
 - deck, discard pile and hands are sorted lists (multisets without order), the
-  bag is two counts; every draw is uniform from what remains (BS-3.1, BS-6).
+  bag is two counts; every draw is uniform from what remains (BS-3.1, BS-6);
+- what each seat knows of the deck beyond the unseen cards (see `_deck_bounds`):
+  `deck_cap[s]` the cards it can hold (None: any unseen card), `deck_sure[s]`
+  cards known to be in it less `deck_blind[s]` hidden draws since.
 Seats are 0-based (the spec's players are unnumbered; "first player" is a seat).
 """
 
@@ -46,6 +49,10 @@ SPACES: dict[int, tuple[tuple[int, ...], ...]] = {
     n: tuple(tuple(i + 1 for i, m in enumerate(a.min_players) if m <= n) for a in BOARD.airports) for n in range(2, 6)
 }
 HAND = BOARD.hand_size
+#: Most copies of one airport's card: after that many hidden draws a seat can no longer be sure of any card.
+MAX_COPIES = max(a.cards for a in BOARD.airports)
+#: Copies of each airport's card in the game (all of them start in the deck).
+FULL_COUNTS: tuple[int, ...] = tuple(a.cards for a in BOARD.airports)
 
 
 def json_copy(obj: Any) -> Any:
@@ -55,6 +62,13 @@ def json_copy(obj: Any) -> Any:
     if isinstance(obj, list):
         return [json_copy(v) for v in obj]
     return obj
+
+
+def _code_counts(cards: list[int]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for c in cards:
+        out[CODES[c]] = out.get(CODES[c], 0) + 1
+    return out
 
 
 def _next_cost(costs: tuple[int, ...], opened: int) -> int:
@@ -74,6 +88,9 @@ class BlueSkiesState(State):
         "budget",
         "buyable",
         "deck",
+        "deck_blind",
+        "deck_cap",
+        "deck_sure",
         "discard",
         "final",
         "first",
@@ -136,6 +153,9 @@ class BlueSkiesState(State):
         self.help_entitlement = [0] * players
         self.help_chosen: list[int] = []
         self.final: dict[str, JSON] | None = None
+        self.deck_cap: list[list[int] | None] = [None] * players
+        self.deck_sure: list[list[int]] = [[] for _ in range(players)]
+        self.deck_blind = [0] * players
 
     def setup(self, first: int | None) -> list[Event]:
         """BS-7.1-7.5, then hand the first purchase turn to the last player (BS-7.6)."""
@@ -182,7 +202,77 @@ class BlueSkiesState(State):
             self.deck = deck = self.discard
             self.discard = []
             events.append(Event("reshuffle", {"cards": len(deck)}))
+            for s in range(self.num_players):  # everyone saw the face-up pile become the deck
+                self.deck_cap[s] = deck[:]
+                self.deck_sure[s] = deck[:]
+                self.deck_blind[s] = 0
         return deck.pop(int(self.rng.random() * len(deck)))
+
+    # ------------------------------------------------------------------ what each seat knows of the deck
+
+    def _note_draw(self, card: int, drawer: int) -> None:
+        """`card` left the deck, seen by everyone (drawer -1, a reveal) or by the drawer alone: those who saw it
+        drop it from their bounds, the others only know that one card they cannot name is gone."""
+        for s in range(self.num_players):
+            sure = self.deck_sure[s]
+            if drawer < 0 or s == drawer:
+                cap = self.deck_cap[s]
+                if cap is not None and card in cap:
+                    cap.remove(card)
+                if card in sure:
+                    sure.remove(card)
+            elif sure:
+                self.deck_blind[s] += 1
+                if self.deck_blind[s] >= MAX_COPIES:  # no card can be sure any more
+                    sure.clear()
+                    self.deck_blind[s] = 0
+
+    def _note_help_discard(self, seat: int, cards: list[int]) -> None:
+        """BS-8.6.4: the discarder knows these cards are now in the deck; the others only that some cards of
+        its hand are, so they no longer know what the deck can hold."""
+        if not cards:
+            return
+        low = self._sure_counts(seat)
+        sure = [c for c in AIRPORTS for _ in range(low[c])]
+        for c in cards:
+            insort(sure, c)
+        self.deck_sure[seat] = sure
+        self.deck_blind[seat] = 0
+        for s in range(self.num_players):
+            cap = self.deck_cap[s]
+            if s != seat:
+                self.deck_cap[s] = None
+            elif cap is not None:
+                for c in cards:
+                    insort(cap, c)
+
+    def _sure_counts(self, seat: int) -> list[int]:
+        """Per airport, how many of its cards `seat` knows to be in the deck."""
+        low = [0] * N_AIRPORTS
+        for c in self.deck_sure[seat]:
+            low[c] += 1
+        blind = self.deck_blind[seat]
+        return [k - blind if k > blind else 0 for k in low] if blind else low
+
+    def _deck_bounds(self, seat: int) -> tuple[list[int], list[int] | None]:
+        """What `seat` knows of the deck, per airport: the cards surely in it, and the most it can hold (None:
+        any card the seat has not seen, i.e. not in its hand or the discard pile).
+
+        Beyond the unseen cards, a seat knows the deck after a reshuffle (the face-up pile became it, BS-6.3),
+        minus what it saw leave since, and its own government-help discards (BS-8.6.4) until others draw."""
+        low = self._sure_counts(seat)
+        cap = self.deck_cap[seat]
+        if cap is None:
+            return low, None
+        unseen = list(FULL_COUNTS)
+        for c in self.discard:
+            unseen[c] -= 1
+        for c in self.hands[seat]:
+            unseen[c] -= 1
+        high = [0] * N_AIRPORTS
+        for c in cap:
+            high[c] += 1
+        return low, [min(h, u) for h, u in zip(high, unseen)]
 
     def _draw_to_hand(self, seat: int, count: int, events: list[Event]) -> None:
         """Draw up to `count` cards into the hand (fewer only when nothing is left, BS-6.3).
@@ -195,6 +285,7 @@ class BlueSkiesState(State):
             card = self._draw_card(events)
             if card is None:
                 break
+            self._note_draw(card, seat)
             insort(hand, card)
             drawn.append(CODES[card])
         if drawn:
@@ -211,6 +302,7 @@ class BlueSkiesState(State):
         """Reveal a card for passengers, resolve it, discard it (BS-6.4, BS-6.2)."""
         card = self._draw_card(events)
         if card is not None:
+            self._note_draw(card, -1)
             red, green = self._add_passengers(card)
             events.append(Event("reveal", {"card": CODES[card], "red": red, "green": green}))
             insort(self.discard, card)
@@ -500,12 +592,12 @@ class BlueSkiesState(State):
     def _do_buyout(self, seat: int, action: act.Buyout) -> list[Event]:
         a = self._airport(action.airport, "BS-5.4")
         self._check_purchase(seat)
+        owners = self.gates[a]
+        if not owners or owners[0] != LOCAL:  # checked first: without a local gate N/A is beside the point
+            raise IllegalAction(f"{CODES[a]} has no local-airline gate", "BS-5.4")
         cost = BUYOUT_COST[a]
         if cost == FULL:
             raise IllegalAction(f"the local airline at {CODES[a]} cannot be bought out (N/A)", "BS-5.4")
-        owners = self.gates[a]
-        if not owners or owners[0] != LOCAL:
-            raise IllegalAction(f"{CODES[a]} has no local-airline gate", "BS-5.4")
         if cost > self.budget:
             raise IllegalAction(f"the buyout at {CODES[a]} costs {cost}, budget left {self.budget}", "BS-5.4")
         self.budget -= cost
@@ -558,9 +650,7 @@ class BlueSkiesState(State):
         codes = action.cards
         if not isinstance(codes, tuple):
             raise IllegalAction("cards must be a list of airport codes", rule)
-        cards = [self._airport(code, rule) for code in codes]
-        if cards != sorted(cards):
-            raise IllegalAction("list discarded cards in board order, as legal_actions does", rule)
+        cards = sorted(self._airport(code, rule) for code in codes)  # any order is the same discard
         hand = list(self.hands[seat])
         for c in cards:
             if c not in hand:
@@ -586,6 +676,7 @@ class BlueSkiesState(State):
             for c in cards:
                 hand.remove(c)
                 insort(self.deck, c)  # shuffled into the deck, which has no order (BS-8.6.4)
+            self._note_help_discard(seat, cards)
             events = [
                 Event("help_discard", {"seat": seat, "count": len(cards)}),
                 Event("help_discard_cards", {"seat": seat, "cards": [CODES[c] for c in cards]}, (seat,)),
@@ -673,7 +764,24 @@ class BlueSkiesState(State):
             },
             "final": json_copy(self.final),
             "winners": self.winners(),
+            "deck_known": None if seat is None else self._deck_known_view(seat),
         }
+        return out
+
+    def _deck_known_view(self, seat: int) -> dict[str, JSON]:
+        """`_deck_bounds` as codes: `at_least` the cards surely in the deck, `at_most` every card it can hold
+        (codes absent cannot be in it), or None when it can hold any card the seat has not seen."""
+        low, high = self._deck_bounds(seat)
+        return {
+            "at_least": {CODES[a]: k for a, k in enumerate(low) if k},
+            "at_most": None if high is None else {CODES[a]: k for a, k in enumerate(high) if k},
+        }
+
+    def holdings(self) -> dict[str, dict[str, int]]:
+        """Where every demand card is: the deck, the discard pile and each hand (`hand:<seat>`)."""
+        out = {"deck": _code_counts(self.deck), "discard": _code_counts(self.discard)}
+        for s, hand in enumerate(self.hands):
+            out[f"hand:{s}"] = _code_counts(hand)
         return out
 
     def to_json(self) -> dict[str, JSON]:
@@ -700,6 +808,9 @@ class BlueSkiesState(State):
             "help_entitlement": list(self.help_entitlement),
             "help_chosen": [CODES[a] for a in self.help_chosen],
             "final": json_copy(self.final),
+            "deck_cap": [None if cap is None else [CODES[c] for c in cap] for cap in self.deck_cap],
+            "deck_sure": [[CODES[c] for c in sure] for sure in self.deck_sure],
+            "deck_blind": list(self.deck_blind),
             "rng": rng_to_json(self.rng),
         }
 
@@ -731,27 +842,65 @@ class BlueSkiesState(State):
         new.help_entitlement = self.help_entitlement[:]
         new.help_chosen = self.help_chosen[:]
         new.final = self.final  # never mutated once set
+        new.deck_cap = [None if cap is None else cap[:] for cap in self.deck_cap]
+        new.deck_sure = [sure[:] for sure in self.deck_sure]
+        new.deck_blind = self.deck_blind[:]
         return new
 
     def determinize(self, seat: Any, rng: random.Random) -> BlueSkiesState:
-        """Deal the other seats' hands afresh from the cards `seat` has not seen (deck + their hands)."""
+        """Deal the other seats' hands afresh from the cards `seat` has not seen (deck + their hands), keeping
+        the deck within what the seat knows of it (`_deck_bounds`). The other seats' own knowledge of the deck
+        is not the seat's to know: in the sample they know no more than the unseen cards."""
         self.check_seat(seat)
         new = self.clone(copy_rng=False)
-        pool = list(self.deck)
-        for s in range(self.num_players):
-            if s != seat:
+        others = [s for s in range(self.num_players) if s != seat]
+        if self.deck_cap[seat] is None and not self.deck_sure[seat]:
+            pool = list(self.deck)
+            for s in others:
                 pool.extend(self.hands[s])
-        pool.sort()
-        # Deal only the hands, one uniform pick at a time: the deck has no order (draws are uniform picks,
-        # `_draw_card`), so the rest of the pool is the deck as it is, with no shuffle of the whole pool.
-        for s in range(self.num_players):
-            if s != seat:
-                hand = [pool.pop(int(rng.random() * len(pool))) for _ in range(len(self.hands[s]))]
-                hand.sort()
-                new.hands[s] = hand
-        new.deck = pool
+            pool.sort()
+            # Deal only the hands, one uniform pick at a time: the deck has no order (draws are uniform picks,
+            # `_draw_card`), so the rest of the pool is the deck as it is, with no shuffle of the whole pool.
+            new.deck = self._deal(new, others, pool, rng)
+        else:
+            deck, pool = self._sample_deck(seat, others, rng)
+            self._deal(new, others, pool, rng)
+            new.deck = deck
+        for s in others:
+            new.deck_cap[s] = None
+            new.deck_sure[s] = []
+            new.deck_blind[s] = 0
         new.rng = random.Random(rng.getrandbits(64))
         return new
+
+    def _deal(self, new: BlueSkiesState, others: list[int], pool: list[int], rng: random.Random) -> list[int]:
+        """Deal each other seat a hand of its size from the sorted `pool` in `new`; return what is left."""
+        for s in others:
+            hand = [pool.pop(int(rng.random() * len(pool))) for _ in range(len(self.hands[s]))]
+            hand.sort()
+            new.hands[s] = hand
+        return pool
+
+    def _sample_deck(self, seat: int, others: list[int], rng: random.Random) -> tuple[list[int], list[int]]:
+        """A deck within what `seat` knows of it (`_deck_bounds`): the cards surely in it, then uniform picks
+        from the rest of what it can hold; and the sorted unseen cards left for the other seats' hands."""
+        unseen = [0] * N_AIRPORTS
+        for c in self.deck:
+            unseen[c] += 1
+        for s in others:
+            for c in self.hands[s]:
+                unseen[c] += 1
+        low, high = self._deck_bounds(seat)
+        if high is None:
+            high = unseen
+        deck = [c for c in AIRPORTS for _ in range(low[c])]
+        rest = [c for c in AIRPORTS for _ in range(min(high[c], unseen[c]) - low[c])]
+        for _ in range(len(self.deck) - len(deck)):
+            deck.append(rest.pop(int(rng.random() * len(rest))))
+        for c in deck:
+            unseen[c] -= 1
+        deck.sort()
+        return deck, [c for c in AIRPORTS for _ in range(unseen[c])]
 
 
 _HANDLERS: dict[type, Callable[[BlueSkiesState, int, Any], list[Event]]] = {

@@ -1,14 +1,36 @@
 """The OpenSky action vocabulary: one frozen dataclass per kind of decision.
 
-Airports are IATA codes; routes are "AAA-BBB" with the codes in alphabetical
-order; fares are fare-card values (200, 250, 300, 400, 500).
+Airports are IATA codes; fares are fare-card values (200, 250, 300, 400, 500).
+Routes, O&D pairs and itineraries are undirected (OS-3.2, OS-8.5), and lease
+payments are sets of cards (OS-17.3), so each action accepts any spelling and
+keeps one canonical form: routes "AAA-BBB" and O&D pairs in alphabetical
+order, itineraries starting at the alphabetically first end, lease cards high
+to low. Normalising in the constructor makes every action the engine lists,
+records or is given (`action_from_json` included) canonical, so logs are too.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from engine.core import Action, ActionCodec
+
+
+def canonical_route(code: Any) -> Any:
+    """A route code with its two airports in alphabetical order ("LHR-AMS" -> "AMS-LHR"); anything else
+    is returned as it is, for the rules to refuse."""
+    if not isinstance(code, str):
+        return code
+    ends = code.split("-")
+    return "-".join(sorted(ends)) if len(ends) == 2 else code
+
+
+def canonical_itinerary(codes: Any) -> Any:
+    """An itinerary read from its alphabetically first end (a path flown either way is the same)."""
+    if isinstance(codes, tuple) and len(codes) >= 2 and str(codes[0]) > str(codes[-1]):
+        return codes[::-1]
+    return codes
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +52,9 @@ class PlaceAircraft(Action):
     TYPE = "place_aircraft"
     route: str
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "route", canonical_route(self.route))
+
 
 @dataclass(frozen=True, slots=True)
 class PlaceHub(Action):
@@ -48,20 +73,31 @@ class KeepHub(Action):
 
 @dataclass(frozen=True, slots=True)
 class ChooseMarket(Action):
-    """OS-8.4: the roller picks two of the three rolled callsigns as the O&D."""
+    """OS-8.4: the roller picks two of the three rolled callsigns as the O&D (unordered, OS-8.5: `origin` is
+    the alphabetically first code)."""
 
     TYPE = "choose_market"
     origin: str
     destination: str
 
+    def __post_init__(self) -> None:
+        if isinstance(self.origin, str) and isinstance(self.destination, str) and self.origin > self.destination:
+            origin = self.origin
+            object.__setattr__(self, "origin", self.destination)
+            object.__setattr__(self, "destination", origin)
+
 
 @dataclass(frozen=True, slots=True)
 class Bid(Action):
-    """OS-10.1/OS-10.2: a sealed fare card with its designated itinerary (airport codes, O to D)."""
+    """OS-10.1/OS-10.2: a sealed fare card with its designated itinerary (airport codes from one end of the
+    O&D to the other, kept from the alphabetically first end)."""
 
     TYPE = "bid"
     fare: int
     itinerary: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "itinerary", canonical_itinerary(self.itinerary))
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,11 +132,17 @@ class AddAncillaries(Action):
 
 @dataclass(frozen=True, slots=True)
 class Lease(Action):
-    """OS-17.3: lease `aircraft` aircraft paying with the won `cards` (values); 0 = lease nothing."""
+    """OS-17.3: lease `aircraft` aircraft paying with the won `cards` (values, kept high to low); 0 = lease
+    nothing."""
 
     TYPE = "lease"
     aircraft: int
     cards: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        cards = self.cards
+        if isinstance(cards, tuple) and all(type(c) is int for c in cards):
+            object.__setattr__(self, "cards", tuple(sorted(cards, reverse=True)))
 
 
 ACTION_CLASSES = (

@@ -23,6 +23,7 @@ class PricingFlow:
     num_players: int
     _end_month: Any
     _codes: Any
+    _path_codes: Any
 
     def _start_pricing(self, events: list[Event]) -> None:
         """OS-9.4/9.5: valid itineraries are fixed once, at the start of pricing."""
@@ -44,7 +45,7 @@ class PricingFlow:
                 "pricing_started",
                 {
                     "eligible": list(self.eligible),
-                    "valid_itineraries": {str(s): [list(self._codes(p)) for p in self.valid[s]] for s in self.eligible},
+                    "valid_itineraries": {str(s): [self._path_codes(p) for p in self.valid[s]] for s in self.eligible},
                 },
             )
         )
@@ -59,12 +60,13 @@ class PricingFlow:
         if fi is None or not self.hand[seat][fi]:
             raise IllegalAction(f"seat {seat} holds no {action.fare} fare card", "OS-10.1")
         want = tuple(self.board.airport_index.get(c, -1) for c in action.itinerary)
-        try:
-            it = self.valid[seat].index(want)
-        except ValueError:
+        valid = self.valid[seat]
+        # OS-3.2 / OS-8.5: a path flown either way is the same itinerary, whichever end it is written from.
+        it = next((i for i, path in enumerate(valid) if path == want or path == want[::-1]), None)
+        if it is None:
             raise IllegalAction(
                 f"{'-'.join(action.itinerary)} is not one of seat {seat}'s valid itineraries", "OS-10.2"
-            ) from None
+            )
         return self._seal(seat, [action.fare, it])
 
     def _seal(self, seat: int, bid: list[int] | None) -> list[Event]:
@@ -77,7 +79,7 @@ class PricingFlow:
             events.append(
                 Event(
                     "my_bid",
-                    {"seat": seat, "fare": bid[0], "itinerary": list(self._codes(self.valid[seat][bid[1]]))},
+                    {"seat": seat, "fare": bid[0], "itinerary": self._path_codes(self.valid[seat][bid[1]])},
                     (seat,),
                 )
             )
@@ -95,7 +97,7 @@ class PricingFlow:
     def _offer_json(self, s: int) -> dict[str, Any]:
         fare, it = self.offers[s]  # type: ignore[misc]
         path = self.valid[s][it]
-        return {"seat": s, "fare": fare, "itinerary": list(self._codes(path)), "stops": len(path) - 2}
+        return {"seat": s, "fare": fare, "itinerary": self._path_codes(path), "stops": len(path) - 2}
 
     def _reveal(self, events: list[Event]) -> None:
         """OS-10.3: all sealed cards are revealed together."""

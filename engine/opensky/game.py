@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engine.core import Game
+from engine.core import JSON, Game, Whereabouts
 from engine.opensky.actions import CODEC
 from engine.opensky.board import BOARDS
 from engine.opensky.state import OpenSkyState
@@ -46,6 +48,15 @@ class OpenSkyGame(Game):
         """The contract's description plus both static boards (airports with coordinates and
         countries, routes), which views refer to by map name instead of repeating them."""
         return {**super().describe(), "boards": {name: board.describe() for name, board in BOARDS.items()}}
+
+    def whereabouts(self, view: Mapping[str, JSON]) -> dict[str, Whereabouts]:
+        """Hands and tables are public (OS-1.5): every fare card's place is known to everyone."""
+        places = {}
+        for p in view["players"]:
+            for kind in ("hand", "table"):
+                cards = {str(v): n for v, n in Counter(p[kind]).items()}
+                places[f"{kind}:{p['seat']}"] = Whereabouts(sum(cards.values()), cards, cards)
+        return places
 
     def from_json(self, obj: dict[str, Any]) -> OpenSkyState:
         if not isinstance(obj, dict) or obj.get("game") != "opensky":

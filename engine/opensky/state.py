@@ -45,6 +45,7 @@ from engine.opensky.actions import (
     PlaceAircraft,
     PlaceCallsign,
     PlaceHub,
+    canonical_itinerary,
 )
 from engine.opensky.board import BOARDS, Board
 from engine.opensky.constants import (
@@ -200,6 +201,11 @@ class OpenSkyState(PricingFlow, SeasonFlow, State):
     def _codes(self, airports: Any) -> tuple[str, ...]:
         codes = self.board.codes
         return tuple(codes[a] for a in airports)
+
+    def _path_codes(self, path: Any) -> list[str]:
+        """An itinerary (or the O&D) as shown and logged: codes from the alphabetically first end (OS-8.5).
+        Paths are kept internally from the earlier callsign; only their spelling is canonical."""
+        return list(canonical_itinerary(self._codes(path)))
 
     def _placements(self, seat: int) -> list[Action]:
         acts = _PLACE_ACTIONS[self.board.name]
@@ -411,13 +417,15 @@ class OpenSkyState(PricingFlow, SeasonFlow, State):
         )
 
     def _apply_market(self, seat: int, action: ChooseMarket) -> list[Event]:
+        """OS-8.4 / OS-8.5: the pair is unordered, so it is matched whichever airport is written first."""
         board = self.board
-        pair = (board.airport_index.get(action.origin), board.airport_index.get(action.destination))
-        if pair not in self._market_pairs():
+        chosen = {board.airport_index.get(action.origin), board.airport_index.get(action.destination)}
+        pair = next((p for p in self._market_pairs() if set(p) == chosen), None)
+        if pair is None:
             raise IllegalAction(
                 f"{action.origin}-{action.destination} is not one of the three pairs of the rolled callsigns", "OS-8.4"
             )
-        self.market = list(pair)  # type: ignore[arg-type]
+        self.market = list(pair)
         events = [Event("market_chosen", {"seat": seat, "origin": action.origin, "destination": action.destination})]
         self._start_pricing(events)
         return events
@@ -452,6 +460,15 @@ class OpenSkyState(PricingFlow, SeasonFlow, State):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return build_view(self, seat)
+
+    def holdings(self) -> dict[str, dict[str, int]]:
+        """Every fare card: in a hand (`hand:<seat>`, a sealed bid's card included until the reveal, OS-1.5) or
+        won on a table (`table:<seat>`). A sealed bid is a choice, not a component, so it is no place."""
+        out: dict[str, dict[str, int]] = {}
+        for s in range(self.num_players):
+            out[f"hand:{s}"] = {str(v): n for v, n in zip(FARES, self.hand[s]) if n}
+            out[f"table:{s}"] = {str(v): n for v, n in zip(FARES, self.table[s]) if n}
+        return out
 
     # ------------------------------------------------------------------ serialisation
 

@@ -18,6 +18,10 @@ def build_view(state: OpenSkyState, seat: int | None) -> dict[str, Any]:
     """
     board = state.board
     codes = board.codes
+    leasing = state.phase in ("lease", "lease_place")
+    # OS-17.1: End of Month moves the month marker first, so during leasing the view shows the next month
+    # (its roller rolls once leasing is over); the month that ended still sets the leasing order (OS-17.8).
+    month = state.month + 1 if leasing else state.month
     players = []
     for s in range(state.num_players):
         players.append(
@@ -43,15 +47,15 @@ def build_view(state: OpenSkyState, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "phase": state.phase,
         "to_act": state.to_act(),
-        "month": state.month,
-        "month_name": MONTHS[state.month - 1],
+        "month": month,
+        "month_name": MONTHS[month - 1],
         "season": state.season,
-        "roller": state.roller,
+        "roller": (month - 1) % state.num_players,
         "aircraft_per_player": state.S,
         "callsigns": {CALLSIGNS[i]: codes[a] for i, a in enumerate(state.callsigns)},
         "subsidy_cubes": {codes[a]: state.cube_owner[i] for i, a in enumerate(state.callsigns)},
         "dice": [CALLSIGNS[d] for d in state.dice],
-        "market": list(state._codes(state.market)),
+        "market": state._path_codes(state.market),
         "players": players,
     }
     if state.phase == "draft":
@@ -60,7 +64,7 @@ def build_view(state: OpenSkyState, seat: int | None) -> dict[str, Any]:
     if state.phase in ("bid", "flash", "ancillary"):
         pricing: dict[str, Any] = {
             "eligible": list(state.eligible),
-            "valid_itineraries": {str(s): [list(state._codes(p)) for p in state.valid[s]] for s in state.eligible},
+            "valid_itineraries": {str(s): [state._path_codes(p) for p in state.valid[s]] for s in state.eligible},
             "decided": [s for s in state.eligible if state.decided[s]],
             "offers": [state._offer_json(s) for s in range(state.num_players) if state.offers[s] is not None],
         }
@@ -69,13 +73,26 @@ def build_view(state: OpenSkyState, seat: int | None) -> dict[str, Any]:
             pricing["my_bid"] = (
                 None
                 if own is None
-                else {"fare": own[0], "itinerary": list(state._codes(state.valid[seat][own[1]]))}
+                else {"fare": own[0], "itinerary": state._path_codes(state.valid[seat][own[1]])}
             )
         if state.phase != "bid":
             pricing["provisional_winners"] = state._provisional()
         out["pricing"] = pricing
-    if state.phase in ("lease", "lease_place"):
-        out["lease"] = {"queue": list(state.lease_queue), "aircraft_to_place": state.lease_left}
+    if leasing:
+        out["lease"] = _lease_view(state)
     if state.phase == "over":
         out["winners"] = state.winners()
     return out
+
+
+def _lease_view(state: OpenSkyState) -> dict[str, Any]:
+    """OS-17.8: the month whose order applies and the seats still to lease in it. A seat that cannot lease
+    (no aircraft off the board or less than 200 to pay with) is skipped, so it is not listed; the seat
+    leasing now stays listed while it places its aircraft."""
+    queue = state.lease_queue
+    return {
+        "month": state.month,
+        "month_name": MONTHS[state.month - 1],
+        "queue": [s for i, s in enumerate(queue) if i == 0 or state._can_lease(s)],
+        "aircraft_to_place": state.lease_left,
+    }

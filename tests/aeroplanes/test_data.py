@@ -91,6 +91,30 @@ def test_AE_16_3_income_modifiers_known_and_small():
     assert all(-2 <= m <= 2 for m in mods.values())
 
 
+#: How much a link is worth to a start city: a white one costs no roll, a red one a 12+, a black one a 14+.
+LINK_WORTH = {"white": 3, "red": 2, "black": 1}
+
+
+def _connectivity(city: str) -> int:
+    """A start city's connectivity as DATA.md defines it: its outgoing links (special ones included),
+    weighted by colour."""
+    return sum(LINK_WORTH[c.colour] for _, c in DATA.out[DATA.index[city]])
+
+
+def test_AE_16_3_income_modifiers_compensate_connectivity():
+    """AE-16.3 (DATA.md): the modifiers balance the start positions, so a better-connected start city never
+    gets a larger modifier; Berlin (+2 by the rulebook) is the worst connected, Paris (-1) among the best."""
+    starts = [d.id for d in DATA.destinations if d.start]
+    modifier = {d.id: d.income_modifier for d in DATA.destinations if d.start}
+    for a, b in itertools.permutations(starts, 2):
+        if modifier[a] < modifier[b]:
+            assert _connectivity(a) > _connectivity(b), (a, b)
+    assert min(starts, key=_connectivity) == "berlin"
+    assert _connectivity("paris") == max(map(_connectivity, starts))
+    whites = {city: sum(c.colour == "white" for _, c in DATA.out[DATA.index[city]]) for city in starts}
+    assert all(whites[city] >= 1 for city in starts), "every start city has a free (white) link"
+
+
 def test_AE_16_4_vp_table_ordered_and_not_decreasing():
     assert DATA.profit_vp[0] == (5, 3, 1)
     for e in range(3):

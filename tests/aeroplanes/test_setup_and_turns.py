@@ -191,7 +191,7 @@ def test_AE_6_2_die_rolled_after_each_go_around_can_give_two_turns_in_a_row():
     script(s, [3])  # the die shows 4: back to the roller
     events = s.apply(last, ChooseAction("subsidy"))
     die = next(e for e in events if e.type == "first_player_die")
-    assert die.data == {"seat": last, "roll": 4, "first": first}
+    assert die.data["roll"] == 4 and die.data["first"] == first
     assert s.current == first
     # A roll that lands on the player who just acted gives them two turns in a row.
     for _ in range(3):
@@ -199,6 +199,21 @@ def test_AE_6_2_die_rolled_after_each_go_around_can_give_two_turns_in_a_row():
     script(s, [2])  # 3 seats to the left of `first` is the player who acted last
     s.apply(s.current, ChooseAction("subsidy"))
     assert s.current == (first + 3) % 4
+
+
+def test_AE_6_2_the_first_player_rolls_the_die_not_the_last_to_act():
+    """AE-6.2: after a full go-around the first player rolls; the event names that roller."""
+    s = started(4, 1, HOMES)
+    first = s.first
+    for _ in range(3):
+        s.apply(s.current, ChooseAction("subsidy"))
+    last = s.current
+    assert last != first
+    script(s, [0])  # the die shows 1: the left neighbour of the roller starts the next go-around
+    events = s.apply(last, ChooseAction("subsidy"))
+    die = next(e for e in events if e.type == "first_player_die")
+    assert die.data == {"seat": first, "roll": 1, "first": (first + 1) % 4}
+    assert s.first == s.current == (first + 1) % 4
 
 
 def test_AE_6_3_taking_the_marker_ends_the_round_at_once(monkeypatch):
@@ -246,6 +261,29 @@ def test_AE_6_6_and_AE_11_3_engine_maintenance_is_free_and_only_at_the_start_of_
     touch(s)
     s.apply(p, ChooseAction("advantage"))
     assert EngineMaintenance() not in s.legal_actions(p)
+
+
+def test_AE_11_3_engine_maintenance_is_offered_once_per_turn_start():
+    """AE-11.3 / AE-6.6: one free Engine Maintenance at the start of a turn; a second tile is not offered."""
+    s = started(4, 1, HOMES)
+    p = s.current
+    s.adv[p][3] = 2
+    s.adv_supply[3] = 4
+    s.failures[p] = 1
+    touch(s)
+    s.apply(p, EngineMaintenance())
+    assert s.adv[p][3] == 1 and s.phase == "turn" and s.current == p
+    assert EngineMaintenance() not in s.legal_actions(p)
+    with pytest.raises(IllegalAction) as info:
+        s.apply(p, EngineMaintenance())
+    assert info.value.rule == "AE-11.3" and s.adv[p][3] == 1
+    copy = GAME.from_json(s.to_json())  # the use survives a save and restore
+    assert EngineMaintenance() not in copy.legal_actions(p)
+    s.apply(p, ChooseAction("subsidy"))
+    # At the player's next turn start the remaining tile is offered again.
+    while s.current != p:
+        s.apply(s.current, ChooseAction("subsidy"))
+    assert EngineMaintenance() in s.legal_actions(p)
 
 
 def test_AE_12_1_and_AE_12_2_eight_notes_then_the_marker():

@@ -11,7 +11,7 @@ N_AIRPORTS = 30
 
 
 def new(players: int = 3, seed: int = 1, first: int = 0) -> BlueSkiesState:
-    return GAME.new_with(players, seed, first=first)
+    return GAME.new(players, seed, {"first_player": first})
 
 
 def idx(code: str) -> int:

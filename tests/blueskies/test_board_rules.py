@@ -171,8 +171,22 @@ def test_BS_2_5_first_player_is_random_unless_fixed():
     firsts = {GAME.new(5, seed).first for seed in range(40)}
     assert firsts == {0, 1, 2, 3, 4}
     assert new(5, first=3).first == 3
-    with pytest.raises(ValueError, match="first player"):
-        GAME.new_with(3, 1, first=3)
+
+
+def test_BS_2_5_first_player_is_a_documented_game_option():
+    """BS-2.5: "chosen uniformly at random, unless the game configuration fixes it": the configuration is the
+    game option `first_player` (default "random"), described in the catalog like every option."""
+    spec = GAME.describe()["options"]["first_player"]
+    assert spec["default"] == "random" and spec["choices"] == ["random", 0, 1, 2, 3, 4]
+    assert "BS-2.5" in spec["description"]
+    assert {GAME.new(4, seed, {"first_player": "random"}).first for seed in range(30)} == {0, 1, 2, 3}
+    for seat in range(4):
+        state = GAME.new(4, 7, {"first_player": seat})
+        assert state.first == seat and state.view(None)["first_player"] == seat
+    with pytest.raises(ValueError, match="first_player"):
+        GAME.new(3, 1, {"first_player": 3})
+    with pytest.raises(ValueError, match="first_player"):
+        GAME.new(3, 1, {"first_player": "1"})
 
 
 def test_BS_2_6_income_is_the_passengers_at_own_gates_after_every_change():
@@ -372,6 +386,18 @@ def test_BS_5_4_buyout_is_illegal_when_not_allowed_unaffordable_absent_or_withou
         do(state, 0, {"type": "buyout", "airport": "SEA"})
     assert state.digest() == before
     assert all(not isinstance(a, act.Buyout) or a.airport != "ATL" for a in state.legal_actions(0))
+
+
+def test_BS_5_4_buyout_without_a_local_gate_says_so_even_where_buyouts_are_na():
+    """BS-5.4: the first thing a buyout needs is a local gate; an airport without one is refused for that,
+    whether or not its printed buyout is N/A."""
+    state = _round_buyer(3)
+    assert BOARD.airports[idx("ATL")].buyout is None
+    for owners in ([], [1]):
+        set_airport(state, "ATL", 2, owners)
+        with pytest.raises(IllegalAction, match="no local-airline gate") as info:
+            do(state, 0, {"type": "buyout", "airport": "ATL"})
+        assert info.value.rule == "BS-5.4"
 
 
 def test_BS_5_5_costs_are_1_to_5_and_busier_airports_are_dearer():

@@ -264,12 +264,24 @@ def test_BS_8_2_1_special_action_any_airport_discard_any_then_draw_to_three():
     options = state.legal_actions(seat)
     assert act.Discard(()) in options and act.Discard(("SEA", "SEA")) in options
     assert len(options) == 6  # {}, D, S, DS, SS, DSS
-    with pytest.raises(IllegalAction, match="board order"):
-        do(state, seat, {"type": "discard", "cards": ["DEN", "SEA"]})
     with pytest.raises(IllegalAction, match="that many"):
         do(state, seat, {"type": "discard", "cards": ["DEN", "DEN"]})
     do(state, seat, {"type": "discard", "cards": ["SEA", "DEN"]})
     assert len(state.hands[seat]) == 3 and state.actor == (seat + 1) % 3
+
+
+def test_BS_8_2_1_a_discard_may_list_its_cards_in_any_order():
+    """BS-8.2.1: the special action discards "any number of cards", a set: listed in any order it is the same
+    discard, kept in board order (the canonical form legal_actions lists and logs record)."""
+    state = _in_play()
+    seat = state.actor
+    set_hand(state, seat, ["DEN", "SEA", "SEA"])
+    do(state, seat, {"type": "special", "airport": "MCI"})
+    action = GAME.action_from_json({"type": "discard", "cards": ["DEN", "SEA"]})
+    assert action == act.Discard(("SEA", "DEN")) and action in state.legal_actions(seat)
+    assert action.to_json() == {"type": "discard", "cards": ["SEA", "DEN"]}
+    events = state.apply(seat, action)
+    assert events[0].data["cards"] == ["SEA", "DEN"] and state.hands[seat].count(idx("SEA")) >= 1
 
 
 def test_BS_8_2_2_special_action_draws_back_up_to_three_cards():
@@ -430,6 +442,15 @@ def test_BS_8_6_4_everyone_discards_into_the_deck_then_draws_to_three():
     do(state, 2, {"type": "discard", "cards": []})
     assert [len(h) for h in state.hands] == [3, 3, 3]
     assert state.phase == BUY
+
+
+def test_BS_8_6_4_a_help_discard_may_list_its_cards_in_any_order():
+    state = _to_help(3, [35, 29, 29])
+    state.apply(1, act.HELP_DONE)
+    state.apply(2, act.HELP_DONE)
+    set_hand(state, 0, ["ATL", "ATL", "SEA"])
+    events = do(state, 0, {"type": "discard", "cards": ["ATL", "SEA", "ATL"]})
+    assert events[1].data["cards"] == ["SEA", "ATL", "ATL"] and state.hands[0] == []
 
 
 # ------------------------------------------------------------------ BS-8.7 and 8.8

@@ -183,3 +183,59 @@ def test_BS_6_1_determinize_deals_every_unseen_card_alike():
         expected = runs * copies * p
         sd = (runs * copies * p * (1 - p)) ** 0.5 + 1e-9
         assert abs(counts.get(card, 0) - expected) <= 4 * sd, (card, counts.get(card, 0), expected)
+
+
+def _help_discard_position():
+    """Government help under way: seat 0 (a leader) has discarded ATL, ATL, SEA into the deck; seats 1 and
+    2 have yet to discard, so nobody has drawn since."""
+    from tests.blueskies.helpers import do, set_hand
+
+    state = new(3, seed=1)
+    to_play(state)
+    clear_board(state)
+    state.red = state.green = 0
+    state.points = [35, 29, 29]
+    play_first_cards(state)
+    state.apply(1, act.HELP_DONE)
+    state.apply(2, act.HELP_DONE)
+    assert state.phase == HELP_DISCARD and state.actor == 0
+    set_hand(state, 0, ["ATL", "ATL", "SEA"])
+    do(state, 0, {"type": "discard", "cards": ["SEA", "ATL", "ATL"]})
+    return state
+
+
+def test_BS_8_6_4_determinize_keeps_the_seats_own_help_discards_in_the_deck():
+    """BS-8.6.4: the seat knows its discards went into the deck and nobody has drawn since, so no
+    determinization may deal them to another seat; its view says so."""
+    state = _help_discard_position()
+    atl, sea = act.INDEX["ATL"], act.INDEX["SEA"]
+    for k in range(200):
+        sample = state.determinize(0, random.Random(k))
+        assert sample.deck.count(atl) >= 2 and sample.deck.count(sea) >= 1, k
+        assert sample.view(0) == state.view(0)
+    assert state.view(0)["deck_known"]["at_least"] == {"SEA": 1, "ATL": 2}
+    assert state.view(1)["deck_known"]["at_least"] == {} and state.view(None)["deck_known"] is None
+
+
+def test_BS_6_3_after_a_reshuffle_the_deck_is_the_old_discard_pile():
+    """BS-6.3: a reshuffle turns the face-up discard pile into the deck, so every seat knows what the deck
+    can hold; a determinization keeps the other seats' earlier cards out of it."""
+    state = new(3, seed=2)
+    to_play(state)
+    state.discard = sorted(state.discard + state.deck)  # the deck is used up: the next draw reshuffles
+    state.deck = []
+    seat = state.actor
+    card = state.hands[seat][0]
+    pile = sorted([*state.discard, card])  # the played card joins the pile before the draw
+    events = state.apply(seat, act.PLAY[card])
+    assert any(e.type == "reshuffle" for e in events) and state.phase == PLAY
+    assert all(c in pile for c in state.deck)
+    for seat in range(3):
+        for k in range(50):
+            sample = state.determinize(seat, random.Random(k))
+            assert all(c in pile for c in sample.deck), (seat, k)
+            assert sorted(sample.deck) == sample.deck and sample.view(seat) == state.view(seat)
+    for seat in range(3):
+        known = state.view(seat)["deck_known"]["at_most"]
+        assert all(state.deck.count(act.INDEX[c]) <= n for c, n in known.items())
+        assert all(act.CODES[c] in known for c in state.deck)

@@ -10,25 +10,49 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.core import Action, Game, IllegalAction, State, canonical_json
+from engine.core import Action, Game, IllegalAction, State, Whereabouts, canonical_json
 from engine.playout import play_random, random_step
+
+#: Options with at most this many choices are crossed with each other and with every player count; one
+#: with more (e.g. a seat number) is covered one choice at a time, so the suite's size stays bounded.
+FULL_PRODUCT_CHOICES = 3
+
+
+def _accepts(game: Game, players: int, options: dict) -> bool:
+    try:
+        game.new(players, 0, options)
+    except ValueError:
+        return False
+    return True
 
 
 def _configs() -> list[tuple[str, int, dict]]:
+    """Every player count with every combination of the small options (large ones at their default), then
+    each other choice of a large option at the largest player count that accepts it."""
     out = []
     for name in engine.games():
         game = engine.get(name)
-        keys = list(game.options)
-        choice_lists = [game.options[k]["choices"] for k in keys]
-        for players in range(game.min_players, game.max_players + 1):
-            for combo in itertools.product(*choice_lists):
-                out.append((name, players, dict(zip(keys, combo))))
+        small = [k for k, spec in game.options.items() if len(spec["choices"]) <= FULL_PRODUCT_CHOICES]
+        defaults = {k: spec["default"] for k, spec in game.options.items()}
+        players_range = range(game.min_players, game.max_players + 1)
+        for players in players_range:
+            for combo in itertools.product(*(game.options[k]["choices"] for k in small)):
+                out.append((name, players, {**defaults, **dict(zip(small, combo))}))
+        for key, spec in game.options.items():
+            if key in small:
+                continue
+            for choice in spec["choices"]:
+                options = {**defaults, key: choice}
+                accepted = [p for p in players_range if _accepts(game, p, options)]
+                if choice != spec["default"] and accepted:
+                    out.append((name, max(accepted), options))
     return out
 
 
@@ -292,6 +316,48 @@ def _resampled_at_pending_sealed_choice(name: str, players: int, options: dict, 
     return False
 
 
+def _breaches(known: dict[str, Whereabouts], held: dict[str, dict[str, int]]) -> list[str]:
+    """Every way the true contents of places (`State.holdings`) contradict what a view tells of them."""
+    out = [f"{place} is no place of the game" for place in known if place not in held]
+    out += [f"{place} {why}" for place, w in known.items() if (why := w.breach(held.get(place, {})))]
+    return out
+
+
+def _components(held: dict[str, dict[str, int]]) -> Counter:
+    total: Counter = Counter()
+    for names in held.values():
+        total.update(names)
+    return total
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CONFIGS, ids=IDS)
+def test_determinize_deals_nothing_against_what_the_seat_knows(name, players, options):
+    """Nothing a seat knows to be elsewhere is dealt to another seat. Whatever a view places (`whereabouts`:
+    the seat's own cards, public piles, cards it knows to be in the deck, how many each hidden place holds)
+    is true of the state, and of every determinization for that seat; a determinization deals the hidden
+    components anew but never makes or loses one, and every seat's view of it is coherent with it."""
+    game = engine.get(name)
+    rng = random.Random(29)
+    for seed in (29, 30):
+        state = _new(name, players, options, seed)
+        step = 0
+        while not state.is_over():
+            truth = state.holdings()
+            assert not _breaches(game.whereabouts(state.view(None)), truth), "the spectator's view lies"
+            seat = state.to_act()[0] if step % 2 else step // 2 % players  # the seat to act, and each in turn
+            known = game.whereabouts(state.view(seat))
+            assert set(known) == set(truth), "whereabouts and holdings name different places"
+            assert not _breaches(known, truth), "the seat's view lies about the state"
+            sample = state.determinize(seat, random.Random(step))
+            held = sample.holdings()
+            assert _components(held) == _components(truth), "a determinization made or lost a component"
+            assert not _breaches(known, held), f"step {step}: a determinization contradicts what seat {seat} knows"
+            for other in range(players):
+                assert not _breaches(game.whereabouts(sample.view(other)), held), f"seat {other}'s view of it lies"
+            random_step(state, rng)
+            step += 1
+
+
 @pytest.mark.parametrize(("name", "players", "options"), CONFIGS, ids=IDS)
 def test_spectator_view_is_json_and_hides_what_every_seat_hides(name, players, options):
     """A spectator may know nothing that some seat cannot know."""
@@ -339,7 +405,9 @@ def test_any_seed_plays_to_a_legal_end(name, seed, choice_seed):
     game = engine.get(name)
     rng = random.Random(seed)
     players = rng.randint(game.min_players, game.max_players)
-    options = {k: rng.choice(spec["choices"]) for k, spec in game.options.items()}
+    options: dict = {}
+    for key, spec in game.options.items():  # a choice the player count allows (e.g. a seat below it)
+        options[key] = rng.choice([c for c in spec["choices"] if _accepts(game, players, {**options, key: c})])
     state = game.new(players, seed, options)
     steps = play_random(state, random.Random(choice_seed))
     assert state.is_over(), f"not over after {steps} steps"

@@ -268,7 +268,7 @@ def test_OS_10_1_bids_are_simultaneous_and_hidden_until_all_are_in():
     assert state.to_act() == [1]
     assert "300" not in canonical_json(state.view(1)["pricing"])
     assert "my_bid" not in state.view(None)["pricing"]
-    assert state.view(0)["pricing"]["my_bid"] == {"fare": 300, "itinerary": ["LHR", "CDG"]}
+    assert state.view(0)["pricing"]["my_bid"] == {"fare": 300, "itinerary": ["CDG", "LHR"]}  # canonical (OS-8.5)
     assert state.view(1)["players"][0]["hand"] == state.view(0)["players"][0]["hand"]  # hands are public (OS-1.5)
 
 

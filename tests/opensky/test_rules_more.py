@@ -179,3 +179,91 @@ def test_OS_15_3_a_roll_equal_to_the_final_price_is_accepted():
     events = play(state, 0, {"type": "add_ancillaries", "tokens": 2})  # 200 + 200 = 400 = roll
     assert next(e for e in events if e.type == "price_check").data["accepted"] is True
     assert state.tokens[0][route(state, "LHR", "CDG")] == 0 and state.anc_used[0] == 2
+
+
+# ------------------------------------------------------------------ either direction, canonical form
+
+
+def _market_position():
+    state = fresh(2, callsigns="random", seed=3)
+    while state.phase != "market":
+        (seat,) = state.to_act()
+        state.apply(seat, state.legal_actions(seat)[0])
+    return state
+
+
+def test_OS_8_5_choose_market_accepts_the_pair_written_destination_first():
+    """OS-8.5: the O&D is unordered, so either spelling of a rolled pair is the same choice; the action the
+    engine keeps (and the service logs) is the canonical one, codes in alphabetical order."""
+    state = _market_position()
+    (roller,) = state.to_act()
+    legal = state.legal_actions(roller)
+    assert all(a.origin < a.destination for a in legal)
+    first = legal[0]
+    backwards = GAME.action_from_json({"type": "choose_market", "origin": first.destination,
+                                       "destination": first.origin})
+    assert backwards == first
+    assert backwards.to_json() == {"type": "choose_market", "origin": first.origin, "destination": first.destination}
+    twin = state.clone()
+    events = state.apply(roller, backwards)
+    assert [e.to_json() for e in events] == [e.to_json() for e in twin.apply(roller, first)]
+    assert events[0].data["origin"] == first.origin and state.digest() == twin.digest()
+
+
+def test_OS_10_2_OS_3_2_bid_accepts_an_itinerary_written_destination_first():
+    """OS-10.2 / OS-3.2: a flight goes either way, so an itinerary may be written from either end; it is
+    kept in canonical form (starting at the alphabetically first airport of the O&D)."""
+    networks = {0: [("LHR", "AMS"), ("AMS", "CDG")], 1: [("LHR", "CDG")]}
+    state = pricing_position(2, networks, ("LHR", "CDG"), hubs={0: ["AMS", "FRA"]})
+    assert state.view(0)["pricing"]["valid_itineraries"] == {"0": [["CDG", "AMS", "LHR"]], "1": [["CDG", "LHR"]]}
+    assert [a.itinerary for a in state.legal_actions(0) if a.TYPE == "bid"][:1] == [("CDG", "AMS", "LHR")]
+    for seat, path in ((0, ["LHR", "AMS", "CDG"]), (1, ["CDG", "LHR"])):
+        action = GAME.action_from_json({"type": "bid", "fare": 300, "itinerary": path})
+        assert action.to_json()["itinerary"] == (path if path[0] < path[-1] else path[::-1])
+        events = state.apply(seat, action)
+    offers = next(e for e in events if e.type == "bids_revealed").data["offers"]
+    assert [o["itinerary"] for o in offers] == [["CDG", "AMS", "LHR"], ["CDG", "LHR"]]
+
+
+def test_OS_3_2_place_aircraft_accepts_a_route_written_either_way():
+    state = fresh(2, callsigns="random", seed=1)
+    action = GAME.action_from_json({"type": "place_aircraft", "route": "LHR-AMS"})
+    assert action.route == "AMS-LHR"
+    events = state.apply(0, action)
+    assert events[0].data["route"] == "AMS-LHR" and state.view(None)["players"][0]["aircraft"] == {"AMS-LHR": 1}
+
+
+def test_OS_17_3_lease_cards_in_any_order():
+    """OS-17.3: a payment is a set of cards; listed in any order it is the same lease, kept high to low."""
+    state = pricing_position(2, {0: [("LHR", "CDG")], 1: [("LHR", "CDG")]}, ("LHR", "CDG"))
+    state.table[0] = [1, 0, 1, 0, 0]  # 200 and 300 won earlier
+    state.on_board[0] = state.S - 2
+    state.phase, state.lease_queue = "lease", [0]
+    action = GAME.action_from_json({"type": "lease", "aircraft": 2, "cards": [200, 300]})
+    assert action.cards == (300, 200) and action in state.legal_actions(0)
+    events = state.apply(0, action)
+    assert events[0].data["cards"] == [300, 200] and state.phase == "lease_place"
+
+
+def test_OS_17_1_OS_17_8_lease_view_shows_the_next_month_and_only_seats_that_can_lease():
+    """OS-17.1: End of Month first moves the month marker, so the leasing view names the next month;
+    OS-17.8: leasing follows the order of the month that ended, and a seat that cannot lease is skipped, so
+    the view's queue lists only the seats that will actually be asked."""
+    networks = {0: [("LHR", "CDG")], 1: [("LHR", "CDG")]}
+    state = pricing_position(3, networks, ("LHR", "CDG"), month=2)  # May: seat 1 rolls, month order 1, 2, 0
+    play(state, 0, _bid(300))
+    play(state, 1, _bid(300))
+    while state.phase == "flash":
+        (seat,) = state.to_act()
+        play(state, seat, {"type": "decline_flash"})
+    assert state.phase == "lease" and state.to_act() == [1]
+    view = state.view(None)
+    assert (view["month"], view["month_name"], view["roller"]) == (3, "June", 2)
+    assert view["lease"] == {"month": 2, "month_name": "May", "queue": [1, 0], "aircraft_to_place": 0}
+    play(state, 1, {"type": "lease", "aircraft": 1, "cards": [300]})
+    assert state.view(None)["lease"]["queue"] == [1, 0]  # seat 1 still places its aircraft
+    play(state, 1, {"type": "place_aircraft", "route": "CDG-LHR"})
+    view = state.view(0)
+    assert view["lease"]["queue"] == [0] and view["month_name"] == "June"
+    play(state, 0, {"type": "lease", "aircraft": 0, "cards": []})
+    assert state.phase == "market" and state.view(None)["month_name"] == "June" and "lease" not in state.view(None)
