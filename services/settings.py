@@ -81,6 +81,24 @@ class Settings(BaseSettings):
         1.0, gt=0, description="How often the gRPC health status is checked against Redis (NOT_SERVING while down)."
     )
     max_message_bytes: int = Field(4 * 1024 * 1024, description="Largest gRPC message accepted.")
+    archive_url: str | None = Field(
+        None,
+        description="SQL archive of finished games (services/archive/): `postgresql+asyncpg://user@host/db` or "
+        "`sqlite+aiosqlite:///path/archive.db`. Unset = no archive: finished games stay in Redis. `make run` "
+        "defaults it to SQLite under .skyboard/; the service applies the migrations at start.",
+    )
+    archive_after_s: float = Field(
+        60.0, ge=0, description="A finished game is archived (and leaves Redis) this long after its end, so "
+        "streams and final reads in progress complete first.",
+    )
+    archive_interval_s: float = Field(
+        1.0, ge=0, description="Pause between two archive passes; 0 = this instance does not archive (its reads "
+        "still fall back to the archive).",
+    )
+    archive_batch: int = Field(100, ge=1, le=1000, description="Games one archive pass moves (one SQL transaction).")
+    archive_lease_s: float = Field(
+        30.0, gt=0, description="How long an archiver's claim on a game lasts (a killed archiver's claims expire).",
+    )
 
     @property
     def broker_url(self) -> str:

@@ -34,13 +34,15 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import urlparse
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from services.archive.db import DEFAULT_SQLITE_FILE
 from services.gateway.settings import GatewaySettings
 from services.healthcheck import celery_pong, grpc_serving, http_ok, redis_answers
 from services.ops_exporter import ExporterSettings
@@ -127,6 +129,11 @@ def _local(host: str) -> str:
     return "127.0.0.1" if host in ("", "0.0.0.0", "::", "[::]") else host
 
 
+def archive_default(env: Mapping[str, str]) -> str:
+    """ARCHIVE_URL, else the embedded archive of a laptop run: a SQLite file under .skyboard/ (gitignored)."""
+    return env.get("ARCHIVE_URL") or f"sqlite+aiosqlite:///{Path(__file__).resolve().parents[1] / DEFAULT_SQLITE_FILE}"
+
+
 def plan() -> list[Role]:
     """The children of the stack for this process's environment, in start order."""
     env = os.environ
@@ -137,9 +144,11 @@ def plan() -> list[Role]:
         raise SystemExit("GRPC_ADDR needs a fixed port under services.stack (the others must find the service)")
     grpc_target = f"{_local(grpc_host)}:{grpc_port}"
     # the gateway and matchmaker follow REDIS_URL and GRPC_ADDR unless told otherwise
+    archive_url = archive_default(env)
     gw_env = {
         "GATEWAY_REDIS_URL": env.get("GATEWAY_REDIS_URL", settings.redis_url),
         "GATEWAY_GAMESTATE_ADDR": env.get("GATEWAY_GAMESTATE_ADDR", grpc_target),
+        "GATEWAY_ARCHIVE_URL": env.get("GATEWAY_ARCHIVE_URL", archive_url),
     }
     gateway = GatewaySettings(**{k[len("GATEWAY_"):].lower(): v for k, v in gw_env.items()})
     exporter = ExporterSettings()
@@ -147,7 +156,7 @@ def plan() -> list[Role]:
     gw_base = f"http://{_local(gateway.host)}:{gateway.port}"
     roles = [
         Role(
-            "gamestate", [py, "-m", "services.run"], {}, _bind(grpc_serving, grpc_target),
+            "gamestate", [py, "-m", "services.run"], {"ARCHIVE_URL": archive_url}, _bind(grpc_serving, grpc_target),
             [f"gRPC       {grpc_target} (skyboard.v1.GameService, health, reflection)"]
             + ([f"metrics    http://127.0.0.1:{settings.metrics_port}/metrics (game-state service)"]
                if settings.metrics_port else []),

@@ -45,3 +45,7 @@ def pytest_sessionfinish(session, exitstatus) -> None:
             client.close()
         except redis.RedisError:
             return  # no Redis: the suites that needed it already failed or skipped
+
+
+# The archive's test databases (a PostgreSQL database per run, dropped at its end; a SQLite file): tests/archive_db.py
+from tests.archive_db import archive_pg_url, archive_sqlite_url, archive_url  # noqa: E402, F401

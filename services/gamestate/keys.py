@@ -13,6 +13,8 @@ Per game (the `{id}` hash tag keeps one game's keys in one cluster slot):
                                 fields v, kind, actor, events (full JSON, visible_to kept;
                                 watchers redact), status, to_act, scores, winners
   {p}game:{id}:idem:<seat>:<key>  string  the first accepted outcome, with a TTL
+  {p}game:{id}:idems    set    the names of its idempotency keys (so archival can delete them)
+  {p}game:{id}:archiving string the archiver lease on a finished game (archiver.py), with a TTL
 Global:
   {p}token:<sha256>     string "<game_id>:<seat>" for every live human seat token; expires
                                 SEAT_TOKEN_TTL_AFTER_END_S after the game ends (set by the commit that ends it)
@@ -59,6 +61,17 @@ class Keys:
 
     def idem(self, game_id: str, seat: int, key: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:idem:{seat}:{key}"
+
+    def idem_index(self, game_id: str) -> str:
+        return f"{self.prefix}game:{{{game_id}}}:idems"
+
+    def archiving(self, game_id: str) -> str:
+        return f"{self.prefix}game:{{{game_id}}}:archiving"
+
+    @property
+    def token_head(self) -> str:
+        """What precedes a token hash in its index key (the archival script builds them from the metadata)."""
+        return f"{self.prefix}token:"
 
     def token(self, token_hash: str) -> str:
         return f"{self.prefix}token:{token_hash}"

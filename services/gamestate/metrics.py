@@ -30,6 +30,9 @@ ACTIVE_GAMES = Gauge(
 WATCHERS = Gauge("skyboard_watchers", "Open WatchGame streams.", multiprocess_mode="livesum")
 TIMEOUTS = Counter("skyboard_turn_timeouts_total", "Default decisions applied by the turn clock.", ["game"])
 BOT_DISPATCH = Counter("skyboard_bot_dispatch_total", "Bot move tasks queued, by result.", ["result"])
+ARCHIVED = Counter(
+    "skyboard_games_archived_total", "Finished games moved from Redis to the SQL archive, by result.", ["result"]
+)
 ADMIN_REFUSED = Counter(
     "skyboard_admin_refused_total", "GameAdmin calls refused for a missing or wrong service credential."
 )

@@ -22,8 +22,10 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from redis import exceptions as redis_errors
 
+from services.archive.repository import ArchiveRepository
 from services.credentials import ServiceCredentials
 from services.gamestate import errors, metrics
+from services.gamestate.archiver import Archiver, run_archiver
 from services.gamestate.bots import CeleryDispatcher, Dispatcher, NoDispatcher
 from services.gamestate.pb import SERVICE_NAME, pb2, pb2_grpc
 from services.gamestate.quotas import QuotaBook, Quotas
@@ -323,6 +325,7 @@ class Running:
     redis: aioredis.Redis
     health: health.aio.HealthServicer
     tasks: list[asyncio.Task]
+    archive: ArchiveRepository | None = None
 
     async def stop(self, grace: float | None) -> None:
         """Graceful shutdown: refuse new calls, let in-flight unary calls finish, end watches."""
@@ -334,6 +337,8 @@ class Running:
                 task.cancel()
         await self.server.stop(grace)
         await self.redis.aclose()
+        if self.archive is not None:
+            await self.archive.close()
 
 
 def build_service(
@@ -389,6 +394,7 @@ async def start(
     redis = async_redis(settings.redis_url, decode_responses=True, max_connections=REDIS_MAX_CONNECTIONS)
     await redis.ping()
     service = build_service(settings, redis, registry, dispatcher)
+    archive, archiver = await _open_archive(settings, service) if settings.archive_url else (None, None)
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", settings.max_message_bytes),
@@ -415,4 +421,26 @@ async def start(
     ]
     if sweeper:
         tasks.append(asyncio.create_task(run_sweeper(service, settings.sweep_interval_s, service.stopping)))
-    return Running(server, port, service, redis, health_servicer, tasks)
+    if archiver is not None:
+        tasks.append(asyncio.create_task(run_archiver(archiver, settings.archive_interval_s, service.stopping)))
+    return Running(server, port, service, redis, health_servicer, tasks, archive)
+
+
+async def _open_archive(settings: Settings, service: GameStateService) -> tuple[ArchiveRepository, Archiver | None]:
+    """Migrate the archive and route reads of games gone from Redis to it; the archiver, unless this instance
+    does not archive (ARCHIVE_INTERVAL_S=0)."""
+    from services.archive.db import make_engine
+    from services.archive.migrate import upgrade
+    from services.gamestate.archived import ArchivedReads
+
+    engine = make_engine(settings.archive_url or "")
+    await upgrade(engine)
+    repo = ArchiveRepository(engine)
+    service.archive = ArchivedReads(repo, service.registry.get)
+    if settings.archive_interval_s <= 0:
+        return repo, None
+    store = service.store
+    return repo, Archiver(
+        store.redis, store.keys, repo, service.registry.get, after_s=settings.archive_after_s,
+        batch=settings.archive_batch, lease_s=settings.archive_lease_s, on_dropped=store.forget,
+    )

@@ -22,6 +22,7 @@ import engine
 from engine.core import Event, Game, IllegalAction, State
 from services import boundedjson
 from services.gamestate import errors, metrics, tokens
+from services.gamestate.archived import ArchivedReads
 from services.gamestate.bots import Dispatcher, bot_levels, level_budget_seconds
 from services.gamestate.quotas import QuotaBook
 from services.gamestate.store import Commit, Creation, Meta, Store, dumps, fingerprint, now_ms
@@ -160,6 +161,8 @@ class GameStateService:
         self.stopping = asyncio.Event()
         #: game id -> game name of recently seen games (metric labels only)
         self.game_names: dict[str, str] = {}
+        #: the SQL archive, where finished games go once they leave Redis (None: no archive configured)
+        self.archive: ArchivedReads | None = None
 
     # ------------------------------------------------------------------ helpers
 
@@ -173,6 +176,8 @@ class GameStateService:
         if not isinstance(game_id, str) or not GAME_ID_RE.match(game_id):
             raise errors.invalid("game_id must be 1-64 characters of A-Z a-z 0-9 _ -")
         meta = await self.store.meta(game_id)
+        if meta is None and self.archive is not None:  # not in Redis: an archived game, perhaps
+            meta = await self.archive.meta(game_id)
         if meta is None:
             raise errors.not_found(game_id)
         self._name(meta)
@@ -211,10 +216,15 @@ class GameStateService:
         return meta.status == "finished" and now_ms() >= meta.updated_ms + self.store.token_ttl_after_end_ms
 
     async def _state(self, meta: Meta) -> tuple[int, State]:
-        try:
-            return await self.store.load(meta.game_id, meta)
-        except LookupError:
-            raise errors.not_found(meta.game_id) from None
+        if not meta.archived:
+            try:
+                return await self.store.load(meta.game_id, meta)
+            except LookupError:
+                pass  # archived since its metadata was read, perhaps
+        found = await self.archive.state(meta.game_id) if self.archive is not None else None
+        if found is None:
+            raise errors.not_found(meta.game_id)
+        return found
 
     # ------------------------------------------------------------------ catalog and creation
 
@@ -648,6 +658,8 @@ class GameStateService:
             raise errors.invalid("after_version must be >= 0")
         if meta.status == "finished" and after_version is not None and after_version >= meta.version:
             return _empty()  # nothing after the end: the stream ends at once
+        if meta.archived:
+            return _archived_end(meta)  # its event stream left with Redis: the final state alone
         # a seat token is watched by the hash it resolved by (spectators have none)
         watched = tokens.token_hash(token) if seat is not None else None
         return self._watch(meta.game_id, seat, after_version, gone, watched)
@@ -711,13 +723,19 @@ class GameStateService:
             self._game(game)
         if limit < 0 or limit > 500:
             raise errors.invalid("limit must be between 0 and 500")
-        return await self.store.list_games(status, game, limit or 50)
+        found = await self.store.list_games(status, game, limit or 50)
+        if self.archive is not None and status in ("", "finished"):
+            found = _merge_newest(found, await self.archive.recent(game, limit or 50), limit or 50)
+        return found
 
     async def get_log(self, game_id: str) -> tuple[Meta, list[dict[str, Any]]]:
         meta = await self._meta(game_id)
         if meta.status != "finished":
             raise errors.precondition("the log of a game is published once it is finished", "game_active")
-        return meta, await self.store.log(game_id)
+        entries = [] if meta.archived else await self.store.log(game_id)
+        if len(entries) != meta.version and self.archive is not None:  # archived (even while being read)
+            entries = await self.archive.log(game_id) or entries
+        return meta, entries
 
     # ------------------------------------------------------------------ turn clock
 
@@ -774,6 +792,19 @@ class GameStateService:
 async def _empty() -> AsyncIterator[StreamItem]:
     return
     yield  # an async generator that yields nothing
+
+
+async def _archived_end(meta: Meta) -> AsyncIterator[StreamItem]:
+    """The stream of an archived game: one entry with its final state (its events were not archived)."""
+    yield StreamItem(meta.version, "archived", None, [], meta.status, [], meta.scores, meta.winners)
+
+
+def _merge_newest(hot: list[Meta], archived: list[Meta], limit: int) -> list[Meta]:
+    """Redis's games and the archive's, newest created first, each game once (Redis's copy if both)."""
+    seen = {m.game_id for m in hot}
+    merged = hot + [m for m in archived if m.game_id not in seen]
+    merged.sort(key=lambda m: m.created_ms, reverse=True)
+    return merged[:limit]
 
 
 def _running(deadlines: dict[int, int], before_to_act: list[int], actor: int) -> dict[int, int]:

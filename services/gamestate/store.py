@@ -32,7 +32,7 @@ from services.gamestate.keys import Keys
 log = logging.getLogger(__name__)
 
 COMMIT = """
--- KEYS: 1 meta, 2 log, 3 snap, 4 events, 5 idem, 6 active, 7 finished, 8 clock, 9 bot waits
+-- KEYS: 1 meta, 2 log, 3 snap, 4 events, 5 idem, 6 active, 7 finished, 8 clock, 9 bot waits, 10 idem index
 -- ARGV: 1 expected, 2 log entry, 3 snapshot?, 4 state, 5 digest, 6 status, 7 to_act,
 --       8 scores, 9 winners, 10 now ms, 11 deadline ms, 12 game id, 13 idem?, 14 idem value,
 --       15 idem ttl, 16 kind, 17 actor, 18 events, 19 token field?, 20 its hash,
@@ -76,6 +76,7 @@ else
 end
 if ARGV[13] == '1' then
   redis.call('SET', KEYS[5], ARGV[14], 'EX', ARGV[15])
+  redis.call('SADD', KEYS[10], KEYS[5])  -- archival deletes the game's keys by this index
 end
 if ARGV[21] ~= '0' and ARGV[6] ~= 'finished' then
   redis.call('ZADD', KEYS[9], ARGV[21], ARGV[12])
@@ -199,6 +200,8 @@ class Meta:
     owner: str = ""
     #: seeds this game's bots' randomness (services/workers/move.py): never leaves the platform
     bot_key: str = field(default="", repr=False)
+    #: read from the SQL archive (services/gamestate/archived.py), not from Redis
+    archived: bool = False
 
     @classmethod
     def from_hash(cls, game_id: str, h: dict[str, str]) -> Meta:
@@ -587,7 +590,7 @@ class Store:
         idem_key = k.idem(game_id, c.seat, c.idem_key) if c.idem_key else k.idem(game_id, c.seat, "-")
         reply = await self._commit(
             keys=[k.meta(game_id), k.log(game_id), k.snap(game_id), k.events(game_id), idem_key,
-                  k.active, k.finished, k.clock, k.bot_wait],
+                  k.active, k.finished, k.clock, k.bot_wait, k.idem_index(game_id)],
             args=[
                 c.expected_version,
                 dumps(entry),

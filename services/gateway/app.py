@@ -14,8 +14,10 @@ import redis.asyncio as aioredis
 from fastapi import FastAPI
 
 from services import boundedjson
+from services.archive.db import make_engine
+from services.archive.repository import ArchiveRepository
 from services.credentials import check_secret
-from services.gateway import routes_games, routes_ops, routes_players
+from services.gateway import routes_games, routes_history, routes_ops, routes_players
 from services.gateway.context import Context
 from services.gateway.edge import Edge
 from services.gateway.errors import install_error_handlers
@@ -63,6 +65,7 @@ def create_app(
             redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s, secret=settings.service_secret
         ),
         metrics=metrics,
+        archive=ArchiveRepository(make_engine(settings.archive_url)) if settings.archive_url else None,
     )
 
     @asynccontextmanager
@@ -78,12 +81,15 @@ def create_app(
                 await gamestate.close()
             if own_redis:
                 await redis.aclose()
+            if context.archive is not None:
+                await context.archive.close()
 
     app = FastAPI(title="Skyboard REST gateway", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.ctx = context
     install_error_handlers(app)
     app.include_router(routes_games.router)
     app.include_router(routes_players.router)
+    app.include_router(routes_history.router)
     app.include_router(routes_ops.router)
     install_webclient(app)  # web client (services/webclient): its helper routes, static files as the fallback
     app.add_middleware(Edge, ctx=context, cors_origins=settings.cors_origins)

@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from redis.asyncio import Redis
 
+from services.archive.repository import ArchiveRepository
 from services.gamestate.tokens import RETIRED_BOT_PREFIX
 from services.gateway.errors import ApiError
 from services.gateway.gamestate import GameStateClient, GameStateError, http_error
@@ -29,6 +30,8 @@ class Context:
     ratings: Ratings
     tickets: TicketStore
     metrics: GatewayMetrics
+    #: the SQL archive of finished games (player histories); None without GATEWAY_ARCHIVE_URL / ARCHIVE_URL
+    archive: ArchiveRepository | None = None
 
     async def settle_if_rated(self, game_id: str, scores: list[int], winners: list[int]) -> None:
         """Settle a finished rated game's ratings (idempotent; safe to call on every sighting)."""

@@ -33,6 +33,12 @@ class GatewaySettings(BaseSettings):
         "a player's behalf, the matchmaker's batches). No default: the gateway and matchmaker refuse to start "
         "without it. GATEWAY_SERVICE_SECRET, or SERVICE_SECRET as the other services read it.",
     )
+    archive_url: str | None = Field(
+        None,
+        validation_alias=AliasChoices("GATEWAY_ARCHIVE_URL", "ARCHIVE_URL"),
+        description="The SQL archive of finished games (the game-state service's ARCHIVE_URL, which migrates it): "
+        "GET /v1/players/{id}/games reads it. Unset = that route answers 503. GATEWAY_ARCHIVE_URL, or ARCHIVE_URL.",
+    )
     allow_anonymous_create: bool = Field(
         False,
         description="Development only: POST /v1/games without an API key creates an unowned game (no quotas). "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -39,6 +40,9 @@ def test_an_answering_redis_is_used_as_is_and_a_missing_one_exits_2(capsys):
     assert "Start one" in capsys.readouterr().out
 
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
 def test_plan_follows_the_environment(monkeypatch):
     monkeypatch.setenv("GRPC_ADDR", "0.0.0.0:50999")
     monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/7")
@@ -46,17 +50,23 @@ def test_plan_follows_the_environment(monkeypatch):
     monkeypatch.setenv("WORKER_METRICS_PORT", "9300")
     monkeypatch.delenv("GATEWAY_GAMESTATE_ADDR", raising=False)
     monkeypatch.delenv("GATEWAY_REDIS_URL", raising=False)
+    monkeypatch.delenv("GATEWAY_ARCHIVE_URL", raising=False)
+    monkeypatch.delenv("ARCHIVE_URL", raising=False)
     roles = {r.name: r for r in plan()}
+    embedded = f"sqlite+aiosqlite:///{ROOT / '.skyboard' / 'archive.db'}"  # the laptop's archive, by default
     assert list(roles) == ["gamestate", "worker1", "worker2", "gateway", "matchmaker", "exporter"]
     # the gateway and matchmaker follow REDIS_URL and reach the service on a connectable address
     for name in ("gateway", "matchmaker"):
         assert roles[name].env == {"GATEWAY_REDIS_URL": "redis://127.0.0.1:6379/7",
-                                   "GATEWAY_GAMESTATE_ADDR": "127.0.0.1:50999"}
+                                   "GATEWAY_GAMESTATE_ADDR": "127.0.0.1:50999", "GATEWAY_ARCHIVE_URL": embedded}
+    assert roles["gamestate"].env == {"ARCHIVE_URL": embedded}
     assert [roles[f"worker{i}"].env["WORKER_METRICS_PORT"] for i in (1, 2)] == ["9300", "9301"]
     assert roles["worker1"].env["GAMESTATE_TARGET"] == "127.0.0.1:50999"
     assert WORKER_APP in roles["worker1"].argv
     monkeypatch.setenv("GATEWAY_GAMESTATE_ADDR", "dns:///elsewhere:1")
     assert {r.name: r for r in plan()}["gateway"].env["GATEWAY_GAMESTATE_ADDR"] == "dns:///elsewhere:1"
+    monkeypatch.setenv("ARCHIVE_URL", "postgresql+asyncpg://db/x")
+    assert {r.name: r for r in plan()}["gateway"].env["GATEWAY_ARCHIVE_URL"] == "postgresql+asyncpg://db/x"
 
 
 def test_plan_refuses_a_grpc_port_chosen_at_random(monkeypatch):

@@ -1,0 +1,74 @@
+"""The archive's tables (SQLAlchemy 2 declarative models; Alembic migrations create them).
+
+`archived_games` holds one row per game, everything needed to serve and replay it from SQL alone:
+the action log as zlib of the exact JSON lines Redis held (joined by newlines), and the final state
+(the engine's canonical JSON, zlib) so reads need no replay. `archived_game_players` is the history
+index: one row per (player, game) with the columns the history query filters and sorts on copied in,
+so a player's page is one index range scan.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Index, Integer, LargeBinary, String
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """Metadata of every archive table (Alembic's target)."""
+
+
+class ArchivedGameRow(Base):
+    """One finished (or aborted) game, immutable once written."""
+
+    __tablename__ = "archived_games"
+
+    game_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    bots: Mapped[dict[str, str]] = mapped_column(JSON)  # seat -> bot level
+    owner: Mapped[str] = mapped_column(String(64), default="")
+    seat_players: Mapped[dict[str, str]] = mapped_column(JSON)  # seat -> player id, where known
+    token_hashes: Mapped[dict[str, str]] = mapped_column(JSON)  # seat -> sha256 of its seat token (never tokens)
+    resigned: Mapped[list[int]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16))
+    version: Mapped[int] = mapped_column(Integer)
+    digest: Mapped[str] = mapped_column(String(64))
+    scores: Mapped[list[int]] = mapped_column(JSON)
+    winners: Mapped[list[int]] = mapped_column(JSON)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    turn_ms: Mapped[int] = mapped_column(Integer, default=0)
+    log_z: Mapped[bytes] = mapped_column(LargeBinary)
+    state_z: Mapped[bytes] = mapped_column(LargeBinary)
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    finished_ms: Mapped[int] = mapped_column(BigInteger)
+    archived_ms: Mapped[int] = mapped_column(BigInteger)
+
+    __table_args__ = (
+        Index("ix_archived_games_created", "created_ms"),
+        Index("ix_archived_games_game_created", "game", "created_ms"),
+    )
+
+
+class ArchivedPlayerRow(Base):
+    """A player's part in an archived game: its seats, and whether it created (owns) the game."""
+
+    __tablename__ = "archived_game_players"
+
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(
+        String(64), ForeignKey("archived_games.game_id", ondelete="CASCADE"), primary_key=True
+    )
+    seats: Mapped[list[int]] = mapped_column(JSON)
+    owner: Mapped[bool] = mapped_column(Boolean, default=False)
+    game: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16))
+    finished_ms: Mapped[int] = mapped_column(BigInteger)
+
+    __table_args__ = (
+        Index("ix_archived_players_history", "player_id", "finished_ms", "game_id"),
+        Index("ix_archived_players_game_history", "player_id", "game", "finished_ms", "game_id"),
+    )

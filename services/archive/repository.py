@@ -1,0 +1,176 @@
+"""The archive's one access path: idempotent inserts, reads by id, lists, and the per-player history.
+
+Inserts are "insert if absent" by game id (PostgreSQL and SQLite both `ON CONFLICT DO NOTHING`), so
+an archiver that retries after a crash, or two archivers racing for one game, never write it twice;
+`put_many` answers the digest stored for every id, which is what lets the archiver drop a game from
+Redis only once its row is committed and matches.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import and_, func, or_, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlalchemy.orm import defer
+
+from services.archive.models import ArchivedGameRow, ArchivedPlayerRow
+from services.archive.record import ArchivedGame, pack_lines, pack_text, unpack_lines, unpack_text
+
+#: Rows per INSERT statement (asyncpg allows 32767 bind parameters; a game row takes 22)
+CHUNK = 500
+
+STATUSES = ("finished", "aborted")
+
+
+class BadCursor(ValueError):
+    """A history cursor this archive did not make."""
+
+
+@dataclass(slots=True)
+class HistoryPage:
+    games: list[ArchivedGame]
+    next_cursor: str | None
+
+
+def encode_cursor(finished_ms: int, game_id: str) -> str:
+    return base64.urlsafe_b64encode(f"{finished_ms}:{game_id}".encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[int, str]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        ms, game_id = raw.split(":", 1)
+        return int(ms), game_id
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise BadCursor("not a cursor of this listing") from None
+
+
+def _row(g: ArchivedGame) -> dict[str, Any]:
+    return {
+        "game_id": g.game_id, "game": g.game, "players": g.players, "options": g.options, "seed": g.seed,
+        "bots": {str(s): b for s, b in g.bots.items()}, "owner": g.owner,
+        "seat_players": {str(s): p for s, p in g.seat_players.items()},
+        "token_hashes": {str(s): h for s, h in g.token_hashes.items()}, "resigned": g.resigned,
+        "status": g.status, "version": g.version, "digest": g.digest, "scores": g.scores, "winners": g.winners,
+        "rated": g.rated, "turn_ms": g.turn_ms, "log_z": pack_lines(g.log_lines), "state_z": pack_text(g.state_text),
+        "created_ms": g.created_ms, "finished_ms": g.finished_ms, "archived_ms": g.archived_ms,
+    }
+
+
+def _player_rows(g: ArchivedGame) -> list[dict[str, Any]]:
+    return [
+        {"player_id": pid, "game_id": g.game_id, "seats": seats, "owner": pid == g.owner, "game": g.game,
+         "status": g.status, "finished_ms": g.finished_ms}
+        for pid, seats in g.player_seats().items()
+    ]
+
+
+def _game(r: ArchivedGameRow, blobs: bool) -> ArchivedGame:
+    return ArchivedGame(
+        game_id=r.game_id, game=r.game, players=r.players, options=r.options, seed=r.seed,
+        bots={int(s): b for s, b in r.bots.items()}, owner=r.owner,
+        seat_players={int(s): p for s, p in r.seat_players.items()},
+        token_hashes={int(s): h for s, h in r.token_hashes.items()}, resigned=list(r.resigned), status=r.status,
+        version=r.version, digest=r.digest, scores=list(r.scores), winners=list(r.winners), rated=r.rated,
+        turn_ms=r.turn_ms, created_ms=r.created_ms, finished_ms=r.finished_ms, archived_ms=r.archived_ms,
+        log_lines=unpack_lines(r.log_z) if blobs else [], state_text=unpack_text(r.state_z) if blobs else "",
+    )
+
+
+_NO_BLOBS = (defer(ArchivedGameRow.log_z), defer(ArchivedGameRow.state_z))
+
+
+class ArchiveRepository:
+    """Archived games in SQL. One per process; safe to share between tasks (a session per call)."""
+
+    def __init__(self, engine: AsyncEngine):
+        self.engine = engine
+        self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+
+    def _insert(self, table):
+        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        return dialect.insert(table).on_conflict_do_nothing()
+
+    async def put_many(self, games: list[ArchivedGame]) -> dict[str, str]:
+        """Insert the games not archived yet, in one transaction; then game id -> the digest stored for it
+        (for every given id: a row written earlier answers its own digest)."""
+        if not games:
+            return {}
+        async with self.sessions.begin() as session:
+            for i in range(0, len(games), CHUNK):
+                part = games[i:i + CHUNK]
+                await session.execute(self._insert(ArchivedGameRow.__table__), [_row(g) for g in part])
+                players = [p for g in part for p in _player_rows(g)]
+                if players:
+                    await session.execute(self._insert(ArchivedPlayerRow.__table__), players)
+        return await self.digests([g.game_id for g in games])
+
+    async def digests(self, game_ids: list[str]) -> dict[str, str]:
+        """game id -> stored digest, for those of `game_ids` that are archived."""
+        out: dict[str, str] = {}
+        async with self.sessions() as session:
+            for i in range(0, len(game_ids), CHUNK):
+                q = select(ArchivedGameRow.game_id, ArchivedGameRow.digest).where(
+                    ArchivedGameRow.game_id.in_(game_ids[i:i + CHUNK])
+                )
+                out.update({gid: d for gid, d in (await session.execute(q)).all()})
+        return out
+
+    async def get(self, game_id: str, *, blobs: bool = True) -> ArchivedGame | None:
+        """The archived game (with its log lines and final state unless `blobs` is False), or None."""
+        async with self.sessions() as session:
+            q = select(ArchivedGameRow).where(ArchivedGameRow.game_id == game_id)
+            if not blobs:
+                q = q.options(*_NO_BLOBS)
+            row = (await session.execute(q)).scalar_one_or_none()
+            return _game(row, blobs) if row is not None else None
+
+    async def recent(self, game: str = "", limit: int = 50) -> list[ArchivedGame]:
+        """The most recently created archived games (of `game` if given), without their blobs."""
+        q = select(ArchivedGameRow).options(*_NO_BLOBS)
+        if game:
+            q = q.where(ArchivedGameRow.game == game)
+        q = q.order_by(ArchivedGameRow.created_ms.desc(), ArchivedGameRow.game_id.desc()).limit(limit)
+        async with self.sessions() as session:
+            return [_game(r, False) for r in (await session.execute(q)).scalars()]
+
+    async def history(
+        self, player_id: str, *, game: str = "", status: str = "", cursor: str | None = None, limit: int = 20
+    ) -> HistoryPage:
+        """A player's archived games, newest finished first; `next_cursor` continues after the last one."""
+        p = ArchivedPlayerRow
+        q = select(p.game_id, p.finished_ms).where(p.player_id == player_id)
+        if game:
+            q = q.where(p.game == game)
+        if status:
+            q = q.where(p.status == status)
+        if cursor:
+            ms, gid = decode_cursor(cursor)
+            q = q.where(or_(p.finished_ms < ms, and_(p.finished_ms == ms, p.game_id < gid)))
+        q = q.order_by(p.finished_ms.desc(), p.game_id.desc()).limit(limit + 1)
+        async with self.sessions() as session:
+            keys = (await session.execute(q)).all()
+            more = len(keys) > limit
+            keys = keys[:limit]
+            ids = [gid for gid, _ms in keys]
+            rows = {}
+            if ids:
+                found = await session.execute(
+                    select(ArchivedGameRow).options(*_NO_BLOBS).where(ArchivedGameRow.game_id.in_(ids))
+                )
+                rows = {r.game_id: r for r in found.scalars()}
+        games = [_game(rows[gid], False) for gid in ids if gid in rows]
+        next_cursor = encode_cursor(keys[-1][1], keys[-1][0]) if more and keys else None
+        return HistoryPage(games, next_cursor)
+
+    async def count(self) -> int:
+        async with self.sessions() as session:
+            return (await session.execute(select(func.count()).select_from(ArchivedGameRow))).scalar_one()
+
+    async def close(self) -> None:
+        await self.engine.dispose()

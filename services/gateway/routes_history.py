@@ -1,0 +1,72 @@
+"""A player's finished games, served from the SQL archive (`GET /v1/players/{player_id}/games`).
+
+Newest finished first, with an opaque cursor for the next page; filters by game and status. Only archived
+games appear (a game reaches the archive ARCHIVE_AFTER_S after its end; without an archive, none). A
+player's games are those it created (it owns them) or held a recorded seat in.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field
+
+from services.archive.repository import BadCursor
+from services.gateway.context import Ctx
+from services.gateway.errors import ERROR_RESPONSES, ApiError
+
+router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES)
+
+_ID = re.compile(r"^[0-9a-f]{32}$")
+
+
+class HistoryGame(BaseModel):
+    game_id: str
+    game: str
+    status: str = Field(description="finished or aborted")
+    players: int
+    seats: list[int] = Field(description="The seats this player held (where recorded)")
+    owner: bool = Field(description="This player created the game")
+    version: int
+    scores: list[int]
+    winners: list[int]
+    rated: bool
+    created_ms: int
+    finished_ms: int
+
+
+class History(BaseModel):
+    player_id: str
+    games: list[HistoryGame]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last one")
+
+
+@router.get("/players/{player_id}/games", response_model=History, summary="A player's archived games, newest first")
+async def player_games(
+    player_id: str,
+    c: Ctx,
+    game: str | None = Query(None, max_length=64, description="Only games of this title"),
+    status: Literal["finished", "aborted"] | None = Query(None, description="Only games that ended this way"),
+    cursor: str | None = Query(None, max_length=200, description="next_cursor of the previous page"),
+    limit: int = Query(20, ge=1, le=100),
+) -> History:
+    if not _ID.match(player_id) or await c.players.name(player_id) is None:
+        raise ApiError(404, "no such player")
+    if c.archive is None:  # no archive configured: games stay in Redis, none is archived
+        return History(player_id=player_id, games=[], next_cursor=None)
+    try:
+        page = await c.archive.history(player_id, game=game or "", status=status or "", cursor=cursor, limit=limit)
+    except BadCursor:
+        raise ApiError(422, "cursor: not a cursor of this listing") from None
+    games = [
+        HistoryGame(
+            game_id=g.game_id, game=g.game, status=g.status, players=g.players,
+            seats=[s for s, p in sorted(g.seat_players.items()) if p == player_id], owner=g.owner == player_id,
+            version=g.version, scores=g.scores, winners=g.winners, rated=g.rated, created_ms=g.created_ms,
+            finished_ms=g.finished_ms,
+        )
+        for g in page.games
+    ]
+    return History(player_id=player_id, games=games, next_cursor=page.next_cursor)

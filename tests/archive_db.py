@@ -1,0 +1,79 @@
+"""Archive databases of one test run: a PostgreSQL database of its own (created, migrated, dropped) and a
+SQLite file, each made once per session.
+
+PostgreSQL is 127.0.0.1:5432 as user postgres unless ARCHIVE_TEST_PG (a server URL, no database) says
+otherwise. With CI=true an unreachable server fails the tests instead of skipping them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from services.archive.db import make_engine
+from services.archive.migrate import upgrade
+from tests.run_id import RUN
+
+PG_SERVER = os.environ.get("ARCHIVE_TEST_PG", "postgresql://postgres@127.0.0.1:5432")
+
+
+async def _admin(sql: str) -> None:
+    conn = await asyncpg.connect(f"{PG_SERVER}/postgres", timeout=5)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+async def _migrate(url: str) -> None:
+    engine = make_engine(url)
+    try:
+        await upgrade(engine)
+    finally:
+        await engine.dispose()
+
+
+def require_postgres() -> None:
+    """Return if PostgreSQL answers; fail under CI=true, else skip."""
+    try:
+        asyncio.run(_admin("SELECT 1"))
+    except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
+        message = f"PostgreSQL at {PG_SERVER} is not reachable ({exc}); the archive tests need a real PostgreSQL"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def archive_pg_url() -> Iterator[str]:
+    """A migrated PostgreSQL database of this run alone (skyboard_test_<run>_<random>), dropped at the end."""
+    require_postgres()
+    name = f"skyboard_test_{RUN}_{uuid.uuid4().hex[:8]}"
+    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+    url = f"{PG_SERVER.replace('postgresql://', 'postgresql+asyncpg://', 1)}/{name}"
+    try:
+        asyncio.run(_migrate(url))
+        yield url
+    finally:
+        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="session")
+def archive_sqlite_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A migrated SQLite archive file of this run."""
+    path: Path = tmp_path_factory.mktemp("archive") / "archive.db"
+    url = f"sqlite+aiosqlite:///{path}"
+    asyncio.run(_migrate(url))
+    return url
+
+
+@pytest.fixture(scope="session", params=["postgresql", "sqlite"])
+def archive_url(request: pytest.FixtureRequest) -> str:
+    """Each archive backend in turn (tests that are cheap enough to run on both)."""
+    return request.getfixturevalue(f"archive_{'pg' if request.param == 'postgresql' else 'sqlite'}_url")

@@ -1,0 +1,92 @@
+"""GET /v1/players/{id}/games from the SQL archive, and game reads over REST once a game is archived."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from services.gamestate.service import Registry
+from services.settings import Settings
+from tests.gateway.conftest import Gateway, ServiceInstance, gateway_settings, new_prefix
+from tests.service_secret import SERVICE_SECRET
+from tests.services import toygame
+
+
+@pytest.fixture
+def archived_stack(redis_url: str, archive_pg_url: str) -> Iterator[Gateway]:
+    """A game-state service archiving at once into the run's PostgreSQL database, and a gateway reading it."""
+    settings = Settings(
+        redis_url=redis_url, grpc_addr="127.0.0.1:0", metrics_port=0, key_prefix=new_prefix(), dispatch_bots=False,
+        service_secret=SERVICE_SECRET, watch_block_ms=200, shutdown_grace_s=0.5, archive_url=archive_pg_url,
+        archive_after_s=0.3, archive_interval_s=0.05,
+    )
+    service = ServiceInstance(settings, Registry({toygame.GAME.name: toygame.GAME}))
+    gw = Gateway(gateway_settings(redis_url, service, archive_url=archive_pg_url))
+    yield gw
+    gw.stop()
+    service.stop()
+
+
+def _play_to_end(http: httpx.Client, game_id: str, tokens: dict[int, str]) -> None:
+    """First legal action of a seat to act, over REST, until the game is over."""
+    for _ in range(500):
+        g = http.get(f"/v1/games/{game_id}").json()
+        if g["status"] == "finished":
+            return
+        seat = g["to_act"][0]
+        auth = {"Authorization": f"Bearer {tokens[seat]}"}
+        action = http.get(f"/v1/games/{game_id}/actions", headers=auth).json()["actions"][0]
+        r = http.post(f"/v1/games/{game_id}/actions", headers=auth,
+                      json={"action": action, "expected_version": g["version"]})
+        assert r.status_code == 200, r.text
+    raise AssertionError("the game did not end")
+
+
+def test_a_players_archived_games_newest_first_in_pages(archived_stack: Gateway):
+    with archived_stack.client() as http:
+        player = http.post("/v1/players", json={"name": "ada"}).json()
+        key = {"Authorization": f"Bearer {player['api_key']}"}
+        before = {}
+        for i in range(5):
+            created = http.post("/v1/games", headers=key, json={"game": "toybids", "players": 2, "seed": 40 + i})
+            assert created.status_code == 201, created.text
+            game_id = created.json()["game_id"]
+            tokens = {s["seat"]: s["token"] for s in created.json()["seats"]}
+            _play_to_end(http, game_id, tokens)
+            before[game_id] = (http.get(f"/v1/games/{game_id}", headers={"Authorization": f"Bearer {tokens[1]}"})
+                               .json(), http.get(f"/v1/games/{game_id}/log").json(), tokens[1])
+            time.sleep(0.01)  # distinct end times
+        url = f"/v1/players/{player['player_id']}/games"
+        deadline = time.monotonic() + 20
+        while len(http.get(url, params={"limit": 100}).json()["games"]) < 5:
+            assert time.monotonic() < deadline, "the games were not archived"
+            time.sleep(0.1)
+        pages, cursor = [], None
+        while True:
+            page = http.get(url, params={"limit": 2, **({"cursor": cursor} if cursor else {})}).json()
+            pages.append([g["game_id"] for g in page["games"]])
+            cursor = page["next_cursor"]
+            if cursor is None:
+                break
+        assert [len(p) for p in pages] == [2, 2, 1]
+        assert [gid for p in pages for gid in p] == list(reversed(before))  # newest finished first
+        first = http.get(url, params={"limit": 1}).json()["games"][0]
+        assert first["owner"] is True and first["status"] == "finished" and first["game"] == "toybids"
+        assert http.get(url, params={"game": "opensky"}).json()["games"] == []
+        assert http.get(url, params={"status": "aborted"}).json()["games"] == []
+        assert http.get(url, params={"cursor": "%%%"}).status_code == 422
+        assert http.get(f"/v1/players/{'0' * 32}/games").status_code == 404
+        for game_id, (view, log, token) in before.items():  # reads of archived games, unchanged
+            assert http.get(f"/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"}).json() == view
+            assert http.get(f"/v1/games/{game_id}/log").json() == log
+
+
+def test_without_an_archive_a_player_has_no_archived_games(gateway: Gateway):
+    with gateway.client() as http:
+        player = http.post("/v1/players", json={"name": "bo"}).json()
+        r = http.get(f"/v1/players/{player['player_id']}/games")
+        assert http.get(f"/v1/players/{'1' * 32}/games").status_code == 404
+    assert r.status_code == 200 and r.json() == {"player_id": player["player_id"], "games": [], "next_cursor": None}
