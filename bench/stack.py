@@ -139,7 +139,8 @@ class Stack:
         gateway_env = {
             **base, "GATEWAY_PORT": str(self.gateway_port), "GATEWAY_REDIS_URL": self.redis_url,
             "GATEWAY_GAMESTATE_ADDR": self.grpc_addr, "GATEWAY_KEY_PREFIX": f"{self.prefix}gw:",
-            "GATEWAY_RATE_LIMIT_IP": "0", "GATEWAY_RATE_LIMIT_TOKEN": "0", "GATEWAY_ALLOW_ANONYMOUS_CREATE": "true",
+            "GATEWAY_RATE_LIMIT_IP": "0", "GATEWAY_RATE_LIMIT_TOKEN": "0",
+            "GATEWAY_RATE_LIMIT_IP_CEILING": "0", "GATEWAY_ALLOW_ANONYMOUS_CREATE": "true",
             "GATEWAY_METRICS_PORT": str(self.gateway_metrics_port), "SERVICE_SECRET": SERVICE_SECRET,
             **self.gateway_env,
         }

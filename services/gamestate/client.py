@@ -22,12 +22,17 @@ from services.gamestate.pb import pb2, pb2_grpc
 class GameServiceError(Exception):
     """A refused call: `code` (grpc.StatusCode), `reason`, `message`, `rule`."""
 
-    def __init__(self, code: grpc.StatusCode, reason: str, message: str, rule: str | None):
+    def __init__(
+        self, code: grpc.StatusCode, reason: str, message: str, rule: str | None,
+        extra: dict[str, Any] | None = None,
+    ):
         super().__init__(f"{code.name} {reason}: {message}")
         self.code = code
         self.reason = reason
         self.message = message
         self.rule = rule
+        #: further machine-readable fields of the details (a stale call's `current_version`)
+        self.extra = extra or {}
 
     @classmethod
     def from_rpc(cls, exc: grpc.RpcError) -> GameServiceError:
@@ -38,9 +43,10 @@ class GameServiceError(Exception):
         try:
             body = json.loads(details)
             reason, message, rule = body["reason"], body["message"], body.get("rule")
-        except (ValueError, TypeError, KeyError):
-            reason, message, rule = code.name.lower(), details, None
-        return cls(code, reason, message, rule)
+            extra = {k: v for k, v in body.items() if k not in ("reason", "message", "rule")}
+        except (ValueError, TypeError, KeyError, AttributeError):
+            reason, message, rule, extra = code.name.lower(), details, None, {}
+        return cls(code, reason, message, rule, extra)
 
 
 @dataclass(frozen=True, slots=True)

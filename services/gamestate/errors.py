@@ -14,15 +14,20 @@ import grpc
 class ServiceError(Exception):
     """A refused call. Raising one guarantees nothing was changed."""
 
-    def __init__(self, code: grpc.StatusCode, reason: str, message: str, rule: str | None = None):
+    def __init__(
+        self, code: grpc.StatusCode, reason: str, message: str, rule: str | None = None,
+        extra: dict[str, object] | None = None,
+    ):
         super().__init__(message)
         self.code = code
         self.reason = reason
         self.message = message
         self.rule = rule
+        #: machine-readable fields a client needs to recover (e.g. a stale call's current version)
+        self.extra = extra or {}
 
     def details(self) -> str:
-        return json.dumps({"reason": self.reason, "message": self.message, "rule": self.rule})
+        return json.dumps({"reason": self.reason, "message": self.message, "rule": self.rule, **self.extra})
 
     def __str__(self) -> str:
         return f"{self.code.name} {self.reason}: {self.message}" + (f" [{self.rule}]" if self.rule else "")
@@ -38,7 +43,8 @@ def not_found(game_id: str) -> ServiceError:
 
 def stale(expected: int, current: int) -> ServiceError:
     return ServiceError(
-        grpc.StatusCode.ABORTED, "stale_version", f"expected version {expected} but the game is at {current}"
+        grpc.StatusCode.ABORTED, "stale_version", f"expected version {expected} but the game is at {current}",
+        extra={"current_version": current},
     )
 
 

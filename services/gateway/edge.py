@@ -23,6 +23,18 @@ from services.gateway.limits import RateLimiter, TooLarge, declared_size_ok, rat
 from services.gateway.metrics import route_template
 
 
+def _with_headers(send: Send, headers: dict[str, str]) -> Send:
+    """`send` that adds `headers` to the response start (every answer carries its rate-limit standing)."""
+    extra = [(k.lower().encode(), v.encode()) for k, v in headers.items()]
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []), *extra]}
+        await send(message)
+
+    return sending
+
+
 class Edge:
     """Wraps the FastAPI routes (added with `app.add_middleware(Edge, ctx=..., cors_origins=...)`)."""
 
@@ -32,14 +44,14 @@ class Edge:
         settings = ctx.settings
         self.max_bytes = settings.max_body_bytes
         self.limiter = RateLimiter(ctx.redis, ctx.keys, settings.rate_limit_ip, settings.rate_limit_token,
-                                   settings.rate_limit_window_s)
+                                   settings.rate_limit_window_s, settings.rate_limit_ip_ceiling)
         self.hot = HotRoutes(ctx)
         self.guarded: ASGIApp = self._guarded
         if cors_origins:
             self.guarded = CORSMiddleware(
                 self._guarded, allow_origins=cors_origins, allow_methods=["GET", "POST", "DELETE"],
                 allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
-                expose_headers=["Retry-After"],
+                expose_headers=["Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
             )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -77,10 +89,12 @@ class Edge:
         if body is None:
             return  # the client went away
         if not self.limiter.exempt(scope):
-            retry_after = await self.limiter.check(scope)
-            if retry_after is not None:
-                await rate_limited(retry_after)(scope, receive, send)
-                return
+            verdict = await self.limiter.check(scope)
+            if verdict is not None:
+                if verdict.exceeded:
+                    await rate_limited(verdict)(scope, receive, send)
+                    return
+                send = _with_headers(send, verdict.headers())
         try:
             document = jsonbody.parse(scope, body, self.max_bytes)
         except JsonRefused as exc:

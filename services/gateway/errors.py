@@ -12,7 +12,7 @@ import logging
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -43,6 +43,9 @@ class ErrorDetail(BaseModel):
     code: str
     message: str
     rule: str | None = None
+    current_version: int | None = Field(
+        None, description="Only on 409 `stale_version`: the game's version now, to read the game again at."
+    )
 
 
 class ErrorBody(BaseModel):
@@ -61,6 +64,7 @@ class ApiError(Exception):
         code: str | None = None,
         rule: str | None = None,
         headers: dict[str, str] | None = None,
+        extra: dict[str, object] | None = None,
     ):
         super().__init__(message)
         self.status = status
@@ -68,12 +72,14 @@ class ApiError(Exception):
         self.message = message
         self.rule = rule
         self.headers = headers
+        self.extra = extra or {}
 
 
 def error_response(
-    status: int, message: str, code: str | None = None, rule: str | None = None, headers: dict[str, str] | None = None
+    status: int, message: str, code: str | None = None, rule: str | None = None, headers: dict[str, str] | None = None,
+    extra: dict[str, object] | None = None,
 ) -> JSONResponse:
-    body = {"error": {"code": code or _CODES.get(status, "error"), "message": message, "rule": rule}}
+    body = {"error": {"code": code or _CODES.get(status, "error"), "message": message, "rule": rule, **(extra or {})}}
     return JSONResponse(body, status_code=status, headers=headers)
 
 
@@ -88,7 +94,7 @@ def _validation_message(exc: RequestValidationError) -> str:
 def exception_response(exc: Exception, method: str, path: str) -> JSONResponse:
     """The error answer to an exception raised while serving `method path` (routes and the hot path alike)."""
     if isinstance(exc, ApiError):
-        return error_response(exc.status, exc.message, exc.code, exc.rule, exc.headers)
+        return error_response(exc.status, exc.message, exc.code, exc.rule, exc.headers, exc.extra)
     if isinstance(exc, RedisConnectionError | RedisTimeoutError):
         # Redis restarting or unreachable: a clean, retryable 503 (a keyed retry replays the first outcome)
         log.warning("Redis unavailable on %s %s: %s", method, path, exc.__class__.__name__)

@@ -49,6 +49,8 @@ def http_error(exc: GameStateError) -> ApiError:
         return ApiError(422, exc.message, exc.reason or "illegal_action", exc.rule)
     if exc.code == grpc.StatusCode.RESOURCE_EXHAUSTED:
         return ApiError(429, exc.message, exc.reason or "quota_exceeded")
+    if exc.code == grpc.StatusCode.ABORTED and "current_version" in exc.extra:
+        return ApiError(409, exc.message, "stale_version", extra={"current_version": exc.extra["current_version"]})
     status, code = _HTTP.get(exc.code, (502, "bad_gateway"))
     if status == 503:
         return ApiError(503, "the game-state service is unavailable", code)
@@ -131,10 +133,10 @@ class GameStateClient:
 
     async def submit(
         self, game_id: str, token: str, action: Any, expected_version: int, idempotency_key: str | None
-    ) -> tuple[int, Sequence[str], str, Sequence[int]]:
-        """(version, the seat's events as the service's JSON texts, status, to_act)."""
+    ) -> tuple[int, Sequence[str], str, Sequence[int], bool]:
+        """(version, the seat's events as the service's JSON texts, status, to_act, replayed)."""
         r = await self.client.submit_reply(game_id, token, json.dumps(action), expected_version, idempotency_key)
-        return r.version, r.events_json, r.status, r.to_act
+        return r.version, r.events_json, r.status, r.to_act, r.replayed
 
     async def log(self, game_id: str) -> dict[str, Any]:
         r = await self.client.get_log(game_id)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from dataclasses import dataclass
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
@@ -98,17 +99,45 @@ def too_large(max_bytes: int) -> ASGIApp:
     return error_response(413, f"request body larger than {max_bytes} bytes")
 
 
-def rate_limited(retry_after: int) -> ASGIApp:
-    return error_response(429, "rate limit exceeded; retry later", headers={"Retry-After": str(retry_after)})
+def rate_limited(verdict: Verdict) -> ASGIApp:
+    """The 429 answer: the error body, `Retry-After` and the RateLimit headers of the bucket that is empty."""
+    return error_response(429, f"rate limit exceeded: {verdict.limit} requests per {verdict.window_s} s "
+                               f"for {verdict.scope}; retry after {verdict.reset_s} s", "rate_limited",
+                          headers={**verdict.headers(), "Retry-After": str(verdict.reset_s)})
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One request's standing in its tightest bucket: what the IETF RateLimit headers report."""
+
+    limit: int
+    remaining: int
+    reset_s: int
+    window_s: int
+    scope: str  # "this credential", "this address", "this address (all requests)"
+    exceeded: bool
+
+    def headers(self) -> dict[str, str]:
+        return {"RateLimit-Limit": str(self.limit), "RateLimit-Remaining": str(self.remaining),
+                "RateLimit-Reset": str(self.reset_s)}
 
 
 class RateLimiter:
-    """Fixed-window limits per client IP and per bearer token, shared through Redis."""
+    """Fixed-window limits shared through Redis (several gateways share one budget):
 
-    def __init__(self, redis: Redis, keys: Keys, per_ip: int, per_token: int, window_s: int):
+    - a request with a bearer credential (API key or seat token) counts against that credential's bucket
+      (`per_token`), so clients behind one address (an office, a university, a cloud NAT) do not share one;
+    - an anonymous request counts against its address's bucket (`per_ip`);
+    - every request also counts against its address's flood ceiling (`ip_ceiling`, far above the others), so
+      minting credentials cannot multiply one machine's budget without bound.
+    The tightest bucket is reported on every response (RateLimit-Limit / -Remaining / -Reset).
+    """
+
+    def __init__(self, redis: Redis, keys: Keys, per_ip: int, per_token: int, window_s: int, ip_ceiling: int = 0):
         self.keys = keys
         self.per_ip = per_ip
         self.per_token = per_token
+        self.ip_ceiling = ip_ceiling
         self.window_s = window_s
         self._script = redis.register_script(_INCR)
 
@@ -116,30 +145,35 @@ class RateLimiter:
     def exempt(scope: Scope) -> bool:
         return scope.get("path") in EXEMPT_PATHS or scope.get("method") == "OPTIONS"
 
-    async def check(self, scope: Scope) -> int | None:
-        """Count the request; the seconds to wait if it is over a limit, else None."""
-        if not self.per_ip and not self.per_token:
-            return None
-        window = int(time.time() // self.window_s)
-        checks = []
-        if self.per_ip:
-            client = scope.get("client")
-            ip = client[0] if client else "unknown"
-            checks.append((self.keys.rate("ip", ip, window), self.per_ip))
+    def _buckets(self, scope: Scope, window: int) -> list[tuple[str, int, str]]:
+        """(Redis key, limit, what it limits) of every bucket this request counts against."""
+        client = scope.get("client")
+        ip = client[0] if client else "unknown"
         token = bearer_token(scope)
-        if self.per_token and token:
-            checks.append((self.keys.rate("tok", token_hash(token)[:32], window), self.per_token))
-        if not checks:
+        buckets = []
+        if token and self.per_token:
+            buckets.append((self.keys.rate("tok", token_hash(token)[:32], window), self.per_token, "this credential"))
+        elif not token and self.per_ip:
+            buckets.append((self.keys.rate("ip", ip, window), self.per_ip, "this address"))
+        if self.ip_ceiling:
+            buckets.append((self.keys.rate("ipall", ip, window), self.ip_ceiling, "this address (all requests)"))
+        return buckets
+
+    async def check(self, scope: Scope) -> Verdict | None:
+        """Count the request in its buckets; the tightest one's standing (None: no limit applies)."""
+        window = int(time.time() // self.window_s)
+        buckets = self._buckets(scope, window)
+        if not buckets:
             return None
         try:
-            counted = await self._script(keys=[key for key, _ in checks], args=[self.window_s * 1000])
+            counted = await self._script(keys=[key for key, _, _ in buckets], args=[self.window_s * 1000])
         except RedisError as exc:  # fail open: Redis trouble shows in /readyz, not as 429s
             log.warning("rate limiter unavailable: %s", exc.__class__.__name__)
             return None
-        worst: int | None = None
-        for i, (_key, limit) in enumerate(checks):
+        verdicts = []
+        for i, (_key, limit, what) in enumerate(buckets):
             count, ttl_ms = counted[2 * i], counted[2 * i + 1]
-            if count > limit:
-                wait = max(1, math.ceil(max(ttl_ms, 0) / 1000))
-                worst = max(worst or 0, wait)
-        return worst
+            reset = max(1, math.ceil(max(ttl_ms, 0) / 1000))
+            verdicts.append(Verdict(limit, max(0, limit - count), reset, self.window_s, what, count > limit))
+        # the bucket that refuses, else the one with the least left (ties: the one that resets last)
+        return min(verdicts, key=lambda v: (not v.exceeded, v.remaining, -v.reset_s))

@@ -83,6 +83,9 @@ class Submitted(BaseModel):
     events: list[JsonObject]
     status: Literal["active", "finished"]
     to_act: list[int]
+    replayed: bool = Field(
+        description="True when an Idempotency-Key replayed the first outcome of this same submission"
+    )
 
 
 class GameLog(BaseModel):

@@ -125,18 +125,19 @@ async def submit_answer(
     if idempotency_key is not None and not _IDEMPOTENCY_KEY.match(idempotency_key):
         raise ApiError(422, "Idempotency-Key must be 1-128 visible ASCII characters")
     try:
-        version, events, status, to_act = await c.gamestate.submit(
+        version, events, status, to_act, replayed = await c.gamestate.submit(
             _game_id(game_id), token, action, expected_version, idempotency_key
         )
     except GameStateError as exc:
         c.metrics.actions.labels(exc.reason or exc.code.name.lower()).inc()
         raise http_error(exc) from None
-    c.metrics.actions.labels("accepted").inc()
+    c.metrics.actions.labels("replayed" if replayed else "accepted").inc()
     if status == "finished":
         g = await c.gamestate.get(game_id, None)
         await c.settle_if_rated(game_id, g.scores, g.winners)
-    return b'{"version":%d,"events":[%s],"status":%s,"to_act":[%s]}' % (
-        version, ",".join(events).encode(), json.dumps(status).encode(), ",".join(map(str, to_act)).encode()
+    return b'{"version":%d,"events":[%s],"status":%s,"to_act":[%s],"replayed":%s}' % (
+        version, ",".join(events).encode(), json.dumps(status).encode(), ",".join(map(str, to_act)).encode(),
+        b"true" if replayed else b"false",
     )
 
 

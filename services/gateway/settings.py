@@ -49,13 +49,21 @@ class GatewaySettings(BaseSettings):
         9104, ge=0, description="Port of the gateway's Prometheus exporter, apart from the public API port; 0 = off."
     )
     max_body_bytes: int = Field(64 * 1024, gt=0, description="Largest request body accepted (413 beyond).")
-    rate_limit_ip: int = Field(600, ge=0, description="Requests per window per client IP; 0 disables.")
+    rate_limit_ip: int = Field(
+        600, ge=0, description="Anonymous requests (no bearer credential) per window per client address; 0 disables."
+    )
+    rate_limit_ip_ceiling: int = Field(
+        6000, ge=0, description="All requests per window per client address, credentials or not (a flood ceiling far "
+        "above the per-credential budget: minting API keys cannot multiply one machine's budget); 0 disables.",
+    )
     trusted_proxies: str = Field(
         "",
         description="Comma-separated IPs or CIDRs of reverse proxies whose X-Forwarded-For names the real client "
         "(per-IP rate limits, logs); empty = trust none, so a client cannot pick its own IP; '*' = any peer.",
     )
-    rate_limit_token: int = Field(300, ge=0, description="Requests per window per bearer token; 0 disables.")
+    rate_limit_token: int = Field(
+        300, ge=0, description="Requests per window per bearer credential (API key or seat token); 0 disables."
+    )
     rate_limit_window_s: int = Field(60, gt=0, description="Length of the fixed rate-limit window.")
     cors_origins: list[str] = Field(default_factory=list, description='Allowed CORS origins, JSON list; ["*"] = any.')
     sse_ping_s: float = Field(15.0, gt=0, description="Seconds between SSE keep-alive comments.")

@@ -10,7 +10,11 @@ from tests.gateway.helpers import api_key, auth, create
 def assert_error(response: httpx.Response, status: int, code: str | None = None) -> dict:
     assert response.status_code == status, response.text
     body = response.json()
-    assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "rule"}, body
+    stale = body["error"].get("code") == "stale_version"
+    expected = {"code", "message", "rule"} | ({"current_version"} if stale else set())
+    assert set(body) == {"error"} and set(body["error"]) == expected, body
+    if "current_version" in expected:
+        assert isinstance(body["error"]["current_version"], int), body
     assert isinstance(body["error"]["message"], str) and body["error"]["message"]
     if code is not None:
         assert body["error"]["code"] == code, body

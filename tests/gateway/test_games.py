@@ -111,7 +111,7 @@ def test_idempotent_retries_apply_once(http: httpx.Client, toy: dict) -> None:
     first = http.post(f"/v1/games/{gid}/actions", json=body, headers=headers)
     second = http.post(f"/v1/games/{gid}/actions", json=body, headers=headers)
     assert first.status_code == second.status_code == 200
-    assert first.json() == second.json()
+    assert {**first.json(), "replayed": True} == second.json() and first.json()["replayed"] is False
     after = snapshot(http, gid, tokens[1])
     assert after["version"] == me["version"] + 1 and len(after["view"]["hand"]) == 2
 
@@ -211,3 +211,19 @@ def test_sse_sends_keep_alive_comments(gateway, toy: dict) -> None:
                 if line.startswith(":"):
                     break
         assert any(line.startswith(":") for line in got)
+
+
+def test_submit_answers_say_whether_they_were_replayed_and_a_stale_409_names_the_version(
+    http: httpx.Client, toy: dict
+) -> None:
+    gid, token = toy["game_id"], toy["tokens"][0]
+    hand = http.get(f"/v1/games/{gid}", headers=auth(token)).json()["view"]["hand"]
+    body = {"action": {"type": "bid", "card": hand[0]}, "expected_version": 0}
+    headers = {**auth(token), "Idempotency-Key": "k-1"}
+    first = http.post(f"/v1/games/{gid}/actions", json=body, headers=headers).json()
+    again = http.post(f"/v1/games/{gid}/actions", json=body, headers=headers).json()
+    assert first["replayed"] is False and again["replayed"] is True and again["version"] == first["version"]
+    stale = http.post(f"/v1/games/{gid}/actions", json={**body, "expected_version": 0}, headers=auth(toy["tokens"][1]))
+    assert stale.status_code == 409
+    assert stale.json()["error"]["code"] == "stale_version"
+    assert stale.json()["error"]["current_version"] == first["version"]

@@ -44,3 +44,37 @@ def test_limits_are_shared_by_gateways_on_one_redis(make_gateway) -> None:
         assert [ca.get("/v1/catalog").status_code, cb.get("/v1/catalog").status_code,
                 ca.get("/v1/catalog").status_code, cb.get("/v1/catalog").status_code] == [200] * 4
         assert_error(cb.get("/v1/catalog"), 429)
+
+
+def test_every_response_reports_its_budget_and_a_429_says_when_to_retry(make_gateway) -> None:
+    """IETF RateLimit headers on every answer (successes and errors), so a client can pace itself."""
+    gw = make_gateway(rate_limit_ip=3, rate_limit_token=0, rate_limit_ip_ceiling=0, rate_limit_window_s=3600)
+    with gw.client() as c:
+        answers = [c.get("/v1/catalog"), c.get("/v1/games/nope"), c.get("/v1/catalog"), c.get("/v1/catalog")]
+    assert [r.status_code for r in answers] == [200, 404, 200, 429]
+    assert [int(r.headers["RateLimit-Remaining"]) for r in answers] == [2, 1, 0, 0]
+    for r in answers:
+        assert int(r.headers["RateLimit-Limit"]) == 3 and 1 <= int(r.headers["RateLimit-Reset"]) <= 3600
+    assert int(answers[-1].headers["Retry-After"]) == int(answers[-1].headers["RateLimit-Reset"])
+    assert "3 requests per 3600 s" in answers[-1].json()["error"]["message"]
+
+
+def test_each_credential_has_its_own_budget_behind_one_address(make_gateway) -> None:
+    """Clients behind one address (an office, a NAT) do not share a budget: a credential's requests count
+    against that credential; anonymous ones against the address."""
+    gw = make_gateway(rate_limit_ip=50, rate_limit_token=4, rate_limit_ip_ceiling=0, rate_limit_window_s=3600)
+    with gw.client() as c:
+        keys = [c.post("/v1/players", json={"name": f"p{i}"}).json()["api_key"] for i in range(2)]
+        for key in keys:
+            codes = [c.get("/v1/catalog", headers=auth(key)).status_code
+                     for _ in range(5)]
+            assert codes == [200, 200, 200, 200, 429], codes
+        anonymous = c.get("/v1/catalog")
+        assert anonymous.status_code == 200 and int(anonymous.headers["RateLimit-Limit"]) == 50
+
+
+def test_the_address_ceiling_bounds_minted_credentials(make_gateway) -> None:
+    gw = make_gateway(rate_limit_ip=100, rate_limit_token=100, rate_limit_ip_ceiling=6, rate_limit_window_s=3600)
+    with gw.client() as c:
+        codes = [c.get("/v1/catalog", headers=auth(f"sbk_made-up-{i}")).status_code for i in range(8)]
+    assert codes[:6] == [200] * 6 and codes[6:] == [429, 429]

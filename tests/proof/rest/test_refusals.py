@@ -22,7 +22,8 @@ def test_oversized_bodies_are_413_on_every_post_endpoint(http: httpx.Client) -> 
 
 
 def test_a_flood_is_cut_to_the_budget_with_429(make_gateway) -> None:
-    gw = make_gateway(rate_limit_ip=40, rate_limit_token=0, rate_limit_window_s=3600)
+    # every request counts against the address's ceiling, anonymous or not
+    gw = make_gateway(rate_limit_ip=0, rate_limit_token=0, rate_limit_ip_ceiling=40, rate_limit_window_s=3600)
     with gw.client() as setup:
         game = create(setup, "toybids", 2, seed=82)  # spends 2 of the 40 (a player, then its game)
     gid, token = game["game_id"], game["seats"][0]["token"]
