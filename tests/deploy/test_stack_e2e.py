@@ -86,11 +86,13 @@ def start_stack() -> Iterator[Callable[..., Stack]]:
     started: list[tuple[Stack, str]] = []
     require_redis(REDIS_URL, "the end-to-end tests")
 
-    def start(**overrides: str) -> Stack:
+    def start(drop: tuple[str, ...] = (), **overrides: str) -> Stack:
         tag = f"sbdeploy{RUN}{uuid.uuid4().hex[:8]}"
         env = {k: v for k, v in os.environ.items() if k not in SETTINGS_MODELS}
         env.update(_stack_env(tag))
         env.update(overrides)
+        for name in drop:
+            env.pop(name, None)
         proc = subprocess.Popen(
             [sys.executable, "-m", "services.stack"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True,
@@ -240,3 +242,48 @@ def test_without_redis_the_stack_says_how_to_get_one(start_stack):
     stack.reader.join(5)
     assert re.search(r"no Redis answers at redis://127\.0\.0\.1:\d+/0\. Start one \(`redis-server`", stack.output())
     assert stack.child_pids() == []
+
+
+def test_make_run_generates_its_secret_and_holds_against_a_probe(start_stack):
+    """`make run` with no SERVICE_SECRET in the environment: a random one for this stack, and the classes of attack
+    of the trust issue fail against it (anonymous creation, forged bot credentials, the internal service without
+    the credential, hostile JSON, metrics on the public port)."""
+    import grpc
+
+    from services.credentials import call_metadata
+    from services.gamestate.pb import pb2, pb2_grpc
+
+    stack = start_stack(drop=("SERVICE_SECRET",))
+    assert stack.ready.wait(75), f"the stack never became ready:\n{stack.output()}"
+    assert "a random SERVICE_SECRET generated for this stack (not shown)" in stack.output()
+    with httpx.Client(base_url=stack.url("gateway"), timeout=10) as http:
+        assert http.post("/v1/games", json={"game": "opensky", "players": 2}).status_code == 401
+        key = http.post("/v1/players", json={"name": "probe"}).json()["api_key"]
+        bearer = {"Authorization": f"Bearer {key}"}
+        created = http.post("/v1/games", json={"game": "opensky", "players": 2, "bots": {"1": "greedy"}},
+                            headers=bearer).json()
+        gid = created["game_id"]
+        forged = {"Authorization": f"Bearer sbb_{gid}:1:{'0' * 64}"}
+        assert http.get(f"/v1/games/{gid}", headers=forged).status_code == 401
+        deep = b'{"action": ' + b"[" * 5000 + b"]" * 5000 + b', "expected_version": 0}'
+        r = http.post(f"/v1/games/{gid}/actions", content=deep, headers={"content-type": "application/json"})
+        assert r.status_code == 422 and r.json()["error"]["code"]
+        r = http.post("/v1/games", json={"game": "opensky", "players": 2, "bots": {"\u00b2": "random"}},
+                      headers=bearer)
+        assert r.status_code == 422
+        assert http.get("/metrics").status_code == 404
+        assert "RateLimit-Remaining" in http.get("/v1/catalog").headers
+    with grpc.insecure_channel(stack.env["GRPC_ADDR"]) as channel:
+        public, admin = pb2_grpc.GameServiceStub(channel), pb2_grpc.GameAdminStub(channel)
+        with pytest.raises(grpc.RpcError) as refused:
+            public.CreateGame(pb2.CreateGameRequest(game="opensky", players=2), timeout=10)
+        assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        request = pb2.OwnedCreateGameRequest(game=pb2.CreateGameRequest(game="opensky", players=2))
+        for metadata in ((), call_metadata("skyboard-dev-bot-secret-change-me"), call_metadata(SERVICE_SECRET)):
+            with pytest.raises(grpc.RpcError) as refused:
+                admin.CreateGame(request, timeout=10, metadata=metadata)
+            assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED, "the stack's secret is its own"
+        bot = pb2.BotActionRequest(game_id=gid, seat=1, action_json="{}", expected_version=0)
+        with pytest.raises(grpc.RpcError) as refused:
+            admin.SubmitBotAction(bot, timeout=10)
+        assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
