@@ -18,6 +18,10 @@ from tests.services.archive_helpers import archived, finished_games, leftover_ke
 from tests.services.test_restart import ROOT
 
 
+#: SIGKILLs at random moments before an archiver is left to finish (each costs a process start, ~1 s).
+KILLS = 12
+
+
 def _spawn(settings, archive_url: str) -> subprocess.Popen:
     env = {
         **os.environ, "REDIS_URL": settings.redis_url, "GRPC_ADDR": "127.0.0.1:0", "METRICS_PORT": "0",
@@ -58,14 +62,21 @@ def test_archiver_killed_at_random_points_loses_and_duplicates_nothing(
     digests = {g.game_id: client.get_game(g.game_id).digest for g in games}
     rng = random.Random(7)
     kills = 0
-    deadline = time.monotonic() + 120
-    while leftover_keys(rdb, prefix, ids) and time.monotonic() < deadline:
+    while leftover_keys(rdb, prefix, ids) and kills < KILLS:
         proc = _spawn(settings, archive_pg_url)
         time.sleep(rng.uniform(0.0, 0.05))  # anywhere: mid-read, mid-insert, between commit and delete
         proc.kill()
         proc.wait(10)
         kills += 1
     assert kills >= 5, "the archive finished before the archiver was killed a few times: not a crash test"
+    proc = _spawn(settings, archive_pg_url)  # then one archiver left alone finishes what the killed ones left
+    try:
+        deadline = time.monotonic() + 60
+        while leftover_keys(rdb, prefix, ids) and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        proc.kill()
+        proc.wait(10)
     assert leftover_keys(rdb, prefix, ids) == []
     per_game, player_rows = _counts(archive_pg_url, ids)
     assert per_game == dict.fromkeys(ids, 1)  # every game, exactly once
