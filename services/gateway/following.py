@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from services.gateway.gamestate import GameStateError
+from services.gateway.keys import Keys
 
 if TYPE_CHECKING:
     from services.gateway.context import Context
@@ -76,18 +77,22 @@ def new_turns(to_act: Sequence[int], before: Sequence[int] | None, actor: int | 
 async def register_game(c: Context, game_id: str, game: str, seats: Mapping[int, str]) -> None:
     """Record which account holds which seat of a new game, list it in each account's ongoing games and
     have it followed (the local follower is woken at once)."""
-    now = int(time.time() * 1000)
-    keep = c.settings.account_events_keep_s
     async with c.redis.pipeline(transaction=True) as pipe:
-        pipe.hset(c.keys.game_accounts(game_id), mapping={str(s): pid for s, pid in seats.items()})
-        pipe.expire(c.keys.game_accounts(game_id), keep)
-        for seat, pid in seats.items():
-            pipe.hset(c.keys.account_games(pid), game_id,
-                      json.dumps({"seat": seat, "game": game, "since_ms": now}, separators=(",", ":")))
-        pipe.zadd(c.keys.followed(), {game_id: now})
+        register_on(pipe, c.keys, c.settings.account_events_keep_s, game_id, game, seats)
         await pipe.execute()
     if c.follower is not None:
         c.follower.kick()
+
+
+def register_on(pipe: Any, keys: Keys, keep_s: int, game_id: str, game: str, seats: Mapping[int, str]) -> None:
+    """`register_game`'s writes, queued on a pipeline (the matchmaker's path has no gateway context)."""
+    now = int(time.time() * 1000)
+    pipe.hset(keys.game_accounts(game_id), mapping={str(s): pid for s, pid in seats.items()})
+    pipe.expire(keys.game_accounts(game_id), keep_s)
+    for seat, pid in seats.items():
+        pipe.hset(keys.account_games(pid), game_id,
+                  json.dumps({"seat": seat, "game": game, "since_ms": now}, separators=(",", ":")))
+    pipe.zadd(keys.followed(), {game_id: now})
 
 
 class Follower:

@@ -204,3 +204,40 @@ def test_a_stream_ends_once_its_api_key_stops_working(make_gateway) -> None:
         t.join(15)
         assert not t.is_alive() and result[-1].event == "error"
         assert result[-1].json()["error"]["code"] == "unauthenticated"
+
+
+def test_a_matched_ticket_reaches_the_account_stream_and_my_games(gw) -> None:
+    from tests.gateway.test_matchmaking import poll, run_matcher, ticket
+
+    with gw.client() as c:
+        _a_id, a = new_account(c, "a")
+        _b_id, b = new_account(c, "b")
+        ta, tb = ticket(c, a, "toybids", 2), ticket(c, b, "toybids", 2)
+        [game_id] = run_matcher(gw.settings)
+        for key, tid in ((a, ta), (b, tb)):
+            seat = poll(c, key, tid)["seat"]
+            got = events(c, key, lambda es: any(e.event == "your_turn" for e in es))
+            start = next(e.json() for e in got if e.event == "game_start")
+            assert start["game_id"] == game_id and start["seat"] == seat and start["token"] is None
+            assert next(e.json() for e in got if e.event == "your_turn") == {
+                "game_id": game_id, "seat": seat, "version": 0, "deadline": None}
+            mine = c.get("/v1/players/me/games", headers=auth(key)).json()["games"]
+            assert [(g["game_id"], g["seat"], g["my_turn"]) for g in mine] == [(game_id, seat, True)]
+
+
+def test_my_games_list_the_games_where_it_is_my_turn_first(gw) -> None:
+    with gw.client() as c:
+        _a_id, a = new_account(c, "a")
+        b_id, b = new_account(c, "b")
+        played = []
+        for _ in range(2):
+            cid = challenge(c, a, b_id)["challenge_id"]
+            played.append(c.post(f"/v1/challenges/{cid}/accept", headers=auth(b)).json())
+        first = played[0]  # b decides in its older game: only the newer one waits for b now
+        legal = c.get(f"/v1/games/{first['game_id']}/actions", headers=auth(first["token"])).json()
+        r = c.post(f"/v1/games/{first['game_id']}/actions", headers=auth(first["token"]),
+                   json={"action": legal["actions"][0], "expected_version": legal["version"]})
+        assert r.status_code == 200, r.text
+        mine = c.get("/v1/players/me/games", headers=auth(b)).json()["games"]
+        assert [(g["game_id"], g["my_turn"]) for g in mine] == [(played[1]["game_id"], True),
+                                                                (first["game_id"], False)]
