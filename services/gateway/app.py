@@ -19,6 +19,7 @@ from services.archive.db import make_engine
 from services.archive.repository import ArchiveRepository
 from services.credentials import check_secret
 from services.gateway import (
+    openapi_types,
     routes_accounts,
     routes_challenges,
     routes_games,
@@ -100,7 +101,8 @@ def create_app(
             if context.archive is not None:
                 await context.archive.close()
 
-    app = FastAPI(title="Skyboard REST gateway", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(title="Skyboard REST gateway", version="1.0.0", description=DESCRIPTION, lifespan=lifespan,
+                  docs_url=None)  # /docs: openapi_types serves Swagger UI from the package, no CDN
     app.state.ctx = context
     install_error_handlers(app)
     app.include_router(routes_games.router)
@@ -109,6 +111,7 @@ def create_app(
     app.include_router(routes_players.router)
     app.include_router(routes_history.router)
     app.include_router(routes_ops.router)
+    openapi_types.install(app)
     install_webclient(app)  # web client (services/webclient): its helper routes, static files as the fallback
     app.add_middleware(Edge, ctx=context, cors_origins=settings.cors_origins)
     return app
