@@ -8,6 +8,7 @@ settings; the app closes only what it built.
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import asynccontextmanager
 
 import redis.asyncio as aioredis
@@ -17,10 +18,19 @@ from services import boundedjson
 from services.archive.db import make_engine
 from services.archive.repository import ArchiveRepository
 from services.credentials import check_secret
-from services.gateway import routes_games, routes_history, routes_ops, routes_players
+from services.gateway import (
+    openapi_types,
+    routes_accounts,
+    routes_challenges,
+    routes_games,
+    routes_history,
+    routes_ops,
+    routes_players,
+)
 from services.gateway.context import Context
 from services.gateway.edge import Edge
 from services.gateway.errors import install_error_handlers
+from services.gateway.following import Follower
 from services.gateway.gamestate import GameStateClient
 from services.gateway.keys import Keys
 from services.gateway.metrics import GatewayMetrics, serve_metrics
@@ -71,9 +81,16 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
         exporter = serve_metrics(metrics, settings.metrics_host, settings.metrics_port)
+        following = None
+        if settings.follow_games:
+            context.follower = Follower(context)
+            following = asyncio.create_task(context.follower.run())
         try:
             yield
         finally:
+            if following is not None:
+                following.cancel()
+                await asyncio.gather(following, return_exceptions=True)
             if exporter is not None:
                 exporter.shutdown()
                 exporter.server_close()
@@ -84,13 +101,17 @@ def create_app(
             if context.archive is not None:
                 await context.archive.close()
 
-    app = FastAPI(title="Skyboard REST gateway", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(title="Skyboard REST gateway", version="1.0.0", description=DESCRIPTION, lifespan=lifespan,
+                  docs_url=None)  # /docs: openapi_types serves Swagger UI from the package, no CDN
     app.state.ctx = context
     install_error_handlers(app)
     app.include_router(routes_games.router)
+    app.include_router(routes_accounts.router)  # before routes_players and routes_history: /players/me...
+    app.include_router(routes_challenges.router)
     app.include_router(routes_players.router)
     app.include_router(routes_history.router)
     app.include_router(routes_ops.router)
+    openapi_types.install(app)
     install_webclient(app)  # web client (services/webclient): its helper routes, static files as the fallback
     app.add_middleware(Edge, ctx=context, cors_origins=settings.cors_origins)
     return app

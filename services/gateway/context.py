@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated
+from functools import cached_property
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from redis.asyncio import Redis
 
 from services.archive.repository import ArchiveRepository
 from services.gamestate.tokens import RETIRED_BOT_PREFIX
+from services.gateway.account_events import AccountEvents
+from services.gateway.accounts import Accounts
+from services.gateway.challenges import Challenges
 from services.gateway.errors import ApiError
 from services.gateway.gamestate import GameStateClient, GameStateError, http_error
 from services.gateway.keys import Keys
@@ -32,6 +36,23 @@ class Context:
     metrics: GatewayMetrics
     #: the SQL archive of finished games (player histories); None without GATEWAY_ARCHIVE_URL / ARCHIVE_URL
     archive: ArchiveRepository | None = None
+    #: the turn follower of this gateway (following.Follower), None when GATEWAY_FOLLOW_GAMES is off
+    follower: Any = None
+
+    @cached_property
+    def accounts(self) -> Accounts:
+        """Account kinds and API-key rotation."""
+        return Accounts(self.redis, self.keys, self.settings.api_key_grace_s)
+
+    @cached_property
+    def events(self) -> AccountEvents:
+        """The account streams (GET /v1/players/me/events)."""
+        return AccountEvents(self.redis, self.keys, self.settings.service_secret or "",
+                             self.settings.account_events_maxlen, self.settings.account_events_keep_s)
+
+    @cached_property
+    def challenges(self) -> Challenges:
+        return Challenges(self.redis, self.keys, self.settings.challenge_ttl_s, self.settings.account_events_keep_s)
 
     async def settle_if_rated(self, game_id: str, scores: list[int], winners: list[int]) -> None:
         """Settle a finished rated game's ratings (idempotent; safe to call on every sighting)."""

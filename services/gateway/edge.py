@@ -44,7 +44,8 @@ class Edge:
         settings = ctx.settings
         self.max_bytes = settings.max_body_bytes
         self.limiter = RateLimiter(ctx.redis, ctx.keys, settings.rate_limit_ip, settings.rate_limit_token,
-                                   settings.rate_limit_window_s, settings.rate_limit_ip_ceiling)
+                                   settings.rate_limit_window_s, settings.rate_limit_ip_ceiling,
+                                   settings.rate_limit_bot_token)
         self.hot = HotRoutes(ctx)
         self.guarded: ASGIApp = self._guarded
         if cors_origins:

@@ -66,3 +66,42 @@ class Keys:
 
     def buckets(self) -> str:
         return f"{self.prefix}mm:buckets"
+
+    # accounts (services/gateway/accounts.py, account_events.py, challenges.py, following.py)
+    def account_events(self, player_id: str) -> str:
+        """Redis stream of one account's events (bounded length): what GET /v1/players/me/events replays."""
+        return f"{self.prefix}acct:ev:{player_id}"
+
+    def handoff(self, player_id: str, game_id: str) -> str:
+        """A seat token sealed for its owner's account stream, deleted by the one delivery that takes it."""
+        return f"{self.prefix}acct:handoff:{player_id}:{game_id}"
+
+    def account_games(self, player_id: str) -> str:
+        """Hash game_id -> JSON {"seat", "game", "since_ms"} of an account's ongoing games."""
+        return f"{self.prefix}acct:games:{player_id}"
+
+    def game_accounts(self, game_id: str) -> str:
+        """Hash seat -> player_id of the account-held seats of one game."""
+        return f"{self.prefix}acct:seats:{game_id}"
+
+    def followed(self) -> str:
+        """Sorted set game_id -> registration ms of games whose turns are published to account streams."""
+        return f"{self.prefix}follow:games"
+
+    def follow_lease(self, game_id: str) -> str:
+        return f"{self.prefix}follow:lease:{game_id}"
+
+    def follow_pos(self, game_id: str) -> str:
+        """Hash {"v", "to_act"}: the last version whose turns were published (exactly once, by script)."""
+        return f"{self.prefix}follow:pos:{game_id}"
+
+    def challenge(self, challenge_id: str) -> str:
+        return f"{self.prefix}ch:{challenge_id}"
+
+    def challenges_of(self, player_id: str) -> str:
+        """Sorted set challenge_id -> created ms of the challenges a player sent or received."""
+        return f"{self.prefix}ch:of:{player_id}"
+
+    def challenges_due(self) -> str:
+        """Sorted set challenge_id -> expiry ms of pending challenges (the expiry sweep reads it)."""
+        return f"{self.prefix}ch:due"

@@ -17,6 +17,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope
 
+from services.gateway.accounts import is_bot_key
 from services.gateway.errors import error_response
 from services.gateway.keys import Keys, token_hash
 
@@ -127,14 +128,17 @@ class RateLimiter:
 
     - a request with a bearer credential (API key or seat token) counts against that credential's bucket
       (`per_token`), so clients behind one address (an office, a university, a cloud NAT) do not share one;
+      a bot account's API key (prefix `sbk_bot_`, see accounts.py) has the larger budget `per_bot`;
     - an anonymous request counts against its address's bucket (`per_ip`);
     - every request also counts against its address's flood ceiling (`ip_ceiling`, far above the others), so
       minting credentials cannot multiply one machine's budget without bound.
     The tightest bucket is reported on every response (RateLimit-Limit / -Remaining / -Reset).
     """
 
-    def __init__(self, redis: Redis, keys: Keys, per_ip: int, per_token: int, window_s: int, ip_ceiling: int = 0):
+    def __init__(self, redis: Redis, keys: Keys, per_ip: int, per_token: int, window_s: int, ip_ceiling: int = 0,
+                 per_bot: int | None = None):
         self.keys = keys
+        self.per_bot = per_token if per_bot is None else per_bot
         self.per_ip = per_ip
         self.per_token = per_token
         self.ip_ceiling = ip_ceiling
@@ -151,7 +155,11 @@ class RateLimiter:
         ip = client[0] if client else "unknown"
         token = bearer_token(scope)
         buckets = []
-        if token and self.per_token:
+        if token and is_bot_key(token):
+            if self.per_bot:
+                buckets.append((self.keys.rate("bot", token_hash(token)[:32], window), self.per_bot,
+                                "this bot account's key"))
+        elif token and self.per_token:
             buckets.append((self.keys.rate("tok", token_hash(token)[:32], window), self.per_token, "this credential"))
         elif not token and self.per_ip:
             buckets.append((self.keys.rate("ip", ip, window), self.per_ip, "this address"))

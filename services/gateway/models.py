@@ -103,6 +103,10 @@ class GameLog(BaseModel):
 
 class NewPlayer(Strict):
     name: str = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")
+    kind: Literal["human", "bot"] = Field(
+        "human", description="`bot` for a program's account: flagged as a bot wherever the player is shown, its "
+        "API keys start with `sbk_bot_` and have their own rate-limit budget (`GATEWAY_RATE_LIMIT_BOT_TOKEN`).",
+    )
 
 
 class PlayerCreated(BaseModel):
@@ -121,6 +125,7 @@ class PlayerOut(BaseModel):
     player_id: str
     name: str
     ratings: dict[str, RatingOut]
+    kind: Literal["human", "bot"] = Field("human", description="`bot`: a program's account")
 
 
 class NewTicket(Strict):
@@ -128,6 +133,10 @@ class NewTicket(Strict):
     players: int = Field(ge=1, le=64)
     options: JsonObject = Field(default_factory=dict)
     bots_after_s: float | None = Field(None, ge=0, le=3600)
+    opponents: Literal["any", "humans"] = Field(
+        "any", description="`humans`: meet only human accounts, never a bot account nor a platform bot (no bot fill; "
+        "`bots_after_s` is ignored). Only a human account may ask for it.",
+    )
 
 
 class TicketCreated(BaseModel):
@@ -157,6 +166,7 @@ class LeaderboardEntry(BaseModel):
     rank: int
     player_id: str
     name: str | None
+    kind: Literal["human", "bot"] = Field("human", description="`bot`: a program's account")
     mu: float
     sigma: float
     ordinal: float

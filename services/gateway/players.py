@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import secrets
 import time
 import uuid
 
 from redis.asyncio import Redis
 
+from services.gateway.accounts import mint_key
 from services.gateway.keys import Keys, token_hash
 
 
@@ -20,12 +20,15 @@ class Players:
         self.redis = redis
         self.keys = keys
 
-    async def create(self, name: str) -> tuple[str, str]:
-        """A new player; returns (player_id, api_key). The key is shown once and never stored in clear."""
+    async def create(self, name: str, kind: str = "human") -> tuple[str, str]:
+        """A new player of `kind` (human or bot); returns (player_id, api_key). The key is shown once and never
+        stored in clear (its hash is kept as `key_hash`, for rotation)."""
         player_id = uuid.uuid4().hex
-        api_key = "sbk_" + secrets.token_urlsafe(32)
+        api_key = mint_key(kind)
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(self.keys.player(player_id), mapping={"name": name, "created_ms": int(time.time() * 1000)})
+            pipe.hset(self.keys.player(player_id), mapping={
+                "name": name, "created_ms": int(time.time() * 1000), "kind": kind, "key_hash": token_hash(api_key),
+            })
             pipe.set(self.keys.api_key(token_hash(api_key)), player_id)
             await pipe.execute()
         return player_id, api_key

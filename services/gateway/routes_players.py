@@ -35,7 +35,7 @@ async def create_player(body: NewPlayer, c: Ctx) -> PlayerCreated:
     name = body.name.strip()
     if not name:
         raise ApiError(422, "name must not be blank")
-    player_id, api_key = await c.players.create(name)
+    player_id, api_key = await c.players.create(name, body.kind)
     return PlayerCreated(player_id=player_id, api_key=api_key)
 
 
@@ -45,7 +45,7 @@ async def get_player(player_id: str, c: Ctx) -> PlayerOut:
     if name is None:
         raise ApiError(404, "no such player")
     ratings = await c.ratings.all_games(player_id)
-    return PlayerOut(player_id=player_id, name=name,
+    return PlayerOut(player_id=player_id, name=name, kind=await c.accounts.kind(player_id),
                      ratings={g: RatingOut(**r.to_json()) for g, r in ratings.items()})
 
 
@@ -64,12 +64,15 @@ def _check_options(entry: dict, players: int, options: dict) -> None:
 @router.post("/matchmaking/tickets", status_code=201, response_model=TicketCreated, summary="Queue for a game")
 async def create_ticket(body: NewTicket, request: Request, c: Ctx) -> TicketCreated:
     player_id = await _player(request, c)
+    if body.opponents == "humans" and await c.accounts.kind(player_id) == "bot":
+        raise ApiError(422, "a bot account cannot ask for human opponents only", "humans_only_for_humans")
     entry = await c.catalog_entry(body.game)
     _check_options(entry, body.players, body.options)
     options = {k: body.options.get(k, spec["default"]) for k, spec in entry["options"].items()}
     rating = await c.ratings.get(player_id, body.game)
     bots_after = c.settings.default_bots_after_s if body.bots_after_s is None else body.bots_after_s
-    ticket = await c.tickets.create(player_id, body.game, body.players, options, bots_after, rating.ordinal)
+    ticket = await c.tickets.create(player_id, body.game, body.players, options, bots_after, rating.ordinal,
+                                    body.opponents)
     return TicketCreated(ticket_id=ticket.ticket_id)
 
 
@@ -133,8 +136,9 @@ async def leaderboard(
 ) -> Leaderboard:
     entry = await c.catalog_entry(game)
     rows = await c.ratings.leaderboard(entry["name"], limit, offset)
+    kinds = await c.accounts.kinds([pid for pid, _r in rows])
     entries = []
     for i, (pid, r) in enumerate(rows):
         entries.append(LeaderboardEntry(rank=offset + i + 1, player_id=pid, name=await c.players.name(pid),
-                                        **r.to_json()))
+                                        kind=kinds[pid], **r.to_json()))
     return Leaderboard(game=entry["name"], entries=entries)

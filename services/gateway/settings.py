@@ -65,6 +65,30 @@ class GatewaySettings(BaseSettings):
         300, ge=0, description="Requests per window per bearer credential (API key or seat token); 0 disables."
     )
     rate_limit_window_s: int = Field(60, gt=0, description="Length of the fixed rate-limit window.")
+    rate_limit_bot_token: int = Field(
+        3000, ge=0, description="Requests per window per bot account's API key (keys of kind bot start with "
+        "`sbk_bot_`): enough for a bot to play at full speed; 0 disables. Seat tokens keep GATEWAY_RATE_LIMIT_TOKEN.",
+    )
+    api_key_grace_s: int = Field(
+        86_400, ge=0, description="After POST /v1/players/me/keys, how long the replaced API key keeps working."
+    )
+    challenge_ttl_s: int = Field(
+        86_400, gt=0, description="A pending challenge expires this long after it was sent."
+    )
+    account_events_maxlen: int = Field(
+        1000, ge=10, description="Events kept per account stream (GET /v1/players/me/events); older ones are trimmed."
+    )
+    account_events_keep_s: int = Field(
+        7 * 86_400, gt=0, description="How long account stream events (and undelivered sealed seat tokens) are kept."
+    )
+    follow_games: bool = Field(
+        True, description="Run the turn follower: publishes your_turn / game_end of account games to account streams."
+    )
+    follow_max_games: int = Field(1000, ge=1, description="Games one gateway follows at once (WatchGame streams).")
+    follow_scan_s: float = Field(1.0, gt=0, description="How often the follower looks for games nobody follows.")
+    follow_lease_s: float = Field(
+        15.0, gt=0, description="A follower's lease on a game; another gateway takes over once it lapses."
+    )
     cors_origins: list[str] = Field(default_factory=list, description='Allowed CORS origins, JSON list; ["*"] = any.')
     sse_ping_s: float = Field(15.0, gt=0, description="Seconds between SSE keep-alive comments.")
     ticket_ttl_s: float = Field(30.0, gt=0, description="A queued ticket expires this long after its last poll.")

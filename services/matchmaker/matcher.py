@@ -20,6 +20,8 @@ import time
 import uuid
 from dataclasses import dataclass
 
+from services.gateway.account_events import AccountEvents
+from services.gateway.following import register_on
 from services.gateway.gamestate import GameStateClient, GameStateError, NewGame
 from services.gateway.ratings import Ratings
 from services.gateway.settings import GatewaySettings
@@ -140,8 +142,29 @@ class Matcher:
             rated.append((game_id, seating.group.tickets[0].game, entities))
             seated += len(seating.human_seats)
         await self.ratings.register_games(rated, self._now_ms() + self._settle_ms)
+        await self._announce(placed, recorded)
         log.info("matched %d tickets into %d games (%d failed to create)", seated, len(rated), len(failed))
         return [game_id for game_id, _game, _entities in rated]
+
+    async def _announce(self, placed: list[tuple[_Seating, str, dict[str, Placement]]], recorded: list[bool]) -> None:
+        """List the matched games among the players' ongoing games, have their turns followed and put a
+        `game_start` on each player's account stream (its token stays with the ticket's poll)."""
+        keys, s = self.store.keys, self.settings
+        events = AccountEvents(self.store.redis, keys, s.service_secret or "", s.account_events_maxlen,
+                               s.account_events_keep_s)
+        async with self.store.redis.pipeline(transaction=True) as pipe:
+            for (seating, game_id, _p), ok in zip(placed, recorded):
+                if not ok:
+                    continue
+                game = seating.group.tickets[0].game
+                seats = {seating.human_seats[t.ticket_id]: t.player_id for t in seating.group.tickets}
+                register_on(pipe, keys, s.account_events_keep_s, game_id, game, seats)
+                for t in seating.group.tickets:
+                    events.add_to(pipe, t.player_id, "game_start", {
+                        "game_id": game_id, "game": game, "seat": seating.human_seats[t.ticket_id],
+                        "ticket_id": t.ticket_id, "token": None, "token_delivered": False,
+                        "note": "the seat token is handed out by the ticket's next poll"})
+            await pipe.execute()
 
     def _seat(self, group: Group) -> _Seating:
         """Random seats for the group's tickets; the remaining seats get the bot-fill level."""

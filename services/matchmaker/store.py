@@ -222,15 +222,22 @@ class Ticket:
     token: str | None = None
     #: when a poll took the seat token (epoch ms), None while it waits (or the ticket is not matched)
     token_delivered_ms: int | None = None
+    #: "humans": a human account's ticket that meets only human accounts' "humans" tickets (its own bucket)
+    opponents: str = "any"
 
     @property
     def bucket(self) -> str:
-        return bucket_of(self.game, self.players, self.options)
+        return bucket_of(self.game, self.players, self.options, self.opponents)
 
 
-def bucket_of(game: str, players: int, options: dict) -> str:
-    """Tickets only ever meet tickets of the same game, count and options."""
-    return f"{game}|{players}|{json.dumps(options, sort_keys=True, separators=(',', ':'))}"
+#: Suffix of the buckets of humans-only tickets: only human accounts' tickets asking for humans are there.
+HUMANS_ONLY = "|humans"
+
+
+def bucket_of(game: str, players: int, options: dict, opponents: str = "any") -> str:
+    """Tickets only ever meet tickets of the same game, count, options and opponents wish."""
+    bucket = f"{game}|{players}|{json.dumps(options, sort_keys=True, separators=(',', ':'))}"
+    return bucket + HUMANS_ONLY if opponents == "humans" else bucket
 
 
 def _dumps(obj) -> str:
@@ -256,6 +263,7 @@ def _ticket(ticket_id: str, raw: dict) -> Ticket:
         game_id=d.get("game_id"),
         seat=int(d["seat"]) if "seat" in d else None,
         token_delivered_ms=int(d["token_delivered_ms"]) if "token_delivered_ms" in d else None,
+        opponents=d.get("opponents", "any"),
     )
 
 
@@ -277,15 +285,18 @@ class TicketStore:
         self._ids = redis.register_script(_IDS)
 
     async def create(
-        self, player_id: str, game: str, players: int, options: dict, bots_after_s: float, rating: float
+        self, player_id: str, game: str, players: int, options: dict, bots_after_s: float, rating: float,
+        opponents: str = "any",
     ) -> Ticket:
+        """Queue a ticket. A humans-only ticket never gets bot fill (its `bots_after_s` is infinite)."""
         ticket_id = uuid.uuid4().hex
         now = int(time.time() * 1000)
-        bucket = bucket_of(game, players, options)
+        bucket = bucket_of(game, players, options, opponents)
         fields = {
             "player_id": player_id, "game": game, "players": players,
-            "options": json.dumps(options, sort_keys=True), "bots_after_s": bots_after_s,
-            "created_ms": now, "rating": rating, "status": "queued",
+            "options": json.dumps(options, sort_keys=True),
+            "bots_after_s": "inf" if opponents == "humans" else bots_after_s,
+            "created_ms": now, "rating": rating, "status": "queued", "opponents": opponents,
         }
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(self.keys.ticket(ticket_id), mapping=fields)
@@ -342,6 +353,7 @@ class TicketStore:
         Read by a script in chunks of READ_CHUNK: a JSON reply per chunk instead of a hash per ticket.
         """
         queue = self.keys.queue(bucket)
+        opponents = "humans" if bucket.endswith(HUMANS_ONLY) else "any"
         ids = json.loads(await self._ids(keys=[queue]))
         out = []
         for start in range(0, len(ids), READ_CHUNK):
@@ -349,7 +361,7 @@ class TicketStore:
             rows = json.loads(await self._queued(keys=[queue, *self._pairs(chunk)], args=[_dumps(chunk)]))
             out += [
                 Ticket(tid, player_id, game, int(players), json.loads(options), float(bots_after_s),
-                       int(created_ms), float(rating), "queued")
+                       int(created_ms), float(rating), "queued", opponents=opponents)
                 for tid, player_id, game, players, options, bots_after_s, created_ms, rating in rows
             ]
         return out

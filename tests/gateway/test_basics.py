@@ -82,7 +82,7 @@ def test_players_get_an_api_key_and_a_public_profile(http: httpx.Client, rdb, ga
     assert r.status_code == 201
     created = r.json()
     profile = http.get(f"/v1/players/{created['player_id']}").json()
-    assert profile == {"player_id": created["player_id"], "name": "Ada", "ratings": {}}
+    assert profile == {"player_id": created["player_id"], "name": "Ada", "ratings": {}, "kind": "human"}
     stored = {k: rdb.get(k) if rdb.type(k) == "string" else rdb.hgetall(k)
               for k in rdb.scan_iter(match=f"{gateway.settings.key_prefix}*")}
     assert created["api_key"] not in repr(stored), "api keys are stored hashed"
