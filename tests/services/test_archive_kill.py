@@ -17,7 +17,6 @@ from services.archive.models import ArchivedGameRow, ArchivedPlayerRow
 from tests.services.archive_helpers import archived, finished_games, leftover_keys, replayed_digest
 from tests.services.test_restart import ROOT
 
-
 #: SIGKILLs at random moments before an archiver is left to finish (each costs a process start, ~1 s).
 KILLS = 12
 
