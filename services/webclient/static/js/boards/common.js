@@ -1,5 +1,5 @@
 // What every board shares: making an SVG element a clickable, keyboard-reachable target of actions.
-import { s } from "../dom.js";
+import { s, seatPatterns } from "../dom.js";
 
 /**
  * Mark `el` as the board element named `ref` (an airport code, a route, a destination...).
@@ -23,7 +23,7 @@ export function target(el, ref, label, pick) {
 
 export function svgRoot(width, height, title) {
   return s("svg", { viewBox: `0 0 ${width} ${height}`, class: "board", role: "group", "aria-label": title },
-    s("title", {}, title));
+    s("title", {}, title), seatPatterns());
 }
 
 export const text = (x, y, str, attrs = {}) => s("text", { x, y, ...attrs }, str);
