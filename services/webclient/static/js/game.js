@@ -341,7 +341,7 @@ function logEvent(ev, version) {
   const item = h("li", { class: `latest${chance ? " chance-ev" : ""}` }, text, ev.visible_to ? h("span", { class: "muted" }, " (only you see this)") : "");
   const log = $("log");
   log.prepend(item);
-  while (log.children.length > 300) log.lastChild.remove();
+  while (log.children.length > 5000) log.lastChild.remove();
   if (chance) $("chance").textContent = text;
   if ("seat" in ev || ev.type.endsWith("placed") || ev.type === "market_won") $("last-move").textContent = ui("last_move", { text });
 }
