@@ -125,7 +125,7 @@ def test_a_person_plays_to_the_end_by_what_the_page_says(person, bot_worker, art
                 return items.length !== before[0] || (items[0]?.innerText ?? '') !== before[1]
                     || document.querySelector('[role=alert]').textContent !== '';
             }""", arg=list(before), timeout=30_000)
-        alert = page.get_by_role("alert").inner_text()
+        alert = page.get_by_role("alert", include_hidden=True).inner_text()
         assert not alert, f"the page shows an error: {alert}"
         decisions += 1
         assert decisions < MAX_DECISIONS, f"{title} did not end after {MAX_DECISIONS} decisions"

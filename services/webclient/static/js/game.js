@@ -270,11 +270,13 @@ async function play(action) {
   } catch (err) {
     if (err instanceof ApiError && err.status === 409) $("notice").textContent = ui("moved_on");
     else showError(err);
+  }
+  try {
+    await refresh(version); // stay busy until the page shows the new position: no click on a stale button
   } finally {
     st.busy = false;
     document.body.classList.remove("busy");
   }
-  await refresh(version);
 }
 
 function kvList(pairs) {

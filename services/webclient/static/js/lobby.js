@@ -52,9 +52,10 @@ function renderCreateForm() {
   const before = [...seats.querySelectorAll("select")].map((s) => s.value);
   const kinds = ["human", ...catalog.bot_levels.map((l) => `bot:${l}`)];
   seats.replaceChildren(seats.querySelector("legend"), ...Array.from({ length: n }, (_, i) =>
-    h("label", {}, `Player ${i + 1} `, h("select", { id: `seat-kind-${i}`, name: `seat-${i}` },
-      kinds.map((k) => h("option", { value: k, selected: (before[i] ?? (i === 0 ? "human" : "bot:random")) === k },
-        k === "human" ? "Human (this browser)" : `Bot: ${k.slice(4)}`))))));
+    h("span", { class: "seat-field" }, h("label", { for: `seat-kind-${i}` }, `Player ${i + 1}`), " ",
+      h("select", { id: `seat-kind-${i}`, name: `seat-${i}` },
+        kinds.map((k) => h("option", { value: k, selected: (before[i] ?? (i === 0 ? "human" : "bot:random")) === k },
+          k === "human" ? "Human (this browser)" : `Bot: ${k.slice(4)}`))))));
   $("match-players").value ||= g.min_players;
 }
 

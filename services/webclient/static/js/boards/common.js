@@ -8,8 +8,12 @@ import { s, seatPatterns } from "../dom.js";
  */
 export function target(el, ref, label, pick) {
   el.dataset.ref = ref;
+  if (!(pick && pick.refs.has(ref))) { // not interactive: a tooltip (an aria-label needs a role)
+    el.prepend(s("title", {}, label));
+    return el;
+  }
   el.setAttribute("aria-label", label);
-  if (pick && pick.refs.has(ref)) {
+  {
     el.classList.add("clickable");
     el.setAttribute("role", "button");
     el.setAttribute("tabindex", "0");
