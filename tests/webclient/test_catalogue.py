@@ -41,7 +41,7 @@ def options_for(name: str, seed: int) -> dict | None:
 def vocabulary(name: str) -> dict[str, dict]:
     """{"action": {type: fields}, "event": {type: fields}, "phase": {phase: set()}} of one engine."""
     game = engine.get(name)
-    found: dict[str, dict[str, set[str]]] = {"action": defaultdict(set), "event": defaultdict(set), "phase": defaultdict(set)}
+    found: dict[str, dict[str, set[str]]] = {kind: defaultdict(set) for kind in ("action", "event", "phase")}
     for players in range(game.min_players, game.max_players + 1):
         for seed in range(SEEDS):
             state = game.new(players, seed, options_for(name, seed))

@@ -90,7 +90,9 @@ def decide(page, rng: random.Random) -> None:
 
 
 @pytest.mark.parametrize("title,players,options,shot_at", GAMES, ids=[f"{g[0].split(':')[0]}-{g[1]}p" for g in GAMES])
-def test_a_person_plays_to_the_end_by_what_the_page_says(person, bot_worker, artifacts, title, players, options, shot_at):
+def test_a_person_plays_to_the_end_by_what_the_page_says(
+    person, bot_worker, artifacts, title, players, options, shot_at
+):
     page = person
     rng = random.Random(f"{title}{players}{page.size}")
     create_game(page, title, players, options)
@@ -104,7 +106,8 @@ def test_a_person_plays_to_the_end_by_what_the_page_says(person, bot_worker, art
     while True:
         # my turn shows buttons; otherwise the panel says whom it waits for, and bots are "thinking…"
         page.wait_for_function(
-            """() => [...document.querySelectorAll('h2')].some(h => h.textContent === 'Final standings' && h.offsetParent)
+            """() => [...document.querySelectorAll('h2')]
+                    .some(h => h.textContent === 'Final standings' && h.offsetParent)
                 || [...document.querySelectorAll('section')].some(s => s.getAttribute('aria-labelledby') &&
                     document.getElementById(s.getAttribute('aria-labelledby')).textContent.startsWith('Your actions') &&
                     s.querySelector('button') && !document.body.classList.contains('busy'))""", timeout=60_000)
@@ -120,8 +123,8 @@ def test_a_person_plays_to_the_end_by_what_the_page_says(person, bot_worker, art
         decide(page, rng)
         page.wait_for_function(
             """before => {
-                const items = [...document.querySelectorAll('section')].find(s => s.querySelector('h2')?.textContent === 'Event log')
-                    .querySelectorAll('li');
+                const items = [...document.querySelectorAll('section')]
+                    .find(s => s.querySelector('h2')?.textContent === 'Event log').querySelectorAll('li');
                 return items.length !== before[0] || (items[0]?.innerText ?? '') !== before[1]
                     || document.querySelector('[role=alert]').textContent !== '';
             }""", arg=list(before), timeout=30_000)

@@ -10,6 +10,14 @@ const H = MAP_H + 150; // the waiting area is a band under the map
 const STAGES = ["", "I", "II", "III"];
 const COLOURS = { white: "#ffffff", red: "#e03131", black: "#222222" };
 
+// Europe drawn roomier than the data file's coordinates (same relative places), so that no destination box
+// overlaps another and no connection runs under a neighbour's box.
+const EUROPE_LAYOUT = {
+  stockholm: [470, 60], copenhagen: [390, 110], london: [220, 170], amsterdam: [305, 160], berlin: [420, 170],
+  warsaw: [530, 170], paris: [260, 235], frankfurt: [360, 225], vienna: [500, 250], zurich: [390, 295],
+  madrid: [190, 320], rome: [480, 355],
+};
+
 export const drawnKeys = ["slots", "display", "waiting", "overflow", "deck", "bag"];
 
 function tileInfo(data, id) {
@@ -27,7 +35,7 @@ function cardInfo(data, number) {
 export function draw(view, data, pick, ctx) {
   const name = ctx?.name || ((seat) => `Player ${seat + 1}`);
   const board = data.board;
-  const xy = Object.fromEntries(board.destinations.map((d) => [d.id, [d.x, d.y]]));
+  const xy = Object.fromEntries(board.destinations.map((d) => [d.id, EUROPE_LAYOUT[d.id] || [d.x, d.y]]));
   const svg = svgRoot(W, H, "Aeroplanes world map");
   svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "sea" }));
   const conns = s("g", { class: "connections" });
