@@ -214,6 +214,14 @@ function drawBoard(view, interactive = true) {
   $("board-extra").replaceChildren(...extra);
 }
 
+/** Highlight the board elements the latest events named, in place (the board is not redrawn). */
+function markLastMove() {
+  const svg = $("board").querySelector("svg");
+  if (!svg) return;
+  svg.querySelectorAll(".last-move").forEach((el) => el.classList.remove("last-move"));
+  for (const ref of st.lastRefs) svg.querySelectorAll(`[data-ref="${CSS.escape(ref)}"]`).forEach((el) => el.classList.add("last-move"));
+}
+
 /** A board element was clicked: play the only action naming it, or narrow the picker to those actions. */
 function pickRef(ref) {
   const matching = st.actions.filter((a) => refsOf(a).has(ref));
@@ -368,7 +376,7 @@ function openStream() {
         if (event === "end") ended = true;
         st.lastEventVersion = Math.max(st.lastEventVersion, version);
         if (!st.game || version > st.game.version || event === "end") refresh(version);
-        else if (st.game && !st.replay) drawBoard(st.game.view);
+        else markLastMove();
       } else if (event === "error") {
         showError(new Error(data?.error?.message || "stream error"));
       }
