@@ -30,7 +30,7 @@ def test_two_lobbies_are_matched_into_one_game(browser, wc_gateway):
             link.click()
             page.wait_for_url("**/game.html?id=*")
             game_ids.add(page.url.split("id=", 1)[1])
-            page.wait_for_function("() => document.querySelector('#actions-h').textContent.includes('seat')")
+            page.wait_for_function("() => document.querySelector('#actions-h').textContent.startsWith('Your actions')")
             seats.add(page.eval_on_selector("#seat-select", "el => el.value"))
         assert len(game_ids) == 1 and seats == {"0", "1"}
     finally:

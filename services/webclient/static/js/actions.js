@@ -1,6 +1,7 @@
-// The generic action picker: every legal action from /actions, grouped by type, as buttons (or a list
-// box with a Play button when a type has many), optionally narrowed to the actions naming a board element.
-import { actionLabel, h, words } from "./dom.js";
+// The action picker: every legal action from /actions as a button in the rulebook's words (grouped by kind;
+// a list box with a Play button when a kind has many), optionally narrowed to the actions naming a board
+// element. The words come from the caller's `describe` (the catalogue through the game's presentation module).
+import { h } from "./dom.js";
 
 const MAX_BUTTONS = 40;
 
@@ -19,27 +20,39 @@ export function refsOf(action) {
   return refs;
 }
 
-/** Render the picker into `root`; `play(action)` submits one. */
-export function renderPicker(root, actions, play, filterRef = null) {
+const plain = { label: (a) => a.type, hint: () => null, tooltip: () => null, group: (t) => t };
+
+/** Render the picker into `root`; `play(action)` submits one; `describe` gives label, hint, tooltip, group. */
+export function renderPicker(root, actions, play, filterRef = null, describe = plain) {
   const shown = filterRef ? actions.filter((a) => refsOf(a).has(filterRef)) : actions;
-  const groups = new Map();
-  for (const a of shown) groups.set(a.type, [...(groups.get(a.type) || []), a]);
   if (!shown.length) {
     root.replaceChildren(h("p", { class: "muted" }, actions.length ? "No action names that element." : "Nothing to do now."));
     return;
   }
-  root.replaceChildren(...[...groups].map(([type, list], gi) => {
-    const legend = h("legend", {}, `${words(type)} (${list.length})`);
+  const groups = new Map();
+  for (const a of shown) {
+    const g = describe.group(a.type);
+    groups.set(g, [...(groups.get(g) || []), a]);
+  }
+  root.replaceChildren(...[...groups].map(([group, list], gi) => {
+    const legend = h("legend", {}, list.length > 1 ? `${group} (${list.length})` : group);
     if (list.length <= MAX_BUTTONS) {
-      return h("fieldset", { class: "action-group" }, legend, list.map((a) =>
-        h("button", { type: "button", class: "action", "data-type": type, onclick: () => play(a) }, actionLabel(a))));
+      return h("fieldset", { class: "action-group" }, legend, list.map((a) => {
+        const hint = describe.hint(a);
+        const tip = describe.tooltip(a);
+        return h("button", { type: "button", class: "action", "data-type": a.type, title: tip, onclick: () => play(a) },
+          describe.label(a), hint ? h("span", { class: "hint" }, hint) : null);
+      }));
     }
     const id = `action-select-${gi}`;
     const select = h("select", { id, size: 8, class: "action-select" },
-      list.map((a, i) => h("option", { value: i, selected: i === 0 }, actionLabel(a))));
+      list.map((a, i) => {
+        const hint = describe.hint(a);
+        return h("option", { value: i, selected: i === 0 }, hint ? `${describe.label(a)} — ${hint}` : describe.label(a));
+      }));
     return h("fieldset", { class: "action-group" }, legend,
-      h("label", { for: id, class: "sr-only" }, `Choose a ${words(type)} action`), select,
-      h("button", { type: "button", class: "action play-selected", "data-type": type,
-        onclick: () => play(list[Number(select.value || 0)]) }, `Play selected ${words(type)}`));
+      h("label", { for: id, class: "sr-only" }, `Choose: ${group}`), select,
+      h("button", { type: "button", class: "action play-selected", "data-type": list[0].type, title: describe.tooltip(list[0]),
+        onclick: () => play(list[Number(select.value || 0)]) }, `Play the selected choice (${group.toLowerCase()})`));
   }));
 }

@@ -11,17 +11,51 @@ export class ApiError extends Error {
   }
 }
 
-/** Call the gateway; `token` goes as a Bearer header; JSON in, JSON out; throws ApiError on 4xx/5xx. */
-export async function api(path, { method = "GET", token = null, body = undefined, headers = {} } = {}) {
+const RETRY_STATUS = new Set([429, 503]);
+const MAX_TRIES = 7;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Wait before retry `attempt` (0-based): the server's Retry-After when given, else exponential back-off with
+ * jitter (0.5 s, 1 s, 2 s... up to 15 s). */
+export function backoff(attempt, retryAfter = null) {
+  const server = Number(retryAfter);
+  if (retryAfter !== null && Number.isFinite(server) && server >= 0) return Math.min(30_000, server * 1000 + Math.random() * 250);
+  return Math.min(15_000, 500 * 2 ** attempt) * (0.75 + Math.random() / 2);
+}
+
+/** Listeners told when a call waits to retry (the pages show "the server is busy"). */
+export const retryListeners = new Set();
+
+/**
+ * Call the gateway; `token` goes as a Bearer header; JSON in, JSON out; throws ApiError on 4xx/5xx.
+ * 429 (rate limited) and 503 (unavailable) are retried with back-off, except a 429 `quota_exceeded`, which
+ * waiting does not cure. Retrying a POST is safe: action submissions carry an Idempotency-Key.
+ */
+export async function api(path, { method = "GET", token = null, body = undefined, headers = {}, tries = MAX_TRIES } = {}) {
   const h = { Accept: "application/json", ...headers };
   if (token) h.Authorization = `Bearer ${token}`;
   if (body !== undefined) h["Content-Type"] = "application/json";
-  const res = await fetch(path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let data = null;
-  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
-  if (!res.ok) throw new ApiError(res.status, data);
-  return data;
+  for (let attempt = 0; ; attempt++) {
+    let res;
+    try {
+      res = await fetch(path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (err) { // network down: retry like a 503
+      if (attempt + 1 >= tries) throw err;
+      const wait = backoff(attempt);
+      retryListeners.forEach((f) => f(wait));
+      await sleep(wait);
+      continue;
+    }
+    const text = await res.text();
+    let data = null;
+    try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+    if (res.ok) { if (attempt) retryListeners.forEach((f) => f(0)); return data; }
+    const err = new ApiError(res.status, data);
+    if (!RETRY_STATUS.has(res.status) || err.code === "quota_exceeded" || attempt + 1 >= tries) throw err;
+    const wait = backoff(attempt, res.headers.get("Retry-After"));
+    retryListeners.forEach((f) => f(wait));
+    await sleep(wait);
+  }
 }
 
 /**

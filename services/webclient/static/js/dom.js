@@ -1,4 +1,4 @@
-// Tiny DOM and SVG builders and the human-readable text of actions and events.
+// Tiny DOM and SVG builders, seat colours and patterns. (Words live in i18n.js and games/*.js.)
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -34,10 +34,20 @@ function append(el, children) {
   }
 }
 
-/** Seat colours, shared by every board and panel (seat n -> PALETTE[n]). */
-export const PALETTE = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
-export const seatColour = (seat) => (seat === null || seat === undefined ? "#777" : PALETTE[seat % PALETTE.length]);
-export const seatName = (seat) => `Seat ${seat}`;
+/**
+ * Seat colours: the Okabe-Ito palette (distinguishable with the common colour-vision deficiencies), each with its
+ * own pattern and shape too, so no seat is told apart by colour alone. Boards fill tokens with seatFill(seat)
+ * (an SVG pattern, see svgRoot in boards/common.js); HTML shows seatBadge(seat).
+ */
+export const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"];
+export const SHAPES = ["●", "■", "▲", "◆", "★", "⬟"];
+export const PATTERNS = ["solid", "stripes", "dots", "checks", "bars", "grid"];
+export const seatColour = (seat) => (seat === null || seat === undefined || seat < 0 ? "#777" : PALETTE[seat % PALETTE.length]);
+export const seatFill = (seat) => (seat === null || seat === undefined || seat < 0 ? "#777" : `url(#seat-fill-${seat % PALETTE.length})`);
+export const seatShape = (seat) => SHAPES[seat % SHAPES.length];
+/** A seat's badge: a patterned colour swatch with the seat's shape (decorative: the name goes beside it). */
+export const seatBadge = (seat) => h("span", { class: `badge seat-${seat % PALETTE.length}`, "aria-hidden": "true" }, seatShape(seat));
+export const seatName = (seat) => `Player ${seat + 1}`;
 
 export const words = (key) => String(key).replace(/_/g, " ");
 
@@ -52,35 +62,17 @@ export function show(value) {
   return String(value);
 }
 
-/** "bid: fare 200, itinerary FCO, ATH" for an action JSON. */
-export function actionLabel(action) {
-  const fields = Object.entries(action).filter(([k]) => k !== "type");
-  if (!fields.length) return words(action.type);
-  return `${words(action.type)}: ${fields.map(([k, v]) => `${words(k)} ${show(v)}`).join(", ")}`;
-}
-
-const DIE = ["⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
-const dieFace = (n) => (Number.isInteger(n) && n >= 1 && n <= 6 ? `${DIE[n - 1]} ${n}` : String(n));
-
-/** An event's own fields: the engine's event JSON is flat ({type, ...data, visible_to?}, plus version in SSE). */
-function eventData(ev) {
-  const { type: _type, visible_to: _to, version: _v, ...data } = ev;
-  return data;
-}
-
-/** Does this event carry chance (dice, draws, reveals) worth showing big? */
-export function isChance(ev) {
-  const d = eventData(ev);
-  return /roll|dice|die|reveal|draw|passengers|price_check/.test(ev.type) || "dice" in d || "roll" in d;
-}
-
-/** The readable line of an engine event (seat first when it names one). */
-export function eventText(ev) {
-  const d = eventData(ev);
-  const who = "seat" in d ? `${seatName(d.seat)} ` : "";
-  delete d.seat;
-  if (Array.isArray(d.dice)) d.dice = d.dice.map(dieFace).join("  ");
-  const rest = Object.entries(d).map(([k, v]) => `${words(k)} ${typeof v === "string" ? v : show(v)}`).join(", ");
-  const secret = ev.visible_to ? " (private)" : "";
-  return `${who}${words(ev.type)}${secret}${rest ? ` — ${rest}` : ""}`;
+/** SVG <defs> with each seat's pattern fill (ids seat-fill-N). */
+export function seatPatterns() {
+  return s("defs", {}, PALETTE.map((c, i) => {
+    const p = s("pattern", { id: `seat-fill-${i}`, patternUnits: "userSpaceOnUse", width: 8, height: 8 },
+      s("rect", { width: 8, height: 8, fill: c }));
+    const ink = { stroke: "#fff", "stroke-width": 1.6, opacity: 0.75 };
+    if (PATTERNS[i] === "stripes") p.append(s("path", { d: "M-2 2 L2 -2 M0 8 L8 0 M6 10 L10 6", ...ink }));
+    if (PATTERNS[i] === "dots") p.append(s("circle", { cx: 4, cy: 4, r: 1.6, fill: "#fff", opacity: 0.8 }));
+    if (PATTERNS[i] === "checks") p.append(s("rect", { width: 4, height: 4, fill: "#fff", opacity: 0.45 }), s("rect", { x: 4, y: 4, width: 4, height: 4, fill: "#fff", opacity: 0.45 }));
+    if (PATTERNS[i] === "bars") p.append(s("path", { d: "M0 4 L8 4", ...ink }));
+    if (PATTERNS[i] === "grid") p.append(s("path", { d: "M4 0 L4 8 M0 4 L8 4", ...ink }));
+    return p;
+  }));
 }

@@ -1,14 +1,21 @@
-// The game page: draws a game from its view, lists my legal actions, follows the SSE stream, supports
-// hot-seat play (one token per human seat in this browser) and replays finished games step by step.
-import { api, ApiError, readEvents } from "./api.js";
-import { actionLabel, eventText, h, isChance, seatColour, show, words } from "./dom.js";
+// The game page: draws a game from its view, lists my legal actions in the rulebook's words, follows the SSE
+// stream, supports hot-seat play (one token per human seat in this browser) and replays finished games.
+// Every text comes from the catalogue (i18n.js) through the game's presentation module (games/<game>.js).
+import { api, ApiError, backoff, readEvents, retryListeners } from "./api.js";
+import { h, seatBadge, seatColour } from "./dom.js";
 import { refsOf, renderPicker } from "./actions.js";
-import { findGame, mySeats } from "./store.js";
+import { loadCatalogue, say, section, ui } from "./i18n.js";
+import { findGame, mySeats, player } from "./store.js";
 import * as opensky from "./boards/opensky.js";
 import * as aeroplanes from "./boards/aeroplanes.js";
 import * as blueskies from "./boards/blueskies.js";
+import * as pOpensky from "./games/opensky.js";
+import * as pAeroplanes from "./games/aeroplanes.js";
+import * as pBlueskies from "./games/blueskies.js";
 
 const BOARDS = { opensky, aeroplanes, blueskies };
+const PRESENTERS = { opensky: pOpensky, aeroplanes: pAeroplanes, blueskies: pBlueskies };
+const TITLES = { opensky: "OpenSky", aeroplanes: "Aeroplanes: Aviation Ascendant", blueskies: "Blue Skies" };
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const gameId = params.get("id");
@@ -21,18 +28,50 @@ const st = {
   boardData: null,
   filterRef: null,
   stream: null, // AbortController of the SSE reader
+  streamFailures: 0,
   lastEventVersion: 0,
   turnKey: "",
   turnSince: Date.now(),
   busy: false,
   replay: null, // {step, steps} while replaying
   loading: null,
+  names: [],
+  lastRefs: new Set(), // board refs named by the latest version's events
+  lastVersion: -1,
+  refocus: false,
+  zoom: 1,
 };
 
 const token = () => st.seats.find((x) => x.seat === st.seat)?.token || null;
+const pres = () => PRESENTERS[st.game?.game || st.replay?.game] || null;
+const gameKey = () => st.game?.game || st.replay?.game;
+const title = () => TITLES[gameKey()] || findGame(gameId)?.title || "Skyboard";
+const nameOf = (seat) => (seat === null || seat === undefined ? "—" : st.names[seat] || ui("player_n", { n: Number(seat) + 1 }));
+const ctxFor = (view) => ({ game: gameKey(), view, data: st.boardData, name: nameOf, me: st.seat });
 
 function showError(err) {
   $("error").textContent = err ? (err.message || String(err)) + (err.rule ? ` (rule ${err.rule})` : "") : "";
+}
+
+/** Player names: mine from the lobby (the player account's name), bots by level, other people "Player N". */
+function computeNames(g) {
+  const entry = findGame(gameId);
+  const me = entry?.player || player()?.name || null;
+  const mine = st.seats.map((x) => x.seat);
+  const bots = g.bots || {};
+  const count = {};
+  const levels = Object.values(bots).reduce((m, l) => ({ ...m, [l]: (m[l] || 0) + 1 }), {});
+  st.names = Array.from({ length: g.players }, (_, i) => {
+    if (entry?.names?.[i]) return entry.names[i];
+    const level = bots[String(i)];
+    if (level) {
+      count[level] = (count[level] || 0) + 1;
+      const base = ui("bot", { level: level.charAt(0).toUpperCase() + level.slice(1) });
+      return levels[level] > 1 ? `${base} ${count[level]}` : base;
+    }
+    if (mine.includes(i) && me) return mine.length > 1 ? `${me} ${mine.indexOf(i) + 1}` : me;
+    return ui("player_n", { n: i + 1 });
+  });
 }
 
 async function loadBoardData(game) {
@@ -42,25 +81,30 @@ async function loadBoardData(game) {
 
 /**
  * Fetch the game (as my current seat) and my legal actions, then redraw. Calls made while one is running
- * only raise the version wanted, so a burst of stream events costs one more fetch at most.
+ * only raise the version wanted, so a burst of stream events costs one more fetch at most. A failure (after
+ * api()'s own retries) schedules another attempt: the page never stays on a stale version.
  */
 async function refresh(minVersion = 0) {
   st.want = Math.max(st.want || 0, minVersion);
   if (st.loading) return st.loading;
   st.loading = (async () => {
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       try {
         const g = await api(`/v1/games/${encodeURIComponent(gameId)}`, { token: token() });
         if (autoSwitch(g.status, g.to_act)) continue; // fetch again as the seat that must act
-        st.game = g;
-        st.actions = token() && g.status === "active" && g.to_act.includes(st.seat)
+        const actions = token() && g.status === "active" && g.to_act.includes(st.seat)
           ? (await api(`/v1/games/${encodeURIComponent(gameId)}/actions`, { token: token() })).actions : [];
         await loadBoardData(g.game);
+        st.game = g;
+        st.actions = actions;
+        if (!st.names.length) computeNames(g);
+        showError(null);
         if (!st.replay) render();
         if (g.version >= st.want || g.status === "finished") break;
       } catch (err) {
         showError(err);
-        break;
+        if (err instanceof ApiError && [401, 403, 404].includes(err.status)) break;
+        await new Promise((r) => setTimeout(r, backoff(Math.min(attempt, 5))));
       }
     }
   })();
@@ -87,38 +131,95 @@ function selectSeat(seat) {
 function render() {
   const g = st.game;
   const view = g.view;
-  document.title = `${g.game} · ${g.game_id} · Skyboard`;
-  $("title").textContent = `${findGame(gameId)?.title || g.game} · game ${g.game_id}`;
-  $("game-status").textContent = `${g.status === "finished" ? "Finished" : "Active"} · version ${g.version}`;
-  const bots = g.bots || {};
-  const who = g.to_act.map((s) => `Seat ${s}${bots[s] ? ` (bot ${bots[s]})` : st.seats.some((x) => x.seat === s) ? " (you)" : ""}`);
-  $("turn").textContent = g.status === "finished" ? "Game over" : `To act: ${who.join(", ") || "nobody"}`;
-  const key = `${g.to_act.join(",")}@${g.status}`;
+  const ctx = ctxFor(view);
+  document.body.dataset.version = String(g.version);
+  document.body.dataset.status = g.status;
+  $("title").textContent = title();
+  const myTurn = g.status === "active" && g.to_act.some((s) => st.seats.some((x) => x.seat === s));
+  document.title = g.status === "finished" ? ui("title_over", { title: title() })
+    : ui(myTurn ? "title_your_turn" : "title_waiting", { title: title() });
+  setFavicon(myTurn ? seatColour(st.seat ?? 0) : g.status === "finished" ? "#2b8a3e" : "#8896a3", myTurn);
+  $("turn").textContent = g.status === "finished" ? ui("game_over")
+    : myTurn && g.to_act.length === 1 ? `${ui("your_turn")} (${nameOf(g.to_act[0])})`
+      : ui("to_act", { names: g.to_act.map(nameOf).join(", ") || ui("nobody") });
+  $("turn").classList.toggle("mine", myTurn);
+  $("game-status").textContent = phaseLine(view);
+  const key = `${g.version}@${g.to_act.join(",")}@${g.status}`;
   if (key !== st.turnKey) { st.turnKey = key; st.turnSince = Date.now(); }
   tick();
+  renderPlayers(g);
   drawBoard(view);
   renderActions();
   renderMe(view);
-  renderSeats(g);
-  renderOther(view);
+  renderTable(view);
   renderFinal(g);
+  if (st.refocus) {
+    st.refocus = false;
+    const first = $("action-list").querySelector("button, select");
+    (first || $("actions-h")).focus({ preventScroll: false });
+  }
+}
+
+function phaseLine(view) {
+  const p = pres();
+  const bits = [];
+  if (p?.tableInfo) {
+    const info = p.tableInfo(view, ctxFor(view));
+    bits.push(...info.slice(0, 1).map(([k, v]) => `${k} ${v}`));
+  }
+  return bits.join(" · ");
+}
+
+function setFavicon(colour, mine) {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="${mine ? 15 : 10}" fill="${colour}"/>` +
+    (mine ? `<text x="16" y="22" font-size="16" text-anchor="middle" fill="#fff" font-family="sans-serif">!</text>` : "") + "</svg>";
+  $("favicon").href = `data:image/svg+xml,${encodeURIComponent(svg)}`;
+  document.body.classList.toggle("my-turn", mine);
+}
+
+/** Player panels, always in view: badge (colour + pattern + shape), name, score, public resources, whose turn. */
+function renderPlayers(g, view = g.view, toAct = g.to_act) {
+  const p = pres();
+  if (!p) return;
+  const bots = g.bots || {};
+  $("players").replaceChildren(...Array.from({ length: g.players }, (_, i) => {
+    const acting = g.status === "active" && toAct.includes(i);
+    const mine = st.seats.some((x) => x.seat === i);
+    const state = acting ? (bots[String(i)] ? ui("thinking") : mine ? ui("your_turn") : ui("deciding")) : "";
+    return h("article", { class: `player-card${acting ? " acting" : ""}${i === st.seat ? " me" : ""}`, "data-seat": i, "aria-label": nameOf(i) },
+      h("div", { class: "pc-head" }, seatBadge(i), h("span", { class: "pc-name" }, nameOf(i)),
+        mine ? h("span", { class: "pc-tag" }, ui("you")) : null),
+      h("div", { class: "pc-score" }, h("span", { class: "pc-label" }, ui("score")), " ", h("b", {}, String(p.score(view, i)))),
+      h("dl", { class: "pc-stats" }, p.seatStats(view, i, ctxFor(view)).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, String(v))])),
+      h("div", { class: "pc-turn", "aria-live": "polite" }, acting ? h("span", { class: bots[String(i)] ? "thinking" : "" }, `▶ ${state}`) : ""));
+  }));
 }
 
 function drawBoard(view, interactive = true) {
-  const game = st.game?.game || st.replay?.game;
+  const game = gameKey();
   const board = BOARDS[game];
   const refs = new Set();
   if (interactive) st.actions.forEach((a) => refsOf(a).forEach((r) => refs.add(r)));
-  const pick = { refs, onPick: (ref) => pickRef(ref) };
+  const pick = { refs, onPick: (ref) => pickRef(ref), label: (ref) => pres()?.refLabel?.(ref, ctxFor(view)) || ref };
   if (!board || !st.boardData) {
-    $("board").replaceChildren(h("pre", {}, JSON.stringify(view, null, 1)));
+    $("board").replaceChildren(h("p", { class: "muted" }, "Loading the board…"));
     $("board-extra").replaceChildren();
     return;
   }
-  const [svg, ...extra] = board.draw(view, st.boardData, pick);
+  const [svg, ...extra] = board.draw(view, st.boardData, pick, ctxFor(view));
   if (st.filterRef) svg.querySelectorAll(`[data-ref="${CSS.escape(st.filterRef)}"]`).forEach((el) => el.classList.add("selected"));
+  for (const ref of st.lastRefs) svg.querySelectorAll(`[data-ref="${CSS.escape(ref)}"]`).forEach((el) => el.classList.add("last-move"));
+  svg.style.width = `${100 * st.zoom}%`;
   $("board").replaceChildren(svg);
   $("board-extra").replaceChildren(...extra);
+}
+
+/** Highlight the board elements the latest events named, in place (the board is not redrawn). */
+function markLastMove() {
+  const svg = $("board").querySelector("svg");
+  if (!svg) return;
+  svg.querySelectorAll(".last-move").forEach((el) => el.classList.remove("last-move"));
+  for (const ref of st.lastRefs) svg.querySelectorAll(`[data-ref="${CSS.escape(ref)}"]`).forEach((el) => el.classList.add("last-move"));
 }
 
 /** A board element was clicked: play the only action naming it, or narrow the picker to those actions. */
@@ -131,25 +232,43 @@ function pickRef(ref) {
 }
 
 function renderActions() {
+  const g = st.game;
+  const ctx = ctxFor(g.view);
   const filter = $("actions-filter");
   filter.hidden = !st.filterRef;
-  filter.replaceChildren(...(st.filterRef ? [`Showing the actions naming ${st.filterRef}. `,
-    h("button", { type: "button", class: "small", onclick: () => { st.filterRef = null; render(); } }, "Show all")] : []));
-  const g = st.game;
-  $("actions-h").textContent = st.seat === null ? "Spectating" : `Your actions (seat ${st.seat})`;
+  filter.replaceChildren(...(st.filterRef ? [ui("showing_actions_for", { what: pres()?.refLabel?.(st.filterRef, ctx) || st.filterRef }), " ",
+    h("button", { type: "button", class: "small", onclick: () => { st.filterRef = null; render(); } }, ui("show_all"))] : []));
+  $("actions-h").textContent = st.seat === null ? ui("spectating") : ui("your_actions", { name: nameOf(st.seat) });
+  const note = pres()?.actionNote?.(g.view, st.seat, ctx);
+  $("phase").textContent = [section(g.game, "phase")[g.view.phase] || "", note || ""].filter(Boolean).join(" ");
   if (g.status === "finished") { $("action-list").replaceChildren(h("p", { class: "muted" }, "The game is over.")); return; }
-  renderPicker($("action-list"), st.actions, play, st.filterRef);
+  if (!st.actions.length) {
+    $("action-list").replaceChildren(h("p", { class: "muted" }, g.to_act.length ? ui("waiting_for", { names: g.to_act.map(nameOf).join(", ") }) : ui("nothing_to_do")));
+    return;
+  }
+  const p = pres();
+  const rules = Object.fromEntries(section(g.game, "rules"));
+  const groups = section(g.game, "group");
+  const describe = {
+    label: (a) => say(g.game, "action", a, p, ctx),
+    hint: (a) => p?.hint?.(a, ctx) || null,
+    tooltip: (a) => { const id = p?.RULE_OF?.[a.type]; return id && rules[id] ? `${id}: ${rules[id]}` : null; },
+    group: (type) => groups[type] || type.replace(/_/g, " "),
+  };
+  renderPicker($("action-list"), st.actions, play, st.filterRef, describe);
 }
 
 async function play(action) {
   if (st.busy) return;
   st.busy = true;
+  st.refocus = true;
   document.body.classList.add("busy");
   let version = 0;
+  const key = `${st.seat}-${st.game.version}-${Math.random().toString(36).slice(2)}`; // one key for every retry
   try {
     const done = await api(`/v1/games/${encodeURIComponent(gameId)}/actions`, {
       method: "POST", token: token(), body: { action, expected_version: st.game.version },
-      headers: { "Idempotency-Key": `${st.seat}-${st.game.version}-${Math.random().toString(36).slice(2)}` },
+      headers: { "Idempotency-Key": key },
     });
     showError(null);
     $("notice").textContent = "";
@@ -157,84 +276,88 @@ async function play(action) {
     version = done.version;
     autoSwitch(done.status, done.to_act);
   } catch (err) {
-    if (err instanceof ApiError && err.status === 409) {
-      $("notice").textContent = "The game moved on before your action arrived (another seat acted); choose again.";
-    } else {
-      showError(err);
-    }
+    if (err instanceof ApiError && err.status === 409) $("notice").textContent = ui("moved_on");
+    else showError(err);
+  }
+  try {
+    await refresh(version); // stay busy until the page shows the new position: no click on a stale button
   } finally {
     st.busy = false;
     document.body.classList.remove("busy");
   }
-  await refresh(version);
 }
 
-function kv(obj) {
-  return h("dl", { class: "kv" }, Object.entries(obj).flatMap(([k, v]) => [h("dt", {}, words(k)), h("dd", {}, show(v))]));
+function kvList(pairs) {
+  return h("dl", { class: "kv" }, pairs.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, String(v))]));
 }
 
 function renderMe(view) {
   const me = $("me");
   if (st.seat === null) { me.replaceChildren(h("p", { class: "muted" }, "You hold no seat in this game.")); return; }
-  const mine = Array.isArray(view.players) ? view.players.find((p) => p.seat === st.seat) : null;
-  const own = {};
-  if (view.hand) own.hand = view.hand;
-  for (const [k, v] of Object.entries(view)) {
-    if (Array.isArray(v) && v.length === st.game.players && !v.some((x) => x && typeof x === "object") && k !== "to_act") {
-      own[k] = v[st.seat];
-    }
+  me.replaceChildren(h("p", {}, seatBadge(st.seat), " ", h("b", {}, nameOf(st.seat))), ...(pres()?.myPanel(view, st.seat, ctxFor(view)) || []));
+}
+
+function renderTable(view) {
+  const p = pres();
+  $("table-info").replaceChildren(p ? kvList(p.tableInfo(view, ctxFor(view))) : "");
+  const rules = section(gameKey(), "rules");
+  if (!$("rules-body").childElementCount && Array.isArray(rules)) {
+    $("rules-body").replaceChildren(h("dl", { class: "rules-list" }, rules.flatMap(([id, text]) => [h("dt", {}, id), h("dd", {}, text)])),
+      h("p", { class: "muted" }, "Rule numbers refer to the game's rules specification."));
   }
-  me.replaceChildren(h("p", {}, h("span", { class: "swatch", style: `background:${seatColour(st.seat)}` }), ` Seat ${st.seat}`),
-    kv({ ...own, ...(mine || {}) }));
 }
 
-/** Every seat's public state, one column per seat (few seats, many attributes: fits a side panel). */
-function renderSeats(g) {
-  const view = g.view;
-  const n = g.players;
-  const rows = new Map();
-  const objs = Array.isArray(view.players) ? view.players : [];
-  objs.forEach((p) => Object.keys(p).forEach((k) => k !== "seat" && k !== "hand" && rows.set(k, (i) => objs[i]?.[k])));
-  for (const [k, v] of Object.entries(view)) {
-    if (Array.isArray(v) && v.length === n && k !== "to_act" && !v.some((x) => x && typeof x === "object")) rows.set(k, (i) => v[i]);
-  }
-  const bots = g.bots || {};
-  const seats = Array.from({ length: n }, (_, i) => i);
-  const who = (i) => (bots[i] ? `bot ${bots[i]}` : st.seats.some((x) => x.seat === i) ? "you" : "");
-  $("seats").replaceChildren(h("table", { class: "grid-table seats-table" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), seats.map((i) => h("th", { scope: "col", class: i === st.seat ? "me" : "" },
-      h("span", { class: "swatch", style: `background:${seatColour(i)}` }), ` ${i} ${who(i)}${g.to_act.includes(i) ? " ▶ to act" : ""}`)))),
-    h("tbody", {}, [...rows].map(([k, get]) => h("tr", {}, h("th", { scope: "row" }, words(k)),
-      seats.map((i) => h("td", { class: i === st.seat ? "me" : "" }, show(get(i)))))))));
-}
+const ordinal = (n) => (n <= 3 ? ui(`place_${n}`) : ui("place_n", { n }));
 
-function renderOther(view) {
-  const drawn = new Set(["players", "to_act", "seat", "game", "hand", ...(BOARDS[st.game.game]?.drawnKeys || [])]);
-  const rest = Object.fromEntries(Object.entries(view).filter(([k, v]) => !drawn.has(k) &&
-    !(Array.isArray(v) && v.length === st.game.players && !v.some((x) => x && typeof x === "object"))));
-  $("other").replaceChildren(kv(rest));
-}
-
+/** The end screen: players ranked by placement (winners first; ties share a place), each score category. */
 function renderFinal(g) {
   const done = g.status === "finished";
   $("final").hidden = !done;
   $("replay-open").hidden = !done;
   if (!done) return;
-  $("final-scores").replaceChildren(...g.scores.map((score, seat) => h("li", { "data-seat": seat, "data-score": score },
-    h("span", { class: "swatch", style: `background:${seatColour(seat)}` }), ` Seat ${seat}: `, h("b", {}, String(score)),
-    g.winners.includes(seat) ? " — winner" : "")));
-  $("winners").textContent = `Winner${g.winners.length > 1 ? "s" : ""}: ${g.winners.map((w) => `seat ${w}`).join(", ")}`;
+  const p = pres();
+  const f = p.final(g.view);
+  const seats = Array.from({ length: g.players }, (_, i) => i);
+  const keyOf = (s) => [g.winners.includes(s) ? 1 : 0, g.scores[s], f.tiebreak ? f.tiebreak(s) : 0];
+  const ahead = (a, b) => { const ka = keyOf(a); const kb = keyOf(b); for (let i = 0; i < 3; i++) if (ka[i] !== kb[i]) return ka[i] > kb[i]; return false; };
+  const place = (s) => 1 + seats.filter((o) => ahead(o, s)).length;
+  const ranked = [...seats].sort((a, b) => place(a) - place(b) || a - b);
+  $("final-scores").replaceChildren(h("table", { class: "grid-table final-table" },
+    h("caption", { class: "sr-only" }, "Final standings, best first"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"),
+      f.categories.map((c) => h("th", { scope: "col" }, c)), h("th", { scope: "col" }, ui("total")))),
+    h("tbody", {}, ranked.map((s) => h("tr", { "data-seat": s, "data-score": g.scores[s], "data-winner": g.winners.includes(s) ? "true" : null,
+      class: g.winners.includes(s) ? "winner" : "" },
+      h("td", {}, ordinal(place(s))), h("th", { scope: "row" }, seatBadge(s), " ", nameOf(s), g.winners.includes(s) ? h("span", { class: "win-tag" }, " ★ winner") : ""),
+      f.values(s).map((v) => h("td", {}, String(v))), h("td", {}, h("b", {}, String(g.scores[s]))))))));
+  $("winners").textContent = ui(g.winners.length > 1 ? "winners" : "winner", { names: g.winners.map(nameOf).join(", ") });
+  const extra = p.finalExtra?.(g.view, ctxFor(g.view));
+  $("final-extra").replaceChildren(...(extra ? [extra] : []));
+  $("chance").textContent = $("winners").textContent;
 }
+
+function eventLine(ev) { return say(gameKey(), "event", ev, pres(), ctxFor(st.game?.view || st.replay?.view)); }
 
 function logEvent(ev, version) {
-  const item = h("li", { class: isChance(ev) ? "chance-ev" : "" }, h("span", { class: "v" }, `v${version}`), " ", eventText(ev));
+  const p = pres();
+  const chance = p?.isChance?.(ev);
+  if (version !== st.lastVersion) {
+    st.lastVersion = version;
+    st.lastRefs = new Set();
+    $("log").querySelectorAll("li.latest").forEach((li) => li.classList.remove("latest"));
+  }
+  (p?.refsOfEvent?.(ev) || []).forEach((r) => st.lastRefs.add(r));
+  const text = eventLine(ev);
+  const item = h("li", { class: `latest${chance ? " chance-ev" : ""}` }, text, ev.visible_to ? h("span", { class: "muted" }, " (only you see this)") : "");
   const log = $("log");
   log.prepend(item);
-  while (log.children.length > 300) log.lastChild.remove();
-  if (isChance(ev)) $("chance").textContent = eventText(ev);
+  while (log.children.length > 5000) log.lastChild.remove();
+  if (chance) $("chance").textContent = text;
+  if ("seat" in ev || ev.type.endsWith("placed") || ev.type === "market_won") $("last-move").textContent = ui("last_move", { text });
 }
 
-/** Follow the game's SSE stream as my current seat; every `state` event triggers a refresh. */
+/** Follow the game's SSE stream as my current seat; every `state` event triggers a refresh. Reconnects with
+ * back-off from the last version seen whenever the stream drops or fails. */
 function openStream() {
   st.stream?.abort();
   const ctrl = new AbortController();
@@ -244,6 +367,8 @@ function openStream() {
   readEvents(path, {
     token: token(), signal: ctrl.signal,
     onEvent: ({ event, id, data }) => {
+      st.streamFailures = 0;
+      if ($("notice").textContent === ui("reconnecting")) $("notice").textContent = "";
       const version = Number(id);
       if (event === "message") {
         logEvent(data, version);
@@ -251,19 +376,19 @@ function openStream() {
         if (event === "end") ended = true;
         st.lastEventVersion = Math.max(st.lastEventVersion, version);
         if (!st.game || version > st.game.version || event === "end") refresh(version);
+        else markLastMove();
       } else if (event === "error") {
         showError(new Error(data?.error?.message || "stream error"));
       }
     },
-  }).then(() => resume(), (err) => {
-    if (!ctrl.signal.aborted) showError(err);
-    resume();
-  });
-  // the server closes the stream after `end`; any other close is a dropped connection: resume from the last version
+  }).then(() => resume(), () => resume());
   function resume() {
+    if (st.stream !== ctrl || ctrl.signal.aborted || ended || st.game?.status === "finished") return;
+    const wait = backoff(Math.min(st.streamFailures++, 5));
+    if (st.streamFailures > 1) $("notice").textContent = ui("reconnecting");
     setTimeout(() => {
-      if (st.stream === ctrl && !ctrl.signal.aborted && !ended && st.game?.status !== "finished") openStream();
-    }, 1000);
+      if (st.stream === ctrl && !ctrl.signal.aborted) { openStream(); refresh(); }
+    }, wait);
   }
 }
 
@@ -277,16 +402,18 @@ async function showReplayStep(step) {
   await loadBoardData(r.game);
   $("replay-step").max = r.steps;
   $("replay-step").value = r.step;
+  const ctx = ctxFor(r.view);
   $("replay-info").textContent = r.step === 0 ? `Setup (step 0 of ${r.steps})`
-    : `Step ${r.step} of ${r.steps}: seat ${r.seat} — ${actionLabel(r.action)}`;
+    : `Step ${r.step} of ${r.steps}: ${nameOf(r.seat)} — ${say(r.game, "action", r.action, pres(), { ...ctx, me: r.seat })}`;
+  st.lastRefs = new Set(r.events.flatMap((ev) => pres()?.refsOfEvent?.(ev) || []));
   drawBoard(r.view, false);
-  $("log").replaceChildren(...r.events.map((ev) => h("li", { class: isChance(ev) ? "chance-ev" : "" }, eventText(ev))));
-  const chance = r.events.filter(isChance);
-  $("chance").textContent = chance.length ? chance.map(eventText).join(" · ") : "—";
-  $("turn").textContent = r.to_act.length ? `To act: ${r.to_act.map((x) => `seat ${x}`).join(", ")}` : "Game over";
-  renderSeats({ ...st.game, view: r.view, to_act: r.to_act });
+  $("log").replaceChildren(...r.events.map((ev) => h("li", { class: pres()?.isChance?.(ev) ? "chance-ev" : "" }, eventLine(ev))));
+  const chance = r.events.filter((ev) => pres()?.isChance?.(ev));
+  $("chance").textContent = chance.length ? chance.map(eventLine).join(" · ") : "—";
+  $("turn").textContent = r.to_act.length ? ui("to_act", { names: r.to_act.map(nameOf).join(", ") }) : ui("game_over");
+  renderPlayers({ ...st.game, status: r.to_act.length ? "active" : "finished" }, r.view, r.to_act);
   $("me").replaceChildren(h("p", { class: "muted" }, "The replay shows the public view of each step."));
-  renderOther(r.view);
+  $("table-info").replaceChildren(kvList(pres().tableInfo(r.view, ctx)));
 }
 
 function openReplay() {
@@ -306,31 +433,39 @@ function openReplay() {
 
 const mmss = (sec) => `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, "0")}`;
 
-/** With a turn clock: the time left of each seat that must act (from `deadlines`); without: time on this turn. */
+/** With a turn clock: the time left of each seat that must act (from `deadlines`); without: time on this decision. */
 function tick() {
   const g = st.game;
   const clock = $("clock");
   const deadlines = g?.turn_seconds ? g.deadlines || {} : null;
-  $("clock-label").textContent = deadlines ? "Time left" : "Turn clock";
-  clock.setAttribute("aria-label", deadlines ? "time left to decide" : "time on this turn");
+  $("clock-label").textContent = deadlines ? "Time left" : "On this decision";
+  clock.setAttribute("aria-label", deadlines ? "time left to decide" : "time on this decision");
   if (!g || g.status === "finished") { clock.textContent = "—"; return; }
   if (!deadlines) { clock.textContent = mmss(Math.floor((Date.now() - st.turnSince) / 1000)); return; }
   const running = g.to_act.filter((s) => deadlines[s] !== undefined);
   const left = (s) => mmss(Math.max(0, Math.ceil((deadlines[s] - Date.now()) / 1000)));
   clock.textContent = running.length === 1 ? left(running[0])
-    : running.map((s) => `seat ${s} ${left(s)}`).join(" · ") || "—";
+    : running.map((s) => `${nameOf(s)} ${left(s)}`).join(" · ") || "—";
   clock.classList.toggle("low", running.some((s) => deadlines[s] - Date.now() < 10_000));
+}
+
+function setZoom(z) {
+  st.zoom = Math.max(1, Math.min(4, z));
+  const svg = $("board").querySelector("svg");
+  if (svg) svg.style.width = `${100 * st.zoom}%`;
+  $("board").classList.toggle("zoomed", st.zoom > 1);
 }
 
 async function main() {
   if (!gameId) { showError(new Error("No game id in the address (game.html?id=...).")); return; }
+  retryListeners.add((wait) => {
+    $("notice").textContent = wait ? ui("busy_server", { seconds: Math.ceil(wait / 1000) }) : "";
+  });
+  try { await loadCatalogue("en"); } catch (err) { showError(err); }
   // seat tokens come only from this browser's storage, never from the address (addresses get logged)
   st.seats = mySeats(gameId);
   const sel = $("seat-select");
-  sel.replaceChildren(...st.seats.map((x) => h("option", { value: x.seat }, `Seat ${x.seat}`)),
-    h("option", { value: "" }, "Spectator"));
   st.seat = st.seats.length ? st.seats[0].seat : null;
-  sel.value = st.seat === null ? "" : String(st.seat);
   sel.addEventListener("change", () => {
     $("auto-seat").checked = false;
     st.seat = sel.value === "" ? null : Number(sel.value);
@@ -339,8 +474,14 @@ async function main() {
     refresh();
   });
   $("replay-open").addEventListener("click", openReplay);
+  $("zoom-in").addEventListener("click", () => setZoom(st.zoom * 1.5));
+  $("zoom-out").addEventListener("click", () => setZoom(st.zoom / 1.5));
+  $("zoom-reset").addEventListener("click", () => setZoom(1));
   setInterval(tick, 1000);
   await refresh();
+  sel.replaceChildren(...st.seats.map((x) => h("option", { value: x.seat }, nameOf(x.seat))), h("option", { value: "" }, "Spectator"));
+  sel.value = st.seat === null ? "" : String(st.seat);
+  $("seat-switch").hidden = st.seats.length < 2;
   if (params.get("replay") && st.game?.status === "finished") openReplay();
   else openStream();
 }

@@ -39,17 +39,23 @@ function renderCreateForm() {
   const n = Math.min(g.max_players, Math.max(g.min_players, Number(players.value) || g.min_players));
   players.value = n;
   const opts = $("create-options");
+  // keep the options already chosen for this game (changing the player count must not reset the map)
+  const chosen = opts.dataset.game === g.name
+    ? Object.fromEntries([...opts.querySelectorAll("select")].map((sel) => [sel.dataset.option, sel.value])) : {};
+  opts.dataset.game = g.name;
   opts.replaceChildren(opts.querySelector("legend"), ...Object.entries(g.options).map(([k, o]) =>
     h("label", {}, words(k), " ", h("select", { name: `option-${k}`, "data-option": k },
-      (o.choices || []).map((c) => h("option", { value: JSON.stringify(c), selected: c === o.default }, show(c)))))));
+      (o.choices || []).map((c) => h("option", { value: JSON.stringify(c),
+        selected: k in chosen ? chosen[k] === JSON.stringify(c) : c === o.default }, show(c)))))));
   if (!Object.keys(g.options).length) opts.append(h("span", { class: "muted" }, "none"));
   const seats = $("create-seats");
   const before = [...seats.querySelectorAll("select")].map((s) => s.value);
   const kinds = ["human", ...catalog.bot_levels.map((l) => `bot:${l}`)];
   seats.replaceChildren(seats.querySelector("legend"), ...Array.from({ length: n }, (_, i) =>
-    h("label", {}, `Seat ${i} `, h("select", { id: `seat-kind-${i}`, name: `seat-${i}` },
-      kinds.map((k) => h("option", { value: k, selected: (before[i] ?? (i === 0 ? "human" : "bot:random")) === k },
-        k === "human" ? "Human (this browser)" : `Bot: ${k.slice(4)}`))))));
+    h("span", { class: "seat-field" }, h("label", { for: `seat-kind-${i}` }, `Player ${i + 1}`), " ",
+      h("select", { id: `seat-kind-${i}`, name: `seat-${i}` },
+        kinds.map((k) => h("option", { value: k, selected: (before[i] ?? (i === 0 ? "human" : "bot:random")) === k },
+          k === "human" ? "Human (this browser)" : `Bot: ${k.slice(4)}`))))));
   $("match-players").value ||= g.min_players;
 }
 
@@ -71,7 +77,7 @@ async function createGame(ev) {
   try {
     const me = await ensurePlayer($("match-name").value.trim() || null);
     const created = await api("/v1/games", { method: "POST", token: me.api_key, body });
-    saveGame({ game_id: created.game_id, game: g.name, title: g.title, seats: created.seats });
+    saveGame({ game_id: created.game_id, game: g.name, title: g.title, seats: created.seats, player: me.name });
     status(`Created ${g.title} game ${created.game_id}.`);
     location.href = `/game.html?id=${encodeURIComponent(created.game_id)}`;
   } catch (err) {
@@ -127,7 +133,7 @@ async function pollTicket(ticketId, me, g) {
     $("match-cancel").hidden = true;
     if (t.status === "matched") {
       // only one poll ever carries the token: a later (overlapping) answer without it must not erase it
-      if (t.token) saveGame({ game_id: t.game_id, game: g.name, title: g.title, seats: [{ seat: t.seat, token: t.token, bot: null }] });
+      if (t.token) saveGame({ game_id: t.game_id, game: g.name, title: g.title, player: me.name, seats: [{ seat: t.seat, token: t.token, bot: null }] });
       $("match-status").replaceChildren("Matched! ", h("a", { href: `/game.html?id=${t.game_id}` }, "Open the game"));
       renderMine();
     } else {
@@ -145,16 +151,16 @@ async function renderMine() {
   if (!games.length) { list.replaceChildren(h("li", { class: "muted" }, "No games yet.")); return; }
   list.replaceChildren(...games.map((g) => {
     const st = h("span", { class: "muted" }, "…");
-    const seats = g.seats.filter((s) => s.token).map((s) => s.seat).join(", ");
+    const seats = g.seats.filter((s) => s.token).map((s) => s.seat);
     const item = h("li", {},
       h("a", { href: `/game.html?id=${encodeURIComponent(g.game_id)}` }, `${g.title} · ${g.game_id}`),
-      ` — my seats ${seats} — `, st, " ",
+      ` — ${seats.length > 1 ? `hot-seat, ${seats.length} players here` : "one seat"} — `, st, " ",
       h("button", { type: "button", class: "small", "aria-label": `Forget game ${g.game_id}`,
         onclick: () => { forgetGame(g.game_id); renderMine(); } }, "Forget"));
     const token = g.seats.find((s) => s.token)?.token;
     api(`/v1/games/${encodeURIComponent(g.game_id)}`, { token }).then((d) => {
-      st.textContent = d.status === "finished" ? `finished, winners ${d.winners.join(", ")}` :
-        `active, to act: ${d.to_act.join(", ")}`;
+      st.textContent = d.status === "finished" ? "finished" :
+        d.to_act.some((x) => seats.includes(x)) ? "your turn" : "waiting for the others";
     }).catch((err) => { st.textContent = err.message; });
     return item;
   }));

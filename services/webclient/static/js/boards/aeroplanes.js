@@ -1,7 +1,7 @@
 // Aeroplanes board: destinations (board.json x/y) joined by coloured connections, each destination's
 // slots with airport tiles by stage and owner, the passenger waiting area and overflow, and the aircraft
 // display with the cards' data.
-import { h, s, seatColour } from "../dom.js";
+import { h, s, seatFill } from "../dom.js";
 import { svgRoot, target, text } from "./common.js";
 
 const W = 1020;
@@ -10,22 +10,32 @@ const H = MAP_H + 150; // the waiting area is a band under the map
 const STAGES = ["", "I", "II", "III"];
 const COLOURS = { white: "#ffffff", red: "#e03131", black: "#222222" };
 
+// Europe drawn roomier than the data file's coordinates (same relative places), so that no destination box
+// overlaps another and no connection runs under a neighbour's box.
+const EUROPE_LAYOUT = {
+  stockholm: [470, 60], copenhagen: [390, 110], london: [220, 170], amsterdam: [305, 160], berlin: [420, 170],
+  warsaw: [530, 170], paris: [260, 235], frankfurt: [360, 225], vienna: [500, 250], zurich: [390, 295],
+  madrid: [190, 320], rome: [480, 355],
+};
+
 export const drawnKeys = ["slots", "display", "waiting", "overflow", "deck", "bag"];
 
 function tileInfo(data, id) {
   const t = (data.passengers?.tiles || []).find((x) => x.id === id);
-  return t ? `${t.destination} ×${t.capacity}${t.vp ? ` ${t.vp}VP` : ""}` : `#${id}`;
+  const place = (data.board?.destinations || []).find((d) => d.id === t?.destination)?.name || t?.destination;
+  return t ? `${place} ×${t.capacity}${t.vp ? ` ${t.vp}VP` : ""}` : "passenger";
 }
 
 function cardInfo(data, number) {
   const c = (data.aircraft?.cards || []).find((x) => x.number === number);
-  return c ? `${c.name} (stage ${c.stage}, capacity ${c.capacity}, ${c.airportTiles} tile${c.airportTiles > 1 ? "s" : ""}, ` +
+  return c ? `${c.name} (stage ${c.stage}, ${c.capacity} seats, ${c.airportTiles} airport tile${c.airportTiles > 1 ? "s" : ""}, ` +
     `${c.vp} VP${c.longHaul ? ", long haul" : ""})` : `card ${number}`;
 }
 
-export function draw(view, data, pick) {
+export function draw(view, data, pick, ctx) {
+  const name = ctx?.name || ((seat) => `Player ${seat + 1}`);
   const board = data.board;
-  const xy = Object.fromEntries(board.destinations.map((d) => [d.id, [d.x, d.y]]));
+  const xy = Object.fromEntries(board.destinations.map((d) => [d.id, EUROPE_LAYOUT[d.id] || [d.x, d.y]]));
   const svg = svgRoot(W, H, "Aeroplanes world map");
   svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "sea" }));
   const conns = s("g", { class: "connections" });
@@ -48,10 +58,11 @@ export function draw(view, data, pick) {
     const owned = [];
     slots.forEach((slot, i) => {
       const sx = x - w / 2 + 4 + i * 15;
-      const fill = slot ? seatColour(slot.seat) : "#fff";
+      const owner = slot && typeof slot === "object" ? slot : null;
+      const fill = owner ? seatFill(owner.seat) : slot === "blocked" ? "#ced4da" : "#fff";
       g.append(s("rect", { x: sx, y: y + 4, width: 13, height: 13, class: "slot", fill }));
-      if (slot) {
-        owned.push(`seat ${slot.seat} stage ${STAGES[slot.stage] || "home"}`);
+      if (owner) {
+        owned.push(`${name(owner.seat)} stage ${STAGES[slot.stage] || "home"}`);
         g.append(text(sx + 6.5, y + 14, STAGES[slot.stage] || "H", { class: "slot-stage", "text-anchor": "middle" }));
       }
     });
@@ -75,13 +86,13 @@ export function draw(view, data, pick) {
   over.forEach((id, j) => id && wa.append(text(750 + (j % 2) * 130, H - 98 + Math.floor(j / 2) * 16, tileInfo(data, id),
     { class: "pax-text" })));
   svg.append(wa);
-  svg.append(text(20, 30, `Era ${view.era} · phase ${view.phase} · passenger bag ${view.bag?.length ?? "?"} · deck ${view.deck?.length ?? "?"}`,
+  svg.append(text(20, 30, `Era ${view.era} · passenger bag ${view.bag?.length ?? "?"} · aircraft deck ${view.deck?.length ?? "?"}`,
     { class: "board-caption" }));
   const display = h("section", { class: "panel", "aria-labelledby": "display-h" },
     h("h3", { id: "display-h" }, "Aircraft display"),
     h("ol", { class: "cards" }, (view.display || []).map((c) => {
       const ref = `card:${c.card}`;
-      const label = `£${c.cost} — #${c.card} ${cardInfo(data, c.card)}`;
+      const label = `£${c.cost} — ${cardInfo(data, c.card)}`;
       return h("li", { "data-ref": ref }, pick.refs.has(ref)
         ? h("button", { type: "button", class: "card-pick", onclick: () => pick.onPick(ref) }, label) : label);
     })));

@@ -1,6 +1,6 @@
 // Blue Skies board: the grid of airports (data file col/row) coloured by region, each with its gate
 // spaces (owner colour, passengers at the gate), waiting passengers, value and the next gate's cost.
-import { h, s, seatColour } from "../dom.js";
+import { h, s, seatFill } from "../dom.js";
 import { svgRoot, target, text } from "./common.js";
 
 const CW = 160;
@@ -10,7 +10,8 @@ const REGION_COLOURS = { NE: "#cfe2ff", MA: "#d3f9d8", SE: "#fff3bf", GL: "#e5db
 
 export const drawnKeys = ["airports", "bag"];
 
-export function draw(view, data, pick) {
+export function draw(view, data, pick, ctx) {
+  const name = ctx?.name || ((seat) => `Player ${seat + 1}`);
   const airports = data.blueskies.airports;
   const cols = Math.max(...airports.map((a) => a.col));
   const rows = Math.max(...airports.map((a) => a.row));
@@ -19,7 +20,7 @@ export function draw(view, data, pick) {
   const state = Object.fromEntries((view.airports || []).map((a) => [a.code, a]));
   const svg = svgRoot(W, H, "Blue Skies airport grid");
   svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "sea" }));
-  svg.append(text(10, 26, `Round ${view.round} · phase ${view.phase} · bag red ${view.bag?.red ?? "?"} / green ${view.bag?.green ?? "?"}`,
+  svg.append(text(10, 26, `Round ${view.round} · passenger bag: ${view.bag?.red ?? "?"} red, ${view.bag?.green ?? "?"} green`,
     { class: "board-caption" }));
   const hand = new Set(view.hand || []);
   for (const a of airports) {
@@ -43,14 +44,14 @@ export function draw(view, data, pick) {
       const usable = i < (st.usable_spaces ?? spaces);
       const gx = x + 10 + i * 36;
       const gy = y + 82;
-      const fill = gate ? (gate.owner === "local" ? "#999" : seatColour(gate.owner)) : usable ? "#fff" : "#ddd";
+      const fill = gate ? (gate.owner === "local" ? "#999" : seatFill(gate.owner)) : usable ? "#fff" : "#ddd";
       g.append(s("rect", { x: gx, y: gy, width: 30, height: 30, rx: 4, class: "gate", fill },
-        s("title", {}, gate ? `gate ${i + 1}: ${gate.owner === "local" ? "local" : `seat ${gate.owner}`}, ${gate.passengers} passengers`
+        s("title", {}, gate ? `gate ${i + 1}: ${gate.owner === "local" ? "local airline" : name(gate.owner)}, ${gate.passengers} passengers`
           : `gate ${i + 1}: cost ${a.spaces[i].cost}${usable ? "" : " (not in play)"}`)));
       g.append(text(gx + 15, gy + 20, gate ? String(gate.passengers) : String(a.spaces[i].cost),
         { class: gate ? "gate-text" : "gate-cost", "text-anchor": "middle" }));
     }
-    const owners = st.gates.map((gt) => (gt.owner === "local" ? "local" : `seat ${gt.owner}`));
+    const owners = st.gates.map((gt) => (gt.owner === "local" ? "local airline" : name(gt.owner)));
     svg.append(target(g, a.code, `${a.code} ${a.name}, ${st.passengers} waiting${owners.length ? `, gates: ${owners.join(", ")}` : ""}`, pick));
   }
   const regions = h("section", { class: "panel" }, h("h3", {}, "Regions"),

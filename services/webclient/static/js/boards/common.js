@@ -1,5 +1,5 @@
 // What every board shares: making an SVG element a clickable, keyboard-reachable target of actions.
-import { s } from "../dom.js";
+import { s, seatPatterns } from "../dom.js";
 
 /**
  * Mark `el` as the board element named `ref` (an airport code, a route, a destination...).
@@ -8,8 +8,12 @@ import { s } from "../dom.js";
  */
 export function target(el, ref, label, pick) {
   el.dataset.ref = ref;
+  if (!(pick && pick.refs.has(ref))) { // not interactive: a tooltip (an aria-label needs a role)
+    el.prepend(s("title", {}, label));
+    return el;
+  }
   el.setAttribute("aria-label", label);
-  if (pick && pick.refs.has(ref)) {
+  {
     el.classList.add("clickable");
     el.setAttribute("role", "button");
     el.setAttribute("tabindex", "0");
@@ -23,7 +27,7 @@ export function target(el, ref, label, pick) {
 
 export function svgRoot(width, height, title) {
   return s("svg", { viewBox: `0 0 ${width} ${height}`, class: "board", role: "group", "aria-label": title },
-    s("title", {}, title));
+    s("title", {}, title), seatPatterns());
 }
 
 export const text = (x, y, str, attrs = {}) => s("text", { x, y, ...attrs }, str);

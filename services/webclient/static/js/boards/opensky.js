@@ -1,6 +1,6 @@
 // OpenSky board: the map's airports and routes (lat/lon from the data file), aircraft tokens on routes,
 // hubs, cross-border routes, callsign markers with subsidy cubes, and the month's dice and market.
-import { s, seatColour, show } from "../dom.js";
+import { s, seatColour, seatFill } from "../dom.js";
 import { svgRoot, target, text } from "./common.js";
 
 const W = 1000;
@@ -22,7 +22,8 @@ function projector(airports) {
 
 export const drawnKeys = ["map", "callsigns", "subsidy_cubes", "dice", "market"];
 
-export function draw(view, data, pick) {
+export function draw(view, data, pick, ctx) {
+  const name = ctx?.name || ((seat) => `Player ${seat + 1}`);
   const map = data[view.map] || data.europe;
   const pos = projector(map.airports);
   const xy = Object.fromEntries(map.airports.map((a) => [a.code, pos(a)]));
@@ -33,7 +34,10 @@ export function draw(view, data, pick) {
   const crossBorder = new Map();
   players.forEach((p) => (p.cross_border_routes || []).forEach((r) => crossBorder.set(r, p.seat)));
   const routes = s("g", { class: "routes" });
-  for (const [a, b] of map.routes) {
+  // short routes last, so that they lie on top: a longer route's hit area never takes a short route's click
+  const len = ([a, b]) => Math.hypot(xy[a][0] - xy[b][0], xy[a][1] - xy[b][1]);
+  const ordered = [...map.routes].sort((r1, r2) => len(r2) - len(r1));
+  for (const [a, b] of ordered) {
     const id = [a, b].sort().join("-");
     const [x1, y1] = xy[a];
     const [x2, y2] = xy[b];
@@ -48,16 +52,16 @@ export function draw(view, data, pick) {
     tokens.forEach((seat, i) => {
       const t = (i + 1) / (tokens.length + 1);
       g.append(s("circle", { cx: x1 + (x2 - x1) * t, cy: y1 + (y2 - y1) * t, r: 7, class: "aircraft",
-        fill: seatColour(seat) }, s("title", {}, `Seat ${seat} aircraft on ${id}`)));
+        fill: seatFill(seat) }, s("title", {}, `${name(seat)}'s aircraft on ${id}`)));
     });
-    const owners = tokens.length ? `, aircraft of seats ${tokens.join(", ")}` : "";
+    const owners = tokens.length ? `, aircraft of ${tokens.map(name).join(", ")}` : "";
     routes.append(target(g, id, `Route ${id}${owners}`, pick));
   }
   svg.append(routes);
   const hubs = new Map();
   players.forEach((p) => (p.hubs || []).forEach((a) => hubs.set(a, [...(hubs.get(a) || []), p.seat])));
   const callsignAt = Object.fromEntries(Object.entries(view.callsigns || {}).map(([c, a]) => [a, c]));
-  const marketAirports = new Set([...(view.market || []).flat(), ...((view.dice || []).flatMap((d) => d.airport || []))]);
+  const marketAirports = new Set([...(view.market || []), ...(view.dice || []).map((c) => view.callsigns?.[c]).filter(Boolean)]);
   const airports = s("g", { class: "airports" });
   for (const a of map.airports) {
     const [x, y] = xy[a.code];
@@ -72,16 +76,15 @@ export function draw(view, data, pick) {
       const owner = view.subsidy_cubes?.[a.code] ?? -1;
       g.append(text(x + 10, y + 16, cs, { class: "callsign" }));
       if (owner >= 0) g.append(s("rect", { x: x + 14 + cs.length * 7, y: y + 6, width: 11, height: 11, class: "cube",
-        fill: seatColour(owner) }, s("title", {}, `subsidy cube of seat ${owner}`)));
+        fill: seatFill(owner) }, s("title", {}, `${name(owner)}'s subsidy cube`)));
     }
-    const extra = [hubs.has(a.code) ? `hub of seats ${hubs.get(a.code).join(", ")}` : "",
-      cs ? `callsign ${cs}` : "", (view.subsidy_cubes?.[a.code] ?? -1) >= 0 ? `subsidy cube of seat ${view.subsidy_cubes[a.code]}` : ""].filter(Boolean).join(", ");
+    const extra = [hubs.has(a.code) ? `hub of ${hubs.get(a.code).map(name).join(", ")}` : "",
+      cs ? `callsign ${cs}` : "", (view.subsidy_cubes?.[a.code] ?? -1) >= 0 ? `${name(view.subsidy_cubes[a.code])}'s subsidy cube` : ""].filter(Boolean).join(", ");
     airports.append(target(g, a.code, `${a.code} ${names[a.code]}${extra ? `, ${extra}` : ""}`, pick));
   }
   svg.append(airports);
-  const info = [`${view.month_name || ""} · season ${view.season ?? "?"} · phase ${view.phase}`];
-  if ((view.dice || []).length) info.push(`dice: ${show(view.dice)}`);
-  if ((view.market || []).length) info.push(`market: ${show(view.market)}`);
+  const info = [`${view.month_name || ""} · season ${view.season ?? "?"}`];
+  if ((view.market || []).length === 2) info.push(`market ${view.market.join("–")}`);
   svg.append(text(PAD, 30, info.join(" · "), { class: "board-caption" }));
   return [svg];
 }

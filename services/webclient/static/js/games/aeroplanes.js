@@ -1,0 +1,161 @@
+// Aeroplanes: Aviation Ascendant in the rulebook's words: destination and aircraft names instead of ids, the
+// Risk roll a route needs (AE-8.9 to AE-8.12) before you commit, panels and the final score categories.
+import { h } from "../dom.js";
+import { joinAnd, section } from "../i18n.js";
+
+const STAGES = ["home", "I", "II", "III"];
+const SKULL = "☠";
+const dest = (id, ctx) => (ctx.data?.board?.destinations || []).find((d) => d.id === id);
+const card = (n, ctx) => (ctx.data?.aircraft?.cards || []).find((c) => c.number === n);
+const tile = (id, ctx) => (ctx.data?.passengers?.tiles || []).find((t) => t.id === id);
+const advantageName = (type, ctx) => (ctx.data?.advantages?.types || []).find((t) => t.type === type || t.id === type)?.name || String(type);
+
+/** The connection flown from a to b (a special connection only outward), if any. */
+function connection(a, b, ctx) {
+  return (ctx.data?.board?.connections || []).find((c) => (c.a === a && c.b === b) || (!c.special && c.a === b && c.b === a));
+}
+const legRolls = (c) => c.dangerousRolls || { white: [], red: [12], black: [14] }[c.colour] || [];
+const rivalAt = (place, ctx) => (ctx.view?.slots?.[place] || []).some((s) => s && typeof s === "object" && s.seat !== ctx.me);
+
+/** [[threshold, bonus], ...] of a route from source (via) to target, as the engine computes them. */
+export function routeRolls(source, via, target, ctx) {
+  const rivalT = rivalAt(target, ctx);
+  if (!via) {
+    const c = connection(source, target, ctx);
+    return c ? legRolls(c).map((t) => [t, rivalT ? 2 : 0]) : null;
+  }
+  const c1 = connection(source, via, ctx);
+  const c2 = connection(via, target, ctx);
+  if (!c1 || !c2) return null;
+  let first = legRolls(c1);
+  let second = legRolls(c2);
+  if (!first.length && !second.length) second = [10];
+  const b1 = rivalAt(via, ctx) && rivalT ? 2 : 0;
+  return [...first.map((t) => [t, b1]), ...second.map((t) => [t, rivalT ? 2 : 0])];
+}
+
+export function rollsText(rolls) {
+  if (!rolls) return "route unknown";
+  if (!rolls.length) return "no roll needed";
+  const bonus = rolls.some(([, b]) => b) ? " (+2 rival bonus counts)" : "";
+  return `needs ${rolls.map(([t]) => `${t}+`).join(", then ")} on three Risk dice${bonus}`;
+}
+
+export const formatters = {
+  place(v, o, ctx) { return dest(v, ctx)?.name || String(v); },
+  section(v, o, ctx) { return `the ${dest(v, ctx)?.name || v} section`; },
+  aircraft(v, o, ctx) { return card(v, ctx)?.name || `aircraft ${v}`; },
+  aircraft_s(v, o, ctx) { return `${card(v, ctx)?.name || `aircraft ${v}`}'s`; },
+  aircraft_list(v, o, ctx) { return (v || []).length ? joinAnd(v.map((n) => formatters.aircraft(n, o, ctx))) : "no cards"; },
+  cost(v, o, ctx) { return String((ctx.view?.display || []).find((d) => d.card === v)?.cost ?? "?"); },
+  kind(v) { return section("aeroplanes", "kinds")[v] || String(v); },
+  kind_verb(v) { const k = section("aeroplanes", "kinds")[v]; return k ? k.charAt(0).toLowerCase() + k.slice(1) : String(v); },
+  advantage(v, o, ctx) { return advantageName(v, ctx); },
+  advantages(v, o, ctx) { return (v || []).length ? joinAnd(v.map((k) => advantageName(k, ctx))) : "no Advantage tile"; },
+  passenger(v, o, ctx) {
+    const t = tile(v, ctx);
+    if (!t) return `passenger ${v}`;
+    return `a ${dest(t.destination, ctx)?.name || t.destination} passenger (${t.capacity} seat${t.capacity > 1 ? "s" : ""}${t.vp ? `, ${t.vp} VP` : ""})`;
+  },
+  route_rolls(v, o, ctx) { return rollsText(routeRolls(o.source, o.via, ctx.view?.pending?.target, ctx)); },
+  rolls_needed(v) { return rollsText(v); },
+  via(v, o, ctx) { return v ? ` via ${formatters.place(v, o, ctx)}` : " direct"; },
+  risk_dice(v) { return (v || []).map((d) => (d === 0 ? SKULL : String(d))).join(" "); },
+  dice_total(v) { return String((v || []).reduce((a, b) => a + b, 0)); },
+  bonus(v) { return v ? ` + ${v} rival bonus` : ""; },
+  failures(v) { return Number(v) === 1 ? "failure" : "failures"; },
+  stage(v) { return STAGES[v] ?? String(v); },
+};
+
+export function variant(kind, o, ctx) {
+  if (kind !== "action") return null;
+  if (o.type === "buy_aircraft" && o.extra) return "extra";
+  if (o.type === "choose_route" && o.via) return "via";
+  if (o.type === "place_tile" && o.replace !== null && o.replace !== undefined) return o.replace === ctx.me ? "upgrade" : "replace";
+  return null;
+}
+
+const player = (view, seat) => (view.players || []).find((p) => p.seat === seat) || {};
+
+export function score(view, seat) { return player(view, seat).vp ?? 0; }
+
+export function seatStats(view, seat, ctx) {
+  const p = player(view, seat);
+  const tiles = Object.values(p.supply || {}).reduce((a, b) => a + b, 0);
+  return [["Money", `£${p.money ?? 0}`], ["Home", p.home ? formatters.place(p.home, {}, ctx) : "—"],
+    ["Aircraft", (p.aircraft || []).length], ["Tiles in supply", tiles], ["Engine failures", p.engine_failures ?? 0]];
+}
+
+export function tableInfo(view, ctx) {
+  const adv = Object.entries(view.advantage_supply || {}).map(([k, n]) => `${advantageName(k, ctx)} ${n}`).join(", ");
+  return [["Era", view.era], ["First player", ctx.name(view.first_player)], ["Subsidy notes left", view.subsidy_notes ?? "—"],
+    ["Advantage tiles left", adv || "—"], ["Passenger bag", (view.bag || []).length], ["Aircraft deck", (view.deck || []).length]];
+}
+
+export function myPanel(view, seat, ctx) {
+  const p = player(view, seat);
+  const owned = Object.entries(p.advantages || {}).filter(([, n]) => n).map(([k, n]) => `${advantageName(k, ctx)}${n > 1 ? ` ×${n}` : ""}`);
+  return [h("dl", { class: "kv" },
+    h("dt", {}, "Money"), h("dd", {}, `£${p.money ?? 0}`),
+    h("dt", {}, "Tiles in supply"), h("dd", {}, Object.entries(p.supply || {}).map(([s, n]) => `stage ${s}: ${n}`).join(", ")),
+    h("dt", {}, "Advantage tiles"), h("dd", {}, owned.length ? owned.join(", ") : "none")),
+  h("h3", {}, "Your aircraft"),
+  (p.aircraft || []).length ? h("ul", { class: "aircraft-list" }, p.aircraft.map((a) => h("li", {},
+    `${formatters.aircraft(a.card, {}, ctx)}: ${a.free_capacity} of ${a.capacity} seats free, ${a.airport_tiles} tile${a.airport_tiles === 1 ? "" : "s"} left`,
+    a.in_service ? "" : " (out of service)", (a.passengers || []).length ? ` — carrying ${a.passengers.map((t) => formatters.passenger(t, {}, ctx)).join(", ")}` : "")))
+    : h("p", { class: "muted" }, "No aircraft yet.")];
+}
+
+export function isChance(ev) {
+  return ["risk_roll", "first_player_die", "advantage_roll", "attempt_failed", "attempt_crashed", "tile_placed", "shortfall"].includes(ev.type);
+}
+
+export function final(view) {
+  return {
+    categories: ["Money left (tie-break)"],
+    values: (seat) => [`£${player(view, seat).money ?? 0}`],
+    total: (seat) => score(view, seat),
+  };
+}
+
+export const RULE_OF = { choose_home: "AE-3", engine_maintenance: "AE-11", choose_action: "AE-6", buy_aircraft: "AE-7", place_tile: "AE-8",
+  choose_route: "AE-8", keep_roll: "AE-11", radio_beacon: "AE-11", daring_pilot: "AE-11", pay_shortfall: "AE-8", abort: "AE-8",
+  roll_next: "AE-8", end_action: "AE-8", claim_passenger: "AE-9", take_advantage: "AE-10", roll_advantage: "AE-10", pick_advantage_dice: "AE-10" };
+
+/** The easiest route from one of my airports to `target` for a card (AE-8.3 to AE-8.6), as text. */
+function easiest(cardNo, target, ctx) {
+  const long = !!card(cardNo, ctx)?.longHaul;
+  const mine = Object.entries(ctx.view?.slots || {}).filter(([, slots]) => slots.some((s) => s && s.seat === ctx.me)).map(([id]) => id);
+  let best = null;
+  const weigh = (rolls) => rolls.reduce((a, [t, b]) => a + t - b, 0);
+  for (const src of mine) {
+    if (src === target) continue;
+    const c = connection(src, target, ctx);
+    if (c && (long || !c.longHaul)) {
+      const r = routeRolls(src, null, target, ctx);
+      if (r && (!best || weigh(r) < weigh(best.r))) best = { src, via: null, r };
+    }
+    if (!long) continue;
+    for (const x of (ctx.data?.board?.destinations || []).map((d) => d.id)) {
+      if (x === src || x === target || !connection(src, x, ctx) || !connection(x, target, ctx)) continue;
+      const r = routeRolls(src, x, target, ctx);
+      if (r && (!best || weigh(r) < weigh(best.r))) best = { src, via: x, r };
+    }
+  }
+  if (!best) return null;
+  return `easiest route: from ${formatters.place(best.src, {}, ctx)}${best.via ? ` via ${formatters.place(best.via, {}, ctx)}` : " direct"}, ${rollsText(best.r)}`;
+}
+
+export function hint(action, ctx) {
+  if (action.type === "place_tile" && (action.replace === null || action.replace !== ctx.me)) return easiest(action.card, action.target, ctx);
+  if (action.type === "choose_route") return formatters.route_rolls(null, action, ctx);
+  return null;
+}
+
+export function refLabel(ref, ctx) {
+  if (ref.startsWith("card:")) return formatters.aircraft(Number(ref.slice(5)), {}, ctx);
+  if (ref.startsWith("tile:")) return formatters.passenger(Number(ref.slice(5)), {}, ctx);
+  return formatters.place(ref, {}, ctx);
+}
+
+export function refsOfEvent(ev) { return [ev.destination, ev.target, ev.city].filter(Boolean); }

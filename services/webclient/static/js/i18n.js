@@ -1,0 +1,66 @@
+// Words, not data: the message catalogue (i18n/<lang>.json) and the template filler. Every action, log line,
+// phase and panel label is a template with named parameters, "Bid {fare} on {itinerary|itinerary}", filled
+// from the engine's JSON object; `|name` picks a formatter of the game module (js/games/<game>.js) or one of
+// the common ones below. tests/webclient/test_catalogue.py checks the catalogue against the engines.
+import { api } from "./api.js";
+
+let CAT = { ui: {} };
+const PARAM = /\{([a-z_]+)(?:\|([a-z_]+))?\}/g;
+
+export async function loadCatalogue(lang = "en") {
+  CAT = await api(`/i18n/${encodeURIComponent(lang)}.json`);
+  return CAT;
+}
+
+export const catalogue = () => CAT;
+
+/** "A", "A and B", "A, B and C". */
+export function joinAnd(items) {
+  const list = items.map(String);
+  if (list.length <= 1) return list.join("");
+  return `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+}
+
+/** Formatters every game may use: value, the whole object, the context ({name(seat), data, view, ...}). */
+export const COMMON = {
+  player(v, o, ctx) { return ctx.name(v); },
+  player_s(v, o, ctx) { return v === null || v === undefined ? "an empty slot's" : `${ctx.name(v)}'s`; },
+  players(v, o, ctx) { return (v || []).length ? joinAnd(v.map((s) => ctx.name(s))) : ui("nobody"); },
+  list(v) { return joinAnd(v || []); },
+  wins(v) { return (v || []).length > 1 ? "share the win" : "wins"; },
+  hundreds(v) { return String(Number(v) * 100); },
+  points_by_player(v, o, ctx) { return (v || []).map((x, i) => `${ctx.name(i)} ${x}`).join(", "); },
+  money_by_player(v, o, ctx) { return (v || []).map((x, i) => `${ctx.name(i)} ${x}`).join(", "); },
+};
+
+/** Fill `template` from `obj`: {field} shows the value, {field|fmt} runs a formatter. */
+export function fill(template, obj = {}, fmts = {}, ctx = {}) {
+  return String(template).replace(PARAM, (_m, name, fmt) => {
+    const v = obj[name];
+    const f = fmt ? fmts[fmt] || COMMON[fmt] : null;
+    if (f) return f(v, obj, ctx);
+    if (v === null || v === undefined) return "—";
+    return Array.isArray(v) ? joinAnd(v) : String(v);
+  });
+}
+
+/** A user-interface string of the catalogue's "ui" section. */
+export function ui(key, params = {}) {
+  return fill(CAT.ui?.[key] ?? key, params);
+}
+
+/**
+ * The words of an engine object: kind "action" or "event" of `game`; the game module's `variant(kind, obj)`
+ * may pick an alternative wording ("<type>.<variant>"). Unknown types fall back to a plain reading.
+ */
+export function say(game, kind, obj, pres, ctx) {
+  const section = CAT[game]?.[kind] || {};
+  const variant = pres?.variant ? pres.variant(kind, obj, ctx) : null;
+  const template = (variant && section[`${obj.type}.${variant}`]) || section[obj.type];
+  if (!template) return String(obj.type).replace(/_/g, " ");
+  const text = fill(template, obj, pres?.formatters || {}, ctx);
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A section of a game's catalogue (phase, state, rules, group, kinds). */
+export const section = (game, name) => CAT[game]?.[name] || {};

@@ -1,0 +1,142 @@
+"""Every game played to the end in Debian's Chromium the way a person would: reading only visible text and
+accessible roles and names (no element ids, no engine field names), at desktop and phone sizes; axe-core
+(vendored, tests/webclient/vendor/axe.min.js, MPL-2.0) finds no serious or critical violation on the lobby, the
+game page and the end screen.
+
+Screenshots (desktop and phone, mid-game and final) go to test-artifacts/play-*.png; the README's come from here.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
+# (title in the lobby, players, option label -> choice label, screenshot after this many of my decisions)
+GAMES = [
+    ("OpenSky", 2, {"map": "europe"}, 12),
+    ("OpenSky", 3, {"map": "north_america"}, 12),
+    ("Aeroplanes: Aviation Ascendant", 3, {}, 30),
+    ("Blue Skies", 3, {}, 12),
+]
+MAX_DECISIONS = 800
+
+
+def axe_check(page, where: str) -> None:
+    """No serious or critical axe-core violation on the page as it is now."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
+           if v["impact"] in ("serious", "critical")]
+    assert not bad, f"axe-core on {where}: {bad}"
+
+
+@pytest.fixture(params=list(SIZES), ids=list(SIZES))
+def person(request, browser, wc_gateway):
+    size = request.param
+    context = browser.new_context(base_url=wc_gateway.url, viewport=SIZES[size], is_mobile=size == "phone",
+                                  has_touch=size == "phone")
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    pg.size = size
+    yield pg
+    context.close()
+    assert not errors, f"console errors in the page: {errors}"
+
+
+def create_game(page, title: str, players: int, options: dict[str, str]) -> None:
+    page.goto("/")
+    new_game = page.get_by_role("region", name="New game")
+    new_game.get_by_label("Game", exact=True).select_option(label=title)
+    count = new_game.get_by_label("Players", exact=True)
+    count.fill(str(players))
+    count.dispatch_event("change")
+    for option, choice in options.items():
+        new_game.get_by_label(option).select_option(label=choice)
+    for n in range(2, players + 1):
+        new_game.get_by_label(f"Player {n}", exact=True).select_option(label="Bot: random")
+    new_game.get_by_label("Player 1", exact=True).select_option(label="Human (this browser)")
+    axe_check(page, "the lobby")
+    new_game.get_by_role("button", name="Create game").click()
+    page.wait_for_url("**/game.html?id=*")
+
+
+def log_state(page) -> tuple[int, str]:
+    items = page.get_by_role("region", name="Event log").get_by_role("listitem")
+    n = items.count()
+    return n, (items.first.inner_text() if n else "")
+
+
+def decide(page, rng: random.Random) -> None:
+    """Pick one of the choices the actions panel shows, as a person would."""
+    panel = page.get_by_role("region", name=re.compile("^Your actions"))
+    lists = panel.get_by_role("listbox")
+    if lists.count() and rng.random() < 0.5:
+        box = lists.nth(rng.randrange(lists.count()))
+        labels = box.get_by_role("option").all_inner_texts()
+        box.select_option(label=labels[rng.randrange(len(labels))])
+        panel.get_by_role("button", name=re.compile("^Play the selected choice")).first.click()
+        return
+    buttons = panel.get_by_role("button").filter(has_not_text="Show all")
+    buttons.nth(rng.randrange(buttons.count())).click()
+
+
+@pytest.mark.parametrize("title,players,options,shot_at", GAMES, ids=[f"{g[0].split(':')[0]}-{g[1]}p" for g in GAMES])
+def test_a_person_plays_to_the_end_by_what_the_page_says(
+    person, bot_worker, artifacts, title, players, options, shot_at
+):
+    page = person
+    rng = random.Random(f"{title}{players}{page.size}")
+    create_game(page, title, players, options)
+    page.get_by_role("heading", name=title).wait_for()
+    actions = page.get_by_role("region", name=re.compile("^Your actions"))
+    final = page.get_by_role("heading", name="Final standings")
+    name = f"play-{title.split(':')[0].lower().replace(' ', '')}-{players}p-{page.size}"
+    checked = False
+    decisions = 0
+    started = time.monotonic()
+    while True:
+        # my turn shows buttons; otherwise the panel says whom it waits for, and bots are "thinking…"
+        page.wait_for_function(
+            """() => [...document.querySelectorAll('h2')]
+                    .some(h => h.textContent === 'Final standings' && h.offsetParent)
+                || [...document.querySelectorAll('section')].some(s => s.getAttribute('aria-labelledby') &&
+                    document.getElementById(s.getAttribute('aria-labelledby')).textContent.startsWith('Your actions') &&
+                    s.querySelector('button') && !document.body.classList.contains('busy'))""", timeout=60_000)
+        if final.is_visible():
+            break
+        assert page.title().startswith("▶ Your turn"), "the page title signals my turn"
+        if not checked:
+            axe_check(page, f"the {title} game page")
+            checked = True
+        if decisions == shot_at:
+            page.screenshot(path=str(artifacts / f"{name}.png"), full_page=page.size == "phone")
+        before = log_state(page)
+        decide(page, rng)
+        page.wait_for_function(
+            """before => {
+                const items = [...document.querySelectorAll('section')]
+                    .find(s => s.querySelector('h2')?.textContent === 'Event log').querySelectorAll('li');
+                return items.length !== before[0] || (items[0]?.innerText ?? '') !== before[1]
+                    || document.querySelector('[role=alert]').textContent !== '';
+            }""", arg=list(before), timeout=30_000)
+        alert = page.get_by_role("alert", include_hidden=True).inner_text()
+        assert not alert, f"the page shows an error: {alert}"
+        decisions += 1
+        assert decisions < MAX_DECISIONS, f"{title} did not end after {MAX_DECISIONS} decisions"
+    standings = page.get_by_role("region", name="Final standings")
+    rows = standings.get_by_role("row").all_inner_texts()[1:]
+    assert rows and rows[0].startswith("1st"), f"ranked by placement: {rows}"
+    assert standings.get_by_text(re.compile("^Winners?")).is_visible()
+    assert actions.get_by_text("The game is over.").is_visible()
+    axe_check(page, f"the {title} end screen")
+    page.screenshot(path=str(artifacts / f"{name}-final.png"), full_page=page.size == "phone")
+    print(f"{name}: {decisions} decisions in {time.monotonic() - started:.1f}s")
