@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from redis.asyncio import Redis
 
+from services.gamestate.client import GameState
 from services.gamestate.tokens import RETIRED_BOT_PREFIX
 from services.gateway.errors import ApiError
 from services.gateway.gamestate import GameStateClient, GameStateError, http_error
@@ -30,9 +31,10 @@ class Context:
     tickets: TicketStore
     metrics: GatewayMetrics
 
-    async def settle_if_rated(self, game_id: str, scores: list[int], winners: list[int]) -> None:
-        """Settle a finished rated game's ratings (idempotent; safe to call on every sighting)."""
-        if await self.ratings.is_rated(game_id) and await self.ratings.settle(game_id, scores, winners):
+    async def settle_if_rated(self, game: GameState) -> None:
+        """Settle a finished rated game's ratings, resigned and abandoned players last, or drop an aborted one's
+        (idempotent; safe to call on every sighting of an ended game)."""
+        if await self.ratings.is_rated(game.game_id) and await self.ratings.conclude(game):
             self.metrics.matches.inc()
 
     async def player(self, api_key: str) -> str:

@@ -2,7 +2,7 @@
 
 A ticket is a hash (status queued | claimed | matched | expired | cancelled)
 plus an "alive" key whose TTL each poll renews. Queued tickets also sit in
-their bucket's sorted set (bucket = game, player count and options). A
+their bucket's sorted set (bucket = game, player count, options and time control). A
 matchmaker claims a whole group in one script that checks every ticket is
 still queued and alive, so two matchmakers can never put one ticket in two
 games, and expired or cancelled tickets are never matched. Reads, claims and
@@ -85,7 +85,7 @@ return cjson.encode(ids)
 """
 
 # KEYS: queue, then ticket_1, alive_1, ticket_2, alive_2, ... ARGV: JSON array of the ticket ids.
-# Returns a JSON array with [id, player_id, game, players, options, bots_after_s, created_ms, rating] per
+# Returns a JSON array with [id, player_id, game, players, options, bots_after_s, created_ms, rating, time_control] per
 # queued, alive ticket (one string to parse instead of a hash per ticket). On the way it drops from the queue
 # the ids whose ticket is gone, and marks expired (and drops) the queued tickets whose TTL lapsed.
 _QUEUED = """
@@ -94,12 +94,12 @@ local out = {}
 for i, id in ipairs(ids) do
   local t = KEYS[2 * i]
   local f = redis.call('HMGET', t, 'status', 'player_id', 'game', 'players', 'options', 'bots_after_s',
-                       'created_ms', 'rating')
+                       'created_ms', 'rating', 'time_control')
   if not f[1] then
     if redis.call('EXISTS', t) == 0 then redis.call('ZREM', KEYS[1], id) end
   elseif f[1] == 'queued' then
     if redis.call('EXISTS', KEYS[2 * i + 1]) == 1 then
-      out[#out + 1] = {id, f[2], f[3], f[4], f[5], f[6], f[7], f[8]}
+      out[#out + 1] = {id, f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9] or 'null'}
     else
       redis.call('HSET', t, 'status', 'expired')
       redis.call('ZREM', KEYS[1], id)
@@ -222,15 +222,20 @@ class Ticket:
     token: str | None = None
     #: when a poll took the seat token (epoch ms), None while it waits (or the ticket is not matched)
     token_delivered_ms: int | None = None
+    #: the game's time control (JSON shape, services/gamestate/clocks.py); None only on tickets of earlier releases
+    time_control: dict | None = None
 
     @property
     def bucket(self) -> str:
-        return bucket_of(self.game, self.players, self.options)
+        return bucket_of(self.game, self.players, self.options, self.time_control)
 
 
-def bucket_of(game: str, players: int, options: dict) -> str:
-    """Tickets only ever meet tickets of the same game, count and options."""
-    return f"{game}|{players}|{json.dumps(options, sort_keys=True, separators=(',', ':'))}"
+def bucket_of(game: str, players: int, options: dict, time_control: dict | None = None) -> str:
+    """Tickets only ever meet tickets of the same game, count, options and time control."""
+    key = f"{game}|{players}|{json.dumps(options, sort_keys=True, separators=(',', ':'))}"
+    if time_control is None:
+        return key  # a ticket of an earlier release: its queue's name then had no time control
+    return f"{key}|{json.dumps(time_control, sort_keys=True, separators=(',', ':'))}"
 
 
 def _dumps(obj) -> str:
@@ -256,6 +261,7 @@ def _ticket(ticket_id: str, raw: dict) -> Ticket:
         game_id=d.get("game_id"),
         seat=int(d["seat"]) if "seat" in d else None,
         token_delivered_ms=int(d["token_delivered_ms"]) if "token_delivered_ms" in d else None,
+        time_control=json.loads(d["time_control"]) if "time_control" in d else None,
     )
 
 
@@ -277,16 +283,20 @@ class TicketStore:
         self._ids = redis.register_script(_IDS)
 
     async def create(
-        self, player_id: str, game: str, players: int, options: dict, bots_after_s: float, rating: float
+        self, player_id: str, game: str, players: int, options: dict, bots_after_s: float, rating: float,
+        time_control: dict | None = None,
     ) -> Ticket:
+        """Queue a ticket; `time_control` (its JSON shape) is the game's, already resolved to the default."""
         ticket_id = uuid.uuid4().hex
         now = int(time.time() * 1000)
-        bucket = bucket_of(game, players, options)
+        bucket = bucket_of(game, players, options, time_control)
         fields = {
             "player_id": player_id, "game": game, "players": players,
             "options": json.dumps(options, sort_keys=True), "bots_after_s": bots_after_s,
             "created_ms": now, "rating": rating, "status": "queued",
         }
+        if time_control is not None:
+            fields["time_control"] = json.dumps(time_control, sort_keys=True)
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(self.keys.ticket(ticket_id), mapping=fields)
             pipe.expire(self.keys.ticket(ticket_id), self.keep_s)
@@ -349,8 +359,8 @@ class TicketStore:
             rows = json.loads(await self._queued(keys=[queue, *self._pairs(chunk)], args=[_dumps(chunk)]))
             out += [
                 Ticket(tid, player_id, game, int(players), json.loads(options), float(bots_after_s),
-                       int(created_ms), float(rating), "queued")
-                for tid, player_id, game, players, options, bots_after_s, created_ms, rating in rows
+                       int(created_ms), float(rating), "queued", time_control=json.loads(control))
+                for tid, player_id, game, players, options, bots_after_s, created_ms, rating, control in rows
             ]
         return out
 
