@@ -50,6 +50,22 @@ class CorrespondenceControl(Strict):
 TimeControl = Annotated[RealtimeControl | CorrespondenceControl, Field(discriminator="kind")]
 
 
+class RealtimeControlOut(BaseModel):
+    """A realtime control as games and tickets show it (the bounds are the creation's, which the service sets)."""
+
+    kind: Literal["realtime"]
+    seconds_per_decision: float
+    reserve_seconds: float
+
+
+class CorrespondenceControlOut(BaseModel):
+    kind: Literal["correspondence"]
+    days_per_decision: int
+
+
+TimeControlOut = Annotated[RealtimeControlOut | CorrespondenceControlOut, Field(discriminator="kind")]
+
+
 class CreateGame(Strict):
     game: str = Field(min_length=1, max_length=64)
     players: int = Field(ge=1, le=64)
@@ -109,7 +125,7 @@ class GameOut(BaseModel):
     deadlines: dict[str, int] = Field(
         default_factory=dict, description="seat (as a string) -> unix ms when its running turn clock expires"
     )
-    time_control: TimeControl | None = Field(None, description="The game's time control; None: no clock")
+    time_control: TimeControlOut | None = Field(None, description="The game's time control; None: no clock")
     reserves: dict[str, int] = Field(
         default_factory=dict, description="seat (as a string) -> ms of reserve left at the start of its current "
         "decision (realtime controls with a reserve); its deadline already includes it"
@@ -210,7 +226,7 @@ class TicketOut(BaseModel):
         False, description="True once the seat token has been handed out: in this answer if `token` is set, "
         "else by an earlier poll.",
     )
-    time_control: TimeControl | None = Field(None, description="The time control the ticket asked for")
+    time_control: TimeControlOut | None = Field(None, description="The time control the ticket asked for")
     note: str | None = Field(None, description="Why a matched ticket shows no `token`.")
 
 
