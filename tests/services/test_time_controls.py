@@ -73,12 +73,12 @@ def test_the_reserve_pays_only_for_the_time_beyond_the_decision(make_instance, m
 def test_the_clock_fires_once_decision_time_and_reserve_are_both_used_up(make_instance, make_client, rdb, prefix):
     inst = make_instance(sweeper=False, abandon_after_timeouts=0)
     client = make_client(inst)
-    control = {"kind": "realtime", "seconds_per_decision": 0.1, "reserve_seconds": 0.4}
+    control = {"kind": "realtime", "seconds_per_decision": 0.1, "reserve_seconds": 1.0}
     game = client.create_game("toybids", 2, seed=6, options={"rounds": 3}, time_control=control)
     hand0 = client.get_game(game.game_id, game.token(0)).view["hand"]
     client.submit(game.game_id, game.token(0), {"type": "bid", "card": hand0[0]}, 0)
     due = client.get_game(game.game_id).deadlines[1]
-    time.sleep(0.25)  # past the 0.1 s per decision, inside seat 1's reserve
+    time.sleep(0.3)  # past the 0.1 s per decision, well inside seat 1's reserve
     assert inst.run(inst.running.service.sweep_once()) == 0
     while time.time() * 1000 <= due:
         time.sleep(0.02)
@@ -86,8 +86,8 @@ def test_the_clock_fires_once_decision_time_and_reserve_are_both_used_up(make_in
     entry = _log(rdb, prefix, game.game_id)[-1]
     assert entry["kind"] == "timeout" and entry["seat"] == 1 and entry["at_ms"] >= due
     view = client.get_game(game.game_id)
-    assert view.reserves == {0: 400, 1: 0}  # seat 1's reserve is gone for the rest of the game
-    assert view.deadlines[0] - 400 == view.deadlines[1]  # the next round: 0.1 s for seat 1, 0.5 s for seat 0
+    assert view.reserves == {0: 1000, 1: 0}  # seat 1's reserve is gone for the rest of the game
+    assert view.deadlines[0] - 1000 == view.deadlines[1]  # the next round: 0.1 s for seat 1, 1.1 s for seat 0
 
 
 @pytest.mark.parametrize(
