@@ -67,7 +67,25 @@ class Settings(BaseSettings):
     )
     cache_size: int = Field(512, ge=0, description="Hot states cached in memory per instance.")
     sweep_interval_s: float = Field(0.5, gt=0, description="How often the turn-clock sweeper looks for expiries.")
-    max_turn_seconds: float = Field(86_400.0, description="Largest per-decision time limit a game may set.")
+    max_turn_seconds: float = Field(
+        86_400.0, description="Largest per-decision time of a realtime time control (and of turn_seconds)."
+    )
+    zombie_bot_level: str = Field(
+        "greedy",
+        description="The bot level that plays a seat out once its player resigned or it was abandoned (a 'zombie "
+        "seat'); '' = the engine's default decision instead (no worker needed). A client may name another level "
+        "only when resigning in an unrated game.",
+    )
+    abandon_after_timeouts: int = Field(
+        3, ge=0, description="A human seat whose turn clock runs out this many decisions in a row (the default "
+        "decision is played each time) is abandoned: the zombie bot plays it out and its player ranks last in a "
+        "rated game. 0 = never.",
+    )
+    inactive_game_days: float = Field(
+        14.0, ge=0, description="An active game with no accepted change (move, timeout, bot move) for this many days "
+        "ends: aborted if no human seat ever decided, else the human seats that must act are abandoned to the "
+        "zombie bot, which plays on. Fractions allowed; 0 = never.",
+    )
     shutdown_grace_s: float = Field(5.0, description="Seconds in-flight calls get to finish on shutdown.")
     watch_block_ms: int = Field(1000, description="How long one blocking stream read waits before re-checking.")
     watch_token_check_ms: int = Field(

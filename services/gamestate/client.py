@@ -80,6 +80,9 @@ class NewGame:
     bots: dict[int, str] | None = None
     turn_seconds: float = 0.0
     owner: str = ""  # the player whose quotas apply; "" = none (the matchmaker's games)
+    #: the time control's JSON shape (services/gamestate/clocks.py); None = turn_seconds decides
+    time_control: dict[str, Any] | None = None
+    rated: bool = False  # the matchmaker's rated games
 
 
 #: Most games one `create_games` call may carry (the service refuses more with INVALID_ARGUMENT).
@@ -105,6 +108,15 @@ class GameState:
     digest: str
     resigned: list[int]
     deadlines: dict[int, int]
+    #: the time control's JSON shape, None = no clock
+    time_control: dict[str, Any] | None = None
+    #: seat -> reserve ms left at the start of its current decision
+    reserves: dict[int, int] = field(default_factory=dict)
+    abandoned: list[int] = field(default_factory=list)
+    #: per seat {"seat", "kind", "status", "bot_level"} (bot_level None for a human playing it)
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    owner: str = ""
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +178,7 @@ class GameLog:
 # ---------------------------------------------------------------------- conversions
 
 
-def _create_request(game, players, seed, options, bots, turn_seconds) -> pb2.CreateGameRequest:
+def _create_request(game, players, seed, options, bots, turn_seconds, time_control=None) -> pb2.CreateGameRequest:
     req = pb2.CreateGameRequest(
         game=game,
         players=players,
@@ -176,7 +188,16 @@ def _create_request(game, players, seed, options, bots, turn_seconds) -> pb2.Cre
     )
     if seed is not None:
         req.seed = seed
+    if time_control is not None:
+        req.time_control.CopyFrom(pb2.TimeControl(**time_control))
     return req
+
+
+def _control(tc) -> dict[str, Any]:
+    """A TimeControl message as its JSON shape (clocks.py)."""
+    if tc.kind == "correspondence":
+        return {"kind": tc.kind, "days_per_decision": tc.days_per_decision}
+    return {"kind": tc.kind, "seconds_per_decision": tc.seconds_per_decision, "reserve_seconds": tc.reserve_seconds}
 
 
 def _created(r) -> Created:
@@ -189,7 +210,8 @@ _CODES = {c.value[0]: c for c in grpc.StatusCode}
 def _create_games_request(games: Sequence[NewGame]) -> pb2.CreateGamesRequest:
     return pb2.CreateGamesRequest(games=[
         pb2.OwnedCreateGameRequest(
-            game=_create_request(g.game, g.players, g.seed, g.options, g.bots, g.turn_seconds), owner=g.owner
+            game=_create_request(g.game, g.players, g.seed, g.options, g.bots, g.turn_seconds, g.time_control),
+            owner=g.owner, rated=g.rated,
         )
         for g in games
     ])
@@ -234,6 +256,12 @@ def _state(r) -> GameState:
         digest=r.digest,
         resigned=list(r.resigned),
         deadlines=dict(r.deadlines_ms),
+        time_control=_control(r.time_control) if r.HasField("time_control") else None,
+        reserves=dict(r.reserves_ms),
+        abandoned=list(r.abandoned),
+        seats=[{"seat": x.seat, "kind": x.kind, "status": x.status, "bot_level": x.bot_level or None} for x in r.seats],
+        owner=r.owner,
+        rated=r.rated,
     )
 
 
@@ -344,10 +372,10 @@ class GameClient:
         options: dict[str, Any] | None = None,
         bots: dict[int, str] | None = None,
         turn_seconds: float = 0.0,
+        time_control: dict[str, Any] | None = None,
     ) -> Created:
-        return _created(
-            self._call(self.stub.CreateGame, _create_request(game, players, seed, options, bots, turn_seconds))
-        )
+        req = _create_request(game, players, seed, options, bots, turn_seconds, time_control)
+        return _created(self._call(self.stub.CreateGame, req))
 
     def admin(self, secret: str) -> AdminClient:
         """The internal GameAdmin calls over this client's channel, presenting the service credential."""
@@ -396,6 +424,10 @@ class GameClient:
         req = pb2.ResignRequest(game_id=game_id, token=token, bot_level=bot_level or "")
         return self._call(self.stub.Resign, req).version
 
+    def abort(self, game_id: str, token: str) -> int:
+        """End the game unrated (status "aborted"); the version that ended it."""
+        return self._call(self.stub.Abort, pb2.AbortRequest(game_id=game_id, token=token)).version
+
     def rotate_token(self, game_id: str, token: str) -> str:
         return self._call(self.stub.RotateToken, pb2.RotateTokenRequest(game_id=game_id, token=token)).token
 
@@ -441,8 +473,9 @@ class AsyncGameClient:
         options: dict[str, Any] | None = None,
         bots: dict[int, str] | None = None,
         turn_seconds: float = 0.0,
+        time_control: dict[str, Any] | None = None,
     ) -> Created:
-        req = _create_request(game, players, seed, options, bots, turn_seconds)
+        req = _create_request(game, players, seed, options, bots, turn_seconds, time_control)
         return _created(await self._call(self.stub.CreateGame, req))
 
     def admin(self, secret: str) -> AsyncAdminClient:
@@ -511,6 +544,9 @@ class AsyncGameClient:
         req = pb2.ResignRequest(game_id=game_id, token=token, bot_level=bot_level or "")
         return (await self._call(self.stub.Resign, req)).version
 
+    async def abort(self, game_id: str, token: str) -> int:
+        return (await self._call(self.stub.Abort, pb2.AbortRequest(game_id=game_id, token=token))).version
+
     async def rotate_token(self, game_id: str, token: str) -> str:
         req = pb2.RotateTokenRequest(game_id=game_id, token=token)
         return (await self._call(self.stub.RotateToken, req)).token
@@ -547,10 +583,13 @@ class AdminClient:
         bots: dict[int, str] | None = None,
         turn_seconds: float = 0.0,
         owner: str = "",
+        time_control: dict[str, Any] | None = None,
+        rated: bool = False,
     ) -> Created:
         """Create a game owned by `owner` (whose quotas apply; "" = no owner)."""
         req = pb2.OwnedCreateGameRequest(
-            game=_create_request(game, players, seed, options, bots, turn_seconds), owner=owner
+            game=_create_request(game, players, seed, options, bots, turn_seconds, time_control), owner=owner,
+            rated=rated,
         )
         return _created(self._call(self.stub.CreateGame, req))
 
@@ -592,9 +631,12 @@ class AsyncAdminClient:
         bots: dict[int, str] | None = None,
         turn_seconds: float = 0.0,
         owner: str = "",
+        time_control: dict[str, Any] | None = None,
+        rated: bool = False,
     ) -> Created:
         req = pb2.OwnedCreateGameRequest(
-            game=_create_request(game, players, seed, options, bots, turn_seconds), owner=owner
+            game=_create_request(game, players, seed, options, bots, turn_seconds, time_control), owner=owner,
+            rated=rated,
         )
         return _created(await self._call(self.stub.CreateGame, req))
 

@@ -1,9 +1,11 @@
 """The Redis key layout, in one place.
 
 Per game (the `{id}` hash tag keeps one game's keys in one cluster slot):
-  {p}game:{id}:meta     hash   game, players, options, seed, bots, resigned, token hashes
-                                (tok:<seat>), status, version, digest, to_act, scores,
-                                winners, created_ms, updated_ms, clock_ms, deadline_ms,
+  {p}game:{id}:meta     hash   game, players, options, seed, bots, resigned, abandoned, token
+                                hashes (tok:<seat>), status (active | finished | aborted), version,
+                                digest, to_act, scores, winners, created_ms, updated_ms, clock_ms
+                                (ms per decision), time_control (JSON or null), reserves (seat ->
+                                ms), timeouts (seat -> consecutive), rated ("1"/"0"), deadline_ms,
                                 owner (player id or ""), bot_key (the secret that seeds
                                 its bots' randomness; never leaves the platform)
   {p}game:{id}:log      list   one JSON entry per accepted action: {v, seat, kind, action, at_ms};
@@ -18,8 +20,10 @@ Per game (the `{id}` hash tag keeps one game's keys in one cluster slot):
 Global:
   {p}token:<sha256>     string "<game_id>:<seat>" for every live human seat token; expires
                                 SEAT_TOKEN_TTL_AFTER_END_S after the game ends (set by the commit that ends it)
-  {p}games:active / {p}games:finished   zsets of game ids scored by creation ms
+  {p}games:active / {p}games:finished   zsets of game ids scored by creation ms (finished: every ended
+                                game, finished or aborted)
   {p}clock              zset   game id -> deadline ms of its current decision
+  {p}games:touched      zset   active game id -> ms of its last commit (INACTIVE_GAME_DAYS sweep)
   {p}botwait            zset   game id -> when to re-queue its bot move if no bot has acted by then
 Per owner (a player who created games; services/gamestate/quotas.py):
   {p}owner:<id>:games   hash   game id -> "<bot seats>:<reserved ms>", of the games it owns that were active
@@ -87,6 +91,10 @@ class Keys:
     @property
     def clock(self) -> str:
         return f"{self.prefix}clock"
+
+    @property
+    def touched(self) -> str:
+        return f"{self.prefix}games:touched"
 
     @property
     def bot_wait(self) -> str:

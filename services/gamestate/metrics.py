@@ -29,6 +29,11 @@ ACTIVE_GAMES = Gauge(
 )
 WATCHERS = Gauge("skyboard_watchers", "Open WatchGame streams.", multiprocess_mode="livesum")
 TIMEOUTS = Counter("skyboard_turn_timeouts_total", "Default decisions applied by the turn clock.", ["game"])
+ENDINGS = Counter(
+    "skyboard_seat_endings_total",
+    "Seats resigned or abandoned (timeouts, inactivity) and games aborted (requested, inactivity), per game.",
+    ["game", "kind"],
+)
 BOT_DISPATCH = Counter("skyboard_bot_dispatch_total", "Bot move tasks queued, by result.", ["result"])
 ARCHIVED = Counter(
     "skyboard_games_archived_total", "Finished games moved from Redis to the SQL archive, by result.", ["result"]

@@ -27,6 +27,7 @@ from services.credentials import ServiceCredentials
 from services.gamestate import errors, metrics
 from services.gamestate.archiver import Archiver, run_archiver
 from services.gamestate.bots import CeleryDispatcher, Dispatcher, NoDispatcher
+from services.gamestate.endings import seat_states
 from services.gamestate.pb import SERVICE_NAME, pb2, pb2_grpc
 from services.gamestate.quotas import QuotaBook, Quotas
 from services.gamestate.service import CreateArgs, GameStateService, Registry, ViewData
@@ -100,9 +101,26 @@ def _summary(m: Meta) -> pb2.GameSummary:
     )
 
 
-def _create_args(r: pb2.CreateGameRequest, owner: str = "") -> CreateArgs:
+def _create_args(r: pb2.CreateGameRequest, owner: str = "", rated: bool = False) -> CreateArgs:
+    control = _control_json(r.time_control) if r.HasField("time_control") else None
     return CreateArgs(r.game, r.players, r.seed if r.HasField("seed") else None, r.options_json, dict(r.bots),
-                      r.turn_seconds, owner)
+                      r.turn_seconds, owner, control, rated)
+
+
+def _control_json(tc: pb2.TimeControl) -> dict:
+    """The message as its JSON shape, for clocks.TimeControl.parse to check: the kind's own fields, and any other
+    field that is set (refused there, so a contradictory message is an error rather than half ignored)."""
+    own = {"realtime": ("seconds_per_decision", "reserve_seconds"), "correspondence": ("days_per_decision",)}
+    fields = ("seconds_per_decision", "reserve_seconds", "days_per_decision")
+    return {"kind": tc.kind, **{f: getattr(tc, f) for f in fields if f in own.get(tc.kind, ()) or getattr(tc, f)}}
+
+
+def _control_pb(obj: dict | None) -> pb2.TimeControl | None:
+    if not obj:
+        return None
+    return pb2.TimeControl(kind=obj["kind"], seconds_per_decision=obj.get("seconds_per_decision", 0.0),
+                           reserve_seconds=obj.get("reserve_seconds", 0.0),
+                           days_per_decision=obj.get("days_per_decision", 0))
 
 
 def _created(created) -> pb2.CreateGameResponse:
@@ -121,17 +139,18 @@ def _submitted(r) -> pb2.SubmitActionResponse:
 
 def _view(v: ViewData) -> pb2.GameView:
     state, meta = v.state, v.meta
-    over = state.is_over()
+    aborted = meta.status == "aborted"
+    over = state.is_over() or aborted
     return pb2.GameView(
         game_id=meta.game_id,
         game=meta.game,
         version=v.version,
-        status="finished" if over else "active",
-        to_act=state.to_act(),
+        status="aborted" if aborted else "finished" if over else "active",
+        to_act=[] if aborted else state.to_act(),
         seat=v.seat,
         view_json=dumps(state.view(v.seat)),
         scores=state.scores(),
-        winners=state.winners(),
+        winners=[] if aborted else state.winners(),
         players=meta.players,
         options_json=json.dumps(meta.options),
         bots=meta.bots,
@@ -140,6 +159,12 @@ def _view(v: ViewData) -> pb2.GameView:
         digest=meta.digest if v.version == meta.version else state.digest(),
         resigned=meta.resigned,
         deadlines_ms=meta.deadlines if v.version == meta.version and not over else {},
+        time_control=_control_pb(meta.time_control),
+        reserves_ms=meta.reserves,
+        abandoned=meta.abandoned,
+        seats=[pb2.SeatState(seat=s, kind=k, status=st, bot_level=b) for s, k, st, b in seat_states(meta)],
+        owner=meta.owner,
+        rated=meta.rated,
     )
 
 
@@ -235,6 +260,10 @@ class GameServicer(pb2_grpc.GameServiceServicer):
         version = await self.service.resign(request.game_id, request.token, request.bot_level)
         return pb2.ResignResponse(version=version)
 
+    @_handler("Abort")
+    async def Abort(self, request, context):
+        return pb2.AbortResponse(version=await self.service.abort(request.game_id, request.token))
+
     @_handler("RotateToken")
     async def RotateToken(self, request, context):
         seat, token = await self.service.rotate_token(request.game_id, request.token)
@@ -291,12 +320,12 @@ class GameAdminServicer(pb2_grpc.GameAdminServicer):
     @_internal
     @_handler("Admin.CreateGame")
     async def CreateGame(self, request, context):
-        return _created(await self.service.create(_create_args(request.game, request.owner)))
+        return _created(await self.service.create(_create_args(request.game, request.owner, request.rated)))
 
     @_internal
     @_handler("Admin.CreateGames")
     async def CreateGames(self, request, context):
-        results = await self.service.create_many([_create_args(r.game, r.owner) for r in request.games])
+        results = await self.service.create_many([_create_args(r.game, r.owner, r.rated) for r in request.games])
         out = pb2.CreateGamesResponse()
         for r in results:
             item = out.results.add()
@@ -376,6 +405,9 @@ def build_service(
         heartbeat_s=settings.heartbeat_s,
         bot_redispatch_s=settings.bot_redispatch_s,
         token_check_ms=settings.watch_token_check_ms,
+        zombie_bot_level=settings.zombie_bot_level,
+        abandon_after_timeouts=settings.abandon_after_timeouts,
+        inactive_game_days=settings.inactive_game_days,
     )
 
 

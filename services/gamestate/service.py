@@ -24,8 +24,10 @@ from services import boundedjson
 from services.gamestate import errors, metrics, tokens
 from services.gamestate.archived import ArchivedReads
 from services.gamestate.bots import Dispatcher, bot_levels, level_budget_seconds
+from services.gamestate.clocks import TimeControl, spend_reserve
+from services.gamestate.endings import Endings, Seats, count_timeout, hand_over, timeouts_field
 from services.gamestate.quotas import QuotaBook
-from services.gamestate.store import Commit, Creation, Meta, Store, dumps, fingerprint, now_ms
+from services.gamestate.store import Commit, Creation, Meta, Store, fingerprint, now_ms
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +74,10 @@ class CreateArgs(NamedTuple):
     turn_seconds: float
     #: the player who creates it (quotas apply); "" = no owner (matchmaker, anonymous development games)
     owner: str = ""
+    #: the time control's JSON shape (clocks.py); None = `turn_seconds` decides (0 = no clock)
+    time_control: dict[str, Any] | None = None
+    #: a rated game (the matchmaker's): Resign refuses a client-chosen bot level
+    rated: bool = False
 
 
 @dataclass(slots=True)
@@ -130,7 +136,7 @@ def _json_object(text: str, what: str) -> Any:
         raise errors.invalid(f"{what}: {exc.message}") from None
 
 
-class GameStateService:
+class GameStateService(Endings):
     """Authoritative games in Redis. Any number of instances may share one Redis."""
 
     def __init__(
@@ -146,6 +152,9 @@ class GameStateService:
         heartbeat_s: float = 15.0,
         bot_redispatch_s: float = 15.0,
         token_check_ms: int = 500,
+        zombie_bot_level: str = "greedy",
+        abandon_after_timeouts: int = 3,
+        inactive_game_days: float = 0.0,
     ):
         self.store = store
         self.registry = registry
@@ -158,6 +167,14 @@ class GameStateService:
         self.bot_redispatch_s = bot_redispatch_s
         #: a seat's stream re-checks its token at least this often (a revoked token's stream ends within it)
         self.token_check_ms = token_check_ms
+        if zombie_bot_level and zombie_bot_level not in bot_levels():
+            raise ValueError(f"ZOMBIE_BOT_LEVEL {zombie_bot_level!r} is not a bot level: {', '.join(bot_levels())}")
+        #: who plays resigned and abandoned seats ("" = the engine's default decision)
+        self.zombie_bot_level = zombie_bot_level
+        #: consecutive timeouts after which a human seat is abandoned (0 = never)
+        self.abandon_after_timeouts = abandon_after_timeouts
+        #: an active game with no commit for this long ends (0 = never): see Endings.sweep_inactive
+        self.inactive_game_ms = round(inactive_game_days * 86_400_000)
         self.stopping = asyncio.Event()
         #: game id -> game name of recently seen games (metric labels only)
         self.game_names: dict[str, str] = {}
@@ -213,7 +230,7 @@ class GameStateService:
     def _tokens_expired(self, meta: Meta) -> bool:
         """Whether a finished game's seat tokens have expired (its last commit, which finished it, is its end).
         Decided from the metadata alone, so every instance agrees; the token index expires by itself."""
-        return meta.status == "finished" and now_ms() >= meta.updated_ms + self.store.token_ttl_after_end_ms
+        return meta.ended and now_ms() >= meta.updated_ms + self.store.token_ttl_after_end_ms
 
     async def _state(self, meta: Meta) -> tuple[int, State]:
         if not meta.archived:
@@ -289,6 +306,7 @@ class GameStateService:
             raise errors.invalid("seed must be between 0 and 2**63-1")
         if not (turn_seconds == turn_seconds) or turn_seconds < 0 or turn_seconds > self.max_turn_seconds:
             raise errors.invalid(f"turn_seconds must be between 0 and {self.max_turn_seconds}")
+        control = self._time_control(args)
         try:
             players = game.check_players(args.players)
             options = game.resolve_options(options)
@@ -317,13 +335,27 @@ class GameStateService:
             seed=seed,
             bots=dict(args.bots),
             token_hashes={s: tokens.token_hash(t) for s, t in seat_tokens.items()},
-            clock_ms=round(turn_seconds * 1000),
+            clock_ms=control.decision_ms if control else 0,
             created_events=[created.to_json()],
             bot_wait_ms=self._bot_wait_ms(args.bots, state.to_act()),
             owner=args.owner,
             bot_key=secrets.token_hex(32),
+            time_control=control.to_json() if control else None,
+            reserves=dict.fromkeys(range(players), control.reserve_ms) if control and control.reserve_ms else {},
+            rated=args.rated,
         )
         return _NewGame(record, seat_tokens)
+
+    def _time_control(self, args: CreateArgs) -> TimeControl | None:
+        """The game's time control: `time_control`, or the `turn_seconds` shorthand (never both)."""
+        if args.time_control is None:
+            return TimeControl.from_turn_seconds(args.turn_seconds)
+        if args.turn_seconds:
+            raise errors.invalid("give either turn_seconds or time_control, not both")
+        try:
+            return TimeControl.parse(args.time_control, self.max_turn_seconds)
+        except ValueError as exc:
+            raise errors.invalid(str(exc)) from None
 
     async def _store_new(self, games: list[_NewGame]) -> None:
         """Write prepared games with one script (atomic), then queue their first bot moves."""
@@ -379,7 +411,7 @@ class GameStateService:
             return None, "-"
         h = tokens.token_hash(token)
         seat = next((s for s, stored in meta.token_hashes.items() if secrets.compare_digest(stored, h)), None)
-        if seat is None:
+        if seat is None or seat in meta.bots:
             return None, "-"
         self._name(meta)
         try:
@@ -412,6 +444,8 @@ class GameStateService:
         self, meta: Meta, token: str, action_json: str, expected_version: int, idem_key: str
     ) -> SubmitResult:
         seat = await self._seat(meta, token, required=True)
+        if seat in meta.bots:  # handed to the zombie bot a moment ago; its token is being revoked
+            raise errors.unauthenticated("this seat was resigned or abandoned: a bot plays it now")
         return await self._submit_as(meta, seat, action_json, expected_version, idem_key)
 
     async def _submit_as(
@@ -454,6 +488,8 @@ class GameStateService:
             raise errors.invalid(f"malformed action: {exc}", "malformed_action") from None
         if expected_version != meta.version:
             raise errors.stale(expected_version, meta.version)
+        if meta.status == "aborted":
+            raise errors.precondition("the game was aborted", "game_over")
         version, state = await self._state(meta)
         if version != expected_version:
             raise errors.stale(expected_version, version)
@@ -464,6 +500,10 @@ class GameStateService:
             raise errors.illegal(exc.message, exc.rule) from None
         event_json = [e.to_json() for e in events]
         mine = redact(event_json, seat)
+        at = now_ms()
+        extra = {}
+        if meta.timeouts.get(seat):  # a decision of its own ends a run of timeouts
+            extra["timeouts"] = timeouts_field({s: n for s, n in meta.timeouts.items() if s != seat})
         commit = Commit(
             expected_version=expected_version,
             state=new,
@@ -477,6 +517,9 @@ class GameStateService:
             idem_value={"fingerprint": print_, "events": mine, "status": _status(new), "to_act": new.to_act()},
             token_check=(seat, token_hash) if token_hash else None,
             bot_wait_ms=self._bot_wait_ms(meta.bots, new.to_act()),
+            extra_meta=extra,
+            reserves=spend_reserve(meta.reserves, meta.deadlines, seat, at) if meta.reserves else {},
+            at_ms=at,
         )
         result = await self.store.commit(meta.game_id, commit)
         if result.status == "token":
@@ -499,15 +542,22 @@ class GameStateService:
     async def _after_commit(
         self, meta: Meta, version: int, state: State, deadlines: dict[int, int] | None = None
     ) -> None:
-        """Play resigned seats' default decisions, then queue bot moves. Never raises to the caller.
+        """Play the default decisions of handed-over seats no bot plays, then queue bot moves. Never raises.
 
-        `meta` is the metadata the caller's commit was checked against: its bots and resigned seats
-        are current, since changing them (Resign) is itself a versioned commit.
+        `meta` is the metadata the caller's commit was checked against, with the seats that commit handed over:
+        its bots, resigned and abandoned seats are current, since changing them is itself a versioned commit.
         """
         try:
             deadlines = meta.deadlines if deadlines is None else deadlines
+            handed = {*meta.resigned, *meta.abandoned} - set(meta.bots)
+            reserves = meta.reserves
+            if handed and any(s in handed for s in state.to_act()) and not state.is_over():
+                fresh = await self.store.meta(meta.game_id)  # the reserves the caller's commit left
+                if fresh is None or fresh.version != version:
+                    return  # someone else moved the game on; they handle what follows
+                reserves = fresh.reserves
             while not state.is_over():
-                auto = [s for s in state.to_act() if s in meta.resigned and s not in meta.bots]
+                auto = [s for s in state.to_act() if s in handed]
                 if not auto:
                     break
                 seat = auto[0]
@@ -520,7 +570,7 @@ class GameStateService:
                     meta.game_id,
                     Commit(
                         version, new, seat, "auto", action.to_json(), events, meta.clock_ms, keep,
-                        bot_wait_ms=self._bot_wait_ms(meta.bots, new.to_act()),
+                        bot_wait_ms=self._bot_wait_ms(meta.bots, new.to_act()), reserves=reserves,
                     ),
                 )
                 if result.status != "ok":
@@ -577,15 +627,23 @@ class GameStateService:
     # ------------------------------------------------------------------ seats
 
     async def resign(self, game_id: str, token: str, bot_level: str) -> int:
-        """Abandon the token's seat: a bot (bot_level) or the default decision plays it from now on."""
+        """Resign the token's seat: the zombie bot (ZOMBIE_BOT_LEVEL) plays it from now on. Only an unrated game
+        lets the client name another level (`bot_level`); the player ranks last if the game is rated."""
         meta = await self._meta(game_id)
         seat = await self._seat(meta, token, required=True)
+        if bot_level and meta.rated:
+            raise errors.invalid(
+                f"a rated game's resigned seat is played by the zombie level ({self.zombie_bot_level or 'default'}); "
+                "leave bot_level empty", "bot_level_not_allowed")
         if bot_level and bot_level not in bot_levels():
             raise errors.invalid(f"unknown bot level {bot_level!r}; known: {', '.join(bot_levels())}")
+        if seat in meta.bots:
+            raise errors.unauthenticated("this seat was resigned or abandoned: a bot plays it now")
+        level = bot_level or self.zombie_bot_level
         for _attempt in range(5):  # a resignation does not depend on the position: retry a lost race
-            if meta.status == "finished":
+            if meta.ended:
                 raise errors.precondition("the game is over", "game_over")
-            version = await self._resign_once(meta, seat, bot_level)
+            version = await self._resign_once(meta, seat, level)
             if version is not None:
                 return version
             meta = await self._meta(game_id)
@@ -597,10 +655,7 @@ class GameStateService:
         version, state = await self._state(meta)
         if version != meta.version:
             return None  # resigned/bots below must come from the metadata of the version we commit on
-        resigned = sorted({*meta.resigned, seat})
-        bots = dict(meta.bots)
-        if bot_level:
-            bots[seat] = bot_level
+        seats = hand_over(meta, seat, bot_level, "resigned")
         event = Event("seat_resigned", {"seat": seat, "bot": bot_level or None}).to_json()
         result = await self.store.commit(
             game_id,
@@ -613,15 +668,18 @@ class GameStateService:
                 events=[event],
                 clock_ms=meta.clock_ms,
                 keep_deadlines=_running(meta.deadlines, state.to_act(), -1),
-                extra_meta={"resigned": dumps(resigned), "bots": dumps({str(s): b for s, b in sorted(bots.items())})},
-                bot_wait_ms=self._bot_wait_ms(bots, state.to_act()),
+                extra_meta={**seats.fields(),
+                            "timeouts": timeouts_field({s: n for s, n in meta.timeouts.items() if s != seat})},
+                bot_wait_ms=self._bot_wait_ms(seats.bots, state.to_act()),
+                reserves=meta.reserves,
             ),
         )
         if result.status == "stale":
             return None
         if result.status != "ok":
             raise errors.not_found(game_id)
-        await self.store.set_token(game_id, seat, meta.token_hashes.get(seat), None)
+        await self.store.revoke_seat_token(game_id, seat)
+        metrics.ENDINGS.labels(meta.game, "resigned").inc()
         meta = await self._meta(game_id)
         await self._after_commit(meta, result.version or 0, state)
         return result.version or 0
@@ -656,7 +714,7 @@ class GameStateService:
         seat = await self._seat(meta, token, required=False)
         if after_version is not None and after_version < 0:
             raise errors.invalid("after_version must be >= 0")
-        if meta.status == "finished" and after_version is not None and after_version >= meta.version:
+        if meta.ended and after_version is not None and after_version >= meta.version:
             return _empty()  # nothing after the end: the stream ends at once
         if meta.archived:
             return _archived_end(meta)  # its event stream left with Redis: the final state alone
@@ -710,15 +768,15 @@ class GameStateService:
                     )
                     yield item
                     version, status, to_act, last_sent = item.version, item.status, item.to_act, time.monotonic()
-                    if item.status == "finished":
+                    if item.status != "active":  # finished or aborted: nothing follows
                         return
             raise errors.unavailable("the service is shutting down; resume with after_version")
         finally:
             metrics.WATCHERS.dec()
 
     async def list_games(self, status: str, game: str, limit: int) -> list[Meta]:
-        if status not in ("", "active", "finished"):
-            raise errors.invalid("status must be '', 'active' or 'finished'")
+        if status not in ("", "active", "finished", "aborted"):
+            raise errors.invalid("status must be '', 'active', 'finished' or 'aborted'")
         if game:
             self._game(game)
         if limit < 0 or limit > 500:
@@ -730,8 +788,8 @@ class GameStateService:
 
     async def get_log(self, game_id: str) -> tuple[Meta, list[dict[str, Any]]]:
         meta = await self._meta(game_id)
-        if meta.status != "finished":
-            raise errors.precondition("the log of a game is published once it is finished", "game_active")
+        if not meta.ended:
+            raise errors.precondition("the log of a game is published once it has ended", "game_active")
         entries = [] if meta.archived else await self.store.log(game_id)
         if len(entries) != meta.version and self.archive is not None:  # archived (even while being read)
             entries = await self.archive.log(game_id) or entries
@@ -762,6 +820,8 @@ class GameStateService:
         if version != meta.version:
             return 0
         deadlines, applied = meta.deadlines, 0
+        reserves, timeouts, seats = meta.reserves, meta.timeouts, Seats.of(meta)
+        abandoned: list[int] = []
         for seat in sorted(s for s, due in meta.deadlines.items() if due <= now):
             if seat not in state.to_act() or deadlines.get(seat, now + 1) > now:
                 continue
@@ -770,11 +830,24 @@ class GameStateService:
             events = [Event("timeout", {"seat": seat}).to_json()]
             events += [e.to_json() for e in new.apply(seat, action)]
             keep = _running(deadlines, state.to_act(), seat)
+            after = seats
+            counts, abandon, extra = timeouts, False, {}
+            if seat in meta.playing_humans() and seat not in seats.abandoned:  # bots never abandon
+                counts, abandon = count_timeout(timeouts, seat, self.abandon_after_timeouts)
+                extra["timeouts"] = timeouts_field(counts)
+                if abandon:
+                    after = seats.hand_over(seat, self.zombie_bot_level, "abandoned")
+                    extra.update(after.fields())
+                    events.append(Event("seat_abandoned", {
+                        "seat": seat, "bot": self.zombie_bot_level or None, "reason": "timeouts",
+                        "timeouts": self.abandon_after_timeouts}).to_json())
+            spent = spend_reserve(reserves, deadlines, seat, now) if reserves else {}
             result = await self.store.commit(
                 game_id,
                 Commit(
                     version, new, seat, "timeout", action.to_json(), events, meta.clock_ms, keep,
-                    bot_wait_ms=self._bot_wait_ms(meta.bots, new.to_act()),
+                    bot_wait_ms=self._bot_wait_ms(after.bots, new.to_act()), extra_meta=extra,
+                    reserves=spent, at_ms=now,
                 ),
             )
             if result.status != "ok":
@@ -782,10 +855,16 @@ class GameStateService:
             metrics.TIMEOUTS.labels(meta.game).inc()
             applied += 1
             version, state, deadlines = result.version or 0, new, result.deadlines
+            reserves, timeouts, seats = spent, counts, after
+            if abandon:
+                abandoned.append(seat)
             if state.is_over():
                 break
+        for seat in abandoned:
+            await self.store.revoke_seat_token(game_id, seat)
+            metrics.ENDINGS.labels(meta.game, "abandoned").inc()
         if applied:
-            await self._after_commit(meta, version, state, deadlines)
+            await self._after_commit(seats.apply_to(meta), version, state, deadlines)
         return applied
 
 

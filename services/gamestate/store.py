@@ -27,13 +27,16 @@ import redis.asyncio as aioredis
 
 from engine.core import Game, State, canonical_json
 from services import boundedjson
+from services.gamestate.clocks import seat_deadline
 from services.gamestate.keys import Keys
 
 log = logging.getLogger(__name__)
 
 COMMIT = """
--- KEYS: 1 meta, 2 log, 3 snap, 4 events, 5 idem, 6 active, 7 finished, 8 clock, 9 bot waits, 10 idem index
--- ARGV: 1 expected, 2 log entry, 3 snapshot?, 4 state, 5 digest, 6 status, 7 to_act,
+-- KEYS: 1 meta, 2 log, 3 snap, 4 events, 5 idem, 6 active, 7 finished (every ended game), 8 clock, 9 bot waits,
+--       10 idem index (the game's idempotency keys, for archival), 11 touched (active game id -> ms of its last
+--       commit: the inactivity sweep)
+-- ARGV: 1 expected, 2 log entry, 3 snapshot?, 4 state, 5 digest, 6 status (active | finished | aborted), 7 to_act,
 --       8 scores, 9 winners, 10 now ms, 11 deadline ms, 12 game id, 13 idem?, 14 idem value,
 --       15 idem ttl, 16 kind, 17 actor, 18 events, 19 token field?, 20 its hash,
 --       21 bot-wait due ms ("0": none), 22 token-index key prefix, 23 when the seat tokens of a game this
@@ -58,43 +61,48 @@ for i = 24, #ARGV, 2 do
 end
 redis.call('XADD', KEYS[4], nv .. '-1', 'v', nv, 'kind', ARGV[16], 'actor', ARGV[17], 'events', ARGV[18],
   'status', ARGV[6], 'to_act', ARGV[7], 'scores', ARGV[8], 'winners', ARGV[9])
-if ARGV[6] == 'finished' then
+local ended = ARGV[6] ~= 'active'
+if ended then
   local created = redis.call('HGET', KEYS[1], 'created_ms')
   redis.call('ZREM', KEYS[6], ARGV[12])
   redis.call('ZADD', KEYS[7], created, ARGV[12])
   redis.call('ZREM', KEYS[8], ARGV[12])
+  redis.call('ZREM', KEYS[11], ARGV[12])
   -- the seats' token-index entries expire with their tokens (named from the hashes: only this script knows
   -- them for sure, a rotation may have changed one since the caller last read the metadata)
   local meta = redis.call('HGETALL', KEYS[1])
   for i = 1, #meta, 2 do
     if string.sub(meta[i], 1, 4) == 'tok:' then redis.call('PEXPIREAT', ARGV[22] .. meta[i + 1], ARGV[23]) end
   end
-elseif ARGV[11] ~= '0' then
-  redis.call('ZADD', KEYS[8], ARGV[11], ARGV[12])
 else
-  redis.call('ZREM', KEYS[8], ARGV[12])
+  redis.call('ZADD', KEYS[11], ARGV[10], ARGV[12])
+  if ARGV[11] ~= '0' then
+    redis.call('ZADD', KEYS[8], ARGV[11], ARGV[12])
+  else
+    redis.call('ZREM', KEYS[8], ARGV[12])
+  end
 end
 if ARGV[13] == '1' then
   redis.call('SET', KEYS[5], ARGV[14], 'EX', ARGV[15])
   redis.call('SADD', KEYS[10], KEYS[5])  -- archival deletes the game's keys by this index
 end
-if ARGV[21] ~= '0' and ARGV[6] ~= 'finished' then
+if ARGV[21] ~= '0' and not ended then
   redis.call('ZADD', KEYS[9], ARGV[21], ARGV[12])
 end
 return {'ok', tostring(nv)}
 """
 
 CREATE = """
--- KEYS: 1 active, 2 finished, 3 clock, 4 bot waits, then per game its meta, snap and events keys, then the
---       token-index keys of every game's human seats in turn.
+-- KEYS: 1 active, 2 finished, 3 clock, 4 bot waits, 5 touched, then per game its meta, snap and events keys,
+--       then the token-index keys of every game's human seats in turn.
 -- ARGV: 1 now ms, 2 JSON array with per game {id, m: meta field/value list, d: digest, e: stream entry
 --       field/value list, f: finished?, c: deadline ms or "0", b: bot-wait due ms or "0", t: "<id>:<seat>"
 --       per token key, x: when a finished game's token keys expire (ms)}, then per game its snapshot state text.
 -- Writes every game (metadata, snapshot at version 0, stream entry 0-1, token index, indexes) atomically.
 local games = cjson.decode(ARGV[2])
-local tk = 4 + 3 * #games
+local tk = 5 + 3 * #games
 for i, g in ipairs(games) do
-  local base = 4 + 3 * (i - 1)
+  local base = 5 + 3 * (i - 1)
   redis.call('HSET', KEYS[base + 1], unpack(g.m))
   redis.call('HSET', KEYS[base + 2], 'state', ARGV[2 + i], 'version', '0', 'digest', g.d)
   redis.call('XADD', KEYS[base + 3], '0-1', unpack(g.e))
@@ -107,6 +115,7 @@ for i, g in ipairs(games) do
     redis.call('ZADD', KEYS[2], ARGV[1], g.id)
   else
     redis.call('ZADD', KEYS[1], ARGV[1], g.id)
+    redis.call('ZADD', KEYS[5], ARGV[1], g.id)
   end
   if g.c ~= '0' then
     redis.call('ZADD', KEYS[3], g.c, g.id)
@@ -202,6 +211,30 @@ class Meta:
     bot_key: str = field(default="", repr=False)
     #: read from the SQL archive (services/gamestate/archived.py), not from Redis
     archived: bool = False
+    #: the time control's JSON shape (services/gamestate/clocks.py), None = no clock
+    time_control: dict[str, Any] | None = None
+    #: seat -> reserve ms left at the start of its current decision (realtime controls with a reserve)
+    reserves: dict[int, int] = field(default_factory=dict)
+    #: seats abandoned (consecutive timeouts, inactivity): the zombie bot plays them
+    abandoned: list[int] = field(default_factory=list)
+    #: human seat -> its consecutive turn-clock timeouts (absent = 0)
+    timeouts: dict[int, int] = field(default_factory=dict)
+    #: created rated (the matchmaker's games)
+    rated: bool = False
+
+    @property
+    def ended(self) -> bool:
+        """Finished or aborted: nothing more happens to the game."""
+        return self.status != "active"
+
+    def human_seats(self) -> list[int]:
+        """Seats a player holds or held: not bot seats, unless a bot took one over (resigned, abandoned)."""
+        return [s for s in range(self.players) if s not in self.bots or s in self.resigned or s in self.abandoned]
+
+    def playing_humans(self) -> list[int]:
+        """Human seats still played by their player (neither resigned nor abandoned)."""
+        return [s for s in range(self.players) if s not in self.bots and s not in self.resigned
+                and s not in self.abandoned]
 
     @classmethod
     def from_hash(cls, game_id: str, h: dict[str, str]) -> Meta:
@@ -227,7 +260,20 @@ class Meta:
             deadlines={int(k): v for k, v in json.loads(h.get("deadlines", "{}")).items()},
             owner=h.get("owner", ""),
             bot_key=h.get("bot_key", ""),
+            time_control=_time_control(h),
+            reserves={int(k): v for k, v in json.loads(h.get("reserves", "{}")).items()},
+            abandoned=json.loads(h.get("abandoned", "[]")),
+            timeouts={int(k): v for k, v in json.loads(h.get("timeouts", "{}")).items()},
+            rated=h.get("rated") == "1",
         )
+
+
+def _time_control(h: dict[str, str]) -> dict[str, Any] | None:
+    """The stored time control; games of earlier releases only had `clock_ms` (realtime, no reserve)."""
+    if "time_control" in h:
+        return json.loads(h["time_control"]) or None
+    clock_ms = int(h.get("clock_ms", "0"))
+    return {"kind": "realtime", "seconds_per_decision": clock_ms / 1000, "reserve_seconds": 0.0} if clock_ms else None
 
 
 @dataclass(slots=True)
@@ -248,6 +294,10 @@ class Creation:
     bot_wait_ms: int | None = None
     owner: str = ""
     bot_key: str = field(default="", repr=False)
+    time_control: dict[str, Any] | None = None
+    #: seat -> reserve ms at the start (realtime controls with a reserve)
+    reserves: dict[int, int] = field(default_factory=dict)
+    rated: bool = False
 
 
 @dataclass(slots=True)
@@ -256,8 +306,8 @@ class Commit:
 
     expected_version: int
     state: State
-    seat: int
-    kind: str  # move | timeout | auto | resign
+    seat: int | None  # None: the game's own change (an inactivity abort, abandonment)
+    kind: str  # move | timeout | auto | resign | abandon | abort
     action: dict[str, Any] | None
     events: list[dict[str, Any]]
     clock_ms: int
@@ -271,6 +321,12 @@ class Commit:
     #: bot seats must act next: arm the re-dispatch timer this many ms from now in the same atomic step, so a
     #: service killed between the commit and queueing the bot move still leaves the game a timer to wake it
     bot_wait_ms: int | None = None
+    #: the game's status after this commit when it is not the state's own ("aborted"); None = from the state
+    status: str | None = None
+    #: seat -> reserve ms after this commit (the next decisions' deadlines include them); stored with it
+    reserves: dict[int, int] = field(default_factory=dict)
+    #: the commit's time (epoch ms); None = now. The service passes the instant it spent reserves at.
+    at_ms: int | None = None
 
 
 @dataclass(slots=True)
@@ -281,12 +337,14 @@ class CommitResult:
     deadlines: dict[int, int] = field(default_factory=dict)
 
 
-def next_deadlines(state: State, clock_ms: int, keep: dict[int, int], now: int) -> dict[int, int]:
-    """Per-seat turn-clock deadlines: each seat in to_act gets now + clock for a new decision, or
-    keeps its running deadline (`keep`: a sealed choice others answered meanwhile)."""
+def next_deadlines(
+    state: State, clock_ms: int, keep: dict[int, int], now: int, reserves: dict[int, int] | None = None
+) -> dict[int, int]:
+    """Per-seat turn-clock deadlines: each seat in to_act gets now + clock + its reserve left for a new
+    decision, or keeps its running deadline (`keep`: a sealed choice others answered meanwhile)."""
     if not clock_ms or state.is_over():
         return {}
-    return {seat: keep.get(seat, now + clock_ms) for seat in state.to_act()}
+    return {seat: keep.get(seat, seat_deadline(now, clock_ms, reserves or {}, seat)) for seat in state.to_act()}
 
 
 def _from_snapshot(game: Game, snap_state: str, tail: list[str]) -> State | None:
@@ -373,7 +431,7 @@ class Store:
             return []
         k = self.keys
         now = now_ms()
-        keys = [k.active, k.finished, k.clock, k.bot_wait]
+        keys = [k.active, k.finished, k.clock, k.bot_wait, k.touched]
         token_keys: list[str] = []
         records: list[dict[str, Any]] = []
         snapshots: list[str] = []
@@ -382,7 +440,7 @@ class Store:
             state = c.state
             state_text, digest = _serialise(state)
             status = status_of(state)
-            deadlines = next_deadlines(state, c.clock_ms, {}, now)
+            deadlines = next_deadlines(state, c.clock_ms, {}, now, c.reserves)
             deadline = min(deadlines.values(), default=0)
             meta = {
                 "game": c.game.name,
@@ -404,6 +462,9 @@ class Store:
                 "deadlines": dumps(deadlines),
                 "owner": c.owner,
                 "bot_key": c.bot_key,
+                "time_control": dumps(c.time_control),
+                "reserves": dumps({str(s): ms for s, ms in sorted(c.reserves.items())}),
+                "rated": "1" if c.rated else "0",
             }
             meta.update({f"tok:{s}": h for s, h in c.token_hashes.items()})
             metas.append(Meta(  # what Meta.from_hash(meta) gives, without parsing back what was just written
@@ -412,6 +473,7 @@ class Store:
                 digest=digest, to_act=list(state.to_act()), scores=list(state.scores()),
                 winners=list(state.winners()), created_ms=now, updated_ms=now, clock_ms=c.clock_ms,
                 deadline_ms=deadline, deadlines=dict(deadlines), owner=c.owner, bot_key=c.bot_key,
+                time_control=c.time_control, reserves=dict(c.reserves), rated=c.rated,
             ))
             event = {"v": "0", "kind": "created", "actor": "", "events": dumps(c.created_events), "status": status,
                      "to_act": meta["to_act"], "scores": meta["scores"], "winners": meta["winners"]}
@@ -528,7 +590,8 @@ class Store:
         return game_id, int(seat)
 
     async def list_games(self, status: str, game: str, limit: int) -> list[Meta]:
-        zsets = {"active": [self.keys.active], "finished": [self.keys.finished]}.get(
+        """Games of `status` ("" = any; "finished" and "aborted" games share the index of ended games)."""
+        zsets = {"active": [self.keys.active], "finished": [self.keys.finished], "aborted": [self.keys.finished]}.get(
             status, [self.keys.active, self.keys.finished]
         )
         found: list[Meta] = []
@@ -544,13 +607,38 @@ class Store:
                         pipe.hgetall(self.keys.meta(game_id))
                     hashes = await pipe.execute()
                 for game_id, h in zip(ids, hashes):
-                    if h and (not game or h["game"] == game):
+                    if h and (not game or h["game"] == game) and (not status or h["status"] == status):
                         found.append(Meta.from_hash(game_id, h))
         found.sort(key=lambda m: m.created_ms, reverse=True)
         return found[:limit]
 
     async def due_clocks(self, now: int, limit: int = 100) -> list[str]:
         return await self.redis.zrangebyscore(self.keys.clock, "-inf", now, start=0, num=limit)
+
+    async def idle_since(self, before_ms: int, limit: int = 100) -> list[str]:
+        """Active games whose last commit is older than `before_ms` (the inactivity sweep)."""
+        return await self.redis.zrangebyscore(self.keys.touched, "-inf", before_ms, start=0, num=limit)
+
+    async def touch(self, game_id: str, at_ms: int) -> None:
+        """Look at an active game again for inactivity as if it had last changed at `at_ms`."""
+        await self.redis.zadd(self.keys.touched, {game_id: at_ms}, xx=True)
+
+    async def index_untouched(self, chunk: int = 500) -> int:
+        """Give every active game without an inactivity entry one (games created before the index existed),
+        scored by its last commit; returns how many were added. Idempotent: any instance may run it."""
+        added, start = 0, 0
+        while True:
+            ids = await self.redis.zrange(self.keys.active, start, start + chunk - 1)
+            if not ids:
+                return added
+            start += len(ids)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for game_id in ids:
+                    pipe.hget(self.keys.meta(game_id), "updated_ms")
+                updated = await pipe.execute()
+            stamps = {g: int(u) for g, u in zip(ids, updated) if u is not None}
+            if stamps:
+                added += await self.redis.zadd(self.keys.touched, stamps, nx=True)
 
     async def arm_bot_wait(self, game_id: str, due_ms: int) -> None:
         await self.redis.zadd(self.keys.bot_wait, {game_id: due_ms})
@@ -577,20 +665,25 @@ class Store:
         k = self.keys
         state = c.state
         version = c.expected_version + 1
-        now = now_ms()
-        status = status_of(state)
-        deadlines = next_deadlines(state, c.clock_ms, c.keep_deadlines, now)
+        now = now_ms() if c.at_ms is None else c.at_ms
+        status = c.status or status_of(state)
+        active = status == "active"
+        deadlines = next_deadlines(state, c.clock_ms, c.keep_deadlines, now, c.reserves) if active else {}
         deadline = min(deadlines.values(), default=0)
-        snapshot = version % self.snapshot_every == 0 or status == "finished"
+        to_act = state.to_act() if active else []
+        winners = state.winners() if status == "finished" else []
+        snapshot = version % self.snapshot_every == 0 or not active
         state_text, digest = _serialise(state)
         entry = {"v": version, "seat": c.seat, "kind": c.kind, "action": c.action, "at_ms": now}
         extra: list[str] = ["deadlines", dumps(deadlines)]
+        if c.reserves:
+            extra += ["reserves", dumps({str(s): ms for s, ms in sorted(c.reserves.items())})]
         for name, value in c.extra_meta.items():
             extra += [name, value]
         idem_key = k.idem(game_id, c.seat, c.idem_key) if c.idem_key else k.idem(game_id, c.seat, "-")
         reply = await self._commit(
             keys=[k.meta(game_id), k.log(game_id), k.snap(game_id), k.events(game_id), idem_key,
-                  k.active, k.finished, k.clock, k.bot_wait, k.idem_index(game_id)],
+                  k.active, k.finished, k.clock, k.bot_wait, k.idem_index(game_id), k.touched],
             args=[
                 c.expected_version,
                 dumps(entry),
@@ -598,9 +691,9 @@ class Store:
                 state_text if snapshot else "",
                 digest,
                 status,
-                dumps(state.to_act()),
+                dumps(to_act),
                 dumps(state.scores()),
-                dumps(state.winners()),
+                dumps(winners),
                 now,
                 deadline,
                 game_id,
@@ -608,7 +701,7 @@ class Store:
                 dumps({**(c.idem_value or {}), "version": version}) if c.idem_key else "",
                 self.idempotency_ttl_s,
                 c.kind,
-                c.seat,
+                "" if c.seat is None else c.seat,
                 dumps(c.events),
                 f"tok:{c.token_check[0]}" if c.token_check else "",
                 c.token_check[1] if c.token_check else "",
@@ -621,7 +714,7 @@ class Store:
         outcome, value = reply
         if outcome == "ok":
             self._remember(game_id, version, state)
-            self._advance_meta(game_id, c, version, digest, status, now, deadline, deadlines)
+            self._advance_meta(game_id, c, version, digest, status, now, deadline, deadlines, to_act, winners)
             return CommitResult("ok", version=version, deadlines=deadlines)
         self._metas.pop(game_id, None)
         if outcome == "dup":
@@ -649,7 +742,8 @@ class Store:
                         pipe.delete(k.token(old_hash))
                     if new_hash:
                         pipe.hset(k.meta(game_id), f"tok:{seat}", new_hash)
-                        expires = int(updated) + self.token_ttl_after_end_ms if status == "finished" else None
+                        ended = status is not None and status != "active"
+                        expires = int(updated) + self.token_ttl_after_end_ms if ended else None
                         pipe.set(k.token(new_hash), f"{game_id}:{seat}", pxat=expires)
                     else:
                         pipe.hdel(k.meta(game_id), f"tok:{seat}")
@@ -657,6 +751,13 @@ class Store:
                     return True
                 except aioredis.WatchError:
                     continue
+
+    async def revoke_seat_token(self, game_id: str, seat: int) -> None:
+        """Revoke whatever token the seat holds now (a seat handed to a bot; a rotation meanwhile is no escape)."""
+        for _attempt in range(5):
+            current = await self.redis.hget(self.keys.meta(game_id), f"tok:{seat}")
+            if current is None or await self.set_token(game_id, seat, current, None):
+                return
 
     # ------------------------------------------------------------------ cache
 
@@ -690,6 +791,8 @@ class Store:
         now: int,
         deadline: int,
         deadlines: dict[int, int],
+        to_act: list[int],
+        winners: list[int],
     ) -> None:
         """After our own commit: the cached metadata at the expected version, moved on exactly as the
         COMMIT script changed the hash (same JSON round trip as `Meta.from_hash`). Commits with extra
@@ -704,12 +807,13 @@ class Store:
                 version=version,
                 digest=digest,
                 status=status,
-                to_act=json.loads(dumps(state.to_act())),
+                to_act=json.loads(dumps(to_act)),
                 scores=json.loads(dumps(state.scores())),
-                winners=json.loads(dumps(state.winners())),
+                winners=json.loads(dumps(winners)),
                 updated_ms=now,
                 deadline_ms=deadline,
                 deadlines={int(k): v for k, v in json.loads(dumps(deadlines)).items()},
+                reserves=dict(c.reserves) if c.reserves else cached.reserves,
             )
         )
 

@@ -10,6 +10,7 @@ from fastapi import Depends, Request
 from redis.asyncio import Redis
 
 from services.archive.repository import ArchiveRepository
+from services.gamestate.client import GameState
 from services.gamestate.tokens import RETIRED_BOT_PREFIX
 from services.gateway.account_events import AccountEvents
 from services.gateway.accounts import Accounts
@@ -54,9 +55,10 @@ class Context:
     def challenges(self) -> Challenges:
         return Challenges(self.redis, self.keys, self.settings.challenge_ttl_s, self.settings.account_events_keep_s)
 
-    async def settle_if_rated(self, game_id: str, scores: list[int], winners: list[int]) -> None:
-        """Settle a finished rated game's ratings (idempotent; safe to call on every sighting)."""
-        if await self.ratings.is_rated(game_id) and await self.ratings.settle(game_id, scores, winners):
+    async def settle_if_rated(self, game: GameState) -> None:
+        """Settle a finished rated game's ratings, resigned and abandoned players last, or drop an aborted one's
+        (idempotent; safe to call on every sighting of an ended game)."""
+        if await self.ratings.is_rated(game.game_id) and await self.ratings.conclude(game):
             self.metrics.matches.inc()
 
     async def player(self, api_key: str) -> str:

@@ -41,11 +41,17 @@ _HTTP = {
 }
 
 
+#: Refusals because of what the game is now (not of the request itself): 409 with the reason as the code.
+CONFLICTS = ("abort_not_allowed", "game_over")
+
+
 def http_error(exc: GameStateError) -> ApiError:
     """The REST error for a refused service call."""
     if exc.code == grpc.StatusCode.FAILED_PRECONDITION:
         if exc.reason == "game_active":
             return ApiError(403, exc.message, "game_active")
+        if exc.reason in CONFLICTS:
+            return ApiError(409, exc.message, exc.reason)
         return ApiError(422, exc.message, exc.reason or "illegal_action", exc.rule)
     if exc.code == grpc.StatusCode.RESOURCE_EXHAUSTED:
         return ApiError(429, exc.message, exc.reason or "quota_exceeded")
@@ -105,11 +111,12 @@ class GameStateClient:
 
     async def create(
         self, game: str, players: int, seed: int | None, options: dict[str, Any], bots: dict[int, str],
-        turn_seconds: float | None = None, owner: str = "",
+        turn_seconds: float | None = None, owner: str = "", time_control: dict[str, Any] | None = None,
     ) -> tuple[str, list[tuple[int, str | None, str | None]]]:
         """Create a game owned by `owner` (a player id whose quotas apply; "" = none) through GameAdmin."""
         created = await self.admin.create_game(
-            game, players, seed=seed, options=options, bots=bots, turn_seconds=turn_seconds or 0.0, owner=owner
+            game, players, seed=seed, options=options, bots=bots, turn_seconds=turn_seconds or 0.0, owner=owner,
+            time_control=time_control,
         )
         return created.game_id, sorted((s.seat, s.token, s.bot) for s in created.seats)
 
@@ -137,6 +144,16 @@ class GameStateClient:
         """(version, the seat's events as the service's JSON texts, status, to_act, replayed)."""
         r = await self.client.submit_reply(game_id, token, json.dumps(action), expected_version, idempotency_key)
         return r.version, r.events_json, r.status, r.to_act, r.replayed
+
+    async def resign(self, game_id: str, token: str) -> int:
+        """Resign the token's seat (the zombie level plays it); the version that recorded it."""
+        return await self.client.resign(game_id, token)
+
+    async def abort(self, game_id: str, token: str) -> int:
+        return await self.client.abort(game_id, token)
+
+    async def rotate_token(self, game_id: str, token: str) -> str:
+        return await self.client.rotate_token(game_id, token)
 
     async def log(self, game_id: str) -> dict[str, Any]:
         r = await self.client.get_log(game_id)

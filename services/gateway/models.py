@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from services.gamestate.clocks import MAX_DAYS_PER_DECISION, MAX_RESERVE_SECONDS
 
 JsonObject = dict[str, Any]
 
@@ -26,6 +28,44 @@ class Catalog(BaseModel):
     bot_levels: list[str]
 
 
+class RealtimeControl(Strict):
+    """Seconds per decision plus a per-seat reserve (a "delay" clock: only the time beyond the per-decision
+    seconds comes off the reserve, which never refills; the timeout fires once both are used up)."""
+
+    kind: Literal["realtime"]
+    seconds_per_decision: float = Field(gt=0, le=86_400, strict=True, description="Seconds each decision gets")
+    reserve_seconds: float = Field(
+        0, ge=0, le=MAX_RESERVE_SECONDS, strict=True,
+        description="Each seat's reserve at the start, drawn down by the time it spends beyond seconds_per_decision",
+    )
+
+
+class CorrespondenceControl(Strict):
+    """Days per decision, no reserve."""
+
+    kind: Literal["correspondence"]
+    days_per_decision: int = Field(ge=1, le=MAX_DAYS_PER_DECISION, strict=True, description="Days each decision gets")
+
+
+TimeControl = Annotated[RealtimeControl | CorrespondenceControl, Field(discriminator="kind")]
+
+
+class RealtimeControlOut(BaseModel):
+    """A realtime control as games and tickets show it (the bounds are the creation's, which the service sets)."""
+
+    kind: Literal["realtime"]
+    seconds_per_decision: float
+    reserve_seconds: float
+
+
+class CorrespondenceControlOut(BaseModel):
+    kind: Literal["correspondence"]
+    days_per_decision: int
+
+
+TimeControlOut = Annotated[RealtimeControlOut | CorrespondenceControlOut, Field(discriminator="kind")]
+
+
 class CreateGame(Strict):
     game: str = Field(min_length=1, max_length=64)
     players: int = Field(ge=1, le=64)
@@ -34,7 +74,13 @@ class CreateGame(Strict):
     bots: dict[str, str] = Field(default_factory=dict, description='seat (as a string) -> bot level')
     turn_seconds: float | None = Field(
         None, ge=0.001, le=86_400, strict=True,
-        description="Seconds per decision (turn clock); an expired decision gets the game's default. None: no clock",
+        description="Shorthand for a realtime time_control of this many seconds per decision and no reserve "
+        "(not with time_control). None and no time_control: no clock",
+    )
+    time_control: TimeControl | None = Field(
+        None, description="How long each seat may think; on a timeout the game's default decision is played, and "
+        "after ABANDON_AFTER_TIMEOUTS (3) in a row a human seat is abandoned to the zombie bot. None: no clock "
+        "(unless turn_seconds)",
     )
 
 
@@ -49,11 +95,25 @@ class CreatedGame(BaseModel):
     seats: list[Seat]
 
 
+class SeatOut(BaseModel):
+    seat: int
+    player_id: str | None = Field(
+        description="The matched player (rated games), else the owner who created the game for a human seat, "
+        "else None"
+    )
+    kind: Literal["human", "bot"] = Field(description="human: a player's seat, also once resigned or abandoned")
+    status: Literal["active", "resigned", "abandoned"]
+    bot_level: str | None = Field(description="The bot playing the seat (a bot seat, or the zombie of a "
+                                  "resigned or abandoned one); None while a player plays it")
+
+
 class GameOut(BaseModel):
     game_id: str
     game: str
     version: int
-    status: Literal["active", "finished"]
+    status: Literal["active", "finished", "aborted"] = Field(
+        description="aborted: ended by an abort or for inactivity before anyone decided; unrated, no winners"
+    )
     to_act: list[int]
     seat: int | None
     view: JsonObject
@@ -65,6 +125,20 @@ class GameOut(BaseModel):
     deadlines: dict[str, int] = Field(
         default_factory=dict, description="seat (as a string) -> unix ms when its running turn clock expires"
     )
+    time_control: TimeControlOut | None = Field(None, description="The game's time control; None: no clock")
+    reserves: dict[str, int] = Field(
+        default_factory=dict, description="seat (as a string) -> ms of reserve left at the start of its current "
+        "decision (realtime controls with a reserve); its deadline already includes it"
+    )
+    seats: list[SeatOut] = Field(default_factory=list, description="Who holds and who plays each seat")
+
+
+class Version(BaseModel):
+    version: int = Field(description="The version the call created")
+
+
+class NewToken(BaseModel):
+    token: str = Field(description="The seat's new token; the one presented is revoked")
 
 
 class LegalActions(BaseModel):
@@ -137,6 +211,11 @@ class NewTicket(Strict):
         "any", description="`humans`: meet only human accounts, never a bot account nor a platform bot (no bot fill; "
         "`bots_after_s` is ignored). Only a human account may ask for it.",
     )
+    time_control: TimeControl | None = Field(
+        None, description="The game's time control; None: the matchmaking default (realtime, "
+        "GATEWAY_MM_SECONDS_PER_DECISION 60 s per decision + GATEWAY_MM_RESERVE_SECONDS 300 s reserve). Only "
+        "tickets with the same control are matched together",
+    )
 
 
 class TicketCreated(BaseModel):
@@ -159,6 +238,7 @@ class TicketOut(BaseModel):
         False, description="True once the seat token has been handed out: in this answer if `token` is set, "
         "else by an earlier poll.",
     )
+    time_control: TimeControlOut | None = Field(None, description="The time control the ticket asked for")
     note: str | None = Field(None, description="Why a matched ticket shows no `token`.")
 
 

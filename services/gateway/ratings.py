@@ -5,14 +5,17 @@ A rated game (one the matchmaker created) has a Redis hash seat -> entity
 runs one WATCH/MULTI transaction that checks the game's done flag and the
 players' ratings and writes the new ratings, the leaderboard and the done flag
 together: a concurrent or repeated settle changes nothing. Bots play with the
-default rating and are never updated or listed.
+default rating and are never updated or listed. A player who resigned or whose
+seat was abandoned ranks last, below every other seat, whatever the zombie bot
+that played the seat out achieved; an aborted game settles nothing (`discard`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from openskill.models import PlackettLuce
 from redis.asyncio import Redis
@@ -21,6 +24,17 @@ from redis.exceptions import WatchError
 from services.gateway.keys import Keys
 
 MODEL = PlackettLuce()
+
+
+class Ended(Protocol):
+    """What settling needs of a game (services.gamestate.client.GameState has it)."""
+
+    game_id: str
+    status: str
+    scores: list[int]
+    winners: list[int]
+    resigned: list[int]
+    abandoned: list[int]
 DONE_TTL_S = 30 * 86_400
 
 
@@ -49,12 +63,21 @@ def _decode(raw: str | bytes | None) -> Rating:
     return Rating(float(obj["mu"]), float(obj["sigma"]), int(obj.get("games", 0)))
 
 
-def ranks_from_result(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
-    """Rank 1 for the winners (the engine's tie-break already applied), then by score, ties shared."""
-    winner_set = set(winners)
-    others = sorted({s for seat, s in enumerate(scores) if seat not in winner_set}, reverse=True)
+def ranks_from_result(scores: Sequence[int], winners: Sequence[int], last: Collection[int] = ()) -> list[int]:
+    """Rank 1 for the winners (the engine's tie-break already applied), then by score, ties shared; the seats in
+    `last` (players who resigned or were abandoned) rank below every other seat, tied among themselves."""
+    out = set(last)
+    ranked = [seat for seat in range(len(scores)) if seat not in out]
+    winner_set = set(winners) - out
+    others = sorted({scores[seat] for seat in ranked if seat not in winner_set}, reverse=True)
     first_other = 2 if winner_set else 1
-    return [1 if seat in winner_set else first_other + others.index(s) for seat, s in enumerate(scores)]
+    ranks = [0] * len(scores)
+    for seat in ranked:
+        ranks[seat] = 1 if seat in winner_set else first_other + others.index(scores[seat])
+    bottom = max((ranks[seat] for seat in ranked), default=0) + 1
+    for seat in out:
+        ranks[seat] = bottom
+    return ranks
 
 
 # KEYS: rated_pending, rated_due, then rated:<id> per game. ARGV: check time ms, JSON array of
@@ -135,8 +158,37 @@ class Ratings:
         return sorted(m.decode() if isinstance(m, bytes) else m for m in await self.redis.smembers(
             self.keys.rated_pending()))
 
-    async def settle(self, game_id: str, scores: Sequence[int], winners: Sequence[int]) -> bool:
-        """Apply a finished rated game's result once; True iff this call applied it."""
+    async def seats(self, game_id: str) -> dict[int, str]:
+        """A rated game's seat -> entity ("player:<id>" or "bot:<level>"); empty for an unrated game."""
+        raw = await self.redis.hgetall(self.keys.rated_game(game_id))
+        text = {(k.decode() if isinstance(k, bytes) else k): (v.decode() if isinstance(v, bytes) else v)
+                for k, v in raw.items()}
+        return {int(seat): entity for seat, entity in text.items() if seat != "game"}
+
+    async def conclude(self, game: Ended) -> bool:
+        """Settle a finished rated game (its resigned and abandoned seats last) or discard an aborted one, as
+        the game-state service shows it; True iff this call settled it. Nothing while it runs."""
+        if game.status == "aborted":
+            await self.discard(game.game_id)
+            return False
+        if game.status != "finished":
+            return False
+        return await self.settle(game.game_id, game.scores, game.winners, {*game.resigned, *game.abandoned})
+
+    async def discard(self, game_id: str) -> bool:
+        """An aborted rated game: settle nothing, and stop checking it. True iff it was still pending."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(self.keys.rated_done(game_id), "1", ex=DONE_TTL_S)
+            pipe.srem(self.keys.rated_pending(), game_id)
+            pipe.zrem(self.keys.rated_due(), game_id)
+            _done, removed, _due = await pipe.execute()
+        return bool(removed)
+
+    async def settle(
+        self, game_id: str, scores: Sequence[int], winners: Sequence[int], last: Collection[int] = ()
+    ) -> bool:
+        """Apply a finished rated game's result once, the seats in `last` (resigned or abandoned players) ranked
+        below every other; True iff this call applied it."""
         raw = await self.redis.hgetall(self.keys.rated_game(game_id))
         if not raw:
             return False
@@ -158,7 +210,7 @@ class Ratings:
                         return False
                     before = {seat: _decode(await pipe.hget(self.keys.rating(pid), game))
                               for seat, pid in players.items()}
-                    after = _rate(len(scores), before, ranks_from_result(scores, winners))
+                    after = _rate(len(scores), before, ranks_from_result(scores, winners, last))
                     pipe.multi()
                     pipe.set(done, "1", ex=DONE_TTL_S)
                     pipe.srem(self.keys.rated_pending(), game_id)

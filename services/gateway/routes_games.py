@@ -1,4 +1,4 @@
-"""Game endpoints: catalog, create, read, legal actions, submit, events (SSE), log.
+"""Game endpoints: catalog, create, read, legal actions, submit, events (SSE), log; resign, abort, new token.
 
 Each one is a thin translation to one game-state service call; the service
 decides everything about the game (the gateway holds no rules).
@@ -25,9 +25,12 @@ from services.gateway.models import (
     GameLog,
     GameOut,
     LegalActions,
+    NewToken,
     Seat,
+    SeatOut,
     SubmitAction,
     Submitted,
+    Version,
 )
 
 router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES)
@@ -65,9 +68,13 @@ async def create_game(body: CreateGame, request: Request, c: Ctx) -> CreatedGame
         if seat is None or seat >= body.players:
             raise ApiError(422, f"bots: {key[:20]!r} is not a seat of a {body.players}-player game")
         bots[seat] = level
+    if body.time_control is not None and body.turn_seconds is not None:
+        raise ApiError(422, "give either turn_seconds (a shorthand) or time_control, not both")
+    control = body.time_control.model_dump() if body.time_control is not None else None
     try:
         game_id, seats = await c.gamestate.create(
-            body.game, body.players, body.seed, body.options, bots, body.turn_seconds, owner=owner
+            body.game, body.players, body.seed, body.options, bots, body.turn_seconds, owner=owner,
+            time_control=control,
         )
     except GameStateError as exc:
         raise http_error(exc) from None
@@ -92,14 +99,27 @@ async def get_game(game_id: str, request: Request, c: Ctx) -> GameOut:
         g = await c.gamestate.get(_game_id(game_id), token)
     except GameStateError as exc:
         raise http_error(exc) from None
-    if g.status == "finished":
-        await c.settle_if_rated(g.game_id, g.scores, g.winners)
+    if g.status != "active":
+        await c.settle_if_rated(g)
+    players = await c.ratings.seats(g.game_id)  # seat -> "player:<id>" for a matched (rated) game
+    seats = [SeatOut(seat=s["seat"], kind=s["kind"], status=s["status"], bot_level=s["bot_level"],
+                     player_id=_player_of(players.get(s["seat"]), s["kind"], g.owner)) for s in g.seats]
     return GameOut(
         game_id=g.game_id, game=g.game, version=g.version, status=g.status, to_act=g.to_act, seat=g.seat,
         view=g.view, scores=g.scores, winners=g.winners if g.status == "finished" else None, players=g.players,
         bots={str(k): v for k, v in sorted(g.bots.items())},
         turn_seconds=g.turn_seconds or None, deadlines={str(k): v for k, v in sorted(g.deadlines.items())},
+        time_control=g.time_control, reserves={str(k): v for k, v in sorted(g.reserves.items())}, seats=seats,
     )
+
+
+def _player_of(entity: str | None, kind: str, owner: str) -> str | None:
+    """A seat's player: the matched player of a rated game, else the creating owner of a human seat."""
+    if entity is not None:
+        return entity.removeprefix("player:") if entity.startswith("player:") else None
+    if kind == "human" and owner:
+        return owner
+    return None
 
 
 class JsonBytes(Response):
@@ -133,8 +153,7 @@ async def submit_answer(
         raise http_error(exc) from None
     c.metrics.actions.labels("replayed" if replayed else "accepted").inc()
     if status == "finished":
-        g = await c.gamestate.get(game_id, None)
-        await c.settle_if_rated(game_id, g.scores, g.winners)
+        await c.settle_if_rated(await c.gamestate.get(game_id, None))
     return b'{"version":%d,"events":[%s],"status":%s,"to_act":[%s],"replayed":%s}' % (
         version, ",".join(events).encode(), json.dumps(status).encode(), ",".join(map(str, to_act)).encode(),
         b"true" if replayed else b"false",
@@ -156,6 +175,50 @@ async def submit_action(
 ) -> Response:
     token = require_bearer(request)
     return JsonBytes(await submit_answer(c, game_id, token, body.action, body.expected_version, idempotency_key))
+
+
+@router.post(
+    "/games/{game_id}/resign", response_model=Version, summary="Resign your seat (a bot plays it out)",
+    description="Bearer: the seat token. The seat's remaining decisions go to the zombie bot (the service's "
+    "`ZOMBIE_BOT_LEVEL`, default `greedy`), the token is revoked (its event streams end) and every seat sees a "
+    "`seat_resigned` event. In a rated game the player ranks last. 409 `game_over` once the game has ended.",
+)
+async def resign(game_id: str, request: Request, c: Ctx) -> Version:
+    token = require_bearer(request)
+    try:
+        return Version(version=await c.gamestate.resign(_game_id(game_id), token))
+    except GameStateError as exc:
+        raise http_error(exc) from None
+
+
+@router.post(
+    "/games/{game_id}/abort", response_model=Version, summary="Abort the game (before everyone has decided)",
+    description="Bearer: a seat token. The game ends with status `aborted`, unrated, and every seat sees a "
+    "`game_aborted` event. Allowed while some human seat has not yet made a decision of its own (a turn clock's "
+    "default is not one) and no seat has resigned or been abandoned; otherwise 409 `abort_not_allowed` (409 "
+    "`game_over` once the game has ended).",
+)
+async def abort(game_id: str, request: Request, c: Ctx) -> Version:
+    token = require_bearer(request)
+    try:
+        version = await c.gamestate.abort(_game_id(game_id), token)
+    except GameStateError as exc:
+        raise http_error(exc) from None
+    await c.settle_if_rated(await c.gamestate.get(game_id, None))  # a rated game: nothing to settle, ever
+    return Version(version=version)
+
+
+@router.post(
+    "/games/{game_id}/token", status_code=201, response_model=NewToken, summary="Rotate your seat token",
+    description="Bearer: the seat token, which is revoked (its event streams end within a second); the answer "
+    "holds the seat's new token, shown only here.",
+)
+async def rotate_token(game_id: str, request: Request, c: Ctx) -> NewToken:
+    token = require_bearer(request)
+    try:
+        return NewToken(token=await c.gamestate.rotate_token(_game_id(game_id), token))
+    except GameStateError as exc:
+        raise http_error(exc) from None
 
 
 @router.get("/games/{game_id}/log", response_model=GameLog, summary="Seed and actions of a finished game")
@@ -214,8 +277,8 @@ async def _stream(c: Context, game_id: str, token: str | None, after: int | None
                      "to_act": item.to_act, "scores": item.scores if finished else None,
                      "winners": item.winners if finished else None}
             yield ServerSentEvent(data=json.dumps(state), event="state", id=vid)
-            if finished:
-                await c.settle_if_rated(game_id, item.scores, item.winners)
+            if item.status != "active":  # finished, or aborted
+                await c.settle_if_rated(await c.gamestate.get(game_id, None))
                 yield ServerSentEvent(data=json.dumps(state), event="end", id=vid)
                 return
     except GameStateError as exc:

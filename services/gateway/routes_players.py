@@ -19,6 +19,7 @@ from services.gateway.models import (
     TicketCreated,
     TicketOut,
 )
+from services.gateway.settings import GatewaySettings
 from services.matchmaker.store import Ticket
 
 router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES)
@@ -71,9 +72,16 @@ async def create_ticket(body: NewTicket, request: Request, c: Ctx) -> TicketCrea
     options = {k: body.options.get(k, spec["default"]) for k, spec in entry["options"].items()}
     rating = await c.ratings.get(player_id, body.game)
     bots_after = c.settings.default_bots_after_s if body.bots_after_s is None else body.bots_after_s
+    control = body.time_control.model_dump() if body.time_control is not None else default_time_control(c.settings)
     ticket = await c.tickets.create(player_id, body.game, body.players, options, bots_after, rating.ordinal,
-                                    body.opponents)
+                                    body.opponents, control)
     return TicketCreated(ticket_id=ticket.ticket_id)
+
+
+def default_time_control(settings: GatewaySettings) -> dict:
+    """The matchmaking default: realtime, GATEWAY_MM_SECONDS_PER_DECISION + GATEWAY_MM_RESERVE_SECONDS."""
+    return {"kind": "realtime", "seconds_per_decision": settings.mm_seconds_per_decision,
+            "reserve_seconds": settings.mm_reserve_seconds}
 
 
 async def _own_ticket(ticket_id: str, request: Request, c: Context) -> Ticket:
@@ -94,7 +102,8 @@ def _ticket_out(t: Ticket) -> TicketOut:
         note = ("the seat token was handed out by an earlier poll and is never shown again" if delivered
                 else "the seat token could not be handed out (the gateway could not unseal it)")
     return TicketOut(ticket_id=t.ticket_id, status=status, game=t.game, players=t.players,
-                     game_id=t.game_id, seat=t.seat, token=t.token, token_delivered=delivered, note=note)
+                     game_id=t.game_id, seat=t.seat, token=t.token, token_delivered=delivered, note=note,
+                     time_control=t.time_control)
 
 
 @router.get(

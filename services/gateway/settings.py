@@ -95,6 +95,14 @@ class GatewaySettings(BaseSettings):
     ticket_keep_s: int = Field(3600, gt=0, description="How long a ticket's record stays readable.")
     default_bots_after_s: float = Field(60.0, ge=0, description="Bot fill delay when a ticket names none.")
     bot_fill_level: str = Field("greedy", description="Bot level that fills empty seats.")
+    mm_seconds_per_decision: float = Field(
+        60.0, gt=0, le=86_400, description="The matchmaking default time control (a ticket without `time_control`): "
+        "realtime, this many seconds per decision...",
+    )
+    mm_reserve_seconds: float = Field(
+        300.0, ge=0, le=86_400, description="...plus a reserve of this many seconds per seat (only the time beyond "
+        "the per-decision seconds is drawn from it).",
+    )
     mm_base_gap: float = Field(5.0, ge=0, description="Rating gap (ordinal points) allowed at once.")
     mm_gap_per_s: float = Field(1.0, ge=0, description="How fast the allowed gap widens per second of waiting.")
     mm_claim_stale_s: float = Field(

@@ -101,7 +101,8 @@ class Matcher:
         seatings = [self._seat(g) for g, outcome in zip(groups, outcomes) if outcome == 0]
         if not seatings:
             return []
-        specs = [NewGame(s.group.tickets[0].game, s.group.seats, options=s.group.tickets[0].options, bots=s.bots)
+        specs = [NewGame(s.group.tickets[0].game, s.group.seats, options=s.group.tickets[0].options, bots=s.bots,
+                         time_control=s.group.tickets[0].time_control, rated=True)
                  for s in seatings]
         try:
             results = await self.gamestate.create_many(specs)
@@ -211,9 +212,9 @@ class Matcher:
                 except GameStateError as exc:
                     log.debug("rated game %s not readable: %s", game_id, exc.reason)
                     return False
-                if view.status != "finished":
+                if view.status == "active":
                     return False
-                settled = await self.ratings.settle(game_id, view.scores, view.winners)
+                settled = await self.ratings.conclude(view)  # an aborted game settles nothing
                 await self.ratings.unschedule([game_id])  # settled here or, earlier, by someone else
                 return settled
 

@@ -2,7 +2,7 @@
 
 A ticket is a hash (status queued | claimed | matched | expired | cancelled)
 plus an "alive" key whose TTL each poll renews. Queued tickets also sit in
-their bucket's sorted set (bucket = game, player count and options). A
+their bucket's sorted set (bucket = game, player count, options and time control). A
 matchmaker claims a whole group in one script that checks every ticket is
 still queued and alive, so two matchmakers can never put one ticket in two
 games, and expired or cancelled tickets are never matched. Reads, claims and
@@ -85,7 +85,7 @@ return cjson.encode(ids)
 """
 
 # KEYS: queue, then ticket_1, alive_1, ticket_2, alive_2, ... ARGV: JSON array of the ticket ids.
-# Returns a JSON array with [id, player_id, game, players, options, bots_after_s, created_ms, rating] per
+# Returns a JSON array with [id, player_id, game, players, options, bots_after_s, created_ms, rating, time_control] per
 # queued, alive ticket (one string to parse instead of a hash per ticket). On the way it drops from the queue
 # the ids whose ticket is gone, and marks expired (and drops) the queued tickets whose TTL lapsed.
 _QUEUED = """
@@ -94,12 +94,12 @@ local out = {}
 for i, id in ipairs(ids) do
   local t = KEYS[2 * i]
   local f = redis.call('HMGET', t, 'status', 'player_id', 'game', 'players', 'options', 'bots_after_s',
-                       'created_ms', 'rating')
+                       'created_ms', 'rating', 'time_control')
   if not f[1] then
     if redis.call('EXISTS', t) == 0 then redis.call('ZREM', KEYS[1], id) end
   elseif f[1] == 'queued' then
     if redis.call('EXISTS', KEYS[2 * i + 1]) == 1 then
-      out[#out + 1] = {id, f[2], f[3], f[4], f[5], f[6], f[7], f[8]}
+      out[#out + 1] = {id, f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9] or 'null'}
     else
       redis.call('HSET', t, 'status', 'expired')
       redis.call('ZREM', KEYS[1], id)
@@ -224,20 +224,24 @@ class Ticket:
     token_delivered_ms: int | None = None
     #: "humans": a human account's ticket that meets only human accounts' "humans" tickets (its own bucket)
     opponents: str = "any"
+    #: the game's time control (JSON shape, services/gamestate/clocks.py); None only on tickets of earlier releases
+    time_control: dict | None = None
 
     @property
     def bucket(self) -> str:
-        return bucket_of(self.game, self.players, self.options, self.opponents)
+        return bucket_of(self.game, self.players, self.options, self.time_control, self.opponents)
 
 
 #: Suffix of the buckets of humans-only tickets: only human accounts' tickets asking for humans are there.
 HUMANS_ONLY = "|humans"
 
 
-def bucket_of(game: str, players: int, options: dict, opponents: str = "any") -> str:
-    """Tickets only ever meet tickets of the same game, count, options and opponents wish."""
-    bucket = f"{game}|{players}|{json.dumps(options, sort_keys=True, separators=(',', ':'))}"
-    return bucket + HUMANS_ONLY if opponents == "humans" else bucket
+def bucket_of(game: str, players: int, options: dict, time_control: dict | None = None, opponents: str = "any") -> str:
+    """Tickets only ever meet tickets of the same game, count, options, time control and opponents wish."""
+    key = f"{game}|{players}|{json.dumps(options, sort_keys=True, separators=(',', ':'))}"
+    if time_control is not None:  # None: a ticket of an earlier release, whose queue's name had no time control
+        key += f"|{json.dumps(time_control, sort_keys=True, separators=(',', ':'))}"
+    return key + HUMANS_ONLY if opponents == "humans" else key
 
 
 def _dumps(obj) -> str:
@@ -264,6 +268,7 @@ def _ticket(ticket_id: str, raw: dict) -> Ticket:
         seat=int(d["seat"]) if "seat" in d else None,
         token_delivered_ms=int(d["token_delivered_ms"]) if "token_delivered_ms" in d else None,
         opponents=d.get("opponents", "any"),
+        time_control=json.loads(d["time_control"]) if "time_control" in d else None,
     )
 
 
@@ -287,17 +292,21 @@ class TicketStore:
     async def create(
         self, player_id: str, game: str, players: int, options: dict, bots_after_s: float, rating: float,
         opponents: str = "any",
+        time_control: dict | None = None,
     ) -> Ticket:
-        """Queue a ticket. A humans-only ticket never gets bot fill (its `bots_after_s` is infinite)."""
+        """Queue a ticket; `time_control` (its JSON shape) is the game's, already resolved to the default. A
+        humans-only ticket never gets bot fill (its `bots_after_s` is infinite)."""
         ticket_id = uuid.uuid4().hex
         now = int(time.time() * 1000)
-        bucket = bucket_of(game, players, options, opponents)
+        bucket = bucket_of(game, players, options, time_control, opponents)
         fields = {
             "player_id": player_id, "game": game, "players": players,
             "options": json.dumps(options, sort_keys=True),
             "bots_after_s": "inf" if opponents == "humans" else bots_after_s,
             "created_ms": now, "rating": rating, "status": "queued", "opponents": opponents,
         }
+        if time_control is not None:
+            fields["time_control"] = json.dumps(time_control, sort_keys=True)
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(self.keys.ticket(ticket_id), mapping=fields)
             pipe.expire(self.keys.ticket(ticket_id), self.keep_s)
@@ -361,8 +370,9 @@ class TicketStore:
             rows = json.loads(await self._queued(keys=[queue, *self._pairs(chunk)], args=[_dumps(chunk)]))
             out += [
                 Ticket(tid, player_id, game, int(players), json.loads(options), float(bots_after_s),
-                       int(created_ms), float(rating), "queued", opponents=opponents)
-                for tid, player_id, game, players, options, bots_after_s, created_ms, rating in rows
+                       int(created_ms), float(rating), "queued", opponents=opponents,
+                       time_control=json.loads(control))
+                for tid, player_id, game, players, options, bots_after_s, created_ms, rating, control in rows
             ]
         return out
 

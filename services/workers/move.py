@@ -85,7 +85,7 @@ class Mover:
         meta, state = loaded.meta, loaded.state
         if loaded.version != version:
             return self._done("stale")
-        if state.is_over():
+        if state.is_over() or meta.status != "active":  # finished, or aborted (its state is not over)
             return self._done("finished")
         level = meta.bots.get(seat)
         if level is None:

@@ -65,6 +65,9 @@ def settings(redis_url: str, prefix: str) -> Settings:
         # the public CreateGame (anonymous, a development setting) is how these tests make games; the owned
         # creation path and the refusal without this setting are tested in test_trust.py
         allow_anonymous_create=True,
+        # the toy game has no bot a worker could run (workers use the engine registry): here the default decision
+        # plays resigned and abandoned seats; tests of the zombie bot set a level on their instance
+        zombie_bot_level="",
         sweep_interval_s=0.05,
         watch_block_ms=200,
         heartbeat_s=0.5,

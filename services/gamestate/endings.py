@@ -1,0 +1,208 @@
+"""How games end early: abort, abandoned seats (consecutive timeouts, inactivity) and the zombie hand-over.
+
+Why a module of its own: these rules are about the platform's seats, not about any game, and they are shared
+by Resign, the turn clock (`GameStateService._expire`), Abort and the inactivity sweep. The service holds no
+rules logic: a zombie seat is just a bot seat (the worker asks the engine), and a seat auto-played without a
+bot gets the engine's `default_action`.
+
+Rules (documented in README "The game-state service"):
+- A seat handed over (resigned, or abandoned) is played to the end by the zombie level (ZOMBIE_BOT_LEVEL,
+  "greedy"; "" = the engine's default decision); its token is revoked and every seat sees a public
+  `seat_resigned` / `seat_abandoned` event. Its player ranks last when a rated game settles.
+- Abandonment: ABANDON_AFTER_TIMEOUTS (3) consecutive timeouts of a seat its player still holds (a move of its
+  own resets the count), or inactivity (below).
+- Abort: while some human seat has not yet made a decision of its own (a clock default is not one) and no
+  seat was handed over; the game ends with status "aborted", unrated (`game_aborted`).
+- Inactivity: an active game with no commit for INACTIVE_GAME_DAYS ends: aborted if no human seat ever made a
+  decision of its own, else the human seats that must act are abandoned and the zombies play on (a human seat
+  that is to act later and stays away is abandoned after another such period).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from engine.core import Event
+from services.gamestate import errors, metrics
+from services.gamestate.store import Commit, Meta, dumps, now_ms
+
+if TYPE_CHECKING:
+    from engine.core import State
+    from services.gamestate.store import Store
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Seats:
+    """Who plays what: bot seats (level), resigned and abandoned seats, as the metadata records them."""
+
+    bots: dict[int, str]
+    resigned: list[int]
+    abandoned: list[int]
+
+    @classmethod
+    def of(cls, meta: Meta) -> Seats:
+        return cls(dict(meta.bots), list(meta.resigned), list(meta.abandoned))
+
+    def hand_over(self, seat: int, level: str, status: str) -> Seats:
+        """`seat` resigned or abandoned (`status`), played from now on by bot `level` ("" = default decision)."""
+        bots = dict(self.bots)
+        if level:
+            bots[seat] = level
+        resigned = sorted({*self.resigned, seat}) if status == "resigned" else self.resigned
+        abandoned = sorted({*self.abandoned, seat}) if status == "abandoned" else self.abandoned
+        return Seats(bots, resigned, abandoned)
+
+    def fields(self) -> dict[str, str]:
+        """The metadata fields a commit writes for this (Commit.extra_meta)."""
+        return {"bots": dumps({str(s): b for s, b in sorted(self.bots.items())}), "resigned": dumps(self.resigned),
+                "abandoned": dumps(self.abandoned)}
+
+    def apply_to(self, meta: Meta) -> Meta:
+        return replace(meta, bots=self.bots, resigned=self.resigned, abandoned=self.abandoned)
+
+
+def hand_over(meta: Meta, seat: int, level: str, status: str) -> Seats:
+    return Seats.of(meta).hand_over(seat, level, status)
+
+
+def count_timeout(timeouts: dict[int, int], seat: int, limit: int) -> tuple[dict[int, int], bool]:
+    """The consecutive-timeout counts after one more timeout of `seat`, and whether it is now abandoned
+    (`limit` reached; 0 = never). An abandoned seat's count is dropped."""
+    count = timeouts.get(seat, 0) + 1
+    if limit and count >= limit:
+        return {s: n for s, n in timeouts.items() if s != seat}, True
+    return {**timeouts, seat: count}, False
+
+
+def timeouts_field(timeouts: dict[int, int]) -> str:
+    return dumps({str(s): n for s, n in sorted(timeouts.items())})
+
+
+def seat_states(meta: Meta) -> list[tuple[int, str, str, str]]:
+    """(seat, kind "human" | "bot", status "active" | "resigned" | "abandoned", bot level or "") per seat."""
+    out = []
+    for seat in range(meta.players):
+        status = "resigned" if seat in meta.resigned else "abandoned" if seat in meta.abandoned else "active"
+        kind = "bot" if seat in meta.bots and status == "active" else "human"
+        out.append((seat, kind, status, meta.bots.get(seat, "")))
+    return out
+
+
+def undecided_humans(meta: Meta, entries: list[dict[str, Any]]) -> list[int]:
+    """Human seats that have not yet made a decision of their own (clock defaults and auto-play are not)."""
+    decided = {e.get("seat") for e in entries if e.get("kind") == "move"}
+    return [s for s in meta.human_seats() if s not in decided]
+
+
+class Endings:
+    """GameStateService's abort, abandonment and inactivity sweep (mixed into it; uses its helpers)."""
+
+    store: Store
+    zombie_bot_level: str
+    inactive_game_ms: int
+
+    if TYPE_CHECKING:  # GameStateService provides these
+        async def _meta(self, game_id: str) -> Meta: ...
+        async def _seat(self, meta: Meta, token: str, *, required: bool) -> int | None: ...
+        async def _state(self, meta: Meta) -> tuple[int, State]: ...
+        def _bot_wait_ms(self, bots: dict[int, str], to_act: list[int]) -> int | None: ...
+        async def _after_commit(self, meta: Meta, version: int, state: State,
+                                deadlines: dict[int, int] | None = None) -> None: ...
+
+    # ------------------------------------------------------------------ abort
+
+    async def abort(self, game_id: str, token: str) -> int:
+        """End the game unrated (status "aborted") on a seat's request, while the abort rule allows it."""
+        meta = await self._meta(game_id)
+        seat = await self._seat(meta, token, required=True)
+        if meta.ended:
+            raise errors.precondition("the game has already ended", "game_over")
+        version, state = await self._state(meta)
+        if version != meta.version:
+            raise errors.stale(meta.version, version)
+        refusal = await self._abort_refusal(meta)
+        if refusal:
+            raise errors.precondition(refusal, "abort_not_allowed")
+        event = Event("game_aborted", {"seat": seat, "reason": "requested"}).to_json()
+        result = await self.store.commit(
+            game_id,
+            Commit(version, state, seat, "abort", None, [event], meta.clock_ms, status="aborted",
+                   reserves=meta.reserves),
+        )
+        if result.status == "stale":
+            raise errors.stale(version, result.version or 0)
+        if result.status != "ok":
+            raise errors.not_found(game_id)
+        metrics.ENDINGS.labels(meta.game, "aborted").inc()
+        return result.version or 0
+
+    async def _abort_refusal(self, meta: Meta) -> str | None:
+        """Why the game may not be aborted now, or None."""
+        if meta.resigned or meta.abandoned:
+            return "a seat has resigned or been abandoned: the game is played out (resign instead)"
+        if not undecided_humans(meta, await self.store.log(meta.game_id)):
+            return "every human seat has made its first decision: the game can no longer be aborted (resign instead)"
+        return None
+
+    # ------------------------------------------------------------------ inactivity
+
+    async def sweep_inactive(self) -> int:
+        """End the active games with no commit for INACTIVE_GAME_DAYS (see the module's rules); returns how
+        many were changed. Safe with several instances: every change is a compare-and-set on the version."""
+        if self.inactive_game_ms <= 0:
+            return 0
+        now = now_ms()
+        changed = 0
+        for game_id in await self.store.idle_since(now - self.inactive_game_ms):
+            try:
+                changed += await self._end_inactive(game_id, now)
+            except Exception:
+                log.exception("inactivity sweep failed for game %s", game_id)
+        return changed
+
+    async def _end_inactive(self, game_id: str, now: int) -> int:
+        meta = await self.store.meta(game_id)
+        if meta is None or meta.ended or meta.updated_ms > now - self.inactive_game_ms:
+            return 0  # ended, or moved on since the index was read (its commit re-indexed it)
+        version, state = await self.store.load(game_id, meta)
+        if version != meta.version:
+            return 0
+        entries = await self.store.log(game_id)
+        humans = meta.human_seats()
+        if not meta.resigned and not meta.abandoned and len(undecided_humans(meta, entries)) == len(humans):
+            event = Event("game_aborted", {"seat": None, "reason": "inactive"}).to_json()
+            commit = Commit(version, state, None, "abort", None, [event], meta.clock_ms, status="aborted",
+                            reserves=meta.reserves, at_ms=now)
+            if (await self.store.commit(game_id, commit)).status == "ok":
+                metrics.ENDINGS.labels(meta.game, "aborted").inc()
+                return 1
+            return 0
+        gone = [s for s in state.to_act() if s in meta.playing_humans()]
+        if not gone:
+            await self.store.touch(game_id, now)  # waits on bots or auto-play: look again a period later
+            return 0
+        seats = Seats.of(meta)
+        events = []
+        for seat in gone:
+            seats = seats.hand_over(seat, self.zombie_bot_level, "abandoned")
+            events.append(Event("seat_abandoned", {"seat": seat, "bot": self.zombie_bot_level or None,
+                                                   "reason": "inactive"}).to_json())
+        timeouts = {s: n for s, n in meta.timeouts.items() if s not in gone}
+        commit = Commit(
+            version, state, None, "abandon", None, events, meta.clock_ms,
+            keep_deadlines=dict(meta.deadlines), reserves=meta.reserves, at_ms=now,
+            extra_meta={**seats.fields(), "timeouts": timeouts_field(timeouts)},
+            bot_wait_ms=self._bot_wait_ms(seats.bots, state.to_act()),
+        )
+        result = await self.store.commit(game_id, commit)
+        if result.status != "ok":
+            return 0
+        for seat in gone:
+            await self.store.revoke_seat_token(game_id, seat)
+            metrics.ENDINGS.labels(meta.game, "abandoned").inc()
+        await self._after_commit(seats.apply_to(meta), result.version or 0, state, result.deadlines)
+        return 1

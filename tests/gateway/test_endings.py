@@ -1,0 +1,206 @@
+"""Clocks and endings over REST: time controls on creation and tickets, `seats`, resign, abort, a new seat token,
+and what they mean for ratings (resigned or abandoned players rank last; an aborted game settles nothing).
+
+The gateway tests' service has no worker: its zombie is the default decision (TOY-5), so resigned seats play on.
+"""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from services.gateway.ratings import DEFAULT, ranks_from_result
+from tests.gateway.conftest import ServiceInstance
+from tests.gateway.helpers import api_key, auth, create, read_sse
+from tests.gateway.test_basics import assert_error
+from tests.gateway.test_matchmaking import new_player, poll, run_matcher, ticket
+
+TOY = "toybids"
+REALTIME = {"kind": "realtime", "seconds_per_decision": 20, "reserve_seconds": 90}
+
+
+def _tokens(body: dict) -> dict[int, str]:
+    return {s["seat"]: s["token"] for s in body["seats"] if s["token"]}
+
+
+def _bid(http: httpx.Client, game_id: str, token: str) -> int:
+    legal = http.get(f"/v1/games/{game_id}/actions", headers=auth(token)).json()
+    r = http.post(f"/v1/games/{game_id}/actions", headers=auth(token),
+                  json={"action": legal["actions"][0], "expected_version": legal["version"]})
+    assert r.status_code == 200, r.text
+    return r.json()["version"]
+
+
+def _game_keys(rdb, service: ServiceInstance) -> set[str]:
+    return set(rdb.scan_iter(match=f"{service.settings.key_prefix}*", count=1000))
+
+
+def test_a_created_game_shows_its_time_control_and_who_holds_each_seat(http: httpx.Client) -> None:
+    owner = http.post("/v1/players", json={"name": "owner"}).json()
+    body = create(http, TOY, 3, seed=1, key=owner["api_key"], bots={"2": "random"}, time_control=REALTIME)
+    game = http.get(f"/v1/games/{body['game_id']}").json()
+    assert game["time_control"] == {"kind": "realtime", "seconds_per_decision": 20.0, "reserve_seconds": 90.0}
+    assert game["turn_seconds"] == 20 and game["reserves"] == {"0": 90_000, "1": 90_000, "2": 90_000}
+    assert game["seats"] == [
+        {"seat": 0, "player_id": owner["player_id"], "kind": "human", "status": "active", "bot_level": None},
+        {"seat": 1, "player_id": owner["player_id"], "kind": "human", "status": "active", "bot_level": None},
+        {"seat": 2, "player_id": None, "kind": "bot", "status": "active", "bot_level": "random"},
+    ]
+    corr = create(http, TOY, 2, seed=2, time_control={"kind": "correspondence", "days_per_decision": 2})
+    shown = http.get(f"/v1/games/{corr['game_id']}").json()
+    assert shown["time_control"] == {"kind": "correspondence", "days_per_decision": 2}
+    assert shown["turn_seconds"] == 172_800 and shown["reserves"] == {}
+    short = http.get(f"/v1/games/{create(http, TOY, 2, seed=3, turn_seconds=15)['game_id']}").json()
+    assert short["time_control"] == {"kind": "realtime", "seconds_per_decision": 15.0, "reserve_seconds": 0.0}
+    assert http.get(f"/v1/games/{create(http, TOY, 2, seed=4)['game_id']}").json()["time_control"] is None
+
+
+@pytest.mark.parametrize("extra", [
+    {"turn_seconds": 5, "time_control": REALTIME},
+    {"time_control": {"kind": "blitz", "seconds_per_decision": 5}},
+    {"time_control": {"kind": "realtime", "seconds_per_decision": 0}},
+    {"time_control": {"kind": "realtime", "seconds_per_decision": "5"}},
+    {"time_control": {"kind": "realtime", "seconds_per_decision": 5, "reserve_seconds": -1}},
+    {"time_control": {"kind": "realtime", "seconds_per_decision": 5, "days_per_decision": 1}},
+    {"time_control": {"kind": "correspondence", "days_per_decision": 1.5}},
+    {"time_control": {"kind": "correspondence", "days_per_decision": 31}},
+    {"time_control": {"kind": "correspondence"}},
+])
+def test_a_bad_time_control_is_422_and_creates_nothing(http: httpx.Client, rdb, service, extra) -> None:
+    keys = _game_keys(rdb, service)
+    payload = {"game": TOY, "players": 2, "seed": 5, **extra}
+    assert_error(http.post("/v1/games", json=payload, headers=auth(api_key(http))), 422)
+    assert _game_keys(rdb, service) == keys
+
+
+def test_resign_over_rest_hands_the_seat_over_and_says_so_to_every_seat(http: httpx.Client) -> None:
+    body = create(http, TOY, 2, seed=6)
+    gid, tokens = body["game_id"], _tokens(body)
+    assert_error(http.post(f"/v1/games/{gid}/resign"), 401)
+    assert_error(http.post(f"/v1/games/{gid}/resign", headers=auth("sbt_nope")), 401)
+    r = http.post(f"/v1/games/{gid}/resign", headers=auth(tokens[0]))
+    assert r.status_code == 200 and r.json() == {"version": 1}
+    game = http.get(f"/v1/games/{gid}").json()
+    assert game["seats"][0]["status"] == "resigned" and game["seats"][0]["kind"] == "human"
+    assert game["version"] == 2  # the zombie (here the default decision) already bid for seat 0
+    assert_error(http.get(f"/v1/games/{gid}", headers=auth(tokens[0])), 401)  # the token is revoked
+    while http.get(f"/v1/games/{gid}").json()["status"] == "active":
+        _bid(http, gid, tokens[1])
+    events = read_sse(http, f"/v1/games/{gid}/events", headers=auth(tokens[1]))
+    assert [e.json() for e in events if e.event == "message"][1] == {
+        "type": "seat_resigned", "seat": 0, "bot": None, "version": 1}
+
+
+def test_abort_over_rest_ends_the_game_and_its_streams(http: httpx.Client) -> None:
+    body = create(http, TOY, 2, seed=7)
+    gid, tokens = body["game_id"], _tokens(body)
+    assert_error(http.post(f"/v1/games/{gid}/abort"), 401)
+    r = http.post(f"/v1/games/{gid}/abort", headers=auth(tokens[1]))
+    assert r.status_code == 200 and r.json() == {"version": 1}
+    game = http.get(f"/v1/games/{gid}").json()
+    assert (game["status"], game["to_act"], game["winners"], game["deadlines"]) == ("aborted", [], None, {})
+    events = read_sse(http, f"/v1/games/{gid}/events")  # ends by itself
+    assert events[-1].event == "end" and events[-1].json()["status"] == "aborted"
+    assert {"type": "game_aborted", "seat": 1, "reason": "requested", "version": 1} in [
+        e.json() for e in events if e.event == "message"]
+    assert_error(http.post(f"/v1/games/{gid}/abort", headers=auth(tokens[0])), 409, "game_over")
+    assert_error(http.post(f"/v1/games/{gid}/resign", headers=auth(tokens[0])), 409, "game_over")
+    assert http.get(f"/v1/games/{gid}/log").json()["actions"][0]["kind"] == "abort"
+
+
+def test_abort_is_409_once_every_human_seat_has_decided(http: httpx.Client) -> None:
+    body = create(http, TOY, 2, seed=8)
+    gid, tokens = body["game_id"], _tokens(body)
+    _bid(http, gid, tokens[0])
+    _bid(http, gid, tokens[1])
+    err = assert_error(http.post(f"/v1/games/{gid}/abort", headers=auth(tokens[0])), 409, "abort_not_allowed")
+    assert "first decision" in err["message"]
+    assert http.get(f"/v1/games/{gid}").json()["version"] == 2
+
+
+def test_a_new_seat_token_over_rest_revokes_the_old_one(http: httpx.Client) -> None:
+    body = create(http, TOY, 2, seed=9)
+    gid, old = body["game_id"], _tokens(body)[0]
+    assert_error(http.post(f"/v1/games/{gid}/token"), 401)
+    r = http.post(f"/v1/games/{gid}/token", headers=auth(old))
+    assert r.status_code == 201 and set(r.json()) == {"token"}
+    new = r.json()["token"]
+    assert new != old and http.get(f"/v1/games/{gid}", headers=auth(new)).json()["seat"] == 0
+    assert_error(http.get(f"/v1/games/{gid}", headers=auth(old)), 401)
+    assert_error(http.post(f"/v1/games/{gid}/token", headers=auth(old)), 401)
+    assert_error(http.post("/v1/games/nope/token", headers=auth(new)), 404)
+
+
+def test_a_matched_game_gets_the_default_time_control_and_shows_its_players(make_gateway) -> None:
+    gw = make_gateway(mm_seconds_per_decision=45, mm_reserve_seconds=120)
+    with gw.client() as c:
+        (pa, ka), (pb, kb) = new_player(c, "a"), new_player(c, "b")
+        ta, tb = ticket(c, ka, TOY, 2), ticket(c, kb, TOY, 2)
+        assert len(run_matcher(gw.settings)) == 1
+        seat_a, seat_b = poll(c, ka, ta), poll(c, kb, tb)
+        game = c.get(f"/v1/games/{seat_a['game_id']}").json()
+        assert game["time_control"] == {"kind": "realtime", "seconds_per_decision": 45.0, "reserve_seconds": 120.0}
+        assert seat_a["time_control"] == game["time_control"]
+        players = {s["seat"]: s["player_id"] for s in game["seats"]}
+        assert players == {seat_a["seat"]: pa, seat_b["seat"]: pb}
+
+
+def test_tickets_with_different_time_controls_never_meet(make_gateway) -> None:
+    gw = make_gateway()
+    fast = {"kind": "realtime", "seconds_per_decision": 10, "reserve_seconds": 0}
+    slow = {"kind": "correspondence", "days_per_decision": 3}
+    with gw.client() as c:
+        players = [new_player(c, f"t{i}")[1] for i in range(4)]
+        tickets = [ticket(c, players[0], TOY, 2, time_control=fast), ticket(c, players[1], TOY, 2, time_control=slow),
+                   ticket(c, players[2], TOY, 2)]
+        assert run_matcher(gw.settings) == []  # three controls (the default is the third): nobody to meet
+        tickets.append(ticket(c, players[3], TOY, 2, time_control=slow))
+        created = run_matcher(gw.settings)
+        assert len(created) == 1
+        matched = [poll(c, key, t) for key, t in zip(players, tickets)]
+        assert [m["status"] for m in matched] == ["queued", "matched", "queued", "matched"]
+        game = c.get(f"/v1/games/{created[0]}").json()
+        assert game["time_control"] == slow
+        assert_error(c.post("/v1/matchmaking/tickets", headers=auth(players[0]),
+                            json={"game": TOY, "players": 2, "time_control": {"kind": "correspondence"}}), 422)
+
+
+def test_a_resigned_or_abandoned_player_ranks_last() -> None:
+    assert ranks_from_result([10, 5, 7], [0]) == [1, 3, 2]
+    assert ranks_from_result([10, 5, 7], [0], last={0}) == [3, 2, 1]  # the zombie won seat 0's game: still last
+    assert ranks_from_result([10, 5, 7, 1], [0], last={0, 2}) == [3, 1, 3, 2]
+    assert ranks_from_result([4, 4], [0, 1], last={1}) == [1, 2]
+
+
+def test_a_matched_game_whose_player_resigns_settles_with_that_player_last(make_gateway) -> None:
+    gw = make_gateway(mm_settle_check_s=0)
+    with gw.client() as c:
+        (pa, ka), (pb, kb) = new_player(c, "stays"), new_player(c, "leaves")
+        ta, tb = ticket(c, ka, TOY, 2), ticket(c, kb, TOY, 2)
+        run_matcher(gw.settings)
+        a, b = poll(c, ka, ta), poll(c, kb, tb)
+        gid = a["game_id"]
+        _bid(c, gid, a["token"])
+        assert c.post(f"/v1/games/{gid}/resign", headers=auth(b["token"])).status_code == 200
+        while c.get(f"/v1/games/{gid}").json()["status"] == "active":
+            _bid(c, gid, a["token"])  # b's seat is played by the zombie (the default decision)
+        run_matcher(gw.settings)  # settles it (and the GET above may have already)
+        stays = c.get(f"/v1/players/{pa}").json()["ratings"][TOY]
+        leaves = c.get(f"/v1/players/{pb}").json()["ratings"][TOY]
+    assert stays["games"] == leaves["games"] == 1
+    assert stays["mu"] > DEFAULT.mu > leaves["mu"]
+
+
+def test_an_aborted_matched_game_settles_nothing(make_gateway) -> None:
+    gw = make_gateway(mm_settle_check_s=0)
+    with gw.client() as c:
+        (pa, ka), (pb, kb) = new_player(c, "x"), new_player(c, "y")
+        ta, tb = ticket(c, ka, TOY, 2), ticket(c, kb, TOY, 2)
+        run_matcher(gw.settings)
+        a = poll(c, ka, ta)
+        poll(c, kb, tb)
+        assert c.post(f"/v1/games/{a['game_id']}/abort", headers=auth(a["token"])).status_code == 200
+        run_matcher(gw.settings)
+        assert c.get(f"/v1/players/{pa}").json()["ratings"] == {}
+        assert c.get(f"/v1/players/{pb}").json()["ratings"] == {}
+        assert c.get(f"/v1/games/{a['game_id']}").json()["status"] == "aborted"
