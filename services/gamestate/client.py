@@ -83,6 +83,8 @@ class NewGame:
     #: the time control's JSON shape (services/gamestate/clocks.py); None = turn_seconds decides
     time_control: dict[str, Any] | None = None
     rated: bool = False  # the matchmaker's rated games
+    #: human seat -> the player seated there (the matchmaker, challenges): their histories show the game
+    seat_players: dict[int, str] | None = None
 
 
 #: Most games one `create_games` call may carry (the service refuses more with INVALID_ARGUMENT).
@@ -211,7 +213,7 @@ def _create_games_request(games: Sequence[NewGame]) -> pb2.CreateGamesRequest:
     return pb2.CreateGamesRequest(games=[
         pb2.OwnedCreateGameRequest(
             game=_create_request(g.game, g.players, g.seed, g.options, g.bots, g.turn_seconds, g.time_control),
-            owner=g.owner, rated=g.rated,
+            owner=g.owner, rated=g.rated, seat_players=g.seat_players or {},
         )
         for g in games
     ])
@@ -585,11 +587,12 @@ class AdminClient:
         owner: str = "",
         time_control: dict[str, Any] | None = None,
         rated: bool = False,
+        seat_players: dict[int, str] | None = None,
     ) -> Created:
         """Create a game owned by `owner` (whose quotas apply; "" = no owner)."""
         req = pb2.OwnedCreateGameRequest(
             game=_create_request(game, players, seed, options, bots, turn_seconds, time_control), owner=owner,
-            rated=rated,
+            rated=rated, seat_players=seat_players or {},
         )
         return _created(self._call(self.stub.CreateGame, req))
 
@@ -633,10 +636,11 @@ class AsyncAdminClient:
         owner: str = "",
         time_control: dict[str, Any] | None = None,
         rated: bool = False,
+        seat_players: dict[int, str] | None = None,
     ) -> Created:
         req = pb2.OwnedCreateGameRequest(
             game=_create_request(game, players, seed, options, bots, turn_seconds, time_control), owner=owner,
-            rated=rated,
+            rated=rated, seat_players=seat_players or {},
         )
         return _created(await self._call(self.stub.CreateGame, req))
 

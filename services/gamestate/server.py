@@ -101,10 +101,12 @@ def _summary(m: Meta) -> pb2.GameSummary:
     )
 
 
-def _create_args(r: pb2.CreateGameRequest, owner: str = "", rated: bool = False) -> CreateArgs:
+def _create_args(
+    r: pb2.CreateGameRequest, owner: str = "", rated: bool = False, seat_players: dict[int, str] | None = None
+) -> CreateArgs:
     control = _control_json(r.time_control) if r.HasField("time_control") else None
     return CreateArgs(r.game, r.players, r.seed if r.HasField("seed") else None, r.options_json, dict(r.bots),
-                      r.turn_seconds, owner, control, rated)
+                      r.turn_seconds, owner, control, rated, dict(seat_players or {}))
 
 
 def _control_json(tc: pb2.TimeControl) -> dict:
@@ -320,12 +322,15 @@ class GameAdminServicer(pb2_grpc.GameAdminServicer):
     @_internal
     @_handler("Admin.CreateGame")
     async def CreateGame(self, request, context):
-        return _created(await self.service.create(_create_args(request.game, request.owner, request.rated)))
+        args = _create_args(request.game, request.owner, request.rated, request.seat_players)
+        return _created(await self.service.create(args))
 
     @_internal
     @_handler("Admin.CreateGames")
     async def CreateGames(self, request, context):
-        results = await self.service.create_many([_create_args(r.game, r.owner, r.rated) for r in request.games])
+        results = await self.service.create_many(
+            [_create_args(r.game, r.owner, r.rated, r.seat_players) for r in request.games]
+        )
         out = pb2.CreateGamesResponse()
         for r in results:
             item = out.results.add()

@@ -78,6 +78,8 @@ class CreateArgs(NamedTuple):
     time_control: dict[str, Any] | None = None
     #: a rated game (the matchmaker's): Resign refuses a client-chosen bot level
     rated: bool = False
+    #: human seat -> the player seated there, where the creator knows it (histories, GameView.seats)
+    seat_players: dict[int, str] = {}
 
 
 @dataclass(slots=True)
@@ -343,8 +345,19 @@ class GameStateService(Endings):
             time_control=control.to_json() if control else None,
             reserves=dict.fromkeys(range(players), control.reserve_ms) if control and control.reserve_ms else {},
             rated=args.rated,
+            seat_players=self._seat_players(args, players),
         )
         return _NewGame(record, seat_tokens)
+
+    @staticmethod
+    def _seat_players(args: CreateArgs, players: int) -> dict[int, str]:
+        """The validated seat -> player map: human seats of this game, player ids as owners are written."""
+        for seat, player in args.seat_players.items():
+            if not 0 <= seat < players or seat in args.bots:
+                raise errors.invalid(f"seat_players: {seat} is not a human seat of this {players}-player game")
+            if not OWNER_RE.match(player):
+                raise errors.invalid("seat_players: a player id is 1-64 characters of A-Z a-z 0-9 _ -")
+        return dict(args.seat_players)
 
     def _time_control(self, args: CreateArgs) -> TimeControl | None:
         """The game's time control: `time_control`, or the `turn_seconds` shorthand (never both)."""

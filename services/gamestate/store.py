@@ -221,6 +221,8 @@ class Meta:
     timeouts: dict[int, int] = field(default_factory=dict)
     #: created rated (the matchmaker's games)
     rated: bool = False
+    #: human seat -> the player seated there, where the creator knew it
+    seat_players: dict[int, str] = field(default_factory=dict)
 
     @property
     def ended(self) -> bool:
@@ -265,6 +267,7 @@ class Meta:
             abandoned=json.loads(h.get("abandoned", "[]")),
             timeouts={int(k): v for k, v in json.loads(h.get("timeouts", "{}")).items()},
             rated=h.get("rated") == "1",
+            seat_players={int(k): v for k, v in json.loads(h.get("seat_players") or "{}").items()},
         )
 
 
@@ -298,6 +301,8 @@ class Creation:
     #: seat -> reserve ms at the start (realtime controls with a reserve)
     reserves: dict[int, int] = field(default_factory=dict)
     rated: bool = False
+    #: human seat -> the player seated there (the archive indexes the game under each of them)
+    seat_players: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -465,6 +470,7 @@ class Store:
                 "time_control": dumps(c.time_control),
                 "reserves": dumps({str(s): ms for s, ms in sorted(c.reserves.items())}),
                 "rated": "1" if c.rated else "0",
+                "seat_players": dumps({str(k): v for k, v in sorted(c.seat_players.items())}),
             }
             meta.update({f"tok:{s}": h for s, h in c.token_hashes.items()})
             metas.append(Meta(  # what Meta.from_hash(meta) gives, without parsing back what was just written
@@ -474,6 +480,7 @@ class Store:
                 winners=list(state.winners()), created_ms=now, updated_ms=now, clock_ms=c.clock_ms,
                 deadline_ms=deadline, deadlines=dict(deadlines), owner=c.owner, bot_key=c.bot_key,
                 time_control=c.time_control, reserves=dict(c.reserves), rated=c.rated,
+                seat_players=dict(c.seat_players),
             ))
             event = {"v": "0", "kind": "created", "actor": "", "events": dumps(c.created_events), "status": status,
                      "to_act": meta["to_act"], "scores": meta["scores"], "winners": meta["winners"]}

@@ -3,11 +3,11 @@ which the game routes share, so the two evolve without stepping on each other)."
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from services.gateway.models import RatingOut
+from services.gateway.models import RatingOut, TimeControl, TimeControlOut
 
 
 class _Strict(BaseModel):
@@ -28,20 +28,6 @@ class KeyRotated(BaseModel):
     previous_key_valid_s: int = Field(description="Seconds the replaced key keeps working.")
 
 
-class RealtimeControl(_Strict):
-    kind: Literal["realtime"]
-    seconds_per_decision: int = Field(ge=1, le=86_400)
-    reserve_seconds: int = Field(0, ge=0, le=86_400)
-
-
-class CorrespondenceControl(_Strict):
-    kind: Literal["correspondence"]
-    days_per_decision: int = Field(ge=1, le=30)
-
-
-TimeControl = Annotated[RealtimeControl | CorrespondenceControl, Field(discriminator="kind")]
-
-
 class NewChallenge(_Strict):
     to: str = Field(pattern=r"^[0-9a-f]{32}$", description="The challenged player's id")
     game: str = Field(min_length=1, max_length=64)
@@ -49,8 +35,8 @@ class NewChallenge(_Strict):
                                                      "(`GATEWAY_BOT_FILL_LEVEL`) fill them")
     options: dict[str, Any] = Field(default_factory=dict)
     time_control: TimeControl | None = Field(
-        None, description="Stored as given. For now a realtime control's `seconds_per_decision` becomes the game's "
-        "turn clock (`turn_seconds`; `reserve_seconds` is not enforced yet) and a correspondence game has no clock.",
+        None, description="The game's time control, as on POST /v1/games (realtime with a reserve, or correspondence); "
+        "None: no clock.",
     )
     rated: bool = False
 
@@ -63,7 +49,7 @@ class ChallengeOut(BaseModel):
     game: str
     players: int
     options: dict[str, Any]
-    time_control: RealtimeControl | CorrespondenceControl | None = None
+    time_control: TimeControlOut | None = None
     rated: bool
     created_ms: int
     expires_at: int = Field(description="unix ms when a pending challenge expires")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
 
 from services.gateway.challenges import Challenge
 from services.gateway.context import Context
@@ -21,14 +20,6 @@ _SEATS = random.SystemRandom()
 
 #: An accept that never finished (its gateway died) is expired this long after the challenge's expiry.
 STUCK_ACCEPT_S = 120
-
-
-def turn_seconds(time_control: dict[str, Any] | None) -> float | None:
-    """The game's turn clock for a challenge's time control: for now a realtime `seconds_per_decision`
-    (`reserve_seconds` is stored but not enforced yet); a correspondence game has no clock."""
-    if time_control and time_control.get("kind") == "realtime":
-        return float(time_control["seconds_per_decision"])
-    return None
 
 
 async def closed(c: Context, ch: Challenge, status: str) -> None:
@@ -66,8 +57,10 @@ async def accept(c: Context, ch: Challenge) -> tuple[str, int, str]:
     challenger_seat, accepter_seat = seats[0], seats[1]
     bots = {s: c.settings.bot_fill_level for s in seats[2:]}
     try:
-        game_id, created = await c.gamestate.create(ch.game, ch.players, None, ch.options, bots,
-                                                    turn_seconds(ch.time_control), owner=ch.challenger)
+        game_id, created = await c.gamestate.create(
+            ch.game, ch.players, None, ch.options, bots, owner=ch.challenger, time_control=ch.time_control,
+            rated=ch.rated, seat_players={challenger_seat: ch.challenger, accepter_seat: ch.to},
+        )
     except GameStateError as exc:
         await c.challenges.move(ch.challenge_id, "accepting", "pending")
         raise http_error(exc) from None

@@ -193,7 +193,7 @@ class Follower:
         await self._version(game_id, seats, g.version, g.status, g.to_act, before, None, g.scores, g.winners,
                             g.deadlines if clocked else {})
         to_act = g.to_act
-        if g.status != "finished":
+        if g.status == "active":
             async for u in c.gamestate.watch(game_id, None, g.version):
                 deadlines: dict[int, int] = {}
                 if clocked and u.status == "active":
@@ -201,7 +201,7 @@ class Follower:
                 await self._version(game_id, seats, u.version, u.status, u.to_act, to_act, u.actor, u.scores,
                                     u.winners, deadlines)
                 to_act = u.to_act
-                if u.status == "finished":
+                if u.status != "active":
                     break
         await self._forget(game_id, seats)
 
@@ -210,11 +210,11 @@ class Follower:
                        deadlines: Mapping[int, int]) -> None:
         """Publish one version's account events (exactly once: the script skips a version already published)."""
         events: list[tuple[str, str, dict[str, Any]]] = []
-        if status == "finished":
-            await self.c.settle_if_rated(game_id, scores, winners)
+        if status != "active":  # finished or aborted
+            await self.c.settle_if_rated(await self.c.gamestate.get(game_id, None))
             for seat, pid in sorted(seats.items()):
-                events.append((pid, "game_end", {"game_id": game_id, "seat": seat, "scores": scores,
-                                                 "winners": winners}))
+                events.append((pid, "game_end", {"game_id": game_id, "seat": seat, "status": status,
+                                                 "scores": scores, "winners": winners}))
         else:
             for seat in new_turns(to_act, before, actor):
                 if seat in seats:

@@ -112,11 +112,13 @@ class GameStateClient:
     async def create(
         self, game: str, players: int, seed: int | None, options: dict[str, Any], bots: dict[int, str],
         turn_seconds: float | None = None, owner: str = "", time_control: dict[str, Any] | None = None,
+        rated: bool = False, seat_players: dict[int, str] | None = None,
     ) -> tuple[str, list[tuple[int, str | None, str | None]]]:
-        """Create a game owned by `owner` (a player id whose quotas apply; "" = none) through GameAdmin."""
+        """Create a game owned by `owner` (a player id whose quotas apply; "" = none) through GameAdmin;
+        `seat_players` names who sits where when the creator knows (a challenge)."""
         created = await self.admin.create_game(
             game, players, seed=seed, options=options, bots=bots, turn_seconds=turn_seconds or 0.0, owner=owner,
-            time_control=time_control,
+            time_control=time_control, rated=rated, seat_players=seat_players,
         )
         return created.game_id, sorted((s.seat, s.token, s.bot) for s in created.seats)
 

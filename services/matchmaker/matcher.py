@@ -102,7 +102,7 @@ class Matcher:
         if not seatings:
             return []
         specs = [NewGame(s.group.tickets[0].game, s.group.seats, options=s.group.tickets[0].options, bots=s.bots,
-                         time_control=s.group.tickets[0].time_control, rated=True)
+                         time_control=s.group.tickets[0].time_control, rated=True, seat_players=_players(s))
                  for s in seatings]
         try:
             results = await self.gamestate.create_many(specs)
@@ -219,3 +219,9 @@ class Matcher:
                 return settled
 
         return sum(await asyncio.gather(*(check(g) for g in due)))
+
+
+def _players(seating: _Seating) -> dict[int, str]:
+    """Seat -> player id of a seating's tickets: the game records who sits where (histories, the archive)."""
+    by_ticket = {t.ticket_id: t.player_id for t in seating.group.tickets}
+    return {seat: by_ticket[tid] for tid, seat in seating.human_seats.items()}

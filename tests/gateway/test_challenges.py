@@ -162,7 +162,8 @@ def test_an_accepted_rated_challenge_plays_through_both_account_streams(gw) -> N
             assert turns and all(t["game_id"] == game_id and t["seat"] == seat for t in turns)
             assert len({t["version"] for t in turns}) == len(turns) == 2  # one per round (2 rounds)
             end = [e.json() for e in got if e.event == "game_end"]
-            assert end == [{"game_id": game_id, "seat": seat, "scores": log["scores"], "winners": log["winners"]}]
+            assert end == [{"game_id": game_id, "seat": seat, "status": "finished", "scores": log["scores"],
+                            "winners": log["winners"]}]
         for seat, got in streams.items():  # no event about the other seat, no other token
             other_token = accepted["token"] if seat == a_seat else a_token
             assert all(other_token not in e.data for e in got)
@@ -219,8 +220,10 @@ def test_a_matched_ticket_reaches_the_account_stream_and_my_games(gw) -> None:
             got = events(c, key, lambda es: any(e.event == "your_turn" for e in es))
             start = next(e.json() for e in got if e.event == "game_start")
             assert start["game_id"] == game_id and start["seat"] == seat and start["token"] is None
-            assert next(e.json() for e in got if e.event == "your_turn") == {
-                "game_id": game_id, "seat": seat, "version": 0, "deadline": None}
+            turn = next(e.json() for e in got if e.event == "your_turn")
+            assert {k: v for k, v in turn.items() if k != "deadline"} == {"game_id": game_id, "seat": seat,
+                                                                          "version": 0}
+            assert turn["deadline"] > time.time() * 1000, "matched games have a clock (the matchmaking default)"
             mine = c.get("/v1/players/me/games", headers=auth(key)).json()["games"]
             assert [(g["game_id"], g["seat"], g["my_turn"]) for g in mine] == [(game_id, seat, True)]
 

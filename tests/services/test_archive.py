@@ -101,3 +101,27 @@ def test_a_game_is_never_dropped_unless_sql_holds_its_digest(make_instance, make
         inst.run(repo.close())
     assert leftover_keys(rdb, prefix, [game.game_id])
     assert client.get_game(game.game_id).status == "finished"
+
+
+
+def test_the_players_a_creator_seats_find_the_game_in_their_histories(make_instance, make_client, settings,
+                                                                      archive_url):
+    """GameAdmin creations name who sits where (the matchmaker, challenges): the archive indexes the game under
+    each of them, so a matched game is in both players' histories."""
+    inst = make_instance(archive_url=archive_url, archive_interval_s=0)
+    client = make_client(inst)
+    admin = client.admin(settings.service_secret)
+    game = admin.create_game("toybids", 2, seed=6, seat_players={0: "ann", 1: "bob"}, rated=True)
+    expect_error(grpc.StatusCode.INVALID_ARGUMENT, admin.create_game, "toybids", 2, seat_players={5: "ann"})
+    expect_error(grpc.StatusCode.INVALID_ARGUMENT, admin.create_game, "toybids", 2, bots={1: "random"},
+                 seat_players={1: "ann"})
+    expect_error(grpc.StatusCode.INVALID_ARGUMENT, admin.create_game, "toybids", 2, seat_players={0: "a b"})
+    play_random([client], game, 2, random.Random(6))
+    archiver, repo = _archiver(inst.running.service, archive_url)
+    try:
+        assert inst.run(archiver.archive_once()) >= 1
+        for player in ("ann", "bob"):
+            page = inst.run(repo.history(player))
+            assert [g.game_id for g in page.games] == [game.game_id], player
+    finally:
+        inst.run(repo.close())
