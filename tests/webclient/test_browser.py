@@ -225,3 +225,32 @@ def check_replay(page, artifacts: Path) -> None:
     assert page.text_content("#turn") == "Game over"
     assert page.locator("#board svg").count() == 1
     page.screenshot(path=str(artifacts / "replay.png"))
+
+
+def test_a_player_resigns_or_aborts_from_the_page_after_confirming(page, wc_gateway, bot_worker, artifacts: Path):
+    """Table basics: abort before anyone moved ends the game unrated; resign hands the seat to a bot, which
+    plays it out (the page then watches as a spectator). Both ask for confirmation first."""
+    dialogs: list[str] = []
+
+    def answer(dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", answer)
+    game_id = create_in_lobby(page, "blueskies", 2, {1: "bot:random"})
+    page.get_by_role("button", name="Abort game").click()
+    page.wait_for_function("document.body.dataset.status === 'aborted'")
+    assert "unrated" in dialogs[-1]
+    assert page.get_by_text("Game aborted").first.is_visible()
+    assert page.get_by_role("button", name="Resign").is_hidden()
+    with httpx.Client(base_url=wc_gateway.url) as http:
+        assert http.get(f"/v1/games/{game_id}").json()["status"] == "aborted"
+
+    game_id = create_in_lobby(page, "opensky", 2, {1: "bot:random"})
+    page.get_by_role("button", name="Resign").click()
+    page.wait_for_function("document.body.dataset.status === 'finished'", timeout=90_000)
+    assert "rank last" in dialogs[-1]
+    with httpx.Client(base_url=wc_gateway.url) as http:
+        game = http.get(f"/v1/games/{game_id}").json()
+    assert game["status"] == "finished" and game["seats"][0]["status"] == "resigned"
+    page.screenshot(path=str(artifacts / "resigned.png"))

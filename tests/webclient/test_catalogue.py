@@ -142,3 +142,29 @@ def test_the_vocabulary_covers_the_documented_actions():
     seen = {t for name in engine.games() for t in vocabulary(name)["action"]}
     assert {"bid", "flash_deal", "decline_flash", "pass", "lease", "choose_route", "pick_advantage_dice",
             "help_done", "discard"} <= seen
+
+
+def platform_events() -> dict[str, set[str]]:
+    """The events the game-state service itself adds to game logs (turn clock, resignations, abort): the
+    `Event("<type>", {...})` calls in services/gamestate/, with the keys of their literal data dicts."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for path in (Path(__file__).resolve().parents[2] / "services" / "gamestate").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Event" and node.args
+                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                keys = set()
+                if len(node.args) > 1 and isinstance(node.args[1], ast.Dict):
+                    keys = {k.value for k in node.args[1].keys if isinstance(k, ast.Constant)}
+                found[node.args[0].value] |= keys
+    return found
+
+
+def test_the_platforms_own_events_have_templates_too():
+    """A resignation, a timeout or an abort reads in words in every game's log, not as an engine field name."""
+    events = platform_events()
+    assert {"timeout", "seat_resigned", "seat_abandoned", "game_aborted"} <= set(events)
+    templates = catalogue()["platform"]["event"]
+    for type_, fields in events.items():
+        assert type_ in templates, type_
+        for param, _fmt in PARAM.findall(templates[type_]):
+            assert param in fields, (type_, param, fields)

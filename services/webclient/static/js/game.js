@@ -5,7 +5,7 @@ import { api, ApiError, backoff, readEvents, retryListeners } from "./api.js";
 import { h, seatBadge, seatColour } from "./dom.js";
 import { refsOf, renderPicker } from "./actions.js";
 import { loadCatalogue, say, section, ui } from "./i18n.js";
-import { findGame, mySeats, player } from "./store.js";
+import { findGame, mySeats, player, saveGame } from "./store.js";
 import * as opensky from "./boards/opensky.js";
 import * as aeroplanes from "./boards/aeroplanes.js";
 import * as blueskies from "./boards/blueskies.js";
@@ -100,7 +100,7 @@ async function refresh(minVersion = 0) {
         if (!st.names.length) computeNames(g);
         showError(null);
         if (!st.replay) render();
-        if (g.version >= st.want || g.status === "finished") break;
+        if (g.version >= st.want || g.status !== "active") break;
       } catch (err) {
         showError(err);
         if (err instanceof ApiError && [401, 403, 404].includes(err.status)) break;
@@ -137,9 +137,11 @@ function render() {
   $("title").textContent = title();
   const myTurn = g.status === "active" && g.to_act.some((s) => st.seats.some((x) => x.seat === s));
   document.title = g.status === "finished" ? ui("title_over", { title: title() })
-    : ui(myTurn ? "title_your_turn" : "title_waiting", { title: title() });
+    : g.status === "aborted" ? ui("title_aborted", { title: title() })
+      : ui(myTurn ? "title_your_turn" : "title_waiting", { title: title() });
   setFavicon(myTurn ? seatColour(st.seat ?? 0) : g.status === "finished" ? "#2b8a3e" : "#8896a3", myTurn);
-  $("turn").textContent = g.status === "finished" ? ui("game_over")
+  renderTableControls(g);
+  $("turn").textContent = g.status === "finished" ? ui("game_over") : g.status === "aborted" ? ui("game_aborted")
     : myTurn && g.to_act.length === 1 ? `${ui("your_turn")} (${nameOf(g.to_act[0])})`
       : ui("to_act", { names: g.to_act.map(nameOf).join(", ") || ui("nobody") });
   $("turn").classList.toggle("mine", myTurn);
@@ -241,7 +243,10 @@ function renderActions() {
   $("actions-h").textContent = st.seat === null ? ui("spectating") : ui("your_actions", { name: nameOf(st.seat) });
   const note = pres()?.actionNote?.(g.view, st.seat, ctx);
   $("phase").textContent = [section(g.game, "phase")[g.view.phase] || "", note || ""].filter(Boolean).join(" ");
-  if (g.status === "finished") { $("action-list").replaceChildren(h("p", { class: "muted" }, "The game is over.")); return; }
+  if (g.status !== "active") {
+    $("action-list").replaceChildren(h("p", { class: "muted" }, g.status === "aborted" ? ui("aborted_note") : "The game is over."));
+    return;
+  }
   if (!st.actions.length) {
     $("action-list").replaceChildren(h("p", { class: "muted" }, g.to_act.length ? ui("waiting_for", { names: g.to_act.map(nameOf).join(", ") }) : ui("nothing_to_do")));
     return;
@@ -305,6 +310,36 @@ function renderTable(view) {
     $("rules-body").replaceChildren(h("dl", { class: "rules-list" }, rules.flatMap(([id, text]) => [h("dt", {}, id), h("dd", {}, text)])),
       h("p", { class: "muted" }, "Rule numbers refer to the game's rules specification."));
   }
+}
+
+/** Resign and abort, for a seat I hold in a running game (abort only while the rules allow it: the service says). */
+function renderTableControls(g) {
+  const mine = token() !== null && g.status === "active";
+  const left = (g.seats || []).find((s) => s.seat === st.seat)?.status !== "active";
+  $("resign").hidden = !mine || left;
+  $("abort").hidden = !mine || left;
+  $("resign").textContent = ui("resign");
+  $("abort").textContent = ui("abort");
+}
+
+/** POST resign or abort for the current seat after the player confirms (both are irreversible). */
+async function tableAction(kind) {
+  const question = kind === "resign" ? ui("confirm_resign", { name: nameOf(st.seat) }) : ui("confirm_abort");
+  if (!window.confirm(question)) return;
+  try {
+    await api(`/v1/games/${encodeURIComponent(gameId)}/${kind}`, { method: "POST", token: token() });
+    $("notice").textContent = kind === "resign" ? ui("resigned_note", { name: nameOf(st.seat) }) : ui("aborted_note");
+    if (kind === "resign") {  // the seat's token is revoked: forget it here and watch as a spectator
+      saveGame({ game_id: gameId, seats: [{ seat: st.seat, token: null, bot: null }] });
+      st.seats = mySeats(gameId);
+      st.seat = st.seats.length ? st.seats[0].seat : null;
+      openStream();
+    }
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "abort_not_allowed") $("notice").textContent = ui("abort_not_allowed");
+    else showError(err);
+  }
+  await refresh();
 }
 
 const ordinal = (n) => (n <= 3 ? ui(`place_${n}`) : ui("place_n", { n }));
@@ -383,7 +418,7 @@ function openStream() {
     },
   }).then(() => resume(), () => resume());
   function resume() {
-    if (st.stream !== ctrl || ctrl.signal.aborted || ended || st.game?.status === "finished") return;
+    if (st.stream !== ctrl || ctrl.signal.aborted || ended || (st.game && st.game.status !== "active")) return;
     const wait = backoff(Math.min(st.streamFailures++, 5));
     if (st.streamFailures > 1) $("notice").textContent = ui("reconnecting");
     setTimeout(() => {
@@ -440,7 +475,7 @@ function tick() {
   const deadlines = g?.turn_seconds ? g.deadlines || {} : null;
   $("clock-label").textContent = deadlines ? "Time left" : "On this decision";
   clock.setAttribute("aria-label", deadlines ? "time left to decide" : "time on this decision");
-  if (!g || g.status === "finished") { clock.textContent = "—"; return; }
+  if (!g || g.status !== "active") { clock.textContent = "—"; return; }
   if (!deadlines) { clock.textContent = mmss(Math.floor((Date.now() - st.turnSince) / 1000)); return; }
   const running = g.to_act.filter((s) => deadlines[s] !== undefined);
   const left = (s) => mmss(Math.max(0, Math.ceil((deadlines[s] - Date.now()) / 1000)));
@@ -474,6 +509,8 @@ async function main() {
     refresh();
   });
   $("replay-open").addEventListener("click", openReplay);
+  $("resign").addEventListener("click", () => tableAction("resign"));
+  $("abort").addEventListener("click", () => tableAction("abort"));
   $("zoom-in").addEventListener("click", () => setZoom(st.zoom * 1.5));
   $("zoom-out").addEventListener("click", () => setZoom(st.zoom / 1.5));
   $("zoom-reset").addEventListener("click", () => setZoom(1));

@@ -56,7 +56,8 @@ export function ui(key, params = {}) {
 export function say(game, kind, obj, pres, ctx) {
   const section = CAT[game]?.[kind] || {};
   const variant = pres?.variant ? pres.variant(kind, obj, ctx) : null;
-  const template = (variant && section[`${obj.type}.${variant}`]) || section[obj.type];
+  // the platform's own events (turn clock, resignations, abort) read the same in every game
+  const template = (variant && section[`${obj.type}.${variant}`]) || section[obj.type] || CAT.platform?.[kind]?.[obj.type];
   if (!template) return String(obj.type).replace(/_/g, " ");
   const text = fill(template, obj, pres?.formatters || {}, ctx);
   return text.charAt(0).toUpperCase() + text.slice(1);
