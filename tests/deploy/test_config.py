@@ -352,7 +352,9 @@ def test_entrypoint_is_valid_shell_and_its_healthcheck_role_works():
 def test_dockerfile_is_multi_stage_non_root_and_generates_the_stubs():
     text = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
     stages = re.findall(r"^FROM (\S+) AS (\w+)$", text, re.M)
-    assert [name for _, name in stages] == ["build", "runtime"] and all("slim" in image for image, _ in stages)
+    assert [name for _, name in stages] == ["build", "runtime"] and all(image == "${BASE_IMAGE}" for image, _ in stages)
+    # one Dockerfile: the slim Python image by default, a local Debian base in `make test-deploy`
+    assert "slim" in re.search(r"^ARG BASE_IMAGE=(\S+)$", text, re.M).group(1)
     build, runtime = text.split("AS runtime")
     assert "grpc_tools.protoc" in build and "proto/skyboard/v1/*.proto" in build
     assert re.search(r"^USER 10001$", runtime, re.M) and "useradd" in runtime
