@@ -212,9 +212,22 @@ def test_compose_layout(compose):
         assert "healthcheck" in service and service["healthcheck"]["test"], f"{name} has no health check"
         assert service.get("restart") in ("unless-stopped", "always", "on-failure"), f"{name} has no restart policy"
     assert services["gamestate"]["deploy"]["replicas"] == 2
-    redis_cmd = services["redis"]["command"]
-    assert redis_cmd[redis_cmd.index("--appendonly") + 1] == "yes"
-    assert any(v.endswith(":/data") and v.split(":")[0] in compose["volumes"] for v in services["redis"]["volumes"])
+    # Redis as in deploy/k8s/: primary + replica (append-only on a volume each), three Sentinels, HAProxy `redis`
+    node = (DEPLOY / "redis" / "redis-node.sh").read_text(encoding="utf-8")
+    assert "appendonly yes" in node and "appendfsync everysec" in node
+    address = {name: services[name]["networks"]["default"]["ipv4_address"]
+               for name in ("redis-0", "redis-1", "sentinel-1", "sentinel-2", "sentinel-3")}
+    for name in ("redis-0", "redis-1"):
+        assert any(v.endswith(":/data") and v.split(":")[0] in compose["volumes"] for v in services[name]["volumes"])
+    for name, service in services.items():
+        if name in address:
+            assert service["command"][-1] == address[name], name
+            assert service["environment"]["REDIS_FIRST_MASTER"] == address["redis-0"]
+            assert service["environment"]["SENTINELS"].split() == [address[f"sentinel-{i}"] for i in (1, 2, 3)]
+    assert services["redis"]["entrypoint"] == ["haproxy"]
+    haproxy = (DEPLOY / "redis" / "haproxy.cfg").read_text(encoding="utf-8")
+    assert "tcp-check expect string role:master" in haproxy and "bind :6379" in haproxy
+    assert {f"server {n} {address[n]}:6379" for n in ("redis-0", "redis-1")} <= {x.strip() for x in haproxy.splitlines()}
     assert "./deploy/prometheus:/etc/prometheus:ro" in services["prometheus"]["volumes"]
     assert "./deploy/grafana/dashboards:/var/lib/grafana/dashboards:ro" in services["grafana"]["volumes"]
 
