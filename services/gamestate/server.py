@@ -400,6 +400,9 @@ async def start(
             # gRPC turns SO_REUSEPORT on by default: a second service (an orphan's successor) would then bind
             # the same port without an error and share its connections. Off, a taken port fails here.
             ("grpc.so_reuseport", 0),
+            # clients ping every 10 s to find dead connections (services/gamestate/client.py): allowed
+            ("grpc.keepalive_permit_without_calls", 1),
+            ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
         ]
     )
     pb2_grpc.add_GameServiceServicer_to_server(GameServicer(service), server)

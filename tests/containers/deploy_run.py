@@ -94,6 +94,10 @@ def sigkill(name: str) -> None:
     os.kill(pid, signal.SIGKILL)
 
 
+def restarts(name: str) -> int:
+    return int(podman("inspect", "-f", "{{.RestartCount}}", name).stdout.strip() or 0)
+
+
 def healthy(name: str) -> bool:
     return podman("healthcheck", "run", name, timeout=60, check=False).returncode == 0
 
@@ -130,9 +134,12 @@ def back_after_kill(name: str, timeout: float = 90) -> float:
 
 
 def teardown() -> None:
-    names = containers()
-    if names:
-        podman("rm", "-f", "-t", "0", "--depend", *names, timeout=180, check=False)
+    for _ in range(5):  # podman refuses to remove a container others depend on (compose's depends_on) first
+        names = containers()
+        if not names:
+            break
+        for name in reversed(names):
+            podman("rm", "-f", "-t", "0", "--depend", name, timeout=180, check=False)
     vols = podman("volume", "ls", "-q", "--filter", f"label=io.podman.compose.project={PROJECT}", check=False)
     for vol in vols.stdout.split():
         podman("volume", "rm", "-f", vol, check=False)
@@ -327,10 +334,15 @@ def faults(report: list[Fault], games: list[Played], failover: dict) -> None:
     def kill_and_wait(name: str, label: str) -> None:
         f = Fault(label, time.monotonic(), active_games=active())
         say(f"fault: {label} ({f.active_games} games in play)")
+        before = restarts(name), host_pid(name)
         sigkill(name)
         time.sleep(2)
         f.recovered_s = back_after_kill(name)
-        say(f"  {name} healthy again after {f.recovered_s:.1f}s")
+        after = restarts(name), host_pid(name)
+        if after[0] <= before[0] or after[1] == before[1]:
+            raise RuntimeError(f"{name} was not restarted after SIGKILL (restarts, pid: {before} -> {after})")
+        f.note = f"pid {before[1]} killed, restarted as pid {after[1]}"
+        say(f"  {name} healthy again after {f.recovered_s:.1f}s ({f.note})")
         report.append(f)
 
     time.sleep(12)
@@ -347,6 +359,7 @@ def faults(report: list[Fault], games: list[Played], failover: dict) -> None:
     time.sleep(10)
     podman("network", "connect", "--alias", "gamestate", f"{PROJECT}_default", name)
     f.recovered_s = wait(f"{name} healthy again", lambda: healthy(name), 60)
+    f.note = "reconnected with its `gamestate` alias"
     report.append(f)
     time.sleep(6)
     old = redis_master()
@@ -359,11 +372,10 @@ def faults(report: list[Fault], games: list[Played], failover: dict) -> None:
     failover["promoted_after_s"] = time.monotonic() - failover["killed_at"]
     say(f"  Sentinels promoted {new} after {failover['promoted_after_s']:.1f}s")
     back_after_kill(container(old), timeout=120)
-    role = podman("exec", container(old), "redis-cli", "role").stdout.split()
     wait(f"{old} replicating {new}", lambda: podman("exec", container(old), "redis-cli", "role").stdout.split()[0]
          == "slave", 60)
     f.recovered_s = time.monotonic() - f.at
-    f.note = f"{new} promoted after {failover['promoted_after_s']:.1f}s; {old} rejoined as {role[0]}"
+    f.note = f"{new} promoted after {failover['promoted_after_s']:.1f}s; {old} rejoined as its replica"
     failover["new"], failover["old"] = new, old
     report.append(f)
 

@@ -227,7 +227,8 @@ def test_compose_layout(compose):
     assert services["redis"]["entrypoint"] == ["haproxy"]
     haproxy = (DEPLOY / "redis" / "haproxy.cfg").read_text(encoding="utf-8")
     assert "tcp-check expect string role:master" in haproxy and "bind :6379" in haproxy
-    assert {f"server {n} {address[n]}:6379" for n in ("redis-0", "redis-1")} <= {x.strip() for x in haproxy.splitlines()}
+    servers = {f"server {n} {address[n]}:6379" for n in ("redis-0", "redis-1")}
+    assert servers <= {x.strip() for x in haproxy.splitlines()}
     assert "./deploy/prometheus:/etc/prometheus:ro" in services["prometheus"]["volumes"]
     assert "./deploy/grafana/dashboards:/var/lib/grafana/dashboards:ro" in services["grafana"]["volumes"]
 
