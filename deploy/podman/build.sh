@@ -10,7 +10,8 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"; root="$(cd "$here/../.." && pwd)"
 . "$here/env.sh"
 base="$("$here/base.sh")"
-work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+# a fixed place for the generated pip.conf: the mount's source path is part of the build cache's key
+work="${XDG_CACHE_HOME:-$HOME/.cache}/skyboard-build"; mkdir -p "$work"
 mounts=()
 ca=/etc/ssl/certs/ca-certificates.crt
 # mounted beside, not over, the image's own bundle: Debian's ca-certificates (pulled in by python3-venv)
