@@ -47,6 +47,19 @@ bench: $(STAMP) compile
 	$(PY) -m bench.playouts
 	$(PY) -m bench.bots
 
+# `make test-deploy`: the container image built and docker-compose.yml run under podman (no Docker engine, no
+# registry needed), 30 games played through the gateway while containers are killed, cut off and failed over;
+# see README "Running it". Installs what it needs when missing, as `make browser` does for Chromium.
+DEPLOY_PACKAGES := podman buildah runc mmdebstrap slirp4netns uidmap fuse-overlayfs
+.PHONY: deploy-tools test-deploy
+deploy-tools: $(STAMP)
+	@for b in podman buildah runc mmdebstrap; do command -v $$b >/dev/null || missing=1; done; \
+	  test -z "$$missing" || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(DEPLOY_PACKAGES))
+	@test -x $(VENV)/bin/podman-compose || $(PY) -m pip install --quiet "podman-compose==1.6.0"
+
+test-deploy: $(STAMP) deploy-tools
+	timeout 900 bash -c '. deploy/podman/env.sh && deploy/podman/build.sh && $(PY) -m tests.containers.deploy_run'
+
 .PHONY: bench-load soak
 bench-load: $(STAMP) $(PROTO_GEN)
 	timeout 1800 $(PY) -m bench.load --json bench/results/load.json

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 
 import uvloop
 
 from services.credentials import CredentialError
 from services.gamestate.metrics import serve_metrics
-from services.gamestate.server import start
+from services.gamestate.server import PortTaken, start
 from services.gctune import tune_gc
 from services.settings import get_settings
 
@@ -25,12 +26,18 @@ async def main() -> None:
     settings = get_settings()
     try:
         running = await start(settings)
-    except CredentialError as exc:
+    except (CredentialError, PortTaken) as exc:
         raise SystemExit(f"skyboard game-state service: {exc}") from None
-    serve_metrics(settings.metrics_port, settings.metrics_addr)
+    try:
+        serve_metrics(settings.metrics_port, settings.metrics_addr)
+    except OSError as exc:  # never a service whose metrics silently go unexported
+        await running.stop(0)
+        raise SystemExit(f"skyboard game-state service: cannot export metrics on "
+                         f"{settings.metrics_addr}:{settings.metrics_port}: {exc.strerror or exc}") from None
     tune_gc()
     host = settings.grpc_addr.rsplit(":", 1)[0]
-    print(f"skyboard game-state service on {host}:{running.port} (gRPC, skyboard.v1.GameService)", flush=True)
+    print(f"skyboard game-state service on {host}:{running.port} (gRPC, skyboard.v1.GameService), pid {os.getpid()}",
+          flush=True)
     if settings.metrics_port:
         print(f"metrics on http://{settings.metrics_addr}:{settings.metrics_port}/metrics", flush=True)
     stop = asyncio.Event()

@@ -15,6 +15,12 @@ The service credential: every child gets the same SERVICE_SECRET. Unless one is 
 environment, a random one is generated for this stack (never printed, gone when it stops), so a
 local stack never runs on a known secret.
 
+Orphans: every child (and the redis-server the stack may start) gets PR_SET_PDEATHSIG = SIGKILL, so it dies
+with the supervisor even when the supervisor is killed hard (Linux; Celery's pool processes have the same
+from Celery). A child is healthy only when its health check answers AND every port it must listen on is
+held by that child (or its descendants), read from /proc/net/tcp*: a leftover process answering on the
+port never passes for the one just started; the stack names it and stops instead.
+
 Redis: REDIS_URL (default redis://127.0.0.1:6379/0). When nothing answers there
 and the URL names this machine, a private `redis-server` is started on that port
 if the binary is on the PATH (STACK_START_REDIS=true); otherwise the stack says
@@ -24,6 +30,7 @@ how to get one and exits with code 2.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import importlib.util
 import os
 import secrets
@@ -34,7 +41,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
@@ -74,6 +81,92 @@ def _bind(fn: Callable[..., bool], *args: str) -> Callable[[], bool]:
     return lambda: fn(*args)
 
 
+# ---------------------------------------------------------------------------------------------- orphans
+
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(sig: int = signal.SIGKILL) -> Callable[[], None] | None:
+    """A `preexec_fn` giving the child `sig` when this process dies (PR_SET_PDEATHSIG), however it dies.
+    The signal survives exec. None off Linux. If we already died between fork and prctl, the child stops."""
+    if not sys.platform.startswith("linux"):
+        return None
+    libc = ctypes.CDLL(None, use_errno=True)
+    parent = os.getpid()
+
+    def preexec() -> None:
+        libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
+        if os.getppid() != parent:
+            os.kill(os.getpid(), sig)
+
+    return preexec
+
+
+def _listening_inodes(port: int) -> set[str] | None:
+    """Socket inodes in LISTEN state on TCP `port` (IPv4 and IPv6); None when /proc cannot tell."""
+    inodes: set[str] = set()
+    seen = False
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table, encoding="ascii") as f:
+                lines = f.readlines()[1:]
+        except OSError:
+            continue
+        seen = True
+        for line in lines:
+            cols = line.split()
+            if len(cols) > 9 and cols[3] == "0A" and int(cols[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(cols[9])
+    return inodes if seen else None
+
+
+def _ppids() -> dict[int, int]:
+    out: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
+                    out[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    return out
+
+
+def _holders(inodes: set[str], pids: Iterable[int]) -> set[int]:
+    wanted = {f"socket:[{i}]" for i in inodes}
+    found = set()
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                with contextlib.suppress(OSError):
+                    if os.readlink(f"/proc/{pid}/fd/{fd}") in wanted:
+                        found.add(pid)
+                        break
+    return found
+
+
+def port_owner(pid: int, port: int) -> tuple[bool | None, set[int]]:
+    """Who listens on TCP `port`: (True, holders) when `pid` or one of its descendants does, (False, holders)
+    when nobody or only other processes do (holders: their pids, as far as we may see them), (None, set())
+    when this machine has no /proc to tell."""
+    inodes = _listening_inodes(port)
+    if inodes is None:
+        return None, set()
+    if not inodes:
+        return False, set()
+    parents = _ppids()
+    tree, frontier = {pid}, [pid]
+    while frontier:
+        parent = frontier.pop()
+        kids = [p for p, pp in parents.items() if pp == parent and p not in tree]
+        tree.update(kids)
+        frontier += kids
+    mine = _holders(inodes, tree)
+    if mine:
+        return True, mine
+    return False, _holders(inodes, parents)
+
+
 # ---------------------------------------------------------------------------------------------- children
 
 
@@ -86,6 +179,7 @@ class Role:
     env: dict[str, str]
     healthy: Callable[[], bool] | None  # None: healthy once alive for STARTUP_S
     urls: list[str] = field(default_factory=list)
+    ports: list[int] = field(default_factory=list)  # TCP ports this child itself must be listening on
 
 
 @dataclass
@@ -160,6 +254,7 @@ def plan() -> list[Role]:
             [f"gRPC       {grpc_target} (skyboard.v1.GameService, health, reflection)"]
             + ([f"metrics    http://127.0.0.1:{settings.metrics_port}/metrics (game-state service)"]
                if settings.metrics_port else []),
+            [grpc_port] + ([settings.metrics_port] if settings.metrics_port else []),
         )
     ]
     worker_metrics = int(env.get("WORKER_METRICS_PORT") or WORKER_METRICS_PORT)
@@ -176,6 +271,7 @@ def plan() -> list[Role]:
              "GAMESTATE_TARGET": env.get("GAMESTATE_TARGET", grpc_target)},
             _bind(celery_pong, node, settings.broker_url),
             [f"metrics    http://127.0.0.1:{port}/metrics (bot worker {i})"] if port else [],
+            [port] if port else [],
         ))
     roles += [
         Role(
@@ -184,12 +280,14 @@ def plan() -> list[Role]:
             + [f"REST       {gw_base}/v1/catalog", f"docs       {gw_base}/docs"]
             + ([f"metrics    http://{_local(gateway.metrics_host)}:{gateway.metrics_port}/metrics (gateway)"]
                if gateway.metrics_port else []),
+            [gateway.port] + ([gateway.metrics_port] if gateway.metrics_port else []),
         ),
         Role("matchmaker", [py, "-m", "services.matchmaker"], gw_env, None),  # no endpoint: alive = healthy
         Role(
             "exporter", [py, "-m", "services.ops_exporter"], {},
             _bind(http_ok, f"http://{_local(exporter.host)}:{exporter.port}/metrics"),
             [f"metrics    http://{_local(exporter.host)}:{exporter.port}/metrics (queue, games waiting on bots)"],
+            [exporter.port],
         ),
     ]
     return roles
@@ -213,6 +311,7 @@ class Supervisor:
         child.proc = subprocess.Popen(
             child.role.argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             start_new_session=True,  # Ctrl-C reaches only us; we stop the children in order
+            preexec_fn=die_with_parent(),  # ... and if we die, however hard, they die too
         )
         child.started = time.monotonic()
         self.out.say(f"{child.role.name} has pid {child.proc.pid}")
@@ -227,12 +326,33 @@ class Supervisor:
                 return False
             check = child.role.healthy
             ok = time.monotonic() - child.started >= STARTUP_S if check is None else check()
+            if ok and child.proc is not None:
+                ok, stranger = self.owns_ports(child)
+                if stranger:
+                    self.out.say(stranger)
+                    return False
             if ok and child.proc is not None and child.proc.poll() is None:
                 return True
             time.sleep(0.2)
         if not self.stopping.is_set():
             self.out.say(f"{child.role.name} not healthy after {self.stack.health_timeout_s:.0f}s")
         return False
+
+    def owns_ports(self, child: Child) -> tuple[bool, str | None]:
+        """Whether the child just started holds each of its ports; a message when another process answers there
+        (an orphan of an earlier stack, say): the health check reached it, not our child."""
+        assert child.proc is not None
+        for port in child.role.ports:
+            mine, holders = port_owner(child.proc.pid, port)
+            if mine is None:  # no /proc here: the health check has to do
+                continue
+            if not mine:
+                if holders or child.proc.poll() is not None:
+                    who = f"pid {', '.join(map(str, sorted(holders)))}" if holders else "another process"
+                    return False, (f"port {port} is held by {who}, not by the {child.role.name} just started "
+                                   f"(pid {child.proc.pid}): a leftover process? Stop it and start again")
+                return False, None
+        return True, None
 
     def start_all(self) -> bool:
         for child in self.children:
@@ -301,6 +421,7 @@ def ensure_redis(url: str, stack: StackSettings, out: Output) -> subprocess.Pope
         proc = subprocess.Popen(
             [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+            preexec_fn=die_with_parent(),
         )
         threading.Thread(target=_pump, args=(proc.stdout, "redis", out), daemon=True).start()
         deadline = time.monotonic() + 10

@@ -339,11 +339,26 @@ def _watch_request(game_id, token, after_version) -> pb2.WatchGameRequest:
 # ---------------------------------------------------------------------- sync client
 
 
+#: HTTP/2 keepalive: a connection to a replica that vanished without closing it (its network cut, its host
+#: gone) is found dead within ~15 s and dropped, so round-robin stops sending calls into it and the name is
+#: resolved again. The server allows these pings (services/gamestate/server.py).
+KEEPALIVE_OPTIONS = [
+    ("grpc.keepalive_time_ms", 10_000),
+    ("grpc.keepalive_timeout_ms", 5_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.max_pings_without_data", 0),
+]
+
+
+def channel_options(lb_policy: str) -> list[tuple[str, object]]:
+    return [("grpc.lb_policy_name", lb_policy), *KEEPALIVE_OPTIONS]
+
+
 class GameClient:
     """Blocking client (bot workers, scripts, tests). `timeout` applies to each unary call."""
 
     def __init__(self, target: str, timeout: float = 10.0, lb_policy: str = "round_robin"):
-        self.channel = grpc.insecure_channel(target, options=[("grpc.lb_policy_name", lb_policy)])
+        self.channel = grpc.insecure_channel(target, options=channel_options(lb_policy))
         self.stub = pb2_grpc.GameServiceStub(self.channel)
         self.timeout = timeout
 
@@ -444,7 +459,7 @@ class AsyncGameClient:
     """grpc.aio client (the REST gateway). Same methods as GameClient, awaitable."""
 
     def __init__(self, target: str, timeout: float = 10.0, lb_policy: str = "round_robin"):
-        self.channel = grpc.aio.insecure_channel(target, options=[("grpc.lb_policy_name", lb_policy)])
+        self.channel = grpc.aio.insecure_channel(target, options=channel_options(lb_policy))
         self.stub = pb2_grpc.GameServiceStub(self.channel)
         self.timeout = timeout
 

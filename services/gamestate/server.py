@@ -416,6 +416,10 @@ def build_service(
     )
 
 
+class PortTaken(RuntimeError):
+    """The service cannot listen where it was told to (another process holds the port)."""
+
+
 async def start(
     settings: Settings,
     registry: Registry | None = None,
@@ -436,6 +440,12 @@ async def start(
         options=[
             ("grpc.max_receive_message_length", settings.max_message_bytes),
             ("grpc.max_send_message_length", settings.max_message_bytes),
+            # gRPC turns SO_REUSEPORT on by default: a second service (an orphan's successor) would then bind
+            # the same port without an error and share its connections. Off, a taken port fails here.
+            ("grpc.so_reuseport", 0),
+            # clients ping every 10 s to find dead connections (services/gamestate/client.py): allowed
+            ("grpc.keepalive_permit_without_calls", 1),
+            ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
         ]
     )
     pb2_grpc.add_GameServiceServicer_to_server(GameServicer(service), server)
@@ -445,9 +455,12 @@ async def start(
     reflection.enable_server_reflection(
         (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME), server
     )
-    port = server.add_insecure_port(settings.grpc_addr)
+    try:
+        port = server.add_insecure_port(settings.grpc_addr)
+    except RuntimeError:
+        port = 0
     if not port:
-        raise RuntimeError(f"cannot listen on {settings.grpc_addr}")
+        raise PortTaken(f"cannot listen on {settings.grpc_addr} (gRPC): the address is in use or unavailable")
     await server.start()
     for name in ("", SERVICE_NAME, LIVENESS):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)

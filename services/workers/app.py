@@ -8,6 +8,8 @@ game-state service, not here.)
 from __future__ import annotations
 
 import logging
+import os
+import sys
 
 from celery.signals import worker_ready
 
@@ -28,4 +30,10 @@ def _on_ready(**_kwargs) -> None:
         try:
             serve_metrics(config.metrics_port, settings.metrics_addr)
         except OSError as exc:
-            log.warning("worker metrics exporter not started on port %s: %s", config.metrics_port, exc)
+            # a worker whose metrics port is taken (an orphan of an earlier stack?) stops with a clear error
+            # rather than running unseen; its pool processes follow it (Celery gives them PDEATHSIG)
+            message = (f"skyboard bot worker: cannot export metrics on {settings.metrics_addr}:{config.metrics_port}: "
+                       f"{exc.strerror or exc}; stopping")
+            log.critical(message)
+            print(message, file=sys.stderr, flush=True)
+            os._exit(3)

@@ -212,9 +212,23 @@ def test_compose_layout(compose):
         assert "healthcheck" in service and service["healthcheck"]["test"], f"{name} has no health check"
         assert service.get("restart") in ("unless-stopped", "always", "on-failure"), f"{name} has no restart policy"
     assert services["gamestate"]["deploy"]["replicas"] == 2
-    redis_cmd = services["redis"]["command"]
-    assert redis_cmd[redis_cmd.index("--appendonly") + 1] == "yes"
-    assert any(v.endswith(":/data") and v.split(":")[0] in compose["volumes"] for v in services["redis"]["volumes"])
+    # Redis as in deploy/k8s/: primary + replica (append-only on a volume each), three Sentinels, HAProxy `redis`
+    node = (DEPLOY / "redis" / "redis-node.sh").read_text(encoding="utf-8")
+    assert "appendonly yes" in node and "appendfsync everysec" in node
+    address = {name: services[name]["networks"]["default"]["ipv4_address"]
+               for name in ("redis-0", "redis-1", "sentinel-1", "sentinel-2", "sentinel-3")}
+    for name in ("redis-0", "redis-1"):
+        assert any(v.endswith(":/data") and v.split(":")[0] in compose["volumes"] for v in services[name]["volumes"])
+    for name, service in services.items():
+        if name in address:
+            assert service["command"][-1] == address[name], name
+            assert service["environment"]["REDIS_FIRST_MASTER"] == address["redis-0"]
+            assert service["environment"]["SENTINELS"].split() == [address[f"sentinel-{i}"] for i in (1, 2, 3)]
+    assert services["redis"]["entrypoint"] == ["haproxy"]
+    haproxy = (DEPLOY / "redis" / "haproxy.cfg").read_text(encoding="utf-8")
+    assert "tcp-check expect string role:master" in haproxy and "bind :6379" in haproxy
+    servers = {f"server {n} {address[n]}:6379" for n in ("redis-0", "redis-1")}
+    assert servers <= {x.strip() for x in haproxy.splitlines()}
     assert "./deploy/prometheus:/etc/prometheus:ro" in services["prometheus"]["volumes"]
     assert "./deploy/grafana/dashboards:/var/lib/grafana/dashboards:ro" in services["grafana"]["volumes"]
 
@@ -352,7 +366,9 @@ def test_entrypoint_is_valid_shell_and_its_healthcheck_role_works():
 def test_dockerfile_is_multi_stage_non_root_and_generates_the_stubs():
     text = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
     stages = re.findall(r"^FROM (\S+) AS (\w+)$", text, re.M)
-    assert [name for _, name in stages] == ["build", "runtime"] and all("slim" in image for image, _ in stages)
+    assert [name for _, name in stages] == ["build", "runtime"] and all(image == "${BASE_IMAGE}" for image, _ in stages)
+    # one Dockerfile: the slim Python image by default, a local Debian base in `make test-deploy`
+    assert "slim" in re.search(r"^ARG BASE_IMAGE=(\S+)$", text, re.M).group(1)
     build, runtime = text.split("AS runtime")
     assert "grpc_tools.protoc" in build and "proto/skyboard/v1/*.proto" in build
     assert re.search(r"^USER 10001$", runtime, re.M) and "useradd" in runtime
