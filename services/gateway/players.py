@@ -16,6 +16,7 @@ from services.archive.accounts import AccountRepository
 from services.gateway.accounts import REVOKED, cache_ttl_ms, mint_key, now_ms
 from services.gateway.keys import Keys, token_hash
 
+
 def _text(value: bytes | str | None) -> str | None:
     return value.decode() if isinstance(value, bytes) else value
 
