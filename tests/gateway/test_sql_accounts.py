@@ -179,3 +179,11 @@ def test_import_redis_copies_players_keys_and_ratings_once(make_gateway, rdb, re
         assert me["ratings"]["toybids"]["games"] == 2
         ann = c.get(f"/v1/players/{legacy['ann']}").json()
         assert ann["ratings"]["toybids"] == {"mu": 31.5, "sigma": 6.0, "ordinal": 13.5, "games": 4}
+
+
+def test_sql_unreachable_is_a_retryable_503(make_gateway) -> None:
+    gw = make_gateway(archive_url="postgresql+asyncpg://postgres@127.0.0.1:1/none", migrate=False)
+    with gw.client() as c:
+        r = c.post("/v1/players", json={"name": "ann"})
+    assert r.status_code == 503, r.text
+    assert r.json()["error"]["code"] == "unavailable" and r.headers["Retry-After"] == "1"
