@@ -118,6 +118,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     @app.exception_handler(RedisConnectionError)
     @app.exception_handler(RedisTimeoutError)
+    @app.exception_handler(SqlOperationalError)
+    @app.exception_handler(SqlInterfaceError)
+    @app.exception_handler(SqlPoolTimeout)
+    @app.exception_handler(ConnectionRefusedError)
     @app.exception_handler(Exception)
     async def _raised(request: Request, exc: Exception) -> JSONResponse:
         return exception_response(exc, request.method, request.url.path)

@@ -185,5 +185,7 @@ def test_sql_unreachable_is_a_retryable_503(make_gateway) -> None:
     gw = make_gateway(archive_url="postgresql+asyncpg://postgres@127.0.0.1:1/none", migrate=False)
     with gw.client() as c:
         r = c.post("/v1/players", json={"name": "ann"})
+        ready = c.get("/readyz")
+    assert ready.status_code == 503 and "sql" in ready.json()["error"]["message"]
     assert r.status_code == 503, r.text
     assert r.json()["error"]["code"] == "unavailable" and r.headers["Retry-After"] == "1"
