@@ -66,13 +66,6 @@ class Rating:
 DEFAULT = Rating(MODEL.mu, MODEL.sigma, 0)
 
 
-def _decode(raw: str | bytes | None) -> Rating:
-    if raw is None:
-        return DEFAULT
-    obj = json.loads(raw)
-    return Rating(float(obj["mu"]), float(obj["sigma"]), int(obj.get("games", 0)))
-
-
 def ranks_from_result(scores: Sequence[int], winners: Sequence[int], last: Collection[int] = ()) -> list[int]:
     """Rank 1 for the winners (the engine's tie-break already applied), then by score, ties shared; the seats in
     `last` (players who resigned or were abandoned) rank below every other seat, tied among themselves."""

@@ -189,3 +189,16 @@ def test_sql_unreachable_is_a_retryable_503(make_gateway) -> None:
     assert ready.status_code == 503 and "sql" in ready.json()["error"]["message"]
     assert r.status_code == 503, r.text
     assert r.json()["error"]["code"] == "unavailable" and r.headers["Retry-After"] == "1"
+
+
+def test_a_gateway_on_a_fresh_sqlite_file_migrates_it_and_keeps_accounts(make_gateway, rdb, tmp_path) -> None:
+    """The embedded default (`make run`): SQLite, migrated by the gateway at start; a Redis flush loses nothing."""
+    gw = make_gateway(archive_url=f"sqlite+aiosqlite:///{tmp_path / 'skyboard.db'}")
+    with gw.client() as c:
+        pid, key = new_player(c, "lap")
+        new = c.post("/v1/players/me/keys", headers=auth(key)).json()["api_key"]
+        _flush(rdb, gw.settings.key_prefix)
+        for k in (key, new):
+            assert c.get("/v1/players/me", headers=auth(k)).json()["player_id"] == pid
+        assert c.get(f"/v1/players/{pid}").json()["name"] == "lap"
+        assert c.get("/readyz").json()["checks"]["sql"] is True
