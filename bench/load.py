@@ -32,6 +32,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections import defaultdict
@@ -294,6 +295,9 @@ async def matchmaking(stack: Stack, tickets: int, players: int) -> dict[str, Any
     """
     import redis.asyncio as aioredis
 
+    from services.archive.accounts import AccountRepository
+    from services.archive.db import make_engine
+    from services.archive.migrate import upgrade
     from services.gateway.gamestate import GameStateClient
     from services.gateway.keys import Keys
     from services.gateway.ratings import Ratings
@@ -308,7 +312,9 @@ async def matchmaking(stack: Stack, tickets: int, players: int) -> dict[str, Any
     keys = Keys(prefix)
     store = TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s, secret=settings.service_secret)
     gamestate = GameStateClient(stack.grpc_addr, secret=SERVICE_SECRET)
-    matcher = Matcher(store, Ratings(redis, keys), gamestate, settings)
+    engine = make_engine(f"sqlite+aiosqlite:///{tempfile.mkdtemp(prefix='sbload-')}/accounts.db")
+    await upgrade(engine)  # ratings are in SQL (only settling a finished rated game writes them)
+    matcher = Matcher(store, Ratings(redis, keys, AccountRepository(engine)), gamestate, settings)
     service_pid = stack.procs["service"].popen.pid  # type: ignore[union-attr]
     try:
         sem = asyncio.Semaphore(64)
@@ -334,6 +340,7 @@ async def matchmaking(stack: Stack, tickets: int, players: int) -> dict[str, Any
     finally:
         await gamestate.close()
         await redis.aclose()
+        await engine.dispose()
     per_k = 1000 / max(games * players, 1)
     return {"tickets": tickets, "players": players, "matched": games * players, "games": games, "passes": passes,
             "seconds": elapsed, "tickets_per_s": games * players / elapsed, "queue_fill_s": queued_s,

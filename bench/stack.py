@@ -142,6 +142,8 @@ class Stack:
             "GATEWAY_RATE_LIMIT_IP": "0", "GATEWAY_RATE_LIMIT_TOKEN": "0",
             "GATEWAY_RATE_LIMIT_IP_CEILING": "0", "GATEWAY_ALLOW_ANONYMOUS_CREATE": "true",
             "GATEWAY_METRICS_PORT": str(self.gateway_metrics_port), "SERVICE_SECRET": SERVICE_SECRET,
+            # the gateway's SQL system of record (players, keys, ratings): a SQLite file of this stack's own
+            "GATEWAY_ARCHIVE_URL": f"sqlite+aiosqlite:///{self.log_dir / 'skyboard.db'}",
             **self.gateway_env,
         }
         self.procs["gateway"] = Proc("gateway", [sys.executable, "-m", "services.gateway"], gateway_env,

@@ -1,5 +1,10 @@
-"""Archive databases of one test run: a PostgreSQL database of its own (created, migrated, dropped) and a
+"""SQL databases of one test run: a PostgreSQL database of its own (created, migrated, dropped) and a
 SQLite file, each made once per session.
+
+The PostgreSQL one is also every test gateway's system of record (players, keys, ratings): `shared_pg_url()`
+makes it on first use, from a fixture or from a plain helper such as tests/gateway/conftest.py's
+`gateway_settings`, and `drop_shared_pg()` (tests/conftest.py, at session end) drops it. Tests isolate by
+their random ids (players, games), not by database.
 
 PostgreSQL is 127.0.0.1:5432 as user postgres unless ARCHIVE_TEST_PG (a server URL, no database) says
 otherwise. With CI=true an unreachable server fails the tests instead of skipping them.
@@ -50,18 +55,34 @@ def require_postgres() -> None:
         pytest.skip(message)
 
 
+_shared: dict[str, str] = {}
+
+
+def shared_pg_url() -> str:
+    """The run's migrated PostgreSQL database (skyboard_test_<run>_<random>), created on first use."""
+    if "url" not in _shared:
+        require_postgres()
+        name = f"skyboard_test_{RUN}_{uuid.uuid4().hex[:8]}"
+        asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+        _shared["name"] = name
+        url = f"{PG_SERVER.replace('postgresql://', 'postgresql+asyncpg://', 1)}/{name}"
+        asyncio.run(_migrate(url))
+        _shared["url"] = url
+    return _shared["url"]
+
+
+def drop_shared_pg() -> None:
+    """Drop the run's database if it was made (at session end: every gateway is stopped by then)."""
+    name = _shared.pop("name", None)
+    _shared.pop("url", None)
+    if name is not None:
+        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
 @pytest.fixture(scope="session")
 def archive_pg_url() -> Iterator[str]:
-    """A migrated PostgreSQL database of this run alone (skyboard_test_<run>_<random>), dropped at the end."""
-    require_postgres()
-    name = f"skyboard_test_{RUN}_{uuid.uuid4().hex[:8]}"
-    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
-    url = f"{PG_SERVER.replace('postgresql://', 'postgresql+asyncpg://', 1)}/{name}"
-    try:
-        asyncio.run(_migrate(url))
-        yield url
-    finally:
-        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    """The run's migrated PostgreSQL database, dropped at the end of the session."""
+    yield shared_pg_url()
 
 
 @pytest.fixture(scope="session")

@@ -30,6 +30,7 @@ def pytest_sessionstart(session) -> None:
 
 
 def pytest_sessionfinish(session, exitstatus) -> None:
+    drop_shared_pg()
     base = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0").rsplit("/", 1)[0]
     for db in _DATABASES:
         try:
@@ -48,4 +49,4 @@ def pytest_sessionfinish(session, exitstatus) -> None:
 
 
 # The archive's test databases (a PostgreSQL database per run, dropped at its end; a SQLite file): tests/archive_db.py
-from tests.archive_db import archive_pg_url, archive_sqlite_url, archive_url  # noqa: E402, F401
+from tests.archive_db import archive_pg_url, archive_sqlite_url, archive_url, drop_shared_pg  # noqa: E402, F401

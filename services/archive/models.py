@@ -1,17 +1,22 @@
-"""The archive's tables (SQLAlchemy 2 declarative models; Alembic migrations create them).
+"""The SQL system of record's tables (SQLAlchemy 2 declarative models; Alembic migrations create them).
 
 `archived_games` holds one row per game, everything needed to serve and replay it from SQL alone:
 the action log as zlib of the exact JSON lines Redis held (joined by newlines), and the final state
 (the engine's canonical JSON, zlib) so reads need no replay. `archived_game_players` is the history
 index: one row per (player, game) with the columns the history query filters and sorts on copied in,
 so a player's page is one index range scan.
+
+`players`, `api_keys`, `ratings` and `settled_games` are the accounts (migration 0002): a player's name and
+kind, its API keys' SHA-256 (the current key has no expiry; a rotated one keeps working until `expires_ms`),
+its openskill rating per game with the ordinal stored (indexed: the leaderboard is an index range scan), and
+one row per rated game whose result was applied (inserted in the rating update's transaction: exactly once).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Index, Integer, LargeBinary, String
+from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, Index, Integer, LargeBinary, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -72,3 +77,57 @@ class ArchivedPlayerRow(Base):
         Index("ix_archived_players_history", "player_id", "finished_ms", "game_id"),
         Index("ix_archived_players_game_history", "player_id", "game", "finished_ms", "game_id"),
     )
+
+
+class PlayerRow(Base):
+    """A player account (`kind` human or bot)."""
+
+    __tablename__ = "players"
+
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(16), default="human")
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class ApiKeyRow(Base):
+    """The SHA-256 of an API key (never the key). `expires_ms` None: the player's current key; set: a replaced key
+    in its grace period, refused from then on."""
+
+    __tablename__ = "api_keys"
+
+    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(64), ForeignKey("players.player_id", ondelete="CASCADE"))
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    expires_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+    __table_args__ = (Index("ix_api_keys_player", "player_id"),)
+
+
+class RatingRow(Base):
+    """A player's openskill rating in one game; `ordinal` = mu - 3 sigma, stored for the leaderboard's index."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[str] = mapped_column(
+        String(64), ForeignKey("players.player_id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_ms: Mapped[int] = mapped_column(BigInteger)
+
+    __table_args__ = (Index("ix_ratings_board", "game", "ordinal", "player_id"),)
+
+
+class SettledGameRow(Base):
+    """A rated game whose result was applied (`settled`) or dropped (`discarded`, an aborted game): once."""
+
+    __tablename__ = "settled_games"
+
+    game_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    outcome: Mapped[str] = mapped_column(String(16))
+    settled_ms: Mapped[int] = mapped_column(BigInteger)

@@ -6,22 +6,39 @@ nothing by itself: an unknown key is refused (401) whatever its prefix, so a for
 bigger budget for requests that all fail, still under the per-address ceiling.
 
 Why a grace period: a bot fleet cannot switch keys atomically; the replaced key keeps working for
-`GATEWAY_API_KEY_GRACE_S` (its Redis entry gets that TTL), then stops.
+`GATEWAY_API_KEY_GRACE_S` (its SQL row gets that `expires_ms`), then stops.
 """
 
 from __future__ import annotations
 
 import secrets
+import time
 from typing import Literal
 
 from redis.asyncio import Redis
 
+from services.archive.accounts import AccountRepository
 from services.gateway.keys import Keys, token_hash
 
 Kind = Literal["human", "bot"]
 KINDS: tuple[str, ...] = ("human", "bot")
 HUMAN_KEY_PREFIX = "sbk_"
 BOT_KEY_PREFIX = "sbk_bot_"
+
+
+#: Longest life of a cached positive API-key lookup (players.Players.authenticate).
+CACHE_MS = 30_000
+#: What a cache entry holds for a key that no longer works (written by a rotation with no grace).
+REVOKED = "-"
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def cache_ttl_ms(expires_ms: int | None, now: int) -> int:
+    """How long a lookup of a key expiring at `expires_ms` (None: the current key) may be cached from `now`."""
+    return CACHE_MS if expires_ms is None else min(CACHE_MS, expires_ms - now)
 
 
 def mint_key(kind: str) -> str:
@@ -33,70 +50,44 @@ def is_bot_key(secret: str) -> bool:
     return secret.startswith(BOT_KEY_PREFIX)
 
 
-# KEYS: player, new apikey, presented apikey, current apikey (the player's `key_hash`, read just before).
-# ARGV: player id, new key hash, grace ms, current key hash ("" if none). Returns 0 (nothing written) if the
-# player's key changed meanwhile (a concurrent rotation; the caller retries). The new key maps to the player;
-# the current and the presented keys get the grace TTL unless they already have one (a key in grace is never
-# extended), or go at once with a grace of 0.
-_ROTATE = """
-if (redis.call('HGET', KEYS[1], 'key_hash') or '') ~= ARGV[4] then return 0 end
-redis.call('SET', KEYS[2], ARGV[1])
-redis.call('HSET', KEYS[1], 'key_hash', ARGV[2])
-for i = 3, 4 do
-  local k = KEYS[i]
-  if k ~= KEYS[2] and redis.call('GET', k) == ARGV[1] then
-    if tonumber(ARGV[3]) <= 0 then
-      redis.call('DEL', k)
-    elseif redis.call('PTTL', k) < 0 then
-      redis.call('PEXPIRE', k, ARGV[3])
-    end
-  end
-end
-return 1
-"""
-
-
 class Accounts:
-    """Kind lookups and key rotation over the players' Redis records (`players.Players` creates them)."""
+    """Kind lookups and key rotation over the players' SQL records (`players.Players` creates them)."""
 
-    def __init__(self, redis: Redis, keys: Keys, grace_s: int):
+    def __init__(self, redis: Redis, keys: Keys, repo: AccountRepository, grace_s: int):
         self.redis = redis
         self.keys = keys
+        self.repo = repo
         self.grace_ms = grace_s * 1000
-        self._rotate = redis.register_script(_ROTATE)
 
     async def kind(self, player_id: str) -> str:
-        raw = await self.redis.hget(self.keys.player(player_id), "kind")
-        text = raw.decode() if isinstance(raw, bytes) else raw
-        return text if text in KINDS else "human"  # players made before kinds existed are humans
+        record = await self.repo.player(player_id)
+        return record.kind if record is not None and record.kind in KINDS else "human"
 
     async def kinds(self, player_ids: list[str]) -> dict[str, str]:
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for pid in player_ids:
-                pipe.hget(self.keys.player(pid), "kind")
-            raw = await pipe.execute()
-        out = {}
-        for pid, k in zip(player_ids, raw):
-            text = k.decode() if isinstance(k, bytes) else k
-            out[pid] = text if text in KINDS else "human"
-        return out
+        records = await self.repo.players(player_ids)
+        return {pid: records[pid].kind if pid in records and records[pid].kind in KINDS else "human"
+                for pid in player_ids}
 
     async def created_ms(self, player_id: str) -> int | None:
-        raw = await self.redis.hget(self.keys.player(player_id), "created_ms")
-        return int(raw) if raw is not None else None
+        record = await self.repo.player(player_id)
+        return record.created_ms if record is not None else None
 
     async def rotate(self, player_id: str, presented_key: str) -> str:
-        """A new API key for `player_id`; the replaced one (and `presented_key`) work on for the grace period."""
+        """A new API key for `player_id`; the replaced one (and `presented_key`) work on for the grace period.
+
+        SQL first (one transaction, the player's row locked), then the cached lookups of the replaced keys are
+        rewritten (not deleted, so a lookup that read SQL before the rotation cannot re-fill them: fills are
+        `SET NX`): the player id with a TTL bounded by the key's new expiry, or "-" for a key that stopped."""
         new_key = mint_key(await self.kind(player_id))
-        new_hash = token_hash(new_key)
-        presented = self.keys.api_key(token_hash(presented_key))
-        while True:
-            raw = await self.redis.hget(self.keys.player(player_id), "key_hash")
-            current = (raw.decode() if isinstance(raw, bytes) else raw) or ""
-            done = await self._rotate(
-                keys=[self.keys.player(player_id), self.keys.api_key(new_hash), presented,
-                      self.keys.api_key(current) if current else presented],
-                args=[player_id, new_hash, self.grace_ms, current],
-            )
-            if done:
-                return new_key
+        now = now_ms()
+        replaced = await self.repo.rotate(player_id, token_hash(presented_key), token_hash(new_key),
+                                          self.grace_ms, now)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for key_hash, expires_ms in replaced.items():
+                ttl = cache_ttl_ms(expires_ms, now) if expires_ms is not None else 0
+                if ttl > 0:
+                    pipe.set(self.keys.api_key_cache(key_hash), player_id, px=ttl)
+                else:
+                    pipe.set(self.keys.api_key_cache(key_hash), REVOKED, px=CACHE_MS)
+            await pipe.execute()
+        return new_key

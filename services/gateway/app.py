@@ -15,7 +15,9 @@ import redis.asyncio as aioredis
 from fastapi import FastAPI
 
 from services import boundedjson
+from services.archive.accounts import AccountRepository
 from services.archive.db import make_engine
+from services.archive.migrate import upgrade
 from services.archive.repository import ArchiveRepository
 from services.credentials import check_secret
 from services.gateway import (
@@ -60,6 +62,9 @@ def create_app(
     gamestate: GameStateClient | None = None,
 ) -> FastAPI:
     settings = settings or GatewaySettings()
+    if not settings.archive_url:
+        raise ValueError("the gateway needs its SQL database: set GATEWAY_ARCHIVE_URL or ARCHIVE_URL "
+                         "(`make run` uses a SQLite file under .skyboard/)")
     own_redis = redis is None
     own_gamestate = gamestate is None
     # redis-py 8 caps a pool at 100 connections (then MaxConnectionsError); concurrent requests need more
@@ -69,17 +74,20 @@ def create_app(
     )
     keys = Keys(settings.key_prefix)
     metrics = GatewayMetrics()
+    engine = make_engine(settings.archive_url)  # one pool for the accounts and the archive
+    accounts_db = AccountRepository(engine)
     context = Context(
-        settings=settings, redis=redis, keys=keys, gamestate=gamestate, players=Players(redis, keys),
-        ratings=Ratings(redis, keys), tickets=TicketStore(
+        settings=settings, redis=redis, keys=keys, gamestate=gamestate, players=Players(redis, keys, accounts_db),
+        ratings=Ratings(redis, keys, accounts_db), tickets=TicketStore(
             redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s, secret=settings.service_secret
         ),
-        metrics=metrics,
-        archive=ArchiveRepository(make_engine(settings.archive_url)) if settings.archive_url else None,
+        metrics=metrics, accounts_db=accounts_db, archive=ArchiveRepository(engine),
     )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
+        if settings.migrate:
+            await upgrade(engine)  # idempotent (PostgreSQL: replicas take turns under an advisory lock)
         exporter = serve_metrics(metrics, settings.metrics_host, settings.metrics_port)
         following = None
         if settings.follow_games:
@@ -98,8 +106,7 @@ def create_app(
                 await gamestate.close()
             if own_redis:
                 await redis.aclose()
-            if context.archive is not None:
-                await context.archive.close()
+            await engine.dispose()
 
     app = FastAPI(title="Skyboard REST gateway", version="1.0.0", description=DESCRIPTION, lifespan=lifespan,
                   docs_url=None)  # /docs: openapi_types serves Swagger UI from the package, no CDN

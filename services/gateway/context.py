@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from redis.asyncio import Redis
 
+from services.archive.accounts import AccountRepository
 from services.archive.repository import ArchiveRepository
 from services.gamestate.client import GameState
 from services.gamestate.tokens import RETIRED_BOT_PREFIX
@@ -35,15 +36,17 @@ class Context:
     ratings: Ratings
     tickets: TicketStore
     metrics: GatewayMetrics
-    #: the SQL archive of finished games (player histories); None without GATEWAY_ARCHIVE_URL / ARCHIVE_URL
-    archive: ArchiveRepository | None = None
+    #: the SQL system of record (GATEWAY_ARCHIVE_URL / ARCHIVE_URL): players, keys and ratings (`accounts_db`,
+    #: behind `players`, `accounts`, `ratings`) and the archive of finished games (player histories)
+    accounts_db: AccountRepository
+    archive: ArchiveRepository
     #: the turn follower of this gateway (following.Follower), None when GATEWAY_FOLLOW_GAMES is off
     follower: Any = None
 
     @cached_property
     def accounts(self) -> Accounts:
         """Account kinds and API-key rotation."""
-        return Accounts(self.redis, self.keys, self.settings.api_key_grace_s)
+        return Accounts(self.redis, self.keys, self.accounts_db, self.settings.api_key_grace_s)
 
     @cached_property
     def events(self) -> AccountEvents:

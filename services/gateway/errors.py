@@ -15,6 +15,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+from sqlalchemy.exc import InterfaceError as SqlInterfaceError
+from sqlalchemy.exc import OperationalError as SqlOperationalError
+from sqlalchemy.exc import TimeoutError as SqlPoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from services import boundedjson
@@ -91,6 +94,10 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
+#: What the SQL database going away raises (through SQLAlchemy, or a refused connection as it opens)
+SQL_UNAVAILABLE = (SqlOperationalError, SqlInterfaceError, SqlPoolTimeout, ConnectionRefusedError)
+
+
 def exception_response(exc: Exception, method: str, path: str) -> JSONResponse:
     """The error answer to an exception raised while serving `method path` (routes and the hot path alike)."""
     if isinstance(exc, ApiError):
@@ -98,6 +105,10 @@ def exception_response(exc: Exception, method: str, path: str) -> JSONResponse:
     if isinstance(exc, RedisConnectionError | RedisTimeoutError):
         # Redis restarting or unreachable: a clean, retryable 503 (a keyed retry replays the first outcome)
         log.warning("Redis unavailable on %s %s: %s", method, path, exc.__class__.__name__)
+        return error_response(503, "storage is unavailable; retry", "unavailable", headers={"Retry-After": "1"})
+    if isinstance(exc, SQL_UNAVAILABLE):
+        # the SQL database (players, keys, ratings) restarting or unreachable: retryable as well
+        log.warning("SQL unavailable on %s %s: %s", method, path, exc.__class__.__name__)
         return error_response(503, "storage is unavailable; retry", "unavailable", headers={"Retry-After": "1"})
     log.error("unhandled error on %s %s", method, path, exc_info=exc)
     return error_response(500, "internal error")
@@ -107,6 +118,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     @app.exception_handler(RedisConnectionError)
     @app.exception_handler(RedisTimeoutError)
+    @app.exception_handler(SqlOperationalError)
+    @app.exception_handler(SqlInterfaceError)
+    @app.exception_handler(SqlPoolTimeout)
+    @app.exception_handler(ConnectionRefusedError)
     @app.exception_handler(Exception)
     async def _raised(request: Request, exc: Exception) -> JSONResponse:
         return exception_response(exc, request.method, request.url.path)

@@ -16,7 +16,12 @@ class Keys:
     def __init__(self, prefix: str):
         self.prefix = prefix
 
-    # players and ratings
+    # players, keys and ratings live in SQL (services/archive/accounts.py); Redis caches key lookups
+    def api_key_cache(self, key_hash: str) -> str:
+        """A cached API-key lookup: the player id (or "-" once revoked), TTL <= 30 s and <= the key's grace."""
+        return f"{self.prefix}akc:{key_hash}"
+
+    # the former Redis records of players and ratings, read only by `python -m services.archive import-redis`
     def player(self, player_id: str) -> str:
         return f"{self.prefix}player:{player_id}"
 
@@ -31,11 +36,14 @@ class Keys:
         """Sorted set player_id -> ordinal for one game (humans only)."""
         return f"{self.prefix}board:{game}"
 
+    # rated games in play (hot; their settlement is recorded in SQL, `settled_games`)
+
     def rated_game(self, game_id: str) -> str:
         """Hash seat -> entity id of a rated game created by the matchmaker."""
         return f"{self.prefix}rated:{game_id}"
 
     def rated_done(self, game_id: str) -> str:
+        """The former Redis "settled" flag (honoured, never written: settlement is recorded in SQL)."""
         return f"{self.prefix}rated_done:{game_id}"
 
     def rated_pending(self) -> str:

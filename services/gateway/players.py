@@ -1,13 +1,19 @@
-"""Player accounts: a name and an API key, stored hashed (only its SHA-256 is kept)."""
+"""Player accounts: a name and an API key, stored hashed (only its SHA-256 is kept), in SQL.
+
+SQL (services/archive/accounts.py) is the system of record; Redis only caches the API-key -> player lookup
+every authenticated request makes, for at most `accounts.CACHE_MS` and never beyond a rotated key's grace expiry (the
+entry's TTL is bounded by `expires_ms` when it is filled, and a rotation rewrites the entries of the keys it
+replaced). Flushing Redis loses nothing: the next lookup reads SQL again.
+"""
 
 from __future__ import annotations
 
-import time
 import uuid
 
 from redis.asyncio import Redis
 
-from services.gateway.accounts import mint_key
+from services.archive.accounts import AccountRepository
+from services.gateway.accounts import REVOKED, cache_ttl_ms, mint_key, now_ms
 from services.gateway.keys import Keys, token_hash
 
 
@@ -16,26 +22,37 @@ def _text(value: bytes | str | None) -> str | None:
 
 
 class Players:
-    def __init__(self, redis: Redis, keys: Keys):
+    def __init__(self, redis: Redis, keys: Keys, repo: AccountRepository):
         self.redis = redis
         self.keys = keys
+        self.repo = repo
 
     async def create(self, name: str, kind: str = "human") -> tuple[str, str]:
         """A new player of `kind` (human or bot); returns (player_id, api_key). The key is shown once and never
-        stored in clear (its hash is kept as `key_hash`, for rotation)."""
+        stored in clear (its hash is kept, for rotation)."""
         player_id = uuid.uuid4().hex
         api_key = mint_key(kind)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(self.keys.player(player_id), mapping={
-                "name": name, "created_ms": int(time.time() * 1000), "kind": kind, "key_hash": token_hash(api_key),
-            })
-            pipe.set(self.keys.api_key(token_hash(api_key)), player_id)
-            await pipe.execute()
+        await self.repo.create_player(player_id, name, kind, token_hash(api_key), now_ms())
         return player_id, api_key
 
     async def name(self, player_id: str) -> str | None:
-        return _text(await self.redis.hget(self.keys.player(player_id), "name"))
+        record = await self.repo.player(player_id)
+        return record.name if record is not None else None
 
     async def authenticate(self, api_key: str) -> str | None:
-        """The player id owning `api_key`, or None."""
-        return _text(await self.redis.get(self.keys.api_key(token_hash(api_key))))
+        """The player id owning `api_key`, or None: the cache, else SQL (then cached, TTL bounded by the key's
+        grace expiry; `SET NX`, so a lookup that read SQL before a rotation cannot overwrite what it wrote)."""
+        key_hash = token_hash(api_key)
+        cache = self.keys.api_key_cache(key_hash)
+        cached = _text(await self.redis.get(cache))
+        if cached is not None:
+            return None if cached == REVOKED else cached
+        now = now_ms()
+        found = await self.repo.key_owner(key_hash, now)
+        if found is None:
+            return None
+        player_id, expires_ms = found
+        ttl = cache_ttl_ms(expires_ms, now)
+        if ttl > 0:
+            await self.redis.set(cache, player_id, px=ttl, nx=True)
+        return player_id

@@ -1,10 +1,12 @@
 """Per-game multiplayer ratings with openskill (Plackett-Luce), settled exactly once per game.
 
-A rated game (one the matchmaker created) has a Redis hash seat -> entity
-("player:<id>" or "bot:<level>"). When anyone notices it finished, `settle`
-runs one WATCH/MULTI transaction that checks the game's done flag and the
-players' ratings and writes the new ratings, the leaderboard and the done flag
-together: a concurrent or repeated settle changes nothing. Bots play with the
+A rated game (one the matchmaker or a challenge created) has a Redis hash seat -> entity
+("player:<id>" or "bot:<level>"), and sits in the pending set and the check schedule while it
+plays (hot state, Redis). The ratings themselves are in SQL (services/archive/accounts.py, the
+system of record): when anyone notices the game finished, `settle` runs one SQL transaction that
+inserts the game's `settled_games` row and updates the players' ratings (ordinal stored, so the
+leaderboard is an indexed `ORDER BY`): a concurrent or repeated settle, from any gateway or
+matchmaker, finds the row taken and changes nothing. Bots play with the
 default rating and are never updated or listed. A player who resigned or whose
 seat was abandoned ranks last, below every other seat, whatever the zombie bot
 that played the seat out achieved; an aborted game settles nothing (`discard`).
@@ -13,14 +15,15 @@ that played the seat out achieved; an aborted game settles nothing (`discard`).
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from openskill.models import PlackettLuce
 from redis.asyncio import Redis
-from redis.exceptions import WatchError
 
+from services.archive.accounts import AccountRepository, BoardRow, Skill
 from services.gateway.keys import Keys
 
 MODEL = PlackettLuce()
@@ -35,7 +38,6 @@ class Ended(Protocol):
     winners: list[int]
     resigned: list[int]
     abandoned: list[int]
-DONE_TTL_S = 30 * 86_400
 
 
 @dataclass(frozen=True)
@@ -52,15 +54,16 @@ class Rating:
     def to_json(self) -> dict[str, float | int]:
         return {"mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal, "games": self.games}
 
+    @classmethod
+    def of(cls, skill: Skill) -> Rating:
+        return cls(float(skill[0]), float(skill[1]), int(skill[2]))
+
+    @property
+    def skill(self) -> Skill:
+        return (self.mu, self.sigma, self.games)
+
 
 DEFAULT = Rating(MODEL.mu, MODEL.sigma, 0)
-
-
-def _decode(raw: str | bytes | None) -> Rating:
-    if raw is None:
-        return DEFAULT
-    obj = json.loads(raw)
-    return Rating(float(obj["mu"]), float(obj["sigma"]), int(obj.get("games", 0)))
 
 
 def ranks_from_result(scores: Sequence[int], winners: Sequence[int], last: Collection[int] = ()) -> list[int]:
@@ -94,27 +97,27 @@ return #games
 
 
 class Ratings:
-    """Reads and settles ratings in Redis."""
+    """Ratings in SQL; the rated games in play (registration, pending set, check schedule) in Redis."""
 
-    def __init__(self, redis: Redis, keys: Keys):
+    def __init__(self, redis: Redis, keys: Keys, repo: AccountRepository):
         self.redis = redis
         self.keys = keys
+        self.repo = repo
         self._register = redis.register_script(_REGISTER)
 
     async def get(self, player_id: str, game: str) -> Rating:
-        return _decode(await self.redis.hget(self.keys.rating(player_id), game))
+        skill = await self.repo.rating(player_id, game)
+        return Rating.of(skill) if skill is not None else DEFAULT
 
     async def all_games(self, player_id: str) -> dict[str, Rating]:
-        raw = await self.redis.hgetall(self.keys.rating(player_id))
-        return {(k.decode() if isinstance(k, bytes) else k): _decode(v) for k, v in sorted(raw.items())}
+        return {game: Rating.of(skill) for game, skill in (await self.repo.ratings(player_id)).items()}
 
     async def leaderboard(self, game: str, limit: int, offset: int = 0) -> list[tuple[str, Rating]]:
-        ids = await self.redis.zrevrange(self.keys.leaderboard(game), offset, offset + limit - 1)
-        out = []
-        for pid in ids:
-            pid = pid.decode() if isinstance(pid, bytes) else pid
-            out.append((pid, await self.get(pid, game)))
-        return out
+        return [(row.player_id, Rating(row.mu, row.sigma, row.games)) for row in await self.board(game, limit, offset)]
+
+    async def board(self, game: str, limit: int, offset: int = 0) -> list[BoardRow]:
+        """The leaderboard's rows with each player's name and kind (one SQL query)."""
+        return await self.repo.leaderboard(game, limit, offset)
 
     async def register_game(self, game_id: str, game: str, seats: dict[int, str], check_at_ms: int = 0) -> None:
         """Mark a game as rated: seat -> entity ("player:<id>" or "bot:<level>")."""
@@ -176,12 +179,13 @@ class Ratings:
         return await self.settle(game.game_id, game.scores, game.winners, {*game.resigned, *game.abandoned})
 
     async def discard(self, game_id: str) -> bool:
-        """An aborted rated game: settle nothing, and stop checking it. True iff it was still pending."""
+        """An aborted rated game: settle nothing, ever, and stop checking it. True iff it was still pending."""
+        game = _text(await self.redis.hget(self.keys.rated_game(game_id), "game")) or ""
+        await self.repo.discard(game_id, game, _now_ms())
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.set(self.keys.rated_done(game_id), "1", ex=DONE_TTL_S)
             pipe.srem(self.keys.rated_pending(), game_id)
             pipe.zrem(self.keys.rated_due(), game_id)
-            _done, removed, _due = await pipe.execute()
+            removed, _due = await pipe.execute()
         return bool(removed)
 
     async def settle(
@@ -192,36 +196,35 @@ class Ratings:
         raw = await self.redis.hgetall(self.keys.rated_game(game_id))
         if not raw:
             return False
-        info = {(k.decode() if isinstance(k, bytes) else k): (v.decode() if isinstance(v, bytes) else v)
-                for k, v in raw.items()}
+        info = {_text(k): _text(v) for k, v in raw.items()}
         game = info.pop("game")
         seats = {int(seat): entity for seat, entity in info.items()}
         if sorted(seats) != list(range(len(scores))):
             raise ValueError(f"rated game {game_id} has seats {sorted(seats)} but {len(scores)} scores")
         players = {seat: e.removeprefix("player:") for seat, e in seats.items() if e.startswith("player:")}
-        done = self.keys.rated_done(game_id)
-        rating_keys = [self.keys.rating(pid) for pid in players.values()]
-        async with self.redis.pipeline(transaction=True) as pipe:
-            while True:
-                try:
-                    await pipe.watch(done, *rating_keys)
-                    if await pipe.exists(done):
-                        await pipe.unwatch()
-                        return False
-                    before = {seat: _decode(await pipe.hget(self.keys.rating(pid), game))
-                              for seat, pid in players.items()}
-                    after = _rate(len(scores), before, ranks_from_result(scores, winners, last))
-                    pipe.multi()
-                    pipe.set(done, "1", ex=DONE_TTL_S)
-                    pipe.srem(self.keys.rated_pending(), game_id)
-                    pipe.zrem(self.keys.rated_due(), game_id)
-                    for seat, pid in players.items():
-                        pipe.hset(self.keys.rating(pid), game, json.dumps(after[seat].to_json()))
-                        pipe.zadd(self.keys.leaderboard(game), {pid: after[seat].ordinal})
-                    await pipe.execute()
-                    return True
-                except WatchError:
-                    continue
+        ranks = ranks_from_result(scores, winners, last)
+        if await self.redis.exists(self.keys.rated_done(game_id)):
+            applied = False  # settled in Redis before ratings moved to SQL (and not imported yet)
+        else:
+            applied = await self.repo.settle(
+                game_id, game, players,
+                lambda before: {seat: r.skill for seat, r in _rate(
+                    len(scores), {s: Rating.of(k) for s, k in before.items()}, ranks).items()},
+                _now_ms(), DEFAULT.skill,
+            )
+        async with self.redis.pipeline(transaction=True) as pipe:  # settled here or before: stop checking it
+            pipe.srem(self.keys.rated_pending(), game_id)
+            pipe.zrem(self.keys.rated_due(), game_id)
+            await pipe.execute()
+        return applied
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _text(value: bytes | str | None) -> str | None:
+    return value.decode() if isinstance(value, bytes) else value
 
 
 def _rate(n: int, before: dict[int, Rating], ranks: list[int]) -> dict[int, Rating]:

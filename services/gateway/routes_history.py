@@ -1,7 +1,7 @@
 """A player's finished games, served from the SQL archive (`GET /v1/players/{player_id}/games`).
 
 Newest finished first, with an opaque cursor for the next page; filters by game and status. Only archived
-games appear (a game reaches the archive ARCHIVE_AFTER_S after its end; without an archive, none). A
+games appear (a game reaches the archive ARCHIVE_AFTER_S after its end). A
 player's games are those it created (it owns them) or held a recorded seat in.
 """
 
@@ -54,8 +54,6 @@ async def player_games(
 ) -> History:
     if not _ID.match(player_id) or await c.players.name(player_id) is None:
         raise ApiError(404, "no such player")
-    if c.archive is None:  # no archive configured: games stay in Redis, none is archived
-        return History(player_id=player_id, games=[], next_cursor=None)
     try:
         page = await c.archive.history(player_id, game=game or "", status=status or "", cursor=cursor, limit=limit)
     except BadCursor:

@@ -6,6 +6,7 @@ import re
 
 from fastapi import APIRouter, Query, Request
 
+from services.gateway.accounts import KINDS
 from services.gateway.context import Context, Ctx, require_bearer
 from services.gateway.errors import ERROR_RESPONSES, ApiError
 from services.gateway.models import (
@@ -19,6 +20,7 @@ from services.gateway.models import (
     TicketCreated,
     TicketOut,
 )
+from services.gateway.ratings import Rating
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.store import Ticket
 
@@ -144,10 +146,11 @@ async def leaderboard(
     offset: int = Query(0, ge=0, le=100_000),
 ) -> Leaderboard:
     entry = await c.catalog_entry(game)
-    rows = await c.ratings.leaderboard(entry["name"], limit, offset)
-    kinds = await c.accounts.kinds([pid for pid, _r in rows])
-    entries = []
-    for i, (pid, r) in enumerate(rows):
-        entries.append(LeaderboardEntry(rank=offset + i + 1, player_id=pid, name=await c.players.name(pid),
-                                        kind=kinds[pid], **r.to_json()))
+    rows = await c.ratings.board(entry["name"], limit, offset)  # SQL: ORDER BY the stored ordinal
+    entries = [
+        LeaderboardEntry(rank=offset + i + 1, player_id=row.player_id, name=row.name,
+                         kind=row.kind if row.kind in KINDS else "human",
+                         **Rating(row.mu, row.sigma, row.games).to_json())
+        for i, row in enumerate(rows)
+    ]
     return Leaderboard(game=entry["name"], entries=entries)

@@ -21,7 +21,10 @@ class GatewaySettings(BaseSettings):
     access_log: bool = Field(
         False, description="uvicorn's per-request access log (off by default: formatting it costs CPU per request)."
     )
-    redis_url: str = Field("redis://127.0.0.1:6379/0", description="Redis for players, ratings, tickets, limits.")
+    redis_url: str = Field(
+        "redis://127.0.0.1:6379/0", description="Redis, the hot store: rated games in play, tickets, rate limits, "
+        "account streams, the API-key lookup cache (players, keys and ratings are in SQL: GATEWAY_ARCHIVE_URL)."
+    )
     key_prefix: str = Field("sbgw:", description="Prefix of every Redis key the gateway and matchmaker write.")
     gamestate_addr: str = Field("127.0.0.1:50051", description="host:port of the gRPC game-state service.")
     gamestate_timeout_s: float = Field(10.0, gt=0, description="Deadline of one unary call to the service.")
@@ -36,8 +39,15 @@ class GatewaySettings(BaseSettings):
     archive_url: str | None = Field(
         None,
         validation_alias=AliasChoices("GATEWAY_ARCHIVE_URL", "ARCHIVE_URL"),
-        description="The SQL archive of finished games (the game-state service's ARCHIVE_URL, which migrates it): "
-        "GET /v1/players/{id}/games reads it. Unset = that route answers 503. GATEWAY_ARCHIVE_URL, or ARCHIVE_URL.",
+        description="Required: the SQL system of record (PostgreSQL `postgresql+asyncpg://...`, or SQLite "
+        "`sqlite+aiosqlite:///path`, `make run`'s default under .skyboard/): players, API-key hashes, ratings and "
+        "leaderboards, and the archive of finished games (GET /v1/players/{id}/games), the same database as the "
+        "game-state service's ARCHIVE_URL. The gateway refuses to start without it. GATEWAY_ARCHIVE_URL, or "
+        "ARCHIVE_URL; the matchmaker reads it too (ratings).",
+    )
+    migrate: bool = Field(
+        True, description="Apply the SQL migrations at start (idempotent; replicas take turns on PostgreSQL). Off "
+        "when a job runs `python -m services.archive upgrade` before the rollout.",
     )
     allow_anonymous_create: bool = Field(
         False,

@@ -10,6 +10,8 @@ import contextlib
 import logging
 import signal
 
+from services.archive.accounts import AccountRepository
+from services.archive.db import make_engine
 from services.credentials import CredentialError, check_secret
 from services.gateway.gamestate import GameStateClient
 from services.gateway.keys import Keys
@@ -25,12 +27,13 @@ log = logging.getLogger("services.matchmaker")
 async def run(settings: GatewaySettings, stop: asyncio.Event) -> None:
     redis = async_redis(settings.redis_url)
     keys = Keys(settings.key_prefix)
+    engine = make_engine(settings.archive_url or "", pool_size=2)  # ratings are in SQL
     gamestate = GameStateClient(
         settings.gamestate_addr, settings.gamestate_timeout_s, check_secret(settings.service_secret)
     )
     matcher = Matcher(
         TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s, secret=settings.service_secret),
-        Ratings(redis, keys), gamestate, settings,
+        Ratings(redis, keys, AccountRepository(engine)), gamestate, settings,
     )
     try:
         while not stop.is_set():
@@ -43,6 +46,7 @@ async def run(settings: GatewaySettings, stop: asyncio.Event) -> None:
     finally:
         await gamestate.close()
         await redis.aclose()
+        await engine.dispose()
 
 
 def main() -> None:
@@ -52,6 +56,8 @@ def main() -> None:
         check_secret(settings.service_secret)
     except CredentialError as exc:
         raise SystemExit(f"skyboard matchmaker: {exc}") from None
+    if not settings.archive_url:
+        raise SystemExit("skyboard matchmaker: set GATEWAY_ARCHIVE_URL or ARCHIVE_URL (ratings are in SQL)")
 
     async def _main() -> None:
         stop = asyncio.Event()

@@ -1,8 +1,10 @@
 """Gateway test stack: real Redis, a real game-state service (grpc.aio on a loopback port, in its own
 thread and loop, as another process would be) and the gateway served by uvicorn on a free port.
 
-Each session uses its own key prefixes and deletes every key under them at the end. With CI=true an
-unreachable Redis fails the tests instead of skipping them.
+Each session uses its own key prefixes and deletes every key under them at the end. Every gateway's SQL
+system of record (players, keys, ratings) is the run's one PostgreSQL database (tests/archive_db.py), made on
+first use and dropped when the session ends; tests stay apart by their random player and game ids. With
+CI=true an unreachable Redis (or PostgreSQL) fails the tests instead of skipping them.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from services.gamestate.service import Registry
 from services.gateway.app import create_app
 from services.gateway.settings import GatewaySettings, proxy_options
 from services.settings import Settings
+from tests.archive_db import shared_pg_url
 from tests.redis_required import require_redis
 from tests.run_id import RUN
 from tests.service_secret import SERVICE_SECRET
@@ -132,6 +135,8 @@ def gateway_settings(redis_url: str, service: ServiceInstance, **overrides) -> G
         service_secret=SERVICE_SECRET, metrics_port=free_port(),
     )
     values.update(overrides)
+    if not values.get("archive_url"):
+        values["archive_url"] = shared_pg_url()
     return GatewaySettings(**values)
 
 

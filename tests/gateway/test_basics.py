@@ -103,7 +103,7 @@ def test_catalog_lists_registered_games(http: httpx.Client) -> None:
 def test_health_readiness_and_metrics(http: httpx.Client, gateway, make_gateway, service) -> None:
     assert http.get("/healthz").json()["status"] == "ok"
     ready = http.get("/readyz")
-    assert ready.status_code == 200 and ready.json()["checks"] == {"redis": True, "gamestate": True}
+    assert ready.status_code == 200 and ready.json()["checks"] == {"redis": True, "sql": True, "gamestate": True}
     http.get("/v1/catalog")
     assert http.get("/metrics").status_code == 404, "operational metrics stay off the public API port"
     text = gateway.metrics()

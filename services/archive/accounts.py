@@ -1,0 +1,260 @@
+"""Accounts in SQL: players, API-key hashes, ratings and the settled rated games (migration 0002).
+
+The gateway's `Players`, `Accounts` and `Ratings` (services/gateway/) are thin layers over this repository,
+with a short Redis cache in front of the API-key lookup. Every write that must be exactly once is one SQL
+transaction: settling a rated game inserts its `settled_games` row first (a second settler of the same game,
+on any gateway or matchmaker, waits on that primary key and then finds it taken) and updates the ratings in
+the same transaction, the players' rating rows locked in player id order so settlements of different games
+sharing a player serialize instead of losing an update. On SQLite the database lock serializes writers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from sqlalchemy import delete, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from services.archive.models import ApiKeyRow, PlayerRow, RatingRow, SettledGameRow
+
+#: (mu, sigma, games) of one rating
+Skill = tuple[float, float, int]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    player_id: str
+    name: str
+    kind: str
+    created_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    player_id: str
+    name: str
+    kind: str
+    mu: float
+    sigma: float
+    games: int
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The conservative skill estimate the leaderboard and matchmaking rank by (stored in `ratings.ordinal`)."""
+    return mu - 3 * sigma
+
+
+class AccountRepository:
+    """Players, keys and ratings in SQL. One per process; safe to share between tasks (a session per call)."""
+
+    def __init__(self, engine: AsyncEngine):
+        self.engine = engine
+        self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+
+    @property
+    def _pg(self) -> bool:
+        return self.engine.dialect.name == "postgresql"
+
+    def _insert(self, table):
+        return (postgresql if self._pg else sqlite).insert(table)
+
+    # players and keys
+
+    async def create_player(self, player_id: str, name: str, kind: str, key_hash: str, now_ms: int) -> None:
+        async with self.sessions.begin() as s:
+            s.add(PlayerRow(player_id=player_id, name=name, kind=kind, created_ms=now_ms))
+            await s.flush()
+            s.add(ApiKeyRow(key_hash=key_hash, player_id=player_id, created_ms=now_ms, expires_ms=None))
+
+    async def player(self, player_id: str) -> PlayerRecord | None:
+        async with self.sessions() as s:
+            row = await s.get(PlayerRow, player_id)
+            return PlayerRecord(row.player_id, row.name, row.kind, row.created_ms) if row is not None else None
+
+    async def players(self, player_ids: Iterable[str]) -> dict[str, PlayerRecord]:
+        ids = list(dict.fromkeys(player_ids))
+        if not ids:
+            return {}
+        async with self.sessions() as s:
+            rows = (await s.execute(select(PlayerRow).where(PlayerRow.player_id.in_(ids)))).scalars()
+            return {r.player_id: PlayerRecord(r.player_id, r.name, r.kind, r.created_ms) for r in rows}
+
+    async def key_owner(self, key_hash: str, now_ms: int) -> tuple[str, int | None] | None:
+        """(player id, expiry ms or None) of a key hash that works at `now_ms`; None otherwise."""
+        q = select(ApiKeyRow.player_id, ApiKeyRow.expires_ms).where(
+            ApiKeyRow.key_hash == key_hash, or_(ApiKeyRow.expires_ms.is_(None), ApiKeyRow.expires_ms > now_ms)
+        )
+        async with self.sessions() as s:
+            row = (await s.execute(q)).first()
+        return (row[0], row[1]) if row is not None else None
+
+    async def rotate(
+        self, player_id: str, presented_hash: str, new_hash: str, grace_ms: int, now_ms: int
+    ) -> dict[str, int | None]:
+        """Make `new_hash` the player's current key. The replaced current key and the presented one (if the
+        player's) work on until now + grace (a key already in its grace period keeps its expiry), or stop at once
+        with a grace of 0. Answers the replaced hashes' expiry ms (None: deleted)."""
+        async with self.sessions.begin() as s:
+            # one rotation of a player at a time (SQLite: the database lock does it)
+            await s.execute(select(PlayerRow.player_id).where(PlayerRow.player_id == player_id).with_for_update())
+            mine = (await s.execute(select(ApiKeyRow.key_hash, ApiKeyRow.expires_ms).where(
+                ApiKeyRow.player_id == player_id,
+                or_(ApiKeyRow.expires_ms.is_(None), ApiKeyRow.key_hash == presented_hash),
+            ))).all()
+            replaced = {h: exp for h, exp in mine if h != new_hash}
+            await s.execute(delete(ApiKeyRow).where(  # keys whose grace is over: nothing to keep
+                ApiKeyRow.player_id == player_id, ApiKeyRow.expires_ms.is_not(None), ApiKeyRow.expires_ms <= now_ms
+            ))
+            out: dict[str, int | None] = {}
+            if grace_ms <= 0:
+                if replaced:
+                    await s.execute(delete(ApiKeyRow).where(ApiKeyRow.key_hash.in_(list(replaced))))
+                out = dict.fromkeys(replaced)
+            else:
+                until = now_ms + grace_ms
+                await s.execute(update(ApiKeyRow).where(
+                    ApiKeyRow.player_id == player_id, ApiKeyRow.expires_ms.is_(None)
+                ).values(expires_ms=until))
+                out = {h: (until if exp is None else (exp if exp > now_ms else None)) for h, exp in replaced.items()}
+            s.add(ApiKeyRow(key_hash=new_hash, player_id=player_id, created_ms=now_ms, expires_ms=None))
+        return out
+
+    # ratings
+
+    async def rating(self, player_id: str, game: str) -> Skill | None:
+        q = select(RatingRow.mu, RatingRow.sigma, RatingRow.games).where(
+            RatingRow.player_id == player_id, RatingRow.game == game
+        )
+        async with self.sessions() as s:
+            row = (await s.execute(q)).first()
+        return (row[0], row[1], row[2]) if row is not None else None
+
+    async def ratings(self, player_id: str) -> dict[str, Skill]:
+        q = select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games).where(
+            RatingRow.player_id == player_id
+        ).order_by(RatingRow.game)
+        async with self.sessions() as s:
+            return {g: (mu, sigma, n) for g, mu, sigma, n in (await s.execute(q)).all()}
+
+    async def leaderboard(self, game: str, limit: int, offset: int = 0) -> list[BoardRow]:
+        """Players rated in `game`, highest ordinal first (ties by player id): an index range scan."""
+        q = (
+            select(RatingRow.player_id, PlayerRow.name, PlayerRow.kind, RatingRow.mu, RatingRow.sigma, RatingRow.games)
+            .join(PlayerRow, PlayerRow.player_id == RatingRow.player_id)
+            .where(RatingRow.game == game)
+            .order_by(RatingRow.ordinal.desc(), RatingRow.player_id)
+            .limit(limit)
+            .offset(offset)
+        )
+        async with self.sessions() as s:
+            return [BoardRow(*row) for row in (await s.execute(q)).all()]
+
+    async def is_settled(self, game_id: str) -> bool:
+        async with self.sessions() as s:
+            return await s.get(SettledGameRow, game_id) is not None
+
+    async def _claim(self, s: AsyncSession, game_id: str, game: str, outcome: str, now_ms: int) -> bool:
+        """Insert the game's settled row; False if it was there (settled or discarded before, or concurrently:
+        PostgreSQL makes this insert wait for the other transaction, then finds the key taken)."""
+        done = await s.execute(
+            self._insert(SettledGameRow.__table__)
+            .values(game_id=game_id, game=game, outcome=outcome, settled_ms=now_ms)
+            .on_conflict_do_nothing()
+        )
+        return done.rowcount == 1
+
+    async def discard(self, game_id: str, game: str, now_ms: int) -> bool:
+        """Record an aborted rated game as never to be settled; True iff this call recorded it."""
+        async with self.sessions.begin() as s:
+            return await self._claim(s, game_id, game, "discarded", now_ms)
+
+    async def settle(
+        self, game_id: str, game: str, players: dict[int, str],
+        rate: Callable[[dict[int, Skill]], dict[int, Skill]], now_ms: int, default: Skill,
+    ) -> bool:
+        """Apply a rated game once: claim its settled row, lock its players' ratings (`default` for a first
+        game), write `rate(before)` (seat -> new skill of the `players` seats), all in one transaction. True iff
+        this call applied it. Seats of players without an account row are rated but not stored."""
+        async with self.sessions.begin() as s:
+            if not await self._claim(s, game_id, game, "settled", now_ms):
+                return False
+            ids = sorted(set(players.values()))
+            known = set((await s.execute(select(PlayerRow.player_id).where(PlayerRow.player_id.in_(ids)))).scalars())
+            ids = [pid for pid in ids if pid in known]
+            if ids:
+                mu, sigma, _n = default
+                # rows of first games exist before the lock, so every settlement of these players queues on them
+                await s.execute(self._insert(RatingRow.__table__).values([
+                    {"player_id": pid, "game": game, "mu": mu, "sigma": sigma, "ordinal": ordinal(mu, sigma),
+                     "games": 0, "updated_ms": now_ms} for pid in ids
+                ]).on_conflict_do_nothing())
+                rows = (await s.execute(
+                    select(RatingRow.player_id, RatingRow.mu, RatingRow.sigma, RatingRow.games)
+                    .where(RatingRow.game == game, RatingRow.player_id.in_(ids))
+                    .order_by(RatingRow.player_id)
+                    .with_for_update()
+                )).all()
+                current = {pid: (m, sd, n) for pid, m, sd, n in rows}
+            else:
+                current = {}
+            before = {seat: current.get(pid, default) for seat, pid in players.items()}
+            after = rate(before)
+            for seat, pid in players.items():
+                if pid not in current:
+                    continue
+                m, sd, n = after[seat]
+                await s.execute(update(RatingRow).where(RatingRow.player_id == pid, RatingRow.game == game).values(
+                    mu=m, sigma=sd, ordinal=ordinal(m, sd), games=n, updated_ms=now_ms
+                ))
+        return True
+
+    # one-off import of the former Redis records (python -m services.archive import-redis)
+
+    async def import_records(
+        self, players: list[PlayerRecord], keys: list[tuple[str, str, int, int | None]],
+        ratings: list[tuple[str, str, Skill]], settled: list[tuple[str, str]], now_ms: int,
+    ) -> dict[str, int]:
+        """Insert what is absent (rows present win, so running it again changes nothing): players, keys
+        (hash, player id, created ms, expires ms), ratings (player id, game, skill), settled (game id, game).
+        Keys and ratings of players absent from SQL and from `players` are skipped. Answers rows inserted."""
+        counts = {"players": 0, "api_keys": 0, "ratings": 0, "settled_games": 0}
+        async with self.sessions.begin() as s:
+            for p in players:
+                r = await s.execute(self._insert(PlayerRow.__table__).values(
+                    player_id=p.player_id, name=p.name, kind=p.kind, created_ms=p.created_ms
+                ).on_conflict_do_nothing())
+                counts["players"] += r.rowcount
+            wanted = {pid for _h, pid, _c, _e in keys} | {pid for pid, _g, _s in ratings}
+            known: set[str] = set()
+            ids = sorted(wanted)
+            for i in range(0, len(ids), 500):
+                known |= set((await s.execute(
+                    select(PlayerRow.player_id).where(PlayerRow.player_id.in_(ids[i:i + 500]))
+                )).scalars())
+            for key_hash, pid, created_ms, expires_ms in keys:
+                if pid not in known or (expires_ms is not None and expires_ms <= now_ms):
+                    continue
+                r = await s.execute(self._insert(ApiKeyRow.__table__).values(
+                    key_hash=key_hash, player_id=pid, created_ms=created_ms, expires_ms=expires_ms
+                ).on_conflict_do_nothing())
+                counts["api_keys"] += r.rowcount
+            for pid, game, (mu, sigma, n) in ratings:
+                if pid not in known:
+                    continue
+                r = await s.execute(self._insert(RatingRow.__table__).values(
+                    player_id=pid, game=game, mu=mu, sigma=sigma, ordinal=ordinal(mu, sigma), games=n,
+                    updated_ms=now_ms,
+                ).on_conflict_do_nothing())
+                counts["ratings"] += r.rowcount
+            for game_id, game in settled:
+                r = await s.execute(self._insert(SettledGameRow.__table__).values(
+                    game_id=game_id, game=game, outcome="settled", settled_ms=now_ms
+                ).on_conflict_do_nothing())
+                counts["settled_games"] += r.rowcount
+        return counts
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
