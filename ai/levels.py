@@ -55,3 +55,40 @@ def default_budget(level: str) -> Budget | None:
     make_bot(level)
     config = SEARCH.get(level)
     return config.budget if config else None
+
+
+#: The level whose budget is the floor of every shrunk budget (services/bot_policy.py).
+FLOOR_LEVEL = "mcts-easy"
+
+
+def game_budget(level: str, game: str) -> Budget | None:
+    """The level's default budget in `game`: its iteration cap lowered to the game's `max_search_iterations`
+    (what the level's bot uses when given no budget; None for non-searching levels)."""
+    budget = default_budget(level)
+    if budget is None:
+        return None
+    from ai.heuristics import for_game
+
+    limit = for_game(game).max_search_iterations
+    if limit is None or (budget.iterations is not None and budget.iterations <= limit):
+        return budget
+    return Budget(seconds=budget.seconds, iterations=limit)
+
+
+def scaled_budget(level: str, game: str, scale: float) -> Budget | None:
+    """`level`'s budget in `game` with its seconds and iteration cap multiplied by `scale` (at most 1), never
+    below `mcts-easy`'s; None for non-searching levels, and the level's own budget when `scale` >= 1."""
+    budget = game_budget(level, game)
+    if budget is None or scale >= 1:
+        return budget
+    floor = game_budget(FLOOR_LEVEL, game) or budget
+    seconds = budget.seconds
+    if seconds is not None:
+        seconds = max(seconds * scale, floor.seconds or 0.0, 1e-3)
+    iterations = budget.iterations
+    if iterations is not None:
+        iterations = max(round(iterations * scale), floor.iterations or 1, 1)
+        iterations = min(iterations, budget.iterations)
+    if seconds is not None and budget.seconds is not None:
+        seconds = min(seconds, budget.seconds)
+    return Budget(seconds=seconds, iterations=iterations)
