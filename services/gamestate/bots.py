@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import time
 from typing import Protocol
@@ -33,6 +34,16 @@ def bot_levels() -> tuple[str, ...]:
     except ImportError:
         return BOT_LEVELS
     return tuple(levels())
+
+
+@functools.cache
+def bot_level_details_json(games: tuple[str, ...]) -> str:
+    """The catalog's `bot_level_details_json`: `ai.levels.level_details` for `games` ("[]" when ai is absent)."""
+    try:
+        from ai.levels import level_details
+    except ImportError:
+        return "[]"
+    return json.dumps(level_details(list(games)))
 
 
 @functools.cache
