@@ -138,3 +138,19 @@ def level_details(games: list[str] | tuple[str, ...] | None = None) -> list[dict
             per_game[game] = entry
         out.append({"name": level, "description": DESCRIPTIONS.get(level, ""), "games": per_game})
     return out
+
+
+#: Search iterations a second on a free core by game (`python -m bench.bots` on a quiet core: 5,200-7,100 at the
+#: first decision; mid-game positions are similar): what a level's time budget buys there.
+FREE_CORE_RATE: dict[str, int] = {"opensky": 7000, "aeroplanes": 5200, "blueskies": 5300}
+
+
+def free_core_iterations(level: str, game: str) -> int | None:
+    """The iteration cap that stands for `level`'s time budget on a free core in `game`: its seconds times the
+    game's free-core rate, within the level's and the game's caps (None: not a searching level). Capped this way a
+    level plays the same on any machine, however busy (bench/bot_cost.py, ai/lab/ladder.py)."""
+    budget = game_budget(level, game)
+    if budget is None:
+        return None
+    cap = round((budget.seconds or 1.0) * FREE_CORE_RATE.get(game, 5000))
+    return min(cap, budget.iterations) if budget.iterations is not None else cap
