@@ -33,7 +33,7 @@ def test_catalog_lists_registered_games_and_bot_levels(client, registry):
 
 
 def test_catalog_details_describe_every_level_with_its_think_time_per_game(client, registry):
-    games, levels, details = client.catalog_details()
+    _games, levels, details = client.catalog_details()
     assert [d["name"] for d in details] == levels
     by_name = {d["name"]: d for d in details}
     assert set(by_name["mcts-normal"]["games"]) == set(registry.names())
