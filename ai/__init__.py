@@ -10,6 +10,6 @@ Bots are honest: they only use `state.view(seat)`, their own
 """
 
 from ai.bot import Bot, Budget, DecisionStats
-from ai.levels import default_budget, levels, make_bot
+from ai.levels import default_budget, game_budget, levels, make_bot, scaled_budget
 
-__all__ = ["Bot", "Budget", "DecisionStats", "default_budget", "levels", "make_bot"]
+__all__ = ["Bot", "Budget", "DecisionStats", "default_budget", "game_budget", "levels", "make_bot", "scaled_budget"]

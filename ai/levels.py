@@ -30,6 +30,35 @@ SEARCH: dict[str, SearchConfig] = {
     "mcts-hard": SearchConfig(Budget(seconds=3.0, iterations=100_000), rollout_depth=40, evaluation="learned"),
 }
 
+#: What each level is, for players (the catalog's `bot_level_details`).
+DESCRIPTIONS: dict[str, str] = {
+    "random": "Plays a uniformly random legal action: for learning the rules.",
+    "greedy": "Plays the game's hand-written rule (ai/heuristics/<game>.py): instant, no look-ahead.",
+    "mcts-easy": "Searches 0.1 s or 200 iterations a decision (information-set Monte Carlo tree search).",
+    "mcts-normal": "Searches up to 1 s a decision.",
+    "mcts-hard": "Searches up to 3 s a decision.",
+}
+
+#: Mean CPU seconds of one decision with a choice on a free core, which is also its expected think time there,
+#: by level and game (2 players; Aeroplanes 3), measured by `python -m bench.bot_cost` at each level's free-core
+#: iteration count (bench/RESULTS.md, "Bot cost"). A forced move costs no thinking. 4-player tables cost about
+#: the same per decision (Aeroplanes mcts-normal 0.58 s, mcts-hard 1.84 s).
+DECISION_CPU_S: dict[str, dict[str, float]] = {
+    "random": {"opensky": 0.0, "aeroplanes": 0.0, "blueskies": 0.0},
+    "greedy": {"opensky": 0.0001, "aeroplanes": 0.0008, "blueskies": 0.0007},
+    "mcts-easy": {"opensky": 0.018, "aeroplanes": 0.022, "blueskies": 0.014},
+    "mcts-normal": {"opensky": 0.099, "aeroplanes": 0.46, "blueskies": 0.41},
+    "mcts-hard": {"opensky": 0.10, "aeroplanes": 1.61, "blueskies": 1.28},
+}
+
+#: Openskill ordinal of each level by game over the ladder's paired games (bench/RESULTS.md, "Bot strength");
+#: empty until the ladder is measured, and the catalog then says null.
+RATINGS: dict[str, dict[str, float]] = {}
+
+#: Levels that play exactly as another level in a game (OpenSky caps every search at 1,000 iterations, which
+#: mcts-normal already reaches, so mcts-hard is mcts-normal there).
+SAME_AS: dict[str, dict[str, str]] = {"mcts-hard": {"opensky": "mcts-normal"}}
+
 _FACTORIES: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
@@ -55,3 +84,73 @@ def default_budget(level: str) -> Budget | None:
     make_bot(level)
     config = SEARCH.get(level)
     return config.budget if config else None
+
+
+#: The level whose budget is the floor of every shrunk budget (services/bot_policy.py).
+FLOOR_LEVEL = "mcts-easy"
+
+
+def game_budget(level: str, game: str) -> Budget | None:
+    """The level's default budget in `game`: its iteration cap lowered to the game's `max_search_iterations`
+    (what the level's bot uses when given no budget; None for non-searching levels)."""
+    budget = default_budget(level)
+    if budget is None:
+        return None
+    from ai.heuristics import for_game
+
+    limit = for_game(game).max_search_iterations
+    if limit is None or (budget.iterations is not None and budget.iterations <= limit):
+        return budget
+    return Budget(seconds=budget.seconds, iterations=limit)
+
+
+def scaled_budget(level: str, game: str, scale: float) -> Budget | None:
+    """`level`'s budget in `game` with its seconds and iteration cap multiplied by `scale` (at most 1), never
+    below `mcts-easy`'s; None for non-searching levels, and the level's own budget when `scale` >= 1."""
+    budget = game_budget(level, game)
+    if budget is None or scale >= 1:
+        return budget
+    floor = game_budget(FLOOR_LEVEL, game) or budget
+    seconds = budget.seconds
+    if seconds is not None:
+        seconds = max(seconds * scale, floor.seconds or 0.0, 1e-3)
+    iterations = budget.iterations
+    if iterations is not None:
+        iterations = max(round(iterations * scale), floor.iterations or 1, 1)
+        iterations = min(iterations, budget.iterations)
+    if seconds is not None and budget.seconds is not None:
+        seconds = min(seconds, budget.seconds)
+    return Budget(seconds=seconds, iterations=iterations)
+
+
+def level_details(games: list[str] | tuple[str, ...] | None = None) -> list[dict]:
+    """Per level (weakest first): its name, description and, per game, the expected think time and CPU seconds of
+    one decision on a free core, its rating (None until measured) and the level it plays as, if another."""
+    names = list(games) if games is not None else sorted({g for table in DECISION_CPU_S.values() for g in table})
+    out = []
+    for level in levels():
+        per_game = {}
+        for game in names:
+            cpu = DECISION_CPU_S.get(level, {}).get(game)
+            entry: dict = {"think_seconds": cpu, "cpu_seconds": cpu, "rating": RATINGS.get(level, {}).get(game)}
+            if game in SAME_AS.get(level, {}):
+                entry["same_as"] = SAME_AS[level][game]
+            per_game[game] = entry
+        out.append({"name": level, "description": DESCRIPTIONS.get(level, ""), "games": per_game})
+    return out
+
+
+#: Search iterations a second on a free core by game (`python -m bench.bots` on a quiet core: 5,200-7,100 at the
+#: first decision; mid-game positions are similar): what a level's time budget buys there.
+FREE_CORE_RATE: dict[str, int] = {"opensky": 7000, "aeroplanes": 5200, "blueskies": 5300}
+
+
+def free_core_iterations(level: str, game: str) -> int | None:
+    """The iteration cap that stands for `level`'s time budget on a free core in `game`: its seconds times the
+    game's free-core rate, within the level's and the game's caps (None: not a searching level). Capped this way a
+    level plays the same on any machine, however busy (bench/bot_cost.py, ai/lab/ladder.py)."""
+    budget = game_budget(level, game)
+    if budget is None:
+        return None
+    cap = round((budget.seconds or 1.0) * FREE_CORE_RATE.get(game, 5000))
+    return min(cap, budget.iterations) if budget.iterations is not None else cap

@@ -6,9 +6,12 @@ exporter samples them from Redis every EXPORTER_INTERVAL_S and serves them on
 EXPORTER_PORT, along with the matchmaking queue (tickets waiting, oldest wait;
 GATEWAY_KEY_PREFIX). It writes nothing, so any number may run (one is enough).
 
-Queue age: Celery's Redis messages carry no enqueue time, so the exporter
-remembers when it first saw the task id at the head of the queue (the oldest
-message); the age is exact to one sampling interval. The wait of a game on a
+Queue: bot decisions a human waits on are in the list BOT_QUEUE, those of games with bots only in the
+priority-9 list beside it (services/bot_policy.py); `skyboard_bot_queue_depth` counts both,
+`skyboard_bot_queue_oldest_seconds` is the age of the oldest human-waiting task: its `sent_at` header, or,
+for a message without one, when the exporter first saw its task id at the head of the list (exact to one
+sampling interval). `skyboard_bot_budget_scale` is the factor the workers' degradation policy puts on every
+level's think budget at that age (1: none). The wait of a game on a
 bot is exact: now minus the game's `updated_ms` when a bot seat is in `to_act`.
 """
 
@@ -26,6 +29,7 @@ from prometheus_client import CollectorRegistry, Gauge, start_http_server
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from services.bot_policy import background_list, budget_scale, sent_at
 from services.gamestate.keys import Keys
 from services.gateway.keys import Keys as GatewayKeys
 from services.gateway.settings import GatewaySettings
@@ -52,10 +56,19 @@ class OpsMetrics:
         self.registry = CollectorRegistry()
         r = self.registry
         self.redis_up = Gauge("skyboard_redis_up", "1 when Redis answered the last sample, else 0.", registry=r)
-        self.queue_depth = Gauge("skyboard_bot_queue_depth", "Bot move tasks waiting in the Celery queue.",
+        self.queue_depth = Gauge("skyboard_bot_queue_depth",
+                                 "Bot move tasks waiting in the Celery queue (human-waiting and bot-only games).",
                                  registry=r)
         self.queue_age = Gauge("skyboard_bot_queue_oldest_seconds",
-                               "How long the oldest waiting bot task has been queued.", registry=r)
+                               "How long the oldest bot task a human waits on has been queued.", registry=r)
+        self.background_depth = Gauge("skyboard_bot_queue_background_depth",
+                                      "Bot move tasks of games with bots only (served after every human's).",
+                                      registry=r)
+        self.background_age = Gauge("skyboard_bot_queue_background_oldest_seconds",
+                                    "How long the oldest bot-only game's task has been queued.", registry=r)
+        self.budget_scale = Gauge("skyboard_bot_budget_scale",
+                                  "Factor the degradation policy puts on every level's think budget (1: none; "
+                                  "never below mcts-easy's budget).", registry=r)
         self.active = Gauge("skyboard_active_games_by_game", "Games not finished, per game.", ["game"], registry=r)
         self.waiting = Gauge("skyboard_games_waiting_on_bot", "Active games whose next decision is a bot's.",
                              registry=r)
@@ -95,6 +108,8 @@ class Sampler:
         self.keys = Keys(settings.key_prefix)
         self.gateway_keys = GatewayKeys(gateway_prefix)
         self.queue = settings.bot_queue
+        self.background = background_list(settings.bot_queue)
+        self.degrade_after_s = settings.bot_degrade_after_s
         self.metrics = metrics
         self.scan_limit = scan_limit
         self.head = QueueHead()
@@ -119,12 +134,20 @@ class Sampler:
         pipe = self.redis.pipeline()
         pipe.llen(self.queue)
         pipe.lindex(self.queue, -1)  # kombu LPUSHes and workers BRPOP: the oldest message is last
-        depth, oldest = pipe.execute()
+        pipe.llen(self.background)
+        pipe.lindex(self.background, -1)
+        depth, oldest, background, oldest_background = pipe.execute()
         task = _task_id(oldest)
         if task != self.head.task_id:
             self.head = QueueHead(task, now)
-        self.metrics.queue_depth.set(depth)
-        self.metrics.queue_age.set(0.0 if task is None else now - self.head.since)
+        sent = sent_at(oldest)
+        age = 0.0 if task is None else max(0.0, now - (sent if sent is not None else self.head.since))
+        sent_background = sent_at(oldest_background)
+        self.metrics.queue_depth.set(depth + background)
+        self.metrics.queue_age.set(age)
+        self.metrics.background_depth.set(background)
+        self.metrics.background_age.set(0.0 if sent_background is None else max(0.0, now - sent_background))
+        self.metrics.budget_scale.set(budget_scale(age, self.degrade_after_s))
 
     def _games(self, now: float) -> None:
         ids = [i.decode() if isinstance(i, bytes) else i for i in self.redis.zrange(self.keys.active, 0,

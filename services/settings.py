@@ -57,6 +57,11 @@ class Settings(BaseSettings):
         15.0, ge=0, description="Re-queue a bot move when a game has waited on a bot seat for the level's think "
         "budget plus this many seconds (0 = never).",
     )
+    bot_degrade_after_s: float = Field(
+        3.0, ge=0, description="When the oldest bot decision a human waits on has been queued longer than this, "
+        "workers shrink every level's think budget by this / its age, never below mcts-easy's (0 = never; "
+        "services/bot_policy.py).",
+    )
     seat_token_ttl_after_end_s: float = Field(
         3600.0, ge=0, description="Seat tokens of a finished game are refused (UNAUTHENTICATED) this long after "
         "its end, and their token-index entries expire then; spectator reads go on.",

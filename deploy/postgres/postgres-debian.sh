@@ -17,7 +17,7 @@ if [ ! -s "$data/PG_VERSION" ]; then
   rm -f "$pw"
   echo "host all all 0.0.0.0/0 scram-sha-256" >> "$data/pg_hba.conf"
   runuser -u postgres -- "$bin/pg_ctl" -D "$data" -w -o "-c listen_addresses=''" start >/dev/null
-  if [ "$POSTGRES_DB" != "$POSTGRES_USER" ]; then
+  if [ "$POSTGRES_DB" != "postgres" ]; then
     runuser -u postgres -- "$bin/createdb" -U "$POSTGRES_USER" "$POSTGRES_DB"
   fi
   runuser -u postgres -- "$bin/pg_ctl" -D "$data" -w stop >/dev/null

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
+import time
 from typing import Protocol
+
+from services.bot_policy import BACKGROUND_PRIORITY, HUMAN_PRIORITY, SENT_AT
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +37,16 @@ def bot_levels() -> tuple[str, ...]:
 
 
 @functools.cache
+def bot_level_details_json(games: tuple[str, ...]) -> str:
+    """The catalog's `bot_level_details_json`: `ai.levels.level_details` for `games` ("[]" when ai is absent)."""
+    try:
+        from ai.levels import level_details
+    except ImportError:
+        return "[]"
+    return json.dumps(level_details(list(games)))
+
+
+@functools.cache
 def level_budget_seconds(level: str) -> float:
     """The default think time of a level (0 for levels that do not search or when ai is absent); fixed per
     level, and asked on every commit that leaves a bot to act."""
@@ -44,25 +58,33 @@ def level_budget_seconds(level: str) -> float:
     return (budget.seconds or 0.0) if budget else 0.0
 
 
+def human_waiting(players: int, bots: dict[int, str], resigned: list[int] | tuple[int, ...]) -> bool:
+    """Whether a game's bot decision keeps a person waiting: some seat is neither a bot nor resigned."""
+    return any(seat not in bots and seat not in resigned for seat in range(players))
+
+
 class Dispatcher(Protocol):
-    async def dispatch(self, game_id: str, seat: int, version: int) -> None: ...
+    async def dispatch(self, game_id: str, seat: int, version: int, human: bool = True) -> None: ...
 
 
 class CeleryDispatcher:
-    """Queues skyboard.bot_move on the Celery app's broker (by task name, no worker import)."""
+    """Queues skyboard.bot_move on the Celery app's broker (by task name, no worker import): at priority 0 when
+    a human waits on the decision, 9 in a game of bots only (services/bot_policy.py), with the time it was
+    queued in the `sent_at` header (the workers' and the exporter's queue age)."""
 
     def __init__(self, celery_app, queue: str):
         self._app = celery_app
         self._queue = queue
 
-    async def dispatch(self, game_id: str, seat: int, version: int) -> None:
+    async def dispatch(self, game_id: str, seat: int, version: int, human: bool = True) -> None:
         await asyncio.to_thread(
-            self._app.send_task, BOT_MOVE_TASK, args=[game_id, seat, version], queue=self._queue
+            self._app.send_task, BOT_MOVE_TASK, args=[game_id, seat, version], queue=self._queue,
+            priority=HUMAN_PRIORITY if human else BACKGROUND_PRIORITY, headers={SENT_AT: time.time()},
         )
 
 
 class NoDispatcher:
     """Used when DISPATCH_BOTS is false: bot seats wait for whoever drives them."""
 
-    async def dispatch(self, game_id: str, seat: int, version: int) -> None:
+    async def dispatch(self, game_id: str, seat: int, version: int, human: bool = True) -> None:
         log.debug("bot dispatch disabled: %s seat %s at version %s", game_id, seat, version)

@@ -318,6 +318,11 @@ def _catalog(r) -> tuple[list[dict[str, Any]], list[str]]:
     return games, list(r.bot_levels)
 
 
+def _level_details(r) -> list[dict[str, Any]]:
+    """The catalog's per-level details (description, expected think time and rating per game); [] if absent."""
+    return json.loads(r.bot_level_details_json) if r.bot_level_details_json else []
+
+
 def _submit_request(game_id, token, action, expected_version, idempotency_key) -> pb2.SubmitActionRequest:
     text = action if isinstance(action, str) else json.dumps(action)
     return pb2.SubmitActionRequest(
@@ -379,6 +384,11 @@ class GameClient:
 
     def catalog(self) -> tuple[list[dict[str, Any]], list[str]]:
         return _catalog(self._call(self.stub.ListCatalog, pb2.ListCatalogRequest()))
+
+    def catalog_details(self) -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]:
+        """The catalog with the levels' details: (games, level names, level details)."""
+        r = self._call(self.stub.ListCatalog, pb2.ListCatalogRequest())
+        return (*_catalog(r), _level_details(r))
 
     def create_game(
         self,
@@ -480,6 +490,11 @@ class AsyncGameClient:
 
     async def catalog(self) -> tuple[list[dict[str, Any]], list[str]]:
         return _catalog(await self._call(self.stub.ListCatalog, pb2.ListCatalogRequest()))
+
+    async def catalog_details(self) -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]:
+        """The catalog with the levels' details: (games, level names, level details)."""
+        r = await self._call(self.stub.ListCatalog, pb2.ListCatalogRequest())
+        return (*_catalog(r), _level_details(r))
 
     async def create_game(
         self,

@@ -26,7 +26,7 @@ from services.archive.repository import ArchiveRepository
 from services.credentials import ServiceCredentials
 from services.gamestate import errors, metrics
 from services.gamestate.archiver import Archiver, run_archiver
-from services.gamestate.bots import CeleryDispatcher, Dispatcher, NoDispatcher
+from services.gamestate.bots import CeleryDispatcher, Dispatcher, NoDispatcher, bot_level_details_json
 from services.gamestate.endings import seat_states
 from services.gamestate.pb import SERVICE_NAME, pb2, pb2_grpc
 from services.gamestate.quotas import QuotaBook, Quotas
@@ -198,6 +198,7 @@ class GameServicer(pb2_grpc.GameServiceServicer):
                 for g in games
             ],
             bot_levels=list(levels),
+            bot_level_details_json=bot_level_details_json(tuple(g["name"] for g in games)),
         )
 
     @_handler("CreateGame")

@@ -23,7 +23,7 @@ from engine.core import Event, Game, IllegalAction, State
 from services import boundedjson
 from services.gamestate import errors, metrics, tokens
 from services.gamestate.archived import ArchivedReads
-from services.gamestate.bots import Dispatcher, bot_levels, level_budget_seconds
+from services.gamestate.bots import Dispatcher, bot_levels, human_waiting, level_budget_seconds
 from services.gamestate.clocks import TimeControl, spend_reserve
 from services.gamestate.endings import Endings, Seats, count_timeout, hand_over, timeouts_field
 from services.gamestate.quotas import QuotaBook
@@ -606,9 +606,10 @@ class GameStateService(Endings):
 
     async def _dispatch_bots(self, meta: Meta, version: int, to_act: list[int]) -> None:
         """Queue a bot_move for each bot seat in to_act (the commit that left them to act armed the timer)."""
+        human = human_waiting(meta.players, meta.bots, meta.resigned)  # first in the queue (bot_policy)
         for seat in (s for s in to_act if s in meta.bots):
             try:
-                await self.dispatcher.dispatch(meta.game_id, seat, version)
+                await self.dispatcher.dispatch(meta.game_id, seat, version, human)
                 metrics.BOT_DISPATCH.labels("queued").inc()
             except Exception:
                 metrics.BOT_DISPATCH.labels("failed").inc()

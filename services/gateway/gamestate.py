@@ -109,6 +109,9 @@ class GameStateClient:
     async def catalog(self) -> tuple[list[dict[str, Any]], list[str]]:
         return await self.client.catalog()
 
+    async def catalog_details(self) -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]:
+        return await self.client.catalog_details()
+
     async def create(
         self, game: str, players: int, seed: int | None, options: dict[str, Any], bots: dict[int, str],
         turn_seconds: float | None = None, owner: str = "", time_control: dict[str, Any] | None = None,

@@ -23,9 +23,25 @@ class CatalogGame(BaseModel):
     options: JsonObject
 
 
+class BotLevelGame(BaseModel):
+    think_seconds: float | None = Field(None, description="Expected think time of one decision on a free core.")
+    cpu_seconds: float | None = Field(None, description="Worker CPU seconds of one decision (bench/bot_cost.py).")
+    rating: float | None = Field(None, description="Openskill ordinal over the ladder's games; null until measured.")
+    same_as: str | None = Field(None, description="The level this one plays exactly as in this game, if any.")
+
+
+class BotLevel(BaseModel):
+    name: str
+    description: str
+    games: dict[str, BotLevelGame]
+
+
 class Catalog(BaseModel):
     games: list[CatalogGame]
     bot_levels: list[str]
+    bot_level_details: list[BotLevel] = Field(
+        default_factory=list, description="Per level of bot_levels (same order): what it is, and per game its "
+        "expected think time, CPU cost and rating.")
 
 
 class RealtimeControl(Strict):

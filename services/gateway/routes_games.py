@@ -48,10 +48,10 @@ def _game_id(game_id: str) -> str:
 @router.get("/catalog", response_model=Catalog, summary="The games this platform serves and the bot levels")
 async def catalog(c: Ctx) -> Catalog:
     try:
-        games, levels = await c.gamestate.catalog()
+        games, levels, details = await c.gamestate.catalog_details()
     except GameStateError as exc:
         raise http_error(exc) from None
-    return Catalog(games=games, bot_levels=levels)
+    return Catalog(games=games, bot_levels=levels, bot_level_details=details)
 
 
 @router.post(

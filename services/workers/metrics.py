@@ -37,3 +37,8 @@ FAILURES = Counter(
     "Bot move tasks that failed, by reason (service error reason, timeout, exception type).",
     ["reason"],
 )
+DEGRADED = Counter(
+    "skyboard_bot_degraded_decisions_total",
+    "Decisions made with a shrunk think budget (the bot queue's degradation policy), per game and level.",
+    ["game", "level"],
+)

@@ -18,6 +18,7 @@ import grpc
 
 import ai
 from engine.core import Game
+from services.bot_policy import QueueAge, budget_scale
 from services.gamestate.client import AdminClient, GameServiceError
 from services.gamestate.keys import Keys
 from services.gamestate.store import load_game_sync
@@ -57,6 +58,10 @@ class MoveResult:
     iterations: int = 0
     #: Visits the search started from, kept from the seat's previous decision (tree reuse).
     reused_visits: float = 0.0
+    #: Seconds from the decision becoming pending to this worker starting on it.
+    waited: float = 0.0
+    #: The factor the degradation policy put on the level's budget (1: none).
+    scale: float = 1.0
 
 
 @dataclass(slots=True)
@@ -70,6 +75,10 @@ class Mover:
     get_game: Callable[[str], Game] | None = None
     budget: ai.Budget | None = None  # overrides the level's budget (tests, quick runs)
     bots: BotCache = field(default_factory=BotCache)  # kept between a seat's decisions (tree reuse)
+    #: The degradation policy (services/bot_policy.py): the human-waiting queue's age and the threshold above
+    #: which levels think less (0 or no queue_age: never).
+    queue_age: QueueAge | None = None
+    degrade_after_s: float = 0.0
 
     def play(self, game_id: str, seat: int, version: int) -> MoveResult:
         """Play bot seat `seat` of `game_id` if the game is still at `version`; never acts twice."""
@@ -92,10 +101,12 @@ class Mover:
             return self._done("not_a_bot")
         if not state.legal_actions(seat):
             return self._done("not_to_act")
-        metrics.QUEUE_WAIT.labels(meta.game).observe(max(0.0, time.time() - meta.updated_ms / 1000))
+        waited = max(0.0, time.time() - meta.updated_ms / 1000)
+        metrics.QUEUE_WAIT.labels(meta.game).observe(waited)
+        budget, scale = self._budget(meta.game, level)
         bot = self.bots.take(game_id, seat, level)
         start = time.perf_counter()
-        action = bot.choose(state, seat, random.Random(decision_seed(meta.bot_key, seat, version)), self.budget)
+        action = bot.choose(state, seat, random.Random(decision_seed(meta.bot_key, seat, version)), budget)
         seconds = time.perf_counter() - start
         self.bots.put(game_id, seat, level, bot)
         reused = bot.stats.extra.get("reused_visits", 0.0)
@@ -107,7 +118,7 @@ class Mover:
         except GameServiceError as exc:
             if exc.reason in ("stale_version", "idempotency_mismatch"):
                 # Another delivery of this task (or a turn clock) got there first.
-                return self._done("stale", body, seconds, bot.stats.iterations, reused)
+                return self._done("stale", body, seconds, bot.stats.iterations, reused, waited, scale)
             if exc.code == grpc.StatusCode.FAILED_PRECONDITION and exc.reason == "illegal_action":
                 metrics.FAILURES.labels("illegal_action").inc()
                 log.error("bot %s chose an illegal %s in %s seat %s at version %s [%s]", level, action_kind(body),
@@ -116,11 +127,24 @@ class Mover:
                 metrics.FAILURES.labels(exc.reason).inc()
             raise
         outcome = "duplicate" if reply.replayed else "submitted"
-        return self._done(outcome, body, seconds, bot.stats.iterations, reused)
+        return self._done(outcome, body, seconds, bot.stats.iterations, reused, waited, scale)
+
+    def _budget(self, game: str, level: str) -> tuple[ai.Budget | None, float]:
+        """The budget to think with (None: the level's own) and the policy's scale on it."""
+        if self.budget is not None or self.queue_age is None or self.degrade_after_s <= 0:
+            return self.budget, 1.0
+        if ai.default_budget(level) is None:
+            return None, 1.0  # random and greedy do not search: nothing to shrink
+        scale = budget_scale(self.queue_age.age(), self.degrade_after_s)
+        if scale >= 1:
+            return None, 1.0
+        metrics.DEGRADED.labels(game, level).inc()
+        return ai.scaled_budget(level, game, scale), scale
 
     @staticmethod
     def _done(
-        outcome: str, action: dict | None = None, seconds: float = 0.0, iterations: int = 0, reused: float = 0.0
+        outcome: str, action: dict | None = None, seconds: float = 0.0, iterations: int = 0, reused: float = 0.0,
+        waited: float = 0.0, scale: float = 1.0,
     ) -> MoveResult:
         metrics.MOVES.labels(outcome).inc()
-        return MoveResult(outcome, action, seconds, iterations, reused)
+        return MoveResult(outcome, action, seconds, iterations, reused, waited, scale)

@@ -7,6 +7,7 @@ import logging
 import grpc
 from celery.exceptions import SoftTimeLimitExceeded
 
+from services.bot_policy import QueueAge
 from services.celery_app import celery_app
 from services.gamestate.client import GameClient, GameServiceError
 from services.redis_clients import sync_redis
@@ -28,10 +29,13 @@ def mover() -> Mover:
     global _MOVER
     if _MOVER is None:
         settings = CONFIG.settings
+        redis = sync_redis(settings.redis_url, decode_responses=True)
         _MOVER = Mover(
-            redis=sync_redis(settings.redis_url, decode_responses=True),
+            redis=redis,
             prefix=settings.key_prefix,
             admin=GameClient(CONFIG.target).admin(settings.secret()),
+            queue_age=QueueAge(sync_redis(settings.broker_url, decode_responses=True), settings.bot_queue),
+            degrade_after_s=settings.bot_degrade_after_s,
         )
     return _MOVER
 
@@ -71,5 +75,5 @@ def bot_move(self, game_id: str, seat: int, version: int) -> None:
         metrics.FAILURES.labels(type(exc).__name__).inc()
         raise
     # the kind of action only: its content may be hidden from other seats (a sealed bid, a discard)
-    log.info("bot move %s seat %s version %s: %s %s", game_id, seat, version, result.outcome,
-             action_kind(result.action))
+    log.info("bot move %s seat %s version %s: %s %s (waited %.3f s, thought %.3f s, budget x%.2f)", game_id, seat,
+             version, result.outcome, action_kind(result.action), result.waited, result.seconds, result.scale)

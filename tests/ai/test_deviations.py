@@ -1,10 +1,10 @@
-"""bench.deviations: the count of decisions where the search overrules the greedy rule."""
+"""ai.lab.deviations: the count of decisions where the search overrules the greedy rule."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench.deviations import deviations, main
+from ai.lab.deviations import deviations, main
 
 
 def test_counts_sampled_and_overruled_decisions_per_kind_and_skips_rule_kinds():

@@ -1,10 +1,10 @@
-"""bench.policy_gains: the one-step gain over the greedy rule, per decision kind."""
+"""ai.lab.policy_gains: the one-step gain over the greedy rule, per decision kind."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench.policy_gains import main, paired_gains, policy_gains
+from ai.lab.policy_gains import main, paired_gains, policy_gains
 
 
 def test_paired_gains_are_differences_from_the_first_candidate_round_by_round():

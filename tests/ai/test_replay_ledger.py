@@ -1,4 +1,4 @@
-"""bench.replay_ledger: a tournament ledger's games replay exactly under an iteration cap."""
+"""ai.lab.replay_ledger: a tournament ledger's games replay exactly under an iteration cap."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from ai.lab.replay_ledger import main, replay
 from ai.tournament import main as tournament
-from bench.replay_ledger import main, replay
 
 
 def _ledger(tmp_path):

@@ -1,4 +1,4 @@
-"""bench.rule_variants and the OpenSky rule's RuleParams: parsing, seat mapping, and that the weights are wired."""
+"""ai.lab.rule_variants and the OpenSky rule's RuleParams: parsing, seat mapping, and that the weights are wired."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import pytest
 
 from ai.greedy import GreedyBot
 from ai.heuristics.opensky import HEURISTIC, OpenSkyHeuristic, RuleParams
+from ai.lab.paired import seat_lines, summarize
+from ai.lab.rule_variants import parse_variant, play
 from ai.match import play_match
 from ai.tournament import game_seed
-from bench.paired import seat_lines, summarize
-from bench.rule_variants import parse_variant, play
 
 
 def test_variants_parse_into_ruleparams_fields_and_refuse_anything_else():

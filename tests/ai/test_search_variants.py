@@ -1,12 +1,12 @@
-"""bench.search_variants: variant parsing and the paired games it plays."""
+"""ai.lab.search_variants: variant parsing and the paired games it plays."""
 
 from __future__ import annotations
 
 import pytest
 
 import ai
+from ai.lab.search_variants import main, parse_variant, play
 from ai.match import play_match
-from bench.search_variants import main, parse_variant, play
 
 
 def test_variants_parse_into_searchconfig_fields_and_refuse_anything_else():

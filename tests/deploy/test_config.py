@@ -265,6 +265,7 @@ def test_the_alerts_the_issue_asks_for(alerts):
         "SkyboardRpcLatencyP99High": "histogram_quantile(0.99",
         "SkyboardGatewayErrorRateHigh": 'status=~"5.."',
         "SkyboardBotQueueOld": "skyboard_bot_queue_oldest_seconds",
+        "SkyboardBotBudgetShrunk": "skyboard_bot_budget_scale",
         "SkyboardGameStuckOnBot": "skyboard_bot_wait_oldest_seconds",
         "SkyboardRedisDown": "skyboard_redis_up",
     }

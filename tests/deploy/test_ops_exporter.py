@@ -84,3 +84,29 @@ def test_redis_down_is_a_zero_not_a_crash():
     dead = redis.Redis(host="127.0.0.1", port=9, socket_connect_timeout=0.5)
     Sampler(dead, Settings(), metrics, scan_limit=10).sample()
     assert _value(metrics, "skyboard_redis_up") == 0
+
+
+def test_sampler_reads_the_sent_at_header_and_publishes_the_budget_scale(rdb):
+    """The human-waiting list's age comes from the dispatcher's `sent_at` header; bot-only games' tasks (the
+    priority-9 list) count in the depth but not in that age; the degradation scale follows the age."""
+    from services.bot_policy import background_list
+
+    client, tag = rdb
+    settings = Settings(redis_url=REDIS_URL, key_prefix=f"{tag}:", bot_queue=f"{tag}-bots", bot_degrade_after_s=3)
+    now = 2_000_000.0
+    client.lpush(background_list(settings.bot_queue),
+                 json.dumps({"headers": {"id": "bg", "task": "skyboard.bot_move", "sent_at": now - 60}}))
+    metrics = OpsMetrics()
+    sampler = Sampler(client, settings, metrics, scan_limit=100, gateway_prefix=f"{tag}gw:")
+    sampler.sample(now)
+    assert _value(metrics, "skyboard_bot_queue_depth") == 1
+    assert _value(metrics, "skyboard_bot_queue_background_depth") == 1
+    assert _value(metrics, "skyboard_bot_queue_background_oldest_seconds") == pytest.approx(60)
+    assert _value(metrics, "skyboard_bot_queue_oldest_seconds") == 0  # no human waits
+    assert _value(metrics, "skyboard_bot_budget_scale") == 1
+    client.lpush(settings.bot_queue, json.dumps({"headers": {"id": "h", "task": "skyboard.bot_move",
+                                                              "sent_at": now - 12}}))
+    sampler.sample(now)
+    assert _value(metrics, "skyboard_bot_queue_depth") == 2
+    assert _value(metrics, "skyboard_bot_queue_oldest_seconds") == pytest.approx(12)  # exact on first sight
+    assert _value(metrics, "skyboard_bot_budget_scale") == pytest.approx(0.25)  # 3 s threshold / 12 s

@@ -98,6 +98,9 @@ def test_catalog_lists_registered_games(http: httpx.Client) -> None:
     for g in body["games"]:
         assert set(g) >= {"name", "title", "min_players", "max_players", "options"}
     assert "random" in body["bot_levels"]
+    details = body["bot_level_details"]
+    assert [d["name"] for d in details] == body["bot_levels"]
+    assert all(d["description"] and set(d["games"]) == set(names) for d in details)
 
 
 def test_health_readiness_and_metrics(http: httpx.Client, gateway, make_gateway, service) -> None:

@@ -153,3 +153,23 @@ def test_claiming_a_due_bot_wait_moves_it_on_rather_than_removing_it(make_instan
     assert rdb.zscore(key, "g-claim") == 5_000
     inst.run(store.release_bot_wait("g-claim", 5_000))
     assert rdb.zscore(key, "g-claim") is None
+
+
+def test_decisions_a_human_waits_on_are_queued_before_bot_only_games(make_instance, make_client, rdb, settings):
+    """Celery priority 0 (the BOT_QUEUE list, which workers pop first) when a human seat still plays, 9 (kombu's
+    priority list beside it) in a game of bots only; every task carries the time it was queued."""
+    from services.bot_policy import SENT_AT, background_list
+
+    client = make_client(make_instance())
+    before = time.time()
+    bots_only = client.create_game("toybids", 2, seed=57, bots={0: "random", 1: "random"}).game_id
+    with_human = client.create_game("toybids", 2, seed=58, bots={1: "random"})
+    after = time.time()
+    assert _queued(rdb, settings.bot_queue) == [("skyboard.bot_move", [with_human.game_id, 1, 0])]
+    assert _queued(rdb, background_list(settings.bot_queue)) == [
+        ("skyboard.bot_move", [bots_only, 0, 0]), ("skyboard.bot_move", [bots_only, 1, 0])]
+    for raw in rdb.lrange(settings.bot_queue, 0, -1) + rdb.lrange(background_list(settings.bot_queue), 0, -1):
+        assert before <= json.loads(raw)["headers"][SENT_AT] <= after
+    # a human who resigns to a bot leaves a game of bots only: its decisions go to the back
+    client.resign(with_human.game_id, with_human.token(0), bot_level="random")
+    assert ("skyboard.bot_move", [with_human.game_id, 0, 1]) in _queued(rdb, background_list(settings.bot_queue))

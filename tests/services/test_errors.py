@@ -31,6 +31,20 @@ def test_catalog_lists_registered_games_and_bot_levels(client, registry):
     assert levels == ["random", "greedy", "mcts-easy", "mcts-normal", "mcts-hard"] or "random" in levels
 
 
+
+def test_catalog_details_describe_every_level_with_its_think_time_per_game(client, registry):
+    _games, levels, details = client.catalog_details()
+    assert [d["name"] for d in details] == levels
+    by_name = {d["name"]: d for d in details}
+    assert set(by_name["mcts-normal"]["games"]) == set(registry.names())
+    if "opensky" in registry.names():  # the real engines: measured figures (bench/bot_cost.py)
+        assert by_name["mcts-normal"]["games"]["opensky"]["think_seconds"] > 0
+    for level in levels:
+        assert by_name[level]["description"]
+        for entry in by_name[level]["games"].values():
+            assert entry["rating"] is None  # not measured yet: the ladder fills ai.levels.RATINGS
+
+
 @pytest.mark.parametrize(
     ("kwargs", "needle"),
     [

@@ -1,5 +1,5 @@
 """Paired comparisons of bot variants: how variants are named on the command line and how their games
-are summed up against the first variant (`bench.search_variants`, `bench.rule_variants`)."""
+are summed up against the first variant (`ai.lab.search_variants`, `ai.lab.rule_variants`)."""
 
 from __future__ import annotations
 

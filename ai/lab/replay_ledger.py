@@ -1,6 +1,6 @@
 """Replay a tournament ledger's first games with the current code and say whether they come out the same.
 
-    python -m bench.replay_ledger bench/results/tournament-opensky-2p-greedy.jsonl --games 10
+    python -m ai.lab.replay_ledger bench/results/tournament-opensky-2p-greedy.jsonl --games 10
 
 A ledger's code fingerprint changes with any edit under ai/ or the game's engine, and the tournament
 then refuses to resume or reprint it. When the decisions themselves did not change, the same games

@@ -1,6 +1,6 @@
 """Paired strength comparison of greedy-rule variants: which weights of a game's decision rule win more.
 
-    python -m bench.rule_variants --game opensky --players 4 --games 2000 \\
+    python -m ai.lab.rule_variants --game opensky --players 4 --games 2000 \\
         --variant base='{}' --variant lease2='{"lease_aircraft": 2}'
 
 A variant is the game's rule (`ai/heuristics/<game>.py`) with some `RuleParams` fields replaced. It plays one
@@ -21,9 +21,9 @@ import sys
 from typing import Any
 
 from ai.greedy import GreedyBot
+from ai.lab.paired import parse_fields, seat_lines, seat_outcome, summarize, variant_seat
 from ai.match import play_match
 from ai.tournament import game_seed
-from bench.paired import parse_fields, seat_lines, seat_outcome, summarize, variant_seat
 
 
 def rule_module(game: str) -> Any:

@@ -1,6 +1,6 @@
 """What decides greedy self-play games: how close they are, who wins by seat, what the winner did better.
 
-    python -m bench.anatomy --game opensky --players 2 --games 200
+    python -m ai.lab.anatomy --game opensky --players 2 --games 200
 
 Every seat plays the `greedy` rule; game g is seeded as game g of `ai.tournament`. The report gives the
 share of games by the winner's lead over the runner-up (in bands), the share of shared victories, the win
@@ -17,12 +17,12 @@ from collections import Counter, defaultdict
 from typing import Any
 
 import engine
+from ai.lab.selfplay import greedy_positions
 from ai.tournament import game_seed
-from bench.selfplay import greedy_positions
 
 
 def play(game: str, players: int, seed: int) -> dict[str, Any]:
-    """One greedy self-play game (`bench.selfplay`'s walk): final scores, winners, each seat's score parts and
+    """One greedy self-play game (`ai.lab.selfplay`'s walk): final scores, winners, each seat's score parts and
     how many decisions of each kind (the TYPE of its last legal action) it had a choice in."""
     kinds: list[Counter] = [Counter() for _ in range(players)]
     final = None

@@ -1,6 +1,6 @@
 """Where a search level overrules the greedy rule, by decision kind and iteration budget.
 
-    python -m bench.deviations --game opensky --players 2 --games 6 --iterations 1000,3000
+    python -m ai.lab.deviations --game opensky --players 2 --games 6 --iterations 1000,3000
 
 Greedy self-play games are played (game g: seed --seed + g); at every `--every`-th decision with a choice,
 `mcts-normal`'s settings decide the same position at each iteration cap, and each choice that differs
@@ -10,7 +10,7 @@ the rule breaks ties at random, so a kind with tied rule choices shows some diff
 A search whose strength falls as its budget grows shows here where it goes wrong: the kinds whose share
 of overruled decisions grows with the budget.
 
-    python -m bench.deviations --game opensky --players 2 --games 20 --iterations 1000 --value 60
+    python -m ai.lab.deviations --game opensky --players 2 --games 20 --iterations 1000 --value 60
 
 `--value R` also says whether the overruling was right: each decision the search (at the first cap) made
 otherwise is played out R times both ways, the search's choice and the rule's, with every seat on the
@@ -35,9 +35,9 @@ from ai.bot import Budget
 from ai.greedy import GreedyBot
 from ai.heuristics import for_game
 from ai.ismcts import ISMCTSBot, final_margin, mean_and_error
+from ai.lab.selfplay import greedy_positions
 from ai.levels import make_bot
 from ai.outcome import WIN_WEIGHT, terminal_rewards
-from bench.selfplay import greedy_positions
 
 
 def _paired_gain(state, seat: int, choice, rule_choice, seed: int, heuristic) -> tuple[float, float]:

@@ -1,6 +1,6 @@
 """How much one decision can gain over the greedy rule when everyone plays the rule afterwards.
 
-    python -m bench.policy_gains --game opensky --players 2 --positions 8 --rounds 60 \
+    python -m ai.lab.policy_gains --game opensky --players 2 --positions 8 --rounds 60 \
         --kinds place_callsign,place_aircraft,choose_market,bid,lease
 
 Greedy self-play games are played (game g: seed --seed + g) and, per decision kind, the first
@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 import engine
 from ai.heuristics import for_game
 from ai.ismcts import ISMCTSBot, SearchConfig, mean_and_error
+from ai.lab.selfplay import greedy_positions
 from ai.levels import SEARCH
-from bench.selfplay import greedy_positions
 
 
 @dataclass(slots=True)

@@ -1,6 +1,6 @@
 """Paired strength comparison of ISMCTS settings: which search options are worth their cost.
 
-    python -m bench.search_variants --game opensky --players 4 --games 32 --iterations 1000 \\
+    python -m ai.lab.search_variants --game opensky --players 4 --games 32 --iterations 1000 \\
         --variant base='{}' --variant opp8='{"prior_plies": 8}'
 
 Each variant is `mcts-normal`'s SearchConfig with the given fields replaced. Every variant plays the same
@@ -22,10 +22,10 @@ import time
 
 from ai.bot import Budget
 from ai.ismcts import ISMCTSBot, SearchConfig
+from ai.lab.paired import parse_fields, seat_lines, seat_outcome, summarize, variant_seat
 from ai.levels import SEARCH, make_bot
 from ai.match import play_match
 from ai.tournament import game_seed, seating
-from bench.paired import parse_fields, seat_lines, seat_outcome, summarize, variant_seat
 
 
 def parse_variant(text: str) -> tuple[str, dict]:
