@@ -211,7 +211,7 @@ class Follower:
         """Publish one version's account events (exactly once: the script skips a version already published)."""
         events: list[tuple[str, str, dict[str, Any]]] = []
         if status == "finished":
-            await self.c.settle_if_rated(game_id, scores, winners)
+            await self.c.settle_if_rated(await self.c.gamestate.get(game_id, None))
             for seat, pid in sorted(seats.items()):
                 events.append((pid, "game_end", {"game_id": game_id, "seat": seat, "scores": scores,
                                                  "winners": winners}))
