@@ -17,10 +17,11 @@ install: $(STAMP) $(PROTO_GEN) compile
 compile: $(STAMP)
 	$(PY) ai/native.py build
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet -e clients/python
 	touch $(STAMP)
 
 proto/%_pb2.py: proto/%.proto $(STAMP)
