@@ -8,6 +8,7 @@ import inspect
 import pytest
 from skyboard_client import AsyncClient, Client
 from skyboard_client import models as m
+from skyboard_client._core import OPERATIONS
 
 from services.gateway.app import create_app
 from services.gateway.settings import GatewaySettings
@@ -23,24 +24,6 @@ MODELS = {
     "Leaderboard": m.Leaderboard, "HistoryGame": m.HistoryGame, "History": m.History,
 }
 
-#: (method, path) of every public operation -> the SDK method that calls it.
-OPERATIONS = {
-    ("get", "/v1/catalog"): "catalog", ("post", "/v1/games"): "create_game", ("get", "/v1/games/{game_id}"): "game",
-    ("get", "/v1/games/{game_id}/actions"): "legal_actions", ("post", "/v1/games/{game_id}/actions"): "submit",
-    ("post", "/v1/games/{game_id}/resign"): "resign", ("post", "/v1/games/{game_id}/abort"): "abort",
-    ("post", "/v1/games/{game_id}/token"): "rotate_token", ("get", "/v1/games/{game_id}/log"): "log",
-    ("get", "/v1/games/{game_id}/events"): "events", ("post", "/v1/players"): "create_player",
-    ("get", "/v1/players/me"): "me", ("post", "/v1/players/me/keys"): "rotate_key",
-    ("get", "/v1/players/me/games"): "my_games", ("get", "/v1/players/me/events"): "account_events",
-    ("get", "/v1/players/{player_id}"): "player", ("get", "/v1/players/{player_id}/games"): "history",
-    ("post", "/v1/matchmaking/tickets"): "seek", ("get", "/v1/matchmaking/tickets/{ticket_id}"): "poll_ticket",
-    ("delete", "/v1/matchmaking/tickets/{ticket_id}"): "cancel_ticket",
-    ("get", "/v1/leaderboard/{game}"): "leaderboard",
-    ("post", "/v1/challenges"): "challenge", ("get", "/v1/challenges"): "challenges",
-    ("get", "/v1/challenges/{challenge_id}"): "get_challenge",
-    ("post", "/v1/challenges/{challenge_id}/accept"): "accept",
-    ("post", "/v1/challenges/{challenge_id}/decline"): "decline", ("delete", "/v1/challenges/{challenge_id}"): "cancel",
-}
 
 
 @pytest.fixture(scope="module")
