@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PROTO_SRC := $(wildcard proto/skyboard/v1/*.proto)
 PROTO_GEN := $(PROTO_SRC:.proto=_pb2.py)
 
-.PHONY: install compile test lint run demo bench clean browser
+.PHONY: install compile test lint run demo bench clean browser docs docs-build
 
 install: $(STAMP) $(PROTO_GEN) compile
 
@@ -17,10 +17,11 @@ install: $(STAMP) $(PROTO_GEN) compile
 compile: $(STAMP)
 	$(PY) ai/native.py build
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet -e clients/python
 	touch $(STAMP)
 
 proto/%_pb2.py: proto/%.proto $(STAMP)
@@ -32,6 +33,14 @@ lint: $(STAMP)
 test: $(STAMP) $(PROTO_GEN) compile browser
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
+
+# the documentation site (mkdocs.yml, docs/): served with live reload on DOCS_ADDR; the tests build it --strict
+DOCS_ADDR ?= 127.0.0.1:8001
+docs: $(STAMP)
+	$(VENV)/bin/mkdocs serve -a $(DOCS_ADDR)
+
+docs-build: $(STAMP)
+	$(VENV)/bin/mkdocs build --strict -d build/site
 
 # Debian's chromium for the web client's browser tests (tests/webclient); never `playwright install`
 browser:

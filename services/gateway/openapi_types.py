@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 
 import engine
 from engine.core import Game
+from services.gateway import openapi_events, openapi_examples
 from services.gateway.errors import ERROR_RESPONSES, ErrorBody, ErrorDetail
 
 _PRIMITIVES: dict[Any, dict[str, Any]] = {bool: {"type": "boolean"}, int: {"type": "integer"}, str: {"type": "string"}}
@@ -120,6 +121,8 @@ def install(app: FastAPI) -> None:
                 for status, spec in ERROR_RESPONSES.items():  # every error answer has the error body
                     responses.setdefault(str(status), {"description": spec["description"], "content": {
                         "application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}})
+        openapi_events.attach(doc)  # the schemas of the event streams' payloads
+        openapi_examples.attach(doc)  # an example on every operation
         app.openapi_schema = doc
         return doc
 

@@ -92,7 +92,8 @@ async def my_games(request: Request, c: Ctx) -> MyGames:
         "`GATEWAY_ACCOUNT_EVENTS_KEEP_S`). Events: `challenge` `{challenge}`; `challenge_closed` "
         "`{challenge_id, status}`; `game_start` `{game_id, game, seat, challenge_id, token, token_delivered}` (the "
         "challenger's seat token is in the first delivery only, then `token` is null); `your_turn` `{game_id, "
-        "seat, version, deadline}` (only to the seat's owner); `game_end` `{game_id, seat, scores, winners}`. A "
+        "seat, version, deadline}` (only to the seat's owner); `game_end` `{game_id, seat, status, scores, "
+        "winners}`. A "
         "stream whose API key stops working sends an `error` event and closes."
     ),
     responses={200: {"content": {"text/event-stream": {}}}},

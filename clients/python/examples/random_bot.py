@@ -1,0 +1,37 @@
+"""A bot that plays rated matchmaking games with random legal moves, using only skyboard-client.
+
+SKYBOARD_URL (http://127.0.0.1:8000), SKYBOARD_API_KEY (none: registers a bot account), GAME, PLAYERS, GAMES.
+"""
+import os
+import random
+
+from skyboard_client import Client, SkyboardError
+
+
+def main() -> None:
+    env = os.environ.get
+    sky = Client(env("SKYBOARD_URL", "http://127.0.0.1:8000"), env("SKYBOARD_API_KEY"))
+    if sky.api_key is None:
+        print("registered bot", sky.create_player(env("BOT_NAME", "random-bot"), kind="bot").player_id, flush=True)
+    rng, last_id = random.Random(), None
+    for _ in range(int(env("GAMES", "1"))):
+        ticket = sky.wait_for_match(sky.seek(env("GAME", "opensky"), int(env("PLAYERS", "2"))).ticket_id)
+        game_id, token = ticket.game_id, ticket.token
+        print("matched", game_id, "seat", ticket.seat, flush=True)
+        for event in sky.account_events(last_id):  # resumes by itself if the connection drops
+            last_id = event.id
+            if event.game_id == game_id and event.type == "your_turn":
+                try:  # the event is a hint: read what is legal now, and play one of it
+                    legal = sky.legal_actions(game_id, token)
+                    if legal.actions:
+                        sky.submit(game_id, token, rng.choice(legal.actions), legal.version)
+                except SkyboardError as exc:  # e.g. StaleVersion: a newer your_turn follows
+                    print("refused:", exc, flush=True)
+            elif event.game_id == game_id and event.type == "game_end":
+                print("game over: scores", event.data["scores"], "winners", event.data["winners"], flush=True)
+                break
+    print("ratings", {g: round(r.ordinal, 2) for g, r in sky.me().ratings.items()}, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,145 @@
+"""An example request (where there is a body) and an example answer for every operation of /openapi.json.
+
+Kept apart from the routes so the examples read as one story (an account, a Blue Skies game, an OpenSky bid, a
+matchmaking ticket, a challenge) and so `tests/sdk/test_openapi_examples.py` can validate each against the
+schema it illustrates: an example that stops matching its schema fails the tests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+PLAYER = "3f6c2a9e8b7d4c1fa0e5d6b7c8a9f012"
+OTHER = "9a8b7c6d5e4f40312a1b2c3d4e5f6a7b"
+GAME = "Xy3kP0qLr8sT2uVw"
+TOKEN = "sbt_q0D8n3VbXhT6kz1yLw9eRr2mPa5sJcU4oFtG7iYhN0E"
+KEY = "sbk_bot_h3Jd9sKq2LmN8pRt5vWx7yZa1bCd4eFg6hIj0kLm"
+TICKET = "5d0e8f7a6b9c4d3e2f1a0b9c8d7e6f5a"
+CHALLENGE = "7e6f5a4b3c2d41e0f9a8b7c6d5e4f3a2"
+REALTIME = {"kind": "realtime", "seconds_per_decision": 60.0, "reserve_seconds": 300.0}
+MS = 1_767_225_600_000
+RATING = {"mu": 27.1, "sigma": 7.9, "ordinal": 3.4, "games": 3}
+SEATS_OUT = [{"seat": 0, "player_id": PLAYER, "kind": "human", "status": "active", "bot_level": None},
+             {"seat": 1, "player_id": None, "kind": "bot", "status": "active", "bot_level": "random"}]
+CHALLENGE_OUT = {"challenge_id": CHALLENGE, "status": "pending", "challenger": PLAYER, "to": OTHER, "game": "opensky",
+                 "players": 2, "options": {"map": "europe", "callsigns": "random"}, "time_control": None,
+                 "rated": True, "created_ms": MS, "expires_at": MS + 86_400_000, "game_id": None,
+                 "direction": "outgoing"}
+TICKET_OUT = {"ticket_id": TICKET, "status": "matched", "game": "opensky", "players": 2, "game_id": GAME, "seat": 1,
+              "token": TOKEN, "token_delivered": True, "time_control": REALTIME, "note": None}
+BID = {"type": "bid", "fare": 300, "itinerary": ["AMS", "LHR"]}
+GAME_EVENTS = (
+    'id: 12\ndata: {"type": "bid_sealed", "seat": 0, "version": 12}\n\n'
+    'event: state\nid: 12\ndata: {"version": 12, "kind": "action", "actor": 0, "status": "active", "to_act": [1], '
+    '"scores": null, "winners": null}\n\n'
+)
+ACCOUNT_EVENTS = (
+    f'event: game_start\nid: 1767225600000-0\ndata: {{"game_id": "{GAME}", "game": "opensky", "seat": 1, '
+    f'"ticket_id": "{TICKET}", "token": null, "token_delivered": false}}\n\n'
+    f'event: your_turn\nid: 1767225600120-0\ndata: {{"game_id": "{GAME}", "seat": 1, "version": 0, '
+    f'"deadline": {MS + 360_000}}}\n\n'
+)
+
+#: (method, path) -> {"request": body example or absent, "response": example of the success answer, and
+#: "stream": an example text/event-stream for the streaming operations}.
+EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
+    ("get", "/v1/catalog"): {"response": {"games": [
+        {"name": "blueskies", "title": "Blue Skies", "min_players": 2, "max_players": 5, "options": {
+            "first_player": {"default": "random", "choices": ["random", 0, 1, 2, 3, 4],
+                             "description": "Who holds the first-player marker in round 1"}}}],
+        "bot_levels": ["random", "greedy", "mcts-easy", "mcts-normal", "mcts-hard"]}},
+    ("post", "/v1/games"): {
+        "request": {"game": "blueskies", "players": 2, "bots": {"1": "random"}, "time_control": REALTIME},
+        "response": {"game_id": GAME, "seats": [{"seat": 0, "token": TOKEN, "bot": None},
+                                                {"seat": 1, "token": None, "bot": "random"}]}},
+    ("get", "/v1/games/{game_id}"): {"response": {
+        "game_id": GAME, "game": "blueskies", "version": 3, "status": "active", "to_act": [0], "seat": 0,
+        "view": {"game": "blueskies", "phase": "buy", "round": 1, "budget": 6, "hand": ["ATL", "ORD", "DEN"]},
+        "scores": None, "winners": None, "players": 2, "bots": {"1": "random"}, "turn_seconds": 60.0,
+        "deadlines": {"0": MS + 60_000}, "time_control": REALTIME, "reserves": {"0": 300_000, "1": 300_000},
+        "seats": SEATS_OUT}},
+    ("get", "/v1/games/{game_id}/actions"): {"response": {"version": 12, "seat": 0, "actions": [
+        BID, {"type": "bid", "fare": 200, "itinerary": ["AMS", "CDG", "LHR"]}, {"type": "pass"}]}},
+    ("post", "/v1/games/{game_id}/actions"): {
+        "request": {"action": BID, "expected_version": 12},
+        "response": {"version": 13, "events": [{"type": "bid_sealed", "seat": 0}], "status": "active",
+                     "to_act": [1], "replayed": False}},
+    ("post", "/v1/games/{game_id}/resign"): {"response": {"version": 14}},
+    ("post", "/v1/games/{game_id}/abort"): {"response": {"version": 1}},
+    ("post", "/v1/games/{game_id}/token"): {"response": {"token": TOKEN}},
+    ("get", "/v1/games/{game_id}/log"): {"response": {
+        "game_id": GAME, "game": "opensky", "players": 2, "options": {"map": "europe", "callsigns": "random"},
+        "seed": 7, "actions": [{"seat": 0, "action": {"type": "place_aircraft", "route": "AMS-CDG"}, "version": 1}],
+        "version": 54, "final_digest": "9c1f0e4b7a2d", "scores": [412, 380], "winners": [0]}},
+    ("get", "/v1/games/{game_id}/events"): {"stream": GAME_EVENTS},
+    ("post", "/v1/players"): {"request": {"name": "my-bot", "kind": "bot"},
+                              "response": {"player_id": PLAYER, "api_key": KEY}},
+    ("get", "/v1/players/me"): {"response": {"player_id": PLAYER, "name": "my-bot", "kind": "bot",
+                                             "ratings": {"opensky": RATING}, "created_ms": MS}},
+    ("post", "/v1/players/me/keys"): {"response": {"api_key": KEY, "previous_key_valid_s": 86400}},
+    ("get", "/v1/players/me/games"): {"response": {"games": [
+        {"game_id": GAME, "game": "opensky", "seat": 1, "my_turn": True, "version": 12, "to_act": [1],
+         "deadline": MS + 60_000, "since_ms": MS}]}},
+    ("get", "/v1/players/me/events"): {"stream": ACCOUNT_EVENTS},
+    ("get", "/v1/players/{player_id}"): {"response": {"player_id": PLAYER, "name": "my-bot", "kind": "bot",
+                                                      "ratings": {"opensky": RATING}}},
+    ("get", "/v1/players/{player_id}/games"): {"response": {"player_id": PLAYER, "games": [
+        {"game_id": GAME, "game": "opensky", "status": "finished", "players": 2, "seats": [1], "owner": False,
+         "version": 54, "scores": [412, 380], "winners": [0], "rated": True, "created_ms": MS,
+         "finished_ms": MS + 900_000}], "next_cursor": None}},
+    ("post", "/v1/matchmaking/tickets"): {
+        "request": {"game": "opensky", "players": 2, "time_control": REALTIME, "opponents": "any",
+                    "bots_after_s": 30},
+        "response": {"ticket_id": TICKET, "status": "queued"}},
+    ("get", "/v1/matchmaking/tickets/{ticket_id}"): {"response": TICKET_OUT},
+    ("delete", "/v1/matchmaking/tickets/{ticket_id}"): {"response": {
+        **TICKET_OUT, "status": "cancelled", "game_id": None, "seat": None, "token": None, "token_delivered": False}},
+    ("get", "/v1/leaderboard/{game}"): {"response": {"game": "opensky", "entries": [
+        {"rank": 1, "player_id": PLAYER, "name": "my-bot", "kind": "bot", **RATING}]}},
+    ("post", "/v1/challenges"): {
+        "request": {"to": OTHER, "game": "opensky", "players": 2, "rated": True,
+                    "time_control": {"kind": "correspondence", "days_per_decision": 2}},
+        "response": {"challenge_id": CHALLENGE, "status": "pending", "expires_at": MS + 86_400_000}},
+    ("get", "/v1/challenges"): {"response": {"challenges": [CHALLENGE_OUT]}},
+    ("get", "/v1/challenges/{challenge_id}"): {"response": CHALLENGE_OUT},
+    ("delete", "/v1/challenges/{challenge_id}"): {"response": {**CHALLENGE_OUT, "status": "cancelled"}},
+    ("post", "/v1/challenges/{challenge_id}/accept"): {"response": {"game_id": GAME, "seat": 0, "token": TOKEN}},
+    ("post", "/v1/challenges/{challenge_id}/decline"): {"response": {
+        **CHALLENGE_OUT, "status": "declined", "direction": "incoming"}},
+    ("get", "/healthz"): {"response": {"status": "ok", "checks": {}}},
+    ("get", "/readyz"): {"response": {"status": "ready", "checks": {"redis": True, "gamestate": True}}},
+    ("get", "/webclient/boards/{game}"): {"response": {"board": {"airports": {"ATL": {"x": 612, "y": 388}}}}},
+    ("get", "/webclient/replay/{game_id}"): {"response": {
+        "game_id": GAME, "game": "opensky", "players": 2, "step": 1, "steps": 54, "seat": 0,
+        "action": {"type": "place_aircraft", "route": "AMS-CDG"}, "events": [], "view": {"phase": "draft"},
+        "to_act": [1], "scores": [412, 380], "winners": [0]}},
+}
+
+#: An error answer, shown on each operation's 409 / 422 / 429 where it documents one.
+ERROR_EXAMPLES = {
+    "409": {"error": {"code": "stale_version", "message": "expected version 11, the game is at 12", "rule": None,
+                      "current_version": 12}},
+    "422": {"error": {"code": "illegal_action", "message": "fare 600 is not a card in hand", "rule": "OS-10.2"}},
+    "429": {"error": {"code": "rate_limited", "message": "too many requests; retry after 12 s", "rule": None}},
+}
+
+
+def attach(doc: dict[str, Any]) -> None:
+    """Put the examples into an OpenAPI document (in place): request bodies, success answers, streams, errors."""
+    for path, item in doc["paths"].items():
+        for method, op in item.items():
+            example = EXAMPLES.get((method, path))
+            if example is None:
+                continue
+            if "request" in example and "requestBody" in op:
+                op["requestBody"]["content"]["application/json"]["example"] = example["request"]
+            ok = next(s for s in op["responses"] if s.startswith("2"))
+            content = op["responses"][ok].setdefault("content", {})
+            if "response" in example:
+                content.setdefault("application/json", {})["example"] = example["response"]
+            if "stream" in example:
+                content.setdefault("text/event-stream", {})["example"] = example["stream"]
+                content.pop("application/json", None)  # a stream answers text/event-stream only
+            for status, body in ERROR_EXAMPLES.items():
+                if status in op["responses"]:
+                    op["responses"][status].get("content", {}).get("application/json", {}).setdefault("example", body)

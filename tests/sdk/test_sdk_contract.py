@@ -1,0 +1,50 @@
+"""The SDK cannot drift from the published contract: every model has the fields of its OpenAPI schema, and
+every public operation of /openapi.json has a method in both clients."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+from skyboard_client import AsyncClient, Client
+from skyboard_client import models as m
+from skyboard_client._core import OPERATIONS
+
+from services.gateway.app import create_app
+from services.gateway.settings import GatewaySettings
+from tests.service_secret import SERVICE_SECRET
+
+MODELS = {
+    "Catalog": m.Catalog, "CatalogGame": m.CatalogGame, "PlayerCreated": m.PlayerCreated, "RatingOut": m.Rating,
+    "PlayerOut": m.Player, "Me": m.Me, "KeyRotated": m.KeyRotated, "Seat": m.Seat, "CreatedGame": m.CreatedGame,
+    "SeatOut": m.SeatInfo, "GameOut": m.Game, "LegalActions": m.LegalActions, "Submitted": m.Submitted,
+    "Version": m.Version, "NewToken": m.NewToken, "GameLog": m.GameLog, "TicketCreated": m.TicketCreated,
+    "TicketOut": m.Ticket, "ChallengeOut": m.Challenge, "ChallengeCreated": m.ChallengeCreated,
+    "ChallengeAccepted": m.ChallengeAccepted, "MyGame": m.MyGame, "LeaderboardEntry": m.LeaderboardEntry,
+    "Leaderboard": m.Leaderboard, "HistoryGame": m.HistoryGame, "History": m.History,
+}
+
+
+
+@pytest.fixture(scope="module")
+def openapi() -> dict:
+    return create_app(GatewaySettings(service_secret=SERVICE_SECRET, metrics_port=0)).openapi()
+
+
+@pytest.mark.parametrize("schema", sorted(MODELS))
+def test_each_model_has_the_fields_of_its_schema(openapi: dict, schema: str) -> None:
+    published = openapi["components"]["schemas"][schema]
+    model = MODELS[schema]
+    assert set(model.model_fields) == set(published["properties"]), schema
+    required = {name for name, f in model.model_fields.items() if f.is_required()}
+    assert required <= set(published.get("required", [])), f"{schema}: the SDK requires what the server may omit"
+
+
+def test_every_public_operation_has_a_method_in_both_clients(openapi: dict) -> None:
+    published = {(method, path) for path, item in openapi["paths"].items()
+                 if path.startswith("/v1/") for method in item}  # not the probes, nor the web client's helpers
+    assert published == set(OPERATIONS)
+    for name in OPERATIONS.values():
+        sync, coro = getattr(Client, name), getattr(AsyncClient, name)
+        assert inspect.signature(sync).parameters.keys() == inspect.signature(coro).parameters.keys(), name
+        assert inspect.iscoroutinefunction(coro) or name in ("events", "account_events"), name
