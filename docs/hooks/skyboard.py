@@ -41,7 +41,9 @@ def openapi() -> dict[str, Any]:
     from services.gateway.settings import GatewaySettings
 
     # only the document is read: no connection is made, the secret is a placeholder
-    return create_app(GatewaySettings(service_secret="docs-build-" + "x" * 40, metrics_port=0)).openapi()
+    settings = GatewaySettings(service_secret="docs-build-" + "x" * 40, metrics_port=0,
+                               archive_url="sqlite+aiosqlite:///:memory:")  # never connected: the schema only
+    return create_app(settings).openapi()
 
 
 def actions(game: str) -> str:

@@ -61,7 +61,7 @@ def matchmaker(sdk_gateway: Gateway) -> Iterator[subprocess.Popen]:
     s = sdk_gateway.settings
     env = {**os.environ, "GATEWAY_REDIS_URL": s.redis_url, "GATEWAY_KEY_PREFIX": s.key_prefix,
            "GATEWAY_GAMESTATE_ADDR": s.gamestate_addr, "GATEWAY_MM_INTERVAL_S": "0.1", "GATEWAY_MM_BASE_GAP": "1000",
-           "SERVICE_SECRET": SERVICE_SECRET, "PYTHONPATH": str(ROOT)}
+           "SERVICE_SECRET": SERVICE_SECRET, "GATEWAY_ARCHIVE_URL": s.archive_url or "", "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "services.matchmaker"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     yield proc

@@ -14,7 +14,9 @@ from tests.service_secret import SERVICE_SECRET
 
 
 def openapi() -> dict[str, Any]:
-    return create_app(GatewaySettings(service_secret=SERVICE_SECRET, metrics_port=0)).openapi()
+    # only the document is read: the SQL URL is never connected to
+    settings = GatewaySettings(service_secret=SERVICE_SECRET, metrics_port=0, archive_url="sqlite+aiosqlite:///:memory:")
+    return create_app(settings).openapi()
 
 
 DOC = openapi()

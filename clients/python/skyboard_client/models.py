@@ -55,6 +55,8 @@ class CatalogGame(Model):
 class Catalog(Model):
     games: list[CatalogGame]
     bot_levels: list[str]
+    #: per level: description, expected think time and CPU per decision per game, rating (see GET /v1/catalog)
+    bot_level_details: dict[str, Any] = {}
 
 
 class PlayerCreated(Model):
