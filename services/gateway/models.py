@@ -277,3 +277,21 @@ class Leaderboard(BaseModel):
 class Health(BaseModel):
     status: str
     checks: dict[str, bool] = Field(default_factory=dict)
+
+
+class GameSummaryOut(BaseModel):
+    """One line of GET /v1/games: enough to pick a game to watch or join its stream."""
+
+    game_id: str
+    game: str
+    players: int
+    status: Literal["active", "finished", "aborted"]
+    version: int
+    to_act: list[int]
+    bots: dict[str, str] = Field(description="Seat (as a string) -> bot level of each bot seat")
+    created_ms: int
+    updated_ms: int
+
+
+class GameList(BaseModel):
+    games: list[GameSummaryOut] = Field(description="Newest first")

@@ -52,6 +52,9 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
         "request": {"game": "blueskies", "players": 2, "bots": {"1": "random"}, "time_control": REALTIME},
         "response": {"game_id": GAME, "seats": [{"seat": 0, "token": TOKEN, "bot": None},
                                                 {"seat": 1, "token": None, "bot": "random"}]}},
+    ("get", "/v1/games"): {"response": {"games": [
+        {"game_id": GAME, "game": "opensky", "players": 2, "status": "active", "version": 12, "to_act": [1],
+         "bots": {"1": "random"}, "created_ms": MS, "updated_ms": MS + 95_000}]}},
     ("get", "/v1/games/{game_id}"): {"response": {
         "game_id": GAME, "game": "blueskies", "version": 3, "status": "active", "to_act": [0], "seat": 0,
         "view": {"game": "blueskies", "phase": "buy", "round": 1, "budget": 6, "hand": ["ATL", "ORD", "DEN"]},

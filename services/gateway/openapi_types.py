@@ -22,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 
 import engine
 from engine.core import Game
-from services.gateway import openapi_events, openapi_examples
+from services.gateway import openapi_events, openapi_examples, openapi_views
 from services.gateway.errors import ERROR_RESPONSES, ErrorBody, ErrorDetail
 
 _PRIMITIVES: dict[Any, dict[str, Any]] = {bool: {"type": "boolean"}, int: {"type": "integer"}, str: {"type": "string"}}
@@ -122,6 +122,7 @@ def install(app: FastAPI) -> None:
                     responses.setdefault(str(status), {"description": spec["description"], "content": {
                         "application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}})
         openapi_events.attach(doc)  # the schemas of the event streams' payloads
+        openapi_views.attach(doc)  # what a seat and a spectator of each title see
         openapi_examples.attach(doc)  # an example on every operation
         app.openapi_schema = doc
         return doc

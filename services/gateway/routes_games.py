@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request, Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
@@ -22,8 +22,10 @@ from services.gateway.models import (
     Catalog,
     CreatedGame,
     CreateGame,
+    GameList,
     GameLog,
     GameOut,
+    GameSummaryOut,
     LegalActions,
     NewToken,
     Seat,
@@ -90,6 +92,28 @@ async def _creator(request: Request, c: Context) -> str:
         raise ApiError(401, "creating a game needs a player's API key (Authorization: Bearer <api key>); "
                             "POST /v1/players makes one")
     return await c.player(api_key)
+
+
+@router.get("/games", response_model=GameList, summary="Games by status and title, newest first",
+            description="What gRPC ListGames answers: active games (to watch as a spectator), finished and aborted "
+            "ones (finished games come from the archive once they leave Redis). No credential needed; every game's "
+            "public view is public.")
+async def list_games(
+    c: Ctx,
+    status: Literal["", "active", "finished", "aborted"] = Query("", description="'' = any"),
+    game: str = Query("", max_length=64, description="A title's name (see /v1/catalog); '' = any"),
+    limit: int = Query(50, ge=1, le=500),
+) -> GameList:
+    try:
+        found = await c.gamestate.client.list_games(status, game, limit)
+    except GameStateError as exc:
+        raise http_error(exc) from None
+    return GameList(games=[
+        GameSummaryOut(game_id=g.game_id, game=g.game, players=g.players, status=g.status, version=g.version,
+                       to_act=g.to_act, bots={str(k): v for k, v in sorted(g.bots.items())},
+                       created_ms=g.created_ms, updated_ms=g.updated_ms)
+        for g in found
+    ])
 
 
 @router.get("/games/{game_id}", response_model=GameOut, summary="A game as a seat (Bearer) or a spectator sees it")

@@ -227,3 +227,18 @@ def test_submit_answers_say_whether_they_were_replayed_and_a_stale_409_names_the
     assert stale.status_code == 409
     assert stale.json()["error"]["code"] == "stale_version"
     assert stale.json()["error"]["current_version"] == first["version"]
+
+
+def test_games_are_listed_by_status_and_title_over_rest(http: httpx.Client) -> None:
+    """What gRPC ListGames gives, over REST too: newest first, filtered, bounded, bad filters refused."""
+    first = create(http, TOY, 2, seed=31)["game_id"]
+    second = create(http, TOY, 2, seed=32, bots={"1": "random"})["game_id"]
+    listed = http.get("/v1/games", params={"status": "active", "game": TOY, "limit": 500}).json()["games"]
+    ids = [g["game_id"] for g in listed]
+    assert ids.index(second) < ids.index(first), "newest first"
+    mine = next(g for g in listed if g["game_id"] == second)
+    assert mine["status"] == "active" and mine["players"] == 2 and mine["bots"] == {"1": "random"}
+    assert len(http.get("/v1/games", params={"limit": 1}).json()["games"]) == 1
+    assert_error(http.get("/v1/games", params={"status": "paused"}), 422)
+    assert_error(http.get("/v1/games", params={"game": "no-such-game"}), 422)
+    assert_error(http.get("/v1/games", params={"limit": 0}), 422)

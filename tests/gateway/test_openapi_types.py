@@ -97,3 +97,34 @@ def test_legal_actions_from_the_api_validate_against_the_published_schema(http: 
         r = http.post(f"/v1/games/{made['game_id']}/actions", headers=auth(tokens[seat]),
                       json={"action": rng.choice(legal["actions"]), "expected_version": legal["version"]})
         assert r.status_code == 200, r.text
+
+
+@pytest.mark.parametrize("name", engine.games())
+def test_every_view_a_seat_or_a_spectator_gets_matches_its_published_schema(name: str) -> None:
+    """The published view schema of each title names every field of real views, with the types seen, and marks
+    the top-level fields a spectator never gets as seat only."""
+    from services.gateway.openapi_views import view_schema
+
+    schema = view_schema(name)
+    props = schema["properties"]
+    validate = jsonschema_rs.validator_for(schema)
+    seat_only = {f for f, p in props.items() if "seat only" in p.get("description", "")}
+    game = engine.get(name)
+    for seed in (11, 12):
+        state, rng = game.new(game.max_players, seed), random.Random(seed)
+        steps = 0
+        while not state.is_over() and steps < 400:
+            for seat in (0, None):
+                view = state.view(seat)
+                assert set(view) <= set(props), set(view) - set(props)
+                assert validate.is_valid(view), (seat, view)
+                if seat is None:
+                    assert not set(view) & seat_only
+            random_step(state, rng)
+            steps += 1
+
+
+def test_game_views_are_typed_in_the_openapi(http: httpx.Client) -> None:
+    schemas = http.get("/openapi.json").json()["components"]["schemas"]
+    refs = {r["$ref"] for r in schemas["GameOut"]["properties"]["view"]["anyOf"]}
+    assert refs == {f"#/components/schemas/{n.capitalize()}View" for n in engine.games()}

@@ -22,6 +22,7 @@ MODELS = {
     "TicketOut": m.Ticket, "ChallengeOut": m.Challenge, "ChallengeCreated": m.ChallengeCreated,
     "ChallengeAccepted": m.ChallengeAccepted, "MyGame": m.MyGame, "LeaderboardEntry": m.LeaderboardEntry,
     "Leaderboard": m.Leaderboard, "HistoryGame": m.HistoryGame, "History": m.History,
+    "GameSummaryOut": m.GameSummary,
 }
 
 

@@ -198,3 +198,15 @@ def test_the_async_client_plays_a_game_while_following_it(sdk_gateway) -> None:
             assert events[-1].event == "end" and (await sky.me()).name == "async"
 
     asyncio.run(go())
+
+
+def test_the_sdk_lists_games_by_status_and_title(sdk_gateway) -> None:
+    from skyboard_client import Client
+
+    with Client(sdk_gateway.url) as sky:
+        key = sky.create_player("lister").api_key
+    with Client(sdk_gateway.url, key) as sky:
+        created = sky.create_game("blueskies", 2)
+        listed = sky.games(status="active", game="blueskies", limit=500)
+    assert created.game_id in {g.game_id for g in listed}
+    assert all(g.status == "active" and g.game == "blueskies" for g in listed)

@@ -24,7 +24,8 @@ DEFAULT_URL = "http://127.0.0.1:8000"
 
 #: (method, path) of every public REST operation -> the method of `Client` and `AsyncClient` that calls it.
 OPERATIONS = {
-    ("get", "/v1/catalog"): "catalog", ("post", "/v1/games"): "create_game", ("get", "/v1/games/{game_id}"): "game",
+    ("get", "/v1/catalog"): "catalog", ("post", "/v1/games"): "create_game", ("get", "/v1/games"): "games",
+    ("get", "/v1/games/{game_id}"): "game",
     ("get", "/v1/games/{game_id}/actions"): "legal_actions", ("post", "/v1/games/{game_id}/actions"): "submit",
     ("post", "/v1/games/{game_id}/resign"): "resign", ("post", "/v1/games/{game_id}/abort"): "abort",
     ("post", "/v1/games/{game_id}/token"): "rotate_token", ("get", "/v1/games/{game_id}/log"): "log",
@@ -172,6 +173,12 @@ def create_game(game: str, players: int, seed: int | None, options: Mapping[str,
                        "bots": {str(k): v for k, v in (bots or {}).items()}, "time_control": time_control,
                        "turn_seconds": turn_seconds})
     return Call("POST", "/v1/games", _model(m.CreatedGame), json=body, api_key=True)
+
+
+def games(status: str | None, game: str | None, limit: int) -> Call[list[m.GameSummary]]:
+    params = _drop_none({"status": status, "game": game, "limit": limit})
+    return Call("GET", "/v1/games", lambda b: [m.GameSummary.model_validate(g) for g in b["games"]], params=params,
+                safe=True)
 
 
 def game(game_id: str, token: str | None) -> Call[m.Game]:

@@ -151,6 +151,10 @@ class AsyncClient:
                           turn_seconds: float | None = None) -> m.CreatedGame:
         return await self._run(api.create_game(game, players, seed, options, bots, time_control, turn_seconds))
 
+    async def games(self, *, status: str | None = None, game: str | None = None,
+                    limit: int = 50) -> list[m.GameSummary]:
+        return await self._run(api.games(status, game, limit))
+
     async def game(self, game_id: str, token: str | None = None) -> m.Game:
         return await self._run(api.game(game_id, token))
 

@@ -155,6 +155,10 @@ class Client:
         """A game owned by this account; `bots` maps seats to bot levels. Keep the seat tokens of the answer."""
         return self._run(api.create_game(game, players, seed, options, bots, time_control, turn_seconds))
 
+    def games(self, *, status: str | None = None, game: str | None = None, limit: int = 50) -> list[m.GameSummary]:
+        """Games by status ("active", "finished", "aborted") and title, newest first (to pick one to watch)."""
+        return self._run(api.games(status, game, limit))
+
     def game(self, game_id: str, token: str | None = None) -> m.Game:
         """The game as `token`'s seat sees it (None: as a spectator)."""
         return self._run(api.game(game_id, token))

@@ -113,6 +113,20 @@ class SeatInfo(Model):
     bot_level: str | None
 
 
+class GameSummary(Model):
+    """A line of GET /v1/games."""
+
+    game_id: str
+    game: str
+    players: int
+    status: str
+    version: int
+    to_act: list[int]
+    bots: dict[str, str]
+    created_ms: int
+    updated_ms: int
+
+
 class Game(Model):
     game_id: str
     game: str
