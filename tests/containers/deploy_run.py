@@ -148,6 +148,7 @@ def teardown() -> None:
 
 def up() -> None:
     env = {**os.environ, "SERVICE_SECRET": secrets.token_urlsafe(32), "POSTGRES_PASSWORD": secrets.token_urlsafe(24),
+           "GRAFANA_ADMIN_PASSWORD": secrets.token_urlsafe(16),
            "REDIS_IMAGE": INFRA, "HAPROXY_IMAGE": INFRA, "PROMETHEUS_IMAGE": INFRA, "POSTGRES_IMAGE": INFRA}
     result = subprocess.run([*COMPOSE, "up", "-d", *SERVICES], capture_output=True, text=True, timeout=600,
                             cwd=ROOT, env=env)
