@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PROTO_SRC := $(wildcard proto/skyboard/v1/*.proto)
 PROTO_GEN := $(PROTO_SRC:.proto=_pb2.py)
 
-.PHONY: install compile test lint run demo bench clean browser docs docs-build
+.PHONY: install compile test lint run demo bench clean browser promtool docs docs-build
 
 install: $(STAMP) $(PROTO_GEN) compile
 
@@ -30,7 +30,7 @@ proto/%_pb2.py: proto/%.proto $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
-test: $(STAMP) $(PROTO_GEN) compile browser
+test: $(STAMP) $(PROTO_GEN) compile browser promtool
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
@@ -45,6 +45,10 @@ docs-build: $(STAMP)
 # Debian's chromium for the web client's browser tests (tests/webclient); never `playwright install`
 browser:
 	@test -x /usr/bin/chromium || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
+
+# promtool (Debian's prometheus package) checks the alert rules and scrape configs in tests/deploy
+promtool:
+	@command -v promtool >/dev/null || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends prometheus)
 
 run: $(STAMP) $(PROTO_GEN) compile
 	$(PY) -m services.stack
