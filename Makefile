@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PROTO_SRC := $(wildcard proto/skyboard/v1/*.proto)
 PROTO_GEN := $(PROTO_SRC:.proto=_pb2.py)
 
-.PHONY: install compile test lint run demo bench clean browser promtool docs docs-build
+.PHONY: install compile test test-slow lint run demo bench clean browser promtool docs docs-build
 
 install: $(STAMP) $(PROTO_GEN) compile
 
@@ -32,7 +32,12 @@ lint: $(STAMP)
 
 test: $(STAMP) $(PROTO_GEN) compile browser promtool
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -m "not slow"
+
+# the suites that take minutes of wall clock (soak and fault runs, the make-run stack end to end, a person playing
+# every game in the browser at two sizes, the archiver SIGKILL run, schemathesis): `.ci/run` runs them too
+test-slow: $(STAMP) $(PROTO_GEN) compile browser promtool
+	$(PY) -m pytest -q -m slow
 
 # the documentation site (mkdocs.yml, docs/): served with live reload on DOCS_ADDR; the tests build it --strict
 DOCS_ADDR ?= 127.0.0.1:8001

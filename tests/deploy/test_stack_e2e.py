@@ -26,6 +26,9 @@ from tests.redis_required import require_redis
 from tests.run_id import RUN
 from tests.service_secret import SERVICE_SECRET
 
+#: minutes of wall clock: run by `make test-slow` (in CI), not by `make test`
+pytestmark = pytest.mark.slow
+
 REDIS_DB = 11  # this test's own database on the shared Redis
 REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"
 

@@ -30,7 +30,7 @@ def test_a_405_lists_every_method_its_path_takes(http: httpx.Client) -> None:
     """Not the first matching route's methods alone, nor the static files' `GET, HEAD` (once mounted at `/`)."""
     game = create(http, "toybids", 2)["game_id"]
     for method, path, allow in [
-        ("PUT", "/v1/games", "POST"), ("GET", "/v1/games", "POST"), ("OPTIONS", "/v1/players", "POST"),
+        ("PUT", "/v1/games", "GET, POST"), ("DELETE", "/v1/games", "GET, POST"), ("OPTIONS", "/v1/players", "POST"),
         ("PUT", f"/v1/games/{game}/actions", "GET, POST"), ("DELETE", "/v1/catalog", "GET"),
         ("POST", "/v1/matchmaking/tickets/" + "0" * 32, "GET, DELETE"), ("PUT", "/index.html", "GET, HEAD"),
     ]:

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -24,6 +25,9 @@ from schemathesis import GenerationMode
 
 from tests import hostile_json
 from tests.gateway.conftest import Gateway
+
+#: minutes of wall clock: run by `make test-slow` (in CI), not by `make test`
+pytestmark = pytest.mark.slow
 
 EXAMPLES = 12
 HOLE = "__hostile__"

@@ -8,8 +8,13 @@ retries and clean errors."""
 
 from __future__ import annotations
 
+import pytest
+
 from bench import soak
 from bench.stack import free_port
+
+#: minutes of wall clock: run by `make test-slow` (in CI), not by `make test`
+pytestmark = pytest.mark.slow
 
 
 def test_games_survive_sigkills_of_service_worker_and_gateway(redis_url):

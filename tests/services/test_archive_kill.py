@@ -10,12 +10,16 @@ import subprocess
 import sys
 import time
 
+import pytest
 from sqlalchemy import func, select
 
 from services.archive.db import make_engine
 from services.archive.models import ArchivedGameRow, ArchivedPlayerRow
 from tests.services.archive_helpers import archived, finished_games, leftover_keys, replayed_digest
 from tests.services.test_restart import ROOT
+
+#: minutes of wall clock: run by `make test-slow` (in CI), not by `make test`
+pytestmark = pytest.mark.slow
 
 #: SIGKILLs at random moments before an archiver is left to finish (each costs a process start, ~1 s).
 KILLS = 12

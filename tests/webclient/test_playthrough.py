@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+#: minutes of wall clock: run by `make test-slow` (in CI), not by `make test`
+pytestmark = pytest.mark.slow
+
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 # (title in the lobby, players, option label -> choice label, screenshot after this many of my decisions)

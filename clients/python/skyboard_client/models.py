@@ -56,7 +56,7 @@ class Catalog(Model):
     games: list[CatalogGame]
     bot_levels: list[str]
     #: per level: description, expected think time and CPU per decision per game, rating (see GET /v1/catalog)
-    bot_level_details: dict[str, Any] = {}
+    bot_level_details: list[dict[str, Any]] = []
 
 
 class PlayerCreated(Model):
