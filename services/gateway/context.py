@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
+from sqlalchemy.exc import SQLAlchemyError
 
 from services.archive.accounts import AccountRepository
 from services.archive.repository import ArchiveRepository
@@ -25,6 +28,7 @@ from services.gateway.ratings import Ratings
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.store import TicketStore
 
+log = logging.getLogger(__name__)
 
 @dataclass
 class Context:
@@ -63,6 +67,15 @@ class Context:
         (idempotent; safe to call on every sighting of an ended game)."""
         if await self.ratings.is_rated(game.game_id) and await self.ratings.conclude(game):
             self.metrics.matches.inc()
+
+    async def settle_soon(self, game_id: str, game: GameState | None = None) -> None:
+        """Settle an ended game's ratings now if storage answers; else leave it to the matchmaker's settle check
+        (`GATEWAY_MM_SETTLE_CHECK_S`). Called after something that already succeeded (an accepted move, a read):
+        a storage hiccup here must not turn that success into an error."""
+        try:
+            await self.settle_if_rated(game if game is not None else await self.gamestate.get(game_id, None))
+        except (GameStateError, RedisError, SQLAlchemyError, OSError) as exc:
+            log.warning("settling %s left to the settle check: %s", game_id, exc.__class__.__name__)
 
     async def player(self, api_key: str) -> str:
         """The player id owning `api_key`; 401 otherwise (a seat token is not an API key)."""

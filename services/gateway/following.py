@@ -211,7 +211,7 @@ class Follower:
         """Publish one version's account events (exactly once: the script skips a version already published)."""
         events: list[tuple[str, str, dict[str, Any]]] = []
         if status != "active":  # finished or aborted
-            await self.c.settle_if_rated(await self.c.gamestate.get(game_id, None))
+            await self.c.settle_soon(game_id)
             for seat, pid in sorted(seats.items()):
                 events.append((pid, "game_end", {"game_id": game_id, "seat": seat, "status": status,
                                                  "scores": scores, "winners": winners}))

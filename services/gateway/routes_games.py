@@ -124,7 +124,7 @@ async def get_game(game_id: str, request: Request, c: Ctx) -> GameOut:
     except GameStateError as exc:
         raise http_error(exc) from None
     if g.status != "active":
-        await c.settle_if_rated(g)
+        await c.settle_soon(g.game_id, g)
     players = await c.ratings.seats(g.game_id)  # seat -> "player:<id>" for a matched (rated) game
     seats = [SeatOut(seat=s["seat"], kind=s["kind"], status=s["status"], bot_level=s["bot_level"],
                      player_id=_player_of(players.get(s["seat"]), s["kind"], g.owner)) for s in g.seats]
@@ -177,7 +177,7 @@ async def submit_answer(
         raise http_error(exc) from None
     c.metrics.actions.labels("replayed" if replayed else "accepted").inc()
     if status == "finished":
-        await c.settle_if_rated(await c.gamestate.get(game_id, None))
+        await c.settle_soon(game_id)  # the move is accepted whatever happens here
     return b'{"version":%d,"events":[%s],"status":%s,"to_act":[%s],"replayed":%s}' % (
         version, ",".join(events).encode(), json.dumps(status).encode(), ",".join(map(str, to_act)).encode(),
         b"true" if replayed else b"false",
@@ -228,7 +228,7 @@ async def abort(game_id: str, request: Request, c: Ctx) -> Version:
         version = await c.gamestate.abort(_game_id(game_id), token)
     except GameStateError as exc:
         raise http_error(exc) from None
-    await c.settle_if_rated(await c.gamestate.get(game_id, None))  # a rated game: nothing to settle, ever
+    await c.settle_soon(game_id)  # a rated game: nothing to settle, ever
     return Version(version=version)
 
 
@@ -302,7 +302,7 @@ async def _stream(c: Context, game_id: str, token: str | None, after: int | None
                      "winners": item.winners if finished else None}
             yield ServerSentEvent(data=json.dumps(state), event="state", id=vid)
             if item.status != "active":  # finished, or aborted
-                await c.settle_if_rated(await c.gamestate.get(game_id, None))
+                await c.settle_soon(game_id)
                 yield ServerSentEvent(data=json.dumps(state), event="end", id=vid)
                 return
     except GameStateError as exc:
