@@ -254,3 +254,58 @@ def test_a_player_resigns_or_aborts_from_the_page_after_confirming(page, wc_gate
         game = http.get(f"/v1/games/{game_id}").json()
     assert game["status"] == "finished" and game["seats"][0]["status"] == "resigned"
     page.screenshot(path=str(artifacts / "resigned.png"))
+
+
+# Points along every border polyline, in page coordinates, with what a click there would reach.
+BORDER_HITS = """() => {
+    const out = [];
+    for (const line of document.querySelectorAll('#board svg .borders polyline')) {
+        const ctm = line.getScreenCTM();
+        const len = line.getTotalLength();
+        for (let d = 0; d <= len; d += 4) {
+            const p = line.getPointAtLength(d);
+            const x = ctm.a * p.x + ctm.c * p.y + ctm.e;
+            const y = ctm.b * p.x + ctm.d * p.y + ctm.f;
+            if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+            const hit = document.elementFromPoint(x, y);
+            out.push({border: !!(hit && hit.closest('.borders, .map-legend')),
+                      ref: hit?.closest('[data-ref]')?.dataset.ref || null});
+        }
+    }
+    return out;
+}"""
+
+
+def test_north_america_borders_are_drawn_under_the_routes_and_never_take_a_click(page, artifacts: Path):
+    """OpenSky North America: the US/Canada/Mexico borders and country names are drawn, cross-border routes say
+    so (OS-21.3/21.4), every point of a border reaches the route or airport under it (or nothing), never the border."""
+    page.set_viewport_size({"width": 1366, "height": 1400})
+    create_in_lobby(page, "opensky", 2, {0: "human", 1: "human"}, {"map": "north_america"})
+    page.wait_for_selector("#action-list button.action")
+    page.wait_for_selector("#board svg .borders polyline")
+    assert page.locator("#board svg .borders polyline").count() == 2
+    assert page.locator("#board svg .borders").get_attribute("aria-hidden") == "true"
+    names = page.locator("#board svg .country-name").all_text_contents()
+    assert names == ["United States", "Canada", "Mexico"]
+    yyz_jfk = page.locator('#board svg [data-ref="JFK-YYZ"]')
+    label = yyz_jfk.get_attribute("aria-label") or yyz_jfk.locator("title").first.text_content()
+    assert "cross-border United States–Canada" in label and "Cross-border token" in label
+    assert page.locator('#board svg [data-ref="JFK-YYZ"] .route-line.xb').count() == 1
+    assert page.locator('#board svg [data-ref="BOS-JFK"] .route-line.xb').count() == 0
+    for _ in range(40):  # play on until routes are targets (network planning)
+        if page.locator("#board svg .route.clickable").count():
+            break
+        before = page.evaluate("document.body.dataset.version")
+        page.locator("#action-list button.action").first.click()
+        wait_for_change(page, before)
+    assert page.locator('#board svg [data-ref="JFK-YYZ"].clickable').count() == 1
+    hits = page.evaluate(BORDER_HITS)
+    assert len(hits) > 100
+    assert not any(h["border"] for h in hits), "a border (or the legend) took a click"
+    # where a route crosses a border, the click reaches that route
+    assert {"JFK-YYZ", "DFW-MTY"} & {h["ref"] for h in hits}
+    page.locator("#board svg").screenshot(path=str(artifacts / "opensky-north_america-borders.png"))
+    # the Europe board has no borders and no legend
+    create_in_lobby(page, "opensky", 2, {0: "human", 1: "human"})
+    page.wait_for_selector("#board svg .routes")
+    assert page.locator("#board svg .borders, #board svg .map-legend").count() == 0
