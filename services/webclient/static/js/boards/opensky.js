@@ -1,6 +1,6 @@
 // OpenSky board: the map's airports and routes (lat/lon from the data file), aircraft tokens on routes,
 // hubs, cross-border routes, callsign markers with subsidy cubes, and the month's dice and market.
-import { s, seatColour, seatFill } from "../dom.js";
+import { s, seatColour, seatFill, use } from "../dom.js";
 import { svgRoot, target, text } from "./common.js";
 
 const W = 1000;
@@ -110,8 +110,12 @@ export function draw(view, data, pick, ctx) {
     players.forEach((p) => { for (let i = 0; i < (p.aircraft?.[id] || 0); i++) tokens.push(p.seat); });
     tokens.forEach((seat, i) => {
       const t = (i + 1) / (tokens.length + 1);
-      g.append(s("circle", { cx: x1 + (x2 - x1) * t, cy: y1 + (y2 - y1) * t, r: 7, class: "aircraft",
-        fill: seatFill(seat) }, s("title", {}, `${name(seat)}'s aircraft on ${id}`)));
+      const [cx, cy] = [x1 + (x2 - x1) * t, y1 + (y2 - y1) * t];
+      const angle = (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI + 90; // the plane points along the route
+      g.append(s("g", { class: "aircraft-token" }, s("title", {}, `${name(seat)}'s aircraft on ${id}`),
+        s("circle", { cx, cy, r: 9, class: "aircraft", fill: seatFill(seat) }),
+        use("plane", { x: cx - 6, y: cy - 6, width: 12, height: 12, class: "token-art",
+          transform: `rotate(${angle.toFixed(0)} ${cx.toFixed(1)} ${cy.toFixed(1)})` })));
     });
     const owners = tokens.length ? `, aircraft of ${tokens.map(name).join(", ")}` : "";
     const held = (tokensOn.get(id) || []).map(name);
@@ -129,7 +133,8 @@ export function draw(view, data, pick, ctx) {
     const [x, y] = xy[a.code];
     const g = s("g", { class: "airport" });
     (hubs.get(a.code) || []).forEach((seat, i) => g.append(s("rect", { x: x - 11 - 3 * i, y: y - 11 - 3 * i,
-      width: 22 + 6 * i, height: 22 + 6 * i, class: "hub", stroke: seatColour(seat) })));
+      width: 22 + 6 * i, height: 22 + 6 * i, class: "hub", stroke: seatColour(seat) }),
+      use("hub", { x: x - 30 - 14 * i, y: y - 30, width: 16, height: 16, class: "hub-art", color: seatColour(seat) })));
     if (a.country && COUNTRIES[a.country]) { // the airport's country colour (OS-21.2), a ring around the dot
       g.append(s("circle", { cx: x, cy: y, r: 12, class: "apt-country", fill: COUNTRIES[a.country].colour }));
     }
@@ -139,8 +144,9 @@ export function draw(view, data, pick, ctx) {
     if (cs) {
       // subsidy_cubes: the seat whose subsidy cube sits on this callsign airport, -1 when none (OS-7)
       const owner = view.subsidy_cubes?.[a.code] ?? -1;
-      g.append(text(x + 10, y + 16, cs, { class: "callsign" }));
-      if (owner >= 0) g.append(s("rect", { x: x + 14 + cs.length * 7, y: y + 6, width: 11, height: 11, class: "cube",
+      g.append(use("callsign", { x: x + 8, y: y + 5, width: 13, height: 13, class: "callsign-art" }),
+        text(x + 21, y + 16, cs, { class: "callsign" }));
+      if (owner >= 0) g.append(s("rect", { x: x + 25 + cs.length * 7, y: y + 6, width: 11, height: 11, class: "cube",
         fill: seatFill(owner) }, s("title", {}, `${name(owner)}'s subsidy cube`)));
     }
     const extra = [hubs.has(a.code) ? `hub of ${hubs.get(a.code).map(name).join(", ")}` : "",

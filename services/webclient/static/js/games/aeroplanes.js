@@ -1,6 +1,6 @@
 // Aeroplanes: Aviation Ascendant in the rulebook's words: destination and aircraft names instead of ids, the
 // Risk roll a route needs (AE-8.9 to AE-8.12) before you commit, panels and the final score categories.
-import { h } from "../dom.js";
+import { h, icon } from "../dom.js";
 import { joinAnd, section } from "../i18n.js";
 
 const STAGES = ["home", "I", "II", "III"];
@@ -100,7 +100,7 @@ export function myPanel(view, seat, ctx) {
     h("dt", {}, "Tiles in supply"), h("dd", {}, Object.entries(p.supply || {}).map(([s, n]) => `stage ${s}: ${n}`).join(", ")),
     h("dt", {}, "Advantage tiles"), h("dd", {}, owned.length ? owned.join(", ") : "none")),
   h("h3", {}, "Your aircraft"),
-  (p.aircraft || []).length ? h("ul", { class: "aircraft-list" }, p.aircraft.map((a) => h("li", {},
+  (p.aircraft || []).length ? h("ul", { class: "aircraft-list" }, p.aircraft.map((a) => h("li", {}, icon("aircraft-card"),
     `${formatters.aircraft(a.card, {}, ctx)}: ${a.free_capacity} of ${a.capacity} seats free, ${a.airport_tiles} tile${a.airport_tiles === 1 ? "" : "s"} left`,
     a.in_service ? "" : " (out of service)", (a.passengers || []).length ? ` — carrying ${a.passengers.map((t) => formatters.passenger(t, {}, ctx)).join(", ")}` : "")))
     : h("p", { class: "muted" }, "No aircraft yet.")];
