@@ -309,3 +309,65 @@ def test_north_america_borders_are_drawn_under_the_routes_and_never_take_a_click
     create_in_lobby(page, "opensky", 2, {0: "human", 1: "human"})
     page.wait_for_selector("#board svg .routes")
     assert page.locator("#board svg .borders, #board svg .map-legend").count() == 0
+
+
+PINCH = """([from, to]) => {
+    const frame = document.querySelector('#board');
+    const box = frame.getBoundingClientRect();
+    const cx = box.left + box.width / 2, cy = box.top + Math.min(box.height, innerHeight - box.top) / 2;
+    const fire = (type, id, dx) => frame.dispatchEvent(new PointerEvent(type, {pointerId: id, pointerType: 'touch',
+        isPrimary: id === 1, clientX: cx + dx, clientY: cy, bubbles: true, cancelable: true}));
+    fire('pointerdown', 1, -from); fire('pointerdown', 2, from);
+    for (let i = 1; i <= 5; i++) { const d = from + (to - from) * i / 5; fire('pointermove', 1, -d); fire('pointermove', 2, d); }
+    fire('pointerup', 1, -to); fire('pointerup', 2, to);
+    return parseFloat(frame.querySelector('svg').style.width);
+}"""
+
+
+def test_on_a_phone_the_board_pinches_and_drags_and_a_drag_never_plays(page, artifacts: Path):
+    """390×844: two fingers pinch the board's zoom (pointer events), a drag pans the zoomed board inside its frame
+    without playing the target it started on, the zoom buttons and keys still work, tap targets stay ≥ 44 px;
+    every piece of art is a <use> of a symbol the sprite has, hidden from assistive technology."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    create_in_lobby(page, "blueskies", 2, {0: "human", 1: "human"})
+    page.wait_for_selector("#action-list button.action")
+    page.wait_for_selector("#board svg .clickable")
+    for sel in ("#zoom-in", "#zoom-out", "#zoom-reset", "#action-list button.action"):
+        box = page.locator(sel).first.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, (sel, box)
+    page.locator("#board").scroll_into_view_if_needed()
+    assert page.evaluate(PINCH, [40, 120]) == pytest.approx(300, rel=0.05)  # fingers 3× apart: 3× zoom
+    assert "zoomed" in page.get_attribute("#board", "class")
+    # a mouse drag that starts on a board target pans the frame and plays nothing
+    before = page.evaluate("document.body.dataset.version")
+    target = page.locator("#board svg .clickable .hit").first
+    target.scroll_into_view_if_needed()
+    point = target.evaluate(FIND_POINT)
+    assert point is not None
+    scroll = page.evaluate("[document.querySelector('#board').scrollLeft, document.querySelector('#board').scrollTop]")
+    page.mouse.move(*point)
+    page.mouse.down()
+    page.mouse.move(point[0] - 60, point[1] - 40, steps=6)
+    page.mouse.up()
+    after = page.evaluate("[document.querySelector('#board').scrollLeft, document.querySelector('#board').scrollTop]")
+    assert after != scroll, "the drag panned the board"
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.body.dataset.version") == before, "a drag played no action"
+    assert not page.locator("#actions-filter").is_visible()
+    # a pinch closing zooms out again; the keyboard and the buttons still zoom
+    assert page.evaluate(PINCH, [150, 50]) == pytest.approx(100)
+    page.focus("#board")
+    page.keyboard.press("+")
+    assert page.evaluate("parseFloat(document.querySelector('#board svg').style.width)") == pytest.approx(150)
+    page.click("#zoom-reset")
+    assert page.evaluate("parseFloat(document.querySelector('#board svg').style.width)") == pytest.approx(100)
+    page.screenshot(path=str(artifacts / "blueskies-phone-board.png"))
+    # the art: <use> of the sprite's symbols, aria-hidden
+    sprite = page.request.get("/img/sprite.svg").text()
+    symbols = set(re.findall(r'<symbol id="([^"]+)"', sprite))
+    uses = page.evaluate("""() => [...document.querySelectorAll('use')].map(u => [u.getAttribute('href'),
+        !!u.closest('[aria-hidden="true"]')])""")
+    assert uses, "the board uses the sprite"
+    for href, hidden in uses:
+        assert href.startswith("/img/sprite.svg#") and href.split("#", 1)[1] in symbols, href
+        assert hidden, href
