@@ -101,9 +101,11 @@ async function refresh(minVersion = 0) {
         if (!st.names.length) computeNames(g);
         showError(null);
         if (!st.replay) render();
+        document.body.classList.remove("loading"); // the page appears once, drawn: no layout shift
         if (g.version >= st.want || g.status !== "active") break;
       } catch (err) {
         showError(err);
+        document.body.classList.remove("loading");
         if (err instanceof ApiError && [401, 403, 404].includes(err.status)) break;
         await new Promise((r) => setTimeout(r, backoff(Math.min(attempt, 5))));
       }
