@@ -139,8 +139,27 @@ def test_game_against_bots_played_to_the_end_by_clicking(
     game_id = create_in_lobby(page, game, players, seats, options)
     api = play_to_the_end(page, wc_gateway, game_id, name, shot_at, artifacts)
     assert set(api["bots"]) == {str(s) for s in range(1, players)}
+    if game == "aeroplanes":
+        check_aeroplanes_breakdown(page, wc_gateway, game_id)
     if name == "opensky":
         check_replay(page, artifacts)
+
+
+def check_aeroplanes_breakdown(page, wc_gateway, game_id: str) -> None:
+    """Aeroplanes' end screen breaks the VP out: its two AE-15.1 columns (aircraft, passengers) add up to what the
+    engine's final_scoring event added, the era column is the rest, and the columns sum to the total."""
+    steps = httpx.get(f"{wc_gateway.url}/webclient/replay/{game_id}").json()["steps"]
+    last = httpx.get(f"{wc_gateway.url}/webclient/replay/{game_id}", params={"step": steps}).json()
+    added = next(e for e in last["events"] if e["type"] == "final_scoring")["added"]
+    heads = page.locator("#final-scores thead th").all_text_contents()
+    assert heads[2:] == ["Aircraft cards (AE-15.1)", "Passengers carried (AE-15.1)",
+                         "Eras: majorities, profit, Americas bonus", "Money left (tie-break)", "Total"]
+    for row in page.locator("#final-scores tbody tr").all():
+        seat = int(row.get_attribute("data-seat"))
+        cells = row.locator("td").all_text_contents()  # place, aircraft, passengers, eras, money, total
+        aircraft, pax, eras, total = int(cells[1]), int(cells[2]), int(cells[3]), int(cells[5])
+        assert aircraft + pax == added[seat]
+        assert eras >= 0 and aircraft + pax + eras == total
 
 
 def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts):

@@ -354,7 +354,7 @@ function renderFinal(g) {
   $("replay-open").hidden = !done;
   if (!done) return;
   const p = pres();
-  const f = p.final(g.view);
+  const f = p.final(g.view, ctxFor(g.view));
   const seats = Array.from({ length: g.players }, (_, i) => i);
   const keyOf = (s) => [g.winners.includes(s) ? 1 : 0, g.scores[s], f.tiebreak ? f.tiebreak(s) : 0];
   const ahead = (a, b) => { const ka = keyOf(a); const kb = keyOf(b); for (let i = 0; i < 3; i++) if (ka[i] !== kb[i]) return ka[i] > kb[i]; return false; };
