@@ -125,7 +125,8 @@ def main(argv: list[str] | None = None) -> None:
                   + f"CLS {runs[-1]['cumulative-layout-shift']}; a11y audits failed: {runs[-1]['a11y-failed']})")
     print(f"load average at end: {load()}")
     if args.json:
-        args.json.write_text(json.dumps({"form_factor": args.form_factor, "load_end": load(), "pages": results}, indent=1))
+        out = {"form_factor": args.form_factor, "load_end": load(), "pages": results}
+        args.json.write_text(json.dumps(out, indent=1))
 
 
 if __name__ == "__main__":

@@ -308,7 +308,7 @@ def test_north_america_borders_are_drawn_under_the_routes_and_never_take_a_click
     assert names == ["United States", "Canada", "Mexico"]
     yyz_jfk = page.locator('#board svg [data-ref="JFK-YYZ"]')
     label = yyz_jfk.get_attribute("aria-label") or yyz_jfk.locator("title").first.text_content()
-    assert "cross-border United States–Canada" in label and "Cross-border token" in label
+    assert "cross-border United States\u2013Canada" in label and "Cross-border token" in label
     assert page.locator('#board svg [data-ref="JFK-YYZ"] .route-line.xb').count() == 1
     assert page.locator('#board svg [data-ref="BOS-JFK"] .route-line.xb').count() == 0
     for _ in range(40):  # play on until routes are targets (network planning)
@@ -337,14 +337,17 @@ PINCH = """([from, to]) => {
     const fire = (type, id, dx) => frame.dispatchEvent(new PointerEvent(type, {pointerId: id, pointerType: 'touch',
         isPrimary: id === 1, clientX: cx + dx, clientY: cy, bubbles: true, cancelable: true}));
     fire('pointerdown', 1, -from); fire('pointerdown', 2, from);
-    for (let i = 1; i <= 5; i++) { const d = from + (to - from) * i / 5; fire('pointermove', 1, -d); fire('pointermove', 2, d); }
+    for (let i = 1; i <= 5; i++) {
+        const d = from + (to - from) * i / 5;
+        fire('pointermove', 1, -d); fire('pointermove', 2, d);
+    }
     fire('pointerup', 1, -to); fire('pointerup', 2, to);
     return parseFloat(frame.querySelector('svg').style.width);
 }"""
 
 
 def test_on_a_phone_the_board_pinches_and_drags_and_a_drag_never_plays(page, artifacts: Path):
-    """390×844: two fingers pinch the board's zoom (pointer events), a drag pans the zoomed board inside its frame
+    """390x844: two fingers pinch the board's zoom (pointer events), a drag pans the zoomed board inside its frame
     without playing the target it started on, the zoom buttons and keys still work, tap targets stay ≥ 44 px;
     every piece of art is a <use> of a symbol the sprite has, hidden from assistive technology."""
     page.set_viewport_size({"width": 390, "height": 844})
@@ -355,7 +358,7 @@ def test_on_a_phone_the_board_pinches_and_drags_and_a_drag_never_plays(page, art
         box = page.locator(sel).first.bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44, (sel, box)
     page.locator("#board").scroll_into_view_if_needed()
-    assert page.evaluate(PINCH, [40, 120]) == pytest.approx(300, rel=0.05)  # fingers 3× apart: 3× zoom
+    assert page.evaluate(PINCH, [40, 120]) == pytest.approx(300, rel=0.05)  # fingers 3x apart: 3x zoom
     assert "zoomed" in page.get_attribute("#board", "class")
     # a mouse drag that starts on a board target pans the frame and plays nothing
     before = page.evaluate("document.body.dataset.version")
