@@ -139,8 +139,27 @@ def test_game_against_bots_played_to_the_end_by_clicking(
     game_id = create_in_lobby(page, game, players, seats, options)
     api = play_to_the_end(page, wc_gateway, game_id, name, shot_at, artifacts)
     assert set(api["bots"]) == {str(s) for s in range(1, players)}
+    if game == "aeroplanes":
+        check_aeroplanes_breakdown(page, wc_gateway, game_id)
     if name == "opensky":
         check_replay(page, artifacts)
+
+
+def check_aeroplanes_breakdown(page, wc_gateway, game_id: str) -> None:
+    """Aeroplanes' end screen breaks the VP out: its two AE-15.1 columns (aircraft, passengers) add up to what the
+    engine's final_scoring event added, the era column is the rest, and the columns sum to the total."""
+    steps = httpx.get(f"{wc_gateway.url}/webclient/replay/{game_id}").json()["steps"]
+    last = httpx.get(f"{wc_gateway.url}/webclient/replay/{game_id}", params={"step": steps}).json()
+    added = next(e for e in last["events"] if e["type"] == "final_scoring")["added"]
+    heads = page.locator("#final-scores thead th").all_text_contents()
+    assert heads[2:] == ["Aircraft cards (AE-15.1)", "Passengers carried (AE-15.1)",
+                         "Eras: majorities, profit, Americas bonus", "Money left (tie-break)", "Total"]
+    for row in page.locator("#final-scores tbody tr").all():
+        seat = int(row.get_attribute("data-seat"))
+        cells = row.locator("td").all_text_contents()  # place, aircraft, passengers, eras, money, total
+        aircraft, pax, eras, total = int(cells[1]), int(cells[2]), int(cells[3]), int(cells[5])
+        assert aircraft + pax == added[seat]
+        assert eras >= 0 and aircraft + pax + eras == total
 
 
 def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts):
@@ -254,3 +273,123 @@ def test_a_player_resigns_or_aborts_from_the_page_after_confirming(page, wc_gate
         game = http.get(f"/v1/games/{game_id}").json()
     assert game["status"] == "finished" and game["seats"][0]["status"] == "resigned"
     page.screenshot(path=str(artifacts / "resigned.png"))
+
+
+# Points along every border polyline, in page coordinates, with what a click there would reach.
+BORDER_HITS = """() => {
+    const out = [];
+    for (const line of document.querySelectorAll('#board svg .borders polyline')) {
+        const ctm = line.getScreenCTM();
+        const len = line.getTotalLength();
+        for (let d = 0; d <= len; d += 4) {
+            const p = line.getPointAtLength(d);
+            const x = ctm.a * p.x + ctm.c * p.y + ctm.e;
+            const y = ctm.b * p.x + ctm.d * p.y + ctm.f;
+            if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+            const hit = document.elementFromPoint(x, y);
+            out.push({border: !!(hit && hit.closest('.borders, .map-legend')),
+                      ref: hit?.closest('[data-ref]')?.dataset.ref || null});
+        }
+    }
+    return out;
+}"""
+
+
+def test_north_america_borders_are_drawn_under_the_routes_and_never_take_a_click(page, artifacts: Path):
+    """OpenSky North America: the US/Canada/Mexico borders and country names are drawn, cross-border routes say
+    so (OS-21.3/21.4), every point of a border reaches the route or airport under it (or nothing), never the border."""
+    page.set_viewport_size({"width": 1366, "height": 1400})
+    create_in_lobby(page, "opensky", 2, {0: "human", 1: "human"}, {"map": "north_america"})
+    page.wait_for_selector("#action-list button.action")
+    page.wait_for_selector("#board svg .borders polyline")
+    assert page.locator("#board svg .borders polyline").count() == 2
+    assert page.locator("#board svg .borders").get_attribute("aria-hidden") == "true"
+    names = page.locator("#board svg .country-name").all_text_contents()
+    assert names == ["United States", "Canada", "Mexico"]
+    yyz_jfk = page.locator('#board svg [data-ref="JFK-YYZ"]')
+    label = yyz_jfk.get_attribute("aria-label") or yyz_jfk.locator("title").first.text_content()
+    assert "cross-border United States\u2013Canada" in label and "Cross-border token" in label
+    assert page.locator('#board svg [data-ref="JFK-YYZ"] .route-line.xb').count() == 1
+    assert page.locator('#board svg [data-ref="BOS-JFK"] .route-line.xb').count() == 0
+    for _ in range(40):  # play on until routes are targets (network planning)
+        if page.locator("#board svg .route.clickable").count():
+            break
+        before = page.evaluate("document.body.dataset.version")
+        page.locator("#action-list button.action").first.click()
+        wait_for_change(page, before)
+    assert page.locator('#board svg [data-ref="JFK-YYZ"].clickable').count() == 1
+    hits = page.evaluate(BORDER_HITS)
+    assert len(hits) > 100
+    assert not any(h["border"] for h in hits), "a border (or the legend) took a click"
+    # where a route crosses a border, the click reaches that route
+    assert {"JFK-YYZ", "DFW-MTY"} & {h["ref"] for h in hits}
+    page.locator("#board svg").screenshot(path=str(artifacts / "opensky-north_america-borders.png"))
+    # the Europe board has no borders and no legend
+    create_in_lobby(page, "opensky", 2, {0: "human", 1: "human"})
+    page.wait_for_selector("#board svg .routes")
+    assert page.locator("#board svg .borders, #board svg .map-legend").count() == 0
+
+
+PINCH = """([from, to]) => {
+    const frame = document.querySelector('#board');
+    const box = frame.getBoundingClientRect();
+    const cx = box.left + box.width / 2, cy = box.top + Math.min(box.height, innerHeight - box.top) / 2;
+    const fire = (type, id, dx) => frame.dispatchEvent(new PointerEvent(type, {pointerId: id, pointerType: 'touch',
+        isPrimary: id === 1, clientX: cx + dx, clientY: cy, bubbles: true, cancelable: true}));
+    fire('pointerdown', 1, -from); fire('pointerdown', 2, from);
+    for (let i = 1; i <= 5; i++) {
+        const d = from + (to - from) * i / 5;
+        fire('pointermove', 1, -d); fire('pointermove', 2, d);
+    }
+    fire('pointerup', 1, -to); fire('pointerup', 2, to);
+    return parseFloat(frame.querySelector('svg').style.width);
+}"""
+
+
+def test_on_a_phone_the_board_pinches_and_drags_and_a_drag_never_plays(page, artifacts: Path):
+    """390x844: two fingers pinch the board's zoom (pointer events), a drag pans the zoomed board inside its frame
+    without playing the target it started on, the zoom buttons and keys still work, tap targets stay ≥ 44 px;
+    every piece of art is a <use> of a symbol the sprite has, hidden from assistive technology."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    create_in_lobby(page, "blueskies", 2, {0: "human", 1: "human"})
+    page.wait_for_selector("#action-list button.action")
+    page.wait_for_selector("#board svg .clickable")
+    for sel in ("#zoom-in", "#zoom-out", "#zoom-reset", "#action-list button.action"):
+        box = page.locator(sel).first.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, (sel, box)
+    page.locator("#board").scroll_into_view_if_needed()
+    assert page.evaluate(PINCH, [40, 120]) == pytest.approx(300, rel=0.05)  # fingers 3x apart: 3x zoom
+    assert "zoomed" in page.get_attribute("#board", "class")
+    # a mouse drag that starts on a board target pans the frame and plays nothing
+    before = page.evaluate("document.body.dataset.version")
+    target = page.locator("#board svg .clickable .hit").first
+    target.scroll_into_view_if_needed()
+    point = target.evaluate(FIND_POINT)
+    assert point is not None
+    scroll = page.evaluate("[document.querySelector('#board').scrollLeft, document.querySelector('#board').scrollTop]")
+    page.mouse.move(*point)
+    page.mouse.down()
+    page.mouse.move(point[0] - 60, point[1] - 40, steps=6)
+    page.mouse.up()
+    after = page.evaluate("[document.querySelector('#board').scrollLeft, document.querySelector('#board').scrollTop]")
+    assert after != scroll, "the drag panned the board"
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.body.dataset.version") == before, "a drag played no action"
+    assert not page.locator("#actions-filter").is_visible()
+    # a pinch closing zooms out again; the keyboard and the buttons still zoom
+    assert page.evaluate(PINCH, [150, 50]) == pytest.approx(100)
+    page.focus("#board")
+    page.keyboard.press("+")
+    assert page.evaluate("parseFloat(document.querySelector('#board svg').style.width)") == pytest.approx(150)
+    page.click("#zoom-reset")
+    assert page.evaluate("parseFloat(document.querySelector('#board svg').style.width)") == pytest.approx(100)
+    page.screenshot(path=str(artifacts / "blueskies-phone-board.png"))
+    # the art: <use> of the sprite's symbols, aria-hidden
+    sprite = page.request.get("/img/sprite.svg").text()
+    symbols = set(re.findall(r'<symbol id="([^"]+)"', sprite))
+    uses = page.evaluate("""() => [...document.querySelectorAll('use')].map(u => [u.getAttribute('href'),
+        !!u.closest('[aria-hidden="true"]')])""")
+    assert uses, "the board uses the sprite"
+    for href, hidden in uses:
+        assert href.startswith("/img/sprite.svg#") and href.split("#", 1)[1] in symbols, href
+        assert hidden, href

@@ -76,3 +76,18 @@ export function seatPatterns() {
     return p;
   }));
 }
+
+/** The pieces' art: one SVG sprite of <symbol>s (static/img/sprite.svg), referenced with <use>. */
+export const SPRITE = "/img/sprite.svg";
+
+/** An SVG <use> of the sprite's `id` for a board, decorative (the target's label says what it is). */
+export const use = (id, attrs = {}) => s("use", { href: `${SPRITE}#${id}`, "aria-hidden": "true", ...attrs });
+
+/**
+ * An inline icon for HTML panels: decorative (aria-hidden) unless `label` is given, then an image with that
+ * text equivalent.
+ */
+export function icon(id, label = null) {
+  const attrs = label ? { role: "img", "aria-label": label } : { "aria-hidden": "true", focusable: "false" };
+  return s("svg", { class: `icon icon-${id}`, viewBox: "0 0 24 24", ...attrs }, s("use", { href: `${SPRITE}#${id}` }));
+}

@@ -6,6 +6,7 @@ import { h, seatBadge, seatColour } from "./dom.js";
 import { refsOf, renderPicker } from "./actions.js";
 import { loadCatalogue, say, section, ui } from "./i18n.js";
 import { findGame, mySeats, player, saveGame } from "./store.js";
+import { panZoom } from "./panzoom.js";
 import * as opensky from "./boards/opensky.js";
 import * as aeroplanes from "./boards/aeroplanes.js";
 import * as blueskies from "./boards/blueskies.js";
@@ -100,9 +101,11 @@ async function refresh(minVersion = 0) {
         if (!st.names.length) computeNames(g);
         showError(null);
         if (!st.replay) render();
+        document.body.classList.remove("loading"); // the page appears once, drawn: no layout shift
         if (g.version >= st.want || g.status !== "active") break;
       } catch (err) {
         showError(err);
+        document.body.classList.remove("loading");
         if (err instanceof ApiError && [401, 403, 404].includes(err.status)) break;
         await new Promise((r) => setTimeout(r, backoff(Math.min(attempt, 5))));
       }
@@ -351,7 +354,7 @@ function renderFinal(g) {
   $("replay-open").hidden = !done;
   if (!done) return;
   const p = pres();
-  const f = p.final(g.view);
+  const f = p.final(g.view, ctxFor(g.view));
   const seats = Array.from({ length: g.players }, (_, i) => i);
   const keyOf = (s) => [g.winners.includes(s) ? 1 : 0, g.scores[s], f.tiebreak ? f.tiebreak(s) : 0];
   const ahead = (a, b) => { const ka = keyOf(a); const kb = keyOf(b); for (let i = 0; i < 3; i++) if (ka[i] !== kb[i]) return ka[i] > kb[i]; return false; };
@@ -484,11 +487,23 @@ function tick() {
   clock.classList.toggle("low", running.some((s) => deadlines[s] - Date.now() < 10_000));
 }
 
-function setZoom(z) {
+/** Zoom the board (1 = fit, up to 4), keeping the board point under `anchor` (client coordinates; default: the
+ * frame's centre) where it is. */
+function setZoom(z, anchor = null) {
+  const frame = $("board");
+  const old = st.zoom;
   st.zoom = Math.max(1, Math.min(4, z));
-  const svg = $("board").querySelector("svg");
-  if (svg) svg.style.width = `${100 * st.zoom}%`;
-  $("board").classList.toggle("zoomed", st.zoom > 1);
+  const svg = frame.querySelector("svg");
+  if (!svg) return;
+  const box = frame.getBoundingClientRect();
+  const ax = (anchor ? anchor.x : box.left + box.width / 2) - box.left;
+  const ay = (anchor ? anchor.y : box.top + box.height / 2) - box.top;
+  const px = (frame.scrollLeft + ax) / old; // the anchor's board point, in "fit" pixels
+  const py = (frame.scrollTop + ay) / old;
+  svg.style.width = `${100 * st.zoom}%`;
+  frame.classList.toggle("zoomed", st.zoom > 1);
+  frame.scrollLeft = px * st.zoom - ax;
+  frame.scrollTop = py * st.zoom - ay;
 }
 
 async function main() {
@@ -514,6 +529,7 @@ async function main() {
   $("zoom-in").addEventListener("click", () => setZoom(st.zoom * 1.5));
   $("zoom-out").addEventListener("click", () => setZoom(st.zoom / 1.5));
   $("zoom-reset").addEventListener("click", () => setZoom(1));
+  panZoom($("board"), () => st.zoom, setZoom);
   setInterval(tick, 1000);
   await refresh();
   sel.replaceChildren(...st.seats.map((x) => h("option", { value: x.seat }, nameOf(x.seat))), h("option", { value: "" }, "Spectator"));

@@ -171,6 +171,7 @@ async function main() {
     catalog = await api("/v1/catalog");
   } catch (err) {
     status(`The gateway is not answering: ${err.message}`, true);
+    document.querySelector("main").classList.remove("loading");
     return;
   }
   renderCatalog();
@@ -184,6 +185,7 @@ async function main() {
   if (player()) $("match-name").value = player().name;
   renderMine();
   status(`${catalog.games.length} games available.`);
+  document.querySelector("main").classList.remove("loading"); // the forms appear once, filled: no layout shift
 }
 
 main();

@@ -1,7 +1,7 @@
 // Aeroplanes board: destinations (board.json x/y) joined by coloured connections, each destination's
 // slots with airport tiles by stage and owner, the passenger waiting area and overflow, and the aircraft
 // display with the cards' data.
-import { h, s, seatFill } from "../dom.js";
+import { h, icon, s, seatFill, use } from "../dom.js";
 import { svgRoot, target, text } from "./common.js";
 
 const W = 1020;
@@ -61,6 +61,7 @@ export function draw(view, data, pick, ctx) {
       const owner = slot && typeof slot === "object" ? slot : null;
       const fill = owner ? seatFill(owner.seat) : slot === "blocked" ? "#ced4da" : "#fff";
       g.append(s("rect", { x: sx, y: y + 4, width: 13, height: 13, class: "slot", fill }));
+      if (!owner && slot !== "blocked") g.append(use("airport-tile", { x: sx + 1.5, y: y + 5.5, width: 10, height: 10, class: "slot-art" }));
       if (owner) {
         owned.push(`${name(owner.seat)} stage ${STAGES[slot.stage] || "home"}`);
         g.append(text(sx + 6.5, y + 14, STAGES[slot.stage] || "H", { class: "slot-stage", "text-anchor": "middle" }));
@@ -78,8 +79,10 @@ export function draw(view, data, pick, ctx) {
     const tiles = view.waiting?.[sec] || [];
     const x = 20 + i * 120;
     wa.append(text(x, H - 98, sec, { class: "small-label" }));
-    tiles.forEach((id, j) => id && wa.append( // 0 marks an empty space of the sections("rect", { x, y: H - 92 + j * 18, width: 112, height: 16, class: "pax" }),
-      text(x + 4, H - 80 + j * 18, tileInfo(data, id), { class: "pax-text" })));
+    tiles.forEach((id, j) => id && wa.append( // 0 marks an empty space of the section
+      s("rect", { x, y: H - 92 + j * 18, width: 112, height: 16, class: "pax" }),
+      use("passenger", { x: x + 2, y: H - 90 + j * 18, width: 12, height: 12, class: "pax-art" }),
+      text(x + 15, H - 80 + j * 18, tileInfo(data, id), { class: "pax-text" })));
   });
   const over = view.overflow || [];
   wa.append(text(750, H - 118, `Overflow (${over.length}/${board.overflowSpaces})`, { class: "board-caption" }));
@@ -94,7 +97,8 @@ export function draw(view, data, pick, ctx) {
       const ref = `card:${c.card}`;
       const label = `£${c.cost} — ${cardInfo(data, c.card)}`;
       return h("li", { "data-ref": ref }, pick.refs.has(ref)
-        ? h("button", { type: "button", class: "card-pick", onclick: () => pick.onPick(ref) }, label) : label);
+        ? h("button", { type: "button", class: "card-pick", onclick: () => pick.onPick(ref) }, icon("aircraft-card"), label)
+        : [icon("aircraft-card"), label]);
     })));
   return [svg, display];
 }

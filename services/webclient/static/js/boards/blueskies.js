@@ -1,6 +1,6 @@
 // Blue Skies board: the grid of airports (data file col/row) coloured by region, each with its gate
 // spaces (owner colour, passengers at the gate), waiting passengers, value and the next gate's cost.
-import { h, s, seatFill } from "../dom.js";
+import { h, s, seatFill, use } from "../dom.js";
 import { svgRoot, target, text } from "./common.js";
 
 const CW = 160;
@@ -36,7 +36,8 @@ export function draw(view, data, pick, ctx) {
       text(x + 10, y + 52, `${a.regions.join("/")}${st.next_cost != null ? ` · next gate ${st.next_cost}` : ""}`,
         { class: "small-label" }));
     for (let i = 0; i < st.passengers; i++) {
-      g.append(s("circle", { cx: x + 14 + (i % 12) * 11, cy: y + 64 + Math.floor(i / 12) * 11, r: 4, class: "passenger" }));
+      g.append(use("passenger", { x: x + 9 + (i % 12) * 11, y: y + 58 + Math.floor(i / 12) * 11, width: 10, height: 10,
+        class: "passenger" }));
     }
     const spaces = a.spaces.length;
     for (let i = 0; i < spaces; i++) {

@@ -1,6 +1,6 @@
 // OpenSky board: the map's airports and routes (lat/lon from the data file), aircraft tokens on routes,
 // hubs, cross-border routes, callsign markers with subsidy cubes, and the month's dice and market.
-import { s, seatColour, seatFill } from "../dom.js";
+import { s, seatColour, seatFill, use } from "../dom.js";
 import { svgRoot, target, text } from "./common.js";
 
 const W = 1000;
@@ -20,6 +20,60 @@ function projector(airports) {
   return (a) => [left + (a.lon * k - x0) * scale, H - PAD - (a.lat - y0) * scale];
 }
 
+// North America's borders (OS-21.2: every airport is printed in a country colour), simplified polylines of
+// [lat, lon] points drawn with the airports' own projection, under the routes, never taking a click.
+const COUNTRIES = {
+  USA: { name: "United States", colour: "#3b6ea5", label: [43.6, -106] },
+  CAN: { name: "Canada", colour: "#b0413e", label: [50.4, -92] },
+  MEX: { name: "Mexico", colour: "#2f7d4f", label: [22.6, -109] },
+};
+const BORDERS = [
+  { between: "USA–Canada", points: [[49.0, -126], [49.0, -123.3], [49.0, -95.2], [48.3, -89.5], [47.4, -85.9],
+    [46.5, -84.4], [45.9, -83.2], [44.2, -82.4], [43.0, -82.4], [42.3, -83.1], [42.0, -82.5], [42.6, -80.0],
+    [42.9, -78.9], [43.3, -79.1], [43.6, -77.0], [44.2, -76.3], [45.0, -74.7], [45.0, -71.5], [45.3, -71.0],
+    [46.4, -70.0], [47.4, -69.2], [47.1, -67.8], [45.6, -67.8], [44.8, -66.9]] },
+  { between: "USA–Mexico", points: [[32.53, -117.12], [32.72, -114.72], [31.33, -111.07], [31.33, -108.21],
+    [31.78, -108.21], [31.78, -106.53], [30.6, -105.0], [29.6, -104.5], [29.0, -103.1], [29.8, -101.4],
+    [28.7, -100.5], [27.5, -99.5], [26.4, -99.1], [25.9, -97.15]] },
+];
+
+/** The countries a route joins when they differ ("USA–Canada"), else null (OS-21.3). */
+export function crossBorder(countryOf, id) {
+  const [a, b] = id.split("-").map((c) => countryOf[c]);
+  return a && b && a !== b ? [a, b].map((c) => COUNTRIES[c]?.name || c).join("–") : null;
+}
+
+function drawBorders(map, pos) {
+  const g = s("g", { class: "borders", "aria-hidden": "true" });
+  for (const b of BORDERS) {
+    const pts = b.points.map(([lat, lon]) => pos({ lat, lon }).map((v) => v.toFixed(1)).join(",")).join(" ");
+    g.append(s("polyline", { points: pts, class: "border" }));
+  }
+  const present = new Set(map.airports.map((a) => a.country));
+  for (const [code, c] of Object.entries(COUNTRIES)) {
+    if (!present.has(code)) continue;
+    const [x, y] = pos({ lat: c.label[0], lon: c.label[1] });
+    g.append(text(x, y, c.name, { class: "country-name", fill: c.colour, "text-anchor": "middle" }));
+  }
+  return g;
+}
+
+function legend(map) {
+  const codes = [...new Set(map.airports.map((a) => a.country))].filter((c) => COUNTRIES[c]);
+  const g = s("g", { class: "map-legend" });
+  g.append(s("rect", { x: W - 250, y: H - 46 - codes.length * 20, width: 240, height: 40 + codes.length * 20, rx: 6,
+    class: "legend-box" }));
+  codes.forEach((c, i) => {
+    const y = H - 32 - (codes.length - i) * 20;
+    g.append(s("circle", { cx: W - 234, cy: y - 4, r: 6, class: "apt-country", fill: COUNTRIES[c].colour }),
+      text(W - 220, y, `${COUNTRIES[c].name} airport`, { class: "small-label" }));
+  });
+  g.append(s("line", { x1: W - 242, y1: H - 28, x2: W - 226, y2: H - 28, class: "route-line xb" }),
+    text(W - 220, H - 24, "cross-border route (needs a", { class: "small-label" }),
+    text(W - 220, H - 11, "Cross-border token, OS-21.4)", { class: "small-label" }));
+  return g;
+}
+
 export const drawnKeys = ["map", "callsigns", "subsidy_cubes", "dice", "market"];
 
 export function draw(view, data, pick, ctx) {
@@ -31,8 +85,11 @@ export function draw(view, data, pick, ctx) {
   const svg = svgRoot(W, H, `OpenSky ${map.title} map`);
   svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "sea" }));
   const players = view.players || [];
-  const crossBorder = new Map();
-  players.forEach((p) => (p.cross_border_routes || []).forEach((r) => crossBorder.set(r, p.seat)));
+  const countryOf = Object.fromEntries(map.airports.map((a) => [a.code, a.country]));
+  const bordered = map.airports.some((a) => a.country);
+  if (bordered) svg.append(drawBorders(map, pos));
+  const tokensOn = new Map(); // route -> seats whose Cross-border token is on it
+  players.forEach((p) => (p.cross_border_routes || []).forEach((r) => tokensOn.set(r, [...(tokensOn.get(r) || []), p.seat])));
   const routes = s("g", { class: "routes" });
   // short routes last, so that they lie on top: a longer route's hit area never takes a short route's click
   const len = ([a, b]) => Math.hypot(xy[a][0] - xy[b][0], xy[a][1] - xy[b][1]);
@@ -41,21 +98,30 @@ export function draw(view, data, pick, ctx) {
     const id = [a, b].sort().join("-");
     const [x1, y1] = xy[a];
     const [x2, y2] = xy[b];
+    const xb = bordered ? crossBorder(countryOf, id) : null;
     const g = s("g", { class: "route" });
-    g.append(s("line", { x1, y1, x2, y2, class: "route-hit hit" }), s("line", { x1, y1, x2, y2, class: "route-line" }));
-    if (crossBorder.has(id)) {
-      g.append(s("line", { x1, y1, x2, y2, class: "cross-border", stroke: seatColour(crossBorder.get(id)) }));
-    }
+    g.append(s("line", { x1, y1, x2, y2, class: "route-hit hit" }),
+      s("line", { x1, y1, x2, y2, class: `route-line${xb ? " xb" : ""}` }));
+    (tokensOn.get(id) || []).forEach((seat) => {
+      g.append(s("line", { x1, y1, x2, y2, class: "cross-border", stroke: seatColour(seat) }));
+    });
     // aircraft tokens: one small plane marker per aircraft, spread along the route
     const tokens = [];
     players.forEach((p) => { for (let i = 0; i < (p.aircraft?.[id] || 0); i++) tokens.push(p.seat); });
     tokens.forEach((seat, i) => {
       const t = (i + 1) / (tokens.length + 1);
-      g.append(s("circle", { cx: x1 + (x2 - x1) * t, cy: y1 + (y2 - y1) * t, r: 7, class: "aircraft",
-        fill: seatFill(seat) }, s("title", {}, `${name(seat)}'s aircraft on ${id}`)));
+      const [cx, cy] = [x1 + (x2 - x1) * t, y1 + (y2 - y1) * t];
+      const angle = (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI + 90; // the plane points along the route
+      g.append(s("g", { class: "aircraft-token" }, s("title", {}, `${name(seat)}'s aircraft on ${id}`),
+        s("circle", { cx, cy, r: 9, class: "aircraft", fill: seatFill(seat) }),
+        use("plane", { x: cx - 6, y: cy - 6, width: 12, height: 12, class: "token-art",
+          transform: `rotate(${angle.toFixed(0)} ${cx.toFixed(1)} ${cy.toFixed(1)})` })));
     });
     const owners = tokens.length ? `, aircraft of ${tokens.map(name).join(", ")}` : "";
-    routes.append(target(g, id, `Route ${id}${owners}`, pick));
+    const held = (tokensOn.get(id) || []).map(name);
+    const border = xb ? `, cross-border ${xb}: flying it needs your own Cross-border token on it` +
+      `${held.length ? ` (token of ${held.join(", ")})` : ""}` : "";
+    routes.append(target(g, id, `Route ${id}${border}${owners}`, pick));
   }
   svg.append(routes);
   const hubs = new Map();
@@ -67,22 +133,29 @@ export function draw(view, data, pick, ctx) {
     const [x, y] = xy[a.code];
     const g = s("g", { class: "airport" });
     (hubs.get(a.code) || []).forEach((seat, i) => g.append(s("rect", { x: x - 11 - 3 * i, y: y - 11 - 3 * i,
-      width: 22 + 6 * i, height: 22 + 6 * i, class: "hub", stroke: seatColour(seat) })));
+      width: 22 + 6 * i, height: 22 + 6 * i, class: "hub", stroke: seatColour(seat) }),
+      use("hub", { x: x - 30 - 14 * i, y: y - 30, width: 16, height: 16, class: "hub-art", color: seatColour(seat) })));
+    if (a.country && COUNTRIES[a.country]) { // the airport's country colour (OS-21.2), a ring around the dot
+      g.append(s("circle", { cx: x, cy: y, r: 12, class: "apt-country", fill: COUNTRIES[a.country].colour }));
+    }
     g.append(s("circle", { cx: x, cy: y, r: 8, class: marketAirports.has(a.code) ? "apt market hit" : "apt hit" }));
     g.append(text(x + 10, y - 8, a.code, { class: "apt-code" }));
     const cs = callsignAt[a.code];
     if (cs) {
       // subsidy_cubes: the seat whose subsidy cube sits on this callsign airport, -1 when none (OS-7)
       const owner = view.subsidy_cubes?.[a.code] ?? -1;
-      g.append(text(x + 10, y + 16, cs, { class: "callsign" }));
-      if (owner >= 0) g.append(s("rect", { x: x + 14 + cs.length * 7, y: y + 6, width: 11, height: 11, class: "cube",
+      g.append(use("callsign", { x: x + 8, y: y + 5, width: 13, height: 13, class: "callsign-art" }),
+        text(x + 21, y + 16, cs, { class: "callsign" }));
+      if (owner >= 0) g.append(s("rect", { x: x + 25 + cs.length * 7, y: y + 6, width: 11, height: 11, class: "cube",
         fill: seatFill(owner) }, s("title", {}, `${name(owner)}'s subsidy cube`)));
     }
     const extra = [hubs.has(a.code) ? `hub of ${hubs.get(a.code).map(name).join(", ")}` : "",
       cs ? `callsign ${cs}` : "", (view.subsidy_cubes?.[a.code] ?? -1) >= 0 ? `${name(view.subsidy_cubes[a.code])}'s subsidy cube` : ""].filter(Boolean).join(", ");
-    airports.append(target(g, a.code, `${a.code} ${names[a.code]}${extra ? `, ${extra}` : ""}`, pick));
+    const country = a.country ? `, ${COUNTRIES[a.country]?.name || a.country}` : "";
+    airports.append(target(g, a.code, `${a.code} ${names[a.code]}${country}${extra ? `, ${extra}` : ""}`, pick));
   }
   svg.append(airports);
+  if (bordered) svg.append(legend(map));
   const info = [`${view.month_name || ""} · season ${view.season ?? "?"}`];
   if ((view.market || []).length === 2) info.push(`market ${view.market.join("–")}`);
   svg.append(text(PAD, 30, info.join(" · "), { class: "board-caption" }));

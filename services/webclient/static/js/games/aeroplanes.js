@@ -1,6 +1,6 @@
 // Aeroplanes: Aviation Ascendant in the rulebook's words: destination and aircraft names instead of ids, the
 // Risk roll a route needs (AE-8.9 to AE-8.12) before you commit, panels and the final score categories.
-import { h } from "../dom.js";
+import { h, icon } from "../dom.js";
 import { joinAnd, section } from "../i18n.js";
 
 const STAGES = ["home", "I", "II", "III"];
@@ -100,7 +100,7 @@ export function myPanel(view, seat, ctx) {
     h("dt", {}, "Tiles in supply"), h("dd", {}, Object.entries(p.supply || {}).map(([s, n]) => `stage ${s}: ${n}`).join(", ")),
     h("dt", {}, "Advantage tiles"), h("dd", {}, owned.length ? owned.join(", ") : "none")),
   h("h3", {}, "Your aircraft"),
-  (p.aircraft || []).length ? h("ul", { class: "aircraft-list" }, p.aircraft.map((a) => h("li", {},
+  (p.aircraft || []).length ? h("ul", { class: "aircraft-list" }, p.aircraft.map((a) => h("li", {}, icon("aircraft-card"),
     `${formatters.aircraft(a.card, {}, ctx)}: ${a.free_capacity} of ${a.capacity} seats free, ${a.airport_tiles} tile${a.airport_tiles === 1 ? "" : "s"} left`,
     a.in_service ? "" : " (out of service)", (a.passengers || []).length ? ` — carrying ${a.passengers.map((t) => formatters.passenger(t, {}, ctx)).join(", ")}` : "")))
     : h("p", { class: "muted" }, "No aircraft yet.")];
@@ -110,10 +110,25 @@ export function isChance(ev) {
   return ["risk_roll", "first_player_die", "advantage_roll", "attempt_failed", "attempt_crashed", "tile_placed", "shortfall"].includes(ev.type);
 }
 
-export function final(view) {
+/**
+ * The end screen's categories, from what the final view carries: AE-15.1's final scoring (every bought card's VP,
+ * every claimed passenger tile's VP: on the cards and set aside), the rest of the VP (the three eras' majorities
+ * and profit, AE-13, and the Americas bonus, AE-8; the view keeps only their sum) and the money (the tie-break).
+ */
+export function final(view, ctx) {
+  const cardVp = (n) => (ctx?.data?.aircraft?.cards || []).find((c) => c.number === n)?.vp ?? 0;
+  const tileVp = (t) => (ctx?.data?.passengers?.tiles || []).find((x) => x.id === t)?.vp ?? 0;
+  const parts = (seat) => {
+    const p = player(view, seat);
+    const aircraft = (p.aircraft || []).reduce((n, a) => n + cardVp(a.card), 0);
+    const pax = [...(p.passengers_set_aside || []), ...(p.aircraft || []).flatMap((a) => a.passengers || [])]
+      .reduce((n, t) => n + tileVp(t), 0);
+    return { aircraft, pax, rest: score(view, seat) - aircraft - pax, money: p.money ?? 0 };
+  };
   return {
-    categories: ["Money left (tie-break)"],
-    values: (seat) => [`£${player(view, seat).money ?? 0}`],
+    categories: ["Aircraft cards (AE-15.1)", "Passengers carried (AE-15.1)", "Eras: majorities, profit, Americas bonus",
+      "Money left (tie-break)"],
+    values: (seat) => { const x = parts(seat); return [x.aircraft, x.pax, x.rest, `£${x.money}`]; },
     total: (seat) => score(view, seat),
   };
 }

@@ -1,6 +1,6 @@
 // Blue Skies in the rulebook's words: airport names, gate and buyout costs on the buttons, the budget in view,
 // my hand (the cards I hold, not a per-seat row), and the final region scoring as a table.
-import { h, seatBadge } from "../dom.js";
+import { h, icon, seatBadge } from "../dom.js";
 import { joinAnd } from "../i18n.js";
 
 const apt = (code, ctx) => (ctx.data?.blueskies?.airports || []).find((a) => a.code === code);
@@ -51,7 +51,9 @@ export function myPanel(view, seat, ctx) {
   const buying = view.phase === "buy" || view.phase === "setup_buy";
   return [h("dl", { class: "kv" },
     buying && (view.to_act || []).includes(seat) ? [h("dt", {}, "Budget left"), h("dd", { class: "budget" }, String(view.budget ?? "—"))] : null,
-    h("dt", {}, "Your hand"), h("dd", {}, (view.hand || []).length ? joinAnd(view.hand.map((c) => formatters.airport(c, {}, ctx))) : "no cards"),
+    h("dt", {}, "Your hand"), h("dd", {}, (view.hand || []).length
+      ? h("ul", { class: "hand-cards" }, view.hand.map((c) => h("li", {}, icon("bs-card"), formatters.airport(c, {}, ctx))))
+      : "no cards"),
     h("dt", {}, "Special action"), h("dd", {}, view.special_used?.[seat] ? "used" : "still available (once per game)"))];
 }
 
