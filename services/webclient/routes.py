@@ -44,10 +44,15 @@ async def replay(game_id: str, c: Ctx, step: int = Query(0, ge=0, le=1_000_000))
     entries = log["actions"]
     if step > len(entries):
         raise ApiError(422, f"step must be between 0 and {len(entries)}")
+    if log["game"] not in engine.games():  # a title this client has no engine for (test-only games)
+        raise ApiError(404, f"no replay for {log['game'][:64]!r} games")
     game = engine.get(log["game"])
     state = game.new(log["players"], log["seed"], log["options"])
     events: list[dict[str, Any]] = []
     for entry in entries[:step]:
+        if entry.get("action") is None:  # a resignation or an abort: a log entry that changes no state
+            events = []
+            continue
         events = redact_events(state.apply(entry["seat"], game.action_from_json(entry["action"])), None)
     last = entries[step - 1] if step else None
     return {

@@ -393,3 +393,34 @@ def test_on_a_phone_the_board_pinches_and_drags_and_a_drag_never_plays(page, art
     for href, hidden in uses:
         assert href.startswith("/img/sprite.svg#") and href.split("#", 1)[1] in symbols, href
         assert hidden, href
+
+
+RECORD_NOTIFICATIONS = """
+window.__notified = [];
+window.Notification = class {
+  constructor(title, options) { window.__notified.push([title, options && options.body]); }
+};
+window.Notification.permission = "granted";
+window.Notification.requestPermission = async () => "granted";
+Object.defineProperty(document, "hidden", { get: () => true });
+"""
+
+
+def test_my_turn_can_ring_and_notify_when_the_page_is_hidden(page, wc_gateway, bot_worker) -> None:
+    """Opt-in: once my turn comes back (the bot moved), a hidden page shows one browser notification per turn
+    that starts, never one per redraw; the choice is remembered."""
+    page.add_init_script(RECORD_NOTIFICATIONS)
+    create_in_lobby(page, "blueskies", 2, {1: "bot:random"})
+    page.get_by_label("Sound and notification on my turn").check()
+    rng = random.Random(5)
+    for _ in range(6):  # a few of my moves, each answered by the bot
+        page.wait_for_selector("#action-list button.action", timeout=60_000)
+        before = page.evaluate("document.body.dataset.version")
+        play_one(page, rng)
+        wait_for_change(page, before)
+    notified = page.evaluate("window.__notified")
+    assert notified, "my turn came back while the page was hidden"
+    assert all(title.startswith("Your turn in Blue Skies") for title, _body in notified)
+    assert len(notified) <= 7, "one per turn that starts, not one per redraw"
+    page.reload()
+    assert page.get_by_label("Sound and notification on my turn").is_checked()

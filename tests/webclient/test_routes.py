@@ -58,3 +58,30 @@ def test_static_client_is_served_at_the_root(http):
     assert http.get("/game.html").status_code == 200
     assert "text/javascript" in http.get("/js/game.js").headers["content-type"]
     assert http.get("/v1/catalog").status_code == 200, "the API routes come before the static mount"
+
+
+def test_replay_steps_over_a_resignation(http, wc_service, bot_worker):
+    """A resignation is a log entry without an action: the replay steps over it (it was a 500)."""
+    import time
+
+    from tests.gateway.helpers import auth
+
+    created = create(http, "opensky", 2, seed=9)
+    gid = created["game_id"]
+    token = {s["seat"]: s["token"] for s in created["seats"]}[1]
+    assert http.post(f"/v1/games/{gid}/resign", headers=auth({s["seat"]: s["token"] for s in created["seats"]}[0])
+                     ).status_code == 200
+    rng, deadline = random.Random(9), time.monotonic() + 120
+    while (game := http.get(f"/v1/games/{gid}").json())["status"] == "active" and time.monotonic() < deadline:
+        if 1 in game["to_act"]:  # seat 1 plays; the zombie bot plays seat 0 through the worker
+            legal = http.get(f"/v1/games/{gid}/actions", headers=auth(token)).json()
+            if legal["actions"]:
+                http.post(f"/v1/games/{gid}/actions", headers=auth(token),
+                          json={"action": rng.choice(legal["actions"]), "expected_version": legal["version"]})
+                continue
+        time.sleep(0.05)
+    assert game["status"] == "finished"
+    steps = http.get(f"/webclient/replay/{gid}").json()["steps"]
+    for step in (1, steps // 2, steps):
+        r = http.get(f"/webclient/replay/{gid}", params={"step": step})
+        assert r.status_code == 200, r.text

@@ -148,6 +148,7 @@ function render() {
     : myTurn && g.to_act.length === 1 ? `${ui("your_turn")} (${nameOf(g.to_act[0])})`
       : ui("to_act", { names: g.to_act.map(nameOf).join(", ") || ui("nobody") });
   $("turn").classList.toggle("mine", myTurn);
+  announceTurn(myTurn, g);
   $("game-status").textContent = phaseLine(view);
   const key = `${g.version}@${g.to_act.join(",")}@${g.status}`;
   if (key !== st.turnKey) { st.turnKey = key; st.turnSince = Date.now(); }
@@ -312,6 +313,37 @@ function renderTable(view) {
   if (!$("rules-body").childElementCount && Array.isArray(rules)) {
     $("rules-body").replaceChildren(h("dl", { class: "rules-list" }, rules.flatMap(([id, text]) => [h("dt", {}, id), h("dd", {}, text)])),
       h("p", { class: "muted" }, "Rule numbers refer to the game's rules specification."));
+  }
+}
+
+const NOTIFY = "skyboard.notify";
+
+/** When my turn starts (not on every redraw), and the player asked for it: a short tone and, while the page is
+ * hidden, a browser notification. Optional and remembered (localStorage); the title and favicon signal it anyway. */
+function announceTurn(myTurn, g) {
+  const started = myTurn && !st.wasMyTurn;
+  st.wasMyTurn = myTurn;
+  if (!started || !$("notify-turn").checked) return;
+  try {
+    const audio = new (window.AudioContext || window.webkitAudioContext)();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.4);
+  } catch { /* no audio here: the notification and the title still say it */ }
+  if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+    new Notification(ui("notify_title", { title: title() }), { body: ui("notify_body", { name: nameOf(g.to_act[0]) }), tag: gameId });
+  }
+}
+
+async function setNotify(on) {
+  localStorage.setItem(NOTIFY, on ? "1" : "0");
+  if (on && "Notification" in window && Notification.permission === "default") {
+    try { await Notification.requestPermission(); } catch { /* the tone still plays */ }
   }
 }
 
@@ -524,6 +556,8 @@ async function main() {
     refresh();
   });
   $("replay-open").addEventListener("click", openReplay);
+  $("notify-turn").checked = localStorage.getItem(NOTIFY) === "1";
+  $("notify-turn").addEventListener("change", (ev) => setNotify(ev.target.checked));
   $("resign").addEventListener("click", () => tableAction("resign"));
   $("abort").addEventListener("click", () => tableAction("abort"));
   $("zoom-in").addEventListener("click", () => setZoom(st.zoom * 1.5));
