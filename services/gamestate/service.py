@@ -138,6 +138,27 @@ def _json_object(text: str, what: str) -> Any:
         raise errors.invalid(f"{what}: {exc.message}") from None
 
 
+class _Counted:
+    """Counts one submission in skyboard_actions_total by game and outcome (accepted, replayed, the refusal's
+    reason, or internal_error), whatever happens inside the `with`."""
+
+    def __init__(self) -> None:
+        self.game = "-"
+        self.outcome = "internal_error"
+
+    def __enter__(self) -> _Counted:
+        return self
+
+    def __exit__(self, _type: object, exc: BaseException | None, _tb: object) -> None:
+        if isinstance(exc, errors.ServiceError):
+            self.outcome = exc.reason
+        metrics.ACTIONS.labels(self.game, self.outcome).inc()
+
+    def done(self, result: SubmitResult) -> SubmitResult:
+        self.outcome = "replayed" if result.replayed else "accepted"
+        return result
+
+
 class GameStateService(Endings):
     """Authoritative games in Redis. Any number of instances may share one Redis."""
 
@@ -395,20 +416,13 @@ class GameStateService(Endings):
     async def submit(
         self, game_id: str, token: str, action_json: str, expected_version: int, idem_key: str
     ) -> SubmitResult:
-        outcome, game = "internal_error", "-"
-        try:
-            result, game = await self._submit_on_cache(game_id, token, action_json, expected_version, idem_key)
+        with _Counted() as counted:
+            result, counted.game = await self._submit_on_cache(game_id, token, action_json, expected_version, idem_key)
             if result is None:
                 meta = await self._meta(game_id)
-                game = meta.game
+                counted.game = meta.game
                 result = await self._submit(meta, token, action_json, expected_version, idem_key)
-            outcome = "replayed" if result.replayed else "accepted"
-            return result
-        except errors.ServiceError as exc:
-            outcome = exc.reason
-            raise
-        finally:
-            metrics.ACTIONS.labels(game, outcome).inc()
+            return counted.done(result)
 
     async def _submit_on_cache(
         self, game_id: str, token: str, action_json: str, expected_version: int, idem_key: str
@@ -438,20 +452,12 @@ class GameStateService(Endings):
     ) -> SubmitResult:
         """A bot seat's move (GameAdmin, the workers' path): the caller proved the service credential, and the
         seat must be one the platform plays (a bot seat, including a resigned seat handed to a bot)."""
-        outcome, game = "internal_error", "-"
-        try:
+        with _Counted() as counted:
             meta = await self._meta(game_id)
-            game = meta.game
+            counted.game = meta.game
             if seat not in meta.bots:
                 raise errors.denied(f"seat {seat} is not a bot seat of this game")
-            result = await self._submit_as(meta, seat, action_json, expected_version, idem_key)
-            outcome = "replayed" if result.replayed else "accepted"
-            return result
-        except errors.ServiceError as exc:
-            outcome = exc.reason
-            raise
-        finally:
-            metrics.ACTIONS.labels(game, outcome).inc()
+            return counted.done(await self._submit_as(meta, seat, action_json, expected_version, idem_key))
 
     async def _submit(
         self, meta: Meta, token: str, action_json: str, expected_version: int, idem_key: str
