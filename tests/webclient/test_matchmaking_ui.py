@@ -31,6 +31,8 @@ def test_two_lobbies_are_matched_into_one_game(browser, wc_gateway):
             page.wait_for_url("**/game.html?id=*")
             game_ids.add(page.url.split("id=", 1)[1])
             page.wait_for_function("() => document.querySelector('#actions-h').textContent.startsWith('Your actions')")
+            # the seat list is filled once the first view arrived (names come with it)
+            page.wait_for_function("() => document.querySelector('#seat-select').value !== ''")
             seats.add(page.eval_on_selector("#seat-select", "el => el.value"))
         assert len(game_ids) == 1 and seats == {"0", "1"}
     finally:

@@ -5,7 +5,7 @@ SKYBOARD_URL (http://127.0.0.1:8000), SKYBOARD_API_KEY (none: registers a bot ac
 import os
 import random
 
-from skyboard_client import Client, SkyboardError
+from skyboard_client import Client, StaleVersion
 
 
 def main() -> None:
@@ -21,12 +21,14 @@ def main() -> None:
         for event in sky.account_events(last_id):  # resumes by itself if the connection drops
             last_id = event.id
             if event.game_id == game_id and event.type == "your_turn":
-                try:  # the event is a hint: read what is legal now, and play one of it
-                    legal = sky.legal_actions(game_id, token)
-                    if legal.actions:
+                # the event is a hint: play what is legal now; if another seat moved first (a sealed choice
+                # both answer), the version moved on while this seat still decides: read again and retry
+                while (legal := sky.legal_actions(game_id, token)).actions:
+                    try:
                         sky.submit(game_id, token, rng.choice(legal.actions), legal.version)
-                except SkyboardError as exc:  # e.g. StaleVersion: a newer your_turn follows
-                    print("refused:", exc, flush=True)
+                        break
+                    except StaleVersion:
+                        continue
             elif event.game_id == game_id and event.type == "game_end":
                 print("game over: scores", event.data["scores"], "winners", event.data["winners"], flush=True)
                 break
