@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
+import time
 from collections.abc import Callable
 
 import httpx
@@ -32,9 +34,18 @@ SUBMITTED = {"version": 4, "events": [], "status": "active", "to_act": [1], "rep
 
 @pytest.fixture
 def waits(monkeypatch) -> list[float]:
-    """Every sleep the SDK makes, recorded instead of slept."""
+    """Every sleep the SDK makes in this thread, recorded instead of slept. `time.sleep` is patched for the whole
+    process, so other threads of the test session (services' background loops) keep sleeping for real."""
     made: list[float] = []
-    monkeypatch.setattr("skyboard_client.client.time.sleep", made.append)
+    real, here = time.sleep, threading.current_thread()
+
+    def sleep(seconds: float) -> None:
+        if threading.current_thread() is here:
+            made.append(seconds)
+        else:
+            real(seconds)
+
+    monkeypatch.setattr("skyboard_client.client.time.sleep", sleep)
     return made
 
 
@@ -194,8 +205,13 @@ def test_the_account_stream_resumes_after_the_last_id_and_raises_once_the_key_st
 def test_the_async_client_retries_and_resumes_alike(monkeypatch) -> None:
     waits: list[float] = []
 
-    async def no_sleep(s: float) -> None:
-        waits.append(s)
+    real, here = asyncio.sleep, threading.current_thread()
+
+    async def no_sleep(s: float) -> None:  # only this test's loop: other threads' loops keep sleeping for real
+        if threading.current_thread() is here:
+            waits.append(s)
+        else:
+            await real(s)
 
     monkeypatch.setattr("skyboard_client.aio.asyncio.sleep", no_sleep)
     seen: list[httpx.Request] = []
