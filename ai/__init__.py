@@ -10,6 +10,7 @@ Bots are honest: they only use `state.view(seat)`, their own
 """
 
 from ai.bot import Bot, Budget, DecisionStats
-from ai.levels import default_budget, game_budget, levels, make_bot, scaled_budget
+from ai.levels import default_budget, game_budget, ladder, levels, make_bot, played_as, scaled_budget
 
-__all__ = ["Bot", "Budget", "DecisionStats", "default_budget", "game_budget", "levels", "make_bot", "scaled_budget"]
+__all__ = ["Bot", "Budget", "DecisionStats", "default_budget", "game_budget", "ladder", "levels", "make_bot",
+           "played_as", "scaled_budget"]

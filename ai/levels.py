@@ -8,8 +8,9 @@
 | `mcts-normal` | ISMCTS | 1.0 s, at most 20,000 iterations |
 | `mcts-hard` | ISMCTS | 3.0 s, at most 100,000 iterations |
 
-A game's heuristic may lower the default iteration caps (`max_search_iterations`; OpenSky: 1,000, so there
-`mcts-normal` and `mcts-hard` stop at 1,000 iterations and `mcts-easy` keeps its 200).
+A game's heuristic may lower the default iteration caps (`max_search_iterations`; OpenSky: 1,000). A game may
+offer fewer distinct strengths than there are levels (`SAME_AS`, `ladder`): in OpenSky `mcts-easy` plays as
+`greedy` and `mcts-hard` as `mcts-normal`.
 """
 
 from __future__ import annotations
@@ -55,9 +56,12 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
 #: empty until the ladder is measured, and the catalog then says null.
 RATINGS: dict[str, dict[str, float]] = {}
 
-#: Levels that play exactly as another level in a game (OpenSky caps every search at 1,000 iterations, which
-#: mcts-normal already reaches, so mcts-hard is mcts-normal there).
-SAME_AS: dict[str, dict[str, str]] = {"mcts-hard": {"opensky": "mcts-normal"}}
+#: Levels that play as another level in a game, so that every level a game offers is measurably stronger than
+#: the one below it (the ladder, `ai.lab.ladder`). OpenSky offers three strengths: its search stops at 1,000
+#: iterations (a longer one plays worse), which mcts-normal already reaches, so mcts-hard is mcts-normal there;
+#: and 200 iterations were not shown stronger than the greedy rule (41% of 40 paired games), so mcts-easy plays
+#: the rule there.
+SAME_AS: dict[str, dict[str, str]] = {"mcts-easy": {"opensky": "greedy"}, "mcts-hard": {"opensky": "mcts-normal"}}
 
 _FACTORIES: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
@@ -71,12 +75,23 @@ def levels() -> list[str]:
     return list(_FACTORIES)
 
 
-def make_bot(level: str) -> Bot:
-    """A fresh bot of `level`; ValueError naming the known levels otherwise."""
+def played_as(level: str, game: str | None) -> str:
+    """The level whose bot plays `level` in `game` (itself unless `SAME_AS` says otherwise)."""
+    return SAME_AS.get(level, {}).get(game, level) if game is not None else level
+
+
+def ladder(game: str) -> list[str]:
+    """The distinct strengths `game` offers, weakest first: every level that plays as itself there."""
+    return [level for level in levels() if played_as(level, game) == level]
+
+
+def make_bot(level: str, game: str | None = None) -> Bot:
+    """A fresh bot of `level` (as it plays in `game`, when given); ValueError naming the known levels otherwise."""
     factory = _FACTORIES.get(level) if isinstance(level, str) else None
     if factory is None:
         raise ValueError(f"unknown bot level {level!r}; known levels: {', '.join(_FACTORIES)}")
-    return factory()
+    played = played_as(level, game)
+    return factory() if played == level else _FACTORIES[played]()
 
 
 def default_budget(level: str) -> Budget | None:
@@ -91,9 +106,21 @@ FLOOR_LEVEL = "mcts-easy"
 
 
 def game_budget(level: str, game: str) -> Budget | None:
-    """The level's default budget in `game`: its iteration cap lowered to the game's `max_search_iterations`
-    (what the level's bot uses when given no budget; None for non-searching levels)."""
-    budget = default_budget(level)
+    """The level's default budget in `game`, as it plays there (`played_as`): its iteration cap lowered to the
+    game's `max_search_iterations` (what the level's bot uses when given no budget; None for non-searching
+    levels)."""
+    return _within_game_cap(default_budget(played_as(level, game)), game)
+
+
+def floor_budget(game: str) -> Budget:
+    """The smallest budget a shrunk search gets in `game`: `FLOOR_LEVEL`'s search, whatever that level plays as
+    there."""
+    floor = _within_game_cap(default_budget(FLOOR_LEVEL), game)
+    assert floor is not None
+    return floor
+
+
+def _within_game_cap(budget: Budget | None, game: str) -> Budget | None:
     if budget is None:
         return None
     from ai.heuristics import for_game
@@ -110,7 +137,7 @@ def scaled_budget(level: str, game: str, scale: float) -> Budget | None:
     budget = game_budget(level, game)
     if budget is None or scale >= 1:
         return budget
-    floor = game_budget(FLOOR_LEVEL, game) or budget
+    floor = floor_budget(game)
     seconds = budget.seconds
     if seconds is not None:
         seconds = max(seconds * scale, floor.seconds or 0.0, 1e-3)
@@ -131,8 +158,9 @@ def level_details(games: list[str] | tuple[str, ...] | None = None) -> list[dict
     for level in levels():
         per_game = {}
         for game in names:
-            cpu = DECISION_CPU_S.get(level, {}).get(game)
-            entry: dict = {"think_seconds": cpu, "cpu_seconds": cpu, "rating": RATINGS.get(level, {}).get(game)}
+            played = played_as(level, game)
+            cpu = DECISION_CPU_S.get(played, {}).get(game)
+            entry: dict = {"think_seconds": cpu, "cpu_seconds": cpu, "rating": RATINGS.get(played, {}).get(game)}
             if game in SAME_AS.get(level, {}):
                 entry["same_as"] = SAME_AS[level][game]
             per_game[game] = entry

@@ -44,7 +44,7 @@ def play_match(
     state = game_obj.new(players, seed, options)
     master = random.Random(seed * 7919 + 17)
     if bots is None:
-        bots = [make_bot(level) for level in levels]
+        bots = [make_bot(level, game_obj.name) for level in levels]
     elif len(bots) != players:
         raise ValueError(f"{len(bots)} bots for {players} seats")
     rngs = [random.Random(master.getrandbits(64)) for _ in levels]

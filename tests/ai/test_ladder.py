@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 import ai
-from ai.lab.ladder import Capped, credit, estimate, lineups, main
+from ai.lab.ladder import MIN_GAMES_A_PAIR, Capped, credit, deals_for, estimate, lineups, main
 from ai.levels import free_core_iterations
 
 
@@ -24,8 +26,42 @@ def test_levels_play_at_their_free_core_iteration_cap():
 
 def test_estimate_grows_with_the_seeds():
     small, large = estimate(10), estimate(20)
-    assert [(g, p) for g, p, _ in small] == [(g, p) for g, p, _ in large]
-    assert all(abs(b - 2 * a) < 1e-9 for (_, _, a), (_, _, b) in zip(small, large, strict=True))
+    assert [(g, p) for g, p, *_ in small] == [(g, p) for g, p, *_ in large]
+    assert all(abs(b - 2 * a) < 1e-9 for (*_, a), (*_, b) in zip(small, large, strict=True))
+    assert all(games_b == 2 * games_a for (_, _, games_a, _), (_, _, games_b, _) in zip(small, large, strict=True))
+
+
+def test_default_deals_give_at_least_forty_games_a_pair():
+    for players in (2, 3, 4):
+        games = deals_for(players, None) * len(lineups("a", "b", players))
+        assert MIN_GAMES_A_PAIR <= games < MIN_GAMES_A_PAIR + len(lineups("a", "b", players))
+    assert deals_for(3, 5) == 5
+
+
+def test_opensky_offers_three_strengths_and_plays_them():
+    """The ladder runs over the game's distinct strengths; a level that plays as another gets that bot."""
+    assert ai.ladder("opensky") == ["random", "greedy", "mcts-normal"]
+    assert ai.ladder("blueskies") == ai.levels()
+    assert Capped("mcts-easy", "opensky").budget is None  # plays the greedy rule there
+    assert Capped("mcts-easy", "blueskies").budget == ai.Budget(iterations=200)
+
+
+def test_the_ledger_records_every_game_and_a_rerun_plays_none(tmp_path, capsys, monkeypatch):
+    ledger = tmp_path / "ladder.jsonl"
+    argv = ["--game", "opensky", "--levels", "random,greedy", "--seeds", "2", "--workers", "1",
+            "--ledger", str(ledger)]
+    (first,) = main(argv)
+    lines = [json.loads(line) for line in ledger.read_text().splitlines()]
+    assert len(lines) == 4 and {tuple(x["key"]["lineup"]) for x in lines} == {("greedy", "random"),
+                                                                                ("random", "greedy")}
+    import ai.lab.ladder as ladder
+
+    def refuse(_args):
+        raise AssertionError("a game in the ledger was played again")
+
+    monkeypatch.setattr(ladder, "_play", refuse)
+    (again,) = main(argv)
+    assert again == first and len(ledger.read_text().splitlines()) == 4
 
 
 def test_a_small_ladder_separates_greedy_from_random(capsys):

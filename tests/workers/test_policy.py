@@ -12,6 +12,7 @@ import pytest
 import redis as redis_sync
 
 import ai
+from ai.levels import floor_budget
 from services.bot_policy import QueueAge, background_list, budget_scale
 from services.celery_app import make_celery
 from services.gamestate.bots import CeleryDispatcher
@@ -23,8 +24,10 @@ def test_budget_scale_and_its_floor():
     assert budget_scale(6.0, 3.0) == 0.5 and budget_scale(100.0, 0.0) == 1.0
     assert ai.scaled_budget("mcts-normal", "blueskies", 0.5) == ai.Budget(seconds=0.5, iterations=10_000)
     assert ai.scaled_budget("mcts-normal", "opensky", 0.5) == ai.Budget(seconds=0.5, iterations=500)  # game cap
-    easy = ai.game_budget("mcts-easy", "opensky")
-    for level in ("mcts-easy", "mcts-normal", "mcts-hard"):
+    easy = floor_budget("opensky")  # mcts-easy's search, though mcts-easy plays greedy in OpenSky
+    assert easy == ai.Budget(seconds=0.1, iterations=200)
+    assert ai.game_budget("mcts-easy", "opensky") is None
+    for level in ("mcts-normal", "mcts-hard"):
         shrunk = ai.scaled_budget(level, "opensky", 0.001)
         assert shrunk.seconds >= easy.seconds and shrunk.iterations >= easy.iterations
     assert ai.scaled_budget("greedy", "opensky", 0.1) is None
