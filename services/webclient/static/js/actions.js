@@ -22,11 +22,14 @@ export function refsOf(action) {
 
 const plain = { label: (a) => a.type, hint: () => null, tooltip: () => null, group: (t) => t };
 
-/** Render the picker into `root`; `play(action)` submits one; `describe` gives label, hint, tooltip, group. */
-export function renderPicker(root, actions, play, filterRef = null, describe = plain) {
-  const shown = filterRef ? actions.filter((a) => refsOf(a).has(filterRef)) : actions;
+/**
+ * Render the picker into `root`; `play(action)` submits one; `filterRefs` (a list of board refs, or null) keeps
+ * the actions naming any of them; `describe` gives label, hint, tooltip, group.
+ */
+export function renderPicker(root, actions, play, filterRefs = null, describe = plain) {
+  const shown = filterRefs ? actions.filter((a) => { const r = refsOf(a); return filterRefs.some((x) => r.has(x)); }) : actions;
   if (!shown.length) {
-    root.replaceChildren(h("p", { class: "muted" }, actions.length ? "No action names that element." : "Nothing to do now."));
+    root.replaceChildren(h("p", { class: "muted" }, actions.length ? "No action names what you chose on the board." : "Nothing to do now."));
     return;
   }
   const groups = new Map();

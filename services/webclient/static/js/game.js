@@ -7,6 +7,7 @@ import { refsOf, renderPicker } from "./actions.js";
 import { loadCatalogue, say, section, ui } from "./i18n.js";
 import { findGame, mySeats, player, saveGame } from "./store.js";
 import { panZoom } from "./panzoom.js";
+import { nearTargets, resolveTap } from "./taps.js";
 import * as opensky from "./boards/opensky.js";
 import * as aeroplanes from "./boards/aeroplanes.js";
 import * as blueskies from "./boards/blueskies.js";
@@ -27,7 +28,7 @@ const st = {
   game: null, // last GET /v1/games/{id}
   actions: [], // legal actions of st.seat
   boardData: null,
-  filterRef: null,
+  filterRefs: null, // board refs the action list is narrowed to (a tapped or clicked board element)
   stream: null, // AbortController of the SSE reader
   streamFailures: 0,
   lastEventVersion: 0,
@@ -127,7 +128,7 @@ function selectSeat(seat) {
   if (seat === st.seat) return;
   st.seat = seat;
   $("seat-select").value = String(seat);
-  st.filterRef = null;
+  st.filterRefs = null;
   openStream();
 }
 
@@ -213,7 +214,7 @@ function drawBoard(view, interactive = true) {
     return;
   }
   const [svg, ...extra] = board.draw(view, st.boardData, pick, ctxFor(view));
-  if (st.filterRef) svg.querySelectorAll(`[data-ref="${CSS.escape(st.filterRef)}"]`).forEach((el) => el.classList.add("selected"));
+  for (const ref of st.filterRefs || []) svg.querySelectorAll(`[data-ref="${CSS.escape(ref)}"]`).forEach((el) => el.classList.add("selected"));
   for (const ref of st.lastRefs) svg.querySelectorAll(`[data-ref="${CSS.escape(ref)}"]`).forEach((el) => el.classList.add("last-move"));
   svg.style.width = `${100 * st.zoom}%`;
   $("board").replaceChildren(svg);
@@ -232,18 +233,34 @@ function markLastMove() {
 function pickRef(ref) {
   const matching = st.actions.filter((a) => refsOf(a).has(ref));
   if (matching.length === 1) { play(matching[0]); return; }
-  st.filterRef = ref;
+  narrowTo([ref]);
+}
+
+/** Narrow the picker to the actions naming any of `refs` and move focus (and the page) to its first choice. */
+function narrowTo(refs) {
+  st.filterRefs = refs;
   render();
-  $("action-list").querySelector("button")?.focus();
+  $("action-list").querySelector("button, select")?.focus();
+}
+
+/** A touch tap on the board: the one target near the finger, or the actions of every target near it (taps.js). */
+function tapBoard(point) {
+  const svg = $("board").querySelector("svg");
+  const choice = svg ? resolveTap(nearTargets(svg, point.x, point.y)) : null;
+  if (!choice) return false;
+  if (choice.pick) pickRef(choice.pick);
+  else narrowTo(choice.near);
+  return true;
 }
 
 function renderActions() {
   const g = st.game;
   const ctx = ctxFor(g.view);
   const filter = $("actions-filter");
-  filter.hidden = !st.filterRef;
-  filter.replaceChildren(...(st.filterRef ? [ui("showing_actions_for", { what: pres()?.refLabel?.(st.filterRef, ctx) || st.filterRef }), " ",
-    h("button", { type: "button", class: "small", onclick: () => { st.filterRef = null; render(); } }, ui("show_all"))] : []));
+  filter.hidden = !st.filterRefs;
+  const what = (st.filterRefs || []).map((ref) => pres()?.refLabel?.(ref, ctx) || ref).join("; ");
+  filter.replaceChildren(...(st.filterRefs ? [ui(st.filterRefs.length > 1 ? "showing_actions_near" : "showing_actions_for", { what }), " ",
+    h("button", { type: "button", class: "small", onclick: () => { st.filterRefs = null; render(); } }, ui("show_all"))] : []));
   $("actions-h").textContent = st.seat === null ? ui("spectating") : ui("your_actions", { name: nameOf(st.seat) });
   const note = pres()?.actionNote?.(g.view, st.seat, ctx);
   $("phase").textContent = [section(g.game, "phase")[g.view.phase] || "", note || ""].filter(Boolean).join(" ");
@@ -264,7 +281,7 @@ function renderActions() {
     tooltip: (a) => { const id = p?.RULE_OF?.[a.type]; return id && rules[id] ? `${id}: ${rules[id]}` : null; },
     group: (type) => groups[type] || type.replace(/_/g, " "),
   };
-  renderPicker($("action-list"), st.actions, play, st.filterRef, describe);
+  renderPicker($("action-list"), st.actions, play, st.filterRefs, describe);
 }
 
 async function play(action) {
@@ -281,7 +298,7 @@ async function play(action) {
     });
     showError(null);
     $("notice").textContent = "";
-    st.filterRef = null;
+    st.filterRefs = null;
     version = done.version;
     autoSwitch(done.status, done.to_act);
   } catch (err) {
@@ -551,7 +568,7 @@ async function main() {
   sel.addEventListener("change", () => {
     $("auto-seat").checked = false;
     st.seat = sel.value === "" ? null : Number(sel.value);
-    st.filterRef = null;
+    st.filterRefs = null;
     openStream();
     refresh();
   });
@@ -563,7 +580,7 @@ async function main() {
   $("zoom-in").addEventListener("click", () => setZoom(st.zoom * 1.5));
   $("zoom-out").addEventListener("click", () => setZoom(st.zoom / 1.5));
   $("zoom-reset").addEventListener("click", () => setZoom(1));
-  panZoom($("board"), () => st.zoom, setZoom);
+  panZoom($("board"), () => st.zoom, setZoom, tapBoard);
   setInterval(tick, 1000);
   await refresh();
   sel.replaceChildren(...st.seats.map((x) => h("option", { value: x.seat }, nameOf(x.seat))), h("option", { value: "" }, "Spectator"));

@@ -1,7 +1,8 @@
 // The board frame's touch and mouse gestures (pointer events): drag pans the zoomed board inside its frame,
 // two fingers pinch to zoom about their midpoint, Ctrl+wheel zooms about the cursor. A drag never becomes a click
 // on the board target it started on. The zoom buttons and the keyboard (arrows scroll the focused frame,
-// + and - zoom) keep working; at "Fit" one finger scrolls the page as usual.
+// + and - zoom) keep working; at "Fit" one finger scrolls the page as usual. A touch tap (no drag, no pinch) goes
+// to `onTap` first, which may take it instead of the element under the finger (taps.js).
 
 const DRAG_PX = 6; // a move shorter than this is still a tap
 
@@ -9,12 +10,14 @@ const DRAG_PX = 6; // a move shorter than this is still a tap
  * @param {HTMLElement} frame  the scrolling board frame (#board)
  * @param {() => number} getZoom
  * @param {(z: number, anchor?: {x: number, y: number}) => void} setZoom  anchor: client coordinates kept in place
+ * @param {(point: {x: number, y: number}) => boolean} [onTap]  a touch tap's point; true: it was handled
  */
-export function panZoom(frame, getZoom, setZoom) {
+export function panZoom(frame, getZoom, setZoom, onTap = () => false) {
   const pointers = new Map(); // pointerId -> {x, y}
   let drag = null; // {x, y, left, top, moved}
   let pinch = null; // {dist, zoom}
   let swallowClick = false;
+  let touchTap = false; // the gesture so far is one finger that has not moved
 
   const mid = () => {
     const [a, b] = [...pointers.values()];
@@ -24,6 +27,7 @@ export function panZoom(frame, getZoom, setZoom) {
   frame.addEventListener("pointerdown", (e) => {
     if (e.pointerType === "mouse" && (e.button !== 0 || getZoom() <= 1)) return; // a mouse pans only a zoomed board
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    touchTap = e.pointerType === "touch" && pointers.size === 1;
     if (pointers.size === 2) {
       const m = mid();
       pinch = { dist: m.dist || 1, zoom: getZoom() };
@@ -37,6 +41,7 @@ export function panZoom(frame, getZoom, setZoom) {
     if (!pointers.has(e.pointerId)) return;
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     if (pinch && pointers.size === 2) {
+      touchTap = false;
       const m = mid();
       setZoom(pinch.zoom * (m.dist / pinch.dist), { x: m.x, y: m.y });
       swallowClick = true;
@@ -47,6 +52,7 @@ export function panZoom(frame, getZoom, setZoom) {
       if (!drag.moved && Math.hypot(dx, dy) < DRAG_PX) return;
       if (!drag.moved) {
         drag.moved = true;
+        touchTap = false;
         try { frame.setPointerCapture(e.pointerId); } catch { /* synthetic pointers cannot be captured */ }
         frame.classList.add("panning");
       }
@@ -67,11 +73,14 @@ export function panZoom(frame, getZoom, setZoom) {
     }
   };
   frame.addEventListener("pointerup", end);
-  frame.addEventListener("pointercancel", end);
+  frame.addEventListener("pointercancel", (e) => { touchTap = false; end(e); });
 
   // a pan or a pinch that ends over a target must not play its action
   frame.addEventListener("click", (e) => {
-    if (swallowClick) { e.stopPropagation(); e.preventDefault(); swallowClick = false; }
+    if (swallowClick) { e.stopPropagation(); e.preventDefault(); swallowClick = false; return; }
+    const tapped = touchTap;
+    touchTap = false;
+    if (tapped && e.detail > 0 && onTap({ x: e.clientX, y: e.clientY })) { e.stopPropagation(); e.preventDefault(); }
   }, true);
 
   frame.addEventListener("wheel", (e) => {
