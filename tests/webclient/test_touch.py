@@ -109,7 +109,8 @@ TAP_OUTCOME = """ref => ({
     selected: [...document.querySelectorAll('#board svg .selected[data-ref]')].map(e => e.dataset.ref),
     filter: !document.querySelector('#actions-filter').hidden,
     version: document.body.dataset.version,
-    focusIsAButton: !!document.activeElement && document.activeElement.matches('#action-list button, #action-list select'),
+    focusIsAButton: !!document.activeElement
+        && document.activeElement.matches('#action-list button, #action-list select'),
 })"""
 
 
