@@ -55,8 +55,36 @@ function renderCreateForm() {
     h("span", { class: "seat-field" }, h("label", { for: `seat-kind-${i}` }, `Player ${i + 1}`), " ",
       h("select", { id: `seat-kind-${i}`, name: `seat-${i}` },
         kinds.map((k) => h("option", { value: k, selected: (before[i] ?? (i === 0 ? "human" : "bot:random")) === k },
-          k === "human" ? "Human (this browser)" : `Bot: ${k.slice(4)}`))))));
+          k === "human" ? "Human (this browser)" : `Bot: ${k.slice(4)}${levelNote(k.slice(4), g)}`))))),
+    levelTable(g));
   $("match-players").value ||= g.min_players;
+}
+
+/** Seconds as people say them: "instant", "0.1 s", "1.6 s". */
+const thinkTime = (sec) => (sec < 0.005 ? "instant" : `${sec < 1 ? sec.toFixed(sec < 0.1 ? 2 : 1) : sec.toFixed(1)} s`);
+
+/** What a bot level is in game `g` (the catalog's bot_level_details): its think time, or the level it plays as. */
+function levelNote(level, g) {
+  const here = (catalog.bot_level_details || []).find((d) => d.name === level)?.games?.[g.name];
+  if (!here) return "";
+  if (here.same_as) return ` (plays as ${here.same_as} in ${g.title})`;
+  return here.think_seconds == null ? "" : ` (${thinkTime(here.think_seconds)} a move)`;
+}
+
+/** The bot levels of game `g`: what each is, its think time per move and its rating over the ladder's games. */
+function levelTable(g) {
+  const details = catalog.bot_level_details || [];
+  if (!details.length) return null;
+  return h("details", { class: "bot-levels" }, h("summary", {}, `About the bot levels in ${g.title}`),
+    h("table", {}, h("caption", { class: "sr-only" }, `Bot levels in ${g.title}`),
+      h("thead", {}, h("tr", {}, ["Level", "What it is", "Think time a move", "Rating"].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, details.map((d) => {
+        const here = d.games?.[g.name] || {};
+        return h("tr", {}, h("th", { scope: "row" }, d.name),
+          h("td", {}, here.same_as ? `Plays as ${here.same_as} in ${g.title}. ${d.description}` : d.description),
+          h("td", {}, here.think_seconds == null ? "—" : thinkTime(here.think_seconds)),
+          h("td", {}, here.rating == null ? "not measured" : here.rating.toFixed(1)));
+      }))));
 }
 
 async function createGame(ev) {
