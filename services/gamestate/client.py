@@ -162,6 +162,8 @@ class Summary:
     bots: dict[int, str]
     created_ms: int
     updated_ms: int
+    #: the time control's JSON shape, None = no clock
+    time_control: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,7 +288,8 @@ def _update(r) -> Update:
 
 def _summary(g) -> Summary:
     return Summary(
-        g.game_id, g.game, g.players, g.status, g.version, list(g.to_act), dict(g.bots), g.created_ms, g.updated_ms
+        g.game_id, g.game, g.players, g.status, g.version, list(g.to_act), dict(g.bots), g.created_ms, g.updated_ms,
+        _control(g.time_control) if g.HasField("time_control") else None,
     )
 
 

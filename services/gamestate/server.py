@@ -98,6 +98,7 @@ def _summary(m: Meta) -> pb2.GameSummary:
         bots=m.bots,
         created_ms=m.created_ms,
         updated_ms=m.updated_ms,
+        time_control=_control_pb(m.time_control),
     )
 
 

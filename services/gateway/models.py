@@ -291,6 +291,7 @@ class GameSummaryOut(BaseModel):
     bots: dict[str, str] = Field(description="Seat (as a string) -> bot level of each bot seat")
     created_ms: int
     updated_ms: int
+    time_control: TimeControlOut | None = Field(None, description="The game's time control; None: no clock")
 
 
 class GameList(BaseModel):

@@ -111,7 +111,7 @@ async def list_games(
     return GameList(games=[
         GameSummaryOut(game_id=g.game_id, game=g.game, players=g.players, status=g.status, version=g.version,
                        to_act=g.to_act, bots={str(k): v for k, v in sorted(g.bots.items())},
-                       created_ms=g.created_ms, updated_ms=g.updated_ms)
+                       created_ms=g.created_ms, updated_ms=g.updated_ms, time_control=g.time_control)
         for g in found
     ])
 
