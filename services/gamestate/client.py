@@ -119,6 +119,9 @@ class GameState:
     seats: list[dict[str, Any]] = field(default_factory=list)
     owner: str = ""
     rated: bool = False
+    #: seat -> the player seated there, where the creator named one (SeatState.player_id: matched and challenge
+    #: games); the owner holds an owned game's other human seats
+    seat_players: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +269,7 @@ def _state(r) -> GameState:
         seats=[{"seat": x.seat, "kind": x.kind, "status": x.status, "bot_level": x.bot_level or None} for x in r.seats],
         owner=r.owner,
         rated=r.rated,
+        seat_players={x.seat: x.player_id for x in r.seats if x.player_id},
     )
 
 
