@@ -80,6 +80,30 @@ def test_a_game_read_names_who_sits_where_without_a_redis_read_of_the_gateway(gw
             assert [cmd for cmd in commands if game_id in cmd] == [], "the gateway read Redis for the game"
 
 
+def test_a_rated_game_from_before_games_kept_their_seats_still_names_its_players(gw: Gateway) -> None:
+    """A rated game whose metadata has no seat_players (created by an earlier release): its rating registration
+    still names the players, read as before (the one case left with that read)."""
+    with gw.client() as c:
+        a_id, b_id = new_account(c, "legacy-a")[0], new_account(c, "legacy-b")[0]
+
+    async def create() -> str:
+        ctx: Context = create_app(gw.settings).state.ctx
+        try:
+            game_id, _seats = await ctx.gamestate.create(TOY, 3, None, {}, {2: "random"}, rated=True)
+            await ctx.ratings.register_game(game_id, TOY, {0: f"player:{a_id}", 1: f"player:{b_id}", 2: "bot:random"})
+            return game_id
+        finally:
+            await ctx.gamestate.close()
+            await ctx.redis.aclose()
+            await ctx.archive.close()
+
+    game_id = asyncio.run(create())
+    with gw.client() as c:
+        game, commands = _game_read(gw, c, game_id)
+    assert {s["seat"]: s["player_id"] for s in game["seats"]} == {0: a_id, 1: b_id, 2: None}
+    assert [cmd.split()[0].upper() for cmd in commands if game_id in cmd] == ["HGETALL"]
+
+
 # ------------------------------------------------------------------ the handler before and after, timed
 
 
