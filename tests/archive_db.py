@@ -13,6 +13,7 @@ otherwise. With CI=true an unreachable server fails the tests instead of skippin
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import uuid
 from collections.abc import Iterator
@@ -76,6 +77,19 @@ def drop_shared_pg() -> None:
     name = _shared.pop("name", None)
     _shared.pop("url", None)
     if name is not None:
+        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@contextlib.contextmanager
+def own_pg_database(tag: str) -> Iterator[str]:
+    """An empty PostgreSQL database (skyboard_test_<run>_<tag>_<random>, not migrated) for one test, dropped after
+    it: for tests of the migrations themselves."""
+    require_postgres()
+    name = f"skyboard_test_{RUN}_{tag}_{uuid.uuid4().hex[:8]}"
+    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+    try:
+        yield f"{PG_SERVER.replace('postgresql://', 'postgresql+asyncpg://', 1)}/{name}"
+    finally:
         asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 

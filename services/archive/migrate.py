@@ -1,4 +1,5 @@
-"""Apply the Alembic migrations programmatically (at service start, and `python -m services.archive upgrade`).
+"""Apply the Alembic migrations programmatically (at service start, and `python -m services.archive upgrade`;
+`downgrade <revision>` rolls back).
 
 The migrations run on the caller's async connection (Alembic's "connection sharing" recipe), so no
 second event loop or sync driver is needed. On PostgreSQL a transaction-scoped advisory lock makes
@@ -29,15 +30,24 @@ def alembic_config(url: str | None = None) -> Config:
     return cfg
 
 
-def _upgrade(connection: Connection, revision: str) -> None:
+def _run(connection: Connection, step: str, revision: str) -> None:
     cfg = alembic_config()
     cfg.attributes["connection"] = connection
-    command.upgrade(cfg, revision)
+    (command.upgrade if step == "upgrade" else command.downgrade)(cfg, revision)
+
+
+async def _migrate(engine: AsyncEngine, step: str, revision: str) -> None:
+    async with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
+        await conn.run_sync(_run, step, revision)
 
 
 async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
     """Bring the archive at `engine` to `revision` (idempotent)."""
-    async with engine.begin() as conn:
-        if conn.dialect.name == "postgresql":
-            await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
-        await conn.run_sync(_upgrade, revision)
+    await _migrate(engine, "upgrade", revision)
+
+
+async def downgrade(engine: AsyncEngine, revision: str) -> None:
+    """Take the archive at `engine` back to `revision` (an operator's rollback; see each revision's notes)."""
+    await _migrate(engine, "downgrade", revision)

@@ -4,7 +4,8 @@
 the action log as zlib of the exact JSON lines Redis held (joined by newlines), and the final state
 (the engine's canonical JSON, zlib) so reads need no replay. `archived_game_players` is the history
 index: one row per (player, game) with the columns the history query filters and sorts on copied in,
-so a player's page is one index range scan.
+so a player's page is one index range scan. Migration 0003 added what a finished game's view shows of its clock
+and seats (time control, the reserves left at the end, abandoned seats); older rows have them NULL.
 
 `players`, `api_keys`, `ratings` and `settled_games` are the accounts (migration 0002): a player's name and
 kind, its API keys' SHA-256 (the current key has no expiry; a rotated one keeps working until `expires_ms`),
@@ -45,12 +46,19 @@ class ArchivedGameRow(Base):
     scores: Mapped[list[int]] = mapped_column(JSON)
     winners: Mapped[list[int]] = mapped_column(JSON)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
-    turn_ms: Mapped[int] = mapped_column(Integer, default=0)
+    #: ms per decision (a correspondence control's days reach 2.6e9: BIGINT; SQLite's INTEGER is 64-bit already)
+    turn_ms: Mapped[int] = mapped_column(BigInteger().with_variant(Integer(), "sqlite"), default=0)
     log_z: Mapped[bytes] = mapped_column(LargeBinary)
     state_z: Mapped[bytes] = mapped_column(LargeBinary)
     created_ms: Mapped[int] = mapped_column(BigInteger)
     finished_ms: Mapped[int] = mapped_column(BigInteger)
     archived_ms: Mapped[int] = mapped_column(BigInteger)
+    #: the time control's JSON shape (services/gamestate/clocks.py); NULL: no clock, or a row from before 0003
+    time_control: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    #: seat -> reserve ms each seat had left when the game ended (realtime controls with a reserve)
+    reserves: Mapped[dict[str, int] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    #: seats abandoned (consecutive timeouts, inactivity) that the zombie bot played out
+    abandoned: Mapped[list[int] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
 
     __table_args__ = (
         Index("ix_archived_games_created", "created_ms"),

@@ -58,6 +58,12 @@ class ArchivedGame:
     archived_ms: int = 0
     log_lines: list[str] = field(default_factory=list)
     state_text: str = ""
+    #: the time control's JSON shape (services/gamestate/clocks.py); None: no clock (or archived before 0003)
+    time_control: dict[str, Any] | None = None
+    #: seat -> reserve ms left when the game ended (realtime controls with a reserve)
+    reserves: dict[int, int] = field(default_factory=dict)
+    #: seats abandoned (consecutive timeouts, inactivity) that the zombie bot played out
+    abandoned: list[int] = field(default_factory=list)
 
     def player_seats(self) -> dict[str, list[int]]:
         """player id -> the seats it held (an owner without a seat maps to [])."""

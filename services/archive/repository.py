@@ -21,7 +21,7 @@ from sqlalchemy.orm import defer
 from services.archive.models import ArchivedGameRow, ArchivedPlayerRow
 from services.archive.record import ArchivedGame, pack_lines, pack_text, unpack_lines, unpack_text
 
-#: Rows per INSERT statement (asyncpg allows 32767 bind parameters; a game row takes 22)
+#: Rows per INSERT statement (asyncpg allows 32767 bind parameters; a game row takes 25)
 CHUNK = 500
 
 STATUSES = ("finished", "aborted")
@@ -59,6 +59,8 @@ def _row(g: ArchivedGame) -> dict[str, Any]:
         "status": g.status, "version": g.version, "digest": g.digest, "scores": g.scores, "winners": g.winners,
         "rated": g.rated, "turn_ms": g.turn_ms, "log_z": pack_lines(g.log_lines), "state_z": pack_text(g.state_text),
         "created_ms": g.created_ms, "finished_ms": g.finished_ms, "archived_ms": g.archived_ms,
+        "time_control": g.time_control, "reserves": {str(s): ms for s, ms in sorted(g.reserves.items())},
+        "abandoned": g.abandoned,
     }
 
 
@@ -79,6 +81,8 @@ def _game(r: ArchivedGameRow, blobs: bool) -> ArchivedGame:
         version=r.version, digest=r.digest, scores=list(r.scores), winners=list(r.winners), rated=r.rated,
         turn_ms=r.turn_ms, created_ms=r.created_ms, finished_ms=r.finished_ms, archived_ms=r.archived_ms,
         log_lines=unpack_lines(r.log_z) if blobs else [], state_text=unpack_text(r.state_z) if blobs else "",
+        time_control=r.time_control or None, reserves={int(s): int(ms) for s, ms in (r.reserves or {}).items()},
+        abandoned=list(r.abandoned or []),
     )
 
 

@@ -21,12 +21,15 @@ from services.gamestate.store import Meta
 
 
 def meta_of(g: ArchivedGame) -> Meta:
-    """The service's view of an archived game's metadata (no clock, nobody to act, no bot key)."""
+    """The service's view of an archived game's metadata: what its last metadata in Redis said of it (time control,
+    reserves left, abandoned seats, who sat where, rated), with no clock running, nobody to act and no bot key."""
     return Meta(
         game_id=g.game_id, game=g.game, players=g.players, options=g.options, seed=g.seed, bots=g.bots,
         resigned=g.resigned, token_hashes=g.token_hashes, status=g.status, version=g.version, digest=g.digest,
         to_act=[], scores=g.scores, winners=g.winners, created_ms=g.created_ms, updated_ms=g.finished_ms,
         clock_ms=g.turn_ms, deadline_ms=0, deadlines={}, owner=g.owner, archived=True,
+        time_control=g.time_control, reserves=dict(g.reserves), abandoned=list(g.abandoned), rated=g.rated,
+        seat_players=dict(g.seat_players),
     )
 
 

@@ -119,6 +119,9 @@ class GameState:
     seats: list[dict[str, Any]] = field(default_factory=list)
     owner: str = ""
     rated: bool = False
+    #: seat -> the player seated there, where the creator named one (SeatState.player_id: matched and challenge
+    #: games); the owner holds an owned game's other human seats
+    seat_players: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +165,8 @@ class Summary:
     bots: dict[int, str]
     created_ms: int
     updated_ms: int
+    #: the time control's JSON shape, None = no clock
+    time_control: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +269,7 @@ def _state(r) -> GameState:
         seats=[{"seat": x.seat, "kind": x.kind, "status": x.status, "bot_level": x.bot_level or None} for x in r.seats],
         owner=r.owner,
         rated=r.rated,
+        seat_players={x.seat: x.player_id for x in r.seats if x.player_id},
     )
 
 
@@ -286,7 +292,8 @@ def _update(r) -> Update:
 
 def _summary(g) -> Summary:
     return Summary(
-        g.game_id, g.game, g.players, g.status, g.version, list(g.to_act), dict(g.bots), g.created_ms, g.updated_ms
+        g.game_id, g.game, g.players, g.status, g.version, list(g.to_act), dict(g.bots), g.created_ms, g.updated_ms,
+        _control(g.time_control) if g.HasField("time_control") else None,
     )
 
 

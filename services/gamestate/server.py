@@ -98,6 +98,7 @@ def _summary(m: Meta) -> pb2.GameSummary:
         bots=m.bots,
         created_ms=m.created_ms,
         updated_ms=m.updated_ms,
+        time_control=_control_pb(m.time_control),
     )
 
 
@@ -164,7 +165,8 @@ def _view(v: ViewData) -> pb2.GameView:
         time_control=_control_pb(meta.time_control),
         reserves_ms=meta.reserves,
         abandoned=meta.abandoned,
-        seats=[pb2.SeatState(seat=s, kind=k, status=st, bot_level=b) for s, k, st, b in seat_states(meta)],
+        seats=[pb2.SeatState(seat=s, kind=k, status=st, bot_level=b, player_id=meta.seat_players.get(s, ""))
+               for s, k, st, b in seat_states(meta)],
         owner=meta.owner,
         rated=meta.rated,
     )

@@ -114,8 +114,8 @@ class CreatedGame(BaseModel):
 class SeatOut(BaseModel):
     seat: int
     player_id: str | None = Field(
-        description="The matched player (rated games), else the owner who created the game for a human seat, "
-        "else None"
+        description="The player seated there (matched and challenge games), else the owner who created the game for "
+        "a human seat, else None"
     )
     kind: Literal["human", "bot"] = Field(description="human: a player's seat, also once resigned or abandoned")
     status: Literal["active", "resigned", "abandoned"]
@@ -291,6 +291,7 @@ class GameSummaryOut(BaseModel):
     bots: dict[str, str] = Field(description="Seat (as a string) -> bot level of each bot seat")
     created_ms: int
     updated_ms: int
+    time_control: TimeControlOut | None = Field(None, description="The game's time control; None: no clock")
 
 
 class GameList(BaseModel):

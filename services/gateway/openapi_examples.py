@@ -54,7 +54,7 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
                                                 {"seat": 1, "token": None, "bot": "random"}]}},
     ("get", "/v1/games"): {"response": {"games": [
         {"game_id": GAME, "game": "opensky", "players": 2, "status": "active", "version": 12, "to_act": [1],
-         "bots": {"1": "random"}, "created_ms": MS, "updated_ms": MS + 95_000}]}},
+         "bots": {"1": "random"}, "created_ms": MS, "updated_ms": MS + 95_000, "time_control": REALTIME}]}},
     ("get", "/v1/games/{game_id}"): {"response": {
         "game_id": GAME, "game": "blueskies", "version": 3, "status": "active", "to_act": [0], "seat": 0,
         "view": {"game": "blueskies", "phase": "buy", "round": 1, "budget": 6, "hand": ["ATL", "ORD", "DEN"]},
@@ -89,7 +89,7 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("get", "/v1/players/{player_id}/games"): {"response": {"player_id": PLAYER, "games": [
         {"game_id": GAME, "game": "opensky", "status": "finished", "players": 2, "seats": [1], "owner": False,
          "version": 54, "scores": [412, 380], "winners": [0], "rated": True, "created_ms": MS,
-         "finished_ms": MS + 900_000}], "next_cursor": None}},
+         "finished_ms": MS + 900_000, "time_control": REALTIME}], "next_cursor": None}},
     ("post", "/v1/matchmaking/tickets"): {
         "request": {"game": "opensky", "players": 2, "time_control": REALTIME, "opponents": "any",
                     "bots_after_s": 30},

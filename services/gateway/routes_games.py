@@ -111,7 +111,7 @@ async def list_games(
     return GameList(games=[
         GameSummaryOut(game_id=g.game_id, game=g.game, players=g.players, status=g.status, version=g.version,
                        to_act=g.to_act, bots={str(k): v for k, v in sorted(g.bots.items())},
-                       created_ms=g.created_ms, updated_ms=g.updated_ms)
+                       created_ms=g.created_ms, updated_ms=g.updated_ms, time_control=g.time_control)
         for g in found
     ])
 
@@ -125,7 +125,10 @@ async def get_game(game_id: str, request: Request, c: Ctx) -> GameOut:
         raise http_error(exc) from None
     if g.status != "active":
         await c.settle_soon(g.game_id, g)
-    players = await c.ratings.seats(g.game_id)  # seat -> "player:<id>" for a matched (rated) game
+    players = g.seat_players  # the game names who sits where (matched and challenge games)
+    if g.rated and not players:  # a rated game created before games kept it: its rating registration knows
+        players = {seat: e.removeprefix("player:") for seat, e in (await c.ratings.seats(g.game_id)).items()
+                   if e.startswith("player:")}
     seats = [SeatOut(seat=s["seat"], kind=s["kind"], status=s["status"], bot_level=s["bot_level"],
                      player_id=_player_of(players.get(s["seat"]), s["kind"], g.owner)) for s in g.seats]
     return GameOut(
@@ -137,10 +140,11 @@ async def get_game(game_id: str, request: Request, c: Ctx) -> GameOut:
     )
 
 
-def _player_of(entity: str | None, kind: str, owner: str) -> str | None:
-    """A seat's player: the matched player of a rated game, else the creating owner of a human seat."""
-    if entity is not None:
-        return entity.removeprefix("player:") if entity.startswith("player:") else None
+def _player_of(player: str | None, kind: str, owner: str) -> str | None:
+    """A seat's player: the one the game seated there (matched and challenge games), else the creating owner of a
+    human seat."""
+    if player:
+        return player
     if kind == "human" and owner:
         return owner
     return None

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from services.archive.repository import BadCursor
 from services.gateway.context import Ctx
 from services.gateway.errors import ERROR_RESPONSES, ApiError
+from services.gateway.models import TimeControlOut
 
 router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES)
 
@@ -35,6 +36,10 @@ class HistoryGame(BaseModel):
     rated: bool
     created_ms: int
     finished_ms: int
+    time_control: TimeControlOut | None = Field(
+        None, description="The game's time control, as GET /v1/games/{id} shows it; None: no clock (or a game "
+        "archived before time controls were kept)"
+    )
 
 
 class History(BaseModel):
@@ -63,7 +68,7 @@ async def player_games(
             game_id=g.game_id, game=g.game, status=g.status, players=g.players,
             seats=[s for s, p in sorted(g.seat_players.items()) if p == player_id], owner=g.owner == player_id,
             version=g.version, scores=g.scores, winners=g.winners, rated=g.rated, created_ms=g.created_ms,
-            finished_ms=g.finished_ms,
+            finished_ms=g.finished_ms, time_control=g.time_control,
         )
         for g in page.games
     ]

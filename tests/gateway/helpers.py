@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import httpx
+import redis
 
 
 def auth(token: str) -> dict[str, str]:
@@ -96,3 +101,47 @@ def read_sse(client: httpx.Client, url: str, headers: dict[str, str] | None = No
             elif name == "id":
                 current.id = value
     return out
+
+
+class Monitor:
+    """The commands Redis runs meanwhile (MONITOR on a connection of its own), between two ECHO markers."""
+
+    def __init__(self, url: str):
+        self.client = redis.Redis.from_url(url, decode_responses=True)
+        self.marker = f"monitor-{uuid.uuid4().hex}"
+        self.commands: list[str] = []
+        self.started = threading.Event()
+
+    def _listen(self, monitor) -> None:
+        inside = False
+        for item in monitor.listen():
+            command = item["command"]
+            if self.marker in command:
+                if inside:
+                    return
+                inside = True
+                self.started.set()
+            elif inside:
+                self.commands.append(command)
+
+    @contextmanager
+    def watching(self) -> Iterator[list[str]]:
+        with self.client.monitor() as monitor:
+            thread = threading.Thread(target=self._listen, args=(monitor,), daemon=True)
+            thread.start()
+            while not self.started.is_set():  # MONITOR is on once it has seen the first marker
+                self.client.echo(self.marker)
+                self.started.wait(0.05)
+            try:
+                yield self.commands
+            finally:
+                self.client.echo(self.marker)
+                thread.join(10)
+        self.client.close()
+
+
+def gateway_commands(gw, call: Callable[[], object]) -> list[str]:
+    """The Redis commands on the gateway's own keys (`gw`: a tests.gateway.conftest.Gateway) while `call()` runs."""
+    with Monitor(gw.settings.redis_url).watching() as seen:
+        call()
+    return [c for c in seen if gw.settings.key_prefix in c]

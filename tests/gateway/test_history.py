@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 
@@ -11,6 +12,8 @@ import pytest
 from services.gamestate.service import Registry
 from services.settings import Settings
 from tests.gateway.conftest import Gateway, ServiceInstance, gateway_settings, new_prefix
+from tests.gateway.helpers import gateway_commands
+from tests.gateway.test_challenges import events
 from tests.service_secret import SERVICE_SECRET
 from tests.services import toygame
 
@@ -90,3 +93,91 @@ def test_without_an_archive_a_player_has_no_archived_games(gateway: Gateway):
         r = http.get(f"/v1/players/{player['player_id']}/games")
         assert http.get(f"/v1/players/{'1' * 32}/games").status_code == 404
     assert r.status_code == 200 and r.json() == {"player_id": player["player_id"], "games": [], "next_cursor": None}
+
+
+REALTIME = {"kind": "realtime", "seconds_per_decision": 20.0, "reserve_seconds": 90.0}
+CORRESPONDENCE = {"kind": "correspondence", "days_per_decision": 30}
+
+
+@pytest.fixture
+def slow_archiving_stack(redis_url: str, archive_pg_url: str) -> Iterator[tuple[Gateway, ServiceInstance]]:
+    """`archived_stack` archiving 1.5 s after a game's end (time to read the game from Redis first), its gateway
+    without the turn follower (whose background reads would mix with a request's)."""
+    settings = Settings(
+        redis_url=redis_url, grpc_addr="127.0.0.1:0", metrics_port=0, key_prefix=new_prefix(), dispatch_bots=False,
+        service_secret=SERVICE_SECRET, watch_block_ms=200, shutdown_grace_s=0.5, archive_url=archive_pg_url,
+        archive_after_s=1.5, archive_interval_s=0.05,
+    )
+    service = ServiceInstance(settings, Registry({toygame.GAME.name: toygame.GAME}))
+    gw = Gateway(gateway_settings(redis_url, service, archive_url=archive_pg_url, follow_games=False))
+    yield gw, service
+    gw.stop()
+    service.stop()
+
+
+def _challenge_game(http: httpx.Client, key: dict[str, str], control: dict) -> tuple[str, dict[int, str], str]:
+    """An unrated challenge from `key`'s player to a new one, accepted: (game id, seat -> token, the accepter)."""
+    to = http.post("/v1/players", json={"name": "accepter"}).json()
+    r = http.post("/v1/challenges", headers=key, json={"to": to["player_id"], "game": "toybids", "rated": False,
+                                                       "time_control": control})
+    assert r.status_code == 201, r.text
+    r = http.post(f"/v1/challenges/{r.json()['challenge_id']}/accept",
+                  headers={"Authorization": f"Bearer {to['api_key']}"})
+    assert r.status_code == 200, r.text
+    game_id, seat = r.json()["game_id"], r.json()["seat"]
+    starts = events(http, key["Authorization"].removeprefix("Bearer "),
+                    lambda es: any(e.event == "game_start" for e in es))
+    mine = next(e for e in starts if e.event == "game_start").json()
+    assert mine["game_id"] == game_id
+    return game_id, {seat: r.json()["token"], mine["seat"]: mine["token"]}, to["player_id"]
+
+
+def test_archived_games_show_the_time_control_they_had(slow_archiving_stack, rdb) -> None:
+    """A realtime and a 30-day correspondence game, and an unrated challenge: GET /v1/games/{id} (spectator and
+    seat: the same bytes, time control and who sits where included), their GET /v1/games lines and the history show
+    the same once the games left Redis for the archive; reading an archived game, the gateway's only Redis command
+    about it is the settle check (EXISTS of its rating registration), not a read of who sits where."""
+    gw, service = slow_archiving_stack
+
+    def meta(game_id: str) -> str:
+        return f"{service.settings.key_prefix}game:{{{game_id}}}:meta"
+
+    with gw.client() as http:
+        player = http.post("/v1/players", json={"name": "clocked"}).json()
+        key = {"Authorization": f"Bearer {player['api_key']}"}
+        before, controls = {}, {}
+        for seed, control in ((60, REALTIME), (61, CORRESPONDENCE), (None, REALTIME)):
+            if seed is None:
+                game_id, tokens, accepter = _challenge_game(http, key, control)
+            else:
+                created = http.post("/v1/games", headers=key, json={"game": "toybids", "players": 2, "seed": seed,
+                                                                    "time_control": control})
+                assert created.status_code == 201, created.text
+                game_id = created.json()["game_id"]
+                tokens = {s["seat"]: s["token"] for s in created.json()["seats"]}
+            _play_to_end(http, game_id, tokens)
+            seat = {"Authorization": f"Bearer {tokens[0]}"}
+            listed = http.get("/v1/games", params={"status": "finished", "game": "toybids", "limit": 500}).json()
+            before[game_id] = (http.get(f"/v1/games/{game_id}").content,
+                               http.get(f"/v1/games/{game_id}", headers=seat).content,
+                               next(g for g in listed["games"] if g["game_id"] == game_id), seat)
+            assert rdb.exists(meta(game_id)), "read from Redis, before archival"
+            controls[game_id] = control
+            assert json.loads(before[game_id][0])["time_control"] == control
+            assert before[game_id][2]["time_control"] == control
+        seats = {s["seat"]: s["player_id"] for s in json.loads(before[game_id][0])["seats"]}
+        assert sorted(seats.values()) == sorted([player["player_id"], accepter])  # the challenge: who sits where
+        url = f"/v1/players/{player['player_id']}/games"
+        deadline = time.monotonic() + 20
+        while len(http.get(url).json()["games"]) < 3 or any(rdb.exists(meta(gid)) for gid in before):
+            assert time.monotonic() < deadline, "the games were not archived"
+            time.sleep(0.1)
+        history = {g["game_id"]: g["time_control"] for g in http.get(url).json()["games"]}
+        assert history == controls
+        listed = http.get("/v1/games", params={"status": "finished", "game": "toybids", "limit": 500}).json()
+        for game_id, (spectator, seat_view, line, seat) in before.items():
+            assert http.get(f"/v1/games/{game_id}").content == spectator  # the same bytes
+            assert http.get(f"/v1/games/{game_id}", headers=seat).content == seat_view
+            assert next(g for g in listed["games"] if g["game_id"] == game_id) == line
+            about = [c for c in gateway_commands(gw, lambda g=game_id: http.get(f"/v1/games/{g}")) if game_id in c]
+            assert [c.split()[0].upper() for c in about] == ["EXISTS"], about

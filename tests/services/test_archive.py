@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import grpc
 
@@ -125,3 +126,66 @@ def test_the_players_a_creator_seats_find_the_game_in_their_histories(make_insta
             assert [g.game_id for g in page.games] == [game.game_id], player
     finally:
         inst.run(repo.close())
+
+
+REALTIME = {"kind": "realtime", "seconds_per_decision": 0.05, "reserve_seconds": 0.15}
+CORRESPONDENCE = {"kind": "correspondence", "days_per_decision": 30}  # 2.6e9 ms per decision: past INTEGER
+
+
+def _seat_0_only(inst, client, game) -> None:
+    """Seat 0 bids at once, seat 1 never: its clock (reserve included) runs out until the seat is abandoned, then
+    the zombie (here the default decision) plays it out."""
+    for _ in range(100):
+        view = client.get_game(game.game_id)
+        if view.status != "active":
+            return
+        if 0 in view.to_act:
+            hand = client.get_game(game.game_id, game.token(0)).view["hand"]
+            client.submit(game.game_id, game.token(0), {"type": "bid", "card": hand[0]}, view.version)
+            continue
+        assert view.deadlines, view
+        while time.time() * 1000 <= min(view.deadlines.values()):
+            time.sleep(0.01)
+        inst.run(inst.running.service.sweep_once())
+    raise AssertionError("the game did not end")
+
+
+def test_archived_games_keep_their_time_control_reserves_and_abandoned_seats(
+    make_instance, make_client, rdb, prefix, archive_url
+):
+    """A realtime game (a reserve spent, a seat abandoned on timeouts) and a 30-day correspondence game read the
+    same from the archive as from Redis: GetGame (every field of the view), and their ListGames lines."""
+    inst = make_instance(archive_url=archive_url, archive_interval_s=0, sweeper=False, abandon_after_timeouts=1)
+    client = make_client(inst)
+    realtime = client.create_game("toybids", 2, seed=21, options={"rounds": 2}, time_control=REALTIME)
+    _seat_0_only(inst, client, realtime)
+    correspondence = client.create_game("toybids", 2, seed=22, time_control=CORRESPONDENCE)
+    play_random([client], correspondence, 2, random.Random(22))
+    games = [realtime, correspondence]
+    ids = [g.game_id for g in games]
+
+    def views(c):
+        return {g.game_id: (c.get_game(g.game_id), c.get_game(g.game_id, g.token(0))) for g in games}
+
+    def lines(c):
+        return {s.game_id: s for s in c.list_games(status="finished", game="toybids", limit=500) if s.game_id in ids}
+
+    before, listed = views(client), lines(client)
+    live = before[realtime.game_id][0]
+    assert live.time_control == REALTIME and live.abandoned == [1] and live.reserves[1] == 0  # spent, then abandoned
+    assert live.seats[1] == {"seat": 1, "kind": "human", "status": "abandoned", "bot_level": None}
+    assert before[correspondence.game_id][0].time_control == CORRESPONDENCE
+    assert before[correspondence.game_id][0].turn_seconds == 30 * 86_400
+    assert {gid: s.time_control for gid, s in listed.items()} == {realtime.game_id: REALTIME,
+                                                                  correspondence.game_id: CORRESPONDENCE}
+    archiver, repo = _archiver(inst.running.service, archive_url)
+    try:
+        assert inst.run(archiver.archive_once()) == 2
+    finally:
+        inst.run(repo.close())
+    assert leftover_keys(rdb, prefix, ids) == []
+    fresh = make_client(make_instance(archive_url=archive_url, archive_interval_s=0))  # nothing cached
+    assert views(fresh) == before
+    assert lines(fresh) == listed
+    rows = archived(archive_url, ids)
+    assert rows[realtime.game_id].reserves == live.reserves and rows[realtime.game_id].abandoned == [1]

@@ -125,6 +125,7 @@ class GameSummary(Model):
     bots: dict[str, str]
     created_ms: int
     updated_ms: int
+    time_control: RealtimeControl | CorrespondenceControl | None = Field(None, discriminator="kind")
 
 
 class Game(Model):
@@ -267,6 +268,7 @@ class HistoryGame(Model):
     rated: bool
     created_ms: int
     finished_ms: int
+    time_control: RealtimeControl | CorrespondenceControl | None = Field(None, discriminator="kind")
 
 
 class History(Model):
