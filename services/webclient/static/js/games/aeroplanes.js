@@ -1,13 +1,17 @@
 // Aeroplanes: Aviation Ascendant in the rulebook's words: destination and aircraft names instead of ids, the
 // Risk roll a route needs (AE-8.9 to AE-8.12) before you commit, panels and the final score categories.
 import { h, icon } from "../dom.js";
-import { joinAnd, section } from "../i18n.js";
+import { joinAnd, section, wordsOf } from "../i18n.js";
+
+const word = wordsOf("aeroplanes", "text");
 
 const STAGES = ["home", "I", "II", "III"];
 const SKULL = "☠";
 const dest = (id, ctx) => (ctx.data?.board?.destinations || []).find((d) => d.id === id);
 const card = (n, ctx) => (ctx.data?.aircraft?.cards || []).find((c) => c.number === n);
 const tile = (id, ctx) => (ctx.data?.passengers?.tiles || []).find((t) => t.id === id);
+/** A market's or region's name as the spec writes it (AE-1, AE-13.2: Europe, Africa, Asia/Australasia). */
+const regionName = (id) => section("aeroplanes", "regions")[id] || id;
 const advantageName = (type, ctx) => (ctx.data?.advantages?.types || []).find((t) => t.type === type || t.id === type)?.name || String(type);
 
 /** The connection flown from a to b (a special connection only outward), if any. */
@@ -110,26 +114,58 @@ export function isChance(ev) {
   return ["risk_roll", "first_player_die", "advantage_roll", "attempt_failed", "attempt_crashed", "tile_placed", "shortfall"].includes(ev.type);
 }
 
+/** The sum of one seat's entries of `awards` ({market: [vp per seat], ..., profit: [vp per seat]}). */
+const awarded = (awards, seat) => Object.values(awards || {}).reduce((n, perSeat) => n + (perSeat?.[seat] ?? 0), 0);
+
 /**
- * The end screen's categories, from what the final view carries: AE-15.1's final scoring (every bought card's VP,
- * every claimed passenger tile's VP: on the cards and set aside), the rest of the VP (the three eras' majorities
- * and profit, AE-13, and the Americas bonus, AE-8; the view keeps only their sum) and the money (the tie-break).
+ * The end screen's score categories, every VP source of AE-15.3 read from the engine's own events: each era's
+ * scoring (`era_scoring`: majorities in the markets and profit, AE-13), the America bonus (`america_bonus`,
+ * AE-8.17) and the final scoring (`final_scoring.added`: aircraft cards and passengers, AE-15.1); then the money
+ * left, the tie-break (AE-15.2). `events` are every event of the game, or null when they are not (yet) known:
+ * then every category is null (unknown), never a guess. A cell's `detail` (its sub-line) and `note` (its tooltip)
+ * say its parts in words: an era's markets and profit; the split of AE-15.1 into cards and passengers, which the
+ * event does not carry, from the final view.
  */
-export function final(view, ctx) {
-  const cardVp = (n) => (ctx?.data?.aircraft?.cards || []).find((c) => c.number === n)?.vp ?? 0;
-  const tileVp = (t) => (ctx?.data?.passengers?.tiles || []).find((x) => x.id === t)?.vp ?? 0;
-  const parts = (seat) => {
+export function final(view, ctx, events) {
+  const fin = (events || []).find((e) => e.type === "final_scoring");
+  const known = !!fin; // an event log without the final scoring is not the whole game's (an archived game's)
+  const eras = [1, 2, 3].map((era) => (events || []).find((e) => e.type === "era_scoring" && e.era === era));
+  const bonuses = (events || []).filter((e) => e.type === "america_bonus");
+  const cardVp = (n) => card(n, ctx)?.vp ?? 0;
+  const tileVp = (id) => tile(id, ctx)?.vp ?? 0;
+  const money = (seat) => fin?.money?.[seat] ?? player(view, seat).money ?? 0;
+  const eraPart = (e, seat) => {
+    if (!known || !e) return null;
+    const markets = Object.entries(e.awards || {}).filter(([m]) => m !== "profit")
+      .map(([m, perSeat]) => [word("final_market", { market: regionName(m), vp: perSeat?.[seat] ?? 0 }), perSeat?.[seat] ?? 0]);
+    const profitVp = e.awards?.profit?.[seat] ?? 0;
+    const scored = [...markets, [word("final_profit", { vp: profitVp }), profitVp]].filter(([, vp]) => vp).map(([w]) => w);
+    return { value: awarded(e.awards, seat), detail: scored.join(" · ") || null,
+      note: word("final_era_note", { markets: markets.map(([w]) => w).join(", "), vp: profitVp, profit: e.profits?.[seat] ?? 0 }) };
+  };
+  const americaPart = (seat) => {
+    if (!known) return null;
+    const mine = bonuses.filter((e) => e.seat === seat);
+    return { value: mine.reduce((n, e) => n + (e.vp ?? 0), 0), detail: mine.length
+      ? word("final_america_detail", { places: joinAnd(mine.map((e) => formatters.place(e.destination, e, ctx))),
+        money: mine.reduce((n, e) => n + (e.money ?? 0), 0) }) : null };
+  };
+  const finalPart = (seat) => {
+    if (!known) return null;
     const p = player(view, seat);
-    const aircraft = (p.aircraft || []).reduce((n, a) => n + cardVp(a.card), 0);
+    const cards = (p.aircraft || []).reduce((n, a) => n + cardVp(a.card), 0);
     const pax = [...(p.passengers_set_aside || []), ...(p.aircraft || []).flatMap((a) => a.passengers || [])]
-      .reduce((n, t) => n + tileVp(t), 0);
-    return { aircraft, pax, rest: score(view, seat) - aircraft - pax, money: p.money ?? 0 };
+      .reduce((n, x) => n + tileVp(x), 0);
+    const added = fin.added?.[seat] ?? null;
+    // the split, only when it is the event's number (else the sub-line would contradict the cell)
+    return { value: added, detail: cards + pax === added ? word("final_scoring_detail", { cards, passengers: pax }) : null };
   };
   return {
-    categories: ["Aircraft cards (AE-15.1)", "Passengers carried (AE-15.1)", "Eras: majorities, profit, Americas bonus",
-      "Money left (tie-break)"],
-    values: (seat) => { const x = parts(seat); return [x.aircraft, x.pax, x.rest, `£${x.money}`]; },
+    categories: [...[1, 2, 3].map((era) => ({ key: `era_${era}`, label: word("final_era", { era }) })),
+      { key: "america_bonus", label: word("final_america") }, { key: "final_scoring", label: word("final_scoring") }],
+    values: (seat) => [...eras.map((e) => eraPart(e, seat)), americaPart(seat), finalPart(seat)],
     total: (seat) => score(view, seat),
+    tiebreak: { key: "money", label: word("final_money"), value: money, text: (seat) => word("money", { money: money(seat) }) },
   };
 }
 

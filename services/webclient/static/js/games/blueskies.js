@@ -1,7 +1,9 @@
 // Blue Skies in the rulebook's words: airport names, gate and buyout costs on the buttons, the budget in view,
 // my hand (the cards I hold, not a per-seat row), and the final region scoring as a table.
 import { h, icon, seatBadge } from "../dom.js";
-import { joinAnd } from "../i18n.js";
+import { joinAnd, wordsOf } from "../i18n.js";
+
+const word = wordsOf("blueskies", "text");
 
 const apt = (code, ctx) => (ctx.data?.blueskies?.airports || []).find((a) => a.code === code);
 const regionName = (id, ctx) => (ctx.data?.blueskies?.regions || []).find((r) => r.id === id)?.name || id;
@@ -68,18 +70,23 @@ function regionAwards(f, seat) {
   return (f?.regions || []).reduce((a, r) => a + (r.first.includes(seat) ? r.first_bonus : 0) + (r.second.includes(seat) ? r.second_bonus : 0), 0);
 }
 
+/**
+ * Score categories of the end screen from the final view's breakdown (the engine's game_over data): the score
+ * before final scoring (the final score minus what final scoring gained, BS-9.1), the region majorities (BS-9.2)
+ * and the unused special action (BS-9.3); income breaks ties (BS-9.4). (ctx and events unused: the view has it.)
+ */
 export function final(view) {
   const f = view.final;
+  const total = (seat) => f?.scores?.[seat] ?? score(view, seat);
+  const gained = (seat) => f?.gains?.[seat];
   return {
-    categories: ["Before final scoring", "Region majorities", "Unused special"],
-    values: (seat) => {
-      const total = f?.scores?.[seat] ?? score(view, seat);
-      const regions = regionAwards(f, seat);
-      const special = f?.unused_special?.[seat] ?? 0;
-      return [total - regions - special, regions, special];
-    },
-    total: (seat) => f?.scores?.[seat] ?? score(view, seat),
-    tiebreak: (seat) => view.income?.[seat] ?? 0,
+    categories: [{ key: "before", label: word("final_before") }, { key: "regions", label: word("final_regions") },
+      { key: "unused_special", label: word("final_unused_special") }],
+    values: (seat) => [{ value: gained(seat) === undefined ? null : total(seat) - gained(seat) },
+      { value: f ? regionAwards(f, seat) : null }, { value: f?.unused_special?.[seat] ?? null }],
+    total,
+    tiebreak: { key: "income", label: word("final_income"), value: (seat) => view.income?.[seat] ?? 0,
+      text: (seat) => String(view.income?.[seat] ?? 0) },
   };
 }
 

@@ -1,7 +1,9 @@
 // OpenSky in the rulebook's words: formatters for the catalogue's templates, the panels' contents, the
 // final score categories and the hints (which itineraries you can fly for this month's market).
 import { h } from "../dom.js";
-import { joinAnd } from "../i18n.js";
+import { joinAnd, wordsOf } from "../i18n.js";
+
+const word = wordsOf("opensky", "text");
 
 const mapOf = (ctx) => ctx.data?.[ctx.view?.map] || ctx.data?.europe || { airports: [] };
 const airportName = (code, ctx) => mapOf(ctx).airports.find((a) => a.code === code)?.name;
@@ -82,12 +84,15 @@ export function myPanel(view, seat, ctx) {
 
 export function isChance(ev) { return ["dice_rolled", "price_check", "bids_revealed", "market_won", "market_not_travelled"].includes(ev.type); }
 
-/** Score categories of the end screen (OS-19.2). */
+/** Score categories of the end screen (OS-19.2), from the final view's score breakdown; no tie-break (OS-19.4). */
 export function final(view) {
+  const part = (seat, key) => ({ value: player(view, seat).score?.[key] ?? null });
   return {
-    categories: ["Fares", "Subsidies", "Ancillary fees"],
-    values: (seat) => { const s = player(view, seat).score || {}; return [s.fares ?? 0, s.subsidies ?? 0, s.ancillaries ?? 0]; },
+    categories: [{ key: "fares", label: word("final_fares") }, { key: "subsidies", label: word("final_subsidies") },
+      { key: "ancillaries", label: word("final_ancillaries") }],
+    values: (seat) => [part(seat, "fares"), part(seat, "subsidies"), part(seat, "ancillaries")],
     total: (seat) => score(view, seat),
+    tiebreak: null,
   };
 }
 
