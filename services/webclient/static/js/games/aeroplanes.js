@@ -1,11 +1,12 @@
 // Aeroplanes: Aviation Ascendant in the rulebook's words: destination and aircraft names instead of ids, the
 // Risk roll a route needs (AE-8.9 to AE-8.12) before you commit, panels and the final score categories.
+// Words: the catalogue's aeroplanes.text (formatters, panels, hints, end screen) and aeroplanes.state (labels).
 import { h, icon } from "../dom.js";
 import { joinAnd, section, wordsOf } from "../i18n.js";
 
 const word = wordsOf("aeroplanes", "text");
-
-const STAGES = ["home", "I", "II", "III"];
+const label = wordsOf("aeroplanes", "state");
+const STAGES = [null, "I", "II", "III"]; // as the data files print them; stage 0 is the home airport
 const SKULL = "☠";
 const dest = (id, ctx) => (ctx.data?.board?.destinations || []).find((d) => d.id === id);
 const card = (n, ctx) => (ctx.data?.aircraft?.cards || []).find((c) => c.number === n);
@@ -39,36 +40,38 @@ export function routeRolls(source, via, target, ctx) {
 }
 
 export function rollsText(rolls) {
-  if (!rolls) return "route unknown";
-  if (!rolls.length) return "no roll needed";
-  const bonus = rolls.some(([, b]) => b) ? " (+2 rival bonus counts)" : "";
-  return `needs ${rolls.map(([t]) => `${t}+`).join(", then ")} on three Risk dice${bonus}`;
+  if (!rolls) return word("route_unknown");
+  if (!rolls.length) return word("no_roll");
+  const list = rolls.map(([n]) => `${n}+`).reduce((a, b) => word("then", { first: a, next: b }));
+  const bonus = rolls.some(([, b]) => b);
+  return word(bonus ? "rolls_needed_bonus" : "rolls_needed", { rolls: list });
 }
 
 export const formatters = {
   place(v, o, ctx) { return dest(v, ctx)?.name || String(v); },
-  section(v, o, ctx) { return `the ${dest(v, ctx)?.name || v} section`; },
-  aircraft(v, o, ctx) { return card(v, ctx)?.name || `aircraft ${v}`; },
-  aircraft_s(v, o, ctx) { return `${card(v, ctx)?.name || `aircraft ${v}`}'s`; },
-  aircraft_list(v, o, ctx) { return (v || []).length ? joinAnd(v.map((n) => formatters.aircraft(n, o, ctx))) : "no cards"; },
+  section(v, o, ctx) { return v === "overflow" ? word("overflow") : word("section", { place: dest(v, ctx)?.name || v }); },
+  aircraft(v, o, ctx) { return card(v, ctx)?.name || word("aircraft_unknown", { number: v }); },
+  aircraft_s(v, o, ctx) { return word("aircraft_s", { aircraft: formatters.aircraft(v, o, ctx) }); },
+  aircraft_list(v, o, ctx) { return (v || []).length ? joinAnd(v.map((n) => formatters.aircraft(n, o, ctx))) : word("no_cards"); },
   cost(v, o, ctx) { return String((ctx.view?.display || []).find((d) => d.card === v)?.cost ?? "?"); },
   kind(v) { return section("aeroplanes", "kinds")[v] || String(v); },
   kind_verb(v) { const k = section("aeroplanes", "kinds")[v]; return k ? k.charAt(0).toLowerCase() + k.slice(1) : String(v); },
   advantage(v, o, ctx) { return advantageName(v, ctx); },
-  advantages(v, o, ctx) { return (v || []).length ? joinAnd(v.map((k) => advantageName(k, ctx))) : "no Advantage tile"; },
+  advantages(v, o, ctx) { return (v || []).length ? joinAnd(v.map((k) => advantageName(k, ctx))) : word("no_advantage"); },
   passenger(v, o, ctx) {
-    const t = tile(v, ctx);
-    if (!t) return `passenger ${v}`;
-    return `a ${dest(t.destination, ctx)?.name || t.destination} passenger (${t.capacity} seat${t.capacity > 1 ? "s" : ""}${t.vp ? `, ${t.vp} VP` : ""})`;
+    const x = tile(v, ctx);
+    if (!x) return word("passenger_unknown", { id: v });
+    return word(x.vp ? "passenger_vp" : "passenger", { place: dest(x.destination, ctx)?.name || x.destination, vp: x.vp,
+      seats: word(x.capacity === 1 ? "seats_one" : "seats_other", { n: x.capacity }) });
   },
   route_rolls(v, o, ctx) { return rollsText(routeRolls(o.source, o.via, ctx.view?.pending?.target, ctx)); },
   rolls_needed(v) { return rollsText(v); },
-  via(v, o, ctx) { return v ? ` via ${formatters.place(v, o, ctx)}` : " direct"; },
+  via(v, o, ctx) { return v ? word("via", { place: formatters.place(v, o, ctx) }) : word("direct"); },
   risk_dice(v) { return (v || []).map((d) => (d === 0 ? SKULL : String(d))).join(" "); },
   dice_total(v) { return String((v || []).reduce((a, b) => a + b, 0)); },
-  bonus(v) { return v ? ` + ${v} rival bonus` : ""; },
-  failures(v) { return Number(v) === 1 ? "failure" : "failures"; },
-  stage(v) { return STAGES[v] ?? String(v); },
+  bonus(v) { return v ? word("rival_bonus", { bonus: v }) : ""; },
+  failures(v) { return word(Number(v) === 1 ? "failure_one" : "failure_other"); },
+  stage(v) { return Number(v) === 0 ? word("stage_home") : STAGES[v] ?? String(v); },
 };
 
 export function variant(kind, o, ctx) {
@@ -86,28 +89,30 @@ export function score(view, seat) { return player(view, seat).vp ?? 0; }
 export function seatStats(view, seat, ctx) {
   const p = player(view, seat);
   const tiles = Object.values(p.supply || {}).reduce((a, b) => a + b, 0);
-  return [["Money", `£${p.money ?? 0}`], ["Home", p.home ? formatters.place(p.home, {}, ctx) : "—"],
-    ["Aircraft", (p.aircraft || []).length], ["Tiles in supply", tiles], ["Engine failures", p.engine_failures ?? 0]];
+  return [[label("money"), word("money", { money: p.money ?? 0 })], [label("home"), p.home ? formatters.place(p.home, {}, ctx) : "—"],
+    [label("aircraft"), (p.aircraft || []).length], [label("supply"), tiles], [label("engine_failures"), p.engine_failures ?? 0]];
 }
 
 export function tableInfo(view, ctx) {
   const adv = Object.entries(view.advantage_supply || {}).map(([k, n]) => `${advantageName(k, ctx)} ${n}`).join(", ");
-  return [["Era", view.era], ["First player", ctx.name(view.first_player)], ["Subsidy notes left", view.subsidy_notes ?? "—"],
-    ["Advantage tiles left", adv || "—"], ["Passenger bag", (view.bag || []).length], ["Aircraft deck", (view.deck || []).length]];
+  return [[label("era"), view.era], [label("first_player"), ctx.name(view.first_player)], [label("subsidy_notes"), view.subsidy_notes ?? "—"],
+    [label("advantage_supply"), adv || "—"], [label("bag"), (view.bag || []).length], [label("deck"), (view.deck || []).length]];
 }
 
 export function myPanel(view, seat, ctx) {
   const p = player(view, seat);
   const owned = Object.entries(p.advantages || {}).filter(([, n]) => n).map(([k, n]) => `${advantageName(k, ctx)}${n > 1 ? ` ×${n}` : ""}`);
+  const line = (a) => word(a.airport_tiles === 1 ? "aircraft_line_one" : "aircraft_line_other", { aircraft: formatters.aircraft(a.card, {}, ctx),
+    free: a.free_capacity, capacity: a.capacity, tiles: a.airport_tiles });
   return [h("dl", { class: "kv" },
-    h("dt", {}, "Money"), h("dd", {}, `£${p.money ?? 0}`),
-    h("dt", {}, "Tiles in supply"), h("dd", {}, Object.entries(p.supply || {}).map(([s, n]) => `stage ${s}: ${n}`).join(", ")),
-    h("dt", {}, "Advantage tiles"), h("dd", {}, owned.length ? owned.join(", ") : "none")),
-  h("h3", {}, "Your aircraft"),
-  (p.aircraft || []).length ? h("ul", { class: "aircraft-list" }, p.aircraft.map((a) => h("li", {}, icon("aircraft-card"),
-    `${formatters.aircraft(a.card, {}, ctx)}: ${a.free_capacity} of ${a.capacity} seats free, ${a.airport_tiles} tile${a.airport_tiles === 1 ? "" : "s"} left`,
-    a.in_service ? "" : " (out of service)", (a.passengers || []).length ? ` — carrying ${a.passengers.map((t) => formatters.passenger(t, {}, ctx)).join(", ")}` : "")))
-    : h("p", { class: "muted" }, "No aircraft yet.")];
+    h("dt", {}, label("money")), h("dd", {}, word("money", { money: p.money ?? 0 })),
+    h("dt", {}, label("supply")), h("dd", {}, Object.entries(p.supply || {}).map(([s, n]) => word("supply_stage", { stage: s, n })).join(", ")),
+    h("dt", {}, label("advantages")), h("dd", {}, owned.length ? owned.join(", ") : word("none"))),
+  h("h3", {}, word("your_aircraft")),
+  (p.aircraft || []).length ? h("ul", { class: "aircraft-list" }, p.aircraft.map((a) => h("li", {}, icon("aircraft-card"), line(a),
+    a.in_service ? "" : word("out_of_service"),
+    (a.passengers || []).length ? word("carrying", { passengers: a.passengers.map((x) => formatters.passenger(x, {}, ctx)).join(", ") }) : "")))
+    : h("p", { class: "muted" }, word("no_aircraft"))];
 }
 
 export function isChance(ev) {
@@ -194,7 +199,8 @@ function easiest(cardNo, target, ctx) {
     }
   }
   if (!best) return null;
-  return `easiest route: from ${formatters.place(best.src, {}, ctx)}${best.via ? ` via ${formatters.place(best.via, {}, ctx)}` : " direct"}, ${rollsText(best.r)}`;
+  return word(best.via ? "easiest_via" : "easiest_direct", { from: formatters.place(best.src, {}, ctx),
+    via: best.via ? formatters.place(best.via, {}, ctx) : null, rolls: rollsText(best.r) });
 }
 
 export function hint(action, ctx) {
