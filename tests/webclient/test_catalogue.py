@@ -168,3 +168,78 @@ def test_the_platforms_own_events_have_templates_too():
         assert type_ in templates, type_
         for param, _fmt in PARAM.findall(templates[type_]):
             assert param in fields, (type_, param, fields)
+
+
+# ---------------------------------------------------------------- the boards' and presentation modules' words
+# They come from the catalogue's <game>.board (js/boards/<game>.js), <game>.text and <game>.state (js/games/<game>.js)
+# and ui, through `const word = wordsOf(game, part)`, `const label = wordsOf(game, "state")` and ui(). Which words
+# reach the page is checked in a browser (test_board_words.py); here, that every key the code names exists and that
+# every key of those parts is used.
+
+WORD_CALL = re.compile(r"(?<![\w.$])(word|label|ui)\(((?:[^(),]|\([^()]*\))*)")
+PARTS = {"board": "boards", "text": "games"}
+
+
+def keys_named(path: Path) -> dict[str, set[str]]:
+    """{helper: keys} of the word()/label()/ui() calls of one module: every string literal of the first argument
+    (so both keys of `word(n === 1 ? "seat_one" : "seat_other")`); a template literal `colour_${...}` as "colour_*"."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for call in WORD_CALL.finditer(path.read_text()):
+        found[call.group(1)] |= set(re.findall(r'"([a-z_0-9]+)"', call.group(2)))
+        found[call.group(1)] |= {f"{p}*" for p in re.findall(r"`([a-z_0-9]+)\$\{", call.group(2))}
+    return found
+
+
+def word_problems(cat: dict) -> list[str]:
+    problems = []
+    for name in engine.games():
+        for part, folder in PARTS.items():
+            used = keys_named(STATIC / "js" / folder / f"{name}.js")
+            have = set(cat.get(name, {}).get(part, {}))
+            families = [u[:-1] for u in used["word"] if u.endswith("*")]  # colour_* : colour_red, colour_white...
+            for key in sorted(used["word"]):
+                if not (any(k.startswith(key[:-1]) for k in have) if key.endswith("*") else key in have):
+                    problems.append(f"{name}.{part}.{key}: named by js/{folder}/{name}.js, not in the catalogue")
+            for key in sorted(have):
+                if key not in used["word"] and not any(key.startswith(f) for f in families):
+                    problems.append(f"{name}.{part}.{key}: in the catalogue, used by no code")
+            for key in sorted(used["label"] - set(cat.get(name, {}).get("state", {}))):
+                problems.append(f"{name}.state.{key}: named by js/{folder}/{name}.js, not in the catalogue")
+            for key in sorted(used["ui"] - set(cat["ui"])):
+                problems.append(f"ui.{key}: named by js/{folder}/{name}.js, not in the catalogue")
+    return problems
+
+
+def test_every_word_the_boards_and_presentation_modules_name_is_in_the_catalogue():
+    assert word_problems(catalogue()) == []
+
+
+def test_a_missing_or_unused_board_word_is_reported():
+    cat = json.loads(CATALOGUE.read_text())
+    del cat["aeroplanes"]["board"]["waiting_area"]
+    cat["opensky"]["text"]["no_such_words"] = "Nobody says this"
+    problems = word_problems(cat)
+    assert "aeroplanes.board.waiting_area: named by js/boards/aeroplanes.js, not in the catalogue" in problems
+    assert "opensky.text.no_such_words: in the catalogue, used by no code" in problems
+
+
+def test_the_names_the_engines_give_in_words_have_the_catalogues_words():
+    """What an engine says in English itself (OpenSky's months and its reasons a market does not travel) is shown
+    through the catalogue's mappings (opensky.months, opensky.reasons), and the boards' connection colours
+    (Aeroplanes' data) through aeroplanes.board.colour_<colour>."""
+    from engine.opensky.constants import MONTHS
+
+    cat = catalogue()
+    assert set(MONTHS) <= set(cat["opensky"]["months"])
+    reasons = set()
+    for path in (Path(engine.__file__).parent / "opensky").glob("*.py"):
+        for call in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(call, ast.Call) and getattr(call.func, "id", None) == "Event" and len(call.args) > 1
+                    and isinstance(call.args[1], ast.Dict)):
+                reasons |= {v.value for k, v in zip(call.args[1].keys, call.args[1].values)
+                            if isinstance(k, ast.Constant) and k.value == "reason" and isinstance(v, ast.Constant)}
+    assert reasons and reasons <= set(cat["opensky"]["reasons"])
+    assert "{reason|reason}" in cat["opensky"]["event"]["market_not_travelled"]
+    board = json.loads((Path(engine.__file__).parent / "aeroplanes" / "data" / "board.json").read_text())
+    for colour in {c["colour"] for c in board["connections"]}:
+        assert f"colour_{colour}" in cat["aeroplanes"]["board"], colour

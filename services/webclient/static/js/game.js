@@ -396,27 +396,75 @@ async function tableAction(kind) {
 
 const ordinal = (n) => (n <= 3 ? ui(`place_${n}`) : ui("place_n", { n }));
 
-/** The end screen: players ranked by placement (winners first; ties share a place), each score category. */
+/**
+ * Every event of the finished game, for the end screen's score categories (a presentation's final() reads them):
+ * the events stream of the whole game, from its creation, as a spectator (scoring is public), which ends with the
+ * game's end. st.finalEvents: undefined (not asked), "pending", an array, or null (unavailable: the stream
+ * failed, or an archived game's, which keeps no events). The end screen is drawn again once they are in.
+ */
+async function loadFinalEvents() {
+  if (st.finalEvents !== undefined) return;
+  st.finalEvents = "pending";
+  const list = [];
+  let failed = false;
+  try {
+    await readEvents(`/v1/games/${encodeURIComponent(gameId)}/events`, {
+      onEvent: ({ event, data }) => {
+        if (event === "message") list.push(data);
+        else if (event === "error") failed = true;
+      },
+    });
+  } catch {
+    failed = true;
+  }
+  st.finalEvents = failed ? null : list;
+  if (st.game?.status === "finished" && !st.replay) renderFinal(st.game);
+}
+
+/**
+ * The end screen: players ranked by placement (winners first; ties share a place) with each score category.
+ * Every game's final(view, ctx, events) gives {categories: [{key, label}], values(seat): [{value, detail, note}],
+ * total(seat), tiebreak: {key, label, value(seat), text(seat)} | null}; a value is null while unknown, a detail is
+ * the cell's sub-line, a note its tooltip (the detail when none). The categories add up to the score: where they
+ * do not (a category unknown, or a difference), an "Other" column shows the difference, never hidden.
+ */
 function renderFinal(g) {
   const done = g.status === "finished";
   $("final").hidden = !done;
   $("replay-open").hidden = !done;
   if (!done) return;
+  loadFinalEvents();
   const p = pres();
-  const f = p.final(g.view, ctxFor(g.view));
+  const pending = st.finalEvents === "pending";
+  const f = p.final(g.view, ctxFor(g.view), Array.isArray(st.finalEvents) ? st.finalEvents : null);
   const seats = Array.from({ length: g.players }, (_, i) => i);
-  const keyOf = (s) => [g.winners.includes(s) ? 1 : 0, g.scores[s], f.tiebreak ? f.tiebreak(s) : 0];
+  const tiebreak = (s) => (f.tiebreak ? f.tiebreak.value(s) : 0);
+  const keyOf = (s) => [g.winners.includes(s) ? 1 : 0, g.scores[s], tiebreak(s)];
   const ahead = (a, b) => { const ka = keyOf(a); const kb = keyOf(b); for (let i = 0; i < 3; i++) if (ka[i] !== kb[i]) return ka[i] > kb[i]; return false; };
   const place = (s) => 1 + seats.filter((o) => ahead(o, s)).length;
   const ranked = [...seats].sort((a, b) => place(a) - place(b) || a - b);
-  $("final-scores").replaceChildren(h("table", { class: "grid-table final-table" },
-    h("caption", { class: "sr-only" }, "Final standings, best first"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"),
-      f.categories.map((c) => h("th", { scope: "col" }, c)), h("th", { scope: "col" }, ui("total")))),
+  const parts = Object.fromEntries(seats.map((s) => [s, f.values(s)]));
+  const other = (s) => g.scores[s] - parts[s].reduce((n, x) => n + (x?.value ?? 0), 0);
+  const showOther = !pending && seats.some((s) => other(s) !== 0);
+  const cell = (key, x) => {
+    const known = x && x.value !== null && x.value !== undefined;
+    return h("td", { "data-key": key, "data-value": known ? x.value : null, title: x?.note || x?.detail || null },
+      known ? String(x.value) : pending ? "…" : "—", x?.detail ? [h("br"), h("small", { class: "muted" }, x.detail)] : null);
+  };
+  $("final-scores").replaceChildren(h("table", { class: "grid-table final-table", "data-breakdown": pending ? "pending" : st.finalEvents ? "ready" : "unavailable" },
+    h("caption", { class: "sr-only" }, ui("final_caption")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ui("final_place")), h("th", { scope: "col" }, ui("final_player")),
+      f.categories.map((c) => h("th", { scope: "col", "data-key": c.key }, c.label)),
+      showOther ? h("th", { scope: "col", "data-key": "other" }, ui("final_other")) : null,
+      f.tiebreak ? h("th", { scope: "col", "data-key": f.tiebreak.key }, f.tiebreak.label) : null,
+      h("th", { scope: "col", "data-key": "total" }, ui("total")))),
     h("tbody", {}, ranked.map((s) => h("tr", { "data-seat": s, "data-score": g.scores[s], "data-winner": g.winners.includes(s) ? "true" : null,
       class: g.winners.includes(s) ? "winner" : "" },
-      h("td", {}, ordinal(place(s))), h("th", { scope: "row" }, seatBadge(s), " ", nameOf(s), g.winners.includes(s) ? h("span", { class: "win-tag" }, " ★ winner") : ""),
-      f.values(s).map((v) => h("td", {}, String(v))), h("td", {}, h("b", {}, String(g.scores[s]))))))));
+      h("td", {}, ordinal(place(s))), h("th", { scope: "row" }, seatBadge(s), " ", nameOf(s), g.winners.includes(s) ? h("span", { class: "win-tag" }, ui("winner_tag")) : ""),
+      f.categories.map((c, i) => cell(c.key, parts[s][i])),
+      showOther ? cell("other", { value: other(s) }) : null,
+      f.tiebreak ? h("td", { "data-key": f.tiebreak.key, "data-value": f.tiebreak.value(s) }, f.tiebreak.text(s)) : null,
+      h("td", { "data-key": "total", "data-value": g.scores[s] }, h("b", {}, String(g.scores[s]))))))));
   $("winners").textContent = ui(g.winners.length > 1 ? "winners" : "winner", { names: g.winners.map(nameOf).join(", ") });
   const extra = p.finalExtra?.(g.view, ctxFor(g.view));
   $("final-extra").replaceChildren(...(extra ? [extra] : []));

@@ -14,20 +14,20 @@ export async function loadCatalogue(lang = "en") {
 
 export const catalogue = () => CAT;
 
-/** "A", "A and B", "A, B and C". */
+/** "A", "A and B", "A, B and C" (the catalogue's ui.and_list joins the last two). */
 export function joinAnd(items) {
   const list = items.map(String);
   if (list.length <= 1) return list.join("");
-  return `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+  return ui("and_list", { head: list.slice(0, -1).join(", "), last: list[list.length - 1] });
 }
 
 /** Formatters every game may use: value, the whole object, the context ({name(seat), data, view, ...}). */
 export const COMMON = {
   player(v, o, ctx) { return ctx.name(v); },
-  player_s(v, o, ctx) { return v === null || v === undefined ? "an empty slot's" : `${ctx.name(v)}'s`; },
+  player_s(v, o, ctx) { return v === null || v === undefined ? ui("empty_slot_s") : ui("player_s", { name: ctx.name(v) }); },
   players(v, o, ctx) { return (v || []).length ? joinAnd(v.map((s) => ctx.name(s))) : ui("nobody"); },
   list(v) { return joinAnd(v || []); },
-  wins(v) { return (v || []).length > 1 ? "share the win" : "wins"; },
+  wins(v) { return ui((v || []).length > 1 ? "share_the_win" : "wins"); },
   hundreds(v) { return String(Number(v) * 100); },
   points_by_player(v, o, ctx) { return (v || []).map((x, i) => `${ctx.name(i)} ${x}`).join(", "); },
   money_by_player(v, o, ctx) { return (v || []).map((x, i) => `${ctx.name(i)} ${x}`).join(", "); },
@@ -65,3 +65,16 @@ export function say(game, kind, obj, pres, ctx) {
 
 /** A section of a game's catalogue (phase, state, rules, group, kinds). */
 export const section = (game, name) => CAT[game]?.[name] || {};
+
+/**
+ * The words of one key of a game's catalogue part ("board": boards/<game>.js, "text": games/<game>.js,
+ * "state": labels of the game's state), filled from `params` ({name} placeholders; values already words or
+ * data). A key the catalogue lacks shows as "⟨game.part.key⟩", never as made-up English.
+ */
+export function tr(game, part, key, params = {}) {
+  const template = CAT[game]?.[part]?.[key];
+  return template === undefined ? `⟨${game}.${part}.${key}⟩` : fill(template, params);
+}
+
+/** tr() bound to one game and part: `const word = wordsOf("opensky", "board"); word("map_title", {map})`. */
+export const wordsOf = (game, part) => (key, params = {}) => tr(game, part, key, params);

@@ -1,13 +1,15 @@
 // Aeroplanes board: destinations (board.json x/y) joined by coloured connections, each destination's
 // slots with airport tiles by stage and owner, the passenger waiting area and overflow, and the aircraft
-// display with the cards' data.
+// display with the cards' data. Words: the catalogue's aeroplanes.board (and .regions, .text for the stages).
 import { h, icon, s, seatFill, use } from "../dom.js";
+import { section, ui, wordsOf } from "../i18n.js";
 import { svgRoot, target, text } from "./common.js";
 
 const W = 1020;
 const MAP_H = 800;
 const H = MAP_H + 150; // the waiting area is a band under the map
-const STAGES = ["", "I", "II", "III"];
+const STAGES = ["", "I", "II", "III"]; // as the data files print them (cards' `stage`)
+const word = wordsOf("aeroplanes", "board");
 const COLOURS = { white: "#ffffff", red: "#e03131", black: "#222222" };
 
 // Europe drawn roomier than the data file's coordinates (same relative places), so that no destination box
@@ -20,30 +22,36 @@ const EUROPE_LAYOUT = {
 
 export const drawnKeys = ["slots", "display", "waiting", "overflow", "deck", "bag"];
 
+const placeName = (data, id) => (data.board?.destinations || []).find((d) => d.id === id)?.name || id;
+/** A region's name as the spec writes it (AE-1: Europe, Africa, Asia/Australasia, the Americas). */
+const regionName = (id) => section("aeroplanes", "regions")[id] || id;
+
 function tileInfo(data, id) {
   const t = (data.passengers?.tiles || []).find((x) => x.id === id);
-  const place = (data.board?.destinations || []).find((d) => d.id === t?.destination)?.name || t?.destination;
-  return t ? `${place} ×${t.capacity}${t.vp ? ` ${t.vp}VP` : ""}` : "passenger";
+  if (!t) return word("tile_unknown", { id });
+  return word(t.vp ? "tile_vp" : "tile", { place: placeName(data, t.destination), capacity: t.capacity, vp: t.vp });
 }
 
 function cardInfo(data, number) {
   const c = (data.aircraft?.cards || []).find((x) => x.number === number);
-  return c ? `${c.name} (stage ${c.stage}, ${c.capacity} seats, ${c.airportTiles} airport tile${c.airportTiles > 1 ? "s" : ""}, ` +
-    `${c.vp} VP${c.longHaul ? ", long haul" : ""})` : `card ${number}`;
+  if (!c) return word("card_unknown", { number });
+  return word(c.longHaul ? "card_long_haul" : "card", { name: c.name, stage: c.stage, capacity: c.capacity, vp: c.vp,
+    tiles: word(c.airportTiles === 1 ? "airport_tiles_one" : "airport_tiles_other", { n: c.airportTiles }) });
 }
 
 export function draw(view, data, pick, ctx) {
-  const name = ctx?.name || ((seat) => `Player ${seat + 1}`);
+  const name = ctx?.name || ((seat) => ui("player_n", { n: seat + 1 }));
   const board = data.board;
   const xy = Object.fromEntries(board.destinations.map((d) => [d.id, EUROPE_LAYOUT[d.id] || [d.x, d.y]]));
-  const svg = svgRoot(W, H, "Aeroplanes world map");
+  const svg = svgRoot(W, H, word("map_title"));
   svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "sea" }));
   const conns = s("g", { class: "connections" });
   for (const c of board.connections) {
     const [x1, y1] = xy[c.a];
     const [x2, y2] = xy[c.b];
     conns.append(s("line", { x1, y1, x2, y2, class: `connection${c.longHaul ? " long-haul" : ""}`,
-      stroke: COLOURS[c.colour] || c.colour }, s("title", {}, `${c.a}–${c.b}: ${c.colour}${c.longHaul ? ", long haul" : ""}`)));
+      stroke: COLOURS[c.colour] || c.colour }, s("title", {}, word(c.longHaul ? "connection_long_haul" : "connection",
+      { a: placeName(data, c.a), b: placeName(data, c.b), colour: word(`colour_${c.colour}`) }))));
   }
   svg.append(conns);
   const dests = s("g", { class: "destinations" });
@@ -63,39 +71,41 @@ export function draw(view, data, pick, ctx) {
       g.append(s("rect", { x: sx, y: y + 4, width: 13, height: 13, class: "slot", fill }));
       if (!owner && slot !== "blocked") g.append(use("airport-tile", { x: sx + 1.5, y: y + 5.5, width: 10, height: 10, class: "slot-art" }));
       if (owner) {
-        owned.push(`${name(owner.seat)} stage ${STAGES[slot.stage] || "home"}`);
-        g.append(text(sx + 6.5, y + 14, STAGES[slot.stage] || "H", { class: "slot-stage", "text-anchor": "middle" }));
+        owned.push(STAGES[slot.stage] ? word("slot_stage", { player: name(owner.seat), stage: STAGES[slot.stage] })
+          : word("slot_home", { player: name(owner.seat) }));
+        g.append(text(sx + 6.5, y + 14, STAGES[slot.stage] || word("home_short"), { class: "slot-stage", "text-anchor": "middle" }));
       }
     });
-    const label = `${d.name} (${d.region})${owned.length ? `: ${owned.join(", ")}` : ""}`;
+    const label = word(owned.length ? "destination_owned" : "destination",
+      { name: d.name, region: regionName(d.region), owners: owned.join(", ") });
     dests.append(target(g, d.id, label, pick));
   }
   svg.append(dests);
   // waiting area (sections in board order) and overflow, drawn bottom left
   const wa = s("g", { class: "waiting" });
   const sections = board.waitingSections || Object.keys(view.waiting || {});
-  wa.append(text(20, H - 118, "Passenger waiting area", { class: "board-caption" }));
+  wa.append(text(20, H - 118, word("waiting_area"), { class: "board-caption" }));
   sections.forEach((sec, i) => {
     const tiles = view.waiting?.[sec] || [];
     const x = 20 + i * 120;
-    wa.append(text(x, H - 98, sec, { class: "small-label" }));
+    wa.append(text(x, H - 98, placeName(data, sec), { class: "small-label" }));
     tiles.forEach((id, j) => id && wa.append( // 0 marks an empty space of the section
       s("rect", { x, y: H - 92 + j * 18, width: 112, height: 16, class: "pax" }),
       use("passenger", { x: x + 2, y: H - 90 + j * 18, width: 12, height: 12, class: "pax-art" }),
       text(x + 15, H - 80 + j * 18, tileInfo(data, id), { class: "pax-text" })));
   });
   const over = view.overflow || [];
-  wa.append(text(750, H - 118, `Overflow (${over.length}/${board.overflowSpaces})`, { class: "board-caption" }));
+  wa.append(text(750, H - 118, word("overflow", { n: over.length, spaces: board.overflowSpaces }), { class: "board-caption" }));
   over.forEach((id, j) => id && wa.append(text(750 + (j % 2) * 130, H - 98 + Math.floor(j / 2) * 16, tileInfo(data, id),
     { class: "pax-text" })));
   svg.append(wa);
-  svg.append(text(20, 30, `Era ${view.era} · passenger bag ${view.bag?.length ?? "?"} · aircraft deck ${view.deck?.length ?? "?"}`,
+  svg.append(text(20, 30, word("caption", { era: view.era, bag: view.bag?.length ?? "?", deck: view.deck?.length ?? "?" }),
     { class: "board-caption" }));
   const display = h("section", { class: "panel", "aria-labelledby": "display-h" },
-    h("h3", { id: "display-h" }, "Aircraft display"),
+    h("h3", { id: "display-h" }, word("display")),
     h("ol", { class: "cards" }, (view.display || []).map((c) => {
       const ref = `card:${c.card}`;
-      const label = `£${c.cost} — ${cardInfo(data, c.card)}`;
+      const label = word("display_card", { cost: c.cost, card: cardInfo(data, c.card) });
       return h("li", { "data-ref": ref }, pick.refs.has(ref)
         ? h("button", { type: "button", class: "card-pick", onclick: () => pick.onPick(ref) }, icon("aircraft-card"), label)
         : [icon("aircraft-card"), label]);

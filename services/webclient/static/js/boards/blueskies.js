@@ -1,7 +1,11 @@
 // Blue Skies board: the grid of airports (data file col/row) coloured by region, each with its gate
 // spaces (owner colour, passengers at the gate), waiting passengers, value and the next gate's cost.
+// Words: the catalogue's blueskies.board.
 import { h, s, seatFill, use } from "../dom.js";
+import { ui, wordsOf } from "../i18n.js";
 import { svgRoot, target, text } from "./common.js";
+
+const word = wordsOf("blueskies", "board");
 
 const CW = 160;
 const CH = 128;
@@ -11,16 +15,17 @@ const REGION_COLOURS = { NE: "#cfe2ff", MA: "#d3f9d8", SE: "#fff3bf", GL: "#e5db
 export const drawnKeys = ["airports", "bag"];
 
 export function draw(view, data, pick, ctx) {
-  const name = ctx?.name || ((seat) => `Player ${seat + 1}`);
+  const name = ctx?.name || ((seat) => ui("player_n", { n: seat + 1 }));
+  const owner = (o) => (o === "local" ? word("local_airline") : name(o));
   const airports = data.blueskies.airports;
   const cols = Math.max(...airports.map((a) => a.col));
   const rows = Math.max(...airports.map((a) => a.row));
   const W = cols * CW + 20;
   const H = rows * CH + 60;
   const state = Object.fromEntries((view.airports || []).map((a) => [a.code, a]));
-  const svg = svgRoot(W, H, "Blue Skies airport grid");
+  const svg = svgRoot(W, H, word("grid_title"));
   svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "sea" }));
-  svg.append(text(10, 26, `Round ${view.round} · passenger bag: ${view.bag?.red ?? "?"} red, ${view.bag?.green ?? "?"} green`,
+  svg.append(text(10, 26, word("caption", { round: view.round, red: view.bag?.red ?? "?", green: view.bag?.green ?? "?" }),
     { class: "board-caption" }));
   const hand = new Set(view.hand || []);
   for (const a of airports) {
@@ -31,10 +36,10 @@ export function draw(view, data, pick, ctx) {
     g.append(s("rect", { x: x + 3, y: y + 3, width: CW - 6, height: CH - 6, rx: 8, class: "bs-cell hit",
       fill: REGION_COLOURS[a.regions[0]] || "#eee" }));
     g.append(text(x + 10, y + 22, a.code, { class: "apt-code" }),
-      text(x + CW - 12, y + 22, `value ${a.value}`, { class: "small-label", "text-anchor": "end" }),
+      text(x + CW - 12, y + 22, word("value", { value: a.value }), { class: "small-label", "text-anchor": "end" }),
       text(x + 10, y + 37, a.name.length > 22 ? `${a.name.slice(0, 21)}…` : a.name, { class: "small-label" }),
-      text(x + 10, y + 52, `${a.regions.join("/")}${st.next_cost != null ? ` · next gate ${st.next_cost}` : ""}`,
-        { class: "small-label" }));
+      text(x + 10, y + 52, st.next_cost != null ? word("regions_next_gate", { regions: a.regions.join("/"), cost: st.next_cost })
+        : a.regions.join("/"), { class: "small-label" }));
     for (let i = 0; i < st.passengers; i++) {
       g.append(use("passenger", { x: x + 9 + (i % 12) * 11, y: y + 58 + Math.floor(i / 12) * 11, width: 10, height: 10,
         class: "passenger" }));
@@ -47,16 +52,18 @@ export function draw(view, data, pick, ctx) {
       const gy = y + 82;
       const fill = gate ? (gate.owner === "local" ? "#999" : seatFill(gate.owner)) : usable ? "#fff" : "#ddd";
       g.append(s("rect", { x: gx, y: gy, width: 30, height: 30, rx: 4, class: "gate", fill },
-        s("title", {}, gate ? `gate ${i + 1}: ${gate.owner === "local" ? "local airline" : name(gate.owner)}, ${gate.passengers} passengers`
-          : `gate ${i + 1}: cost ${a.spaces[i].cost}${usable ? "" : " (not in play)"}`)));
+        s("title", {}, gate ? word("gate_owned", { n: i + 1, owner: owner(gate.owner), passengers: gate.passengers })
+          : word(usable ? "gate_free" : "gate_not_in_play", { n: i + 1, cost: a.spaces[i].cost }))));
       g.append(text(gx + 15, gy + 20, gate ? String(gate.passengers) : String(a.spaces[i].cost),
         { class: gate ? "gate-text" : "gate-cost", "text-anchor": "middle" }));
     }
-    const owners = st.gates.map((gt) => (gt.owner === "local" ? "local airline" : name(gt.owner)));
-    svg.append(target(g, a.code, `${a.code} ${a.name}, ${st.passengers} waiting${owners.length ? `, gates: ${owners.join(", ")}` : ""}`, pick));
+    const owners = st.gates.map((gt) => owner(gt.owner));
+    svg.append(target(g, a.code, word(owners.length ? "airport_gates" : "airport",
+      { code: a.code, name: a.name, waiting: st.passengers, gates: owners.join(", ") }), pick));
   }
-  const regions = h("section", { class: "panel" }, h("h3", {}, "Regions"),
+  const regions = h("section", { class: "panel" }, h("h3", {}, word("regions")),
     h("ul", { class: "legend" }, data.blueskies.regions.map((r) => h("li", {},
-      h("span", { class: "swatch", style: `background:${REGION_COLOURS[r.id] || "#eee"}` }), `${r.id} ${r.name}: bonus ${r.bonus}`))));
+      h("span", { class: "swatch", style: `background:${REGION_COLOURS[r.id] || "#eee"}` }),
+      word("region", { id: r.id, name: r.name, bonus: r.bonus })))));
   return [svg, regions];
 }

@@ -1,7 +1,11 @@
 // OpenSky board: the map's airports and routes (lat/lon from the data file), aircraft tokens on routes,
 // hubs, cross-border routes, callsign markers with subsidy cubes, and the month's dice and market.
+// Words: the catalogue's opensky.board (country names under opensky.countries).
 import { s, seatColour, seatFill, use } from "../dom.js";
+import { section, ui, wordsOf } from "../i18n.js";
 import { svgRoot, target, text } from "./common.js";
+
+const word = wordsOf("opensky", "board");
 
 const W = 1000;
 const H = 680;
@@ -22,17 +26,20 @@ function projector(airports) {
 
 // North America's borders (OS-21.2: every airport is printed in a country colour), simplified polylines of
 // [lat, lon] points drawn with the airports' own projection, under the routes, never taking a click.
+// The countries' names are words of the catalogue (opensky.countries, by code).
 const COUNTRIES = {
-  USA: { name: "United States", colour: "#3b6ea5", label: [43.6, -106] },
-  CAN: { name: "Canada", colour: "#b0413e", label: [50.4, -92] },
-  MEX: { name: "Mexico", colour: "#2f7d4f", label: [22.6, -109] },
+  USA: { colour: "#3b6ea5", label: [43.6, -106] },
+  CAN: { colour: "#b0413e", label: [50.4, -92] },
+  MEX: { colour: "#2f7d4f", label: [22.6, -109] },
 };
+const monthName = (name) => (name ? section("opensky", "months")[name] ?? String(name) : "—");
+const countryName = (code) => section("opensky", "countries")[code] || code;
 const BORDERS = [
-  { between: "USA–Canada", points: [[49.0, -126], [49.0, -123.3], [49.0, -95.2], [48.3, -89.5], [47.4, -85.9],
+  { between: ["USA", "CAN"], points: [[49.0, -126], [49.0, -123.3], [49.0, -95.2], [48.3, -89.5], [47.4, -85.9],
     [46.5, -84.4], [45.9, -83.2], [44.2, -82.4], [43.0, -82.4], [42.3, -83.1], [42.0, -82.5], [42.6, -80.0],
     [42.9, -78.9], [43.3, -79.1], [43.6, -77.0], [44.2, -76.3], [45.0, -74.7], [45.0, -71.5], [45.3, -71.0],
     [46.4, -70.0], [47.4, -69.2], [47.1, -67.8], [45.6, -67.8], [44.8, -66.9]] },
-  { between: "USA–Mexico", points: [[32.53, -117.12], [32.72, -114.72], [31.33, -111.07], [31.33, -108.21],
+  { between: ["USA", "MEX"], points: [[32.53, -117.12], [32.72, -114.72], [31.33, -111.07], [31.33, -108.21],
     [31.78, -108.21], [31.78, -106.53], [30.6, -105.0], [29.6, -104.5], [29.0, -103.1], [29.8, -101.4],
     [28.7, -100.5], [27.5, -99.5], [26.4, -99.1], [25.9, -97.15]] },
 ];
@@ -40,7 +47,7 @@ const BORDERS = [
 /** The countries a route joins when they differ ("USA–Canada"), else null (OS-21.3). */
 export function crossBorder(countryOf, id) {
   const [a, b] = id.split("-").map((c) => countryOf[c]);
-  return a && b && a !== b ? [a, b].map((c) => COUNTRIES[c]?.name || c).join("–") : null;
+  return a && b && a !== b ? word("countries_pair", { a: countryName(a), b: countryName(b) }) : null;
 }
 
 function drawBorders(map, pos) {
@@ -53,7 +60,7 @@ function drawBorders(map, pos) {
   for (const [code, c] of Object.entries(COUNTRIES)) {
     if (!present.has(code)) continue;
     const [x, y] = pos({ lat: c.label[0], lon: c.label[1] });
-    g.append(text(x, y, c.name, { class: "country-name", fill: c.colour, "text-anchor": "middle" }));
+    g.append(text(x, y, countryName(code), { class: "country-name", fill: c.colour, "text-anchor": "middle" }));
   }
   return g;
 }
@@ -66,23 +73,23 @@ function legend(map) {
   codes.forEach((c, i) => {
     const y = H - 32 - (codes.length - i) * 20;
     g.append(s("circle", { cx: W - 234, cy: y - 4, r: 6, class: "apt-country", fill: COUNTRIES[c].colour }),
-      text(W - 220, y, `${COUNTRIES[c].name} airport`, { class: "small-label" }));
+      text(W - 220, y, word("legend_country", { country: countryName(c) }), { class: "small-label" }));
   });
   g.append(s("line", { x1: W - 242, y1: H - 28, x2: W - 226, y2: H - 28, class: "route-line xb" }),
-    text(W - 220, H - 24, "cross-border route (needs a", { class: "small-label" }),
-    text(W - 220, H - 11, "Cross-border token, OS-21.4)", { class: "small-label" }));
+    text(W - 220, H - 24, word("legend_cross_border"), { class: "small-label" }),
+    text(W - 220, H - 11, word("legend_cross_border_token"), { class: "small-label" }));
   return g;
 }
 
 export const drawnKeys = ["map", "callsigns", "subsidy_cubes", "dice", "market"];
 
 export function draw(view, data, pick, ctx) {
-  const name = ctx?.name || ((seat) => `Player ${seat + 1}`);
+  const name = ctx?.name || ((seat) => ui("player_n", { n: seat + 1 }));
   const map = data[view.map] || data.europe;
   const pos = projector(map.airports);
   const xy = Object.fromEntries(map.airports.map((a) => [a.code, pos(a)]));
   const names = Object.fromEntries(map.airports.map((a) => [a.code, a.name]));
-  const svg = svgRoot(W, H, `OpenSky ${map.title} map`);
+  const svg = svgRoot(W, H, word("map_title", { map: map.title }));
   svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "sea" }));
   const players = view.players || [];
   const countryOf = Object.fromEntries(map.airports.map((a) => [a.code, a.country]));
@@ -112,16 +119,16 @@ export function draw(view, data, pick, ctx) {
       const t = (i + 1) / (tokens.length + 1);
       const [cx, cy] = [x1 + (x2 - x1) * t, y1 + (y2 - y1) * t];
       const angle = (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI + 90; // the plane points along the route
-      g.append(s("g", { class: "aircraft-token" }, s("title", {}, `${name(seat)}'s aircraft on ${id}`),
+      g.append(s("g", { class: "aircraft-token" }, s("title", {}, word("aircraft_token", { player: name(seat), route: id })),
         s("circle", { cx, cy, r: 9, class: "aircraft", fill: seatFill(seat) }),
         use("plane", { x: cx - 6, y: cy - 6, width: 12, height: 12, class: "token-art",
           transform: `rotate(${angle.toFixed(0)} ${cx.toFixed(1)} ${cy.toFixed(1)})` })));
     });
-    const owners = tokens.length ? `, aircraft of ${tokens.map(name).join(", ")}` : "";
     const held = (tokensOn.get(id) || []).map(name);
-    const border = xb ? `, cross-border ${xb}: flying it needs your own Cross-border token on it` +
-      `${held.length ? ` (token of ${held.join(", ")})` : ""}` : "";
-    routes.append(target(g, id, `Route ${id}${border}${owners}`, pick));
+    const label = [word("route", { route: id }),
+      xb ? word(held.length ? "route_cross_border_held" : "route_cross_border", { countries: xb, players: held.join(", ") }) : null,
+      tokens.length ? word("route_aircraft", { players: tokens.map(name).join(", ") }) : null];
+    routes.append(target(g, id, label.filter(Boolean).join(", "), pick));
   }
   svg.append(routes);
   const hubs = new Map();
@@ -147,17 +154,18 @@ export function draw(view, data, pick, ctx) {
       g.append(use("callsign", { x: x + 8, y: y + 5, width: 13, height: 13, class: "callsign-art" }),
         text(x + 21, y + 16, cs, { class: "callsign" }));
       if (owner >= 0) g.append(s("rect", { x: x + 25 + cs.length * 7, y: y + 6, width: 11, height: 11, class: "cube",
-        fill: seatFill(owner) }, s("title", {}, `${name(owner)}'s subsidy cube`)));
+        fill: seatFill(owner) }, s("title", {}, word("subsidy_cube", { player: name(owner) }))));
     }
-    const extra = [hubs.has(a.code) ? `hub of ${hubs.get(a.code).map(name).join(", ")}` : "",
-      cs ? `callsign ${cs}` : "", (view.subsidy_cubes?.[a.code] ?? -1) >= 0 ? `${name(view.subsidy_cubes[a.code])}'s subsidy cube` : ""].filter(Boolean).join(", ");
-    const country = a.country ? `, ${COUNTRIES[a.country]?.name || a.country}` : "";
-    airports.append(target(g, a.code, `${a.code} ${names[a.code]}${country}${extra ? `, ${extra}` : ""}`, pick));
+    const label = [word("airport", { code: a.code, name: names[a.code] }), a.country ? countryName(a.country) : null,
+      hubs.has(a.code) ? word("hub_of", { players: hubs.get(a.code).map(name).join(", ") }) : null,
+      cs ? word("callsign", { callsign: cs }) : null,
+      (view.subsidy_cubes?.[a.code] ?? -1) >= 0 ? word("subsidy_cube", { player: name(view.subsidy_cubes[a.code]) }) : null];
+    airports.append(target(g, a.code, label.filter(Boolean).join(", "), pick));
   }
   svg.append(airports);
   if (bordered) svg.append(legend(map));
-  const info = [`${view.month_name || ""} · season ${view.season ?? "?"}`];
-  if ((view.market || []).length === 2) info.push(`market ${view.market.join("–")}`);
+  const info = [word("caption", { month: monthName(view.month_name), season: view.season ?? "?" })];
+  if ((view.market || []).length === 2) info.push(word("caption_market", { market: view.market.join("–") }));
   svg.append(text(PAD, 30, info.join(" · "), { class: "board-caption" }));
   return [svg];
 }

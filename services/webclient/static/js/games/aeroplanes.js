@@ -1,13 +1,18 @@
 // Aeroplanes: Aviation Ascendant in the rulebook's words: destination and aircraft names instead of ids, the
 // Risk roll a route needs (AE-8.9 to AE-8.12) before you commit, panels and the final score categories.
+// Words: the catalogue's aeroplanes.text (formatters, panels, hints, end screen) and aeroplanes.state (labels).
 import { h, icon } from "../dom.js";
-import { joinAnd, section } from "../i18n.js";
+import { joinAnd, section, wordsOf } from "../i18n.js";
 
-const STAGES = ["home", "I", "II", "III"];
+const word = wordsOf("aeroplanes", "text");
+const label = wordsOf("aeroplanes", "state");
+const STAGES = [null, "I", "II", "III"]; // as the data files print them; stage 0 is the home airport
 const SKULL = "☠";
 const dest = (id, ctx) => (ctx.data?.board?.destinations || []).find((d) => d.id === id);
 const card = (n, ctx) => (ctx.data?.aircraft?.cards || []).find((c) => c.number === n);
 const tile = (id, ctx) => (ctx.data?.passengers?.tiles || []).find((t) => t.id === id);
+/** A market's or region's name as the spec writes it (AE-1, AE-13.2: Europe, Africa, Asia/Australasia). */
+const regionName = (id) => section("aeroplanes", "regions")[id] || id;
 const advantageName = (type, ctx) => (ctx.data?.advantages?.types || []).find((t) => t.type === type || t.id === type)?.name || String(type);
 
 /** The connection flown from a to b (a special connection only outward), if any. */
@@ -35,36 +40,38 @@ export function routeRolls(source, via, target, ctx) {
 }
 
 export function rollsText(rolls) {
-  if (!rolls) return "route unknown";
-  if (!rolls.length) return "no roll needed";
-  const bonus = rolls.some(([, b]) => b) ? " (+2 rival bonus counts)" : "";
-  return `needs ${rolls.map(([t]) => `${t}+`).join(", then ")} on three Risk dice${bonus}`;
+  if (!rolls) return word("route_unknown");
+  if (!rolls.length) return word("no_roll");
+  const list = rolls.map(([n]) => `${n}+`).reduce((a, b) => word("then", { first: a, next: b }));
+  const bonus = rolls.some(([, b]) => b);
+  return word(bonus ? "rolls_needed_bonus" : "rolls_needed", { rolls: list });
 }
 
 export const formatters = {
   place(v, o, ctx) { return dest(v, ctx)?.name || String(v); },
-  section(v, o, ctx) { return `the ${dest(v, ctx)?.name || v} section`; },
-  aircraft(v, o, ctx) { return card(v, ctx)?.name || `aircraft ${v}`; },
-  aircraft_s(v, o, ctx) { return `${card(v, ctx)?.name || `aircraft ${v}`}'s`; },
-  aircraft_list(v, o, ctx) { return (v || []).length ? joinAnd(v.map((n) => formatters.aircraft(n, o, ctx))) : "no cards"; },
+  section(v, o, ctx) { return v === "overflow" ? word("overflow") : word("section", { place: dest(v, ctx)?.name || v }); },
+  aircraft(v, o, ctx) { return card(v, ctx)?.name || word("aircraft_unknown", { number: v }); },
+  aircraft_s(v, o, ctx) { return word("aircraft_s", { aircraft: formatters.aircraft(v, o, ctx) }); },
+  aircraft_list(v, o, ctx) { return (v || []).length ? joinAnd(v.map((n) => formatters.aircraft(n, o, ctx))) : word("no_cards"); },
   cost(v, o, ctx) { return String((ctx.view?.display || []).find((d) => d.card === v)?.cost ?? "?"); },
   kind(v) { return section("aeroplanes", "kinds")[v] || String(v); },
   kind_verb(v) { const k = section("aeroplanes", "kinds")[v]; return k ? k.charAt(0).toLowerCase() + k.slice(1) : String(v); },
   advantage(v, o, ctx) { return advantageName(v, ctx); },
-  advantages(v, o, ctx) { return (v || []).length ? joinAnd(v.map((k) => advantageName(k, ctx))) : "no Advantage tile"; },
+  advantages(v, o, ctx) { return (v || []).length ? joinAnd(v.map((k) => advantageName(k, ctx))) : word("no_advantage"); },
   passenger(v, o, ctx) {
-    const t = tile(v, ctx);
-    if (!t) return `passenger ${v}`;
-    return `a ${dest(t.destination, ctx)?.name || t.destination} passenger (${t.capacity} seat${t.capacity > 1 ? "s" : ""}${t.vp ? `, ${t.vp} VP` : ""})`;
+    const x = tile(v, ctx);
+    if (!x) return word("passenger_unknown", { id: v });
+    return word(x.vp ? "passenger_vp" : "passenger", { place: dest(x.destination, ctx)?.name || x.destination, vp: x.vp,
+      seats: word(x.capacity === 1 ? "seats_one" : "seats_other", { n: x.capacity }) });
   },
   route_rolls(v, o, ctx) { return rollsText(routeRolls(o.source, o.via, ctx.view?.pending?.target, ctx)); },
   rolls_needed(v) { return rollsText(v); },
-  via(v, o, ctx) { return v ? ` via ${formatters.place(v, o, ctx)}` : " direct"; },
+  via(v, o, ctx) { return v ? word("via", { place: formatters.place(v, o, ctx) }) : word("direct"); },
   risk_dice(v) { return (v || []).map((d) => (d === 0 ? SKULL : String(d))).join(" "); },
   dice_total(v) { return String((v || []).reduce((a, b) => a + b, 0)); },
-  bonus(v) { return v ? ` + ${v} rival bonus` : ""; },
-  failures(v) { return Number(v) === 1 ? "failure" : "failures"; },
-  stage(v) { return STAGES[v] ?? String(v); },
+  bonus(v) { return v ? word("rival_bonus", { bonus: v }) : ""; },
+  failures(v) { return word(Number(v) === 1 ? "failure_one" : "failure_other"); },
+  stage(v) { return Number(v) === 0 ? word("stage_home") : STAGES[v] ?? String(v); },
 };
 
 export function variant(kind, o, ctx) {
@@ -82,54 +89,88 @@ export function score(view, seat) { return player(view, seat).vp ?? 0; }
 export function seatStats(view, seat, ctx) {
   const p = player(view, seat);
   const tiles = Object.values(p.supply || {}).reduce((a, b) => a + b, 0);
-  return [["Money", `£${p.money ?? 0}`], ["Home", p.home ? formatters.place(p.home, {}, ctx) : "—"],
-    ["Aircraft", (p.aircraft || []).length], ["Tiles in supply", tiles], ["Engine failures", p.engine_failures ?? 0]];
+  return [[label("money"), word("money", { money: p.money ?? 0 })], [label("home"), p.home ? formatters.place(p.home, {}, ctx) : "—"],
+    [label("aircraft"), (p.aircraft || []).length], [label("supply"), tiles], [label("engine_failures"), p.engine_failures ?? 0]];
 }
 
 export function tableInfo(view, ctx) {
   const adv = Object.entries(view.advantage_supply || {}).map(([k, n]) => `${advantageName(k, ctx)} ${n}`).join(", ");
-  return [["Era", view.era], ["First player", ctx.name(view.first_player)], ["Subsidy notes left", view.subsidy_notes ?? "—"],
-    ["Advantage tiles left", adv || "—"], ["Passenger bag", (view.bag || []).length], ["Aircraft deck", (view.deck || []).length]];
+  return [[label("era"), view.era], [label("first_player"), ctx.name(view.first_player)], [label("subsidy_notes"), view.subsidy_notes ?? "—"],
+    [label("advantage_supply"), adv || "—"], [label("bag"), (view.bag || []).length], [label("deck"), (view.deck || []).length]];
 }
 
 export function myPanel(view, seat, ctx) {
   const p = player(view, seat);
   const owned = Object.entries(p.advantages || {}).filter(([, n]) => n).map(([k, n]) => `${advantageName(k, ctx)}${n > 1 ? ` ×${n}` : ""}`);
+  const line = (a) => word(a.airport_tiles === 1 ? "aircraft_line_one" : "aircraft_line_other", { aircraft: formatters.aircraft(a.card, {}, ctx),
+    free: a.free_capacity, capacity: a.capacity, tiles: a.airport_tiles });
   return [h("dl", { class: "kv" },
-    h("dt", {}, "Money"), h("dd", {}, `£${p.money ?? 0}`),
-    h("dt", {}, "Tiles in supply"), h("dd", {}, Object.entries(p.supply || {}).map(([s, n]) => `stage ${s}: ${n}`).join(", ")),
-    h("dt", {}, "Advantage tiles"), h("dd", {}, owned.length ? owned.join(", ") : "none")),
-  h("h3", {}, "Your aircraft"),
-  (p.aircraft || []).length ? h("ul", { class: "aircraft-list" }, p.aircraft.map((a) => h("li", {}, icon("aircraft-card"),
-    `${formatters.aircraft(a.card, {}, ctx)}: ${a.free_capacity} of ${a.capacity} seats free, ${a.airport_tiles} tile${a.airport_tiles === 1 ? "" : "s"} left`,
-    a.in_service ? "" : " (out of service)", (a.passengers || []).length ? ` — carrying ${a.passengers.map((t) => formatters.passenger(t, {}, ctx)).join(", ")}` : "")))
-    : h("p", { class: "muted" }, "No aircraft yet.")];
+    h("dt", {}, label("money")), h("dd", {}, word("money", { money: p.money ?? 0 })),
+    h("dt", {}, label("supply")), h("dd", {}, Object.entries(p.supply || {}).map(([s, n]) => word("supply_stage", { stage: s, n })).join(", ")),
+    h("dt", {}, label("advantages")), h("dd", {}, owned.length ? owned.join(", ") : word("none"))),
+  h("h3", {}, word("your_aircraft")),
+  (p.aircraft || []).length ? h("ul", { class: "aircraft-list" }, p.aircraft.map((a) => h("li", {}, icon("aircraft-card"), line(a),
+    a.in_service ? "" : word("out_of_service"),
+    (a.passengers || []).length ? word("carrying", { passengers: a.passengers.map((x) => formatters.passenger(x, {}, ctx)).join(", ") }) : "")))
+    : h("p", { class: "muted" }, word("no_aircraft"))];
 }
 
 export function isChance(ev) {
   return ["risk_roll", "first_player_die", "advantage_roll", "attempt_failed", "attempt_crashed", "tile_placed", "shortfall"].includes(ev.type);
 }
 
+/** The sum of one seat's entries of `awards` ({market: [vp per seat], ..., profit: [vp per seat]}). */
+const awarded = (awards, seat) => Object.values(awards || {}).reduce((n, perSeat) => n + (perSeat?.[seat] ?? 0), 0);
+
 /**
- * The end screen's categories, from what the final view carries: AE-15.1's final scoring (every bought card's VP,
- * every claimed passenger tile's VP: on the cards and set aside), the rest of the VP (the three eras' majorities
- * and profit, AE-13, and the Americas bonus, AE-8; the view keeps only their sum) and the money (the tie-break).
+ * The end screen's score categories, every VP source of AE-15.3 read from the engine's own events: each era's
+ * scoring (`era_scoring`: majorities in the markets and profit, AE-13), the America bonus (`america_bonus`,
+ * AE-8.17) and the final scoring (`final_scoring.added`: aircraft cards and passengers, AE-15.1); then the money
+ * left, the tie-break (AE-15.2). `events` are every event of the game, or null when they are not (yet) known:
+ * then every category is null (unknown), never a guess. A cell's `detail` (its sub-line) and `note` (its tooltip)
+ * say its parts in words: an era's markets and profit; the split of AE-15.1 into cards and passengers, which the
+ * event does not carry, from the final view.
  */
-export function final(view, ctx) {
-  const cardVp = (n) => (ctx?.data?.aircraft?.cards || []).find((c) => c.number === n)?.vp ?? 0;
-  const tileVp = (t) => (ctx?.data?.passengers?.tiles || []).find((x) => x.id === t)?.vp ?? 0;
-  const parts = (seat) => {
+export function final(view, ctx, events) {
+  const fin = (events || []).find((e) => e.type === "final_scoring");
+  const known = !!fin; // an event log without the final scoring is not the whole game's (an archived game's)
+  const eras = [1, 2, 3].map((era) => (events || []).find((e) => e.type === "era_scoring" && e.era === era));
+  const bonuses = (events || []).filter((e) => e.type === "america_bonus");
+  const cardVp = (n) => card(n, ctx)?.vp ?? 0;
+  const tileVp = (id) => tile(id, ctx)?.vp ?? 0;
+  const money = (seat) => fin?.money?.[seat] ?? player(view, seat).money ?? 0;
+  const eraPart = (e, seat) => {
+    if (!known || !e) return null;
+    const markets = Object.entries(e.awards || {}).filter(([m]) => m !== "profit")
+      .map(([m, perSeat]) => [word("final_market", { market: regionName(m), vp: perSeat?.[seat] ?? 0 }), perSeat?.[seat] ?? 0]);
+    const profitVp = e.awards?.profit?.[seat] ?? 0;
+    const scored = [...markets, [word("final_profit", { vp: profitVp }), profitVp]].filter(([, vp]) => vp).map(([w]) => w);
+    return { value: awarded(e.awards, seat), detail: scored.join(" · ") || null,
+      note: word("final_era_note", { markets: markets.map(([w]) => w).join(", "), vp: profitVp, profit: e.profits?.[seat] ?? 0 }) };
+  };
+  const americaPart = (seat) => {
+    if (!known) return null;
+    const mine = bonuses.filter((e) => e.seat === seat);
+    return { value: mine.reduce((n, e) => n + (e.vp ?? 0), 0), detail: mine.length
+      ? word("final_america_detail", { places: joinAnd(mine.map((e) => formatters.place(e.destination, e, ctx))),
+        money: mine.reduce((n, e) => n + (e.money ?? 0), 0) }) : null };
+  };
+  const finalPart = (seat) => {
+    if (!known) return null;
     const p = player(view, seat);
-    const aircraft = (p.aircraft || []).reduce((n, a) => n + cardVp(a.card), 0);
+    const cards = (p.aircraft || []).reduce((n, a) => n + cardVp(a.card), 0);
     const pax = [...(p.passengers_set_aside || []), ...(p.aircraft || []).flatMap((a) => a.passengers || [])]
-      .reduce((n, t) => n + tileVp(t), 0);
-    return { aircraft, pax, rest: score(view, seat) - aircraft - pax, money: p.money ?? 0 };
+      .reduce((n, x) => n + tileVp(x), 0);
+    const added = fin.added?.[seat] ?? null;
+    // the split, only when it is the event's number (else the sub-line would contradict the cell)
+    return { value: added, detail: cards + pax === added ? word("final_scoring_detail", { cards, passengers: pax }) : null };
   };
   return {
-    categories: ["Aircraft cards (AE-15.1)", "Passengers carried (AE-15.1)", "Eras: majorities, profit, Americas bonus",
-      "Money left (tie-break)"],
-    values: (seat) => { const x = parts(seat); return [x.aircraft, x.pax, x.rest, `£${x.money}`]; },
+    categories: [...[1, 2, 3].map((era) => ({ key: `era_${era}`, label: word("final_era", { era }) })),
+      { key: "america_bonus", label: word("final_america") }, { key: "final_scoring", label: word("final_scoring") }],
+    values: (seat) => [...eras.map((e) => eraPart(e, seat)), americaPart(seat), finalPart(seat)],
     total: (seat) => score(view, seat),
+    tiebreak: { key: "money", label: word("final_money"), value: money, text: (seat) => word("money", { money: money(seat) }) },
   };
 }
 
@@ -158,7 +199,8 @@ function easiest(cardNo, target, ctx) {
     }
   }
   if (!best) return null;
-  return `easiest route: from ${formatters.place(best.src, {}, ctx)}${best.via ? ` via ${formatters.place(best.via, {}, ctx)}` : " direct"}, ${rollsText(best.r)}`;
+  return word(best.via ? "easiest_via" : "easiest_direct", { from: formatters.place(best.src, {}, ctx),
+    via: best.via ? formatters.place(best.via, {}, ctx) : null, rolls: rollsText(best.r) });
 }
 
 export function hint(action, ctx) {

@@ -1,7 +1,11 @@
 // Blue Skies in the rulebook's words: airport names, gate and buyout costs on the buttons, the budget in view,
 // my hand (the cards I hold, not a per-seat row), and the final region scoring as a table.
+// Words: the catalogue's blueskies.text (formatters, panels, end screen) and blueskies.state (labels).
 import { h, icon, seatBadge } from "../dom.js";
-import { joinAnd } from "../i18n.js";
+import { joinAnd, wordsOf } from "../i18n.js";
+
+const word = wordsOf("blueskies", "text");
+const label = wordsOf("blueskies", "state");
 
 const apt = (code, ctx) => (ctx.data?.blueskies?.airports || []).find((a) => a.code === code);
 const regionName = (id, ctx) => (ctx.data?.blueskies?.regions || []).find((r) => r.id === id)?.name || id;
@@ -10,20 +14,23 @@ export const formatters = {
   airport(v, o, ctx) { const a = apt(v, ctx); return a ? `${a.name} (${v})` : String(v); },
   gate_cost(v, o, ctx) { return String((ctx.view?.airports || []).find((a) => a.code === v)?.next_cost ?? "?"); },
   buyout_cost(v, o, ctx) { return String(apt(v, ctx)?.buyout ?? "?"); },
-  cards(v) { return (v || []).length ? joinAnd(v) : "no cards"; },
-  cards_word(v) { return Number(v) === 1 ? "card" : "cards"; },
-  airports_word(v) { return Number(v) === 1 ? "airport" : "airports"; },
+  cards(v) { return (v || []).length ? joinAnd(v) : word("no_cards"); },
+  cards_word(v) { return word(Number(v) === 1 ? "card_one" : "card_other"); },
+  airports_word(v) { return word(Number(v) === 1 ? "airport_one" : "airport_other"); },
   entitlements(v, o, ctx) {
-    const list = (v || []).map((n, i) => (n ? `${ctx.name(i)} ${n} airport${n > 1 ? "s" : ""}` : null)).filter(Boolean);
-    return list.length ? joinAnd(list) : "nobody trails";
+    const list = (v || []).map((n, i) => (n ? word(n === 1 ? "entitled_one" : "entitled_other", { player: ctx.name(i), n }) : null))
+      .filter(Boolean);
+    return list.length ? joinAnd(list) : word("nobody_trails");
   },
   regions(v, o, ctx) {
-    return `Regions: ${(v || []).map((r) => `${regionName(r.region, ctx)} ${joinAnd(r.first.map((s) => ctx.name(s)))} +${r.first_bonus}` +
-      (r.second.length ? `, ${joinAnd(r.second.map((s) => ctx.name(s)))} +${r.second_bonus}` : "")).join("; ")}.`;
+    const names = (seats) => joinAnd(seats.map((s) => ctx.name(s)));
+    return word("regions", { regions: (v || []).map((r) => word(r.second.length ? "region_first_second" : "region_first", {
+      region: regionName(r.region, ctx), first: names(r.first), first_bonus: r.first_bonus,
+      second: names(r.second), second_bonus: r.second_bonus })).join("; ") });
   },
   unused_special(v, o, ctx) {
     const list = (v || []).map((n, i) => (n ? ctx.name(i) : null)).filter(Boolean);
-    return list.length ? ` Unused special action +3: ${joinAnd(list)}.` : "";
+    return list.length ? word("unused_special", { players: joinAnd(list) }) : "";
   },
 };
 
@@ -36,30 +43,31 @@ export function variant(kind, o, ctx) {
 export function score(view, seat) { return view.scores?.[seat] ?? 0; }
 
 export function seatStats(view, seat) {
-  return [["Income", view.income?.[seat] ?? 0], ["Gates in supply", view.supply?.[seat] ?? 0], ["Cards in hand", view.hand_counts?.[seat] ?? 0],
-    ["Special action", view.special_used?.[seat] ? "used" : "ready"]];
+  return [[label("income"), view.income?.[seat] ?? 0], [label("supply"), view.supply?.[seat] ?? 0],
+    [label("hand_counts"), view.hand_counts?.[seat] ?? 0], [label("special_used"), word(view.special_used?.[seat] ? "used" : "ready")]];
 }
 
 export function tableInfo(view, ctx) {
-  const out = [["Round", view.round], ["First player", ctx.name(view.first_player)], ["Deck", `${view.deck_count} cards`],
-    ["Passenger bag", `${view.bag?.red ?? "?"} red, ${view.bag?.green ?? "?"} green`]];
-  if (view.government?.used) out.push(["Government help", "used"]);
+  const out = [[label("round"), view.round], [label("first_player"), ctx.name(view.first_player)],
+    [label("deck_count"), word("deck_cards", { n: view.deck_count })],
+    [label("bag"), word("bag", { red: view.bag?.red ?? "?", green: view.bag?.green ?? "?" })]];
+  if (view.government?.used) out.push([label("government"), word("used")]);
   return out;
 }
 
 export function myPanel(view, seat, ctx) {
   const buying = view.phase === "buy" || view.phase === "setup_buy";
   return [h("dl", { class: "kv" },
-    buying && (view.to_act || []).includes(seat) ? [h("dt", {}, "Budget left"), h("dd", { class: "budget" }, String(view.budget ?? "—"))] : null,
-    h("dt", {}, "Your hand"), h("dd", {}, (view.hand || []).length
+    buying && (view.to_act || []).includes(seat) ? [h("dt", {}, label("budget")), h("dd", { class: "budget" }, String(view.budget ?? "—"))] : null,
+    h("dt", {}, label("hand")), h("dd", {}, (view.hand || []).length
       ? h("ul", { class: "hand-cards" }, view.hand.map((c) => h("li", {}, icon("bs-card"), formatters.airport(c, {}, ctx))))
-      : "no cards"),
-    h("dt", {}, "Special action"), h("dd", {}, view.special_used?.[seat] ? "used" : "still available (once per game)"))];
+      : word("no_cards")),
+    h("dt", {}, label("special_used")), h("dd", {}, word(view.special_used?.[seat] ? "used" : "special_available")))];
 }
 
 /** Shown with the actions: the budget left in a purchase turn (BS-8.1.1). */
 export function actionNote(view, seat) {
-  return (view.phase === "buy" || view.phase === "setup_buy") && (view.to_act || []).includes(seat) ? `Budget left: ${view.budget}.` : null;
+  return (view.phase === "buy" || view.phase === "setup_buy") && (view.to_act || []).includes(seat) ? word("budget_note", { budget: view.budget }) : null;
 }
 
 export function isChance(ev) { return ["reveal", "play", "special", "help", "draw_cards", "income"].includes(ev.type); }
@@ -68,18 +76,23 @@ function regionAwards(f, seat) {
   return (f?.regions || []).reduce((a, r) => a + (r.first.includes(seat) ? r.first_bonus : 0) + (r.second.includes(seat) ? r.second_bonus : 0), 0);
 }
 
+/**
+ * Score categories of the end screen from the final view's breakdown (the engine's game_over data): the score
+ * before final scoring (the final score minus what final scoring gained, BS-9.1), the region majorities (BS-9.2)
+ * and the unused special action (BS-9.3); income breaks ties (BS-9.4). (ctx and events unused: the view has it.)
+ */
 export function final(view) {
   const f = view.final;
+  const total = (seat) => f?.scores?.[seat] ?? score(view, seat);
+  const gained = (seat) => f?.gains?.[seat];
   return {
-    categories: ["Before final scoring", "Region majorities", "Unused special"],
-    values: (seat) => {
-      const total = f?.scores?.[seat] ?? score(view, seat);
-      const regions = regionAwards(f, seat);
-      const special = f?.unused_special?.[seat] ?? 0;
-      return [total - regions - special, regions, special];
-    },
-    total: (seat) => f?.scores?.[seat] ?? score(view, seat),
-    tiebreak: (seat) => view.income?.[seat] ?? 0,
+    categories: [{ key: "before", label: word("final_before") }, { key: "regions", label: word("final_regions") },
+      { key: "unused_special", label: word("final_unused_special") }],
+    values: (seat) => [{ value: gained(seat) === undefined ? null : total(seat) - gained(seat) },
+      { value: f ? regionAwards(f, seat) : null }, { value: f?.unused_special?.[seat] ?? null }],
+    total,
+    tiebreak: { key: "income", label: word("final_income"), value: (seat) => view.income?.[seat] ?? 0,
+      text: (seat) => String(view.income?.[seat] ?? 0) },
   };
 }
 
@@ -88,9 +101,9 @@ export function finalExtra(view, ctx) {
   const f = view.final;
   if (!f) return null;
   const seats = (f.scores || []).map((_, i) => i);
-  return h("table", { class: "grid-table regions-table" }, h("caption", {}, "Region majorities (BS-9.2): gate value, and bonus won"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Region"), seats.map((s) => h("th", { scope: "col" }, seatBadge(s), " ", ctx.name(s))))),
-    h("tbody", {}, f.regions.map((r) => h("tr", {}, h("th", { scope: "row" }, `${regionName(r.region, ctx)} (${r.first_bonus})`),
+  return h("table", { class: "grid-table regions-table" }, h("caption", {}, word("regions_caption")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, word("region")), seats.map((s) => h("th", { scope: "col" }, seatBadge(s), " ", ctx.name(s))))),
+    h("tbody", {}, f.regions.map((r) => h("tr", {}, h("th", { scope: "row" }, word("region_bonus", { region: regionName(r.region, ctx), bonus: r.first_bonus })),
       seats.map((s) => h("td", {}, `${r.values[s]}`, r.first.includes(s) ? h("b", {}, ` +${r.first_bonus}`) : r.second.includes(s) ? h("b", {}, ` +${r.second_bonus}`) : ""))))));
 }
 

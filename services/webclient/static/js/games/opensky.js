@@ -1,16 +1,22 @@
 // OpenSky in the rulebook's words: formatters for the catalogue's templates, the panels' contents, the
 // final score categories and the hints (which itineraries you can fly for this month's market).
+// Words: the catalogue's opensky.text (formatters, panels, hints, end screen) and opensky.state (labels).
 import { h } from "../dom.js";
-import { joinAnd } from "../i18n.js";
+import { joinAnd, section, wordsOf } from "../i18n.js";
+
+const word = wordsOf("opensky", "text");
+const label = wordsOf("opensky", "state");
 
 const mapOf = (ctx) => ctx.data?.[ctx.view?.map] || ctx.data?.europe || { airports: [] };
 const airportName = (code, ctx) => mapOf(ctx).airports.find((a) => a.code === code)?.name;
+/** A month's name in the catalogue's words (the engine names them, April to March). */
+const monthName = (name) => (name ? section("opensky", "months")[name] ?? String(name) : "—");
 
 export function itineraryText(list) {
   const stops = (list || []).length - 2;
   const path = (list || []).join("-");
-  if (stops <= 0) return `${path} nonstop`;
-  return `${path} (${stops === 1 ? "one stop" : `${stops} stops`}, via ${joinAnd(list.slice(1, -1))})`;
+  if (stops <= 0) return word("itinerary_nonstop", { path });
+  return word(stops === 1 ? "itinerary_one_stop" : "itinerary_stops", { path, stops, via: joinAnd(list.slice(1, -1)) });
 }
 
 export const formatters = {
@@ -18,15 +24,19 @@ export const formatters = {
   airports(v, o, ctx) { return joinAnd((v || []).map((c) => formatters.airport(c, o, ctx))); },
   route(v) { return String(v).replace("-", "–"); },
   itinerary(v) { return itineraryText(v); },
-  cards(v) { return (v || []).length ? joinAnd(v) : "change credit only"; },
-  fees(v) { return Number(v) === 1 ? "fee" : "fees"; },
+  cards(v) { return (v || []).length ? joinAnd(v) : word("credit_only"); },
+  fees(v) { return word(Number(v) === 1 ? "fee_one" : "fee_other"); },
   offers(v, o, ctx) {
-    return (v || []).length ? v.map((x) => `${ctx.name(x.seat)} ${x.fare} on ${itineraryText(x.itinerary)}`).join("; ") : "no offers";
+    return (v || []).length ? v.map((x) => word("offer", { player: ctx.name(x.seat), fare: x.fare, itinerary: itineraryText(x.itinerary) })).join("; ")
+      : word("no_offers");
   },
-  passers(v, o, ctx) { return (v || []).length ? `; ${joinAnd(v.map((s) => ctx.name(s)))} passed` : ""; },
-  accepted(v) { return v ? "the market accepts" : "too dear, the booking fails"; },
+  passers(v, o, ctx) { return (v || []).length ? word("passers", { players: joinAnd(v.map((s) => ctx.name(s))) }) : ""; },
+  accepted(v) { return word(v ? "accepted" : "refused"); },
+  month(v) { return monthName(v); },
+  reason(v) { return section("opensky", "reasons")[v] ?? String(v); }, // the engine's reason, in the catalogue's words
   winners(v, o, ctx) {
-    return joinAnd((v || []).map((x) => `${ctx.name(x.seat)} (${x.fare} on ${itineraryText(x.itinerary)}${x.ancillaries ? ` + ${x.ancillaries * 100} fees` : ""})`));
+    return joinAnd((v || []).map((x) => word(x.ancillaries ? "winner_fees" : "winner",
+      { player: ctx.name(x.seat), fare: x.fare, itinerary: itineraryText(x.itinerary), fees: (x.ancillaries || 0) * 100 })));
   },
 };
 
@@ -48,16 +58,17 @@ export function score(view, seat) { return player(view, seat).score?.total ?? 0;
 /** Public resources of a seat for its player panel: [label, value] pairs. */
 export function seatStats(view, seat) {
   const p = player(view, seat);
-  return [["Cards in hand", (p.hand || []).length], ["Aircraft on routes", onBoard(p)], ["Ancillary tokens", p.ancillary_unused ?? 0],
-    ["Flash Deal", p.flash_deal ? "ready" : "used"]];
+  return [[label("hand_count"), (p.hand || []).length], [label("aircraft_on_board"), onBoard(p)],
+    [label("ancillary_unused"), p.ancillary_unused ?? 0], [label("flash_deal"), word(p.flash_deal ? "ready" : "used")]];
 }
 
 /** The month, the market and what was rolled. */
 export function tableInfo(view, ctx) {
-  const out = [["Month", `${view.month_name || "—"} (season ${view.season ?? "—"})`], ["Roller", ctx.name(view.roller)]];
-  if ((view.dice || []).length) out.push(["Rolled callsigns", joinAnd(view.dice.map((c) => `${c} (${view.callsigns?.[c] || "?"})`))]);
-  if ((view.market || []).length === 2) out.push(["Market", `${formatters.airport(view.market[0], {}, ctx)} – ${formatters.airport(view.market[1], {}, ctx)}`]);
-  if (view.lease) out.push(["Leasing after", view.lease.month_name]);
+  const out = [[label("month"), word("month_season", { month: monthName(view.month_name), season: view.season ?? "—" })],
+    [label("roller"), ctx.name(view.roller)]];
+  if ((view.dice || []).length) out.push([label("dice"), joinAnd(view.dice.map((c) => `${c} (${view.callsigns?.[c] || "?"})`))]);
+  if ((view.market || []).length === 2) out.push([label("market"), `${formatters.airport(view.market[0], {}, ctx)} – ${formatters.airport(view.market[1], {}, ctx)}`]);
+  if (view.lease) out.push([label("lease"), monthName(view.lease.month_name)]);
   return out;
 }
 
@@ -65,29 +76,34 @@ export function tableInfo(view, ctx) {
 export function myPanel(view, seat, ctx) {
   const p = player(view, seat);
   const out = [h("dl", { class: "kv" },
-    h("dt", {}, "Fare cards in hand"), h("dd", {}, (p.hand || []).length ? (p.hand || []).join(", ") : "none"),
-    h("dt", {}, "Won fares on the table"), h("dd", {}, (p.table || []).length ? `${p.table.join(", ")}${p.credit ? ` + credit ${p.credit}` : ""}` : p.credit ? `credit ${p.credit}` : "none"),
-    h("dt", {}, "Aircraft off the board"), h("dd", {}, String(p.aircraft_supply ?? 0)),
-    h("dt", {}, "Subsidy cubes"), h("dd", {}, String(p.subsidies ?? 0)),
-    (p.hubs || []).length ? [h("dt", {}, "Hubs"), h("dd", {}, formatters.airports(p.hubs, {}, ctx))] : null)];
+    h("dt", {}, label("hand")), h("dd", {}, (p.hand || []).length ? (p.hand || []).join(", ") : word("none")),
+    h("dt", {}, label("table")), h("dd", {}, (p.table || []).length
+      ? (p.credit ? word("table_credit", { fares: p.table.join(", "), credit: p.credit }) : p.table.join(", "))
+      : p.credit ? word("credit", { credit: p.credit }) : word("none")),
+    h("dt", {}, label("aircraft_supply")), h("dd", {}, String(p.aircraft_supply ?? 0)),
+    h("dt", {}, label("subsidies")), h("dd", {}, String(p.subsidies ?? 0)),
+    (p.hubs || []).length ? [h("dt", {}, label("hubs")), h("dd", {}, formatters.airports(p.hubs, {}, ctx))] : null)];
   if ((view.market || []).length === 2) {
     const mine = view.pricing?.valid_itineraries?.[String(seat)];
-    out.push(h("h3", {}, `Your itineraries for ${view.market.join("–")}`));
-    out.push(mine === undefined ? h("p", { class: "muted" }, "Shown when pricing starts (OS-9).")
+    out.push(h("h3", {}, word("itineraries_for", { market: view.market.join("–") })));
+    out.push(mine === undefined ? h("p", { class: "muted" }, word("itineraries_later"))
       : mine.length ? h("ul", { class: "flyable" }, mine.map((it) => h("li", {}, itineraryText(it))))
-        : h("p", {}, "You cannot fly this market this month (no valid itinerary, OS-9)."));
+        : h("p", {}, word("itineraries_none")));
   }
   return out;
 }
 
 export function isChance(ev) { return ["dice_rolled", "price_check", "bids_revealed", "market_won", "market_not_travelled"].includes(ev.type); }
 
-/** Score categories of the end screen (OS-19.2). */
+/** Score categories of the end screen (OS-19.2), from the final view's score breakdown; no tie-break (OS-19.4). */
 export function final(view) {
+  const part = (seat, key) => ({ value: player(view, seat).score?.[key] ?? null });
   return {
-    categories: ["Fares", "Subsidies", "Ancillary fees"],
-    values: (seat) => { const s = player(view, seat).score || {}; return [s.fares ?? 0, s.subsidies ?? 0, s.ancillaries ?? 0]; },
+    categories: [{ key: "fares", label: word("final_fares") }, { key: "subsidies", label: word("final_subsidies") },
+      { key: "ancillaries", label: word("final_ancillaries") }],
+    values: (seat) => [part(seat, "fares"), part(seat, "subsidies"), part(seat, "ancillaries")],
     total: (seat) => score(view, seat),
+    tiebreak: null,
   };
 }
 
@@ -95,8 +111,8 @@ export const RULE_OF = { place_callsign: "OS-4", place_aircraft: "OS-6", place_h
   bid: "OS-10", pass: "OS-10", flash_deal: "OS-12", decline_flash: "OS-12", add_ancillaries: "OS-14", lease: "OS-17" };
 
 export function hint(action) {
-  if (action.type === "bid" && action.itinerary.length > 2) return "A one-stop beats a nonstop only at half its fare or less (OS-11.2).";
-  if (action.type === "add_ancillaries" && action.tokens) return `The price die (200–700) must reach your fare + ${action.tokens * 100} (OS-15).`;
+  if (action.type === "bid" && action.itinerary.length > 2) return word("hint_one_stop");
+  if (action.type === "add_ancillaries" && action.tokens) return word("hint_price_die", { fees: action.tokens * 100 });
   return null;
 }
 
