@@ -171,20 +171,16 @@ def test_game_against_bots_played_to_the_end_by_clicking(
 
 
 def check_aeroplanes_breakdown(page, wc_gateway, game_id: str) -> None:
-    """Aeroplanes' end screen breaks the VP out: its two AE-15.1 columns (aircraft, passengers) add up to what the
-    engine's final_scoring event added, the era column is the rest, and the columns sum to the total."""
-    steps = httpx.get(f"{wc_gateway.url}/webclient/replay/{game_id}").json()["steps"]
-    last = httpx.get(f"{wc_gateway.url}/webclient/replay/{game_id}", params={"step": steps}).json()
-    added = next(e for e in last["events"] if e["type"] == "final_scoring")["added"]
+    """Aeroplanes' end screen breaks the VP out by source, from the engine's events (tests/webclient/test_end_screen.py
+    checks each against them): Era 1-3, Americas bonus, AE-15.1; they add up to the total, nothing is "Other"."""
+    page.wait_for_selector("#final-scores table[data-breakdown=ready]")
     heads = page.locator("#final-scores thead th").all_text_contents()
-    assert heads[2:] == ["Aircraft cards (AE-15.1)", "Passengers carried (AE-15.1)",
-                         "Eras: majorities, profit, Americas bonus", "Money left (tie-break)", "Total"]
+    assert heads[2:] == ["Era 1 (AE-13)", "Era 2 (AE-13)", "Era 3 (AE-13)", "Americas bonus (AE-8.17)",
+                         "Aircraft cards and passengers (AE-15.1)", "Money left (tie-break, AE-15.2)", "Total"]
     for row in page.locator("#final-scores tbody tr").all():
-        seat = int(row.get_attribute("data-seat"))
-        cells = row.locator("td").all_text_contents()  # place, aircraft, passengers, eras, money, total
-        aircraft, pax, eras, total = int(cells[1]), int(cells[2]), int(cells[3]), int(cells[5])
-        assert aircraft + pax == added[seat]
-        assert eras >= 0 and aircraft + pax + eras == total
+        parts = row.locator('td[data-key^="era_"], td[data-key="america_bonus"], td[data-key="final_scoring"]')
+        values = [int(v) for v in parts.evaluate_all("cells => cells.map(c => c.dataset.value)")]
+        assert len(values) == 5 and sum(values) == int(row.get_attribute("data-score"))
 
 
 def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts):
