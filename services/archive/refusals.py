@@ -71,7 +71,8 @@ def refusal_of(exc: BaseException) -> Refusal | None:
             kind = "data" if isinstance(exc, DataError) else "constraint" if isinstance(exc, IntegrityError) else None
         if kind is None:
             return None
-        return Refusal(kind, type(exc.orig).__name__, clean_message(str(exc.orig)), state)
+        driver_error = exc.orig.__cause__ or exc.orig  # asyncpg's own class under SQLAlchemy's adapter, if any
+        return Refusal(kind, type(driver_error).__name__, clean_message(str(exc.orig)), state)
     if isinstance(exc, StatementError):  # raised while its parameters were processed: the database never saw it
         orig = exc.orig if exc.orig is not None else exc
         return Refusal("data", type(orig).__name__, clean_message(str(orig)))
