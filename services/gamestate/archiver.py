@@ -236,7 +236,7 @@ class Archiver:
     async def retry(self, ids: list[str] | None = None) -> dict[str, str]:
         """Archive games set aside now, whatever their next automatic retry (every one when `ids` is None): game
         id -> archived, refused (set aside again, its attempts counted), busy (another archiver holds its lease),
-        not quarantined, or as `_archive`."""
+        not quarantined, gone (no longer in Redis: its entry is removed), or as `_archive`."""
         listed = {gid for gid, _at in await self.redis.zrange(self.keys.quarantined, 0, -1, withscores=True)}
         wanted = sorted(listed) if ids is None else list(dict.fromkeys(ids))
         out = {gid: "not quarantined" for gid in wanted if gid not in listed}
@@ -245,6 +245,9 @@ class Archiver:
         out.update({gid: "busy" for gid in todo if gid not in claimed})
         if claimed:
             out.update(await self._archive(claimed))
+        for gid in claimed:
+            if out[gid] == "absent" and await self.drop(gid, "") == 0:  # only if no metadata is left
+                out[gid] = "gone"
         metrics.ARCHIVE_QUARANTINED.set(await self.redis.zcard(self.keys.quarantined))
         return {gid: out[gid] for gid in wanted}
 

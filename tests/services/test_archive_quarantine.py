@@ -264,7 +264,7 @@ def test_an_unreadable_record_and_a_digest_the_archive_contradicts_are_set_aside
     games = finished_games(client, 4, seed=36)
     broken, contradicted = games[0], games[1]
     rdb.hset(f"{prefix}game:{{{broken.game_id}}}:meta", "seed", "not a number")
-    archiver, repo = _archiver(inst, archive_url, batch=10)
+    archiver, repo = _archiver(inst, archive_url, batch=10, retry_s=0)  # ARCHIVE_RETRY_S=0: only an operator's
     try:
         (record,) = inst.run(archiver._read([contradicted.game_id]))
         record.digest = "f" * 64
@@ -275,7 +275,11 @@ def test_an_unreadable_record_and_a_digest_the_archive_contradicts_are_set_aside
         assert (held[broken.game_id]["kind"], held[broken.game_id]["error"]) == ("unreadable", "ValueError")
         assert held[contradicted.game_id]["kind"] == "mismatch"
         assert inst.run(archiver.archive_once()) == 0  # left aside, not tried again
-        assert all(e["attempts"] == 1 for e in inst.run(archiver.quarantined()))
+        assert [(e["attempts"], e["retry_at_ms"]) for e in inst.run(archiver.quarantined())] == [(1, None)] * 2
+        rdb.delete(f"{prefix}game:{{{broken.game_id}}}:meta")  # a game gone from Redis some other way
+        assert inst.run(archiver.retry([broken.game_id])) == {broken.game_id: "gone"}
+        assert [e["game_id"] for e in inst.run(archiver.quarantined())] == [contradicted.game_id]
+        assert not rdb.exists(f"{prefix}game:{{{broken.game_id}}}:refused")
     finally:
         inst.run(repo.close())
     assert leftover_keys(rdb, prefix, [g.game_id for g in games[2:]]) == []
