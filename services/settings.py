@@ -118,9 +118,17 @@ class Settings(BaseSettings):
         1.0, ge=0, description="Pause between two archive passes; 0 = this instance does not archive (its reads "
         "still fall back to the archive).",
     )
-    archive_batch: int = Field(100, ge=1, le=1000, description="Games one archive pass moves (one SQL transaction).")
+    archive_batch: int = Field(
+        100, ge=1, le=1000, description="Games one archive pass moves (one SQL transaction; one per game when the "
+        "database refuses one of them).",
+    )
     archive_lease_s: float = Field(
         30.0, gt=0, description="How long an archiver's claim on a game lasts (a killed archiver's claims expire).",
+    )
+    archive_retry_s: float = Field(
+        3600.0, ge=0, description="A finished game the archive refused (a value, a constraint: services/archive/"
+        "refusals.py) stays in Redis, set aside from archive passes; it is tried again this long after, the wait "
+        "doubling at each refusal (at most a day). 0 = only when an operator runs `python -m services.archive retry`.",
     )
 
     @property

@@ -93,6 +93,20 @@ def own_pg_database(tag: str) -> Iterator[str]:
         asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
+@contextlib.contextmanager
+def own_archive(backend: str, folder: Path, tag: str) -> Iterator[str]:
+    """A migrated archive database of one test alone, which it may alter (add a constraint, a trigger, change a
+    column): on PostgreSQL its own database (dropped after), on SQLite a file in `folder`."""
+    if backend == "postgresql":
+        with own_pg_database(tag) as url:
+            asyncio.run(_migrate(url))
+            yield url
+        return
+    url = f"sqlite+aiosqlite:///{folder / f'{tag}.db'}"
+    asyncio.run(_migrate(url))
+    yield url
+
+
 @pytest.fixture(scope="session")
 def archive_pg_url() -> Iterator[str]:
     """The run's migrated PostgreSQL database, dropped at the end of the session."""

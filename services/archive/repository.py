@@ -3,7 +3,9 @@
 Inserts are "insert if absent" by game id (PostgreSQL and SQLite both `ON CONFLICT DO NOTHING`), so
 an archiver that retries after a crash, or two archivers racing for one game, never write it twice;
 `put_many` answers the digest stored for every id, which is what lets the archiver drop a game from
-Redis only once its row is committed and matches.
+Redis only once its row is committed and matches. When the database refuses a batch for one row's sake,
+`put_each` writes its games one transaction each, so the others commit and the refused ones are named
+(services/archive/refusals.py tells a refused row from a database that cannot work at all).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from sqlalchemy.orm import defer
 
 from services.archive.models import ArchivedGameRow, ArchivedPlayerRow
 from services.archive.record import ArchivedGame, pack_lines, pack_text, unpack_lines, unpack_text
+from services.archive.refusals import Refusal, refusal_of
 
 #: Rows per INSERT statement (asyncpg allows 32767 bind parameters; a game row takes 25)
 CHUNK = 500
@@ -113,6 +116,26 @@ class ArchiveRepository:
                 if players:
                     await session.execute(self._insert(ArchivedPlayerRow.__table__), players)
         return await self.digests([g.game_id for g in games])
+
+    async def put_each(self, games: list[ArchivedGame]) -> tuple[dict[str, str], dict[str, Refusal]]:
+        """Insert each game in a transaction of its own: (game id -> the digest stored for it, as `put_many`;
+        game id -> why the database refused its row; a refused id may still have a row, written before). A failure
+        that is not one row's (services/archive/refusals.py) is raised: what committed before it stays, and the next
+        insert finds it (idempotent)."""
+        refused: dict[str, Refusal] = {}
+        for g in games:
+            try:
+                async with self.sessions.begin() as session:
+                    await session.execute(self._insert(ArchivedGameRow.__table__), [_row(g)])
+                    players = _player_rows(g)
+                    if players:
+                        await session.execute(self._insert(ArchivedPlayerRow.__table__), players)
+            except Exception as exc:
+                refusal = refusal_of(exc)
+                if refusal is None:
+                    raise
+                refused[g.game_id] = refusal
+        return await self.digests([g.game_id for g in games]), refused
 
     async def digests(self, game_ids: list[str]) -> dict[str, str]:
         """game id -> stored digest, for those of `game_ids` that are archived."""

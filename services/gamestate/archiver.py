@@ -8,6 +8,17 @@ only if the digest committed to SQL is the one Redis holds. A process killed at 
 nothing (the Redis copy stays until a committed row matches it) and duplicates nothing (the insert is
 idempotent on the game id: after a crash between commit and delete, the next pass finds the row and
 only deletes the keys). No tombstone is left: reads of an unknown id fall back to the archive.
+
+One game must never hold the others back. When the database refuses a batch for one row's sake (a value a column
+cannot hold, a constraint, an encoding: services/archive/refusals.py), the batch's games are written again one
+transaction each, so every other game commits and leaves Redis; a game refused alone (or whose Redis record makes
+no archive record, or whose id the archive holds with another digest) stays in Redis, readable as before, and is
+set aside: its refusal in `game:{id}:refused` (the database's sentence, never the row's values), its id in the
+`games:quarantined` zset scored by its next automatic retry (ARCHIVE_RETRY_S, doubling at each refusal, at most a
+day; never when 0), which passes skip until then. `skyboard_archive_refusals_total` counts the refusals,
+`skyboard_archive_quarantined_games` the games set aside (alert SkyboardArchiveQuarantine); `python -m
+services.archive quarantine` lists them and `retry` archives them at once, once the cause is fixed. A database that
+cannot work at all (unreachable, restarting) sets nothing aside: the pass fails and the batch is retried later.
 """
 
 from __future__ import annotations
@@ -23,6 +34,7 @@ import redis.asyncio as aioredis
 
 from engine.core import Game, canonical_json
 from services.archive.record import ArchivedGame
+from services.archive.refusals import Refusal, clean_message, refusal_of
 from services.archive.repository import ArchiveRepository
 from services.gamestate import metrics
 from services.gamestate.keys import Keys
@@ -31,13 +43,16 @@ from services.gamestate.store import Meta, now_ms, replay_entries
 log = logging.getLogger(__name__)
 
 DROP = """
--- KEYS: 1 meta, 2 log, 3 snap, 4 events, 5 idem index, 6 lease, 7 active, 8 finished, 9 clock, 10 bot waits
+-- KEYS: 1 meta, 2 log, 3 snap, 4 events, 5 idem index, 6 lease, 7 active, 8 finished, 9 clock, 10 bot waits,
+--       11 quarantined, 12 refused
 -- ARGV: 1 game id, 2 token key head, 3 the digest committed to the archive
 -- Deletes a finished game's keys iff Redis still holds exactly what was archived. 1 done, 0 already gone,
 -- -1 another digest (never drop it), -2 not finished.
 local digest = redis.call('HGET', KEYS[1], 'digest')
 if not digest then
   redis.call('ZREM', KEYS[8], ARGV[1])
+  redis.call('ZREM', KEYS[11], ARGV[1])
+  redis.call('DEL', KEYS[12])
   return 0
 end
 if digest ~= ARGV[3] then return -1 end
@@ -50,13 +65,37 @@ for i = 1, #fields, 2 do
   end
 end
 for _, k in ipairs(redis.call('SMEMBERS', KEYS[5])) do redis.call('DEL', k) end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
-for i = 7, 10 do redis.call('ZREM', KEYS[i], ARGV[1]) end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[12])
+for i = 7, 11 do redis.call('ZREM', KEYS[i], ARGV[1]) end
 return 1
 """
 
-#: finished-index entries looked at per pass (the index holds only games not archived yet)
+SET_ASIDE = """
+-- KEYS: 1 meta, 2 refused, 3 quarantined, 4 lease
+-- ARGV: 1 game id, 2 now ms, 3 first retry after (ms; 0: none but an operator's), 4 longest wait (ms),
+--       5 lease owner, 6.. field/value pairs of the refusal
+-- Sets aside a finished game the archive refused: the refusal recorded and its attempts counted, its next automatic
+-- retry in the quarantine (the wait doubles at each attempt, up to ARGV[4]), this archiver's lease released (an
+-- operator's retry may take it at once). Returns the attempts so far; 0 if the game is no longer in Redis.
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local n = redis.call('HINCRBY', KEYS[2], 'attempts', 1)
+redis.call('HSETNX', KEYS[2], 'first_ms', ARGV[2])
+redis.call('HSET', KEYS[2], 'last_ms', ARGV[2], unpack(ARGV, 6))
+local first = tonumber(ARGV[3])
+local at = '+inf'
+if first > 0 then
+  at = tonumber(ARGV[2]) + math.floor(math.min(first * 2 ^ math.min(n - 1, 40), tonumber(ARGV[4])))
+end
+redis.call('ZADD', KEYS[3], at, ARGV[1])
+if redis.call('GET', KEYS[4]) == ARGV[5] then redis.call('DEL', KEYS[4]) end
+return n
+"""
+
+#: finished-index entries looked at per pass (the index holds only games not archived yet), beyond those set aside
 SCAN_LIMIT = 5_000
+
+#: longest wait before a refused game is retried automatically (ms): a day
+RETRY_CAP_MS = 86_400_000
 
 
 def record_of(meta_hash: dict[str, str], game_id: str, lines: list[str], state_text: str, now: int) -> ArchivedGame:
@@ -87,6 +126,7 @@ class Archiver:
         after_s: float = 60.0,
         batch: int = 100,
         lease_s: float = 30.0,
+        retry_s: float = 3600.0,
         on_dropped: Callable[[str], None] = lambda _gid: None,
     ):
         self.redis = redis
@@ -96,44 +136,141 @@ class Archiver:
         self.after_ms = round(after_s * 1000)
         self.batch = batch
         self.lease_ms = max(1, round(lease_s * 1000))
+        self.retry_ms = max(0, round(retry_s * 1000))
         self.on_dropped = on_dropped
         self.owner = secrets.token_hex(8)
         self._drop = redis.register_script(DROP)
+        self._set_aside = redis.register_script(SET_ASIDE)
 
     async def archive_once(self) -> int:
         """One pass: lease, read, commit to SQL, then drop from Redis; returns how many games left Redis."""
         ids = await self._claim(await self._due(now_ms()))
         if not ids:
             return 0
-        records = await self._read(ids)
-        stored = await self.repo.put_many(records)  # committed when this returns
-        dropped = 0
+        outcomes = await self._archive(ids)
+        return sum(1 for o in outcomes.values() if o == "archived")
+
+    async def _archive(self, ids: list[str]) -> dict[str, str]:
+        """Archive the games this archiver leased: game id -> archived (gone from Redis), refused (kept in Redis
+        and set aside), kept (Redis changed meanwhile, or the row vanished: a later pass sees it again) or absent
+        (not a finished game in Redis). Raises if the database cannot work at all (every game stays as it was)."""
+        unreadable: dict[str, Refusal] = {}
+        records = await self._read(ids, unreadable)
+        outcomes = dict.fromkeys(ids, "absent")
+        for gid, refusal in unreadable.items():
+            outcomes[gid] = "refused"
+            await self._quarantine(gid, refusal)
+        refused: dict[str, Refusal] = {}
+        try:
+            stored = await self.repo.put_many(records)  # committed when this returns
+        except Exception as exc:
+            batch_refusal = refusal_of(exc)
+            if batch_refusal is None:
+                raise
+            if len(records) == 1:  # the refusal is that game's
+                refused = {records[0].game_id: batch_refusal}
+                stored = await self.repo.digests([records[0].game_id])
+            else:
+                log.warning("the archive refused a batch of %d games (%s: %s); archiving them one by one",
+                            len(records), batch_refusal.error, batch_refusal.message)
+                stored, refused = await self.repo.put_each(records)
         for r in records:
-            if stored.get(r.game_id) != r.digest:
+            gid = r.game_id
+            if stored.get(gid) == r.digest:  # committed (now, or before a refusal that came after)
+                outcomes[gid] = "kept"
+                if await self.drop(gid, r.digest) >= 0:
+                    outcomes[gid] = "archived"
+                    metrics.ARCHIVED.labels("archived").inc()
+            elif gid in refused:
+                outcomes[gid] = "refused"
+                await self._quarantine(gid, refused[gid], r.digest)
+            elif gid in stored:
+                outcomes[gid] = "refused"
                 metrics.ARCHIVED.labels("mismatch").inc()
-                log.error("game %s: the archive holds another digest; its Redis copy is kept", r.game_id)
-                continue
-            if await self.drop(r.game_id, r.digest) >= 0:
-                dropped += 1
-                metrics.ARCHIVED.labels("archived").inc()
-        return dropped
+                log.error("game %s: the archive holds another digest; its Redis copy is kept", gid)
+                await self._quarantine(gid, Refusal("mismatch", "DigestMismatch",
+                                                    "the archive holds another digest for this game id"), r.digest)
+            else:
+                outcomes[gid] = "kept"
+        if "refused" in outcomes.values():
+            metrics.ARCHIVE_QUARANTINED.set(await self.redis.zcard(self.keys.quarantined))
+        return outcomes
+
+    async def _quarantine(self, game_id: str, refusal: Refusal, digest: str = "") -> int:
+        """Set a refused game aside (it stays in Redis); returns its attempts so far (0: no longer in Redis)."""
+        k = self.keys
+        attempts = int(await self._set_aside(
+            keys=[k.meta(game_id), k.refused(game_id), k.quarantined, k.archiving(game_id)],
+            args=[game_id, now_ms(), self.retry_ms, max(self.retry_ms, RETRY_CAP_MS), self.owner,
+                  "kind", refusal.kind, "error", refusal.error, "sqlstate", refusal.sqlstate,
+                  "message", refusal.message, "digest", digest],
+        ))
+        metrics.ARCHIVE_REFUSED.labels(refusal.kind).inc()
+        log.error("game %s: the archive refused it (%s %s %s: %s); kept in Redis and set aside, attempt %d",
+                  game_id, refusal.kind, refusal.error, refusal.sqlstate, refusal.message, attempts)
+        return attempts
+
+    async def quarantined(self) -> list[dict[str, object]]:
+        """The games set aside, oldest retry first: id, game, status, the refusal (kind, error, sqlstate, message,
+        digest), attempts, first_ms / last_ms, and retry_at_ms (None: only an operator's retry)."""
+        k = self.keys
+        entries = await self.redis.zrange(k.quarantined, 0, -1, withscores=True)
+        if not entries:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for gid, _at in entries:
+                pipe.hgetall(k.refused(gid))
+                pipe.hmget(k.meta(gid), ["game", "status"])
+            replies = await pipe.execute()
+        out: list[dict[str, object]] = []
+        for i, (gid, at) in enumerate(entries):
+            refusal, (game, status) = replies[2 * i], replies[2 * i + 1]
+            out.append({
+                "game_id": gid, "game": game, "status": status,
+                **{f: refusal.get(f, "") for f in ("kind", "error", "sqlstate", "message", "digest")},
+                "attempts": int(refusal.get("attempts", 0)), "first_ms": int(refusal.get("first_ms", 0)),
+                "last_ms": int(refusal.get("last_ms", 0)), "retry_at_ms": None if at == float("inf") else int(at),
+            })
+        return out
+
+    async def retry(self, ids: list[str] | None = None) -> dict[str, str]:
+        """Archive games set aside now, whatever their next automatic retry (every one when `ids` is None): game
+        id -> archived, refused (set aside again, its attempts counted), busy (another archiver holds its lease),
+        not quarantined, gone (no longer in Redis: its entry is removed), or as `_archive`."""
+        listed = {gid for gid, _at in await self.redis.zrange(self.keys.quarantined, 0, -1, withscores=True)}
+        wanted = sorted(listed) if ids is None else list(dict.fromkeys(ids))
+        out = {gid: "not quarantined" for gid in wanted if gid not in listed}
+        todo = [gid for gid in wanted if gid in listed]
+        claimed = await self._claim(todo)
+        out.update({gid: "busy" for gid in todo if gid not in claimed})
+        if claimed:
+            out.update(await self._archive(claimed))
+        for gid in claimed:
+            if out[gid] == "absent" and await self.drop(gid, "") == 0:  # only if no metadata is left
+                out[gid] = "gone"
+        metrics.ARCHIVE_QUARANTINED.set(await self.redis.zcard(self.keys.quarantined))
+        return {gid: out[gid] for gid in wanted}
 
     async def drop(self, game_id: str, digest: str) -> int:
         """Delete the game's Redis keys if Redis holds `digest` (the one committed to SQL)."""
         k = self.keys
         done = await self._drop(
             keys=[k.meta(game_id), k.log(game_id), k.snap(game_id), k.events(game_id), k.idem_index(game_id),
-                  k.archiving(game_id), k.active, k.finished, k.clock, k.bot_wait],
+                  k.archiving(game_id), k.active, k.finished, k.clock, k.bot_wait, k.quarantined,
+                  k.refused(game_id)],
             args=[game_id, k.token_head, digest],
         )
         self.on_dropped(game_id)
         return int(done)
 
     async def _due(self, now: int) -> list[str]:
-        """Finished games whose end is at least after_ms old, oldest created first, at most `batch`."""
+        """Finished games whose end is at least after_ms old and that are not set aside until later, oldest created
+        first, at most `batch`."""
+        set_aside = await self.redis.zcard(self.keys.quarantined)
+        metrics.ARCHIVE_QUARANTINED.set(set_aside)
         due: list[str] = []
         start = 0
-        while len(due) < self.batch and start < SCAN_LIMIT:
+        while len(due) < self.batch and start < SCAN_LIMIT + set_aside:
             ids = await self.redis.zrange(self.keys.finished, start, start + 499)
             if not ids:
                 break
@@ -141,8 +278,11 @@ class Archiver:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for gid in ids:
                     pipe.hmget(self.keys.meta(gid), ["updated_ms", "status"])
+                    pipe.zscore(self.keys.quarantined, gid)
                 found = await pipe.execute()
-            for gid, (updated, status) in zip(ids, found):
+            for gid, (updated, status), retry_at in zip(ids, found[0::2], found[1::2]):
+                if retry_at is not None and retry_at > now:
+                    continue
                 if updated is not None and status != "active" and int(updated) + self.after_ms <= now:
                     due.append(gid)
         return due[: self.batch]
@@ -157,8 +297,9 @@ class Archiver:
             taken = await pipe.execute()
         return [gid for gid, ok in zip(ids, taken) if ok]
 
-    async def _read(self, ids: list[str]) -> list[ArchivedGame]:
-        """The records of the games still in Redis and finished, read in one Redis transaction."""
+    async def _read(self, ids: list[str], unreadable: dict[str, Refusal] | None = None) -> list[ArchivedGame]:
+        """The records of the games still in Redis and finished, read in one Redis transaction. A game whose Redis
+        record makes no archive record is left out (and named in `unreadable`, with why)."""
         k = self.keys
         async with self.redis.pipeline(transaction=True) as pipe:
             for gid in ids:
@@ -171,9 +312,14 @@ class Archiver:
             meta_hash, lines, (snap_version, snap_state) = replies[3 * i:3 * i + 3]
             if not meta_hash or meta_hash.get("status") == "active":
                 continue
-            if snap_version != meta_hash["version"] or not snap_state:
-                snap_state = self._rebuild(meta_hash, gid, lines)
-            records.append(record_of(meta_hash, gid, lines, snap_state, now))
+            try:
+                if snap_version != meta_hash.get("version") or not snap_state:
+                    snap_state = self._rebuild(meta_hash, gid, lines)
+                records.append(record_of(meta_hash, gid, lines, snap_state, now))
+            except Exception as exc:
+                log.exception("game %s: its Redis record makes no archive record", gid)
+                if unreadable is not None:
+                    unreadable[gid] = Refusal("unreadable", type(exc).__name__, clean_message(str(exc)))
         return records
 
     def _rebuild(self, meta_hash: dict[str, str], game_id: str, lines: list[str]) -> str:

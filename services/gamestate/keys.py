@@ -17,6 +17,9 @@ Per game (the `{id}` hash tag keeps one game's keys in one cluster slot):
   {p}game:{id}:idem:<seat>:<key>  string  the first accepted outcome, with a TTL
   {p}game:{id}:idems    set    the names of its idempotency keys (so archival can delete them)
   {p}game:{id}:archiving string the archiver lease on a finished game (archiver.py), with a TTL
+  {p}game:{id}:refused  hash   why the SQL archive refused the finished game (archiver.py): kind, error,
+                                sqlstate, message (the database's sentence, no values), digest, attempts,
+                                first_ms, last_ms; deleted with the game once it is archived
 Global:
   {p}token:<sha256>     string "<game_id>:<seat>" for every live human seat token; expires
                                 SEAT_TOKEN_TTL_AFTER_END_S after the game ends (set by the commit that ends it)
@@ -25,6 +28,8 @@ Global:
   {p}clock              zset   game id -> deadline ms of its current decision
   {p}games:touched      zset   active game id -> ms of its last commit (INACTIVE_GAME_DAYS sweep)
   {p}botwait            zset   game id -> when to re-queue its bot move if no bot has acted by then
+  {p}games:quarantined  zset   finished game id the archive refused -> ms of its next automatic retry (inf:
+                                only an operator's `python -m services.archive retry`); archive passes skip it
 Per owner (a player who created games; services/gamestate/quotas.py):
   {p}owner:<id>:games   hash   game id -> "<bot seats>:<reserved ms>", of the games it owns that were active
                                 (or being written) at its last creation
@@ -72,6 +77,9 @@ class Keys:
     def archiving(self, game_id: str) -> str:
         return f"{self.prefix}game:{{{game_id}}}:archiving"
 
+    def refused(self, game_id: str) -> str:
+        return f"{self.prefix}game:{{{game_id}}}:refused"
+
     @property
     def token_head(self) -> str:
         """What precedes a token hash in its index key (the archival script builds them from the metadata)."""
@@ -87,6 +95,10 @@ class Keys:
     @property
     def finished(self) -> str:
         return f"{self.prefix}games:finished"
+
+    @property
+    def quarantined(self) -> str:
+        return f"{self.prefix}games:quarantined"
 
     @property
     def clock(self) -> str:

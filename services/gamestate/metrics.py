@@ -38,6 +38,17 @@ BOT_DISPATCH = Counter("skyboard_bot_dispatch_total", "Bot move tasks queued, by
 ARCHIVED = Counter(
     "skyboard_games_archived_total", "Finished games moved from Redis to the SQL archive, by result.", ["result"]
 )
+ARCHIVE_REFUSED = Counter(
+    "skyboard_archive_refusals_total",
+    "Attempts to archive a finished game that failed for that game alone, by kind: data (a value the database "
+    "refused), constraint, unreadable (its Redis record), mismatch (the archive holds another digest).",
+    ["kind"],
+)
+ARCHIVE_QUARANTINED = Gauge(
+    "skyboard_archive_quarantined_games",
+    "Finished games the archive refused, set aside in Redis until a retry (read by every archive pass).",
+    multiprocess_mode="livemax",
+)
 ADMIN_REFUSED = Counter(
     "skyboard_admin_refused_total", "GameAdmin calls refused for a missing or wrong service credential."
 )

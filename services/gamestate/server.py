@@ -495,5 +495,6 @@ async def _open_archive(settings: Settings, service: GameStateService) -> tuple[
     store = service.store
     return repo, Archiver(
         store.redis, store.keys, repo, service.registry.get, after_s=settings.archive_after_s,
-        batch=settings.archive_batch, lease_s=settings.archive_lease_s, on_dropped=store.forget,
+        batch=settings.archive_batch, lease_s=settings.archive_lease_s, retry_s=settings.archive_retry_s,
+        on_dropped=store.forget,
     )

@@ -269,6 +269,7 @@ def test_the_alerts_the_issue_asks_for(alerts):
         "SkyboardBotBudgetShrunk": "skyboard_bot_budget_scale",
         "SkyboardGameStuckOnBot": "skyboard_bot_wait_oldest_seconds",
         "SkyboardRedisDown": "skyboard_redis_up",
+        "SkyboardArchiveQuarantine": "skyboard_archive_quarantined_games",
     }
     for name, fragment in wanted.items():
         assert fragment in rules[name], name
@@ -410,6 +411,38 @@ def test_promtool_accepts_the_compose_config_and_the_alert_rules(promtool, tmp_p
     groups = yaml.safe_load((DEPLOY / "prometheus" / "alerts.yml").read_text(encoding="utf-8"))["groups"]
     rules = [r for g in groups for r in g["rules"]]
     assert f"SUCCESS: {len(rules)} rules found" in result.stdout
+
+
+def test_promtool_fires_the_archive_quarantine_alert_only_while_games_are_set_aside(promtool, tmp_path):
+    """promtool's rule unit test over the real alerts.yml: two game-state instances report the games the archive set
+    aside; the alert fires once one is held for a minute, names how many, and clears once they are retried."""
+    (tmp_path / "alerts.yml").write_text((DEPLOY / "prometheus" / "alerts.yml").read_text(encoding="utf-8"))
+    rule = next(r for g in yaml.safe_load((tmp_path / "alerts.yml").read_text())["groups"] for r in g["rules"]
+                if r["alert"] == "SkyboardArchiveQuarantine")
+    fired = [{"exp_labels": {"severity": "warning"},
+              "exp_annotations": {k: v.replace("{{ $value }}", "2") for k, v in rule["annotations"].items()}}]
+    test = {
+        "rule_files": ["alerts.yml"],
+        "evaluation_interval": "1m",
+        "tests": [{
+            "interval": "1m",
+            "input_series": [
+                {"series": 'skyboard_archive_quarantined_games{instance="a"}', "values": "0 0 2 2 2 2 0 0"},
+                {"series": 'skyboard_archive_quarantined_games{instance="b"}', "values": "0 0 0 2 2 2 0 0"},
+            ],
+            "alert_rule_test": [
+                {"eval_time": "1m", "alertname": "SkyboardArchiveQuarantine", "exp_alerts": []},
+                {"eval_time": "2m", "alertname": "SkyboardArchiveQuarantine", "exp_alerts": []},  # pending
+                {"eval_time": "4m", "alertname": "SkyboardArchiveQuarantine", "exp_alerts": fired},
+                {"eval_time": "7m", "alertname": "SkyboardArchiveQuarantine", "exp_alerts": []},
+            ],
+        }],
+    }
+    (tmp_path / "alerts_test.yml").write_text(yaml.safe_dump(test))
+    result = subprocess.run([promtool, "test", "rules", "alerts_test.yml"], capture_output=True, text=True,
+                            timeout=60, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "SUCCESS" in result.stdout + result.stderr
 
 
 def test_promtool_parses_every_dashboard_query(promtool, tmp_path, dashboards):

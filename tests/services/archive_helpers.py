@@ -1,13 +1,19 @@
 """What the archive tests of the service share: finished games to archive, the Redis keys a game may
-leave behind, and the replay of an archived game from SQL alone."""
+leave behind, the replay of an archived game from SQL alone, a database of the test's own made to refuse one
+game, and the operator's `python -m services.archive`."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import random
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import redis
+from sqlalchemy import text
 
 from engine.core import Game
 from services.archive.db import make_engine
@@ -16,6 +22,8 @@ from services.archive.repository import ArchiveRepository
 from services.gamestate.client import Created, GameClient
 from services.gamestate.store import replay_entries
 from tests.services.helpers import play_random
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def finished_games(client: GameClient, n: int, seed: int) -> list[Created]:
@@ -60,3 +68,45 @@ def replayed_digest(game: Game, g: ArchivedGame) -> str:
     """The digest of new(players, seed, options) + the archived log: what the stored digest must be."""
     state = replay_entries(game.new(g.players, g.seed, g.options), game, [json.loads(e) for e in g.log_lines])
     return state.digest()
+
+
+def sql(url: str, *statements: str) -> None:
+    """Run `statements` in one transaction on the archive at `url` (a test's own database)."""
+
+    async def go():
+        engine = make_engine(url)
+        try:
+            async with engine.begin() as conn:
+                for s in statements:
+                    await conn.execute(text(s))
+        finally:
+            await engine.dispose()
+
+    asyncio.run(go())
+
+
+def refuse(url: str, game_id: str) -> None:
+    """Make the database itself refuse the row of `game_id` (and only it)."""
+    assert re.fullmatch(r"[A-Za-z0-9_-]+", game_id)
+    if url.startswith("postgresql"):
+        sql(url, f"ALTER TABLE archived_games ADD CONSTRAINT refuse_one CHECK (game_id <> '{game_id}') NOT VALID")
+    else:
+        sql(url, "CREATE TRIGGER refuse_one BEFORE INSERT ON archived_games "
+                 f"WHEN NEW.game_id = '{game_id}' BEGIN SELECT RAISE(ABORT, 'refused by the test trigger'); END")
+
+
+def stop_refusing(url: str) -> None:
+    """Take back what `refuse` added."""
+    sql(url, "ALTER TABLE archived_games DROP CONSTRAINT refuse_one" if url.startswith("postgresql")
+        else "DROP TRIGGER refuse_one")
+
+
+def archive_cli(url: str, settings, *args: str) -> tuple[int, list[dict]]:
+    """`python -m services.archive <args>` as an operator runs it: (exit code, its JSON lines)."""
+    out = subprocess.run(
+        [sys.executable, "-m", "services.archive", *args, "--url", url, "--redis-url", settings.redis_url,
+         "--prefix", settings.key_prefix],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode in (0, 1), out.stdout + out.stderr
+    return out.returncode, [json.loads(line) for line in out.stdout.splitlines() if line.strip()]

@@ -1,5 +1,7 @@
 """An archiver killed with SIGKILL at random points loses nothing and duplicates nothing: after restarts
-every finished game is in SQL exactly once, gone from Redis, and replays from SQL alone to its digest."""
+every finished game is in SQL exactly once, gone from Redis, and replays from SQL alone to its digest. The same
+holds while the database refuses one game: killed mid-batch, mid one-by-one retry or while setting that game
+aside, the others are archived exactly once, the refused one stays in Redis, set aside, until a retry archives it."""
 
 from __future__ import annotations
 
@@ -15,7 +17,16 @@ from sqlalchemy import func, select
 
 from services.archive.db import make_engine
 from services.archive.models import ArchivedGameRow, ArchivedPlayerRow
-from tests.services.archive_helpers import archived, finished_games, leftover_keys, replayed_digest
+from tests.archive_db import own_archive
+from tests.services.archive_helpers import (
+    archive_cli,
+    archived,
+    finished_games,
+    leftover_keys,
+    refuse,
+    replayed_digest,
+    stop_refusing,
+)
 from tests.services.test_restart import ROOT
 
 #: minutes of wall clock: run by `make test-slow` (in CI), not by `make test`
@@ -88,3 +99,51 @@ def test_archiver_killed_at_random_points_loses_and_duplicates_nothing(
     game = registry.get("toybids")
     for gid in ids:
         assert replayed_digest(game, rows[gid]) == rows[gid].digest == digests[gid]
+
+
+def _kill_repeatedly(settings, url: str, rdb, prefix: str, ids: list[str], rng: random.Random) -> int:
+    """Start archivers and SIGKILL each at a random moment while any of `ids` is in Redis; returns the kills."""
+    kills = 0
+    while leftover_keys(rdb, prefix, ids) and kills < KILLS:
+        proc = _spawn(settings, url)
+        time.sleep(rng.uniform(0.0, 0.05))
+        proc.kill()
+        proc.wait(10)
+        kills += 1
+    return kills
+
+
+def test_archiver_killed_around_a_refused_game_loses_and_duplicates_nothing(
+    client, settings, rdb, prefix, registry, tmp_path
+):
+    with own_archive("postgresql", tmp_path, "kill") as url:
+        games = finished_games(client, 20, seed=23)
+        ids = [g.game_id for g in games]
+        bad = ids[7]
+        good = [gid for gid in ids if gid != bad]
+        digests = {g.game_id: client.get_game(g.game_id).digest for g in games}
+        refuse(url, bad)
+        kills = _kill_repeatedly(settings, url, rdb, prefix, good, random.Random(8))
+        assert kills >= 5, "the archive finished before the archiver was killed a few times: not a crash test"
+        proc = _spawn(settings, url)  # one archiver left alone finishes, and sets the refused game aside
+        try:
+            deadline = time.monotonic() + 60
+            while (leftover_keys(rdb, prefix, good) or rdb.zscore(f"{prefix}games:quarantined", bad) is None) \
+                    and time.monotonic() < deadline:
+                time.sleep(0.1)
+        finally:
+            proc.kill()
+            proc.wait(10)
+        assert leftover_keys(rdb, prefix, good) == []
+        assert _counts(url, ids)[0] == dict.fromkeys(good, 1)  # every other game exactly once; not the refused one
+        assert client.get_game(bad).status == "finished" and client.get_game(bad).digest == digests[bad]
+        assert int(rdb.hget(f"{prefix}game:{{{bad}}}:refused", "attempts")) >= 1
+        stop_refusing(url)
+        code, lines = archive_cli(url, settings, "retry", "--all")
+        assert (code, lines) == (0, [{"game_id": bad, "outcome": "archived"}])
+        assert leftover_keys(rdb, prefix, ids) == []
+        assert _counts(url, ids)[0] == dict.fromkeys(ids, 1)
+        rows = archived(url, ids)
+        game = registry.get("toybids")
+        for gid in ids:
+            assert replayed_digest(game, rows[gid]) == rows[gid].digest == digests[gid]
