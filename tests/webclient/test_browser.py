@@ -49,11 +49,11 @@ def test_lobby_says_what_each_bot_level_is_in_the_chosen_game(page, wc_gateway):
     labels = page.locator("#seat-kind-1 option").all_text_contents()
     assert "Bot: mcts-easy (plays as greedy in OpenSky)" in labels
     assert "Bot: mcts-hard (plays as mcts-normal in OpenSky)" in labels
-    assert "Bot: greedy (instant a move)" in labels
+    assert "Bot: greedy (instant)" in labels
     page.select_option("#create-game", "aeroplanes")
     page.dispatch_event("#create-game", "change")
     seconds = details["mcts-hard"]["games"]["aeroplanes"]["think_seconds"]
-    assert f"Bot: mcts-hard ({seconds:.1f} s a move)" in page.locator("#seat-kind-1 option").all_text_contents()
+    assert f"Bot: mcts-hard (thinks ~{seconds:.1f} s a move)" in page.locator("#seat-kind-1 option").all_text_contents()
     page.get_by_text("About the bot levels in Aeroplanes").click()
     rows = page.locator(".bot-levels tbody tr")
     assert rows.count() == len(details)

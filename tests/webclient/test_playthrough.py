@@ -65,7 +65,7 @@ def create_game(page, title: str, players: int, options: dict[str, str]) -> None
     for option, choice in options.items():
         new_game.get_by_label(option).select_option(label=choice)
     for n in range(2, players + 1):
-        new_game.get_by_label(f"Player {n}", exact=True).select_option(label="Bot: random")
+        new_game.get_by_label(f"Player {n}", exact=True).select_option(label="Bot: random (instant)")
     new_game.get_by_label("Player 1", exact=True).select_option(label="Human (this browser)")
     axe_check(page, "the lobby")
     new_game.get_by_role("button", name="Create game").click()

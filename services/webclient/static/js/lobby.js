@@ -68,7 +68,8 @@ function levelNote(level, g) {
   const here = (catalog.bot_level_details || []).find((d) => d.name === level)?.games?.[g.name];
   if (!here) return "";
   if (here.same_as) return ` (plays as ${here.same_as} in ${g.title})`;
-  return here.think_seconds == null ? "" : ` (${thinkTime(here.think_seconds)} a move)`;
+  if (here.think_seconds == null) return "";
+  return here.think_seconds < 0.005 ? " (instant)" : ` (thinks ~${thinkTime(here.think_seconds)} a move)`;
 }
 
 /** The bot levels of game `g`: what each is, its think time per move and its rating over the ladder's games. */
