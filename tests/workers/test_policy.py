@@ -64,6 +64,9 @@ def test_human_waiting_decisions_are_taken_first(follow_ups_first, settings, sta
     order = re.findall(r"bot move (\w+) seat", worker.text())
     humans = ["followup", "first0", "first1"] if follow_ups_first else ["first0", "first1", "followup"]
     assert order[:3] == humans and sorted(order[3:]) == ["bg0", "bg1", "bg2"], order
+    priorities = dict(re.findall(r"bot move (\w+) seat .*, priority (\S+)\)", worker.text()))  # logged per task
+    assert priorities == {"followup": "0" if follow_ups_first else "3", "first0": "3", "first1": "3",
+                          "bg0": "9", "bg1": "9", "bg2": "9"}
 
 
 def _play_until_follow_up(client, admin, redis, prefix: str) -> tuple[str, int]:
