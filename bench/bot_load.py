@@ -3,15 +3,16 @@ and with and without follow-ups first.
 
     python -m bench.bot_load [--games 200] [--level mcts-normal] [--mix opensky:2,blueskies:2,aeroplanes:3]
                              [--think 8] [--warmup 40] [--seconds 120] [--threshold 3] [--phases off,on]
-                             [--follow-ups on|off|both] [--json out.json]
+                             [--follow-ups on|off|off,on|on,off|both] [--json out.json]
 
 For each phase (`off`: BOT_DEGRADE_AFTER_S=0, then `on`: BOT_DEGRADE_AFTER_S=--threshold), and within it for each
-`--follow-ups` setting (`both`: BOT_FOLLOW_UPS_FIRST=false, then true; default `on`, the production default), a
-fresh platform runs on loopback (bench.stack: a game-state service and ONE Celery worker process, `-P solo`, so
-one core at most) and `--games` scripted humans each play seat 0 of a game whose other seats are `--level` bots
-(game i of the mix, seed i; the same games and the same human choices and think times in every phase). A human
-watches its game (WatchGame), and when it must act thinks for a log-normal time (median `--think` s, sigma 0.6,
-at most 30 s) and submits a random legal action; a finished game is replaced by the next seed.
+`--follow-ups` setting in order (`both` = `off,on`: BOT_FOLLOW_UPS_FIRST=false, then true; default `on`, the
+production default), a fresh platform runs on loopback (bench.stack: a game-state service and ONE Celery worker
+process, `-P solo`, so one core at most) and `--games` scripted humans each play seat 0 of a game whose other
+seats are `--level` bots (game i of the mix, seed i; the same games and the same human choices and think times in
+every phase). A human watches its game (WatchGame), and when it must act thinks for a log-normal time (median
+`--think` s, sigma 0.6, at most 30 s) and submits a random legal action; a finished game is replaced by the next
+seed.
 
 After `--warmup` s the measured window of `--seconds` s begins. Reported per phase:
 - **queue wait** of every bot decision the worker started in the window: from the decision becoming pending
@@ -238,8 +239,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--threshold", type=float, default=3.0, help="BOT_DEGRADE_AFTER_S of the `on` phase")
     parser.add_argument("--redispatch", type=float, default=15.0, help="BOT_REDISPATCH_S (the production default)")
     parser.add_argument("--phases", default="off,on", help="degradation policy off (BOT_DEGRADE_AFTER_S=0) and/or on")
-    parser.add_argument("--follow-ups", choices=("on", "off", "both"), default="on",
-                        help="BOT_FOLLOW_UPS_FIRST of each phase; `both`: every phase twice, off then on")
+    parser.add_argument("--follow-ups", default="on",
+                        help="BOT_FOLLOW_UPS_FIRST of each phase, in order: on, off, off,on (= both), on,off")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json")
     args = parser.parse_args(argv)
@@ -247,7 +248,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     print(f"{args.games} human-against-{args.level} games ({args.mix}), one worker process; think median "
           f"{args.think} s; warm-up {args.warmup} s, window {args.seconds} s; load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
-    follow_ups = {"on": [True], "off": [False], "both": [False, True]}[args.follow_ups]
+    order = "off,on" if args.follow_ups == "both" else args.follow_ups
+    follow_ups = [{"on": True, "off": False}[value] for value in order.split(",")]
     rows = []
     for name in args.phases.split(","):
         for first in follow_ups:
