@@ -21,7 +21,8 @@ After `--warmup` s the measured window of `--seconds` s begins. Reported per pha
   Celery priority it was queued at: 0 follow-ups, 3 first decisions; services/bot_policy.py);
 - the worker's think time and budget scale (the policy's factor, 1 = none);
 - **human wait**: from a human's accepted submission to the human's next turn (every bot seat's decisions in
-  between, queue included), as the human sees it on its WatchGame stream, p50 / p90 / p99 / max;
+  between, queue included), as the human sees it on its WatchGame stream, mean / p50 / p90 / p99 / max (the
+  samples are in the JSON);
 - decisions served, the worker process's CPU seconds per decision (user + system, overhead included) and its
   busy share of one core, human actions, the load average.
 """
@@ -205,10 +206,13 @@ async def phase(name: str, threshold: float, follow_ups: bool, args, mix) -> dic
         "budget_scale_mean": statistics.fmean(scales) if scales else float("nan"),
         "shrunk_share": (sum(1 for s in scales if s < 1) / len(scales)) if scales else float("nan"),
         "human_actions": window.human_actions, "games_finished": window.games_finished,
-        "human_waits": len(window.human_waits), "human_wait_p50_s": pct(window.human_waits, 0.5),
+        "human_waits": len(window.human_waits),
+        "human_wait_mean_s": statistics.fmean(window.human_waits) if window.human_waits else float("nan"),
+        "human_wait_p50_s": pct(window.human_waits, 0.5),
         "human_wait_p90_s": pct(window.human_waits, 0.9), "human_wait_p99_s": pct(window.human_waits, 0.99),
         "human_wait_max_s": max(window.human_waits, default=float("nan")), "errors": window.errors,
         "load_before": load_before, "load_after": load_after,
+        "human_wait_samples_s": [round(w, 2) for w in window.human_waits],
     }
     label = f"{name} fu-{'on' if follow_ups else 'off'}"
     print(f"{label:<10} decisions {row['decisions']:>5} ({row['decisions_per_s']:.2f}/s)  queue wait p50 "
@@ -218,7 +222,8 @@ async def phase(name: str, threshold: float, follow_ups: bool, args, mix) -> dic
           f"{row['first_decisions']}: p50 {row['first_queue_wait_p50_s']:.2f} p99 "
           f"{row['first_queue_wait_p99_s']:.2f})  think {row['think_mean_s']:.3f} s  "
           f"scale {row['budget_scale_mean']:.2f} "
-          f"(shrunk {row['shrunk_share']:.0%})  human wait ({row['human_waits']}) p50 {row['human_wait_p50_s']:.2f} "
+          f"(shrunk {row['shrunk_share']:.0%})  human wait ({row['human_waits']}) mean {row['human_wait_mean_s']:.2f} "
+          f"p50 {row['human_wait_p50_s']:.2f} "
           f"p90 {row['human_wait_p90_s']:.2f} p99 {row['human_wait_p99_s']:.2f} max {row['human_wait_max_s']:.2f} s  "
           f"human actions {row['human_actions']}  worker CPU "
           f"{row['worker_cpu_per_decision_s']:.3f} s/decision ({row['worker_busy']:.0%} of a core)  "
