@@ -1,22 +1,28 @@
-"""Bots under load: N concurrent human-against-bot games on one worker core, with and without the degradation policy.
+"""Bots under load: N concurrent human-against-bot games on one worker core, with and without the degradation policy
+and with and without follow-ups first.
 
     python -m bench.bot_load [--games 200] [--level mcts-normal] [--mix opensky:2,blueskies:2,aeroplanes:3]
-                             [--think 8] [--warmup 40] [--seconds 120] [--threshold 3] [--json out.json]
+                             [--think 8] [--warmup 40] [--seconds 120] [--threshold 3] [--phases off,on]
+                             [--follow-ups on|off|off,on|on,off|both] [--json out.json]
 
-For each phase (`off`: BOT_DEGRADE_AFTER_S=0, then `on`: BOT_DEGRADE_AFTER_S=--threshold) a fresh platform runs
-on loopback (bench.stack: a game-state service and ONE Celery worker process, `-P solo`, so one core at most)
-and `--games` scripted humans each play seat 0 of a game whose other seats are `--level` bots (game i of the mix,
-seed i; the same games and the same human choices and think times in both phases). A human watches its game
-(WatchGame), and when it must act thinks for a log-normal time (median `--think` s, sigma 0.6, at most 30 s)
-and submits a random legal action; a finished game is replaced by the next seed.
+For each phase (`off`: BOT_DEGRADE_AFTER_S=0, then `on`: BOT_DEGRADE_AFTER_S=--threshold), and within it for each
+`--follow-ups` setting in order (`both` = `off,on`: BOT_FOLLOW_UPS_FIRST=false, then true; default `on`, the
+production default), a fresh platform runs on loopback (bench.stack: a game-state service and ONE Celery worker
+process, `-P solo`, so one core at most) and `--games` scripted humans each play seat 0 of a game whose other
+seats are `--level` bots (game i of the mix, seed i; the same games and the same human choices and think times in
+every phase). A human watches its game (WatchGame), and when it must act thinks for a log-normal time (median
+`--think` s, sigma 0.6, at most 30 s) and submits a random legal action; a finished game is replaced by the next
+seed.
 
 After `--warmup` s the measured window of `--seconds` s begins. Reported per phase:
 - **queue wait** of every bot decision the worker started in the window: from the decision becoming pending
   (the game's last commit) to the worker starting on it, read from the worker's log line
-  (`waited X s, thought Y s, budget xZ`), p50 / p95 / p99 / max;
+  (`waited X s, thought Y s, budget xZ, priority P`), p50 / p95 / p99 / max, and p50 / p99 per tier (the
+  Celery priority it was queued at: 0 follow-ups, 3 first decisions; services/bot_policy.py);
 - the worker's think time and budget scale (the policy's factor, 1 = none);
 - **human wait**: from a human's accepted submission to the human's next turn (every bot seat's decisions in
-  between, queue included), as the human sees it on its WatchGame stream;
+  between, queue included), as the human sees it on its WatchGame stream, mean / p50 / p90 / p99 / max (the
+  samples are in the JSON);
 - decisions served, the worker process's CPU seconds per decision (user + system, overhead included) and its
   busy share of one core, human actions, the load average.
 """
@@ -39,7 +45,7 @@ from bench.load import proc_cpu_s
 from bench.stack import Stack
 
 LINE = re.compile(r"bot move \S+ seat \d+ version \d+: (\w+) \S+ \(waited ([\d.]+) s, thought ([\d.]+) s, "
-                  r"budget x([\d.]+)\)")
+                  r"budget x([\d.]+)(?:, priority (\S+))?\)")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -143,17 +149,19 @@ async def human(slot: int, client, args, mix: list[tuple[str, int]], window: Win
             follower.cancel()
 
 
-def worker_lines(path: str, start: int, stop: int) -> list[tuple[str, float, float, float]]:
+def worker_lines(path: str, start: int, stop: int) -> list[tuple[str, float, float, float, str]]:
+    """(outcome, waited s, thought s, budget scale, priority or "-") of every task the worker logged."""
     with open(path, "rb") as f:
         f.seek(start)
         text = f.read(max(0, stop - start)).decode(errors="replace")
-    return [(m[1], float(m[2]), float(m[3]), float(m[4])) for m in LINE.finditer(text)]
+    return [(m[1], float(m[2]), float(m[3]), float(m[4]), m[5] or "-") for m in LINE.finditer(text)]
 
 
-async def phase(name: str, threshold: float, args, mix) -> dict[str, Any]:
+async def phase(name: str, threshold: float, follow_ups: bool, args, mix) -> dict[str, Any]:
     from services.gamestate.client import AsyncGameClient
 
-    env = {"BOT_DEGRADE_AFTER_S": str(threshold), "BOT_REDISPATCH_S": str(args.redispatch)}
+    env = {"BOT_DEGRADE_AFTER_S": str(threshold), "BOT_REDISPATCH_S": str(args.redispatch),
+           "BOT_FOLLOW_UPS_FIRST": str(follow_ups).lower()}
     stack = Stack(dispatch_bots=True, workers=1, service_env=env, worker_env=env)
     with stack:
         log_path = str(stack.log_dir / "worker0.log")
@@ -177,31 +185,47 @@ async def phase(name: str, threshold: float, args, mix) -> dict[str, Any]:
         load_after = os.getloadavg()[0]
     lines = worker_lines(log_path, offset_start, offset_stop)
     decided = [line for line in lines if line[0] in ("submitted", "duplicate")]
-    waits = [w for _, w, _, _ in decided]
-    thinks = [t for _, _, t, _ in decided]
-    scales = [s for _, _, _, s in decided]
+    waits = [w for _, w, _, _, _ in decided]
+    thinks = [t for _, _, t, _, _ in decided]
+    scales = [s for _, _, _, s, _ in decided]
+    tiers = {tier: [w for _, w, _, _, p in decided if p == priority] for tier, priority in (("follow_up", "0"),
+                                                                                           ("first", "3"))}
     row = {
-        "phase": name, "threshold_s": threshold, "games": args.games, "level": args.level,
+        "phase": name, "threshold_s": threshold, "follow_ups_first": follow_ups, "games": args.games,
+        "level": args.level,
         "decisions": len(decided), "stale_tasks": sum(1 for line in lines if line[0] == "stale"),
         "decisions_per_s": len(decided) / args.seconds,
         "worker_cpu_s": worker_cpu, "worker_busy": worker_cpu / args.seconds,
         "worker_cpu_per_decision_s": worker_cpu / len(decided) if decided else float("nan"),
         "queue_wait_p50_s": pct(waits, 0.5), "queue_wait_p95_s": pct(waits, 0.95),
         "queue_wait_p99_s": pct(waits, 0.99), "queue_wait_max_s": max(waits, default=float("nan")),
+        **{f"{tier}_{key}": value for tier, tier_waits in tiers.items() for key, value in (
+            ("decisions", len(tier_waits)), ("queue_wait_p50_s", pct(tier_waits, 0.5)),
+            ("queue_wait_p99_s", pct(tier_waits, 0.99)))},
         "think_mean_s": statistics.fmean(thinks) if thinks else float("nan"),
         "budget_scale_mean": statistics.fmean(scales) if scales else float("nan"),
         "shrunk_share": (sum(1 for s in scales if s < 1) / len(scales)) if scales else float("nan"),
         "human_actions": window.human_actions, "games_finished": window.games_finished,
-        "human_wait_p50_s": pct(window.human_waits, 0.5), "human_wait_p99_s": pct(window.human_waits, 0.99),
+        "human_waits": len(window.human_waits),
+        "human_wait_mean_s": statistics.fmean(window.human_waits) if window.human_waits else float("nan"),
+        "human_wait_p50_s": pct(window.human_waits, 0.5),
+        "human_wait_p90_s": pct(window.human_waits, 0.9), "human_wait_p99_s": pct(window.human_waits, 0.99),
         "human_wait_max_s": max(window.human_waits, default=float("nan")), "errors": window.errors,
         "load_before": load_before, "load_after": load_after,
+        "human_wait_samples_s": [round(w, 2) for w in window.human_waits],
     }
-    print(f"{name:<4} decisions {row['decisions']:>5} ({row['decisions_per_s']:.2f}/s)  queue wait p50 "
+    label = f"{name} fu-{'on' if follow_ups else 'off'}"
+    print(f"{label:<10} decisions {row['decisions']:>5} ({row['decisions_per_s']:.2f}/s)  queue wait p50 "
           f"{row['queue_wait_p50_s']:.2f} p95 {row['queue_wait_p95_s']:.2f} p99 {row['queue_wait_p99_s']:.2f} "
-          f"max {row['queue_wait_max_s']:.2f} s  think {row['think_mean_s']:.3f} s  "
+          f"max {row['queue_wait_max_s']:.2f} s (follow-ups {row['follow_up_decisions']}: p50 "
+          f"{row['follow_up_queue_wait_p50_s']:.2f} p99 {row['follow_up_queue_wait_p99_s']:.2f}; first "
+          f"{row['first_decisions']}: p50 {row['first_queue_wait_p50_s']:.2f} p99 "
+          f"{row['first_queue_wait_p99_s']:.2f})  think {row['think_mean_s']:.3f} s  "
           f"scale {row['budget_scale_mean']:.2f} "
-          f"(shrunk {row['shrunk_share']:.0%})  human wait p50 {row['human_wait_p50_s']:.2f} p99 "
-          f"{row['human_wait_p99_s']:.2f} s  human actions {row['human_actions']}  worker CPU "
+          f"(shrunk {row['shrunk_share']:.0%})  human wait ({row['human_waits']}) mean {row['human_wait_mean_s']:.2f} "
+          f"p50 {row['human_wait_p50_s']:.2f} "
+          f"p90 {row['human_wait_p90_s']:.2f} p99 {row['human_wait_p99_s']:.2f} max {row['human_wait_max_s']:.2f} s  "
+          f"human actions {row['human_actions']}  worker CPU "
           f"{row['worker_cpu_per_decision_s']:.3f} s/decision ({row['worker_busy']:.0%} of a core)  "
           f"load {load_before:.1f}->"
           f"{load_after:.1f}", flush=True)
@@ -219,16 +243,23 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--threshold", type=float, default=3.0, help="BOT_DEGRADE_AFTER_S of the `on` phase")
     parser.add_argument("--redispatch", type=float, default=15.0, help="BOT_REDISPATCH_S (the production default)")
-    parser.add_argument("--phases", default="off,on")
+    parser.add_argument("--phases", default="off,on", help="degradation policy off (BOT_DEGRADE_AFTER_S=0) and/or on")
+    parser.add_argument("--follow-ups", default="on",
+                        help="BOT_FOLLOW_UPS_FIRST of each phase, in order: on, off, off,on (= both), on,off")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json")
     args = parser.parse_args(argv)
     mix = [(g, int(p)) for g, _, p in (s.partition(":") for s in args.mix.split(","))]
     print(f"{args.games} human-against-{args.level} games ({args.mix}), one worker process; think median "
-          f"{args.think} s; warm-up {args.warmup} s, window {args.seconds} s", flush=True)
+          f"{args.think} s; warm-up {args.warmup} s, window {args.seconds} s; load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
+    order = "off,on" if args.follow_ups == "both" else args.follow_ups
+    follow_ups = [{"on": True, "off": False}[value] for value in order.split(",")]
     rows = []
     for name in args.phases.split(","):
-        rows.append(asyncio.run(phase(name, args.threshold if name == "on" else 0.0, args, mix)))
+        for first in follow_ups:
+            rows.append(asyncio.run(phase(name, args.threshold if name == "on" else 0.0, first, args, mix)))
+    print(f"load average at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump({"args": vars(args), "rows": rows}, out, indent=1)

@@ -6,13 +6,14 @@ exporter samples them from Redis every EXPORTER_INTERVAL_S and serves them on
 EXPORTER_PORT, along with the matchmaking queue (tickets waiting, oldest wait;
 GATEWAY_KEY_PREFIX). It writes nothing, so any number may run (one is enough).
 
-Queue: bot decisions a human waits on are in the list BOT_QUEUE, those of games with bots only in the
-priority-9 list beside it (services/bot_policy.py); `skyboard_bot_queue_depth` counts both,
-`skyboard_bot_queue_oldest_seconds` is the age of the oldest human-waiting task: its `sent_at` header, or,
-for a message without one, when the exporter first saw its task id at the head of the list (exact to one
-sampling interval). `skyboard_bot_budget_scale` is the factor the workers' degradation policy puts on every
-level's think budget at that age (1: none). The wait of a game on a
-bot is exact: now minus the game's `updated_ms` when a bot seat is in `to_act`.
+Queue: bot decisions a human waits on are in two lists, follow-ups in BOT_QUEUE (priority 0) and first
+decisions in the priority-3 list beside it, those of games with bots only in the priority-9 list
+(services/bot_policy.py); `skyboard_bot_queue_depth` counts all three, `skyboard_bot_queue_oldest_seconds` is
+the age of the oldest human-waiting task, the older of both human lists' heads: its `sent_at` header, or, for a
+message without one, when the exporter first saw its task id at the head of its list (exact to one sampling
+interval). `skyboard_bot_budget_scale` is the factor the workers' degradation policy puts on every level's think
+budget at that age (1: none). The wait of a game on a bot is exact: now minus the game's `updated_ms` when a bot
+seat is in `to_act`.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from prometheus_client import CollectorRegistry, Gauge, start_http_server
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from services.bot_policy import background_list, budget_scale, sent_at
+from services.bot_policy import background_list, budget_scale, human_lists, sent_at
 from services.gamestate.keys import Keys
 from services.gateway.keys import Keys as GatewayKeys
 from services.gateway.settings import GatewaySettings
@@ -57,10 +58,11 @@ class OpsMetrics:
         r = self.registry
         self.redis_up = Gauge("skyboard_redis_up", "1 when Redis answered the last sample, else 0.", registry=r)
         self.queue_depth = Gauge("skyboard_bot_queue_depth",
-                                 "Bot move tasks waiting in the Celery queue (human-waiting and bot-only games).",
-                                 registry=r)
+                                 "Bot move tasks waiting in the Celery queue (human-waiting follow-ups and first "
+                                 "decisions, and bot-only games).", registry=r)
         self.queue_age = Gauge("skyboard_bot_queue_oldest_seconds",
-                               "How long the oldest bot task a human waits on has been queued.", registry=r)
+                               "How long the oldest bot task a human waits on has been queued (follow-ups and "
+                               "first decisions).", registry=r)
         self.background_depth = Gauge("skyboard_bot_queue_background_depth",
                                       "Bot move tasks of games with bots only (served after every human's).",
                                       registry=r)
@@ -108,11 +110,12 @@ class Sampler:
         self.keys = Keys(settings.key_prefix)
         self.gateway_keys = GatewayKeys(gateway_prefix)
         self.queue = settings.bot_queue
+        self.human = human_lists(settings.bot_queue)
         self.background = background_list(settings.bot_queue)
         self.degrade_after_s = settings.bot_degrade_after_s
         self.metrics = metrics
         self.scan_limit = scan_limit
-        self.head = QueueHead()
+        self.heads = {name: QueueHead() for name in self.human}
         self.known_games: set[str] = set()
 
     def sample(self, now: float | None = None) -> None:
@@ -132,22 +135,27 @@ class Sampler:
 
     def _queue(self, now: float) -> None:
         pipe = self.redis.pipeline()
-        pipe.llen(self.queue)
-        pipe.lindex(self.queue, -1)  # kombu LPUSHes and workers BRPOP: the oldest message is last
-        pipe.llen(self.background)
-        pipe.lindex(self.background, -1)
-        depth, oldest, background, oldest_background = pipe.execute()
-        task = _task_id(oldest)
-        if task != self.head.task_id:
-            self.head = QueueHead(task, now)
-        sent = sent_at(oldest)
-        age = 0.0 if task is None else max(0.0, now - (sent if sent is not None else self.head.since))
+        for name in (*self.human, self.background):
+            pipe.llen(name)
+            pipe.lindex(name, -1)  # kombu LPUSHes and workers BRPOP: each list's oldest message is last
+        replies = pipe.execute()
+        *human, background, oldest_background = replies
+        depth = sum(human[0::2])
+        age = max(self._head_age(name, oldest, now) for name, oldest in zip(self.human, human[1::2]))
         sent_background = sent_at(oldest_background)
         self.metrics.queue_depth.set(depth + background)
         self.metrics.queue_age.set(age)
         self.metrics.background_depth.set(background)
         self.metrics.background_age.set(0.0 if sent_background is None else max(0.0, now - sent_background))
         self.metrics.budget_scale.set(budget_scale(age, self.degrade_after_s))
+
+    def _head_age(self, name: str, oldest: bytes | str | None, now: float) -> float:
+        """How long the message at the head of human list `name` has been queued (0 if it is empty)."""
+        task = _task_id(oldest)
+        if task != self.heads[name].task_id:
+            self.heads[name] = QueueHead(task, now)
+        sent = sent_at(oldest)
+        return 0.0 if task is None else max(0.0, now - (sent if sent is not None else self.heads[name].since))
 
     def _games(self, now: float) -> None:
         ids = [i.decode() if isinstance(i, bytes) else i for i in self.redis.zrange(self.keys.active, 0,

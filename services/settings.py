@@ -62,6 +62,11 @@ class Settings(BaseSettings):
         "workers shrink every level's think budget by this / its age, never below mcts-easy's (0 = never; "
         "services/bot_policy.py).",
     )
+    bot_follow_ups_first: bool = Field(
+        True, description="Queue a game's next bot decision while a human waits on it (after a bot's or the "
+        "platform's commit) ahead of other games' first decisions after a human's move; false = one FIFO tier "
+        "for every human-waiting decision (services/bot_policy.py).",
+    )
     seat_token_ttl_after_end_s: float = Field(
         3600.0, ge=0, description="Seat tokens of a finished game are refused (UNAUTHENTICATED) this long after "
         "its end, and their token-index entries expire then; spectator reads go on.",

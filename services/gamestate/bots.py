@@ -16,7 +16,7 @@ import logging
 import time
 from typing import Protocol
 
-from services.bot_policy import BACKGROUND_PRIORITY, HUMAN_PRIORITY, SENT_AT
+from services.bot_policy import SENT_AT, priority
 
 log = logging.getLogger(__name__)
 
@@ -64,27 +64,36 @@ def human_waiting(players: int, bots: dict[int, str], resigned: list[int] | tupl
 
 
 class Dispatcher(Protocol):
-    async def dispatch(self, game_id: str, seat: int, version: int, human: bool = True) -> None: ...
+    async def dispatch(
+        self, game_id: str, seat: int, version: int, human: bool = True, follow_up: bool = False
+    ) -> None: ...
 
 
 class CeleryDispatcher:
-    """Queues skyboard.bot_move on the Celery app's broker (by task name, no worker import): at priority 0 when
-    a human waits on the decision, 9 in a game of bots only (services/bot_policy.py), with the time it was
-    queued in the `sent_at` header (the workers' and the exporter's queue age)."""
+    """Queues skyboard.bot_move on the Celery app's broker (by task name, no worker import) at the priority of
+    services/bot_policy.py: 0 for a follow-up a human waits on (`follow_up`: queued by a bot's or the platform's
+    commit; with `follow_ups_first` off, BOT_FOLLOW_UPS_FIRST=false, as a first decision), 3 for a first decision
+    a human waits on, 9 in a game of bots only; with the time it was queued in the `sent_at` header (the workers'
+    and the exporter's queue age)."""
 
-    def __init__(self, celery_app, queue: str):
+    def __init__(self, celery_app, queue: str, follow_ups_first: bool = True):
         self._app = celery_app
         self._queue = queue
+        self.follow_ups_first = follow_ups_first
 
-    async def dispatch(self, game_id: str, seat: int, version: int, human: bool = True) -> None:
+    async def dispatch(
+        self, game_id: str, seat: int, version: int, human: bool = True, follow_up: bool = False
+    ) -> None:
         await asyncio.to_thread(
             self._app.send_task, BOT_MOVE_TASK, args=[game_id, seat, version], queue=self._queue,
-            priority=HUMAN_PRIORITY if human else BACKGROUND_PRIORITY, headers={SENT_AT: time.time()},
+            priority=priority(human, follow_up, self.follow_ups_first), headers={SENT_AT: time.time()},
         )
 
 
 class NoDispatcher:
     """Used when DISPATCH_BOTS is false: bot seats wait for whoever drives them."""
 
-    async def dispatch(self, game_id: str, seat: int, version: int, human: bool = True) -> None:
+    async def dispatch(
+        self, game_id: str, seat: int, version: int, human: bool = True, follow_up: bool = False
+    ) -> None:
         log.debug("bot dispatch disabled: %s seat %s at version %s", game_id, seat, version)

@@ -389,7 +389,8 @@ def build_service(
         if settings.dispatch_bots:
             from services.celery_app import make_celery
 
-            dispatcher = CeleryDispatcher(make_celery(settings), settings.bot_queue)
+            dispatcher = CeleryDispatcher(make_celery(settings), settings.bot_queue,
+                                          follow_ups_first=settings.bot_follow_ups_first)
         else:
             dispatcher = NoDispatcher()
     store = Store(

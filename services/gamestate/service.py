@@ -549,7 +549,8 @@ class GameStateService(Endings):
             raise errors.stale(expected_version, result.version or 0)
         if result.status != "ok":
             raise errors.not_found(meta.game_id)
-        await self._after_commit(meta, result.version or 0, new, result.deadlines)
+        # a bot's own move (SubmitBotAction; a human's seat is never in bots) leaves follow-ups (bot_policy)
+        await self._after_commit(meta, result.version or 0, new, result.deadlines, follow_up=seat in meta.bots)
         return SubmitResult(result.version or 0, mine, _status(new), new.to_act(), replayed=False)
 
     @staticmethod
@@ -559,12 +560,16 @@ class GameStateService(Endings):
         return SubmitResult(first["version"], first["events"], first["status"], first["to_act"], replayed=True)
 
     async def _after_commit(
-        self, meta: Meta, version: int, state: State, deadlines: dict[int, int] | None = None
+        self, meta: Meta, version: int, state: State, deadlines: dict[int, int] | None = None, *,
+        follow_up: bool = False,
     ) -> None:
         """Play the default decisions of handed-over seats no bot plays, then queue bot moves. Never raises.
 
         `meta` is the metadata the caller's commit was checked against, with the seats that commit handed over:
         its bots, resigned and abandoned seats are current, since changing them is itself a versioned commit.
+        `follow_up`: the caller's commit decided for a seat no human plays (a bot's move, the turn clock's default
+        for a bot seat), so the bot moves it leaves are follow-ups (services/bot_policy.py); so are those left by
+        an auto-play here. False: a human's move, resignation or timeout, a creation.
         """
         try:
             deadlines = meta.deadlines if deadlines is None else deadlines
@@ -595,7 +600,8 @@ class GameStateService(Endings):
                 if result.status != "ok":
                     return  # someone else moved the game on; they handle what follows
                 version, state, deadlines = result.version or 0, new, result.deadlines
-            await self._dispatch_bots(meta, version, state.to_act())
+                follow_up = True  # the platform decided for a handed-over seat: what follows is a follow-up
+            await self._dispatch_bots(meta, version, state.to_act(), follow_up)
         except Exception:
             log.exception("post-commit work failed for game %s", meta.game_id)
 
@@ -610,12 +616,14 @@ class GameStateService(Endings):
         think_s = max(level_budget_seconds(bots[s]) for s in waiting)
         return round((think_s + self.bot_redispatch_s) * 1000)
 
-    async def _dispatch_bots(self, meta: Meta, version: int, to_act: list[int]) -> None:
-        """Queue a bot_move for each bot seat in to_act (the commit that left them to act armed the timer)."""
-        human = human_waiting(meta.players, meta.bots, meta.resigned)  # first in the queue (bot_policy)
+    async def _dispatch_bots(self, meta: Meta, version: int, to_act: list[int], follow_up: bool = False) -> None:
+        """Queue a bot_move for each bot seat in to_act (the commit that left them to act armed the timer), in the
+        tier of services/bot_policy.py: a human waiting on it or not, after a bot's or the platform's commit
+        (`follow_up`) or not."""
+        human = human_waiting(meta.players, meta.bots, meta.resigned)
         for seat in (s for s in to_act if s in meta.bots):
             try:
-                await self.dispatcher.dispatch(meta.game_id, seat, version, human)
+                await self.dispatcher.dispatch(meta.game_id, seat, version, human, follow_up)
                 metrics.BOT_DISPATCH.labels("queued").inc()
             except Exception:
                 metrics.BOT_DISPATCH.labels("failed").inc()
@@ -626,7 +634,9 @@ class GameStateService(Endings):
         BOT_REDISPATCH_S (a lost task or a worker killed mid-thought never stalls a game). Each due entry
         is claimed by one instance, which moves it one period on rather than removing it (an instance
         killed after its claim leaves the timer), and a duplicate task is harmless (stale versions exit,
-        idempotency keys replay)."""
+        idempotency keys replay). A re-dispatch is queued as a first decision whatever tier the stalled task had
+        (services/bot_policy.py): nothing records it, a task still queued keeps its own place, and a lost one's
+        replacement still goes ahead of every bot-only game's."""
         sent = 0
         now = now_ms()
         for game_id in await self.store.due_bot_waits(now):
@@ -842,6 +852,7 @@ class GameStateService(Endings):
         deadlines, applied = meta.deadlines, 0
         reserves, timeouts, seats = meta.reserves, meta.timeouts, Seats.of(meta)
         abandoned: list[int] = []
+        bot_timed_out = False  # the last default applied was a bot seat's: the bot moves it leaves are follow-ups
         for seat in sorted(s for s, due in meta.deadlines.items() if due <= now):
             if seat not in state.to_act() or deadlines.get(seat, now + 1) > now:
                 continue
@@ -876,6 +887,7 @@ class GameStateService(Endings):
             applied += 1
             version, state, deadlines = result.version or 0, new, result.deadlines
             reserves, timeouts, seats = spent, counts, after
+            bot_timed_out = seat in meta.bots
             if abandon:
                 abandoned.append(seat)
             if state.is_over():
@@ -884,7 +896,7 @@ class GameStateService(Endings):
             await self.store.revoke_seat_token(game_id, seat)
             metrics.ENDINGS.labels(meta.game, "abandoned").inc()
         if applied:
-            await self._after_commit(seats.apply_to(meta), version, state, deadlines)
+            await self._after_commit(seats.apply_to(meta), version, state, deadlines, follow_up=bot_timed_out)
         return applied
 
 

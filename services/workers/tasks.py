@@ -74,6 +74,9 @@ def bot_move(self, game_id: str, seat: int, version: int) -> None:
     except Exception as exc:
         metrics.FAILURES.labels(type(exc).__name__).inc()
         raise
-    # the kind of action only: its content may be hidden from other seats (a sealed bid, a discard)
-    log.info("bot move %s seat %s version %s: %s %s (waited %.3f s, thought %.3f s, budget x%.2f)", game_id, seat,
-             version, result.outcome, action_kind(result.action), result.waited, result.seconds, result.scale)
+    # the kind of action only: its content may be hidden from other seats (a sealed bid, a discard); the priority
+    # it was queued at is its tier (services/bot_policy.py)
+    priority = (self.request.delivery_info or {}).get("priority")
+    log.info("bot move %s seat %s version %s: %s %s (waited %.3f s, thought %.3f s, budget x%.2f, priority %s)",
+             game_id, seat, version, result.outcome, action_kind(result.action), result.waited, result.seconds,
+             result.scale, "-" if priority is None else priority)

@@ -10,7 +10,7 @@ from urllib.parse import urlparse
 import pytest
 import yaml
 
-from services.bot_policy import background_list
+from services.bot_policy import background_list, human_lists
 from tests.deploy.conftest import DEPLOY
 from tests.deploy.metrics_names import exported_metric_names
 
@@ -39,11 +39,13 @@ def test_the_scaled_object_targets_the_worker_deployment(scaled, k8s):
     assert 1 <= scaled["spec"]["minReplicaCount"] < scaled["spec"]["maxReplicaCount"]
 
 
-def test_redis_triggers_watch_both_bot_lists_on_the_configured_redis(scaled, k8s):
+def test_redis_triggers_watch_every_bot_list_on_the_configured_redis(scaled, k8s):
+    """Both human-waiting lists (follow-ups, first decisions) and the bot-only games' list."""
     config = _config(k8s)
     url = urlparse(config["REDIS_URL"])
     redis = [t["metadata"] for t in scaled["spec"]["triggers"] if t["type"] == "redis"]
-    assert {m["listName"] for m in redis} == {config["BOT_QUEUE"], background_list(config["BOT_QUEUE"])}
+    queue = config["BOT_QUEUE"]
+    assert sorted(m["listName"] for m in redis) == sorted([*human_lists(queue), background_list(queue)])
     for m in redis:
         assert m["address"] == f"{url.hostname}:{url.port}"
         assert m["databaseIndex"] == (url.path.strip("/") or "0")

@@ -110,3 +110,44 @@ def test_sampler_reads_the_sent_at_header_and_publishes_the_budget_scale(rdb):
     assert _value(metrics, "skyboard_bot_queue_depth") == 2
     assert _value(metrics, "skyboard_bot_queue_oldest_seconds") == pytest.approx(12)  # exact on first sight
     assert _value(metrics, "skyboard_bot_budget_scale") == pytest.approx(0.25)  # 3 s threshold / 12 s
+
+
+def test_the_queue_age_is_the_oldest_of_both_human_lists(rdb):
+    """Human-waiting decisions are in two lists (follow-ups at priority 0, first decisions at 3): the depth counts
+    both (and the bot-only list), the age is the older of their heads, with or without a `sent_at` header (a
+    message without one is timed from when the exporter first saw it at the head of its own list)."""
+    from services.bot_policy import background_list, human_lists
+
+    client, tag = rdb
+    settings = Settings(redis_url=REDIS_URL, key_prefix=f"{tag}:", bot_queue=f"{tag}-bots", bot_degrade_after_s=3)
+    follow_ups, firsts = human_lists(settings.bot_queue)
+    now = 3_000_000.0
+
+    def task(task_id: str, sent: float | None = None) -> str:
+        headers = {"id": task_id, "task": "skyboard.bot_move"} | ({} if sent is None else {"sent_at": sent})
+        return json.dumps({"headers": headers})
+
+    client.lpush(firsts, task("first-old", now - 9), task("first-new", now - 1))
+    client.lpush(follow_ups, task("follow-up", now - 2))
+    client.lpush(background_list(settings.bot_queue), task("bg", now - 60))
+    metrics = OpsMetrics()
+    sampler = Sampler(client, settings, metrics, scan_limit=100, gateway_prefix=f"{tag}gw:")
+    sampler.sample(now)
+    assert _value(metrics, "skyboard_bot_queue_depth") == 4
+    assert _value(metrics, "skyboard_bot_queue_background_depth") == 1
+    assert _value(metrics, "skyboard_bot_queue_oldest_seconds") == pytest.approx(9)  # the first decisions' head
+    assert _value(metrics, "skyboard_bot_budget_scale") == pytest.approx(3 / 9)
+    client.rpop(firsts)  # taken: the first list's head is 1 s old, the follow-ups' 2 s
+    sampler.sample(now)
+    assert _value(metrics, "skyboard_bot_queue_depth") == 3
+    assert _value(metrics, "skyboard_bot_queue_oldest_seconds") == pytest.approx(2)
+
+    client.delete(follow_ups, firsts)
+    client.lpush(follow_ups, task("no-header-a"))  # no sent_at: timed from first sight, per list
+    sampler.sample(now + 10)
+    client.lpush(firsts, task("no-header-b"))
+    sampler.sample(now + 14)
+    assert _value(metrics, "skyboard_bot_queue_oldest_seconds") == pytest.approx(4)  # a, first seen at +10
+    client.rpop(follow_ups)
+    sampler.sample(now + 15)
+    assert _value(metrics, "skyboard_bot_queue_oldest_seconds") == pytest.approx(1)  # b, first seen at +14

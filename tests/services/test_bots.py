@@ -9,8 +9,10 @@ import json
 import time
 
 import grpc
+import pytest
 import redis as redis_sync
 
+from services.bot_policy import background_list, human_lists
 from services.gamestate.store import load_game_sync
 from tests.services.helpers import expect_error
 
@@ -25,17 +27,27 @@ def _queued(rdb, queue: str) -> list[tuple[str, list]]:
     return out
 
 
+def _follow_ups(rdb, settings) -> list[tuple[str, list]]:
+    """The queued follow-ups (priority 0: a human waits, queued by a bot's or the platform's commit)."""
+    return _queued(rdb, human_lists(settings.bot_queue)[0])
+
+
+def _firsts(rdb, settings) -> list[tuple[str, list]]:
+    """The queued first decisions (priority 3: a human waits, queued by a human's move, a creation, a re-dispatch)."""
+    return _queued(rdb, human_lists(settings.bot_queue)[1])
+
+
 def test_bot_seat_tasks_are_queued_and_the_worker_path_acts(make_instance, make_client, rdb, settings, registry):
     client = make_client(make_instance())
     game = client.create_game("toybids", 3, seed=51, bots={1: "random", 2: "mcts-normal"})
     assert [s.bot for s in game.seats] == [None, "random", "mcts-normal"]
     assert game.seats[0].token and game.seats[1].token is None and game.seats[2].token is None
     gid = game.game_id
-    assert _queued(rdb, settings.bot_queue) == [("skyboard.bot_move", [gid, 1, 0]), ("skyboard.bot_move", [gid, 2, 0])]
+    assert _firsts(rdb, settings) == [("skyboard.bot_move", [gid, 1, 0]), ("skyboard.bot_move", [gid, 2, 0])]
 
     hand0 = client.get_game(gid, game.token(0)).view["hand"]
     client.submit(gid, game.token(0), {"type": "bid", "card": hand0[0]}, 0)
-    assert _queued(rdb, settings.bot_queue)[2:] == [
+    assert _firsts(rdb, settings)[2:] == [
         ("skyboard.bot_move", [gid, 1, 1]),
         ("skyboard.bot_move", [gid, 2, 1]),
     ]
@@ -52,7 +64,8 @@ def test_bot_seat_tasks_are_queued_and_the_worker_path_acts(make_instance, make_
     duplicate = admin.submit_bot(gid, 1, action, loaded.version, idempotency_key=f"{gid}:1:1")
     assert first.version == 2 and duplicate.replayed and duplicate.version == 2
     assert client.get_game(gid).version == 2
-    assert _queued(rdb, settings.bot_queue)[4:] == [("skyboard.bot_move", [gid, 2, 2])]
+    # a bot's move leaves the other bot to act while the human waits: a follow-up, ahead of first decisions
+    assert _follow_ups(rdb, settings) == [("skyboard.bot_move", [gid, 2, 2])] and len(_firsts(rdb, settings)) == 4
 
     # the internal call acts only for bot seats, and only with the service credential
     expect_error(grpc.StatusCode.FAILED_PRECONDITION, admin.submit_bot, gid, 1, action, 2)  # already bid
@@ -84,7 +97,8 @@ def test_a_game_waiting_on_a_bot_is_requeued_once_per_period_across_instances(ma
     start = time.monotonic()
     a.submit(game.game_id, game.token(0), {"type": "bid", "card": hand0[0]}, 0)  # now only the bot must act
     time.sleep(1.0)
-    queued = _queued(rdb, settings.bot_queue)
+    queued = _firsts(rdb, settings)  # the creation's, the human's move's, then the re-dispatches (first decisions)
+    assert _follow_ups(rdb, settings) == []
     elapsed = time.monotonic() - start
     assert queued[:2] == [("skyboard.bot_move", [game.game_id, 1, 0]), ("skyboard.bot_move", [game.game_id, 1, 1])]
     assert set(map(str, queued[2:])) == {str(("skyboard.bot_move", [game.game_id, 1, 1]))}
@@ -122,19 +136,19 @@ def test_a_service_killed_between_commit_and_queueing_still_leaves_the_bot_a_tim
     a.running.service._after_commit = killed_after_commit
     client = make_client(a)
     game = client.create_game("toybids", 2, seed=56, bots={1: "random"})
-    assert _queued(rdb, settings.bot_queue) == []  # the "killed" instance queued nothing
+    assert _firsts(rdb, settings) == []  # the "killed" instance queued nothing
     make_instance(bot_redispatch_s=0.4)  # a surviving instance, whose sweeper finds the armed timer
     deadline = time.monotonic() + 10
-    while not _queued(rdb, settings.bot_queue) and time.monotonic() < deadline:
+    while not _firsts(rdb, settings) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert _queued(rdb, settings.bot_queue)[:1] == [("skyboard.bot_move", [game.game_id, 1, 0])]
+    assert _firsts(rdb, settings)[:1] == [("skyboard.bot_move", [game.game_id, 1, 0])]
 
     hand0 = client.get_game(game.game_id, game.token(0)).view["hand"]
     client.submit(game.game_id, game.token(0), {"type": "bid", "card": hand0[0]}, 0)  # only the bot acts now
     target = ("skyboard.bot_move", [game.game_id, 1, 1])
-    while target not in _queued(rdb, settings.bot_queue) and time.monotonic() < deadline:
+    while target not in _firsts(rdb, settings) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert target in _queued(rdb, settings.bot_queue)
+    assert target in _firsts(rdb, settings)
 
 
 def test_claiming_a_due_bot_wait_moves_it_on_rather_than_removing_it(make_instance, rdb, settings):
@@ -156,20 +170,120 @@ def test_claiming_a_due_bot_wait_moves_it_on_rather_than_removing_it(make_instan
 
 
 def test_decisions_a_human_waits_on_are_queued_before_bot_only_games(make_instance, make_client, rdb, settings):
-    """Celery priority 0 (the BOT_QUEUE list, which workers pop first) when a human seat still plays, 9 (kombu's
-    priority list beside it) in a game of bots only; every task carries the time it was queued."""
-    from services.bot_policy import SENT_AT, background_list
+    """Celery priority 3 (kombu's priority-3 list, which workers pop before the priority-9 one) for a human-waiting
+    game's first decisions, 9 (the priority-9 list) in a game of bots only; every task carries the time it was
+    queued."""
+    from services.bot_policy import SENT_AT
 
     client = make_client(make_instance())
     before = time.time()
     bots_only = client.create_game("toybids", 2, seed=57, bots={0: "random", 1: "random"}).game_id
     with_human = client.create_game("toybids", 2, seed=58, bots={1: "random"})
     after = time.time()
-    assert _queued(rdb, settings.bot_queue) == [("skyboard.bot_move", [with_human.game_id, 1, 0])]
+    assert _firsts(rdb, settings) == [("skyboard.bot_move", [with_human.game_id, 1, 0])]
     assert _queued(rdb, background_list(settings.bot_queue)) == [
         ("skyboard.bot_move", [bots_only, 0, 0]), ("skyboard.bot_move", [bots_only, 1, 0])]
-    for raw in rdb.lrange(settings.bot_queue, 0, -1) + rdb.lrange(background_list(settings.bot_queue), 0, -1):
+    follow_ups, firsts = human_lists(settings.bot_queue)
+    for raw in rdb.lrange(firsts, 0, -1) + rdb.lrange(background_list(settings.bot_queue), 0, -1):
         assert before <= json.loads(raw)["headers"][SENT_AT] <= after
+    assert rdb.llen(follow_ups) == 0
     # a human who resigns to a bot leaves a game of bots only: its decisions go to the back
     client.resign(with_human.game_id, with_human.token(0), bot_level="random")
     assert ("skyboard.bot_move", [with_human.game_id, 0, 1]) in _queued(rdb, background_list(settings.bot_queue))
+
+
+def test_the_tier_lists_are_kombus_priority_lists():
+    """The list names the policy reads are the ones kombu's Redis transport writes (its default priority steps and
+    separator, from the installed kombu), and the three tiers are distinct steps in consuming order."""
+    from types import SimpleNamespace
+
+    from kombu.transport import redis as kombu_redis
+
+    from services import bot_policy
+
+    assert tuple(kombu_redis.PRIORITY_STEPS) == bot_policy.KOMBU_PRIORITY_STEPS
+    assert kombu_redis.Channel.sep == bot_policy.KOMBU_PRIORITY_SEP
+    channel = SimpleNamespace(priority_steps=kombu_redis.PRIORITY_STEPS, sep=kombu_redis.Channel.sep)
+    channel.priority = lambda n: kombu_redis.Channel.priority(channel, n)
+    tiers = (bot_policy.FOLLOW_UP_PRIORITY, bot_policy.FIRST_PRIORITY, bot_policy.BACKGROUND_PRIORITY)
+    kombu_lists = [kombu_redis.Channel._q_for_pri(channel, "bots", p) for p in tiers]
+    assert kombu_lists == [*bot_policy.human_lists("bots"), bot_policy.background_list("bots")]
+    assert kombu_lists == ["bots", "bots\x06\x163", "bots\x06\x169"]
+    assert [channel.priority(p) for p in tiers] == sorted(set(tiers)) == list(tiers)  # each its own step, in order
+    assert bot_policy.priority(True, True) == 0 and bot_policy.priority(True, False) == 3
+    assert bot_policy.priority(True, True, follow_ups_first=False) == 3 and bot_policy.priority(False, True) == 9
+
+
+@pytest.mark.parametrize("follow_ups_first", [True, False])
+def test_a_bots_move_queues_a_follow_up_and_a_humans_a_first_decision(follow_ups_first, make_instance, make_client,
+                                                                       rdb, settings, registry):
+    """Who made the commit decides the tier: a human's move (or the creation) queues the bots it leaves to act as
+    first decisions, a bot's move (SubmitBotAction) as follow-ups while a human still plays the game, nothing
+    queues at priority 0 in a game of bots only. BOT_FOLLOW_UPS_FIRST=false queues follow-ups as first decisions
+    (the order before the tier existed: one FIFO list for every human-waiting decision)."""
+    client = make_client(make_instance(bot_follow_ups_first=follow_ups_first))
+    admin = client.admin(settings.service_secret)
+    game = client.create_game("toybids", 3, seed=59, bots={1: "random", 2: "random"})
+    gid = game.game_id
+    task = lambda seat, version: ("skyboard.bot_move", [gid, seat, version])  # noqa: E731
+    hand0 = client.get_game(gid, game.token(0)).view["hand"]
+    client.submit(gid, game.token(0), {"type": "bid", "card": hand0[0]}, 0)  # a human's move: v1
+    assert _firsts(rdb, settings) == [task(1, 0), task(2, 0), task(1, 1), task(2, 1)]
+    sync = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
+    action = load_game_sync(sync, settings.key_prefix, gid, registry.get).state.legal_actions(1)[0].to_json()
+    admin.submit_bot(gid, 1, action, 1, idempotency_key=f"bot:{gid}:1:1")  # a bot's move: v2, seat 2 still to act
+    if follow_ups_first:
+        assert _follow_ups(rdb, settings) == [task(2, 2)] and _firsts(rdb, settings)[4:] == []
+    else:
+        assert _follow_ups(rdb, settings) == [] and _firsts(rdb, settings)[4:] == [task(2, 2)]
+    bots_only = client.create_game("toybids", 2, seed=60, bots={0: "random", 1: "random"}).game_id
+    state = load_game_sync(sync, settings.key_prefix, bots_only, registry.get).state
+    sync.close()
+    admin.submit_bot(bots_only, 0, state.legal_actions(0)[0].to_json(), 0, idempotency_key=f"bot:{bots_only}:0:0")
+    assert _queued(rdb, background_list(settings.bot_queue))[-1] == ("skyboard.bot_move", [bots_only, 1, 1])
+    assert len(_follow_ups(rdb, settings)) == (1 if follow_ups_first else 0)  # no human waits: not a follow-up
+
+
+def test_the_auto_play_of_a_handed_over_seat_queues_follow_ups(make_instance, make_client, rdb, settings):
+    """A resigned seat no bot plays (ZOMBIE_BOT_LEVEL="", the fixture's) is auto-played by the platform: the bot
+    decision that commit leaves is a follow-up, like one after a bot's move."""
+    client = make_client(make_instance())
+    game = client.create_game("toybids", 3, seed=61, bots={2: "random"})
+    gid = game.game_id
+    assert _firsts(rdb, settings) == [("skyboard.bot_move", [gid, 2, 0])]
+    client.resign(gid, game.token(1))  # v1 the resignation, v2 seat 1's bid auto-played
+    assert client.get_game(gid).version == 2
+    assert _follow_ups(rdb, settings) == [("skyboard.bot_move", [gid, 2, 2])]
+
+
+def test_a_turn_clock_default_queues_by_whose_seat_timed_out(make_instance, make_client, rdb, settings, registry):
+    """The turn clock deciding for a human's seat is that human's move (first decisions follow); deciding for a
+    bot's seat is the platform deciding for a bot (follow-ups follow)."""
+    inst = make_instance(sweeper=False)
+    client = make_client(inst)
+    game = client.create_game("toybids", 3, seed=62, options={"rounds": 4}, bots={1: "random", 2: "random"},
+                              turn_seconds=0.05)
+    gid = game.game_id
+
+    def sweep_after_deadlines() -> None:
+        due = max(client.get_game(gid).deadlines.values())
+        while time.time() * 1000 <= due:
+            time.sleep(0.01)
+        assert inst.run(inst.running.service.sweep_once()) >= 1
+
+    hand0 = client.get_game(gid, game.token(0)).view["hand"]
+    client.submit(gid, game.token(0), {"type": "bid", "card": hand0[0]}, 0)  # v1: both bots to act
+    sweep_after_deadlines()  # both bots time out (v2, v3): the round ends, everyone bids again
+    view = client.get_game(gid)
+    assert view.version == 3 and view.to_act == [0, 1, 2]
+    assert _follow_ups(rdb, settings) == [("skyboard.bot_move", [gid, 1, 3]), ("skyboard.bot_move", [gid, 2, 3])]
+    firsts = len(_firsts(rdb, settings))
+    sync = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
+    state = load_game_sync(sync, settings.key_prefix, gid, registry.get).state
+    sync.close()
+    admin = client.admin(settings.service_secret)
+    for seat, version in ((1, 3), (2, 4)):  # both bots bid: now only the human must act
+        admin.submit_bot(gid, seat, state.legal_actions(seat)[0].to_json(), version)
+    sweep_after_deadlines()  # the human's seat times out (v6): the next round's bot decisions are first decisions
+    assert client.get_game(gid).version == 6
+    assert _firsts(rdb, settings)[firsts:] == [("skyboard.bot_move", [gid, 1, 6]), ("skyboard.bot_move", [gid, 2, 6])]

@@ -13,6 +13,7 @@ from itertools import islice
 import grpc
 import pytest
 
+from services.bot_policy import human_lists
 from services.gamestate.client import GameClient
 from tests.services.helpers import expect_error
 
@@ -57,7 +58,7 @@ def test_three_timeouts_in_a_row_abandon_the_seat_to_the_zombie_bot(make_instanc
         {"seat": 1, "kind": "human", "status": "abandoned", "bot_level": "greedy"},
     ]
     expect_error(C.UNAUTHENTICATED, client.get_game, game.game_id, game.token(1))  # its token is revoked
-    assert rdb.llen(settings.bot_queue) == 1  # the zombie's first move is queued
+    assert rdb.llen(human_lists(settings.bot_queue)[1]) == 1  # the zombie's first move: a first decision
     updates = list(islice(client.watch(game.game_id, game.token(0), after_version=0), 6))
     abandoned = [e for u in updates for e in u.events if e["type"] == "seat_abandoned"]
     assert abandoned == [{"type": "seat_abandoned", "seat": 1, "bot": "greedy", "reason": "timeouts", "timeouts": 3}]
@@ -98,7 +99,7 @@ def test_resigning_hands_the_seat_to_the_zombie_level(make_instance, make_client
     view = client.get_game(game.game_id)
     assert view.resigned == [0] and view.bots == {0: "greedy"}
     assert view.seats[0] == {"seat": 0, "kind": "human", "status": "resigned", "bot_level": "greedy"}
-    assert rdb.llen(settings.bot_queue) == 1
+    assert rdb.llen(human_lists(settings.bot_queue)[1]) == 1  # after a human's resignation: a first decision
     assert next(iter(client.watch(game.game_id, after_version=0))).events == [
         {"type": "seat_resigned", "seat": 0, "bot": "greedy"}]
 

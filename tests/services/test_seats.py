@@ -5,6 +5,7 @@ from __future__ import annotations
 import grpc
 import pytest
 
+from services.bot_policy import human_lists
 from tests.services.helpers import expect_error
 
 C = grpc.StatusCode
@@ -76,7 +77,7 @@ def test_resigning_to_a_bot_queues_its_moves(client, rdb, settings):
     client.resign(game.game_id, game.token(1), bot_level="greedy")
     view = client.get_game(game.game_id)
     assert view.bots == {1: "greedy"} and view.resigned == [1] and view.to_act == [0, 1]
-    assert rdb.llen(settings.bot_queue) == 1
+    assert rdb.llen(human_lists(settings.bot_queue)[1]) == 1  # after a human's resignation: a first decision
     expect_error(C.FAILED_PRECONDITION, client.get_log, game.game_id)
 
 

@@ -1,9 +1,12 @@
-"""The bot queue's degradation policy (services/bot_policy.py) with a real Celery worker, Redis and service:
-decisions a human waits on are taken before bot-only games' even when queued later, and levels think less
-once the oldest human-waiting task is older than BOT_DEGRADE_AFTER_S, never below mcts-easy's budget."""
+"""The bot queue's policy (services/bot_policy.py) with a real Celery worker, Redis and service: a game's
+follow-up decisions are taken before other games' first decisions, and those before bot-only games', even when
+queued later (in FIFO order among human-waiting ones with BOT_FOLLOW_UPS_FIRST off); levels think less once the
+oldest human-waiting task (of both human lists) is older than BOT_DEGRADE_AFTER_S, never below mcts-easy's
+budget."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
@@ -13,7 +16,7 @@ import redis as redis_sync
 
 import ai
 from ai.levels import floor_budget
-from services.bot_policy import QueueAge, background_list, budget_scale
+from services.bot_policy import QueueAge, background_list, budget_scale, human_lists
 from services.celery_app import make_celery
 from services.gamestate.bots import CeleryDispatcher
 from services.workers.move import Mover
@@ -33,24 +36,115 @@ def test_budget_scale_and_its_floor():
     assert ai.scaled_budget("greedy", "opensky", 0.1) is None
 
 
-def test_human_waiting_decisions_are_taken_first(settings, start_worker, make_instance):
-    """Three bot-only decisions queued, then one a human waits on: a real worker takes the human's first."""
+@pytest.mark.parametrize("follow_ups_first", [True, False])
+def test_human_waiting_decisions_are_taken_first(follow_ups_first, settings, start_worker, make_instance):
+    """Three bot-only decisions queued, then two first decisions a human waits on, then a follow-up: a real worker
+    takes the follow-up, then the first decisions in their order, then the bot-only games'. With the follow-up
+    tier off the follow-up is an ordinary human-waiting decision: after the two queued before it."""
     inst = make_instance(dispatch_bots=False)
-    dispatcher = CeleryDispatcher(make_celery(settings), settings.bot_queue)
-    import asyncio
+    dispatcher = CeleryDispatcher(make_celery(settings), settings.bot_queue, follow_ups_first=follow_ups_first)
 
     async def queue_all() -> None:
         for i in range(3):
             await dispatcher.dispatch(f"bg{i}", 0, 0, human=False)
-        await dispatcher.dispatch("human", 1, 0, human=True)
+        for i in range(2):
+            await dispatcher.dispatch(f"first{i}", 1, 0, human=True)
+        await dispatcher.dispatch("followup", 1, 0, human=True, follow_up=True)
 
     asyncio.run(queue_all())
     rdb = redis_sync.Redis.from_url(settings.redis_url)
-    assert rdb.llen(settings.bot_queue) == 1 and rdb.llen(background_list(settings.bot_queue)) == 3
+    follow_ups, firsts = human_lists(settings.bot_queue)
+    if follow_ups_first:
+        assert (rdb.llen(follow_ups), rdb.llen(firsts)) == (1, 2)
+    else:
+        assert (rdb.llen(follow_ups), rdb.llen(firsts)) == (0, 3)
+    assert rdb.llen(background_list(settings.bot_queue)) == 3
     worker = start_worker(inst.target)
     worker.wait_for("bot move bg2 ", timeout=60)
     order = re.findall(r"bot move (\w+) seat", worker.text())
-    assert order[0] == "human" and sorted(order[1:]) == ["bg0", "bg1", "bg2"], order
+    humans = ["followup", "first0", "first1"] if follow_ups_first else ["first0", "first1", "followup"]
+    assert order[:3] == humans and sorted(order[3:]) == ["bg0", "bg1", "bg2"], order
+    priorities = dict(re.findall(r"bot move (\w+) seat .*, priority (\S+)\)", worker.text()))  # logged per task
+    assert priorities == {"followup": "0" if follow_ups_first else "3", "first0": "3", "first1": "3",
+                          "bg0": "9", "bg1": "9", "bg2": "9"}
+
+
+def _play_until_follow_up(client, admin, redis, prefix: str) -> tuple[str, int]:
+    """An OpenSky game of a human (seat 0) against a `random` bot (seat 1), played as a worker would but by hand,
+    until a bot's move leaves the bot to act again: (game id, the version of that follow-up decision)."""
+    from engine import get as get_game
+    from services.gamestate.store import load_game_sync
+
+    for seed in range(1, 20):
+        game = client.create_game("opensky", 2, seed=seed, bots={1: "random"})
+        gid = game.game_id
+        while True:
+            view = client.get_game(gid)
+            if view.status != "active":
+                break
+            seat = view.to_act[0]
+            if seat == 0:
+                legal = client.legal_actions(gid, game.token(0))
+                client.submit(gid, game.token(0), legal.actions[0], legal.version)
+                continue
+            state = load_game_sync(redis, prefix, gid, get_game).state
+            reply = admin.submit_bot(gid, 1, state.legal_actions(1)[0].to_json(), view.version)
+            if reply.to_act == [1]:
+                return gid, reply.version
+    raise AssertionError("no OpenSky game gave its bot two decisions in a row")
+
+
+@pytest.mark.parametrize("follow_ups_first", [True, False])
+def test_a_bots_commit_is_served_before_other_games_first_decisions(follow_ups_first, settings, start_worker,
+                                                                     make_instance, make_client):
+    """End to end: real games on a real service, a real worker. Three games' first decisions (their bot moves
+    first) and a bot-only game are queued; then, in another game, a bot's move leaves the bot to act again (its
+    follow-up). The worker starts on that follow-up before the three earlier first decisions, and on those before
+    the bot-only game's; with BOT_FOLLOW_UPS_FIRST off it starts on the three first."""
+    inst = make_instance(bot_follow_ups_first=follow_ups_first)
+    client = make_client(inst)
+    admin = client.admin(settings.service_secret)
+    redis = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
+    firsts = [client.create_game("opensky", 2, seed=40 + i, bots={0: "random"}).game_id for i in range(3)]
+    bots_only = client.create_game("opensky", 2, seed=50, bots={0: "random", 1: "random"}).game_id
+    gid, version = _play_until_follow_up(client, admin, redis, settings.key_prefix)
+    redis.close()
+    worker = start_worker(inst.target)
+    worker.wait_for(f"bot move {bots_only} seat 0 version 0:", timeout=60)
+    started = re.findall(r"bot move (\S+) seat (\d+) version (\d+): (\w+)", worker.text())
+    position = {(g, int(v)): i for i, (g, _seat, v, _outcome) in reversed(list(enumerate(started)))}
+    follow_up, first = position[(gid, version)], [position[(g, 0)] for g in firsts]
+    assert first == sorted(first) and max(first) < position[(bots_only, 0)], started  # FIFO, before bot-only
+    if follow_ups_first:
+        assert follow_up == 0 and follow_up < min(first), started
+    else:
+        assert follow_up > max(first), started
+
+
+def test_queue_age_is_the_oldest_of_both_human_lists(settings):
+    """The degradation policy's age reads the follow-ups' and the first decisions' lists (not the bot-only one)."""
+    sync = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
+    follow_ups, firsts = human_lists(settings.bot_queue)
+    now = time.time()
+
+    def message(sent: float) -> str:
+        return json.dumps({"headers": {"id": "x", "sent_at": sent}})
+
+    def age() -> float:
+        return QueueAge(sync, settings.bot_queue, clock=lambda: now).age()
+
+    assert age() == 0.0
+    sync.lpush(background_list(settings.bot_queue), message(now - 100))  # bot-only games never count
+    assert age() == 0.0
+    sync.lpush(follow_ups, message(now - 2))
+    assert age() == pytest.approx(2)
+    sync.lpush(firsts, message(now - 9), message(now - 1))  # the oldest of a list is its last element
+    assert age() == pytest.approx(9)
+    sync.rpop(firsts)
+    sync.lpush(follow_ups, message(now))
+    assert age() == pytest.approx(2)  # the follow-ups' oldest (2 s) is now older than the first list's (1 s)
+    sync.delete(follow_ups, firsts, background_list(settings.bot_queue))
+    sync.close()
 
 
 @pytest.mark.parametrize("level", ["mcts-normal", "mcts-hard"])
