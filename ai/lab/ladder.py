@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -158,6 +159,25 @@ def play_pair(pool: ProcessPoolExecutor, game: str, players: int, lower: str, up
     return [done[i] for i in range(len(jobs))]
 
 
+def recorded_pair(ledger: str, game: str, players: int, lower: str, upper: str, deals: int, seed: int
+                  ) -> list[MatchResult]:
+    """The games of one pair a ledger holds (whatever code played them: each line names its own), for a report
+    of a run that has not finished or ran at another commit; plays nothing."""
+    wanted = {(tuple(lineup), game_seed(seed, s)) for s in range(deals) for lineup in lineups(lower, upper, players)}
+    found: dict[tuple, MatchResult] = {}
+    with open(ledger, encoding="utf-8") as handle:
+        for line in handle:
+            try:
+                entry = json.loads(line)
+                key = entry["key"]
+                ident = (tuple(key["lineup"]), key["deal"])
+            except (ValueError, KeyError, TypeError):
+                continue  # a line cut short by a killed run
+            if key.get("ladder") == game and ident in wanted and key.get("caps") == _caps(game, list(ident[0])):
+                found.setdefault(ident, MatchResult(**entry["result"]))
+    return [found[k] for k in sorted(found)]
+
+
 def main(argv: list[str] | None = None) -> list[PairResult]:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="opensky")
@@ -170,7 +190,10 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--estimate", action="store_true", help="print the full table's CPU hours and stop")
+    parser.add_argument("--report", action="store_true", help="only report the --ledger's games (plays nothing)")
     args = parser.parse_args(argv)
+    if args.report and not args.ledger:
+        parser.error("--report needs --ledger")
     names = args.levels.split(",") if args.levels else ai.ladder(args.game)
     if args.estimate:
         total = 0.0
@@ -187,8 +210,13 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
     every: list[MatchResult] = []
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for lower, upper in itertools.pairwise(names):
-            played = play_pair(pool, args.game, args.players, lower, upper, deals_for(args.players, args.seeds),
-                               args.seed, args.ledger)
+            deals = deals_for(args.players, args.seeds)
+            played = (recorded_pair(args.ledger, args.game, args.players, lower, upper, deals, args.seed)
+                      if args.report else
+                      play_pair(pool, args.game, args.players, lower, upper, deals, args.seed, args.ledger))
+            if not played:
+                print(f"{args.game} {args.players}p  {upper:>11} vs {lower:<11} no games in the ledger")
+                continue
             every += played
             upper_seats = sum(r.levels.count(upper) for r in played)
             pair = PairResult(lower, upper, len(played), sum(credit(r, upper) for r in played), upper_seats,
@@ -200,6 +228,7 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
             print(f"{args.game} {args.players}p  {upper:>11} vs {lower:<11} {pair.games:>4} games  {upper} "
                   f"{share:6.1%} [{low:.1%}, {high:.1%}] (fair {fair:.0%})  {verdict}  "
                   f"think {think:.0f} s", flush=True)
+    names = [name for name in names if any(name in r.levels for r in every)]
     ordinals = rate(every, names)
     print("openskill ordinal: " + ", ".join(f"{name} {ordinals[name]:.2f}" for name in names))
     return results

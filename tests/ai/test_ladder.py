@@ -78,3 +78,16 @@ def test_credit_splits_shared_wins():
 
     shared = MatchResult(["a", "b", "a"], [5, 5, 1], [0, 1])
     assert credit(shared, "a") == 0.5 and credit(shared, "b") == 0.5
+
+
+def test_a_report_reads_the_ledger_and_plays_nothing(tmp_path, capsys, monkeypatch):
+    ledger = tmp_path / "ladder.jsonl"
+    base = ["--game", "opensky", "--levels", "random,greedy", "--workers", "1", "--ledger", str(ledger)]
+    (played,) = main([*base, "--seeds", "2"])
+    import ai.lab.ladder as ladder
+
+    monkeypatch.setattr(ladder, "_play", lambda _args: (_ for _ in ()).throw(AssertionError("played")))
+    (reported,) = main([*base, "--seeds", "3", "--report"])  # a deal more than was played: only what is there
+    assert reported == played
+    assert main(["--game", "opensky", "--levels", "greedy,mcts-normal", "--ledger", str(ledger), "--report"]) == []
+    assert "no games in the ledger" in capsys.readouterr().out
