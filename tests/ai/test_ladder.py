@@ -18,7 +18,9 @@ def test_lineups_meet_from_every_seat():
 
 
 def test_levels_play_at_their_free_core_iteration_cap():
-    assert free_core_iterations("mcts-normal", "opensky") == 1000  # the game's cap
+    assert free_core_iterations("mcts-normal", "aeroplanes") == 5200  # a second at the free-core rate
+    assert free_core_iterations("mcts-hard", "blueskies") == 15_900
+    assert free_core_iterations("mcts-normal", "opensky") is None  # plays the greedy rule there
     assert free_core_iterations("mcts-easy", "blueskies") == 200
     assert free_core_iterations("greedy", "opensky") is None
     assert Capped("mcts-hard", "blueskies").budget == ai.Budget(iterations=15_900)
@@ -38,12 +40,14 @@ def test_default_deals_give_at_least_forty_games_a_pair():
     assert deals_for(3, 5) == 5
 
 
-def test_opensky_offers_three_strengths_and_plays_them():
+def test_games_offer_their_distinct_strengths_and_play_them():
     """The ladder runs over the game's distinct strengths; a level that plays as another gets that bot."""
-    assert ai.ladder("opensky") == ["random", "greedy", "mcts-normal"]
-    assert ai.ladder("blueskies") == ai.levels()
-    assert Capped("mcts-easy", "opensky").budget is None  # plays the greedy rule there
-    assert Capped("mcts-easy", "blueskies").budget == ai.Budget(iterations=200)
+    assert ai.ladder("opensky") == ["random", "greedy"]
+    assert ai.ladder("blueskies") == ["random", "greedy", "mcts-normal", "mcts-hard"]
+    assert ai.ladder("aeroplanes") == ai.levels()
+    assert Capped("mcts-hard", "opensky").budget is None  # plays the greedy rule there
+    assert type(ai.make_bot("mcts-easy", "blueskies")).__name__ == "GreedyBot"
+    assert Capped("mcts-easy", "aeroplanes").budget == ai.Budget(iterations=200)
 
 
 def test_the_ledger_records_every_game_and_a_rerun_plays_none(tmp_path, capsys, monkeypatch):
@@ -89,5 +93,5 @@ def test_a_report_reads_the_ledger_and_plays_nothing(tmp_path, capsys, monkeypat
     monkeypatch.setattr(ladder, "_play", lambda _args: (_ for _ in ()).throw(AssertionError("played")))
     (reported,) = main([*base, "--seeds", "3", "--report"])  # a deal more than was played: only what is there
     assert reported == played
-    assert main(["--game", "opensky", "--levels", "greedy,mcts-normal", "--ledger", str(ledger), "--report"]) == []
+    assert main(["--game", "blueskies", "--levels", "greedy,mcts-normal", "--ledger", str(ledger), "--report"]) == []
     assert "no games in the ledger" in capsys.readouterr().out
