@@ -161,8 +161,8 @@ def play_pair(pool: ProcessPoolExecutor, game: str, players: int, lower: str, up
 
 def recorded_pair(ledger: str, game: str, players: int, lower: str, upper: str, deals: int, seed: int
                   ) -> list[MatchResult]:
-    """The games of one pair a ledger holds (whatever code played them: each line names its own), for a report
-    of a run that has not finished or ran at another commit; plays nothing."""
+    """The games of one pair a ledger holds, for a report of a run that has not finished or ran at another
+    commit: whatever code and iteration caps played them (each line records its own); plays nothing."""
     wanted = {(tuple(lineup), game_seed(seed, s)) for s in range(deals) for lineup in lineups(lower, upper, players)}
     found: dict[tuple, MatchResult] = {}
     with open(ledger, encoding="utf-8") as handle:
@@ -173,7 +173,7 @@ def recorded_pair(ledger: str, game: str, players: int, lower: str, upper: str, 
                 ident = (tuple(key["lineup"]), key["deal"])
             except (ValueError, KeyError, TypeError):
                 continue  # a line cut short by a killed run
-            if key.get("ladder") == game and ident in wanted and key.get("caps") == _caps(game, list(ident[0])):
+            if key.get("ladder") == game and ident in wanted:
                 found.setdefault(ident, MatchResult(**entry["result"]))
     return [found[k] for k in sorted(found)]
 

@@ -21,7 +21,7 @@ def test_levels_play_at_their_free_core_iteration_cap():
     assert free_core_iterations("mcts-normal", "aeroplanes") == 5200  # a second at the free-core rate
     assert free_core_iterations("mcts-hard", "blueskies") == 15_900
     assert free_core_iterations("mcts-normal", "opensky") is None  # plays the greedy rule there
-    assert free_core_iterations("mcts-easy", "blueskies") == 200
+    assert free_core_iterations("mcts-easy", "aeroplanes") == 200
     assert free_core_iterations("greedy", "opensky") is None
     assert Capped("mcts-hard", "blueskies").budget == ai.Budget(iterations=15_900)
 
