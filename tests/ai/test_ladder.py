@@ -21,7 +21,7 @@ def test_levels_play_at_their_free_core_iteration_cap():
     assert free_core_iterations("mcts-normal", "aeroplanes") == 5200  # a second at the free-core rate
     assert free_core_iterations("mcts-hard", "blueskies") == 15_900
     assert free_core_iterations("mcts-normal", "opensky") is None  # plays the greedy rule there
-    assert free_core_iterations("mcts-easy", "aeroplanes") == 200
+    assert free_core_iterations("mcts-easy", "aeroplanes") is None  # plays the greedy rule
     assert free_core_iterations("greedy", "opensky") is None
     assert Capped("mcts-hard", "blueskies").budget == ai.Budget(iterations=15_900)
 
@@ -43,11 +43,11 @@ def test_default_deals_give_at_least_forty_games_a_pair():
 def test_games_offer_their_distinct_strengths_and_play_them():
     """The ladder runs over the game's distinct strengths; a level that plays as another gets that bot."""
     assert ai.ladder("opensky") == ["random", "greedy"]
-    assert ai.ladder("blueskies") == ["random", "greedy", "mcts-normal", "mcts-hard"]
-    assert ai.ladder("aeroplanes") == ai.levels()
+    assert ai.ladder("blueskies") == ai.ladder("aeroplanes") == ["random", "greedy", "mcts-normal", "mcts-hard"]
     assert Capped("mcts-hard", "opensky").budget is None  # plays the greedy rule there
     assert type(ai.make_bot("mcts-easy", "blueskies")).__name__ == "GreedyBot"
-    assert Capped("mcts-easy", "aeroplanes").budget == ai.Budget(iterations=200)
+    assert type(ai.make_bot("mcts-easy")).__name__ == "ISMCTSBot"  # without a game: the level's own search
+    assert Capped("mcts-normal", "aeroplanes").budget == ai.Budget(iterations=5200)
 
 
 def test_the_ledger_records_every_game_and_a_rerun_plays_none(tmp_path, capsys, monkeypatch):
