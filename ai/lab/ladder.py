@@ -31,9 +31,11 @@ from ai.levels import DECISION_CPU_S, SAME_AS, free_core_iterations
 from ai.match import MatchResult, play_match
 from ai.tournament import append_ledger, code_fingerprint, game_seed, read_ledger, wilson
 
-#: Decisions with a choice per seat in one game (greedy self-play, 5 games each; `ai.lab.selfplay`).
-DECISIONS_PER_SEAT = {("opensky", 2): 45.5, ("aeroplanes", 3): 11.2, ("blueskies", 2): 31.2, ("opensky", 4): 26.3,
-                      ("aeroplanes", 4): 8.1, ("blueskies", 4): 27.7}
+#: Decisions per seat in one game, as the ladder's own games made them (bench/results/ladder-*.jsonl, the mean over
+#: every level; the 4-player rows scaled from the 2/3-player ones by the same game's ratio). An earlier count of
+#: "decisions with a choice" from greedy self-play (Aeroplanes 11.2) made the Aeroplanes estimate 5x too small.
+DECISIONS_PER_SEAT = {("opensky", 2): 47.0, ("aeroplanes", 3): 65.0, ("blueskies", 2): 38.0, ("opensky", 4): 27.0,
+                      ("aeroplanes", 4): 47.0, ("blueskies", 4): 34.0}
 #: The full table the issue asks for: 2 players in every game (Aeroplanes' smallest table is 3) and 4 in one
 #: (Aeroplanes: its 4-player games cost a third of Blue Skies' in search time).
 FULL_TABLE = [("opensky", 2), ("aeroplanes", 3), ("blueskies", 2), ("aeroplanes", 4)]

@@ -39,10 +39,19 @@ def test_catalog_details_describe_every_level_with_its_think_time_per_game(clien
     assert set(by_name["mcts-normal"]["games"]) == set(registry.names())
     if "opensky" in registry.names():  # the real engines: measured figures (bench/bot_cost.py)
         assert by_name["mcts-normal"]["games"]["opensky"]["think_seconds"] > 0
+    from ai.levels import RATINGS
+
     for level in levels:
         assert by_name[level]["description"]
-        for entry in by_name[level]["games"].values():
-            assert entry["rating"] is None  # not measured yet: the ladder fills ai.levels.RATINGS
+        for game, entry in by_name[level]["games"].items():
+            played = entry.get("same_as") or level  # a level that plays as another shows that level's rating
+            assert entry["rating"] == RATINGS.get(played, {}).get(game), (level, game)
+    if "opensky" in registry.names():  # measured by the ladder (bench/RESULTS.md "The ladder")
+        assert by_name["mcts-hard"]["games"]["opensky"]["same_as"] == "greedy"
+        assert by_name["mcts-hard"]["games"]["opensky"]["rating"] == by_name["greedy"]["games"]["opensky"]["rating"]
+        blue = {level: by_name[level]["games"]["blueskies"]["rating"] for level in ("greedy", "mcts-normal")}
+        assert blue["greedy"] < blue["mcts-normal"]
+        assert by_name["mcts-hard"]["games"]["blueskies"]["rating"] is None  # its pair is not measured
 
 
 @pytest.mark.parametrize(
