@@ -6,7 +6,6 @@ rated game's seat hash on every call), in the same run."""
 from __future__ import annotations
 
 import asyncio
-import statistics
 import time
 
 import httpx
@@ -164,9 +163,9 @@ async def _timed(gw: Gateway, game_id: str, rounds: int, calls: int) -> dict[str
     return out
 
 
-def test_the_game_read_timed_against_the_former_handler(gw: Gateway, capsys: pytest.CaptureFixture) -> None:
-    """Not a pass/fail on speed (a shared 2-core machine): prints the medians, their ratio and the load, and checks
-    the two handlers answer the same and that only the former reads Redis."""
+def test_only_the_former_handler_reads_redis_for_a_rated_game(gw: Gateway) -> None:
+    """The former handler (kept here verbatim) read the rated game's hash on every GET; the current one does not.
+    (Its timing against the former one was measured once, 0.83x, and is in the closing note: timing is not a test.)"""
     with gw.client() as c:
         (_a_id, a), (b_id, b) = new_account(c, "time-a"), new_account(c, "time-b")
         game_id, _seat = _accepted(c, a, b_id, b, rated=True)  # a rated game: the former read finds its hash
@@ -184,15 +183,3 @@ def test_the_game_read_timed_against_the_former_handler(gw: Gateway, capsys: pyt
             reads[name] = [cmd for cmd in gateway_commands(gw, lambda o=one: asyncio.run(o())) if game_id in cmd]
     assert len(reads["before"]) == 1 and reads["before"][0].split()[0].strip('"').upper() == "HGETALL"
     assert reads["after"] == []
-    load = _loadavg()
-    rounds, calls = 11, 200
-    timings = asyncio.run(_timed(gw, game_id, rounds=rounds, calls=calls))
-    before, after = statistics.median(timings["before"]), statistics.median(timings["after"])
-    paired = statistics.median(a / b for a, b in zip(timings["after"], timings["before"]))
-    with capsys.disabled():
-        print(f"\nGET /v1/games/{{id}} handler, median of {rounds} rounds x {calls} calls: "
-              f"before {before * 1e6:.0f} us, after {after * 1e6:.0f} us, after/before {after / before:.3f} "
-              f"(median of per-round ratios {paired:.3f}); "
-              f"rounds before {[round(t * 1e6) for t in timings['before']]} "
-              f"after {[round(t * 1e6) for t in timings['after']]}; loadavg at start {load}, "
-              f"at end {_loadavg()}")

@@ -14,6 +14,8 @@ import pytest
 
 from tests.webclient.words import data_words, serve_marked_catalogue, stray_words, view_words
 
+pytestmark = pytest.mark.slow  # about a minute of browser play in all: `make test-slow`
+
 NAME = "Quinn"  # the player account's name in the lobby: the seats are "Quinn 1", "Quinn 2", ...
 # what the boards and the presentation modules draw: the board and its panels, the player strip, my resources, the
 # table, the status bar's phase line, the phase note, the actions (the picker's own "Play the selected choice" and

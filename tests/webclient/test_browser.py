@@ -48,7 +48,7 @@ def test_lobby_says_what_each_bot_level_is_in_the_chosen_game(page, wc_gateway):
     page.dispatch_event("#create-game", "change")
     labels = page.locator("#seat-kind-1 option").all_text_contents()
     assert "Bot: mcts-easy (plays as greedy in OpenSky)" in labels
-    assert "Bot: mcts-hard (plays as mcts-normal in OpenSky)" in labels
+    assert "Bot: mcts-hard (plays as greedy in OpenSky)" in labels
     assert "Bot: greedy (instant)" in labels
     page.select_option("#create-game", "aeroplanes")
     page.dispatch_event("#create-game", "change")
