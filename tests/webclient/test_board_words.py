@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow  # about a minute of browser play in all: `make te
 NAME = "Quinn"  # the player account's name in the lobby: the seats are "Quinn 1", "Quinn 2", ...
 # what the boards and the presentation modules draw: the board and its panels, the player strip, my resources, the
 # table, the status bar's phase line, the phase note, the actions (the picker's own "Play the selected choice" and
-# "Choose:" belong to js/actions.js), the event log and the end screen
+# "Choose:" are js/actions.js's, checked with the pages' words in test_page_words.py), the event log and the end screen
 ROOTS = ["#board", "#board-extra", "#players", "#me", "#table-info", "#game-status", "#phase",
          "#action-list legend", "#action-list button.action:not(.play-selected)", "#action-list option", "#log li",
          "#final-scores", "#final-extra", "#winners"]

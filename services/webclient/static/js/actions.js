@@ -2,6 +2,7 @@
 // a list box with a Play button when a kind has many), optionally narrowed to the actions naming a board
 // element. The words come from the caller's `describe` (the catalogue through the game's presentation module).
 import { h } from "./dom.js";
+import { ui } from "./i18n.js";
 
 const MAX_BUTTONS = 40;
 
@@ -29,7 +30,7 @@ const plain = { label: (a) => a.type, hint: () => null, tooltip: () => null, gro
 export function renderPicker(root, actions, play, filterRefs = null, describe = plain) {
   const shown = filterRefs ? actions.filter((a) => { const r = refsOf(a); return filterRefs.some((x) => r.has(x)); }) : actions;
   if (!shown.length) {
-    root.replaceChildren(h("p", { class: "muted" }, actions.length ? "No action names what you chose on the board." : "Nothing to do now."));
+    root.replaceChildren(h("p", { class: "muted" }, ui(actions.length ? "no_action_names" : "nothing_to_do")));
     return;
   }
   const groups = new Map();
@@ -38,7 +39,7 @@ export function renderPicker(root, actions, play, filterRefs = null, describe = 
     groups.set(g, [...(groups.get(g) || []), a]);
   }
   root.replaceChildren(...[...groups].map(([group, list], gi) => {
-    const legend = h("legend", {}, list.length > 1 ? `${group} (${list.length})` : group);
+    const legend = h("legend", {}, list.length > 1 ? ui("group_count", { group, n: list.length }) : group);
     if (list.length <= MAX_BUTTONS) {
       return h("fieldset", { class: "action-group" }, legend, list.map((a) => {
         const hint = describe.hint(a);
@@ -54,8 +55,8 @@ export function renderPicker(root, actions, play, filterRefs = null, describe = 
         return h("option", { value: i, selected: i === 0 }, hint ? `${describe.label(a)} — ${hint}` : describe.label(a));
       }));
     return h("fieldset", { class: "action-group" }, legend,
-      h("label", { for: id, class: "sr-only" }, `Choose: ${group}`), select,
+      h("label", { for: id, class: "sr-only" }, ui("choose_group", { group })), select,
       h("button", { type: "button", class: "action play-selected", "data-type": list[0].type, title: describe.tooltip(list[0]),
-        onclick: () => play(list[Number(select.value || 0)]) }, `Play the selected choice (${group.toLowerCase()})`));
+        onclick: () => play(list[Number(select.value || 0)]) }, ui("play_selected", { group: group.toLowerCase() })));
   }));
 }

@@ -1,4 +1,5 @@
 // Tiny DOM and SVG builders, seat colours and patterns. (Words live in i18n.js and games/*.js.)
+import { ui } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -47,18 +48,16 @@ export const seatFill = (seat) => (seat === null || seat === undefined || seat <
 export const seatShape = (seat) => SHAPES[seat % SHAPES.length];
 /** A seat's badge: a patterned colour swatch with the seat's shape (decorative: the name goes beside it). */
 export const seatBadge = (seat) => h("span", { class: `badge seat-${seat % PALETTE.length}`, "aria-hidden": "true" }, seatShape(seat));
-export const seatName = (seat) => `Player ${seat + 1}`;
-
 export const words = (key) => String(key).replace(/_/g, " ");
 
 /** A short readable text for any JSON value. */
 export function show(value) {
-  if (value === null || value === undefined) return "none";
-  if (Array.isArray(value)) return value.length ? value.map(show).join(", ") : "none";
+  if (value === null || value === undefined) return ui("none");
+  if (Array.isArray(value)) return value.length ? value.map(show).join(", ") : ui("none");
   if (typeof value === "object") {
     return Object.entries(value).map(([k, v]) => `${words(k)}: ${show(v)}`).join("; ");
   }
-  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "boolean") return ui(value ? "yes" : "no");
   return String(value);
 }
 

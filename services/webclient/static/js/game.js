@@ -4,7 +4,7 @@
 import { api, ApiError, backoff, readEvents, retryListeners } from "./api.js";
 import { h, seatBadge, seatColour } from "./dom.js";
 import { refsOf, renderPicker } from "./actions.js";
-import { loadCatalogue, say, section, ui } from "./i18n.js";
+import { catalogue, loadCatalogue, localize, say, section, ui } from "./i18n.js";
 import { findGame, mySeats, player, saveGame } from "./store.js";
 import { panZoom } from "./panzoom.js";
 import { nearTargets, resolveTap } from "./taps.js";
@@ -17,7 +17,6 @@ import * as pBlueskies from "./games/blueskies.js";
 
 const BOARDS = { opensky, aeroplanes, blueskies };
 const PRESENTERS = { opensky: pOpensky, aeroplanes: pAeroplanes, blueskies: pBlueskies };
-const TITLES = { opensky: "OpenSky", aeroplanes: "Aeroplanes: Aviation Ascendant", blueskies: "Blue Skies" };
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const gameId = params.get("id");
@@ -47,12 +46,14 @@ const st = {
 const token = () => st.seats.find((x) => x.seat === st.seat)?.token || null;
 const pres = () => PRESENTERS[st.game?.game || st.replay?.game] || null;
 const gameKey = () => st.game?.game || st.replay?.game;
-const title = () => TITLES[gameKey()] || findGame(gameId)?.title || "Skyboard";
+/** The game's title in the catalogue's words (ui.game_title_<game>), else the lobby's record of it, else the brand. */
+const title = () => catalogue().ui?.[`game_title_${gameKey()}`] || findGame(gameId)?.title || ui("brand");
 const nameOf = (seat) => (seat === null || seat === undefined ? "—" : st.names[seat] || ui("player_n", { n: Number(seat) + 1 }));
 const ctxFor = (view) => ({ game: gameKey(), view, data: st.boardData, name: nameOf, me: st.seat });
 
 function showError(err) {
-  $("error").textContent = err ? (err.message || String(err)) + (err.rule ? ` (rule ${err.rule})` : "") : "";
+  const message = err ? err.message || String(err) : "";
+  $("error").textContent = err?.rule ? ui("error_rule", { message, rule: err.rule }) : message;
 }
 
 /** Player names: mine from the lobby (the player account's name), bots by level, other people "Player N". */
@@ -209,7 +210,7 @@ function drawBoard(view, interactive = true) {
   if (interactive) st.actions.forEach((a) => refsOf(a).forEach((r) => refs.add(r)));
   const pick = { refs, onPick: (ref) => pickRef(ref), label: (ref) => pres()?.refLabel?.(ref, ctxFor(view)) || ref };
   if (!board || !st.boardData) {
-    $("board").replaceChildren(h("p", { class: "muted" }, "Loading the board…"));
+    $("board").replaceChildren(h("p", { class: "muted" }, ui("loading_board")));
     $("board-extra").replaceChildren();
     return;
   }
@@ -319,7 +320,7 @@ function kvList(pairs) {
 
 function renderMe(view) {
   const me = $("me");
-  if (st.seat === null) { me.replaceChildren(h("p", { class: "muted" }, "You hold no seat in this game.")); return; }
+  if (st.seat === null) { me.replaceChildren(h("p", { class: "muted" }, ui("no_seat"))); return; }
   me.replaceChildren(h("p", {}, seatBadge(st.seat), " ", h("b", {}, nameOf(st.seat))), ...(pres()?.myPanel(view, st.seat, ctxFor(view)) || []));
 }
 
@@ -329,7 +330,7 @@ function renderTable(view) {
   const rules = section(gameKey(), "rules");
   if (!$("rules-body").childElementCount && Array.isArray(rules)) {
     $("rules-body").replaceChildren(h("dl", { class: "rules-list" }, rules.flatMap(([id, text]) => [h("dt", {}, id), h("dd", {}, text)])),
-      h("p", { class: "muted" }, "Rule numbers refer to the game's rules specification."));
+      h("p", { class: "muted" }, ui("rule_numbers_note")));
   }
 }
 
@@ -483,7 +484,7 @@ function logEvent(ev, version) {
   }
   (p?.refsOfEvent?.(ev) || []).forEach((r) => st.lastRefs.add(r));
   const text = eventLine(ev);
-  const item = h("li", { class: `latest${chance ? " chance-ev" : ""}` }, text, ev.visible_to ? h("span", { class: "muted" }, " (only you see this)") : "");
+  const item = h("li", { class: `latest${chance ? " chance-ev" : ""}` }, text, ev.visible_to ? [" ", h("span", { class: "muted" }, ui("only_you_see"))] : "");
   const log = $("log");
   log.prepend(item);
   while (log.children.length > 5000) log.lastChild.remove();
@@ -513,7 +514,7 @@ function openStream() {
         if (!st.game || version > st.game.version || event === "end") refresh(version);
         else markLastMove();
       } else if (event === "error") {
-        showError(new Error(data?.error?.message || "stream error"));
+        showError(new Error(data?.error?.message || ui("stream_error")));
       }
     },
   }).then(() => resume(), () => resume());
@@ -538,8 +539,9 @@ async function showReplayStep(step) {
   $("replay-step").max = r.steps;
   $("replay-step").value = r.step;
   const ctx = ctxFor(r.view);
-  $("replay-info").textContent = r.step === 0 ? `Setup (step 0 of ${r.steps})`
-    : `Step ${r.step} of ${r.steps}: ${nameOf(r.seat)} — ${say(r.game, "action", r.action, pres(), { ...ctx, me: r.seat })}`;
+  $("replay-info").textContent = r.step === 0 ? ui("replay_setup", { steps: r.steps })
+    : ui("replay_step", { step: r.step, steps: r.steps, name: nameOf(r.seat),
+      action: say(r.game, "action", r.action, pres(), { ...ctx, me: r.seat }) });
   st.lastRefs = new Set(r.events.flatMap((ev) => pres()?.refsOfEvent?.(ev) || []));
   drawBoard(r.view, false);
   $("log").replaceChildren(...r.events.map((ev) => h("li", { class: pres()?.isChance?.(ev) ? "chance-ev" : "" }, eventLine(ev))));
@@ -547,7 +549,7 @@ async function showReplayStep(step) {
   $("chance").textContent = chance.length ? chance.map(eventLine).join(" · ") : "—";
   $("turn").textContent = r.to_act.length ? ui("to_act", { names: r.to_act.map(nameOf).join(", ") }) : ui("game_over");
   renderPlayers({ ...st.game, status: r.to_act.length ? "active" : "finished" }, r.view, r.to_act);
-  $("me").replaceChildren(h("p", { class: "muted" }, "The replay shows the public view of each step."));
+  $("me").replaceChildren(h("p", { class: "muted" }, ui("replay_public")));
   $("table-info").replaceChildren(kvList(pres().tableInfo(r.view, ctx)));
 }
 
@@ -573,8 +575,8 @@ function tick() {
   const g = st.game;
   const clock = $("clock");
   const deadlines = g?.turn_seconds ? g.deadlines || {} : null;
-  $("clock-label").textContent = deadlines ? "Time left" : "On this decision";
-  clock.setAttribute("aria-label", deadlines ? "time left to decide" : "time on this decision");
+  $("clock-label").textContent = ui(deadlines ? "clock_time_left" : "clock_on_decision");
+  clock.setAttribute("aria-label", ui(deadlines ? "clock_time_left_aria" : "clock_on_decision_aria"));
   if (!g || g.status !== "active") { clock.textContent = "—"; return; }
   if (!deadlines) { clock.textContent = mmss(Math.floor((Date.now() - st.turnSince) / 1000)); return; }
   const running = g.to_act.filter((s) => deadlines[s] !== undefined);
@@ -604,11 +606,11 @@ function setZoom(z, anchor = null) {
 }
 
 async function main() {
-  if (!gameId) { showError(new Error("No game id in the address (game.html?id=...).")); return; }
+  try { await loadCatalogue("en"); localize(); } catch (err) { showError(err); }
+  if (!gameId) { showError(new Error(ui("no_game_id"))); return; }
   retryListeners.add((wait) => {
     $("notice").textContent = wait ? ui("busy_server", { seconds: Math.ceil(wait / 1000) }) : "";
   });
-  try { await loadCatalogue("en"); } catch (err) { showError(err); }
   // seat tokens come only from this browser's storage, never from the address (addresses get logged)
   st.seats = mySeats(gameId);
   const sel = $("seat-select");
@@ -631,7 +633,7 @@ async function main() {
   panZoom($("board"), () => st.zoom, setZoom, tapBoard);
   setInterval(tick, 1000);
   await refresh();
-  sel.replaceChildren(...st.seats.map((x) => h("option", { value: x.seat }, nameOf(x.seat))), h("option", { value: "" }, "Spectator"));
+  sel.replaceChildren(...st.seats.map((x) => h("option", { value: x.seat }, nameOf(x.seat))), h("option", { value: "" }, ui("spectator")));
   sel.value = st.seat === null ? "" : String(st.seat);
   $("seat-switch").hidden = st.seats.length < 2;
   if (params.get("replay") && st.game?.status === "finished") openReplay();

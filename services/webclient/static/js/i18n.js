@@ -78,3 +78,22 @@ export function tr(game, part, key, params = {}) {
 
 /** tr() bound to one game and part: `const word = wordsOf("opensky", "board"); word("map_title", {map})`. */
 export const wordsOf = (game, part) => (key, params = {}) => tr(game, part, key, params);
+
+/**
+ * The page's own words (index.html, game.html) from the catalogue: an element with `data-i18n="key"` shows ui.key
+ * as its text, and `data-i18n-attr="aria-label:key; placeholder:key"` sets those attributes. The HTML carries the
+ * English as it stands, so the page reads the same before the catalogue arrives (tests/webclient/test_page_words.py
+ * checks the two agree and that no word of the pages is left unmarked).
+ */
+export function localize(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    const key = el.dataset.i18n;
+    if (CAT.ui?.[key] !== undefined) el.textContent = ui(key);
+  }
+  for (const el of root.querySelectorAll("[data-i18n-attr]")) {
+    for (const pair of el.dataset.i18nAttr.split(";")) {
+      const [attr, key] = pair.split(":").map((x) => x.trim());
+      if (attr && CAT.ui?.[key] !== undefined) el.setAttribute(attr, ui(key));
+    }
+  }
+}

@@ -1,6 +1,7 @@
 // The lobby: catalog, game creation (humans and bots), matchmaking and the list of my games.
 import { api } from "./api.js";
 import { h, show, words } from "./dom.js";
+import { loadCatalogue, localize, ui } from "./i18n.js";
 import { forgetGame, myGames, player, saveGame, savePlayer } from "./store.js";
 
 const $ = (id) => document.getElementById(id);
@@ -17,8 +18,7 @@ function gameByName(name) { return catalog.games.find((g) => g.name === name); }
 function renderCatalog() {
   const table = $("catalog");
   table.replaceChildren(table.querySelector("caption"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Players"),
-      h("th", { scope: "col" }, "Options"))),
+    h("thead", {}, h("tr", {}, [ui("lobby_game"), ui("lobby_players"), ui("lobby_options")].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, catalog.games.map((g) => h("tr", {},
       h("th", { scope: "row" }, g.title),
       h("td", {}, `${g.min_players}–${g.max_players}`),
@@ -47,44 +47,47 @@ function renderCreateForm() {
     h("label", {}, words(k), " ", h("select", { name: `option-${k}`, "data-option": k },
       (o.choices || []).map((c) => h("option", { value: JSON.stringify(c),
         selected: k in chosen ? chosen[k] === JSON.stringify(c) : c === o.default }, show(c)))))));
-  if (!Object.keys(g.options).length) opts.append(h("span", { class: "muted" }, "none"));
+  if (!Object.keys(g.options).length) opts.append(h("span", { class: "muted" }, ui("none")));
   const seats = $("create-seats");
   const before = [...seats.querySelectorAll("select")].map((s) => s.value);
   const kinds = ["human", ...catalog.bot_levels.map((l) => `bot:${l}`)];
   seats.replaceChildren(seats.querySelector("legend"), ...Array.from({ length: n }, (_, i) =>
-    h("span", { class: "seat-field" }, h("label", { for: `seat-kind-${i}` }, `Player ${i + 1}`), " ",
+    h("span", { class: "seat-field" }, h("label", { for: `seat-kind-${i}` }, ui("player_n", { n: i + 1 })), " ",
       h("select", { id: `seat-kind-${i}`, name: `seat-${i}` },
         kinds.map((k) => h("option", { value: k, selected: (before[i] ?? (i === 0 ? "human" : "bot:random")) === k },
-          k === "human" ? "Human (this browser)" : `Bot: ${k.slice(4)}${levelNote(k.slice(4), g)}`))))),
+          k === "human" ? ui("seat_human") : botLabel(k.slice(4), g)))))),
     levelTable(g));
   $("match-players").value ||= g.min_players;
 }
 
 /** Seconds as people say them: "instant", "0.1 s", "1.6 s". */
-const thinkTime = (sec) => (sec < 0.005 ? "instant" : `${sec < 1 ? sec.toFixed(sec < 0.1 ? 2 : 1) : sec.toFixed(1)} s`);
+const thinkTime = (sec) => (sec < 0.005 ? ui("level_instant")
+  : ui("seconds", { n: sec < 1 ? sec.toFixed(sec < 0.1 ? 2 : 1) : sec.toFixed(1) }));
 
-/** What a bot level is in game `g` (the catalog's bot_level_details): its think time, or the level it plays as. */
-function levelNote(level, g) {
+/** A bot level's choice in game `g` (the catalog's bot_level_details): its think time, or the level it plays as. */
+function botLabel(level, g) {
   const here = (catalog.bot_level_details || []).find((d) => d.name === level)?.games?.[g.name];
-  if (!here) return "";
-  if (here.same_as) return ` (plays as ${here.same_as} in ${g.title})`;
-  if (here.think_seconds == null) return "";
-  return here.think_seconds < 0.005 ? " (instant)" : ` (thinks ~${thinkTime(here.think_seconds)} a move)`;
+  const note = !here ? null : here.same_as ? ui("level_plays_as", { level: here.same_as, title: g.title })
+    : here.think_seconds == null ? null
+      : here.think_seconds < 0.005 ? ui("level_instant") : ui("level_thinks", { time: thinkTime(here.think_seconds) });
+  return note ? ui("seat_bot_note", { level, note }) : ui("seat_bot", { level });
 }
 
 /** The bot levels of game `g`: what each is, its think time per move and its rating over the ladder's games. */
 function levelTable(g) {
   const details = catalog.bot_level_details || [];
   if (!details.length) return null;
-  return h("details", { class: "bot-levels" }, h("summary", {}, `About the bot levels in ${g.title}`),
-    h("table", {}, h("caption", { class: "sr-only" }, `Bot levels in ${g.title}`),
-      h("thead", {}, h("tr", {}, ["Level", "What it is", "Think time a move", "Rating"].map((t) => h("th", { scope: "col" }, t)))),
+  return h("details", { class: "bot-levels" }, h("summary", {}, ui("levels_about", { title: g.title })),
+    h("table", {}, h("caption", { class: "sr-only" }, ui("levels_caption", { title: g.title })),
+      h("thead", {}, h("tr", {}, [ui("levels_level"), ui("levels_what"), ui("levels_think"), ui("levels_rating")]
+        .map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, details.map((d) => {
         const here = d.games?.[g.name] || {};
         return h("tr", {}, h("th", { scope: "row" }, d.name),
-          h("td", {}, here.same_as ? `Plays as ${here.same_as} in ${g.title}. ${d.description}` : d.description),
+          h("td", {}, here.same_as ? ui("levels_same_as", { level: here.same_as, title: g.title, description: d.description })
+            : d.description),
           h("td", {}, here.think_seconds == null ? "—" : thinkTime(here.think_seconds)),
-          h("td", {}, here.rating == null ? "not measured" : here.rating.toFixed(1)));
+          h("td", {}, here.rating == null ? ui("levels_not_measured") : here.rating.toFixed(1)));
       }))));
 }
 
@@ -107,10 +110,10 @@ async function createGame(ev) {
     const me = await ensurePlayer($("match-name").value.trim() || null);
     const created = await api("/v1/games", { method: "POST", token: me.api_key, body });
     saveGame({ game_id: created.game_id, game: g.name, title: g.title, seats: created.seats, player: me.name });
-    status(`Created ${g.title} game ${created.game_id}.`);
+    status(ui("created_game", { title: g.title, id: created.game_id }));
     location.href = `/game.html?id=${encodeURIComponent(created.game_id)}`;
   } catch (err) {
-    status(`Could not create the game: ${err.message}`, true);
+    status(ui("create_failed", { message: err.message }), true);
   } finally {
     $("create-submit").disabled = false;
   }
@@ -121,7 +124,7 @@ async function createGame(ev) {
 async function ensurePlayer(name) {
   const me = player();
   if (me && (name === null || me.name === name)) return me;
-  const chosen = name ?? "Player";
+  const chosen = name ?? ui("default_player_name");
   const created = await api("/v1/players", { method: "POST", body: { name: chosen } });
   const fresh = { name: chosen, ...created };
   savePlayer(fresh);
@@ -139,18 +142,18 @@ async function findMatch(ev) {
     const body = { game: g.name, players: Number($("match-players").value), options: {} };
     if ($("match-bots").value !== "") body.bots_after_s = Number($("match-bots").value);
     const ticket = await api("/v1/matchmaking/tickets", { method: "POST", token: me.api_key, body });
-    $("match-status").textContent = `Searching for a ${g.title} game…`;
+    $("match-status").textContent = ui("searching", { title: g.title });
     $("match-cancel").hidden = false;
     $("match-cancel").onclick = async () => {
       clearInterval(polling);
       await api(`/v1/matchmaking/tickets/${ticket.ticket_id}`, { method: "DELETE", token: me.api_key }).catch(() => {});
-      $("match-status").textContent = "Search cancelled.";
+      $("match-status").textContent = ui("search_cancelled");
       $("match-cancel").hidden = true;
     };
     clearInterval(polling);
     polling = setInterval(() => pollTicket(ticket.ticket_id, me, g), 1000);
   } catch (err) {
-    $("match-status").textContent = `Matchmaking failed: ${err.message}`;
+    $("match-status").textContent = ui("match_failed", { message: err.message });
   }
 }
 
@@ -163,33 +166,33 @@ async function pollTicket(ticketId, me, g) {
     if (t.status === "matched") {
       // only one poll ever carries the token: a later (overlapping) answer without it must not erase it
       if (t.token) saveGame({ game_id: t.game_id, game: g.name, title: g.title, player: me.name, seats: [{ seat: t.seat, token: t.token, bot: null }] });
-      $("match-status").replaceChildren("Matched! ", h("a", { href: `/game.html?id=${t.game_id}` }, "Open the game"));
+      $("match-status").replaceChildren(ui("matched"), " ", h("a", { href: `/game.html?id=${t.game_id}` }, ui("open_game")));
       renderMine();
     } else {
-      $("match-status").textContent = `The search ended: ${t.status}.`;
+      $("match-status").textContent = ui("search_ended", { status: t.status });
     }
   } catch (err) {
     clearInterval(polling);
-    $("match-status").textContent = `Matchmaking failed: ${err.message}`;
+    $("match-status").textContent = ui("match_failed", { message: err.message });
   }
 }
 
 async function renderMine() {
   const list = $("my-games");
   const games = myGames();
-  if (!games.length) { list.replaceChildren(h("li", { class: "muted" }, "No games yet.")); return; }
+  if (!games.length) { list.replaceChildren(h("li", { class: "muted" }, ui("no_games_yet"))); return; }
   list.replaceChildren(...games.map((g) => {
     const st = h("span", { class: "muted" }, "…");
     const seats = g.seats.filter((s) => s.token).map((s) => s.seat);
     const item = h("li", {},
       h("a", { href: `/game.html?id=${encodeURIComponent(g.game_id)}` }, `${g.title} · ${g.game_id}`),
-      ` — ${seats.length > 1 ? `hot-seat, ${seats.length} players here` : "one seat"} — `, st, " ",
-      h("button", { type: "button", class: "small", "aria-label": `Forget game ${g.game_id}`,
-        onclick: () => { forgetGame(g.game_id); renderMine(); } }, "Forget"));
+      ` — ${seats.length > 1 ? ui("seats_here_many", { n: seats.length }) : ui("seats_here_one")} — `, st, " ",
+      h("button", { type: "button", class: "small", "aria-label": ui("forget_game", { id: g.game_id }),
+        onclick: () => { forgetGame(g.game_id); renderMine(); } }, ui("forget")));
     const token = g.seats.find((s) => s.token)?.token;
     api(`/v1/games/${encodeURIComponent(g.game_id)}`, { token }).then((d) => {
-      st.textContent = d.status === "finished" ? "finished" :
-        d.to_act.some((x) => seats.includes(x)) ? "your turn" : "waiting for the others";
+      const mine = d.to_act.some((x) => seats.includes(x));
+      st.textContent = d.status === "finished" ? ui("game_finished") : ui(mine ? "game_your_turn" : "game_waiting");
     }).catch((err) => { st.textContent = err.message; });
     return item;
   }));
@@ -197,9 +200,10 @@ async function renderMine() {
 
 async function main() {
   try {
-    catalog = await api("/v1/catalog");
+    [catalog] = await Promise.all([api("/v1/catalog"), loadCatalogue("en")]);
+    localize();
   } catch (err) {
-    status(`The gateway is not answering: ${err.message}`, true);
+    status(ui("gateway_down", { message: err.message }), true);
     document.querySelector("main").classList.remove("loading");
     return;
   }
@@ -213,7 +217,7 @@ async function main() {
   $("match-players").value = catalog.games[0]?.min_players ?? 2;
   if (player()) $("match-name").value = player().name;
   renderMine();
-  status(`${catalog.games.length} games available.`);
+  status(ui("games_available", { n: catalog.games.length }));
   document.querySelector("main").classList.remove("loading"); // the forms appear once, filled: no layout shift
 }
 
