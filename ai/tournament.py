@@ -75,13 +75,19 @@ def seating(lineup: Sequence[str], index: int) -> list[str]:
     return [lineup[(seat + index) % n] for seat in range(n)]
 
 
+#: Sources under ai/ that decide no game's moves: what is published about the levels, and the research tools (which
+#: play through `ai.levels` and `ai.match`, both fingerprinted).
+NOT_PLAY = {"ai/level_figures.py", "ai/lab"}
+
+
 def code_fingerprint(game: str) -> str:
     """sha256 over the Python and JSON sources that decide `game`'s outcomes: ai/ and engine/, less the
     engine packages, heuristic modules and fitted models of the other games (so work on one game leaves
-    another's ledger valid)."""
+    another's ledger valid), and less what plays no move: the published figures (`ai/level_figures.py`, so
+    writing a ladder's results does not void its ledger) and the research tools (`ai/lab/`)."""
     root = Path(__file__).resolve().parent.parent
     others = [g for g in engine.games() if g != game]
-    foreign = {f"engine/{g}" for g in others}
+    foreign = {f"engine/{g}" for g in others} | NOT_PLAY
     foreign |= {f"ai/heuristics/{g}.py" for g in others} | {f"ai/heuristics/fitted/{g}.json" for g in others}
     digest = hashlib.sha256()
     for package in ("ai", "engine"):

@@ -4,7 +4,7 @@
         [--ledger bench/results/ladder-opensky-2p.jsonl]
     python -m ai.lab.ladder --estimate          # CPU hours of the full table, from the measured costs; plays nothing
 
-The levels default to the distinct strengths the game offers (`ai.levels.ladder`: OpenSky has three). With
+The levels default to the distinct strengths the game offers (`ai.levels.ladder`: OpenSky offers two, random and greedy). With
 `--ledger` every finished game is appended to a JSONL file and a run started again plays only what is missing
 (a line counts only for the same game, line-up, deal, iteration caps and code: `ai.tournament.code_fingerprint`).
 
@@ -27,7 +27,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import ai
-from ai.levels import DECISION_CPU_S, SAME_AS, free_core_iterations
+from ai.level_figures import DECISION_CPU_S
+from ai.levels import SAME_AS, CappedBot, free_core_iterations
 from ai.match import MatchResult, play_match
 from ai.tournament import append_ledger, code_fingerprint, game_seed, read_ledger, wilson
 
@@ -43,22 +44,6 @@ FULL_TABLE = [("opensky", 2), ("aeroplanes", 3), ("blueskies", 2), ("aeroplanes"
 MIN_GAMES_A_PAIR = 40
 
 
-class Capped:
-    """A level's bot held to its free-core iteration cap (no time limit), whatever budget the match passes."""
-
-    def __init__(self, level: str, game: str):
-        self.bot = ai.make_bot(level, game)
-        cap = free_core_iterations(level, game)
-        self.budget = ai.Budget(iterations=cap) if cap is not None else None
-
-    @property
-    def stats(self):
-        return self.bot.stats
-
-    def choose(self, state, seat, rng, _budget=None):
-        return self.bot.choose(state, seat, rng, self.budget)
-
-
 def lineups(lower: str, upper: str, players: int) -> list[list[str]]:
     """Every rotation of the alternating line-up: each level meets the other from every seat."""
     base = [upper if i % 2 == 0 else lower for i in range(players)]
@@ -71,7 +56,7 @@ def lineups(lower: str, upper: str, players: int) -> list[list[str]]:
 
 def _play(args: tuple[str, list[str], int]) -> MatchResult:
     game, levels, seed = args
-    return play_match(game, levels, seed, bots=[Capped(level, game) for level in levels])
+    return play_match(game, levels, seed, bots=[CappedBot(level, game) for level in levels])
 
 
 @dataclass
@@ -203,7 +188,7 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
             print(f"{game:<11}{players}p  {len(ai.ladder(game))} levels  {games:>5} games  {hours:6.2f} CPU hours")
             total += hours
         deals = f"{args.seeds} deals" if args.seeds else f"at least {MIN_GAMES_A_PAIR} games"
-        print(f"total {total:.2f} CPU hours at {deals} a pair (CPU per decision: ai.levels.DECISION_CPU_S)")
+        print(f"total {total:.2f} CPU hours at {deals} a pair (CPU per decision: ai.level_figures.DECISION_CPU_S)")
         return []
     same = [level for level in names if args.game in SAME_AS.get(level, {})]
     if same:

@@ -38,9 +38,9 @@ def bot_levels() -> tuple[str, ...]:
 
 @functools.cache
 def bot_level_details_json(games: tuple[str, ...]) -> str:
-    """The catalog's `bot_level_details_json`: `ai.levels.level_details` for `games` ("[]" when ai is absent)."""
+    """The catalog's `bot_level_details_json`: `ai.level_figures.level_details` for `games` ("[]" when ai is absent)."""
     try:
-        from ai.levels import level_details
+        from ai.level_figures import level_details
     except ImportError:
         return "[]"
     return json.dumps(level_details(list(games)))

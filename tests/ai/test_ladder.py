@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import ai
-from ai.lab.ladder import MIN_GAMES_A_PAIR, Capped, credit, deals_for, estimate, lineups, main
-from ai.levels import free_core_iterations
+from ai.lab.ladder import MIN_GAMES_A_PAIR, credit, deals_for, estimate, lineups, main
+from ai.levels import CappedBot, free_core_iterations
 
 
 def test_lineups_meet_from_every_seat():
@@ -23,7 +23,7 @@ def test_levels_play_at_their_free_core_iteration_cap():
     assert free_core_iterations("mcts-normal", "opensky") is None  # plays the greedy rule there
     assert free_core_iterations("mcts-easy", "aeroplanes") is None  # plays the greedy rule
     assert free_core_iterations("greedy", "opensky") is None
-    assert Capped("mcts-hard", "blueskies").budget == ai.Budget(iterations=15_900)
+    assert CappedBot("mcts-hard", "blueskies").budget == ai.Budget(iterations=15_900)
 
 
 def test_estimate_grows_with_the_seeds():
@@ -44,10 +44,10 @@ def test_games_offer_their_distinct_strengths_and_play_them():
     """The ladder runs over the game's distinct strengths; a level that plays as another gets that bot."""
     assert ai.ladder("opensky") == ["random", "greedy"]
     assert ai.ladder("blueskies") == ai.ladder("aeroplanes") == ["random", "greedy", "mcts-normal", "mcts-hard"]
-    assert Capped("mcts-hard", "opensky").budget is None  # plays the greedy rule there
+    assert CappedBot("mcts-hard", "opensky").budget is None  # plays the greedy rule there
     assert type(ai.make_bot("mcts-easy", "blueskies")).__name__ == "GreedyBot"
     assert type(ai.make_bot("mcts-easy")).__name__ == "ISMCTSBot"  # without a game: the level's own search
-    assert Capped("mcts-normal", "aeroplanes").budget == ai.Budget(iterations=5200)
+    assert CappedBot("mcts-normal", "aeroplanes").budget == ai.Budget(iterations=5200)
 
 
 def test_the_ledger_records_every_game_and_a_rerun_plays_none(tmp_path, capsys, monkeypatch):

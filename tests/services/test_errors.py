@@ -39,7 +39,7 @@ def test_catalog_details_describe_every_level_with_its_think_time_per_game(clien
     assert set(by_name["mcts-normal"]["games"]) == set(registry.names())
     if "opensky" in registry.names():  # the real engines: measured figures (bench/bot_cost.py)
         assert by_name["mcts-normal"]["games"]["opensky"]["think_seconds"] > 0
-    from ai.levels import RATINGS
+    from ai.level_figures import RATINGS
 
     for level in levels:
         assert by_name[level]["description"]

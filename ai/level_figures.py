@@ -1,0 +1,59 @@
+"""What the catalog publishes about each bot level: a description, the CPU (and think time) of one decision and a
+rating, per game. Measured figures, not play: kept apart from `ai/levels.py` (the budgets, the levels each level
+plays as) so that publishing a ladder's results does not change the code fingerprint its ledgers are keyed by
+(`ai.tournament.code_fingerprint` leaves this file out), and a ledger resumes after its own figures are written here.
+"""
+
+from __future__ import annotations
+
+from ai.levels import SAME_AS, levels, played_as
+
+#: What each level is, for players (the catalog's `bot_level_details`).
+DESCRIPTIONS: dict[str, str] = {
+    "random": "Plays a uniformly random legal action: for learning the rules.",
+    "greedy": "Plays the game's hand-written rule (ai/heuristics/<game>.py): instant, no look-ahead.",
+    "mcts-easy": "Plays the game's hand-written rule, as greedy does: a 200-iteration search was not measurably "
+                 "stronger in any game.",
+    "mcts-normal": "Searches up to 1 s a decision (information-set Monte Carlo tree search).",
+    "mcts-hard": "Searches up to 3 s a decision.",
+}
+
+#: Mean CPU seconds of one decision with a choice on a free core, which is also its expected think time there,
+#: by level and game (2 players; Aeroplanes 3), measured by `python -m bench.bot_cost` at each level's free-core
+#: iteration count (bench/RESULTS.md, "Bot cost"). A forced move costs no thinking. 4-player tables cost about
+#: the same per decision (Aeroplanes mcts-normal 0.58 s, mcts-hard 1.84 s).
+DECISION_CPU_S: dict[str, dict[str, float]] = {
+    "random": {"opensky": 0.0, "aeroplanes": 0.0, "blueskies": 0.0},
+    "greedy": {"opensky": 0.0001, "aeroplanes": 0.0008, "blueskies": 0.0007},
+    "mcts-easy": {"opensky": 0.018, "aeroplanes": 0.022, "blueskies": 0.014},
+    "mcts-normal": {"opensky": 0.099, "aeroplanes": 0.46, "blueskies": 0.41},
+    "mcts-hard": {"opensky": 0.10, "aeroplanes": 1.61, "blueskies": 1.28},
+}
+
+#: Openskill ordinal (mu - 3 sigma) of each level by game over the ladder's paired games (`python -m ai.lab.ladder
+#: --report`, bench/RESULTS.md "The ladder"): OpenSky 2p over 200 deals a pair, Blue Skies 2p and Aeroplanes 3p
+#: over 40-42 games a pair. Ordinals compare levels within one game only. A level without 40 games against the
+#: level below it has none (the catalog says null); a level that plays as another shows that level's.
+RATINGS: dict[str, dict[str, float]] = {
+    "random": {"opensky": -13.6, "blueskies": -10.2, "aeroplanes": -6.1},
+    "greedy": {"opensky": 33.4, "blueskies": 23.9, "aeroplanes": 30.5},
+    "mcts-normal": {"blueskies": 28.8},
+}
+
+
+def level_details(games: list[str] | tuple[str, ...] | None = None) -> list[dict]:
+    """Per level (weakest first): its name, description and, per game, the expected think time and CPU seconds of
+    one decision on a free core, its rating (None until measured) and the level it plays as, if another."""
+    names = list(games) if games is not None else sorted({g for table in DECISION_CPU_S.values() for g in table})
+    out = []
+    for level in levels():
+        per_game = {}
+        for game in names:
+            played = played_as(level, game)
+            cpu = DECISION_CPU_S.get(played, {}).get(game)
+            entry: dict = {"think_seconds": cpu, "cpu_seconds": cpu, "rating": RATINGS.get(played, {}).get(game)}
+            if game in SAME_AS.get(level, {}):
+                entry["same_as"] = SAME_AS[level][game]
+            per_game[game] = entry
+        out.append({"name": level, "description": DESCRIPTIONS.get(level, ""), "games": per_game})
+    return out
