@@ -2,11 +2,12 @@
 
     python -m ai.lab.ladder --game opensky --players 2 --seeds 20 [--levels mcts-easy,mcts-normal] [--workers 2] \
         [--ledger bench/results/ladder-opensky-2p.jsonl]
-    python -m ai.lab.ladder --estimate          # CPU hours of the full table, from the measured costs; plays nothing
+    python -m ai.lab.ladder --estimate          # CPU hours of the full table on this machine; plays nothing
 
-The levels default to the distinct strengths the game offers (`ai.levels.ladder`: OpenSky offers two, random and greedy). With
-`--ledger` every finished game is appended to a JSONL file and a run started again plays only what is missing
-(a line counts only for the same game, line-up, deal, iteration caps and code: `ai.tournament.code_fingerprint`).
+The levels default to the distinct strengths the game offers (`ai.levels.ladder`: OpenSky offers two, random and
+greedy). With `--ledger` every finished game is appended to a JSONL file and a run started again plays only what
+is missing (a line counts only for the same game, line-up, deal, iteration caps and code:
+`ai.tournament.code_fingerprint`, which leaves out what plays no move).
 
 For each neighbouring pair (lower, upper) every seed is played once per rotation of the line-up (2 players:
 upper-lower and lower-upper; n players: the levels alternate and the line-up is rotated through every seat), so
@@ -25,21 +26,24 @@ import json
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 import ai
-from ai.level_figures import DECISION_CPU_S
 from ai.levels import SAME_AS, CappedBot, free_core_iterations
 from ai.match import MatchResult, play_match
 from ai.tournament import append_ledger, code_fingerprint, game_seed, read_ledger, wilson
 
 #: Decisions per seat in one game, as the ladder's own games made them (bench/results/ladder-*.jsonl, the mean over
-#: every level; the 4-player rows scaled from the 2/3-player ones by the same game's ratio). An earlier count of
-#: "decisions with a choice" from greedy self-play (Aeroplanes 11.2) made the Aeroplanes estimate 5x too small.
+#: every level; the 4-player rows scaled from the 2/3-player ones by the same game's ratio): the estimate's last
+#: resort, for a level no ledger has played at its cap.
 DECISIONS_PER_SEAT = {("opensky", 2): 47.0, ("aeroplanes", 3): 65.0, ("blueskies", 2): 38.0, ("opensky", 4): 27.0,
                       ("aeroplanes", 4): 47.0, ("blueskies", 4): 34.0}
 #: The full table the issue asks for: 2 players in every game (Aeroplanes' smallest table is 3) and 4 in one
-#: (Aeroplanes: its 4-player games cost a third of Blue Skies' in search time).
-FULL_TABLE = [("opensky", 2), ("aeroplanes", 3), ("blueskies", 2), ("aeroplanes", 4)]
+#: (OpenSky, whose whole ladder, random < greedy, a 4-player table can afford; Aeroplanes' or Blue Skies' search
+#: levels at 4 players cost several CPU hours a pair: `--estimate --tables aeroplanes:4,blueskies:4`).
+FULL_TABLE = [("opensky", 2), ("aeroplanes", 3), ("blueskies", 2), ("opensky", 4)]
+#: Where the ladder's ledgers live (`ladder-<game>-<players>p.jsonl`), which the estimate reads its costs from.
+LEDGERS = Path(__file__).resolve().parents[2] / "bench" / "results"
 #: Games a pair at least: deals a pair are this over the line-ups, rounded up.
 MIN_GAMES_A_PAIR = 40
 
@@ -113,16 +117,75 @@ def deals_for(players: int, seeds: int | None) -> int:
     return seeds if seeds is not None else -(-MIN_GAMES_A_PAIR // len(lineups("a", "b", players)))
 
 
-def estimate(seeds: int | None, table=FULL_TABLE) -> list[tuple[str, int, int, float]]:
-    """Games and CPU hours of each game's ladder per (game, players), from the measured CPU per decision."""
+def seat_iterations(game: str, players: int, level: str, ledgers: Path = LEDGERS) -> float | None:
+    """Search iterations one seat of `level` makes in a whole game at its current cap, the mean over the ladder
+    ledger's games of that table (None: no game of the level at that cap there). Iterations, not seconds: the same
+    on any machine, so the estimate only needs this machine's rate (`calibrate`)."""
+    cap = free_core_iterations(level, game)
+    path = ledgers / f"ladder-{game}-{players}p.jsonl"
+    if cap is None or not path.exists():
+        return None
+    found = []
+    for line in path.read_text().splitlines():
+        try:
+            entry = json.loads(line)
+            if entry["key"]["caps"].get(level) != cap:
+                continue
+            result = entry["result"]
+            found += [it for lv, it in zip(result["levels"], result["iterations"], strict=True) if lv == level]
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue  # a line cut short by a killed run
+    return sum(found) / len(found) if found else None
+
+
+def level_iterations(game: str, players: int, level: str, ledgers: Path = LEDGERS) -> float:
+    """Iterations a seat of `level` makes in a game: measured (`seat_iterations`), else the measured count of
+    another search level of the game scaled by the caps' ratio, else the cap at every decision (an upper bound)."""
+    cap = free_core_iterations(level, game)
+    if cap is None:
+        return 0.0
+    measured = seat_iterations(game, players, level, ledgers)
+    if measured is not None:
+        return measured
+    for other in ai.ladder(game):
+        other_cap, seen = free_core_iterations(other, game), seat_iterations(game, players, other, ledgers)
+        if other_cap and seen is not None:
+            return seen * cap / other_cap
+    return DECISIONS_PER_SEAT[(game, players)] * cap
+
+
+def calibrate(game: str, players: int, positions: int = 3, iterations: int = 1500) -> float:
+    """This machine's search iterations per CPU second in `game`, at `positions` decisions spread over a greedy
+    self-play game (a first decision is faster than a mid-game one): a few seconds of CPU."""
+    import random
+    import time
+
+    from ai.lab.selfplay import greedy_positions
+
+    found = [(state.clone(), seat) for state, seat, _legal, _step in greedy_positions(game, players, 1, 1)]
+    picks = [found[len(found) * (i + 1) // (positions + 1)] for i in range(positions)]
+    done = spent = 0.0
+    for index, (state, seat) in enumerate(picks):
+        bot = ai.make_bot("mcts-normal")
+        start = time.process_time()
+        bot.choose(state, seat, random.Random(index), ai.Budget(iterations=iterations))
+        spent += time.process_time() - start
+        done += bot.stats.iterations
+    return done / spent
+
+
+def estimate(seeds: int | None, table=FULL_TABLE, rate: dict[str, float] | None = None,
+             ledgers: Path = LEDGERS) -> list[tuple[str, int, int, float]]:
+    """Games and CPU hours of each game's ladder per (game, players): the iterations each line-up's seats make in
+    a game (`level_iterations`) over this machine's rate (`rate[game]`, iterations a CPU second; `calibrate`)."""
     out = []
     for game, players in table:
-        per_seat = DECISIONS_PER_SEAT[(game, players)]
+        speed = (rate or {}).get(game) or calibrate(game, players)
         deals, total, games = deals_for(players, seeds), 0.0, 0
         for lower, upper in itertools.pairwise(ai.ladder(game)):
             for lineup in lineups(lower, upper, players):
                 games += deals
-                total += deals * sum(per_seat * DECISION_CPU_S[level][game] for level in lineup)
+                total += deals * sum(level_iterations(game, players, level, ledgers) for level in lineup) / speed
         out.append((game, players, games, total / 3600))
     return out
 
@@ -177,18 +240,22 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--estimate", action="store_true", help="print the full table's CPU hours and stop")
+    parser.add_argument("--tables", default=None, help="with --estimate: game:players,... (default: the full table)")
     parser.add_argument("--report", action="store_true", help="only report the --ledger's games (plays nothing)")
     args = parser.parse_args(argv)
     if args.report and not args.ledger:
         parser.error("--report needs --ledger")
     names = args.levels.split(",") if args.levels else ai.ladder(args.game)
     if args.estimate:
+        table = ([(g, int(p)) for g, p in (t.split(":") for t in args.tables.split(","))] if args.tables
+                 else FULL_TABLE)
         total = 0.0
-        for game, players, games, hours in estimate(args.seeds):
+        for game, players, games, hours in estimate(args.seeds, table):
             print(f"{game:<11}{players}p  {len(ai.ladder(game))} levels  {games:>5} games  {hours:6.2f} CPU hours")
             total += hours
         deals = f"{args.seeds} deals" if args.seeds else f"at least {MIN_GAMES_A_PAIR} games"
-        print(f"total {total:.2f} CPU hours at {deals} a pair (CPU per decision: ai.level_figures.DECISION_CPU_S)")
+        print(f"total {total:.2f} CPU hours on this machine at {deals} a pair (iterations a seat from the ladder "
+              f"ledgers, this machine's iterations a CPU second measured now)")
         return []
     same = [level for level in names if args.game in SAME_AS.get(level, {})]
     if same:

@@ -5,7 +5,17 @@ from __future__ import annotations
 import json
 
 import ai
-from ai.lab.ladder import MIN_GAMES_A_PAIR, credit, deals_for, estimate, lineups, main
+from ai.lab.ladder import (
+    MIN_GAMES_A_PAIR,
+    calibrate,
+    credit,
+    deals_for,
+    estimate,
+    level_iterations,
+    lineups,
+    main,
+    seat_iterations,
+)
 from ai.levels import CappedBot, free_core_iterations
 
 
@@ -26,8 +36,11 @@ def test_levels_play_at_their_free_core_iteration_cap():
     assert CappedBot("mcts-hard", "blueskies").budget == ai.Budget(iterations=15_900)
 
 
+RATES = {"opensky": 3000.0, "aeroplanes": 2000.0, "blueskies": 2500.0}  # iterations a CPU second (given, not timed)
+
+
 def test_estimate_grows_with_the_seeds():
-    small, large = estimate(10), estimate(20)
+    small, large = estimate(10, rate=RATES), estimate(20, rate=RATES)
     assert [(g, p) for g, p, *_ in small] == [(g, p) for g, p, *_ in large]
     assert all(abs(b - 2 * a) < 1e-9 for (*_, a), (*_, b) in zip(small, large, strict=True))
     assert all(games_b == 2 * games_a for (_, _, games_a, _), (_, _, games_b, _) in zip(small, large, strict=True))
@@ -95,3 +108,32 @@ def test_a_report_reads_the_ledger_and_plays_nothing(tmp_path, capsys, monkeypat
     assert reported == played
     assert main(["--game", "blueskies", "--levels", "greedy,mcts-normal", "--ledger", str(ledger), "--report"]) == []
     assert "no games in the ledger" in capsys.readouterr().out
+
+
+def _ledger_line(game: str, lineup: list[str], iterations: list[int]) -> str:
+    caps = {level: free_core_iterations(level, game) for level in lineup}
+    return json.dumps({"key": {"ladder": game, "lineup": lineup, "deal": 1, "caps": caps, "code": "x"}, "index": 0,
+                       "result": {"levels": lineup, "scores": [1] * len(lineup), "winners": [0],
+                                  "decisions": [1] * len(lineup), "think_seconds": [0.0] * len(lineup),
+                                  "iterations": iterations}})
+
+
+def test_the_estimate_costs_a_game_by_the_iterations_its_seats_made_in_the_ledger(tmp_path):
+    """Iterations a seat from the ledger's games at the level's cap; a level not played there is scaled from another
+    by the caps' ratio; the hours are the iterations over the machine's rate."""
+    lines = [_ledger_line("blueskies", ["mcts-normal", "greedy"], [100_000, 0]),
+             _ledger_line("blueskies", ["greedy", "mcts-normal"], [0, 140_000]),
+             '{"key": {"ladder": "blueskies", "caps"']  # a line cut short by a killed run
+    (tmp_path / "ladder-blueskies-2p.jsonl").write_text("\n".join(lines) + "\n")
+    assert seat_iterations("blueskies", 2, "mcts-normal", tmp_path) == 120_000
+    assert seat_iterations("blueskies", 2, "mcts-hard", tmp_path) is None
+    assert level_iterations("blueskies", 2, "mcts-hard", tmp_path) == 120_000 * 15_900 / 5300
+    assert level_iterations("blueskies", 2, "greedy", tmp_path) == 0.0
+    (row,) = estimate(1, [("blueskies", 2)], rate={"blueskies": 1000.0}, ledgers=tmp_path)
+    # pairs random-greedy (nothing), greedy-normal (one normal seat a game), normal-hard: 2 line-ups each
+    expected = 2 * 120_000 + 2 * (120_000 + 360_000)
+    assert row == ("blueskies", 2, 6, expected / 1000 / 3600)
+
+
+def test_the_machine_rate_is_measured():
+    assert calibrate("blueskies", 2, positions=1, iterations=200) > 0
