@@ -31,13 +31,14 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
 }
 
 #: Openskill ordinal (mu - 3 sigma) of each level by game over the ladder's paired games (`python -m ai.lab.ladder
-#: --report`, bench/RESULTS.md "The ladder"): OpenSky 2p over 200 deals a pair, Blue Skies 2p and Aeroplanes 3p
-#: over 40-42 games a pair. Ordinals compare levels within one game only. A level without 40 games against the
-#: level below it has none (the catalog says null); a level that plays as another shows that level's.
+#: --report`, bench/RESULTS.md "The ladder"): OpenSky 2p over 200 deals a pair, Blue Skies 2p over 40 games a pair,
+#: Aeroplanes 3p over 42 (random-greedy-mcts-normal, 1 December). Ordinals compare levels within one game only. A level
+#: without 40 games against the level below it has none (the catalog says null); a level that plays as another shows
+#: that level's.
 RATINGS: dict[str, dict[str, float]] = {
     "random": {"opensky": -13.6, "blueskies": -10.2, "aeroplanes": -6.1},
-    "greedy": {"opensky": 33.4, "blueskies": 23.9, "aeroplanes": 30.5},
-    "mcts-normal": {"blueskies": 28.8},
+    "greedy": {"opensky": 33.4, "blueskies": 23.9, "aeroplanes": 23.6},
+    "mcts-normal": {"blueskies": 28.8, "aeroplanes": 46.9},
 }
 
 
