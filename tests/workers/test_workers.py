@@ -82,9 +82,16 @@ def test_duplicated_tasks_are_harmless(make_instance, make_client, start_worker,
     start_worker(inst.target)
     _wait_finished(client, gid, timeout=120)
     _assert_log_replays(client, gid)
+    version = client.get_game(gid).version
+    # the worker counts a move when the service's reply reaches it, a moment after the game's last commit is
+    # visible: wait for the count to settle (it must reach the version exactly, and never pass it)
+    deadline = time.monotonic() + 15
     moves = _moves(prom_dir)
+    while moves.get("submitted", 0) < version and time.monotonic() < deadline:
+        time.sleep(0.1)
+        moves = _moves(prom_dir)
     assert moves.get("stale", 0) >= 2, moves
-    assert moves.get("submitted", 0) == client.get_game(gid).version
+    assert moves.get("submitted", 0) == version, moves
 
 
 def test_a_redelivery_racing_the_first_delivery_replays_its_outcome(make_instance, make_client, settings, rdb):
