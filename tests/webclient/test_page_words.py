@@ -74,22 +74,17 @@ def page_problems(html: str, ui: dict[str, str]) -> list[str]:
     parser = _PageWords()
     parser.feed(html)
     problems = list(parser.keyed_parents)
-    for tag, key, text in parser.texts:
+    checks = [(f"<{tag}>", "data-i18n", key, text, f"<{tag}> data-i18n={key}") for tag, key, text in parser.texts]
+    checks += [(f"<{tag} {attribute}={value!r}>", "data-i18n-attr", key, value, f"<{tag} {attribute}> key {key}")
+               for tag, attribute, key, value in parser.attributes]
+    for where, marker, key, words, keyed in checks:
         if key is None:
-            if LETTER.search(text):
-                problems.append(f"<{tag}> {text!r}: no data-i18n key")
+            if LETTER.search(words):
+                problems.append(f"{where}{' ' + repr(words) if marker == 'data-i18n' else ''}: no {marker} key")
         elif key not in ui:
-            problems.append(f"<{tag}> data-i18n={key}: not in the catalogue's ui")
-        elif ui[key] != text:
-            problems.append(f"<{tag}> data-i18n={key}: the page says {text!r}, the catalogue {ui[key]!r}")
-    for tag, attribute, key, value in parser.attributes:
-        if key is None:
-            if LETTER.search(value):
-                problems.append(f"<{tag} {attribute}={value!r}>: no data-i18n-attr key")
-        elif key not in ui:
-            problems.append(f"<{tag} {attribute}>: key {key} not in the catalogue's ui")
-        elif ui[key] != value:
-            problems.append(f"<{tag} {attribute}> key {key}: the page says {value!r}, the catalogue {ui[key]!r}")
+            problems.append(f"{keyed}: not in the catalogue's ui")
+        elif ui[key] != words:
+            problems.append(f"{keyed}: the page says {words!r}, the catalogue {ui[key]!r}")
     return problems
 
 
