@@ -35,7 +35,8 @@ test: $(STAMP) $(PROTO_GEN) compile browser promtool
 	$(PY) -m pytest -q -m "not slow"
 
 # the suites that take minutes of wall clock (soak and fault runs, the make-run stack end to end, a person playing
-# every game in the browser at two sizes, the archiver SIGKILL run, schemathesis): `.ci/run` runs them too
+# every game in the browser at two sizes, whole games clicked against bots, the archiver SIGKILL run and its
+# benchmark's smoke run, whole games checked against the published schemas, schemathesis): `.ci/run` runs them too
 test-slow: $(STAMP) $(PROTO_GEN) compile browser promtool
 	$(PY) -m pytest -q -m slow
 

@@ -8,6 +8,7 @@ import asyncio
 import json
 
 import asyncpg
+import pytest
 
 from bench import archive
 from tests.archive_db import PG_SERVER, require_postgres
@@ -21,6 +22,7 @@ async def _databases() -> set[str]:
         await conn.close()
 
 
+@pytest.mark.slow  # runs the archive benchmark for real: `make test-slow` (in CI)
 def test_archive_bench_runs_end_to_end(redis_url, tmp_path):
     require_postgres()
     out, png = tmp_path / "archive.json", tmp_path / "archive.png"

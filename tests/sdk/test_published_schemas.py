@@ -87,6 +87,7 @@ def start(checker: Checker, name: str, players: int, seed: int) -> tuple[str, di
     return accepted["game_id"], tokens, [k["api_key"] for k in keys]
 
 
+@pytest.mark.slow  # every message of three whole games, about 30 s: `make test-slow` (in CI)
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_whole_games_validate_against_the_published_schemas(sdk_gateway, name: str) -> None:
     players = GAMES[name]

@@ -154,6 +154,7 @@ def game_name(game: str, options: dict) -> str:
     return "-".join([game, *map(str, options.values())])
 
 
+@pytest.mark.slow  # whole games clicked to the end, about a minute in all: `make test-slow` (in CI)
 @pytest.mark.parametrize("game,players,options,shot_at", VS_BOTS, ids=[game_name(g[0], g[2]) for g in VS_BOTS])
 def test_game_against_bots_played_to_the_end_by_clicking(
     page, wc_gateway, bot_worker, artifacts, game, players, options, shot_at
@@ -183,6 +184,7 @@ def check_aeroplanes_breakdown(page, wc_gateway, game_id: str) -> None:
         assert len(values) == 5 and sum(values) == int(row.get_attribute("data-score"))
 
 
+@pytest.mark.slow  # a whole game clicked to the end: `make test-slow` (in CI)
 def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts):
     """Both OpenSky seats human in one browser: the page acts as whichever seat must act (sealed bids too)."""
     game_id = create_in_lobby(page, "opensky", 2, {0: "human", 1: "human"})
