@@ -38,7 +38,8 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
 RATINGS: dict[str, dict[str, float]] = {
     "random": {"opensky": -13.6, "blueskies": -10.2, "aeroplanes": -6.1},
     "greedy": {"opensky": 33.4, "blueskies": 23.9, "aeroplanes": 23.6},
-    "mcts-normal": {"blueskies": 28.8, "aeroplanes": 46.9},
+    "mcts-normal": {"blueskies": 25.7, "aeroplanes": 46.9},
+    "mcts-hard": {"blueskies": 31.7},
 }
 
 

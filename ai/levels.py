@@ -10,8 +10,8 @@
 
 A game's heuristic may lower the default iteration caps (`max_search_iterations`; OpenSky: 1,000). A game may
 offer fewer distinct strengths than there are levels (`SAME_AS`, `ladder`): `mcts-easy` plays as `greedy` in every
-game, and in OpenSky every search level does. (`mcts-easy`'s search budget stays the floor of the degradation
-policy's shrunk budgets, `floor_budget`.)
+game, in OpenSky every search level does, and in Aeroplanes `mcts-hard` plays as `mcts-normal`. (`mcts-easy`'s
+search budget stays the floor of the degradation policy's shrunk budgets, `floor_budget`.)
 """
 
 from __future__ import annotations
@@ -37,11 +37,14 @@ SEARCH: dict[str, SearchConfig] = {
 #: (mcts-easy's) was not shown stronger than the greedy rule in any game (paired games: OpenSky 41.2% of 40,
 #: Blue Skies 48.8% of 40, Aeroplanes 3p 52.4% of 42), so mcts-easy plays the rule everywhere. In OpenSky no search
 #: was shown stronger than the rule (mcts-normal, 1,000 iterations: 55.0% [48.1, 61.7] of 200 paired games, 53.0%
-#: of 269; a longer search plays worse), so every search level plays the rule there: two strengths.
+#: of 269; a longer search plays worse), so every search level plays the rule there: two strengths. In Aeroplanes
+#: mcts-hard plays as mcts-normal until its pair is measured (42 paired 3-player games, some 4 CPU hours on a free
+#: core: `python -m ai.lab.ladder --estimate --tables aeroplanes:3 --levels mcts-normal,mcts-hard --as-built`):
+#: a level is offered once shown stronger than the one below it (`--as-built` plays the pair).
 SAME_AS: dict[str, dict[str, str]] = {
     "mcts-easy": {"opensky": "greedy", "blueskies": "greedy", "aeroplanes": "greedy"},
     "mcts-normal": {"opensky": "greedy"},
-    "mcts-hard": {"opensky": "greedy"},
+    "mcts-hard": {"opensky": "greedy", "aeroplanes": "mcts-normal"},
 }
 
 _FACTORIES: dict[str, Callable[[], Bot]] = {
@@ -136,11 +139,12 @@ def scaled_budget(level: str, game: str, scale: float) -> Budget | None:
 FREE_CORE_RATE: dict[str, int] = {"opensky": 7000, "aeroplanes": 5200, "blueskies": 5300}
 
 
-def free_core_iterations(level: str, game: str) -> int | None:
+def free_core_iterations(level: str, game: str, as_built: bool = False) -> int | None:
     """The iteration cap that stands for `level`'s time budget on a free core in `game`: its seconds times the
     game's free-core rate, within the level's and the game's caps (None: not a searching level). Capped this way a
-    level plays the same on any machine, however busy (bench/bot_cost.py, ai/lab/ladder.py)."""
-    budget = game_budget(level, game)
+    level plays the same on any machine, however busy (bench/bot_cost.py, ai/lab/ladder.py). `as_built`: the
+    level's own search, even where `game` offers it as another level (`SAME_AS`), to measure it before offering it."""
+    budget = _within_game_cap(default_budget(level), game) if as_built else game_budget(level, game)
     if budget is None:
         return None
     cap = round((budget.seconds or 1.0) * FREE_CORE_RATE.get(game, 5000))
@@ -149,11 +153,12 @@ def free_core_iterations(level: str, game: str) -> int | None:
 
 class CappedBot:
     """A level's bot held to its free-core iteration cap (no time limit), whatever budget the match passes: it plays
-    the same on any machine, however busy (the ladder, `ai.lab.ladder`)."""
+    the same on any machine, however busy (the ladder, `ai.lab.ladder`). `as_built`: the level's own bot even where
+    the game offers it as another level."""
 
-    def __init__(self, level: str, game: str):
-        self.bot = make_bot(level, game)
-        cap = free_core_iterations(level, game)
+    def __init__(self, level: str, game: str, as_built: bool = False):
+        self.bot = make_bot(level) if as_built else make_bot(level, game)
+        cap = free_core_iterations(level, game, as_built)
         self.budget = Budget(iterations=cap) if cap is not None else None
 
     @property

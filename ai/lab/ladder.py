@@ -3,6 +3,8 @@
     python -m ai.lab.ladder --game opensky --players 2 --seeds 20 [--levels mcts-easy,mcts-normal] [--workers 2] \
         [--ledger bench/results/ladder-opensky-2p.jsonl]
     python -m ai.lab.ladder --estimate          # CPU hours of the full table on this machine; plays nothing
+    python -m ai.lab.ladder --game aeroplanes --players 3 --levels mcts-normal,mcts-hard --as-built \
+        --ledger bench/results/ladder-aeroplanes-3p.jsonl   # a level the game offers as another: its own search
 
 The levels default to the distinct strengths the game offers (`ai.levels.ladder`: OpenSky offers two, random and
 greedy). With `--ledger` every finished game is appended to a JSONL file and a run started again plays only what
@@ -58,9 +60,9 @@ def lineups(lower: str, upper: str, players: int) -> list[list[str]]:
     return rotations
 
 
-def _play(args: tuple[str, list[str], int]) -> MatchResult:
-    game, levels, seed = args
-    return play_match(game, levels, seed, bots=[CappedBot(level, game) for level in levels])
+def _play(args: tuple[str, list[str], int, bool]) -> MatchResult:
+    game, levels, seed, as_built = args
+    return play_match(game, levels, seed, bots=[CappedBot(level, game, as_built) for level in levels])
 
 
 @dataclass
@@ -117,11 +119,12 @@ def deals_for(players: int, seeds: int | None) -> int:
     return seeds if seeds is not None else -(-MIN_GAMES_A_PAIR // len(lineups("a", "b", players)))
 
 
-def seat_iterations(game: str, players: int, level: str, ledgers: Path = LEDGERS) -> float | None:
+def seat_iterations(game: str, players: int, level: str, ledgers: Path = LEDGERS, as_built: bool = False
+                    ) -> float | None:
     """Search iterations one seat of `level` makes in a whole game at its current cap, the mean over the ladder
     ledger's games of that table (None: no game of the level at that cap there). Iterations, not seconds: the same
     on any machine, so the estimate only needs this machine's rate (`calibrate`)."""
-    cap = free_core_iterations(level, game)
+    cap = free_core_iterations(level, game, as_built)
     path = ledgers / f"ladder-{game}-{players}p.jsonl"
     if cap is None or not path.exists():
         return None
@@ -138,13 +141,15 @@ def seat_iterations(game: str, players: int, level: str, ledgers: Path = LEDGERS
     return sum(found) / len(found) if found else None
 
 
-def level_iterations(game: str, players: int, level: str, ledgers: Path = LEDGERS) -> float:
+def level_iterations(game: str, players: int, level: str, ledgers: Path = LEDGERS, as_built: bool = False
+                     ) -> float:
     """Iterations a seat of `level` makes in a game: measured (`seat_iterations`), else the measured count of
-    another search level of the game scaled by the caps' ratio, else the cap at every decision (an upper bound)."""
-    cap = free_core_iterations(level, game)
+    another search level of the game scaled by the caps' ratio, else the cap at every decision (an upper bound).
+    `as_built`: the level's own search, even where the game offers it as another level."""
+    cap = free_core_iterations(level, game, as_built)
     if cap is None:
         return 0.0
-    measured = seat_iterations(game, players, level, ledgers)
+    measured = seat_iterations(game, players, level, ledgers, as_built)
     if measured is not None:
         return measured
     for other in ai.ladder(game):
@@ -175,31 +180,36 @@ def calibrate(game: str, players: int, positions: int = 3, iterations: int = 150
 
 
 def estimate(seeds: int | None, table=FULL_TABLE, rate: dict[str, float] | None = None,
-             ledgers: Path = LEDGERS) -> list[tuple[str, int, int, float]]:
+             ledgers: Path = LEDGERS, levels: list[str] | None = None,
+             as_built: bool = False) -> list[tuple[str, int, int, float]]:
     """Games and CPU hours of each game's ladder per (game, players): the iterations each line-up's seats make in
-    a game (`level_iterations`) over this machine's rate (`rate[game]`, iterations a CPU second; `calibrate`)."""
+    a game (`level_iterations`) over this machine's rate (`rate[game]`, iterations a CPU second; `calibrate`).
+    `levels`: these neighbouring levels instead of the game's ladder (`as_built`: their own searches)."""
     out = []
     for game, players in table:
         speed = (rate or {}).get(game) or calibrate(game, players)
         deals, total, games = deals_for(players, seeds), 0.0, 0
-        for lower, upper in itertools.pairwise(ai.ladder(game)):
+        for lower, upper in itertools.pairwise(levels or ai.ladder(game)):
             for lineup in lineups(lower, upper, players):
                 games += deals
-                total += deals * sum(level_iterations(game, players, level, ledgers) for level in lineup) / speed
+                total += deals * sum(level_iterations(game, players, level, ledgers, as_built)
+                                     for level in lineup) / speed
         out.append((game, players, games, total / 3600))
     return out
 
 
-def _caps(game: str, names: list[str]) -> dict[str, int | None]:
-    return {name: free_core_iterations(name, game) for name in names}
+def _caps(game: str, names: list[str], as_built: bool = False) -> dict[str, int | None]:
+    return {name: free_core_iterations(name, game, as_built) for name in names}
 
 
 def play_pair(pool: ProcessPoolExecutor, game: str, players: int, lower: str, upper: str, deals: int, seed: int,
-              ledger: str | None) -> list[MatchResult]:
-    """Every deal of one pair once per line-up; games already in the ledger are read, not played."""
-    jobs = [(game, lineup, game_seed(seed, s)) for s in range(deals) for lineup in lineups(lower, upper, players)]
-    keys = [{"ladder": game, "lineup": lineup, "deal": deal_seed, "caps": _caps(game, lineup),
-             "code": code_fingerprint(game)} for game, lineup, deal_seed in jobs]
+              ledger: str | None, as_built: bool = False) -> list[MatchResult]:
+    """Every deal of one pair once per line-up; games already in the ledger are read, not played. `as_built`: each
+    level plays its own search even where the game offers it as another (the caps in a ledger line tell which)."""
+    jobs = [(game, lineup, game_seed(seed, s), as_built) for s in range(deals)
+            for lineup in lineups(lower, upper, players)]
+    keys = [{"ladder": game, "lineup": lineup, "deal": deal_seed, "caps": _caps(game, lineup, as_built),
+             "code": code_fingerprint(game)} for game, lineup, deal_seed, _ in jobs]
     done = {i: r for i, key in enumerate(keys) for r in read_ledger(ledger, key).values()} if ledger else {}
     todo = [i for i in range(len(jobs)) if i not in done]
     for i, result in zip(todo, pool.map(_play, [jobs[i] for i in todo]), strict=True):
@@ -242,6 +252,8 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
     parser.add_argument("--estimate", action="store_true", help="print the full table's CPU hours and stop")
     parser.add_argument("--tables", default=None, help="with --estimate: game:players,... (default: the full table)")
     parser.add_argument("--report", action="store_true", help="only report the --ledger's games (plays nothing)")
+    parser.add_argument("--as-built", action="store_true", help="every level plays its own search, even where the "
+                        "game offers it as another level (ai.levels.SAME_AS): to measure a level before offering it")
     args = parser.parse_args(argv)
     if args.report and not args.ledger:
         parser.error("--report needs --ledger")
@@ -250,15 +262,17 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
         table = ([(g, int(p)) for g, p in (t.split(":") for t in args.tables.split(","))] if args.tables
                  else FULL_TABLE)
         total = 0.0
-        for game, players, games, hours in estimate(args.seeds, table):
-            print(f"{game:<11}{players}p  {len(ai.ladder(game))} levels  {games:>5} games  {hours:6.2f} CPU hours")
+        chosen = args.levels.split(",") if args.levels else None
+        for game, players, games, hours in estimate(args.seeds, table, levels=chosen, as_built=args.as_built):
+            count = len(chosen or ai.ladder(game))
+            print(f"{game:<11}{players}p  {count} levels  {games:>5} games  {hours:6.2f} CPU hours")
             total += hours
         deals = f"{args.seeds} deals" if args.seeds else f"at least {MIN_GAMES_A_PAIR} games"
         print(f"total {total:.2f} CPU hours on this machine at {deals} a pair (iterations a seat from the ladder "
               f"ledgers, this machine's iterations a CPU second measured now)")
         return []
     same = [level for level in names if args.game in SAME_AS.get(level, {})]
-    if same:
+    if same and not args.as_built:
         print(f"note: in {args.game} {', '.join(same)} plays as {', '.join(SAME_AS[s][args.game] for s in same)}")
     results: list[PairResult] = []
     every: list[MatchResult] = []
@@ -267,7 +281,8 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
             deals = deals_for(args.players, args.seeds)
             played = (recorded_pair(args.ledger, args.game, args.players, lower, upper, deals, args.seed)
                       if args.report else
-                      play_pair(pool, args.game, args.players, lower, upper, deals, args.seed, args.ledger))
+                      play_pair(pool, args.game, args.players, lower, upper, deals, args.seed, args.ledger,
+                                args.as_built))
             if not played:
                 print(f"{args.game} {args.players}p  {upper:>11} vs {lower:<11} no games in the ledger")
                 continue

@@ -34,6 +34,16 @@ def test_levels_play_at_their_free_core_iteration_cap():
     assert free_core_iterations("mcts-easy", "aeroplanes") is None  # plays the greedy rule
     assert free_core_iterations("greedy", "opensky") is None
     assert CappedBot("mcts-hard", "blueskies").budget == ai.Budget(iterations=15_900)
+    assert free_core_iterations("mcts-hard", "aeroplanes") == 5200  # plays as mcts-normal there
+
+
+def test_as_built_a_level_plays_its_own_search_where_the_game_offers_it_as_another():
+    """To measure a level before offering it (`--as-built`): its own search at its own cap."""
+    assert free_core_iterations("mcts-hard", "aeroplanes", as_built=True) == 15_600
+    assert free_core_iterations("mcts-normal", "opensky", as_built=True) == 1000  # within OpenSky's cap
+    easy = CappedBot("mcts-easy", "blueskies", as_built=True)
+    assert type(easy.bot).__name__ == "ISMCTSBot" and easy.budget == ai.Budget(iterations=200)
+    assert type(CappedBot("mcts-easy", "blueskies").bot).__name__ == "GreedyBot"
 
 
 RATES = {"opensky": 3000.0, "aeroplanes": 2000.0, "blueskies": 2500.0}  # iterations a CPU second (given, not timed)
@@ -56,7 +66,8 @@ def test_default_deals_give_at_least_forty_games_a_pair():
 def test_games_offer_their_distinct_strengths_and_play_them():
     """The ladder runs over the game's distinct strengths; a level that plays as another gets that bot."""
     assert ai.ladder("opensky") == ["random", "greedy"]
-    assert ai.ladder("blueskies") == ai.ladder("aeroplanes") == ["random", "greedy", "mcts-normal", "mcts-hard"]
+    assert ai.ladder("blueskies") == ["random", "greedy", "mcts-normal", "mcts-hard"]
+    assert ai.ladder("aeroplanes") == ["random", "greedy", "mcts-normal"]  # mcts-hard: not measured
     assert CappedBot("mcts-hard", "opensky").budget is None  # plays the greedy rule there
     assert type(ai.make_bot("mcts-easy", "blueskies")).__name__ == "GreedyBot"
     assert type(ai.make_bot("mcts-easy")).__name__ == "ISMCTSBot"  # without a game: the level's own search
@@ -79,6 +90,17 @@ def test_the_ledger_records_every_game_and_a_rerun_plays_none(tmp_path, capsys, 
     monkeypatch.setattr(ladder, "_play", refuse)
     (again,) = main(argv)
     assert again == first and len(ledger.read_text().splitlines()) == 4
+
+
+def test_an_as_built_run_plays_and_records_the_levels_own_searches(tmp_path, capsys):
+    ledger = tmp_path / "ladder.jsonl"
+    main(["--game", "opensky", "--levels", "greedy,mcts-easy", "--seeds", "1", "--workers", "1", "--as-built",
+          "--ledger", str(ledger)])
+    lines = [json.loads(line) for line in ledger.read_text().splitlines()]
+    assert len(lines) == 2 and all(x["key"]["caps"] == {"greedy": None, "mcts-easy": 200} for x in lines)
+    searched = [x["result"]["iterations"][x["key"]["lineup"].index("mcts-easy")] for x in lines]
+    assert all(n > 0 for n in searched)  # it searched: as offered, mcts-easy plays the greedy rule in OpenSky
+    assert "plays as" not in capsys.readouterr().out
 
 
 def test_a_small_ladder_separates_greedy_from_random(capsys):
@@ -137,3 +159,15 @@ def test_the_estimate_costs_a_game_by_the_iterations_its_seats_made_in_the_ledge
 
 def test_the_machine_rate_is_measured():
     assert calibrate("blueskies", 2, positions=1, iterations=200) > 0
+
+
+def test_the_estimate_prices_a_pair_of_levels_as_built(tmp_path):
+    """`--estimate --levels mcts-normal,mcts-hard --as-built`: the pair that would restore a level the game offers
+    as another, priced at the level's own cap (Aeroplanes' mcts-hard: 3x mcts-normal's)."""
+    lines = [_ledger_line("aeroplanes", ["mcts-normal", "greedy", "greedy"], [100_000, 0, 0])]
+    (tmp_path / "ladder-aeroplanes-3p.jsonl").write_text("\n".join(lines) + "\n")
+    assert level_iterations("aeroplanes", 3, "mcts-hard", tmp_path) == 100_000  # as offered: mcts-normal
+    assert level_iterations("aeroplanes", 3, "mcts-hard", tmp_path, as_built=True) == 300_000
+    (row,) = estimate(1, [("aeroplanes", 3)], rate={"aeroplanes": 1000.0}, ledgers=tmp_path,
+                      levels=["mcts-normal", "mcts-hard"], as_built=True)
+    assert row == ("aeroplanes", 3, 6, (9 * 300_000 + 9 * 100_000) / 1000 / 3600)  # 9 seats of each in 6 games

@@ -40,7 +40,7 @@ def test_lobby_lists_the_catalog(page, wc_gateway, artifacts: Path):
 
 def test_lobby_says_what_each_bot_level_is_in_the_chosen_game(page, wc_gateway):
     """The seat choices carry each level's think time in the chosen game, or the level it plays as there
-    (OpenSky offers three strengths), and a table tells what each level is, with its rating."""
+    (OpenSky offers two strengths, Aeroplanes three), and a table tells what each level is, with its rating."""
     details = {d["name"]: d for d in httpx.get(f"{wc_gateway.url}/v1/catalog").json()["bot_level_details"]}
     page.goto("/")
     page.wait_for_selector("#catalog tbody tr")
@@ -52,15 +52,19 @@ def test_lobby_says_what_each_bot_level_is_in_the_chosen_game(page, wc_gateway):
     assert "Bot: greedy (instant)" in labels
     page.select_option("#create-game", "aeroplanes")
     page.dispatch_event("#create-game", "change")
-    seconds = details["mcts-hard"]["games"]["aeroplanes"]["think_seconds"]
-    assert f"Bot: mcts-hard (thinks ~{seconds:.1f} s a move)" in page.locator("#seat-kind-1 option").all_text_contents()
+    normal = details["mcts-normal"]["games"]["aeroplanes"]
+    seconds, rating = normal["think_seconds"], normal["rating"]
+    labels = page.locator("#seat-kind-1 option").all_text_contents()
+    assert f"Bot: mcts-normal (thinks ~{seconds:.1f} s a move)" in labels
+    assert details["mcts-hard"]["games"]["aeroplanes"]["same_as"] == "mcts-normal"  # not measured there
+    assert "Bot: mcts-hard (plays as mcts-normal in Aeroplanes: Aviation Ascendant)" in labels
     page.get_by_text("About the bot levels in Aeroplanes").click()
     rows = page.locator(".bot-levels tbody tr")
     assert rows.count() == len(details)
-    hard = page.locator(".bot-levels tbody tr", has=page.get_by_role("rowheader", name="mcts-hard"))
-    rating = details["mcts-hard"]["games"]["aeroplanes"]["rating"]
-    assert hard.locator("td").nth(1).inner_text() == f"{seconds:.1f} s"
-    assert hard.locator("td").nth(2).inner_text() == ("not measured" if rating is None else f"{rating:.1f}")
+    for level in ("mcts-normal", "mcts-hard"):  # a level that plays as another shows that level's figures
+        row = page.locator(".bot-levels tbody tr", has=page.get_by_role("rowheader", name=level, exact=True))
+        assert row.locator("td").nth(1).inner_text() == f"{seconds:.1f} s"
+        assert row.locator("td").nth(2).inner_text() == ("not measured" if rating is None else f"{rating:.1f}")
 
 
 def create_in_lobby(page, game: str, players: int, seats: dict[int, str], options: dict | None = None,
