@@ -31,15 +31,15 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
 }
 
 #: Openskill ordinal (mu - 3 sigma) of each level by game over the ladder's paired games (`python -m ai.lab.ladder
-#: --report`, bench/RESULTS.md "The ladder"): OpenSky 2p over 200 deals a pair, Blue Skies 2p over 40 games a pair,
-#: Aeroplanes 3p over 42 (random-greedy-mcts-normal, 1 December). Ordinals compare levels within one game only. A level
-#: without 40 games against the level below it has none (the catalog says null); a level that plays as another shows
-#: that level's.
+#: --report`, bench/RESULTS.md "The ladder"): OpenSky 2p over 200 deals a pair; Blue Skies 2p over 40 games a pair
+#: and 80 for mcts-hard against mcts-normal (random-greedy-mcts-normal-mcts-hard, 2 December); Aeroplanes 3p over 42
+#: (random-greedy-mcts-normal, 1 December). Ordinals compare levels within one game only. A level without 40 games
+#: against the level below it has none (the catalog says null); a level that plays as another shows that level's.
 RATINGS: dict[str, dict[str, float]] = {
     "random": {"opensky": -13.6, "blueskies": -10.2, "aeroplanes": -6.1},
     "greedy": {"opensky": 33.4, "blueskies": 23.9, "aeroplanes": 23.6},
-    "mcts-normal": {"blueskies": 25.7, "aeroplanes": 46.9},
-    "mcts-hard": {"blueskies": 31.7},
+    "mcts-normal": {"blueskies": 26.5, "aeroplanes": 46.9},
+    "mcts-hard": {"blueskies": 34.8},
 }
 
 
