@@ -172,3 +172,22 @@ def test_a_tap_on_a_fingertip_sized_target_picks_it_even_beside_others(phone):
     phone.wait_for_timeout(150)
     out = phone.evaluate(TAP_OUTCOME, ref)
     assert out["version"] != before or out["selected"] == [ref], out
+
+
+def test_the_lobby_fits_a_phone_whatever_its_seat_choices_say(phone):
+    """The seat choices' texts are as long as a level's note (\"plays as mcts-normal in Aeroplanes: Aviation
+    Ascendant\"); at 390 px no control of the New game form may reach past the screen or sit under another."""
+    phone.goto("/")
+    phone.wait_for_selector("#catalog tbody tr")
+    for game in ("opensky", "aeroplanes", "blueskies"):
+        phone.select_option("#create-game", game)
+        phone.dispatch_event("#create-game", "change")
+        phone.fill("#create-players", phone.get_attribute("#create-players", "max") or "4")
+        phone.dispatch_event("#create-players", "change")
+        width = phone.evaluate("document.documentElement.clientWidth")
+        edges = phone.eval_on_selector_all(
+            "#create-form select, #create-form input, #create-form button",
+            "els => els.map(e => [e.id, e.getBoundingClientRect().right])")
+        assert edges and [e for e in edges if e[1] > width] == [], (game, width)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= width, game
+        phone.click("#create-submit", trial=True)  # nothing covers the button (Playwright's hit test)

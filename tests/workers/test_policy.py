@@ -169,7 +169,10 @@ def test_levels_think_less_when_the_human_queue_is_old(level, make_instance, mak
     old = decide(12.0)  # 4x the 3 s threshold: a quarter of the budget (its seconds and its iteration cap)
     assert old.outcome == "submitted" and old.scale == pytest.approx(0.25, abs=0.02)
     budget = ai.game_budget(level, "blueskies")
-    assert old.iterations <= budget.iterations * 0.25 + 10 and old.seconds <= budget.seconds * 0.25 + 0.2
+    assert old.iterations <= budget.iterations * 0.25 + 10
+    # the search stops at a quarter of its seconds; what the clock adds around it (the model, the prior, a pause of
+    # a busy 2-core machine: 0.42 s once in CI) stays well under the full budget
+    assert old.seconds <= budget.seconds * 0.25 + 0.5 < budget.seconds
     very_old = decide(600.0)  # down to mcts-easy's budget (0.1 s, 200 iterations), never below
     floor = floor_budget("blueskies")
     assert very_old.scale < 0.01 and very_old.seconds <= floor.seconds + 0.15
