@@ -174,7 +174,7 @@ def test_a_tap_on_a_fingertip_sized_target_picks_it_even_beside_others(phone):
     assert out["version"] != before or out["selected"] == [ref], out
 
 
-def test_the_lobby_fits_a_phone_whatever_its_seat_choices_say(phone):
+def test_the_lobby_fits_a_phone_whatever_its_seat_choices_say(phone, artifacts: Path):
     """The seat choices' texts are as long as a level's note (\"plays as mcts-normal in Aeroplanes: Aviation
     Ascendant\"); at 390 px no control of the New game form may reach past the screen or sit under another."""
     phone.goto("/")
@@ -191,3 +191,4 @@ def test_the_lobby_fits_a_phone_whatever_its_seat_choices_say(phone):
         assert edges and [e for e in edges if e[1] > width] == [], (game, width)
         assert phone.evaluate("document.documentElement.scrollWidth") <= width, game
         phone.click("#create-submit", trial=True)  # nothing covers the button (Playwright's hit test)
+        phone.locator("#create-form").screenshot(path=str(artifacts / f"lobby-phone-form-{game}.png"))
