@@ -180,6 +180,7 @@ class GameLog:
     version: int = 0
     scores: list[int] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
+    status: str = "active"
 
 
 # ---------------------------------------------------------------------- conversions
@@ -308,6 +309,7 @@ def _log(r) -> GameLog:
         version=r.version,
         scores=list(r.scores),
         winners=list(r.winners),
+        status=r.status,
     )
 
 

@@ -8,7 +8,8 @@ bot gets the engine's `default_action`.
 Rules (documented in README "The game-state service"):
 - A seat handed over (resigned, or abandoned) is played to the end by the zombie level (ZOMBIE_BOT_LEVEL,
   "greedy"; "" = the engine's default decision); its token is revoked and every seat sees a public
-  `seat_resigned` / `seat_abandoned` event. Its player ranks last when a rated game settles.
+  `seat_resigned` / `seat_abandoned` event. Its player ranks last and never wins (services/standings.py); when
+  at most one seat is left the game finishes in the same commit (`game_forfeited`) and nobody plays on.
 - Abandonment: ABANDON_AFTER_TIMEOUTS (3) consecutive timeouts of a seat its player still holds (a move of its
   own resets the count), or inactivity (below).
 - Abort: while some human seat has not yet made a decision of its own (a clock default is not one) and no
@@ -21,10 +22,12 @@ Rules (documented in README "The game-state service"):
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from engine.core import Event
+from services import standings
 from services.gamestate import errors, metrics
 from services.gamestate.store import Commit, Meta, dumps, now_ms
 
@@ -56,6 +59,11 @@ class Seats:
         abandoned = sorted({*self.abandoned, seat}) if status == "abandoned" else self.abandoned
         return Seats(bots, resigned, abandoned)
 
+    @property
+    def forfeited(self) -> list[int]:
+        """Resigned or abandoned: ranked last, never winners (services/standings.py)."""
+        return sorted({*self.resigned, *self.abandoned})
+
     def fields(self) -> dict[str, str]:
         """The metadata fields a commit writes for this (Commit.extra_meta)."""
         return {"bots": dumps({str(s): b for s, b in sorted(self.bots.items())}), "resigned": dumps(self.resigned),
@@ -67,6 +75,20 @@ class Seats:
 
 def hand_over(meta: Meta, seat: int, level: str, status: str) -> Seats:
     return Seats.of(meta).hand_over(seat, level, status)
+
+
+def forfeit_events(players: int, forfeited: Collection[int], reason: str) -> list[dict[str, Any]]:
+    """`game_forfeited` when these forfeits leave one seat: the commit ends the game and that seat wins
+    (services/standings.py). Nothing when the game plays on, or when nobody is left to win."""
+    left = standings.seats_left(players, forfeited)
+    if not standings.ends_by_forfeit(players, forfeited) or not left:
+        return []
+    return [Event("game_forfeited", {"seat": left[0], "reason": reason}).to_json()]
+
+
+def zombie_level(players: int, forfeited: Collection[int], level: str) -> str:
+    """Who plays a seat just forfeited: `level`, unless the forfeit ends the game ("": nobody plays on)."""
+    return "" if standings.ends_by_forfeit(players, forfeited) else level
 
 
 def count_timeout(timeouts: dict[int, int], seat: int, limit: int) -> tuple[dict[int, int], bool]:
@@ -131,7 +153,7 @@ class Endings:
         result = await self.store.commit(
             game_id,
             Commit(version, state, seat, "abort", None, [event], meta.clock_ms, status="aborted",
-                   reserves=meta.reserves),
+                   reserves=meta.reserves, forfeited=meta.forfeited),
         )
         if result.status == "stale":
             raise errors.stale(version, result.version or 0)
@@ -176,7 +198,7 @@ class Endings:
         if not meta.resigned and not meta.abandoned and len(undecided_humans(meta, entries)) == len(humans):
             event = Event("game_aborted", {"seat": None, "reason": "inactive"}).to_json()
             commit = Commit(version, state, None, "abort", None, [event], meta.clock_ms, status="aborted",
-                            reserves=meta.reserves, at_ms=now)
+                            reserves=meta.reserves, at_ms=now, forfeited=meta.forfeited)
             if (await self.store.commit(game_id, commit)).status == "ok":
                 metrics.ENDINGS.labels(meta.game, "aborted").inc()
                 return 1
@@ -187,16 +209,18 @@ class Endings:
             return 0
         seats = Seats.of(meta)
         events = []
+        level = zombie_level(meta.players, {*meta.forfeited, *gone}, self.zombie_bot_level)
         for seat in gone:
-            seats = seats.hand_over(seat, self.zombie_bot_level, "abandoned")
-            events.append(Event("seat_abandoned", {"seat": seat, "bot": self.zombie_bot_level or None,
+            seats = seats.hand_over(seat, level, "abandoned")
+            events.append(Event("seat_abandoned", {"seat": seat, "bot": level or None,
                                                    "reason": "inactive"}).to_json())
+        events += forfeit_events(meta.players, seats.forfeited, "abandoned")
         timeouts = {s: n for s, n in meta.timeouts.items() if s not in gone}
         commit = Commit(
             version, state, None, "abandon", None, events, meta.clock_ms,
             keep_deadlines=dict(meta.deadlines), reserves=meta.reserves, at_ms=now,
             extra_meta={**seats.fields(), "timeouts": timeouts_field(timeouts)},
-            bot_wait_ms=self._bot_wait_ms(seats.bots, state.to_act()),
+            bot_wait_ms=self._bot_wait_ms(seats.bots, state.to_act()), forfeited=seats.forfeited,
         )
         result = await self.store.commit(game_id, commit)
         if result.status != "ok":

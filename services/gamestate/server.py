@@ -31,7 +31,7 @@ from services.gamestate.endings import seat_states
 from services.gamestate.pb import SERVICE_NAME, pb2, pb2_grpc
 from services.gamestate.quotas import QuotaBook, Quotas
 from services.gamestate.service import CreateArgs, GameStateService, Registry, ViewData
-from services.gamestate.store import Meta, Store, dumps
+from services.gamestate.store import Meta, Store, dumps, game_status, result_winners
 from services.redis_clients import async_redis
 from services.settings import Settings
 
@@ -142,18 +142,18 @@ def _submitted(r) -> pb2.SubmitActionResponse:
 
 def _view(v: ViewData) -> pb2.GameView:
     state, meta = v.state, v.meta
-    aborted = meta.status == "aborted"
-    over = state.is_over() or aborted
+    status = game_status(meta, state)
+    over = status != "active"
     return pb2.GameView(
         game_id=meta.game_id,
         game=meta.game,
         version=v.version,
-        status="aborted" if aborted else "finished" if over else "active",
-        to_act=[] if aborted else state.to_act(),
+        status=status,
+        to_act=[] if over else state.to_act(),
         seat=v.seat,
         view_json=dumps(state.view(v.seat)),
-        scores=state.scores(),
-        winners=[] if aborted else state.winners(),
+        scores=[] if status == "aborted" else state.scores(),
+        winners=result_winners(state, meta.forfeited) if status == "finished" else [],
         players=meta.players,
         options_json=json.dumps(meta.options),
         bots=meta.bots,
@@ -287,6 +287,7 @@ class GameServicer(pb2_grpc.GameServiceServicer):
             version=meta.version,
             scores=meta.scores,
             winners=meta.winners,
+            status=meta.status,
         )
 
 

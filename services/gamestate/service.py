@@ -20,12 +20,20 @@ from typing import Any, NamedTuple
 
 import engine
 from engine.core import Event, Game, IllegalAction, State
-from services import boundedjson
+from services import boundedjson, standings
 from services.gamestate import errors, metrics, tokens
 from services.gamestate.archived import ArchivedReads
 from services.gamestate.bots import Dispatcher, bot_levels, human_waiting, level_budget_seconds
 from services.gamestate.clocks import TimeControl, spend_reserve
-from services.gamestate.endings import Endings, Seats, count_timeout, hand_over, timeouts_field
+from services.gamestate.endings import (
+    Endings,
+    Seats,
+    count_timeout,
+    forfeit_events,
+    hand_over,
+    timeouts_field,
+    zombie_level,
+)
 from services.gamestate.quotas import QuotaBook
 from services.gamestate.store import Commit, Creation, Meta, Store, fingerprint, now_ms
 
@@ -409,6 +417,8 @@ class GameStateService(Endings):
         meta = await self._meta(game_id)
         seat = await self._seat(meta, token, required=True)
         version, state = await self._state(meta)
+        if meta.ended:  # finished (perhaps by forfeit, before the engine's end) or aborted: nothing is legal
+            return version, seat, []
         return version, seat, [a.to_json() for a in state.legal_actions(seat)]
 
     # ------------------------------------------------------------------ actions
@@ -509,6 +519,8 @@ class GameStateService(Endings):
             raise errors.stale(expected_version, meta.version)
         if meta.status == "aborted":
             raise errors.precondition("the game was aborted", "game_over")
+        if meta.status == "finished":
+            raise errors.precondition("the game is over", "game_over")
         version, state = await self._state(meta)
         if version != expected_version:
             raise errors.stale(expected_version, version)
@@ -539,6 +551,7 @@ class GameStateService(Endings):
             extra_meta=extra,
             reserves=spend_reserve(meta.reserves, meta.deadlines, seat, at) if meta.reserves else {},
             at_ms=at,
+            forfeited=meta.forfeited,
         )
         result = await self.store.commit(meta.game_id, commit)
         if result.status == "token":
@@ -571,6 +584,8 @@ class GameStateService(Endings):
         for a bot seat), so the bot moves it leaves are follow-ups (services/bot_policy.py); so are those left by
         an auto-play here. False: a human's move, resignation or timeout, a creation.
         """
+        if not state.is_over() and standings.ends_by_forfeit(meta.players, meta.forfeited):
+            return  # the commit finished the game by forfeit: nobody plays on
         try:
             deadlines = meta.deadlines if deadlines is None else deadlines
             handed = {*meta.resigned, *meta.abandoned} - set(meta.bots)
@@ -595,6 +610,7 @@ class GameStateService(Endings):
                     Commit(
                         version, new, seat, "auto", action.to_json(), events, meta.clock_ms, keep,
                         bot_wait_ms=self._bot_wait_ms(meta.bots, new.to_act()), reserves=reserves,
+                        forfeited=meta.forfeited,
                     ),
                 )
                 if result.status != "ok":
@@ -685,8 +701,10 @@ class GameStateService(Endings):
         version, state = await self._state(meta)
         if version != meta.version:
             return None  # resigned/bots below must come from the metadata of the version we commit on
+        bot_level = zombie_level(meta.players, {*meta.forfeited, seat}, bot_level)
         seats = hand_over(meta, seat, bot_level, "resigned")
-        event = Event("seat_resigned", {"seat": seat, "bot": bot_level or None}).to_json()
+        events = [Event("seat_resigned", {"seat": seat, "bot": bot_level or None}).to_json(),
+                  *forfeit_events(meta.players, seats.forfeited, "resigned")]
         result = await self.store.commit(
             game_id,
             Commit(
@@ -695,13 +713,14 @@ class GameStateService(Endings):
                 seat=seat,
                 kind="resign",
                 action=None,
-                events=[event],
+                events=events,
                 clock_ms=meta.clock_ms,
                 keep_deadlines=_running(meta.deadlines, state.to_act(), -1),
                 extra_meta={**seats.fields(),
                             "timeouts": timeouts_field({s: n for s, n in meta.timeouts.items() if s != seat})},
                 bot_wait_ms=self._bot_wait_ms(seats.bots, state.to_act()),
                 reserves=meta.reserves,
+                forfeited=seats.forfeited,
             ),
         )
         if result.status == "stale":
@@ -867,18 +886,20 @@ class GameStateService(Endings):
                 counts, abandon = count_timeout(timeouts, seat, self.abandon_after_timeouts)
                 extra["timeouts"] = timeouts_field(counts)
                 if abandon:
-                    after = seats.hand_over(seat, self.zombie_bot_level, "abandoned")
+                    level = zombie_level(meta.players, {*seats.forfeited, seat}, self.zombie_bot_level)
+                    after = seats.hand_over(seat, level, "abandoned")
                     extra.update(after.fields())
                     events.append(Event("seat_abandoned", {
-                        "seat": seat, "bot": self.zombie_bot_level or None, "reason": "timeouts",
+                        "seat": seat, "bot": level or None, "reason": "timeouts",
                         "timeouts": self.abandon_after_timeouts}).to_json())
+                    events += forfeit_events(meta.players, after.forfeited, "abandoned")
             spent = spend_reserve(reserves, deadlines, seat, now) if reserves else {}
             result = await self.store.commit(
                 game_id,
                 Commit(
                     version, new, seat, "timeout", action.to_json(), events, meta.clock_ms, keep,
                     bot_wait_ms=self._bot_wait_ms(after.bots, new.to_act()), extra_meta=extra,
-                    reserves=spent, at_ms=now,
+                    reserves=spent, at_ms=now, forfeited=after.forfeited,
                 ),
             )
             if result.status != "ok":
@@ -890,7 +911,7 @@ class GameStateService(Endings):
             bot_timed_out = seat in meta.bots
             if abandon:
                 abandoned.append(seat)
-            if state.is_over():
+            if result.ended:  # the engine's end, or the last rival abandoned (services/standings.py)
                 break
         for seat in abandoned:
             await self.store.revoke_seat_token(game_id, seat)

@@ -18,7 +18,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -26,7 +26,7 @@ import orjson
 import redis.asyncio as aioredis
 
 from engine.core import Game, State, canonical_json
-from services import boundedjson
+from services import boundedjson, standings
 from services.gamestate.clocks import seat_deadline
 from services.gamestate.keys import Keys
 
@@ -233,6 +233,11 @@ class Meta:
         """Seats a player holds or held: not bot seats, unless a bot took one over (resigned, abandoned)."""
         return [s for s in range(self.players) if s not in self.bots or s in self.resigned or s in self.abandoned]
 
+    @property
+    def forfeited(self) -> list[int]:
+        """Seats their players resigned or abandoned: they rank last and never win (services/standings.py)."""
+        return sorted({*self.resigned, *self.abandoned})
+
     def playing_humans(self) -> list[int]:
         """Human seats still played by their player (neither resigned nor abandoned)."""
         return [s for s in range(self.players) if s not in self.bots and s not in self.resigned
@@ -332,6 +337,9 @@ class Commit:
     reserves: dict[int, int] = field(default_factory=dict)
     #: the commit's time (epoch ms); None = now. The service passes the instant it spent reserves at.
     at_ms: int | None = None
+    #: the seats resigned or abandoned once this commit is in (services/standings.py): they never win, and when
+    #: at most one seat is left the game finishes here. Required: a site that forgot it would crown a resigner.
+    forfeited: Collection[int] = field(kw_only=True)
 
 
 @dataclass(slots=True)
@@ -340,6 +348,12 @@ class CommitResult:
     version: int | None = None
     duplicate: dict[str, Any] | None = None
     deadlines: dict[int, int] = field(default_factory=dict)
+    #: the game's status after an "ok" commit: active, finished (by the engine's end or by forfeit), aborted
+    game_status: str = "active"
+
+    @property
+    def ended(self) -> bool:
+        return self.game_status != "active"
 
 
 def next_deadlines(
@@ -364,6 +378,21 @@ def _from_snapshot(game: Game, snap_state: str, tail: list[str]) -> State | None
 
 def status_of(state: State) -> str:
     return "finished" if state.is_over() else "active"
+
+
+def game_status(meta: Meta, state: State) -> str:
+    """The status a read shows: the stored one once the game has ended (aborted; finished, perhaps by forfeit
+    before the engine's end), else what the state, perhaps newer than `meta`, says."""
+    if meta.ended:
+        return meta.status
+    return "finished" if state.is_over() or standings.ends_by_forfeit(meta.players, meta.forfeited) else "active"
+
+
+def result_winners(state: State, forfeited: Collection[int]) -> list[int]:
+    """The platform's winners of a game that finished at `state` (services/standings.py): never a forfeited
+    seat; the seat left when the others forfeited before the engine's end."""
+    over = state.is_over()
+    return standings.winners(len(state.scores()), state.scores(), state.winners() if over else [], forfeited, over)
 
 
 def replay_entries(state: State, game: Game, entries: list[dict[str, Any]]) -> State:
@@ -673,12 +702,16 @@ class Store:
         state = c.state
         version = c.expected_version + 1
         now = now_ms() if c.at_ms is None else c.at_ms
+        players = len(state.scores())
         status = c.status or status_of(state)
+        if status == "active" and standings.ends_by_forfeit(players, c.forfeited):
+            status = "finished"
         active = status == "active"
         deadlines = next_deadlines(state, c.clock_ms, c.keep_deadlines, now, c.reserves) if active else {}
         deadline = min(deadlines.values(), default=0)
         to_act = state.to_act() if active else []
-        winners = state.winners() if status == "finished" else []
+        winners = result_winners(state, c.forfeited) if status == "finished" else []
+        scores = [] if status == "aborted" else state.scores()
         snapshot = version % self.snapshot_every == 0 or not active
         state_text, digest = _serialise(state)
         entry = {"v": version, "seat": c.seat, "kind": c.kind, "action": c.action, "at_ms": now}
@@ -699,7 +732,7 @@ class Store:
                 digest,
                 status,
                 dumps(to_act),
-                dumps(state.scores()),
+                dumps(scores),
                 dumps(winners),
                 now,
                 deadline,
@@ -722,7 +755,7 @@ class Store:
         if outcome == "ok":
             self._remember(game_id, version, state)
             self._advance_meta(game_id, c, version, digest, status, now, deadline, deadlines, to_act, winners)
-            return CommitResult("ok", version=version, deadlines=deadlines)
+            return CommitResult("ok", version=version, deadlines=deadlines, game_status=status)
         self._metas.pop(game_id, None)
         if outcome == "dup":
             return CommitResult("dup", duplicate=json.loads(value))
@@ -815,7 +848,7 @@ class Store:
                 digest=digest,
                 status=status,
                 to_act=json.loads(dumps(to_act)),
-                scores=json.loads(dumps(state.scores())),
+                scores=[] if status == "aborted" else json.loads(dumps(state.scores())),
                 winners=json.loads(dumps(winners)),
                 updated_ms=now,
                 deadline_ms=deadline,

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from services.gateway.gamestate import GameStateError
 from services.gateway.keys import Keys
+from services.standings import shown_scores, shown_winners
 
 if TYPE_CHECKING:
     from services.gateway.context import Context
@@ -214,7 +215,8 @@ class Follower:
             await self.c.settle_soon(game_id)
             for seat, pid in sorted(seats.items()):
                 events.append((pid, "game_end", {"game_id": game_id, "seat": seat, "status": status,
-                                                 "scores": scores, "winners": winners}))
+                                                 "scores": shown_scores(status, scores),
+                                                 "winners": shown_winners(status, winners)}))
         else:
             for seat in new_turns(to_act, before, actor):
                 if seat in seats:

@@ -165,7 +165,7 @@ class GameStateClient:
         return {
             "game_id": game_id, "game": r.game, "players": r.players, "options": r.options, "seed": r.seed,
             "actions": r.entries, "version": r.version, "final_digest": r.final_digest, "scores": r.scores,
-            "winners": r.winners,
+            "winners": r.winners, "status": r.status,
         }
 
     async def watch(self, game_id: str, token: str | None, after: int | None) -> AsyncIterator[Update]:

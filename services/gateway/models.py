@@ -187,8 +187,11 @@ class GameLog(BaseModel):
     actions: list[JsonObject]
     version: int
     final_digest: str
-    scores: list[int]
-    winners: list[int]
+    status: Literal["active", "finished", "aborted"] = Field(
+        description="finished: scores and winners are the result; aborted: no result (both null)"
+    )
+    scores: list[int] | None = Field(description="null for an aborted game")
+    winners: list[int] | None = Field(description="null unless the game is finished")
 
 
 class NewPlayer(Strict):

@@ -35,6 +35,7 @@ PLATFORM_SCHEMAS: dict[str, dict[str, Any]] = {
     "seat_resigned": {"seat": SEAT, "bot": {"type": ["string", "null"]}},
     "seat_abandoned": {"seat": SEAT, "bot": {"type": ["string", "null"]},
                        "reason": {"enum": ["timeouts", "inactive"]}, "timeouts": {"type": "integer"}},
+    "game_forfeited": {"seat": SEAT, "reason": {"enum": ["resigned", "abandoned"]}},
     "game_aborted": {"seat": NULLABLE_SEAT, "reason": {"enum": ["requested", "inactive"]}},
 }
 assert set(PLATFORM_SCHEMAS) == set(PLATFORM_EVENTS)

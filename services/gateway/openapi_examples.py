@@ -73,7 +73,8 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("get", "/v1/games/{game_id}/log"): {"response": {
         "game_id": GAME, "game": "opensky", "players": 2, "options": {"map": "europe", "callsigns": "random"},
         "seed": 7, "actions": [{"seat": 0, "action": {"type": "place_aircraft", "route": "AMS-CDG"}, "version": 1}],
-        "version": 54, "final_digest": "9c1f0e4b7a2d", "scores": [412, 380], "winners": [0]}},
+        "version": 54, "final_digest": "9c1f0e4b7a2d", "status": "finished", "scores": [412, 380],
+        "winners": [0]}},
     ("get", "/v1/games/{game_id}/events"): {"stream": GAME_EVENTS},
     ("post", "/v1/players"): {"request": {"name": "my-bot", "kind": "bot"},
                               "response": {"player_id": PLAYER, "api_key": KEY}},

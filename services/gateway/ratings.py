@@ -23,6 +23,7 @@ from typing import Protocol
 from openskill.models import PlackettLuce
 from redis.asyncio import Redis
 
+from services import standings
 from services.archive.accounts import AccountRepository, BoardRow, Skill
 from services.gateway.keys import Keys
 
@@ -64,23 +65,6 @@ class Rating:
 
 
 DEFAULT = Rating(MODEL.mu, MODEL.sigma, 0)
-
-
-def ranks_from_result(scores: Sequence[int], winners: Sequence[int], last: Collection[int] = ()) -> list[int]:
-    """Rank 1 for the winners (the engine's tie-break already applied), then by score, ties shared; the seats in
-    `last` (players who resigned or were abandoned) rank below every other seat, tied among themselves."""
-    out = set(last)
-    ranked = [seat for seat in range(len(scores)) if seat not in out]
-    winner_set = set(winners) - out
-    others = sorted({scores[seat] for seat in ranked if seat not in winner_set}, reverse=True)
-    first_other = 2 if winner_set else 1
-    ranks = [0] * len(scores)
-    for seat in ranked:
-        ranks[seat] = 1 if seat in winner_set else first_other + others.index(scores[seat])
-    bottom = max((ranks[seat] for seat in ranked), default=0) + 1
-    for seat in out:
-        ranks[seat] = bottom
-    return ranks
 
 
 # KEYS: rated_pending, rated_due, then rated:<id> per game. ARGV: check time ms, JSON array of
@@ -202,7 +186,7 @@ class Ratings:
         if sorted(seats) != list(range(len(scores))):
             raise ValueError(f"rated game {game_id} has seats {sorted(seats)} but {len(scores)} scores")
         players = {seat: e.removeprefix("player:") for seat, e in seats.items() if e.startswith("player:")}
-        ranks = ranks_from_result(scores, winners, last)
+        ranks = standings.ranks(scores, winners, last)
         if await self.redis.exists(self.keys.rated_done(game_id)):
             applied = False  # settled in Redis before ratings moved to SQL (and not imported yet)
         else:

@@ -34,6 +34,7 @@ from services.gateway.models import (
     Submitted,
     Version,
 )
+from services.standings import shown_scores, shown_winners
 
 router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES)
 
@@ -133,7 +134,8 @@ async def get_game(game_id: str, request: Request, c: Ctx) -> GameOut:
                      player_id=_player_of(players.get(s["seat"]), s["kind"], g.owner)) for s in g.seats]
     return GameOut(
         game_id=g.game_id, game=g.game, version=g.version, status=g.status, to_act=g.to_act, seat=g.seat,
-        view=g.view, scores=g.scores, winners=g.winners if g.status == "finished" else None, players=g.players,
+        view=g.view, scores=shown_scores(g.status, g.scores), winners=shown_winners(g.status, g.winners),
+        players=g.players,
         bots={str(k): v for k, v in sorted(g.bots.items())},
         turn_seconds=g.turn_seconds or None, deadlines={str(k): v for k, v in sorted(g.deadlines.items())},
         time_control=g.time_control, reserves={str(k): v for k, v in sorted(g.reserves.items())}, seats=seats,
@@ -252,7 +254,9 @@ async def rotate_token(game_id: str, request: Request, c: Ctx) -> NewToken:
 @router.get("/games/{game_id}/log", response_model=GameLog, summary="Seed and actions of a finished game")
 async def game_log(game_id: str, c: Ctx) -> GameLog:
     try:
-        return GameLog(**await c.gamestate.log(_game_id(game_id)))
+        log = await c.gamestate.log(_game_id(game_id))
+        return GameLog(**{**log, "scores": shown_scores(log["status"], log["scores"]),
+                          "winners": shown_winners(log["status"], log["winners"])})
     except GameStateError as exc:
         raise http_error(exc) from None
 
@@ -303,7 +307,7 @@ async def _stream(c: Context, game_id: str, token: str | None, after: int | None
             finished = item.status == "finished"
             state = {"version": item.version, "kind": item.kind, "actor": item.actor, "status": item.status,
                      "to_act": item.to_act, "scores": item.scores if finished else None,
-                     "winners": item.winners if finished else None}
+                     "winners": shown_winners(item.status, item.winners)}
             yield ServerSentEvent(data=json.dumps(state), event="state", id=vid)
             if item.status != "active":  # finished, or aborted
                 await c.settle_soon(game_id)

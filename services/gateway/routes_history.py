@@ -17,6 +17,7 @@ from services.archive.repository import BadCursor
 from services.gateway.context import Ctx
 from services.gateway.errors import ERROR_RESPONSES, ApiError
 from services.gateway.models import TimeControlOut
+from services.standings import shown_scores, shown_winners
 
 router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES)
 
@@ -31,8 +32,8 @@ class HistoryGame(BaseModel):
     seats: list[int] = Field(description="The seats this player held (where recorded)")
     owner: bool = Field(description="This player created the game")
     version: int
-    scores: list[int]
-    winners: list[int]
+    scores: list[int] | None = Field(description="null for an aborted game (it has no result)")
+    winners: list[int] | None = Field(description="null for an aborted game")
     rated: bool
     created_ms: int
     finished_ms: int
@@ -67,8 +68,8 @@ async def player_games(
         HistoryGame(
             game_id=g.game_id, game=g.game, status=g.status, players=g.players,
             seats=[s for s, p in sorted(g.seat_players.items()) if p == player_id], owner=g.owner == player_id,
-            version=g.version, scores=g.scores, winners=g.winners, rated=g.rated, created_ms=g.created_ms,
-            finished_ms=g.finished_ms, time_control=g.time_control,
+            version=g.version, scores=shown_scores(g.status, g.scores), winners=shown_winners(g.status, g.winners),
+            rated=g.rated, created_ms=g.created_ms, finished_ms=g.finished_ms, time_control=g.time_control,
         )
         for g in page.games
     ]

@@ -23,7 +23,8 @@ import engine
 
 SEEDS = 4
 MORE_SEEDS = 60
-PLATFORM_EVENTS = ("game_created", "timeout", "seat_auto_played", "seat_resigned", "seat_abandoned", "game_aborted")
+PLATFORM_EVENTS = ("game_created", "timeout", "seat_auto_played", "seat_resigned", "seat_abandoned", "game_forfeited",
+                   "game_aborted")
 
 #: Examples of action types that seeded random games rarely or never make legal (checked against each game's
 #: action codec by the tests, so they cannot go stale either).

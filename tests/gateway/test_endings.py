@@ -9,11 +9,13 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from services.gateway.ratings import DEFAULT, ranks_from_result
+from services.gateway.ratings import DEFAULT
+from services.standings import ranks
 from tests.gateway.conftest import ServiceInstance
 from tests.gateway.helpers import api_key, auth, create, read_sse
 from tests.gateway.test_basics import assert_error
 from tests.gateway.test_matchmaking import new_player, poll, run_matcher, ticket
+from tests.services.test_forfeits import lowest_card_winners
 
 TOY = "toybids"
 REALTIME = {"kind": "realtime", "seconds_per_decision": 20, "reserve_seconds": 90}
@@ -82,13 +84,46 @@ def test_resign_over_rest_hands_the_seat_over_and_says_so_to_every_seat(http: ht
     assert r.status_code == 200 and r.json() == {"version": 1}
     game = http.get(f"/v1/games/{gid}").json()
     assert game["seats"][0]["status"] == "resigned" and game["seats"][0]["kind"] == "human"
-    assert game["version"] == 2  # the zombie (here the default decision) already bid for seat 0
+    # two players: the resignation ends the game at once and the opponent wins (services/standings.py)
+    assert (game["version"], game["status"], game["winners"], game["to_act"]) == (1, "finished", [1], [])
     assert_error(http.get(f"/v1/games/{gid}", headers=auth(tokens[0])), 401)  # the token is revoked
-    while http.get(f"/v1/games/{gid}").json()["status"] == "active":
-        _bid(http, gid, tokens[1])
+    assert http.get(f"/v1/games/{gid}/actions", headers=auth(tokens[1])).json()["actions"] == []
     events = read_sse(http, f"/v1/games/{gid}/events", headers=auth(tokens[1]))
     assert [e.json() for e in events if e.event == "message"][1] == {
         "type": "seat_resigned", "seat": 0, "bot": None, "version": 1}
+    assert events[-1].event == "end" and events[-1].json()["winners"] == [1]
+    log = http.get(f"/v1/games/{gid}/log").json()
+    assert (log["status"], log["winners"]) == ("finished", [1])
+
+
+def test_a_resigned_player_never_wins_a_game_played_out(http: httpx.Client) -> None:
+    """Three players: the resigned seat is played to the end by the zombie and ranks last; whatever it scores it
+    is never among the winners, in the game view, the stream's end or the log."""
+    seed = next(s for s in range(1, 500) if lowest_card_winners(3, s, rounds=3) == [2])
+    body = create(http, TOY, 3, seed=seed, options={"rounds": 3})
+    gid, tokens = body["game_id"], _tokens(body)
+    assert http.post(f"/v1/games/{gid}/resign", headers=auth(tokens[2])).status_code == 200
+    while http.get(f"/v1/games/{gid}").json()["status"] == "active":
+        for seat in (0, 1):
+            if seat in http.get(f"/v1/games/{gid}").json()["to_act"]:
+                _bid(http, gid, tokens[seat])
+    game = http.get(f"/v1/games/{gid}").json()
+    assert game["scores"][2] > max(game["scores"][:2])  # every seat bid its lowest card: seat 2 outscored both
+    assert game["winners"] and 2 not in game["winners"]
+    assert read_sse(http, f"/v1/games/{gid}/events")[-1].json()["winners"] == game["winners"]
+    assert http.get(f"/v1/games/{gid}/log").json()["winners"] == game["winners"]
+
+
+def test_an_aborted_game_shows_no_scores_and_no_winners(http: httpx.Client) -> None:
+    body = create(http, TOY, 2, seed=10)
+    gid, tokens = body["game_id"], _tokens(body)
+    assert http.post(f"/v1/games/{gid}/abort", headers=auth(tokens[0])).status_code == 200
+    game = http.get(f"/v1/games/{gid}").json()
+    assert (game["status"], game["scores"], game["winners"]) == ("aborted", None, None)
+    end = read_sse(http, f"/v1/games/{gid}/events")[-1].json()
+    assert (end["status"], end["scores"], end["winners"]) == ("aborted", None, None)
+    log = http.get(f"/v1/games/{gid}/log").json()
+    assert (log["status"], log["scores"], log["winners"]) == ("aborted", None, None)
 
 
 def test_abort_over_rest_ends_the_game_and_its_streams(http: httpx.Client) -> None:
@@ -166,10 +201,10 @@ def test_tickets_with_different_time_controls_never_meet(make_gateway) -> None:
 
 
 def test_a_resigned_or_abandoned_player_ranks_last() -> None:
-    assert ranks_from_result([10, 5, 7], [0]) == [1, 3, 2]
-    assert ranks_from_result([10, 5, 7], [0], last={0}) == [3, 2, 1]  # the zombie won seat 0's game: still last
-    assert ranks_from_result([10, 5, 7, 1], [0], last={0, 2}) == [3, 1, 3, 2]
-    assert ranks_from_result([4, 4], [0, 1], last={1}) == [1, 2]
+    assert ranks([10, 5, 7], [0]) == [1, 3, 2]
+    assert ranks([10, 5, 7], [0], forfeited={0}) == [3, 2, 1]  # the zombie won seat 0's game: still last
+    assert ranks([10, 5, 7, 1], [0], forfeited={0, 2}) == [3, 1, 3, 2]
+    assert ranks([4, 4], [0, 1], forfeited={1}) == [1, 2]
 
 
 def test_a_matched_game_whose_player_resigns_settles_with_that_player_last(make_gateway) -> None:
@@ -182,8 +217,7 @@ def test_a_matched_game_whose_player_resigns_settles_with_that_player_last(make_
         gid = a["game_id"]
         _bid(c, gid, a["token"])
         assert c.post(f"/v1/games/{gid}/resign", headers=auth(b["token"])).status_code == 200
-        while c.get(f"/v1/games/{gid}").json()["status"] == "active":
-            _bid(c, gid, a["token"])  # b's seat is played by the zombie (the default decision)
+        assert c.get(f"/v1/games/{gid}").json()["winners"] == [a["seat"]]  # two players: it ends at once
         run_matcher(gw.settings)  # settles it (and the GET above may have already)
         stays = c.get(f"/v1/players/{pa}").json()["ratings"][TOY]
         leaves = c.get(f"/v1/players/{pb}").json()["ratings"][TOY]

@@ -181,3 +181,31 @@ def test_archived_games_show_the_time_control_they_had(slow_archiving_stack, rdb
             assert next(g for g in listed["games"] if g["game_id"] == game_id) == line
             about = [c for c in gateway_commands(gw, lambda g=game_id: http.get(f"/v1/games/{g}")) if game_id in c]
             assert [c.split()[0].upper() for c in about] == ["EXISTS"], about
+
+
+def test_archived_resigned_and_aborted_games_keep_the_result_every_read_showed(archived_stack: Gateway):
+    """services/standings.py: the archive, the history and reads of the archived game agree with what the live
+    game showed: a 2-player resignation is won by the opponent; an aborted game has no scores and no winners."""
+    with archived_stack.client() as http:
+        player = http.post("/v1/players", json={"name": "quits"}).json()
+        key = {"Authorization": f"Bearer {player['api_key']}"}
+        shown = {}
+        for seed, leave in ((60, "resign"), (61, "abort")):
+            created = http.post("/v1/games", headers=key, json={"game": "toybids", "players": 2, "seed": seed}).json()
+            game_id, token = created["game_id"], created["seats"][0]["token"]
+            assert http.post(f"/v1/games/{game_id}/{leave}", headers={"Authorization": f"Bearer {token}"}) \
+                .status_code == 200
+            live = http.get(f"/v1/games/{game_id}").json()
+            shown[game_id] = (live["status"], live["scores"], live["winners"])
+        assert sorted(shown.values(), key=str) == sorted([("finished", [0, 0], [1]), ("aborted", None, None)], key=str)
+        url = f"/v1/players/{player['player_id']}/games"
+        deadline = time.monotonic() + 20
+        while len(games := http.get(url, params={"limit": 100}).json()["games"]) < 2:
+            assert time.monotonic() < deadline, "the games were not archived"
+            time.sleep(0.1)
+        for g in games:
+            assert (g["status"], g["scores"], g["winners"]) == shown[g["game_id"]]
+            archived = http.get(f"/v1/games/{g['game_id']}").json()
+            assert (archived["status"], archived["scores"], archived["winners"]) == shown[g["game_id"]]
+            log = http.get(f"/v1/games/{g['game_id']}/log").json()
+            assert (log["status"], log["scores"], log["winners"]) == shown[g["game_id"]]

@@ -49,7 +49,7 @@ class SseReader:
 
 @pytest.mark.parametrize("how", ["rotate", "resign"])
 def test_a_revoked_tokens_event_stream_errs_and_closes_within_a_second(gateway, service, http, how: str) -> None:
-    body = create(http, "toybids", 2, seed=81)
+    body = create(http, "toybids", 3, seed=81)  # a resigned seat is played out
     gid, tokens = body["game_id"], {s["seat"]: s["token"] for s in body["seats"]}
     reader = SseReader(gateway, f"/v1/games/{gid}/events", auth(tokens[0]))
     with GameClient(service.addr) as g:

@@ -178,16 +178,18 @@ def test_decisions_a_human_waits_on_are_queued_before_bot_only_games(make_instan
     client = make_client(make_instance())
     before = time.time()
     bots_only = client.create_game("toybids", 2, seed=57, bots={0: "random", 1: "random"}).game_id
-    with_human = client.create_game("toybids", 2, seed=58, bots={1: "random"})
+    with_human = client.create_game("toybids", 3, seed=58, bots={1: "random", 2: "random"})
     after = time.time()
-    assert _firsts(rdb, settings) == [("skyboard.bot_move", [with_human.game_id, 1, 0])]
+    assert _firsts(rdb, settings) == [("skyboard.bot_move", [with_human.game_id, 1, 0]),
+                                      ("skyboard.bot_move", [with_human.game_id, 2, 0])]
     assert _queued(rdb, background_list(settings.bot_queue)) == [
         ("skyboard.bot_move", [bots_only, 0, 0]), ("skyboard.bot_move", [bots_only, 1, 0])]
     follow_ups, firsts = human_lists(settings.bot_queue)
     for raw in rdb.lrange(firsts, 0, -1) + rdb.lrange(background_list(settings.bot_queue), 0, -1):
         assert before <= json.loads(raw)["headers"][SENT_AT] <= after
     assert rdb.llen(follow_ups) == 0
-    # a human who resigns to a bot leaves a game of bots only: its decisions go to the back
+    # a human who resigns to a bot leaves a game of bots only (3 players: it is played out, services/standings.py):
+    # its decisions go to the back
     client.resign(with_human.game_id, with_human.token(0), bot_level="random")
     assert ("skyboard.bot_move", [with_human.game_id, 0, 1]) in _queued(rdb, background_list(settings.bot_queue))
 

@@ -19,7 +19,8 @@ def _wait_finished(client, game_id, timeout=10.0):
 
 
 def test_turn_clock_applies_the_default_once_with_two_instances(make_instance, make_client, rdb, prefix, registry):
-    a, b = make_client(make_instance()), make_client(make_instance())  # both run a sweeper
+    # both run a sweeper; nobody is abandoned (else the third timeout in a row would end a 2-player game by forfeit)
+    a, b = (make_client(make_instance(abandon_after_timeouts=0)) for _ in range(2))
     game = a.create_game("toybids", 2, seed=41, options={"rounds": 3}, turn_seconds=0.3)
     start = a.get_game(game.game_id)
     assert start.deadline_ms > 0 and start.turn_seconds == 0.3

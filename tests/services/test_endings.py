@@ -39,31 +39,52 @@ def _expire(inst, client: GameClient, game_id: str, seat: int) -> None:
     assert _sweep(inst) == 1
 
 
-def _clocked(make_instance, make_client, **settings):
+def _clocked(make_instance, make_client, players: int = 2, **settings):
     inst = make_instance(sweeper=False, **settings)
     client = make_client(inst)
-    game = client.create_game("toybids", 2, seed=11, options={"rounds": 4}, turn_seconds=0.05)
+    game = client.create_game("toybids", players, seed=11, options={"rounds": 4}, turn_seconds=0.05)
     return inst, client, game
 
 
 def test_three_timeouts_in_a_row_abandon_the_seat_to_the_zombie_bot(make_instance, make_client, rdb, settings):
-    inst, client, game = _clocked(make_instance, make_client, zombie_bot_level="greedy")
-    for _round in range(3):  # seat 0 bids every round; seat 1 never does
+    inst, client, game = _clocked(make_instance, make_client, players=3, zombie_bot_level="greedy")
+    for _round in range(3):  # seats 0 and 2 bid every round; seat 1 never does
         _bid(client, game, 0)
+        _bid(client, game, 2)
         _expire(inst, client, game.game_id, 1)
     view = client.get_game(game.game_id)
+    assert view.status == "active"  # two players are left: the abandoned seat is played out
     assert view.abandoned == [1] and view.resigned == [] and view.bots == {1: "greedy"}
     assert view.seats == [
         {"seat": 0, "kind": "human", "status": "active", "bot_level": None},
         {"seat": 1, "kind": "human", "status": "abandoned", "bot_level": "greedy"},
+        {"seat": 2, "kind": "human", "status": "active", "bot_level": None},
     ]
     expect_error(C.UNAUTHENTICATED, client.get_game, game.game_id, game.token(1))  # its token is revoked
     assert rdb.llen(human_lists(settings.bot_queue)[1]) == 1  # the zombie's first move: a first decision
-    updates = list(islice(client.watch(game.game_id, game.token(0), after_version=0), 6))
+    updates = list(islice(client.watch(game.game_id, game.token(0), after_version=0), 9))
     abandoned = [e for u in updates for e in u.events if e["type"] == "seat_abandoned"]
     assert abandoned == [{"type": "seat_abandoned", "seat": 1, "bot": "greedy", "reason": "timeouts", "timeouts": 3}]
-    assert [u.kind for u in updates] == ["move", "timeout"] * 3
+    assert [u.kind for u in updates] == ["move", "move", "timeout"] * 3
     assert updates[-1].events[-1]["type"] == "seat_abandoned"  # with the third timeout, seen by every seat
+
+
+def test_a_two_player_game_ends_when_a_seat_is_abandoned_and_the_other_wins(make_instance, make_client, rdb,
+                                                                           settings):
+    """The platform's forfeit rule (services/standings.py): nobody is left to play against, so the game finishes
+    at the third timeout, with the scores as they stood, and no zombie is queued."""
+    inst, client, game = _clocked(make_instance, make_client, zombie_bot_level="greedy")
+    for _round in range(3):
+        _bid(client, game, 0)
+        _expire(inst, client, game.game_id, 1)
+    view = client.get_game(game.game_id)
+    assert (view.status, view.winners, view.abandoned, view.to_act) == ("finished", [0], [1], [])
+    assert view.deadlines == {}
+    assert rdb.llen(human_lists(settings.bot_queue)[1]) == 0
+    expect_error(C.FAILED_PRECONDITION, _bid, client, game, 0)
+    assert _sweep(inst) == 0  # no clock runs on a finished game
+    last = list(client.watch(game.game_id, game.token(0), after_version=0))[-1]
+    assert (last.kind, last.status, last.winners) == ("timeout", "finished", [0])
 
 
 def test_a_decision_of_its_own_restarts_the_count(make_instance, make_client):
@@ -94,9 +115,10 @@ def test_bot_seats_time_out_without_being_abandoned(make_instance, make_client):
 
 def test_resigning_hands_the_seat_to_the_zombie_level(make_instance, make_client, rdb, settings):
     client = make_client(make_instance(zombie_bot_level="greedy"))
-    game = client.create_game("toybids", 2, seed=13)
+    game = client.create_game("toybids", 3, seed=13)
     assert client.resign(game.game_id, game.token(0)) == 1
     view = client.get_game(game.game_id)
+    assert view.status == "active"  # two players are left: the zombie plays the seat out
     assert view.resigned == [0] and view.bots == {0: "greedy"}
     assert view.seats[0] == {"seat": 0, "kind": "human", "status": "resigned", "bot_level": "greedy"}
     assert rdb.llen(human_lists(settings.bot_queue)[1]) == 1  # after a human's resignation: a first decision
@@ -107,7 +129,7 @@ def test_resigning_hands_the_seat_to_the_zombie_level(make_instance, make_client
 def test_a_rated_game_refuses_a_client_chosen_level_for_a_resigned_seat(make_instance, make_client, settings):
     client = make_client(make_instance(zombie_bot_level="greedy"))
     admin = client.admin(settings.service_secret)
-    game = admin.create_game("toybids", 2, seed=14, rated=True)
+    game = admin.create_game("toybids", 3, seed=14, rated=True)
     assert client.get_game(game.game_id).rated is True
     err = expect_error(C.INVALID_ARGUMENT, client.resign, game.game_id, game.token(1), "random")
     assert err.reason == "bot_level_not_allowed"

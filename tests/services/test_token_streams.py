@@ -77,7 +77,7 @@ def test_rotating_a_token_ends_its_streams_within_a_second_even_on_an_idle_game(
 
 def test_resigning_ends_the_seats_streams_before_its_auto_played_secret(make_instance, make_client):
     client = make_client(make_instance(watch_block_ms=5000))
-    game = client.create_game("toybids", 2, seed=72)
+    game = client.create_game("toybids", 3, seed=72)  # played out: 2 seats stay
     mine = Watcher(client, game.game_id, game.token(0))
     resigned_at = time.monotonic()
     # version 1 records the resignation, version 2 plays seat 0's default bid (its "you_bid" is seat 0's secret)

@@ -274,8 +274,8 @@ def check_replay(page, artifacts: Path) -> None:
 
 
 def test_a_player_resigns_or_aborts_from_the_page_after_confirming(page, wc_gateway, bot_worker, artifacts: Path):
-    """Table basics: abort before anyone moved ends the game unrated; resign hands the seat to a bot, which
-    plays it out (the page then watches as a spectator). Both ask for confirmation first."""
+    """Table basics: abort before anyone moved ends the game unrated; resigning a 2-player game ends it at once and
+    the opponent wins (services/standings.py; the page then shows the end). Both ask for confirmation first."""
     dialogs: list[str] = []
 
     def answer(dialog) -> None:
@@ -298,7 +298,7 @@ def test_a_player_resigns_or_aborts_from_the_page_after_confirming(page, wc_gate
     assert "rank last" in dialogs[-1]
     with httpx.Client(base_url=wc_gateway.url) as http:
         game = http.get(f"/v1/games/{game_id}").json()
-    assert game["status"] == "finished" and game["seats"][0]["status"] == "resigned"
+    assert game["status"] == "finished" and game["seats"][0]["status"] == "resigned" and game["winners"] == [1]
     page.screenshot(path=str(artifacts / "resigned.png"))
 
 

@@ -163,3 +163,32 @@ def test_a_difference_the_categories_do_not_explain_shows_as_other(page, finishe
         assert row["era_2"] is None
         assert row["other"] == expected[row["seat"]]["era_2"]
         assert sum(row[k] or 0 for k in [*CATEGORIES, "other"]) == row["total"]
+
+
+def test_a_resigned_player_is_shown_last_and_never_as_the_winner(page, wc_gateway, artifacts):
+    """OpenSky, 2 players: seat 0 makes a move and resigns; the game ends at once and the end screen crowns seat 1,
+    with seat 0 below it marked as resigned, whatever the scores (services/standings.py)."""
+    http = httpx.Client(base_url=wc_gateway.url, timeout=30)
+    key = http.post("/v1/players", json={"name": "Resigner"}).raise_for_status().json()["api_key"]
+    created = http.post("/v1/games", headers={"Authorization": f"Bearer {key}"},
+                        json={"game": "opensky", "players": 2, "seed": 3}).raise_for_status().json()
+    game_id = created["game_id"]
+    tokens = {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in created["seats"]}
+    game = http.get(f"/v1/games/{game_id}").raise_for_status().json()
+    seat = game["to_act"][0]
+    actions = http.get(f"/v1/games/{game_id}/actions", headers=tokens[seat]).raise_for_status().json()["actions"]
+    http.post(f"/v1/games/{game_id}/actions", headers=tokens[seat],
+              json={"action": actions[0], "expected_version": game["version"]}).raise_for_status()
+    http.post(f"/v1/games/{game_id}/resign", headers=tokens[0]).raise_for_status()
+    assert http.get(f"/v1/games/{game_id}").json()["winners"] == [1]
+    rows = end_screen(page, game_id)
+    assert [r["seat"] for r in rows] == [1, 0]
+    winner = page.locator('#final-scores tr[data-seat="1"]')
+    assert winner.get_attribute("data-winner") == "true"
+    loser = page.locator('#final-scores tr[data-seat="0"]')
+    assert loser.get_attribute("data-winner") is None and loser.get_attribute("data-left") == "resigned"
+    words = json.loads(CATALOGUE.read_text())["ui"]
+    assert words["resigned_tag"].strip() in loser.inner_text()
+    assert words["winner_tag"].strip() not in loser.inner_text()
+    assert "1st" in winner.inner_text() and "2nd" in loser.inner_text()
+    page.screenshot(path=str(artifacts / "end-screen-resigned.png"))

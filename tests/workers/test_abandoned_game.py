@@ -1,10 +1,11 @@
 """End to end over REST: a matched, rated 2-player game whose human leaves (never submits) still finishes and
 settles its ratings. Real Redis, the real game-state service (its sweeper runs the turn clock), a real Celery
-worker playing the zombie seat, the REST gateway and the matchmaker's pass.
+worker, the REST gateway and the matchmaker's pass.
 
 The path: timeouts (the default decision each time, after the seat's reserve ran out) -> after
-ABANDON_AFTER_TIMEOUTS (3) in a row the seat is abandoned, every seat sees `seat_abandoned` -> the zombie bot
-(ZOMBIE_BOT_LEVEL, greedy) plays it out -> the game finishes -> the player who left ranks last.
+ABANDON_AFTER_TIMEOUTS (3) in a row the seat is abandoned and, with only one seat left, the game finishes in that
+same commit (services/standings.py): every seat sees `seat_abandoned` and `game_forfeited`, nobody plays on, the
+player who stayed wins and the one who left ranks last.
 """
 
 from __future__ import annotations
@@ -62,22 +63,25 @@ def test_a_matched_game_whose_human_leaves_finishes_through_the_zombie_and_settl
             final = _play_until_over(c, game_id, stays["token"])
             run_matcher(gw.settings)  # the matchmaker's settle pass (the GET that saw the end may have settled it)
 
-            assert final["status"] == "finished"
+            assert (final["status"], final["winners"]) == ("finished", [stays["seat"]])
             assert final["seats"][quitter] == {"seat": quitter, "player_id": leaves_id, "kind": "human",
-                                               "status": "abandoned", "bot_level": "greedy"}
+                                               "status": "abandoned", "bot_level": None}
             assert final["seats"][stays["seat"]] == {"seat": stays["seat"], "player_id": stays_id, "kind": "human",
                                                      "status": "active", "bot_level": None}
             quitter_entries = [e for e in c.get(f"/v1/games/{game_id}/log").json()["actions"]
                                if e["seat"] == quitter]
-            assert [e["kind"] for e in quitter_entries[:3]] == ["timeout"] * 3
-            assert "move" in {e["kind"] for e in quitter_entries[3:]}, "the zombie bot played the seat"
-            assert f"bot move {game_id} seat {quitter}" in worker.text()
+            assert [e["kind"] for e in quitter_entries] == ["timeout"] * 3  # the third one ended the game
+            assert f"bot move {game_id} seat {quitter}" not in worker.text(), "nobody plays on"
 
             events = read_sse(c, f"/v1/games/{game_id}/events", headers=auth(stays["token"]))  # ends by itself
-            said = [e.json() for e in events if e.event == "message" and e.json()["type"] == "seat_abandoned"]
+            said = [e.json() for e in events if e.event == "message"
+                    and e.json()["type"] in ("seat_abandoned", "game_forfeited")]
             third_timeout = quitter_entries[2]["v"]
-            assert said == [{"type": "seat_abandoned", "seat": quitter, "bot": "greedy", "reason": "timeouts",
-                             "timeouts": 3, "version": third_timeout}]
+            assert said == [{"type": "seat_abandoned", "seat": quitter, "bot": None, "reason": "timeouts",
+                             "timeouts": 3, "version": third_timeout},
+                            {"type": "game_forfeited", "seat": stays["seat"], "reason": "abandoned",
+                             "version": third_timeout}]
+            assert final["version"] == third_timeout
 
             ratings = {pid: c.get(f"/v1/players/{pid}").json()["ratings"][GAME] for pid in (stays_id, leaves_id)}
     finally:

@@ -178,8 +178,9 @@ class GameLog(Model):
     actions: list[dict[str, Any]]
     version: int
     final_digest: str
-    scores: list[int]
-    winners: list[int]
+    status: Literal["active", "finished", "aborted"] = "finished"
+    scores: list[int] | None
+    winners: list[int] | None
 
 
 class TicketCreated(Model):
@@ -263,8 +264,8 @@ class HistoryGame(Model):
     seats: list[int]
     owner: bool
     version: int
-    scores: list[int]
-    winners: list[int]
+    scores: list[int] | None
+    winners: list[int] | None
     rated: bool
     created_ms: int
     finished_ms: int

@@ -56,17 +56,20 @@ function showError(err) {
   $("error").textContent = err?.rule ? ui("error_rule", { message, rule: err.rule }) : message;
 }
 
-/** Player names: mine from the lobby (the player account's name), bots by level, other people "Player N". */
+/** Player names: mine from the lobby (the player account's name), bots by level (not the zombie of a seat that
+ * left: it stays its player's), other people "Player N". */
 function computeNames(g) {
   const entry = findGame(gameId);
   const me = entry?.player || player()?.name || null;
   const mine = st.seats.map((x) => x.seat);
   const bots = g.bots || {};
   const count = {};
-  const levels = Object.values(bots).reduce((m, l) => ({ ...m, [l]: (m[l] || 0) + 1 }), {});
+  const levels = Object.entries(bots).filter(([s]) => (g.seats || []).find((x) => x.seat === Number(s))?.kind !== "human")
+    .map(([, l]) => l).reduce((m, l) => ({ ...m, [l]: (m[l] || 0) + 1 }), {});
   st.names = Array.from({ length: g.players }, (_, i) => {
     if (entry?.names?.[i]) return entry.names[i];
-    const level = bots[String(i)];
+    // a resigned or abandoned seat is still its player's (kind "human"), whoever plays it out
+    const level = (g.seats || []).find((x) => x.seat === i)?.kind === "human" ? null : bots[String(i)];
     if (level) {
       count[level] = (count[level] || 0) + 1;
       const base = ui("bot", { level: level.charAt(0).toUpperCase() + level.slice(1) });
@@ -423,7 +426,9 @@ async function loadFinalEvents() {
 }
 
 /**
- * The end screen: players ranked by placement (winners first; ties share a place) with each score category.
+ * The end screen: players ranked by placement (winners first; ties share a place) with each score category. A seat
+ * whose player resigned or was abandoned ranks below every other, whatever it scored, and is never a winner: the
+ * service's `winners` already say so (services/standings.py), and its `seats` say who left.
  * Every game's final(view, ctx, events) gives {categories: [{key, label}], values(seat): [{value, detail, note}],
  * total(seat), tiebreak: {key, label, value(seat), text(seat)} | null}; a value is null while unknown, a detail is
  * the cell's sub-line, a note its tooltip (the detail when none). The categories add up to the score: where they
@@ -440,8 +445,14 @@ function renderFinal(g) {
   const f = p.final(g.view, ctxFor(g.view), Array.isArray(st.finalEvents) ? st.finalEvents : null);
   const seats = Array.from({ length: g.players }, (_, i) => i);
   const tiebreak = (s) => (f.tiebreak ? f.tiebreak.value(s) : 0);
-  const keyOf = (s) => [g.winners.includes(s) ? 1 : 0, g.scores[s], tiebreak(s)];
-  const ahead = (a, b) => { const ka = keyOf(a); const kb = keyOf(b); for (let i = 0; i < 3; i++) if (ka[i] !== kb[i]) return ka[i] > kb[i]; return false; };
+  const left = (s) => (g.seats || []).find((x) => x.seat === s)?.status || "active";
+  const keyOf = (s) => [left(s) === "active" ? 1 : 0, g.winners.includes(s) ? 1 : 0, g.scores[s], tiebreak(s)];
+  const ahead = (a, b) => {
+    const ka = keyOf(a); const kb = keyOf(b);
+    if (ka[0] === 0 && kb[0] === 0) return false; // the seats that left share the last place
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] > kb[i];
+    return false;
+  };
   const place = (s) => 1 + seats.filter((o) => ahead(o, s)).length;
   const ranked = [...seats].sort((a, b) => place(a) - place(b) || a - b);
   const parts = Object.fromEntries(seats.map((s) => [s, f.values(s)]));
@@ -460,13 +471,16 @@ function renderFinal(g) {
       f.tiebreak ? h("th", { scope: "col", "data-key": f.tiebreak.key }, f.tiebreak.label) : null,
       h("th", { scope: "col", "data-key": "total" }, ui("total")))),
     h("tbody", {}, ranked.map((s) => h("tr", { "data-seat": s, "data-score": g.scores[s], "data-winner": g.winners.includes(s) ? "true" : null,
-      class: g.winners.includes(s) ? "winner" : "" },
-      h("td", {}, ordinal(place(s))), h("th", { scope: "row" }, seatBadge(s), " ", nameOf(s), g.winners.includes(s) ? h("span", { class: "win-tag" }, ui("winner_tag")) : ""),
+      "data-left": left(s) === "active" ? null : left(s), class: g.winners.includes(s) ? "winner" : "" },
+      h("td", {}, ordinal(place(s))), h("th", { scope: "row" }, seatBadge(s), " ", nameOf(s),
+        g.winners.includes(s) ? h("span", { class: "win-tag" }, ui("winner_tag")) : "",
+        left(s) === "active" ? "" : h("span", { class: "left-tag muted" }, left(s) === "resigned" ? ui("resigned_tag") : ui("abandoned_tag"))),
       f.categories.map((c, i) => cell(c.key, parts[s][i])),
       showOther ? cell("other", { value: other(s) }) : null,
       f.tiebreak ? h("td", { "data-key": f.tiebreak.key, "data-value": f.tiebreak.value(s) }, f.tiebreak.text(s)) : null,
       h("td", { "data-key": "total", "data-value": g.scores[s] }, h("b", {}, String(g.scores[s]))))))));
-  $("winners").textContent = ui(g.winners.length > 1 ? "winners" : "winner", { names: g.winners.map(nameOf).join(", ") });
+  $("winners").textContent = g.winners.length ? ui(g.winners.length > 1 ? "winners" : "winner", { names: g.winners.map(nameOf).join(", ") })
+    : ui("no_winner");
   const extra = p.finalExtra?.(g.view, ctxFor(g.view));
   $("final-extra").replaceChildren(...(extra ? [extra] : []));
   $("chance").textContent = $("winners").textContent;
