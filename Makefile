@@ -30,15 +30,19 @@ proto/%_pb2.py: proto/%.proto $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
+# Redis and PostgreSQL: the ones answering on their local ports, else private ones started for the run and stopped
+# after it (services/dev_services.py: the embedded Redis of the dev install, Debian's PostgreSQL in a temp dir)
+TEST_SERVICES := $(PY) -m services.dev_services --
+
 test: $(STAMP) $(PROTO_GEN) compile browser promtool
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest -q -m "not slow"
+	$(TEST_SERVICES) $(PY) -m pytest -q -m "not slow"
 
 # the suites that take minutes of wall clock (soak and fault runs, the make-run stack end to end, a person playing
 # every game in the browser at two sizes, whole games clicked against bots, the archiver SIGKILL run and its
 # benchmark's smoke run, whole games checked against the published schemas, schemathesis): `.ci/run` runs them too
 test-slow: $(STAMP) $(PROTO_GEN) compile browser promtool
-	$(PY) -m pytest -q -m slow
+	$(TEST_SERVICES) $(PY) -m pytest -q -m slow
 
 # the documentation site (mkdocs.yml, docs/): served with live reload on DOCS_ADDR; the tests build it --strict
 DOCS_ADDR ?= 127.0.0.1:8001

