@@ -8,6 +8,11 @@ import pytest
 import redis
 
 
+def redis_db(db: int) -> str:
+    """Database `db` of the run's Redis (REDIS_URL's server; `make test` may have started a private one)."""
+    return f"{os.environ.get('REDIS_URL', 'redis://127.0.0.1:6379/0').rsplit('/', 1)[0]}/{db}"
+
+
 def require_redis(url: str, who: str) -> str:
     """`url` if Redis answers a PING there; otherwise fail when CI=true (never skip in CI), else skip."""
     try:

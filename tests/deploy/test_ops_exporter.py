@@ -13,10 +13,10 @@ from services.gamestate.keys import Keys
 from services.gateway.keys import Keys as GatewayKeys
 from services.ops_exporter import OpsMetrics, Sampler
 from services.settings import Settings
-from tests.redis_required import require_redis
+from tests.redis_required import redis_db, require_redis
 from tests.run_id import RUN
 
-REDIS_URL = "redis://127.0.0.1:6379/11"
+REDIS_URL = redis_db(11)
 
 
 @pytest.fixture

@@ -23,12 +23,12 @@ from services.healthcheck import http_ok
 from services.stack import Child, Output, Role, StackSettings, Supervisor, die_with_parent, port_owner
 from tests.deploy.conftest import ROOT, SETTINGS_MODELS
 from tests.deploy.test_stack_e2e import start_stack  # noqa: F401 (the fixture)
-from tests.redis_required import require_redis
+from tests.redis_required import redis_db, require_redis
 from tests.service_secret import SERVICE_SECRET
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG and /proc are Linux")
 
-REDIS_URL = "redis://127.0.0.1:6379/11"
+REDIS_URL = redis_db(11)
 
 
 def _free_port() -> int:

@@ -22,7 +22,7 @@ import pytest
 import redis
 
 from tests.deploy.conftest import ROOT, SETTINGS_MODELS
-from tests.redis_required import require_redis
+from tests.redis_required import redis_db, require_redis
 from tests.run_id import RUN
 from tests.service_secret import SERVICE_SECRET
 
@@ -30,7 +30,7 @@ from tests.service_secret import SERVICE_SECRET
 pytestmark = pytest.mark.slow
 
 REDIS_DB = 11  # this test's own database on the shared Redis
-REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"
+REDIS_URL = redis_db(REDIS_DB)
 
 
 def _free_port() -> int:
