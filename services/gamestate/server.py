@@ -476,13 +476,13 @@ async def start(
     pb2_grpc.add_GameServiceServicer_to_server(GameServicer(service, PublicGate(redis, settings)), server)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     public_reflection(server)
-    port = _listen(server, settings.grpc_addr, "GRPC_ADDR")
+    port = _listen(server, settings.grpc_addr, "gRPC")
     # the internal listener: GameAdmin (service credential) and GameService for the platform's own callers
     admin_server = grpc.aio.server(options=options)
     pb2_grpc.add_GameServiceServicer_to_server(GameServicer(service), admin_server)
     pb2_grpc.add_GameAdminServicer_to_server(GameAdminServicer(service, credentials), admin_server)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, admin_server)
-    admin_port = _listen(admin_server, settings.admin_grpc_addr, "ADMIN_GRPC_ADDR")
+    admin_port = _listen(admin_server, settings.admin_grpc_addr, "internal gRPC, ADMIN_GRPC_ADDR")
     await admin_server.start()
     await server.start()
     for name in ("", SERVICE_NAME, LIVENESS):
@@ -499,14 +499,14 @@ async def start(
     return Running(server, port, service, redis, health_servicer, tasks, archive, admin_server, admin_port)
 
 
-def _listen(server: grpc.aio.Server, addr: str, variable: str) -> int:
+def _listen(server: grpc.aio.Server, addr: str, what: str) -> int:
     """Bind `addr` (port 0: any free port); PortTaken if it cannot."""
     try:
         port = server.add_insecure_port(addr)
     except RuntimeError:
         port = 0
     if not port:
-        raise PortTaken(f"cannot listen on {addr} ({variable}): the address is in use or unavailable")
+        raise PortTaken(f"cannot listen on {addr} ({what}): the address is in use or unavailable")
     return port
 
 

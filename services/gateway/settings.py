@@ -26,7 +26,11 @@ class GatewaySettings(BaseSettings):
         "account streams, the API-key lookup cache (players, keys and ratings are in SQL: GATEWAY_ARCHIVE_URL)."
     )
     key_prefix: str = Field("sbgw:", description="Prefix of every Redis key the gateway and matchmaker write.")
-    gamestate_addr: str = Field("127.0.0.1:50051", description="host:port of the gRPC game-state service.")
+    gamestate_addr: str = Field(
+        "127.0.0.1:50052", description="host:port of the game-state service's internal gRPC listener (its "
+        "ADMIN_GRPC_ADDR: GameAdmin, and GameService without the public port's per-caller limits, which the gateway "
+        "applies per player itself).",
+    )
     gamestate_timeout_s: float = Field(10.0, gt=0, description="Deadline of one unary call to the service.")
     service_secret: str | None = Field(
         None,

@@ -59,12 +59,17 @@ class ServiceInstance:
     """One game-state service on a loopback port, in its own thread and event loop."""
 
     def __init__(self, settings: Settings, registry: Registry):
+        if settings.admin_grpc_addr == Settings.model_fields["admin_grpc_addr"].default:
+            settings = settings.model_copy(update={"admin_grpc_addr": "127.0.0.1:0"})  # any free port
         self.settings = settings
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         self.running: Running = self._run(start(settings, registry, sweeper=False))
-        self.addr = f"127.0.0.1:{self.running.port}"
+        #: the internal listener, which the gateway, matchmaker and workers call (GameAdmin, no per-caller limits)
+        self.addr = f"127.0.0.1:{self.running.admin_port}"
+        #: the public listener (GameService only, rate-limited)
+        self.public_addr = f"127.0.0.1:{self.running.port}"
 
     def _run(self, coro):
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(30)
