@@ -27,6 +27,7 @@ from services.gateway.players import Players
 from services.gateway.ratings import Ratings
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.store import TicketStore
+from services.stream_slots import StreamSlots
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,11 @@ class Context:
     archive: ArchiveRepository
     #: the turn follower of this gateway (following.Follower), None when GATEWAY_FOLLOW_GAMES is off
     follower: Any = None
+
+    @cached_property
+    def streams(self) -> StreamSlots:
+        """The open SSE streams of this process, bounded per address and per credential (GATEWAY_STREAM_LIMIT_*)."""
+        return StreamSlots(self.settings.stream_limit_ip, self.settings.stream_limit_token, "event streams")
 
     @cached_property
     def accounts(self) -> Accounts:

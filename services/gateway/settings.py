@@ -104,6 +104,14 @@ class GatewaySettings(BaseSettings):
         15.0, gt=0, description="A follower's lease on a game; another gateway takes over once it lapses."
     )
     cors_origins: list[str] = Field(default_factory=list, description='Allowed CORS origins, JSON list; ["*"] = any.')
+    stream_limit_ip: int = Field(
+        32, ge=0, description="Open SSE streams (game event streams and account streams together) per client "
+        "address on one gateway process; beyond it 429 `too_many_streams`. 0 disables.",
+    )
+    stream_limit_token: int = Field(
+        4, ge=0, description="Open SSE streams per bearer credential (a seat token, an API key) on one gateway "
+        "process; beyond it 429 `too_many_streams`. 0 disables.",
+    )
     sse_ping_s: float = Field(15.0, gt=0, description="Seconds between SSE keep-alive comments.")
     ticket_ttl_s: float = Field(30.0, gt=0, description="A queued ticket expires this long after its last poll.")
     ticket_keep_s: int = Field(3600, gt=0, description="How long a ticket's record stays readable.")
