@@ -25,7 +25,7 @@ from services.gamestate.archived import ArchivedReads
 from services.gamestate.bots import Dispatcher, bot_levels, human_waiting, level_budget_seconds
 from services.gamestate.clocks import TimeControl, spend_reserve
 from services.gamestate.endings import Endings, Seats, count_timeout, hand_over, timeouts_field
-from services.gamestate.fanout import WAKE, Entry, Fanout, Read
+from services.gamestate.fanout import Entry, GameFanout, Read
 from services.gamestate.quotas import QuotaBook
 from services.gamestate.store import Commit, Creation, Meta, Store, fingerprint, now_ms
 
@@ -207,7 +207,7 @@ class GameStateService(Endings):
         #: the SQL archive, where finished games go once they leave Redis (None: no archive configured)
         self.archive: ArchivedReads | None = None
         #: one Redis reader per watched game feeds all its watchers here; it reads at least every token check
-        self.fanout = Fanout(store, min(watch_block_ms, token_check_ms), self.stopping)
+        self.fanout = GameFanout(store, min(watch_block_ms, token_check_ms), self.stopping)
 
     # ------------------------------------------------------------------ helpers
 
@@ -801,12 +801,13 @@ class GameStateService(Endings):
                     raise errors.unavailable("the service is shutting down; resume with after_version")
                 else:
                     try:
-                        read = await asyncio.wait_for(sub.queue.get(), self.fanout.block_ms / 1000 + 1.0)
+                        queued = await asyncio.wait_for(sub.queue.get(), self.fanout.block_ms / 1000 + 1.0)
                     except TimeoutError:  # the reader is slow (Redis is): read for ourselves meanwhile
                         behind = True
                         continue
-                    if read is WAKE:
+                    if queued is None:  # only a wake-up: look at gone(), the reader's end
                         continue
+                    read = queued
                 if token_hash is not None and seat is not None:
                     current = read.tokens.get(seat)
                     if current is None or not secrets.compare_digest(current, token_hash):

@@ -12,7 +12,7 @@ import grpc
 import pytest
 import redis
 
-from services.gamestate import fanout
+from services import stream_fanout
 from services.gamestate.client import AsyncGameClient, GameServiceError
 from services.gamestate.fanout import WATCHER_READS
 from tests.services.helpers import play_random
@@ -137,7 +137,7 @@ def test_streams_are_bounded_per_address_and_per_credential(make_instance):
 
 def test_a_watcher_that_falls_behind_catches_up_in_order_with_only_its_own_secrets(make_instance, make_client,
                                                                                    monkeypatch):
-    monkeypatch.setattr(fanout, "QUEUE_READS", 2)  # a slow watcher's queue overflows after two reads
+    monkeypatch.setattr(stream_fanout, "QUEUE_READS", 2)  # a slow watcher's queue overflows after two reads
     inst = make_instance(watch_block_ms=50)
     client = make_client(inst)
     game = client.create_game("toybids", 2, seed=84, options={"rounds": 4})
@@ -153,7 +153,7 @@ def test_a_watcher_that_falls_behind_catches_up_in_order_with_only_its_own_secre
     stream, first = inst.run(open_stream())
     played = play_random([client], game, 2, random.Random(6))
     time.sleep(0.3)  # more reads than the queue holds arrive meanwhile
-    (sub,) = service.fanout._hubs[game.game_id].subs
+    (sub,) = service.fanout.hubs.subscribers_of(game.game_id)
     assert sub.behind and sub.queue.qsize() <= 2, "the queue stays bounded: the reads beyond it were dropped"
     items = [first, *inst.run(rest(stream))]
     final = client.get_game(game.game_id)
