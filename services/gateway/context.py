@@ -17,6 +17,7 @@ from services.archive.repository import ArchiveRepository
 from services.gamestate.client import GameState
 from services.gamestate.tokens import RETIRED_BOT_PREFIX
 from services.gateway.account_events import AccountEvents
+from services.gateway.account_fanout import AccountFanout
 from services.gateway.accounts import Accounts
 from services.gateway.challenges import Challenges
 from services.gateway.errors import ApiError
@@ -30,6 +31,10 @@ from services.matchmaker.store import TicketStore
 from services.stream_slots import StreamSlots
 
 log = logging.getLogger(__name__)
+
+#: Longest wait of one account stream read (under the Redis client's 5 s socket timeout); every open account
+#: stream checks its API key again after each, so a retired key ends its stream within about a second.
+ACCOUNT_READ_BLOCK_MS = 1000
 
 @dataclass
 class Context:
@@ -47,6 +52,11 @@ class Context:
     archive: ArchiveRepository
     #: the turn follower of this gateway (following.Follower), None when GATEWAY_FOLLOW_GAMES is off
     follower: Any = None
+
+    @cached_property
+    def account_readers(self) -> AccountFanout:
+        """One Redis reader per account followed by open account streams of this process."""
+        return AccountFanout(self.events, ACCOUNT_READ_BLOCK_MS)
 
     @cached_property
     def streams(self) -> StreamSlots:

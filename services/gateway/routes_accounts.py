@@ -25,9 +25,6 @@ from services.stream_slots import Slot
 
 router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES, tags=["accounts"])
 
-#: Longest wait of one stream read (under the Redis client's 5 s socket timeout); the API key is checked again
-#: after each, so a retired key ends its stream within about a second.
-READ_BLOCK_MS = 1000
 _STREAM_ID = r"^\d{1,20}-\d{1,20}$"
 
 
@@ -121,10 +118,10 @@ def _error(code: str, message: str) -> ServerSentEvent:
 
 
 async def _stream(c: Context, player_id: str, key: str, after: str, slot: Slot) -> AsyncIterator[ServerSentEvent]:
+    batches = c.account_readers.follow(player_id, after)  # one shared Redis reader per account
     try:
-        while True:
-            for entry_id, kind, data in await c.events.read(player_id, after, READ_BLOCK_MS):
-                after = entry_id
+        async for batch in batches:
+            for entry_id, kind, data in batch:
                 yield ServerSentEvent(data=json.dumps(await c.events.deliver(player_id, kind, data)), event=kind,
                                       id=entry_id)
             if await c.players.authenticate(key) != player_id:
@@ -133,4 +130,5 @@ async def _stream(c: Context, player_id: str, key: str, after: str, slot: Slot) 
     except RedisError:
         yield _error("unavailable", "storage is unavailable; reconnect with Last-Event-ID")
     finally:
+        await batches.aclose()  # leaves the account's reader now
         slot.release()  # at once, whichever way the stream ends (the background task is for one never started)

@@ -26,6 +26,10 @@ class GatewaySettings(BaseSettings):
         "account streams, the API-key lookup cache (players, keys and ratings are in SQL: GATEWAY_ARCHIVE_URL)."
     )
     key_prefix: str = Field("sbgw:", description="Prefix of every Redis key the gateway and matchmaker write.")
+    redis_client_name: str = Field(
+        "skyboard-gateway", description="CLIENT SETNAME of the gateway's Redis connections, so CLIENT LIST shows "
+        "which connections are the gateway's (no spaces).",
+    )
     gamestate_addr: str = Field(
         "127.0.0.1:50052", description="host:port of the game-state service's internal gRPC listener (its "
         "ADMIN_GRPC_ADDR: GameAdmin, and GameService without the public port's per-caller limits, which the gateway "

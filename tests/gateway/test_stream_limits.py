@@ -5,7 +5,9 @@ the next one is a 429 with the JSON error body, and a closed stream's place is f
 from __future__ import annotations
 
 import contextlib
+import json
 import time
+import uuid
 
 import httpx
 
@@ -49,3 +51,41 @@ def test_streams_are_bounded_per_credential_and_per_address(make_gateway):
         print(f"place free again {time.monotonic() - closed_at:.3f} s after closing")
         assert _open(streams, gw, "/v1/players/me/events", auth(key)).status_code == 200
         _refused(_open(streams, gw, "/v1/players/me/events", auth(key)), "2 concurrent streams per credential")
+
+
+def _blocked(rdb, name: str) -> int:
+    """The gateway's Redis connections blocked in a read right now (CLIENT LIST, by its connection name)."""
+    return sum("b" in c.get("flags", "") for c in rdb.client_list() if c.get("name") == name)
+
+
+def _next_event(r: httpx.Response) -> tuple[str, dict]:
+    name = None
+    for line in r.iter_lines():
+        if line.startswith("event:"):
+            name = line[6:].strip()
+        elif line.startswith("data:") and name:
+            return name, json.loads(line[5:])
+    raise AssertionError("the stream ended")
+
+
+def test_account_streams_share_one_redis_reader_per_account(make_gateway, rdb):
+    name = f"sbtest-gw-{uuid.uuid4().hex[:8]}"
+    gw = make_gateway(redis_client_name=name)  # the conftest's settings: no stream bounds
+    with gw.client() as http:
+        key = api_key(http, "watcher")
+        me = http.get("/v1/players/me", headers=auth(key)).json()["player_id"]
+    with contextlib.ExitStack() as streams:
+        opened = [_open(streams, gw, "/v1/players/me/events", auth(key)) for _ in range(30)]
+        assert all(r.status_code == 200 for r in opened)
+        time.sleep(1.5)  # every reader is back in its blocking read
+        blocked = _blocked(rdb, name)
+        print(f"30 account streams of one key: {blocked} of the gateway's Redis connections blocked in XREAD")
+        assert blocked <= 1, f"{blocked} connections blocked in XREAD for one account's 30 streams"
+        rdb.xadd(f"{gw.settings.key_prefix}acct:ev:{me}",
+                 {"type": "your_turn", "data": json.dumps({"game_id": "g", "seat": 0, "version": 3, "deadline": None})})
+        for r in opened:  # every stream gets the entry from the shared reader
+            assert _next_event(r) == ("your_turn", {"game_id": "g", "seat": 0, "version": 3, "deadline": None})
+    deadline = time.monotonic() + 2.5  # all closed: the reader ends after its current read (1 s)
+    while _blocked(rdb, name) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _blocked(rdb, name) == 0
