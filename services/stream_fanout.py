@@ -94,7 +94,11 @@ class Fanout(Generic[R]):
             hub.task = asyncio.create_task(self._run(hub, tail, read), name=f"fanout:{key}")
         sub: Subscription[R] = Subscription(key)
         hub.subs.add(sub)
-        await hub.ready.wait()
+        try:
+            await hub.ready.wait()
+        except BaseException:  # cancelled meanwhile: no ghost subscriber may keep the reader running
+            hub.subs.discard(sub)
+            raise
         return sub
 
     def unsubscribe(self, sub: Subscription[R]) -> None:

@@ -779,8 +779,8 @@ class GameStateService(Endings):
         done = -1 if after_version is None else after_version  # the last version this watcher has
         version, status, to_act = after_version or 0, "active", []
         last_sent = time.monotonic()
-        metrics.WATCHERS.inc()
         sub = await self.fanout.subscribe(game_id, players)
+        metrics.WATCHERS.inc()
         if on_gone is not None:
             on_gone(sub.wake)
         behind = True  # catch up from Redis first: the shared reader only follows new entries
