@@ -33,8 +33,9 @@ from services.stream_slots import StreamSlots
 log = logging.getLogger(__name__)
 
 #: Longest wait of one account stream read (under the Redis client's 5 s socket timeout); every open account
-#: stream checks its API key again after each, so a retired key ends its stream within about a second.
-ACCOUNT_READ_BLOCK_MS = 1000
+#: stream checks its API key again after each, so a retired key ends its stream within about half a second, and
+#: an account's reader lets go of its connection that soon after its last stream closed.
+ACCOUNT_READ_BLOCK_MS = 500
 
 @dataclass
 class Context:
