@@ -306,12 +306,12 @@ async def matchmaking(stack: Stack, tickets: int, players: int) -> dict[str, Any
     from services.matchmaker.store import TicketStore
 
     prefix = f"{stack.prefix}mm:{uuid.uuid4().hex[:6]}:"
-    settings = GatewaySettings(redis_url=stack.redis_url, key_prefix=prefix, gamestate_addr=stack.grpc_addr,
+    settings = GatewaySettings(redis_url=stack.redis_url, key_prefix=prefix, gamestate_addr=stack.admin_addr,
                                ticket_ttl_s=600, default_bots_after_s=3600, service_secret=SERVICE_SECRET)
     redis = aioredis.from_url(stack.redis_url)
     keys = Keys(prefix)
     store = TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s, secret=settings.service_secret)
-    gamestate = GameStateClient(stack.grpc_addr, secret=SERVICE_SECRET)
+    gamestate = GameStateClient(stack.admin_addr, secret=SERVICE_SECRET)  # GameAdmin: the internal listener
     engine = make_engine(f"sqlite+aiosqlite:///{tempfile.mkdtemp(prefix='sbload-')}/accounts.db")
     await upgrade(engine)  # ratings are in SQL (only settling a finished rated game writes them)
     matcher = Matcher(store, Ratings(redis, keys, AccountRepository(engine)), gamestate, settings)

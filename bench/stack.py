@@ -120,13 +120,18 @@ class Stack:
     def __post_init__(self) -> None:
         self.log_dir = Path(tempfile.mkdtemp(prefix="sbproof-logs-"))
         self.grpc_addr = f"127.0.0.1:{free_port()}"
+        #: the service's internal listener (GameAdmin): what the gateway and the workers call
+        self.admin_addr = f"127.0.0.1:{free_port()}"
         self.gateway_port = free_port()
         self.gateway_url = f"http://127.0.0.1:{self.gateway_port}"
         self.gateway_metrics_port = free_port()
         self.bot_queue = f"{self.prefix}bots"
         base = {**os.environ, "PYTHONUNBUFFERED": "1"}
         service_env = {
-            **base, "REDIS_URL": self.redis_url, "GRPC_ADDR": self.grpc_addr, "METRICS_PORT": "0",
+            **base, "REDIS_URL": self.redis_url, "GRPC_ADDR": self.grpc_addr, "ADMIN_GRPC_ADDR": self.admin_addr,
+            # load comes from 127.0.0.1: the public port's per-caller limits are off (as the gateway's below)
+            "RATE_LIMIT_IP": "0", "RATE_LIMIT_TOKEN": "0", "RATE_LIMIT_IP_CEILING": "0",
+            "STREAM_LIMIT_ADDRESS": "0", "STREAM_LIMIT_CREDENTIAL": "0", "METRICS_PORT": "0",
             "KEY_PREFIX": self.prefix, "BOT_QUEUE": self.bot_queue, "SERVICE_SECRET": SERVICE_SECRET,
             "DISPATCH_BOTS": "true" if self.dispatch_bots else "false", "SHUTDOWN_GRACE_S": "0.5",
             "BOT_REDISPATCH_S": "2",
@@ -138,7 +143,8 @@ class Stack:
                                      lambda: grpc_ready(self.grpc_addr), self.log_dir, cwd=self.root)
         gateway_env = {
             **base, "GATEWAY_PORT": str(self.gateway_port), "GATEWAY_REDIS_URL": self.redis_url,
-            "GATEWAY_GAMESTATE_ADDR": self.grpc_addr, "GATEWAY_KEY_PREFIX": f"{self.prefix}gw:",
+            "GATEWAY_GAMESTATE_ADDR": self.admin_addr, "GATEWAY_KEY_PREFIX": f"{self.prefix}gw:",
+            "GATEWAY_STREAM_LIMIT_IP": "0", "GATEWAY_STREAM_LIMIT_TOKEN": "0",
             "GATEWAY_RATE_LIMIT_IP": "0", "GATEWAY_RATE_LIMIT_TOKEN": "0",
             "GATEWAY_RATE_LIMIT_IP_CEILING": "0", "GATEWAY_ALLOW_ANONYMOUS_CREATE": "true",
             "GATEWAY_METRICS_PORT": str(self.gateway_metrics_port), "SERVICE_SECRET": SERVICE_SECRET,
@@ -154,7 +160,7 @@ class Stack:
                     "-n", f"w{i}-{uuid.uuid4().hex[:6]}@%h", "--loglevel", "INFO"]
             prom = self.log_dir / f"prom{i}"
             prom.mkdir()
-            worker_env = {**service_env, "WORKER_METRICS_PORT": "0", "GAMESTATE_TARGET": self.grpc_addr,
+            worker_env = {**service_env, "WORKER_METRICS_PORT": "0", "GAMESTATE_TARGET": self.admin_addr,
                           "PROMETHEUS_MULTIPROC_DIR": str(prom), **self.worker_env}
             name = f"worker{i}"
             self.procs[name] = Proc(name, argv, worker_env, self._worker_ready(name), self.log_dir)

@@ -10,7 +10,10 @@ role="${1:-}"
 
 case "$role" in
   gamestate)
-    export GRPC_ADDR="${GRPC_ADDR:-0.0.0.0:50051}" METRICS_ADDR="${METRICS_ADDR:-0.0.0.0}"
+    # ADMIN_GRPC_ADDR (GameAdmin) listens on the container network for the gateway, matchmaker and workers:
+    # never publish it (docker-compose.yml does not; deploy/k8s/ restricts it with a NetworkPolicy)
+    export GRPC_ADDR="${GRPC_ADDR:-0.0.0.0:50051}" ADMIN_GRPC_ADDR="${ADMIN_GRPC_ADDR:-0.0.0.0:50052}"
+    export METRICS_ADDR="${METRICS_ADDR:-0.0.0.0}"
     exec python -m services.run "$@"
     ;;
   gateway)

@@ -38,6 +38,9 @@ async def main() -> None:
     host = settings.grpc_addr.rsplit(":", 1)[0]
     print(f"skyboard game-state service on {host}:{running.port} (gRPC, skyboard.v1.GameService), pid {os.getpid()}",
           flush=True)
+    admin_host = settings.admin_grpc_addr.rsplit(":", 1)[0]
+    print(f"internal listener on {admin_host}:{running.admin_port} (skyboard.v1.GameAdmin: never expose it)",
+          flush=True)
     if settings.metrics_port:
         print(f"metrics on http://{settings.metrics_addr}:{settings.metrics_port}/metrics", flush=True)
     stop = asyncio.Event()

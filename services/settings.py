@@ -22,6 +22,10 @@ class Settings(BaseSettings):
 
     redis_url: str = Field("redis://127.0.0.1:6379/0", description="Redis holding every game (the truth).")
     grpc_addr: str = Field("127.0.0.1:50051", description="host:port the gRPC server listens on (port 0 = any).")
+    redis_client_name: str = Field(
+        "skyboard-gamestate", description="CLIENT SETNAME of the service's Redis connections, so CLIENT LIST shows "
+        "which connections are the service's (no spaces).",
+    )
     metrics_port: int = Field(9101, description="Prometheus HTTP exporter port; 0 disables it.")
     metrics_addr: str = Field("127.0.0.1", description="Address the metrics exporter binds (0.0.0.0 in containers).")
     key_prefix: str = Field("sb:", description="Prefix of every Redis key the service writes.")
@@ -95,6 +99,29 @@ class Settings(BaseSettings):
         14.0, ge=0, description="An active game with no accepted change (move, timeout, bot move) for this many days "
         "ends: aborted if no human seat ever decided, else the human seats that must act are abandoned to the "
         "zombie bot, which plays on. Fractions allowed; 0 = never.",
+    )
+    admin_grpc_addr: str = Field(
+        "127.0.0.1:50052", description="host:port of the internal gRPC listener (port 0 = any): GameAdmin, and "
+        "GameService without the public limits, for the gateway, the matchmaker and the bot workers. Never expose "
+        "it: GameAdmin is not served on GRPC_ADDR.",
+    )
+    rate_limit_ip: int = Field(
+        600, ge=0, description="Public gRPC port: calls without a seat token per window per client address (the "
+        "gateway's GATEWAY_RATE_LIMIT_IP); 0 disables.",
+    )
+    rate_limit_token: int = Field(
+        300, ge=0, description="Public gRPC port: calls per window per seat token; 0 disables."
+    )
+    rate_limit_ip_ceiling: int = Field(
+        6000, ge=0, description="Public gRPC port: all calls per window per client address, tokens or not; 0 disables."
+    )
+    rate_limit_window_s: int = Field(60, gt=0, description="Public gRPC port: the fixed rate-limit window.")
+    stream_limit_address: int = Field(
+        32, ge=0, description="Public gRPC port: open WatchGame streams per client address on one instance; "
+        "0 disables.",
+    )
+    stream_limit_credential: int = Field(
+        4, ge=0, description="Public gRPC port: open WatchGame streams per seat token on one instance; 0 disables.",
     )
     shutdown_grace_s: float = Field(5.0, description="Seconds in-flight calls get to finish on shutdown.")
     watch_block_ms: int = Field(1000, description="How long one blocking stream read waits before re-checking.")

@@ -240,11 +240,16 @@ def plan() -> list[Role]:
     if grpc_port == 0:
         raise SystemExit("GRPC_ADDR needs a fixed port under services.stack (the others must find the service)")
     grpc_target = f"{_local(grpc_host)}:{grpc_port}"
-    # the gateway and matchmaker follow REDIS_URL and GRPC_ADDR unless told otherwise
+    admin_host, admin_port = _host_port(settings.admin_grpc_addr)
+    if admin_port == 0:
+        raise SystemExit("ADMIN_GRPC_ADDR needs a fixed port under services.stack (the others must find the service)")
+    admin_target = f"{_local(admin_host)}:{admin_port}"
+    # the gateway, matchmaker and workers follow REDIS_URL and reach the service's internal listener
+    # (ADMIN_GRPC_ADDR: GameAdmin, and GameService without the public port's per-caller limits)
     archive_url = archive_default(env)
     gw_env = {
         "GATEWAY_REDIS_URL": env.get("GATEWAY_REDIS_URL", settings.redis_url),
-        "GATEWAY_GAMESTATE_ADDR": env.get("GATEWAY_GAMESTATE_ADDR", grpc_target),
+        "GATEWAY_GAMESTATE_ADDR": env.get("GATEWAY_GAMESTATE_ADDR", admin_target),
         "GATEWAY_ARCHIVE_URL": env.get("GATEWAY_ARCHIVE_URL", archive_url),
     }
     gateway = GatewaySettings(**{k[len("GATEWAY_"):].lower(): v for k, v in gw_env.items()})
@@ -254,10 +259,11 @@ def plan() -> list[Role]:
     roles = [
         Role(
             "gamestate", [py, "-m", "services.run"], {"ARCHIVE_URL": archive_url}, _bind(grpc_serving, grpc_target),
-            [f"gRPC       {grpc_target} (skyboard.v1.GameService, health, reflection)"]
+            [f"gRPC       {grpc_target} (skyboard.v1.GameService, health, reflection)",
+             f"internal   {admin_target} (skyboard.v1.GameAdmin: gateway, matchmaker, workers)"]
             + ([f"metrics    http://127.0.0.1:{settings.metrics_port}/metrics (game-state service)"]
                if settings.metrics_port else []),
-            [grpc_port] + ([settings.metrics_port] if settings.metrics_port else []),
+            [grpc_port, admin_port] + ([settings.metrics_port] if settings.metrics_port else []),
         )
     ]
     worker_metrics = int(env.get("WORKER_METRICS_PORT") or WORKER_METRICS_PORT)
@@ -271,7 +277,7 @@ def plan() -> list[Role]:
              "--without-mingle"],
             # the prefork pool's children write metric files; the worker's exporter adds them up
             {"WORKER_METRICS_PORT": str(port), "PROMETHEUS_MULTIPROC_DIR": "",
-             "GAMESTATE_TARGET": env.get("GAMESTATE_TARGET", grpc_target)},
+             "GAMESTATE_TARGET": env.get("GAMESTATE_TARGET", admin_target)},
             _bind(celery_pong, node, settings.broker_url),
             [f"metrics    http://127.0.0.1:{port}/metrics (bot worker {i})"] if port else [],
             [port] if port else [],

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 import grpc
 import redis.asyncio as aioredis
+from google.protobuf import descriptor_pb2, descriptor_pool
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2
 from redis import exceptions as redis_errors
 
 from services.archive.repository import ArchiveRepository
@@ -29,6 +30,7 @@ from services.gamestate.archiver import Archiver, run_archiver
 from services.gamestate.bots import CeleryDispatcher, Dispatcher, NoDispatcher, bot_level_details_json
 from services.gamestate.endings import seat_states
 from services.gamestate.pb import SERVICE_NAME, pb2, pb2_grpc
+from services.gamestate.public_port import PublicGate
 from services.gamestate.quotas import QuotaBook, Quotas
 from services.gamestate.service import CreateArgs, GameStateService, Registry, ViewData
 from services.gamestate.store import Meta, Store, dumps, game_status, result_winners
@@ -65,6 +67,9 @@ def _handler(rpc: str) -> Callable:
             start = time.perf_counter()
             game = "-"
             try:
+                gate = getattr(self, "gate", None)
+                if gate is not None:
+                    await gate.admit(context, getattr(request, "token", ""))
                 result = await fn(self, request, context)
                 game = self._game_label(request)
                 return result
@@ -173,10 +178,12 @@ def _view(v: ViewData) -> pb2.GameView:
 
 
 class GameServicer(pb2_grpc.GameServiceServicer):
-    """gRPC front of one GameStateService."""
+    """gRPC front of one GameStateService. With a `gate` (the public listener) every call is rate-limited and
+    WatchGame streams are bounded per caller; the internal listener serves it without."""
 
-    def __init__(self, service: GameStateService):
+    def __init__(self, service: GameStateService, gate: PublicGate | None = None):
         self.service = service
+        self.gate = gate
 
     def _game_label(self, request) -> str:
         """The game name for metric labels: only registered names, so label sets stay bounded."""
@@ -226,12 +233,17 @@ class GameServicer(pb2_grpc.GameServiceServicer):
         return _submitted(r)
 
     async def WatchGame(self, request, context):
+        slot = None
         try:
+            if self.gate is not None:
+                await self.gate.admit(context, request.token)
+                slot = self.gate.open_stream(context, request.token)
             stream = await self.service.watch(
                 request.game_id,
                 request.token,
                 request.after_version if request.HasField("after_version") else None,
                 gone=context.done,
+                on_gone=lambda wake: context.add_done_callback(lambda _context: wake()),
             )
             async for item in stream:
                 yield pb2.WatchEvent(
@@ -254,6 +266,9 @@ class GameServicer(pb2_grpc.GameServiceServicer):
         except Exception:
             log.exception("WatchGame failed")
             await context.abort(grpc.StatusCode.INTERNAL, INTERNAL_DETAILS)
+        finally:
+            if slot is not None:
+                slot.release()
 
     @_handler("ListGames")
     async def ListGames(self, request, context):
@@ -364,6 +379,9 @@ class Running:
     health: health.aio.HealthServicer
     tasks: list[asyncio.Task]
     archive: ArchiveRepository | None = None
+    #: the internal listener (GameAdmin) and its port
+    admin_server: grpc.aio.Server | None = None
+    admin_port: int = 0
 
     async def stop(self, grace: float | None) -> None:
         """Graceful shutdown: refuse new calls, let in-flight unary calls finish, end watches."""
@@ -373,7 +391,8 @@ class Running:
             _done, pending = await asyncio.wait(self.tasks, timeout=5.0)
             for task in pending:
                 task.cancel()
-        await self.server.stop(grace)
+        await asyncio.gather(*(server.stop(grace) for server in (self.server, self.admin_server) if server))
+        await self.service.fanout.stop()
         await self.redis.aclose()
         if self.archive is not None:
             await self.archive.close()
@@ -437,35 +456,35 @@ async def start(
     from services.gamestate.sweeper import run_sweeper
 
     credentials = settings.credentials()  # no secret, no service: CredentialError before anything starts
-    redis = async_redis(settings.redis_url, decode_responses=True, max_connections=REDIS_MAX_CONNECTIONS)
+    redis = async_redis(settings.redis_url, decode_responses=True, max_connections=REDIS_MAX_CONNECTIONS,
+                        client_name=settings.redis_client_name or None)
     await redis.ping()
     service = build_service(settings, redis, registry, dispatcher)
     archive, archiver = await _open_archive(settings, service) if settings.archive_url else (None, None)
-    server = grpc.aio.server(
-        options=[
-            ("grpc.max_receive_message_length", settings.max_message_bytes),
-            ("grpc.max_send_message_length", settings.max_message_bytes),
-            # gRPC turns SO_REUSEPORT on by default: a second service (an orphan's successor) would then bind
-            # the same port without an error and share its connections. Off, a taken port fails here.
-            ("grpc.so_reuseport", 0),
-            # clients ping every 10 s to find dead connections (services/gamestate/client.py): allowed
-            ("grpc.keepalive_permit_without_calls", 1),
-            ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
-        ]
-    )
-    pb2_grpc.add_GameServiceServicer_to_server(GameServicer(service), server)
-    pb2_grpc.add_GameAdminServicer_to_server(GameAdminServicer(service, credentials), server)
+    options = [
+        ("grpc.max_receive_message_length", settings.max_message_bytes),
+        ("grpc.max_send_message_length", settings.max_message_bytes),
+        # gRPC turns SO_REUSEPORT on by default: a second service (an orphan's successor) would then bind
+        # the same port without an error and share its connections. Off, a taken port fails here.
+        ("grpc.so_reuseport", 0),
+        # clients ping every 10 s to find dead connections (services/gamestate/client.py): allowed
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+    ]
     health_servicer = health.aio.HealthServicer()
+    # the public listener: GameService with the per-caller limits, health, and reflection of exactly these
+    server = grpc.aio.server(options=options)
+    pb2_grpc.add_GameServiceServicer_to_server(GameServicer(service, PublicGate(redis, settings)), server)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME), server
-    )
-    try:
-        port = server.add_insecure_port(settings.grpc_addr)
-    except RuntimeError:
-        port = 0
-    if not port:
-        raise PortTaken(f"cannot listen on {settings.grpc_addr} (gRPC): the address is in use or unavailable")
+    public_reflection(server)
+    port = _listen(server, settings.grpc_addr, "gRPC")
+    # the internal listener: GameAdmin (service credential) and GameService for the platform's own callers
+    admin_server = grpc.aio.server(options=options)
+    pb2_grpc.add_GameServiceServicer_to_server(GameServicer(service), admin_server)
+    pb2_grpc.add_GameAdminServicer_to_server(GameAdminServicer(service, credentials), admin_server)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, admin_server)
+    admin_port = _listen(admin_server, settings.admin_grpc_addr, "internal gRPC, ADMIN_GRPC_ADDR")
+    await admin_server.start()
     await server.start()
     for name in ("", SERVICE_NAME, LIVENESS):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -478,7 +497,33 @@ async def start(
         tasks.append(asyncio.create_task(run_sweeper(service, settings.sweep_interval_s, service.stopping)))
     if archiver is not None:
         tasks.append(asyncio.create_task(run_archiver(archiver, settings.archive_interval_s, service.stopping)))
-    return Running(server, port, service, redis, health_servicer, tasks, archive)
+    return Running(server, port, service, redis, health_servicer, tasks, archive, admin_server, admin_port)
+
+
+def _listen(server: grpc.aio.Server, addr: str, what: str) -> int:
+    """Bind `addr` (port 0: any free port); PortTaken if it cannot."""
+    try:
+        port = server.add_insecure_port(addr)
+    except RuntimeError:
+        port = 0
+    if not port:
+        raise PortTaken(f"cannot listen on {addr} ({what}): the address is in use or unavailable")
+    return port
+
+
+def public_reflection(server: grpc.aio.Server) -> None:
+    """Reflection that lists and describes the public services only: GameAdmin is dropped from the proto file it
+    describes (it shares game_service.proto with GameService), so the public port does not even name it."""
+    pool = descriptor_pool.DescriptorPool()
+    for module in (health_pb2, reflection_pb2):
+        pool.Add(descriptor_pb2.FileDescriptorProto.FromString(module.DESCRIPTOR.serialized_pb))
+    public = descriptor_pb2.FileDescriptorProto.FromString(pb2.DESCRIPTOR.serialized_pb)
+    kept = [s for s in public.service if f"{public.package}.{s.name}" == SERVICE_NAME]
+    del public.service[:]
+    public.service.extend(kept)
+    pool.Add(public)
+    names = (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME)
+    reflection.enable_server_reflection(names, server, pool)
 
 
 async def _open_archive(settings: Settings, service: GameStateService) -> tuple[ArchiveRepository, Archiver | None]:

@@ -9,7 +9,6 @@ through `Store.commit` (compare-and-set on the version).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 import secrets
@@ -34,6 +33,7 @@ from services.gamestate.endings import (
     timeouts_field,
     zombie_level,
 )
+from services.gamestate.fanout import Entry, GameFanout, Read
 from services.gamestate.quotas import QuotaBook
 from services.gamestate.store import Commit, Creation, Meta, Store, fingerprint, now_ms
 
@@ -60,6 +60,9 @@ class Registry:
             return self._extra[name]
         return engine.get(name)
 
+
+#: Entries one catching-up read of a watcher takes at once.
+CATCH_UP = 100
 
 #: Most games one CreateGames call may create (more is refused: one call must stay one bounded Redis script).
 MAX_BATCH = 256
@@ -211,6 +214,8 @@ class GameStateService(Endings):
         self.game_names: dict[str, str] = {}
         #: the SQL archive, where finished games go once they leave Redis (None: no archive configured)
         self.archive: ArchivedReads | None = None
+        #: one Redis reader per watched game feeds all its watchers here; it reads at least every token check
+        self.fanout = GameFanout(store, min(watch_block_ms, token_check_ms), self.stopping)
 
     # ------------------------------------------------------------------ helpers
 
@@ -751,16 +756,17 @@ class GameStateService(Endings):
         token: str,
         after_version: int | None,
         gone: Callable[[], bool] = lambda: False,
+        on_gone: Callable[[Callable[[], None]], None] | None = None,
     ) -> AsyncIterator[StreamItem]:
         """Redacted stream entries after `after_version` (all from creation if None), in order.
 
-        `gone()` tells whether the watcher has disconnected: checked after every
-        blocking read, so an abandoned stream of an idle game ends too. A stream opened
-        with a human seat token ends with UNAUTHENTICATED once that token is revoked
-        (RotateToken, Resign): see `_watch`.
+        `gone()` tells whether the watcher has disconnected, and `on_gone(wake)` (if given) registers a call
+        made the moment it does, so a closed stream leaves its game's reader at once. A stream opened with a
+        human seat token ends with UNAUTHENTICATED once that token is revoked (RotateToken, Resign): see `_watch`.
         """
-        meta = await self._meta(game_id)
-        seat = await self._seat(meta, token, required=False)
+        async with self.fanout.own_reads:
+            meta = await self._meta(game_id)
+            seat = await self._seat(meta, token, required=False)
         if after_version is not None and after_version < 0:
             raise errors.invalid("after_version must be >= 0")
         if meta.ended and after_version is not None and after_version >= meta.version:
@@ -769,58 +775,84 @@ class GameStateService(Endings):
             return _archived_end(meta)  # its event stream left with Redis: the final state alone
         # a seat token is watched by the hash it resolved by (spectators have none)
         watched = tokens.token_hash(token) if seat is not None else None
-        return self._watch(meta.game_id, seat, after_version, gone, watched)
+        return self._watch(meta, seat, after_version, gone, watched, on_gone)
 
     async def _watch(
         self,
-        game_id: str,
+        meta: Meta,
         seat: int | None,
         after_version: int | None,
         gone: Callable[[], bool],
         token_hash: str | None = None,
+        on_gone: Callable[[Callable[[], None]], None] | None = None,
     ) -> AsyncIterator[StreamItem]:
-        """The stream loop. With `token_hash` (a human seat's watcher), every read also fetches the seat's
-        current hash (same round trip, after the read, reads block at most `token_check_ms`): once it is no
-        longer `token_hash` the stream ends with UNAUTHENTICATED before yielding what that read returned, so
-        no entry written after the revocation (e.g. the seat's auto-played secrets after Resign) reaches it."""
-        last = "0-0" if after_version is None else f"{after_version}-1"
+        """The stream loop, fed by the game's shared reader (`self.fanout`, services/gamestate/fanout.py).
+
+        It first catches up on its own (XRANGE, no waiting) and again whenever it finds a gap (it fell behind).
+        Every read, shared or its own, comes with the seats' token hashes read after its entries; with
+        `token_hash` (a human seat's watcher) the stream ends with UNAUTHENTICATED as soon as its seat's hash is
+        no longer `token_hash`, before it is given that read's entries: so no entry written after the revocation
+        (e.g. the seat's auto-played secrets after Resign) reaches it. Reads come at least every
+        min(watch_block_ms, token_check_ms)."""
+        game_id, players = meta.game_id, meta.players
+        done = -1 if after_version is None else after_version  # the last version this watcher has
         version, status, to_act = after_version or 0, "active", []
         last_sent = time.monotonic()
-        block_ms = min(self.watch_block_ms, self.token_check_ms) if token_hash else self.watch_block_ms
+        sub = await self.fanout.subscribe(game_id, players)
         metrics.WATCHERS.inc()
+        if on_gone is not None:
+            on_gone(sub.wake)
+        behind = True  # catch up from Redis first: the shared reader only follows new entries
         try:
             while not self.stopping.is_set():
                 if gone():
                     return
-                if seat is None or token_hash is None:
-                    entries = await self.store.read_events(game_id, last, block_ms)
+                if sub.error is not None:
+                    raise sub.error
+                if behind or sub.behind:
+                    sub.behind = False
+                    async with self.fanout.own_reads:
+                        entries, hashes = await self.store.range_events_tokens(
+                            game_id, players, f"{done}-1" if done >= 0 else "0-0", CATCH_UP)
+                    read = Read(tuple(Entry.parse(eid, f) for eid, f in entries), hashes)
+                    behind = len(entries) == CATCH_UP
+                elif sub.ended:
+                    raise errors.unavailable("the service is shutting down; resume with after_version")
                 else:
-                    entries, current = await self.store.read_events_as(game_id, seat, last, block_ms)
+                    try:
+                        queued = await asyncio.wait_for(sub.queue.get(), self.fanout.block_ms / 1000 + 1.0)
+                    except TimeoutError:  # the reader is slow (Redis is): read for ourselves meanwhile
+                        behind = True
+                        continue
+                    if queued is None:  # only a wake-up: look at gone(), the reader's end
+                        continue
+                    read = queued
+                if token_hash is not None and seat is not None:
+                    current = read.tokens.get(seat)
                     if current is None or not secrets.compare_digest(current, token_hash):
                         raise errors.unauthenticated("seat token revoked")
-                if not entries and time.monotonic() - last_sent >= self.heartbeat_s:
+                sent = False
+                for entry in read.entries:
+                    if entry.version <= done:
+                        continue  # already sent (caught up past this shared read)
+                    if entry.version != done + 1:
+                        behind = True  # a gap: read the missing entries ourselves
+                        break
+                    done = entry.version
+                    yield StreamItem(entry.version, entry.kind, entry.actor, redact(entry.events, seat),
+                                     entry.status, entry.to_act, entry.scores, entry.winners)
+                    version, status, to_act, last_sent, sent = entry.version, entry.status, entry.to_act, \
+                        time.monotonic(), True
+                    if entry.status != "active":  # finished or aborted: nothing follows
+                        return
+                if not sent and time.monotonic() - last_sent >= self.heartbeat_s:
                     # Idle: a heartbeat keeps proxies open and is how a vanished watcher is noticed
                     # (writing to a cancelled stream ends this handler).
                     yield StreamItem(version, "heartbeat", None, [], status, to_act, [], [])
                     last_sent = time.monotonic()
-                for entry_id, f in entries:
-                    last = entry_id
-                    item = StreamItem(
-                        version=int(f["v"]),
-                        kind=f["kind"],
-                        actor=int(f["actor"]) if f["actor"] != "" else None,
-                        events=redact(json.loads(f["events"]), seat),
-                        status=f["status"],
-                        to_act=json.loads(f["to_act"]),
-                        scores=json.loads(f["scores"]) if f["status"] == "finished" else [],
-                        winners=json.loads(f["winners"]),
-                    )
-                    yield item
-                    version, status, to_act, last_sent = item.version, item.status, item.to_act, time.monotonic()
-                    if item.status != "active":  # finished or aborted: nothing follows
-                        return
             raise errors.unavailable("the service is shutting down; resume with after_version")
         finally:
+            self.fanout.unsubscribe(sub)
             metrics.WATCHERS.dec()
 
     async def list_games(self, status: str, game: str, limit: int) -> list[Meta]:

@@ -599,24 +599,35 @@ class Store:
         raw = await self.redis.get(self.keys.idem(game_id, seat, key))
         return json.loads(raw) if raw else None
 
-    async def read_events(
-        self, game_id: str, after_id: str, block_ms: int, count: int = 100
-    ) -> list[tuple[str, dict[str, str]]]:
-        """Stream entries after `after_id`, waiting up to block_ms for new ones."""
-        reply = await self.redis.xread({self.keys.events(game_id): after_id}, count=count, block=block_ms)
-        return [(eid, fields) for _stream, entries in reply for eid, fields in entries]
+    async def last_event_id(self, game_id: str) -> str:
+        """The id of the game's newest stream entry ("0-0" if it has none)."""
+        newest = await self.redis.xrevrange(self.keys.events(game_id), count=1)
+        return newest[0][0] if newest else "0-0"
 
-    async def read_events_as(
-        self, game_id: str, seat: int, after_id: str, block_ms: int, count: int = 100
-    ) -> tuple[list[tuple[str, dict[str, str]]], str | None]:
-        """`read_events` for a seat's watcher, and the seat's token hash as Redis holds it once the read
-        returned. One round trip: the HGET is pipelined behind the blocking XREAD, which Redis answers first,
-        so the hash is never older than the entries (a token revoked before an entry was written is seen)."""
+    async def read_events_tokens(
+        self, game_id: str, players: int, after_id: str, block_ms: int, count: int = 100
+    ) -> tuple[list[tuple[str, dict[str, str]]], dict[int, str]]:
+        """Stream entries after `after_id`, waiting up to block_ms for new ones, and every seat's token hash as
+        Redis holds it once the read returned (the fan-out's reader: services/gamestate/fanout.py). One round
+        trip: the HMGET is pipelined behind the blocking XREAD, which Redis answers first, so the hashes are never
+        older than the entries (a token revoked before an entry was written is seen)."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.xread({self.keys.events(game_id): after_id}, count=count, block=block_ms)
-            pipe.hget(self.keys.meta(game_id), f"tok:{seat}")
-            reply, token_hash = await pipe.execute()
-        return [(eid, fields) for _stream, entries in reply or [] for eid, fields in entries], token_hash
+            pipe.hmget(self.keys.meta(game_id), [f"tok:{s}" for s in range(players)])
+            reply, hashes = await pipe.execute()
+        entries = [(eid, fields) for _stream, found in reply or [] for eid, fields in found]
+        return entries, {s: h for s, h in enumerate(hashes) if h is not None}
+
+    async def range_events_tokens(
+        self, game_id: str, players: int, after_id: str, count: int = 100
+    ) -> tuple[list[tuple[str, dict[str, str]]], dict[int, str]]:
+        """Up to `count` entries after `after_id` without waiting (a watcher catching up), with the seats'
+        token hashes read after them in the same round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.xrange(self.keys.events(game_id), min=f"({after_id}", max="+", count=count)
+            pipe.hmget(self.keys.meta(game_id), [f"tok:{s}" for s in range(players)])
+            entries, hashes = await pipe.execute()
+        return list(entries), {s: h for s, h in enumerate(hashes) if h is not None}
 
     async def token_owner(self, token_hash: str) -> tuple[str, int] | None:
         raw = await self.redis.get(self.keys.token(token_hash))

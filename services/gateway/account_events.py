@@ -59,8 +59,11 @@ class AccountEvents:
         sealed = seal(self.secret, _handoff_ad(player_id, game_id), token)
         pipe.set(self.keys.handoff(player_id, game_id), sealed, ex=self.keep_s)
 
-    async def read(self, player_id: str, after: str, block_ms: int, count: int = 100) -> list[tuple[str, str, dict]]:
-        """(entry id, type, data) after the entry id `after` ("0-0": everything kept), waiting up to block_ms."""
+    async def read(
+        self, player_id: str, after: str, block_ms: int | None, count: int = 100
+    ) -> list[tuple[str, str, dict]]:
+        """(entry id, type, data) after the entry id `after` ("0-0": everything kept), waiting up to block_ms
+        (None: not at all)."""
         reply = await self.redis.xread({self.keys.account_events(player_id): after}, count=count, block=block_ms)
         out = []
         for _stream, entries in reply or []:

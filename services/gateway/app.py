@@ -68,7 +68,8 @@ def create_app(
     own_redis = redis is None
     own_gamestate = gamestate is None
     # redis-py 8 caps a pool at 100 connections (then MaxConnectionsError); concurrent requests need more
-    redis = redis or async_redis(settings.redis_url, max_connections=10_000)
+    redis = redis or async_redis(settings.redis_url, max_connections=10_000,
+                                 client_name=settings.redis_client_name or None)
     gamestate = gamestate or GameStateClient(
         settings.gamestate_addr, settings.gamestate_timeout_s, check_secret(settings.service_secret)
     )
@@ -99,6 +100,7 @@ def create_app(
             if following is not None:
                 following.cancel()
                 await asyncio.gather(following, return_exceptions=True)
+            await context.account_readers.stop()
             if exporter is not None:
                 exporter.shutdown()
                 exporter.server_close()

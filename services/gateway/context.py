@@ -17,6 +17,7 @@ from services.archive.repository import ArchiveRepository
 from services.gamestate.client import GameState
 from services.gamestate.tokens import RETIRED_BOT_PREFIX
 from services.gateway.account_events import AccountEvents
+from services.gateway.account_fanout import AccountFanout
 from services.gateway.accounts import Accounts
 from services.gateway.challenges import Challenges
 from services.gateway.errors import ApiError
@@ -27,8 +28,14 @@ from services.gateway.players import Players
 from services.gateway.ratings import Ratings
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.store import TicketStore
+from services.stream_slots import StreamSlots
 
 log = logging.getLogger(__name__)
+
+#: Longest wait of one account stream read (under the Redis client's 5 s socket timeout); every open account
+#: stream checks its API key again after each, so a retired key ends its stream within about half a second, and
+#: an account's reader lets go of its connection that soon after its last stream closed.
+ACCOUNT_READ_BLOCK_MS = 500
 
 @dataclass
 class Context:
@@ -46,6 +53,16 @@ class Context:
     archive: ArchiveRepository
     #: the turn follower of this gateway (following.Follower), None when GATEWAY_FOLLOW_GAMES is off
     follower: Any = None
+
+    @cached_property
+    def account_readers(self) -> AccountFanout:
+        """One Redis reader per account followed by open account streams of this process."""
+        return AccountFanout(self.events, ACCOUNT_READ_BLOCK_MS)
+
+    @cached_property
+    def streams(self) -> StreamSlots:
+        """The open SSE streams of this process, bounded per address and per credential (GATEWAY_STREAM_LIMIT_*)."""
+        return StreamSlots(self.settings.stream_limit_ip, self.settings.stream_limit_token, "event streams")
 
     @cached_property
     def accounts(self) -> Accounts:

@@ -149,11 +149,8 @@ class RateLimiter:
     def exempt(scope: Scope) -> bool:
         return scope.get("path") in EXEMPT_PATHS or scope.get("method") == "OPTIONS"
 
-    def _buckets(self, scope: Scope, window: int) -> list[tuple[str, int, str]]:
-        """(Redis key, limit, what it limits) of every bucket this request counts against."""
-        client = scope.get("client")
-        ip = client[0] if client else "unknown"
-        token = bearer_token(scope)
+    def _buckets(self, ip: str, token: str | None, window: int) -> list[tuple[str, int, str]]:
+        """(Redis key, limit, what it limits) of every bucket a request from `ip` with `token` counts against."""
         buckets = []
         if token and is_bot_key(token):
             if self.per_bot:
@@ -169,8 +166,14 @@ class RateLimiter:
 
     async def check(self, scope: Scope) -> Verdict | None:
         """Count the request in its buckets; the tightest one's standing (None: no limit applies)."""
+        client = scope.get("client")
+        return await self.check_caller(client[0] if client else "unknown", bearer_token(scope))
+
+    async def check_caller(self, ip: str, token: str | None) -> Verdict | None:
+        """`check` for a caller known by its address and credential (the game-state service's public gRPC
+        port counts its calls with this, in its own Redis keys)."""
         window = int(time.time() // self.window_s)
-        buckets = self._buckets(scope, window)
+        buckets = self._buckets(ip, token, window)
         if not buckets:
             return None
         try:

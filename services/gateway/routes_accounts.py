@@ -13,18 +13,18 @@ from collections.abc import AsyncIterator
 from fastapi import APIRouter, Header, Request
 from redis.exceptions import RedisError
 from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.background import BackgroundTask
 
 from services.gateway.account_models import KeyRotated, Me, MyGame, MyGames
 from services.gateway.context import Context, Ctx, require_bearer
 from services.gateway.errors import ERROR_RESPONSES, ApiError
 from services.gateway.gamestate import GameStateError, http_error
 from services.gateway.models import RatingOut
+from services.gateway.streams import open_stream
+from services.stream_slots import Slot
 
 router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES, tags=["accounts"])
 
-#: Longest wait of one stream read (under the Redis client's 5 s socket timeout); the API key is checked again
-#: after each, so a retired key ends its stream within about a second.
-READ_BLOCK_MS = 1000
 _STREAM_ID = r"^\d{1,20}-\d{1,20}$"
 
 
@@ -107,7 +107,9 @@ async def account_events(
         if not re.match(_STREAM_ID, last_event_id.strip()):
             raise ApiError(422, "Last-Event-ID must be an id this stream sent (like 1700000000000-0)")
         after = last_event_id.strip()
-    return EventSourceResponse(_stream(c, player_id, key, after), ping=c.settings.sse_ping_s)
+    slot = open_stream(c.streams, request, key)  # 429 beyond GATEWAY_STREAM_LIMIT_IP / _TOKEN
+    return EventSourceResponse(_stream(c, player_id, key, after, slot), ping=c.settings.sse_ping_s,
+                               background=BackgroundTask(slot.release))
 
 
 def _error(code: str, message: str) -> ServerSentEvent:
@@ -115,11 +117,11 @@ def _error(code: str, message: str) -> ServerSentEvent:
                            event="error")
 
 
-async def _stream(c: Context, player_id: str, key: str, after: str) -> AsyncIterator[ServerSentEvent]:
+async def _stream(c: Context, player_id: str, key: str, after: str, slot: Slot) -> AsyncIterator[ServerSentEvent]:
+    batches = c.account_readers.follow(player_id, after)  # one shared Redis reader per account
     try:
-        while True:
-            for entry_id, kind, data in await c.events.read(player_id, after, READ_BLOCK_MS):
-                after = entry_id
+        async for batch in batches:
+            for entry_id, kind, data in batch:
                 yield ServerSentEvent(data=json.dumps(await c.events.deliver(player_id, kind, data)), event=kind,
                                       id=entry_id)
             if await c.players.authenticate(key) != player_id:
@@ -127,3 +129,6 @@ async def _stream(c: Context, player_id: str, key: str, after: str) -> AsyncIter
                 return
     except RedisError:
         yield _error("unavailable", "storage is unavailable; reconnect with Last-Event-ID")
+    finally:
+        await batches.aclose()  # leaves the account's reader now
+        slot.release()  # at once, whichever way the stream ends (the background task is for one never started)

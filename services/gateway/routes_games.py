@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request, Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.background import BackgroundTask
 
 from services.gateway.context import Context, Ctx, bearer, require_bearer
 from services.gateway.digits import ascii_int
@@ -34,7 +35,9 @@ from services.gateway.models import (
     Submitted,
     Version,
 )
+from services.gateway.streams import open_stream
 from services.standings import shown_scores, shown_winners
+from services.stream_slots import Slot
 
 router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES)
 
@@ -295,10 +298,13 @@ async def game_events(
         await c.gamestate.get(_game_id(game_id), token)
     except GameStateError as exc:
         raise http_error(exc) from None
-    return EventSourceResponse(_stream(c, game_id, token, start), ping=c.settings.sse_ping_s)
+    slot = open_stream(c.streams, request, token)  # 429 beyond GATEWAY_STREAM_LIMIT_IP / _TOKEN
+    return EventSourceResponse(_stream(c, game_id, token, start, slot), ping=c.settings.sse_ping_s,
+                               background=BackgroundTask(slot.release))
 
 
-async def _stream(c: Context, game_id: str, token: str | None, after: int | None) -> AsyncIterator[ServerSentEvent]:
+async def _stream(c: Context, game_id: str, token: str | None, after: int | None,
+                  slot: Slot) -> AsyncIterator[ServerSentEvent]:
     try:
         async for item in c.gamestate.watch(game_id, token, after):
             vid = str(item.version)
@@ -318,3 +324,5 @@ async def _stream(c: Context, game_id: str, token: str | None, after: int | None
         yield ServerSentEvent(
             data=json.dumps({"error": {"code": err.code, "message": err.message, "rule": err.rule}}), event="error"
         )
+    finally:
+        slot.release()  # at once, whichever way the stream ends (the background task is for one never started)

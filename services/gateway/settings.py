@@ -26,7 +26,15 @@ class GatewaySettings(BaseSettings):
         "account streams, the API-key lookup cache (players, keys and ratings are in SQL: GATEWAY_ARCHIVE_URL)."
     )
     key_prefix: str = Field("sbgw:", description="Prefix of every Redis key the gateway and matchmaker write.")
-    gamestate_addr: str = Field("127.0.0.1:50051", description="host:port of the gRPC game-state service.")
+    redis_client_name: str = Field(
+        "skyboard-gateway", description="CLIENT SETNAME of the gateway's Redis connections, so CLIENT LIST shows "
+        "which connections are the gateway's (no spaces).",
+    )
+    gamestate_addr: str = Field(
+        "127.0.0.1:50052", description="host:port of the game-state service's internal gRPC listener (its "
+        "ADMIN_GRPC_ADDR: GameAdmin, and GameService without the public port's per-caller limits, which the gateway "
+        "applies per player itself).",
+    )
     gamestate_timeout_s: float = Field(10.0, gt=0, description="Deadline of one unary call to the service.")
     service_secret: str | None = Field(
         None,
@@ -100,6 +108,14 @@ class GatewaySettings(BaseSettings):
         15.0, gt=0, description="A follower's lease on a game; another gateway takes over once it lapses."
     )
     cors_origins: list[str] = Field(default_factory=list, description='Allowed CORS origins, JSON list; ["*"] = any.')
+    stream_limit_ip: int = Field(
+        32, ge=0, description="Open SSE streams (game event streams and account streams together) per client "
+        "address on one gateway process; beyond it 429 `too_many_streams`. 0 disables.",
+    )
+    stream_limit_token: int = Field(
+        4, ge=0, description="Open SSE streams per bearer credential (a seat token, an API key) on one gateway "
+        "process; beyond it 429 `too_many_streams`. 0 disables.",
+    )
     sse_ping_s: float = Field(15.0, gt=0, description="Seconds between SSE keep-alive comments.")
     ticket_ttl_s: float = Field(30.0, gt=0, description="A queued ticket expires this long after its last poll.")
     ticket_keep_s: int = Field(3600, gt=0, description="How long a ticket's record stays readable.")

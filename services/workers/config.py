@@ -1,6 +1,7 @@
 """Worker settings from the environment (the service's own Settings cover Redis, prefix, queue, secret).
 
-- GAMESTATE_TARGET: host:port of the game-state gRPC service (default: the service's GRPC_ADDR).
+- GAMESTATE_TARGET: host:port of the game-state service's internal gRPC listener, where GameAdmin is (default:
+  the service's ADMIN_GRPC_ADDR).
 - WORKER_METRICS_PORT: Prometheus exporter of the worker (9102; 0 disables it).
 - BOT_SOFT_LIMIT_S / BOT_HARD_LIMIT_S: Celery soft and hard time limits of one bot move
   (default: the largest level budget + 20 s, and + 30 s).
@@ -48,7 +49,7 @@ def load_config() -> WorkerConfig:
         raise ValueError("BOT_SOFT_LIMIT_S must be positive and below BOT_HARD_LIMIT_S")
     return WorkerConfig(
         settings=settings,
-        target=os.environ.get("GAMESTATE_TARGET") or settings.grpc_addr,
+        target=os.environ.get("GAMESTATE_TARGET") or settings.admin_grpc_addr,
         metrics_port=int(_float("WORKER_METRICS_PORT", 9102)),
         soft_limit_s=soft,
         hard_limit_s=hard,

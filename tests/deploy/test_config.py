@@ -139,7 +139,11 @@ def test_compose_ports_match_the_settings(compose, prometheus, monkeypatch):
     assert gw.host == "0.0.0.0"
     assert compose["services"]["gateway"]["ports"] == [f"{gw.port}:{gw.port}"]
     assert f":{gw.port}/readyz" in compose["services"]["gateway"]["healthcheck"]["test"][-1]
-    assert gw.gamestate_addr == f"dns:///gamestate:{gamestate_grpc}"  # every replica, round-robin per call
+    # every replica's internal listener (GameAdmin), round-robin per call; neither gRPC port is published
+    assert gw.gamestate_addr == f"dns:///gamestate:{_port(s.admin_grpc_addr)}" != f"dns:///gamestate:{gamestate_grpc}"
+    assert s.admin_grpc_addr.startswith("0.0.0.0:") and "ports" not in compose["services"]["gamestate"]
+    worker = _compose_env(compose, "worker")
+    assert worker["GAMESTATE_TARGET"] == f"dns:///gamestate:{_port(s.admin_grpc_addr)}"
     _, _, ex = _settings_for(_compose_env(compose, "exporter"), monkeypatch)
     assert f":{ex.port}/metrics" in compose["services"]["exporter"]["healthcheck"]["test"][-1]
     for service in ("gamestate", "worker", "gateway", "matchmaker", "exporter"):
@@ -178,11 +182,19 @@ def test_k8s_ports_match_the_settings(k8s, monkeypatch):
     assert _container_port(gwc, "http") == gw.port and gw.host == "0.0.0.0"
     assert int(w["gateway"]["spec"]["template"]["metadata"]["annotations"]["prometheus.io/port"]) == gw.metrics_port
     assert _container_port(gwc, "metrics") == gw.metrics_port != gw.port and gw.metrics_host == "0.0.0.0"
-    # the gateway reaches every game-state pod through the headless Service, round-robin per call
-    assert gw.gamestate_addr == f"dns:///gamestate-headless:{_port(s.grpc_addr)}"
+    # the gateway reaches every game-state pod's internal listener (GameAdmin) through the headless Service,
+    # round-robin per call; only the platform's own pods may (the NetworkPolicy)
+    assert _container_port(gs, "internal") == _port(s.admin_grpc_addr) != _port(s.grpc_addr)
+    assert gw.gamestate_addr == f"dns:///gamestate-headless:{_port(s.admin_grpc_addr)}"
     headless = services["gamestate-headless"]["spec"]
     assert headless["clusterIP"] == "None"
-    assert {p["port"] for p in headless["ports"]} == {_port(s.grpc_addr), s.metrics_port}
+    assert {p["port"] for p in headless["ports"]} == {_port(s.grpc_addr), _port(s.admin_grpc_addr), s.metrics_port}
+    (policy,) = [d for d in k8s if d["kind"] == "NetworkPolicy" and d["metadata"]["name"] == "gamestate-internal"]
+    rules = {tuple(p["port"] for p in r["ports"]): r.get("from") for r in policy["spec"]["ingress"]}
+    assert rules[("internal",)] and ("internal",) not in [p for p in rules if rules[p] is None]
+    allowed = {v for e in rules[("internal",)][0]["podSelector"]["matchExpressions"]
+               if e["key"] == "app.kubernetes.io/component" for v in e["values"]}
+    assert allowed == {"gateway", "matchmaker", "worker"}
 
     (ex,) = containers(w["exporter"])
     _, _, es = _settings_for(k8s_env(k8s, ex), monkeypatch)

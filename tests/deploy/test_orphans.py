@@ -146,7 +146,7 @@ def test_a_leftover_answering_the_health_check_does_not_pass_for_the_child(capsy
 def _service_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in SETTINGS_MODELS}
     env.update({"REDIS_URL": REDIS_URL, "KEY_PREFIX": "sborphan:", "SERVICE_SECRET": SERVICE_SECRET,
-                "BOT_QUEUE": "sborphan-bots", "PYTHONPATH": str(ROOT)})
+                "BOT_QUEUE": "sborphan-bots", "ADMIN_GRPC_ADDR": "127.0.0.1:0", "PYTHONPATH": str(ROOT)})
     env.update(extra)
     return env
 

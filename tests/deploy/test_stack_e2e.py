@@ -119,6 +119,7 @@ def _stack_env(tag: str) -> dict[str, str]:
         "BOT_QUEUE": f"{tag}-bots",
         "SERVICE_SECRET": SERVICE_SECRET,
         "GRPC_ADDR": f"127.0.0.1:{_free_port()}",
+        "ADMIN_GRPC_ADDR": f"127.0.0.1:{_free_port()}",
         "METRICS_PORT": str(_free_port()),
         "GATEWAY_PORT": str(_free_port()),
         "GATEWAY_METRICS_PORT": str(_free_port()),
@@ -279,12 +280,17 @@ def test_make_run_generates_its_secret_and_holds_against_a_probe(start_stack):
         assert r.status_code == 422
         assert http.get("/metrics").status_code == 404
         assert "RateLimit-Remaining" in http.get("/v1/catalog").headers
+    request = pb2.OwnedCreateGameRequest(game=pb2.CreateGameRequest(game="opensky", players=2))
     with grpc.insecure_channel(stack.env["GRPC_ADDR"]) as channel:
-        public, admin = pb2_grpc.GameServiceStub(channel), pb2_grpc.GameAdminStub(channel)
+        public = pb2_grpc.GameServiceStub(channel)
         with pytest.raises(grpc.RpcError) as refused:
             public.CreateGame(pb2.CreateGameRequest(game="opensky", players=2), timeout=10)
         assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
-        request = pb2.OwnedCreateGameRequest(game=pb2.CreateGameRequest(game="opensky", players=2))
+        with pytest.raises(grpc.RpcError) as refused:  # GameAdmin is not on the public port at all
+            pb2_grpc.GameAdminStub(channel).CreateGame(request, timeout=10, metadata=call_metadata(SERVICE_SECRET))
+        assert refused.value.code() == grpc.StatusCode.UNIMPLEMENTED
+    with grpc.insecure_channel(stack.env["ADMIN_GRPC_ADDR"]) as channel:  # the internal listener
+        admin = pb2_grpc.GameAdminStub(channel)
         for metadata in ((), call_metadata("skyboard-dev-bot-secret-change-me"), call_metadata(SERVICE_SECRET)):
             with pytest.raises(grpc.RpcError) as refused:
                 admin.CreateGame(request, timeout=10, metadata=metadata)

@@ -73,6 +73,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_plan_follows_the_environment(monkeypatch):
     monkeypatch.setenv("GRPC_ADDR", "0.0.0.0:50999")
+    monkeypatch.setenv("ADMIN_GRPC_ADDR", "127.0.0.1:50998")
     monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/7")
     monkeypatch.setenv("STACK_WORKERS", "2")
     monkeypatch.setenv("WORKER_METRICS_PORT", "9300")
@@ -83,13 +84,14 @@ def test_plan_follows_the_environment(monkeypatch):
     roles = {r.name: r for r in plan()}
     embedded = f"sqlite+aiosqlite:///{ROOT / '.skyboard' / 'archive.db'}"  # the laptop's archive, by default
     assert list(roles) == ["gamestate", "worker1", "worker2", "gateway", "matchmaker", "exporter"]
-    # the gateway and matchmaker follow REDIS_URL and reach the service on a connectable address
+    # the gateway and matchmaker follow REDIS_URL and reach the service's internal listener (GameAdmin)
     for name in ("gateway", "matchmaker"):
         assert roles[name].env == {"GATEWAY_REDIS_URL": "redis://127.0.0.1:6379/7",
-                                   "GATEWAY_GAMESTATE_ADDR": "127.0.0.1:50999", "GATEWAY_ARCHIVE_URL": embedded}
+                                   "GATEWAY_GAMESTATE_ADDR": "127.0.0.1:50998", "GATEWAY_ARCHIVE_URL": embedded}
     assert roles["gamestate"].env == {"ARCHIVE_URL": embedded}
     assert [roles[f"worker{i}"].env["WORKER_METRICS_PORT"] for i in (1, 2)] == ["9300", "9301"]
-    assert roles["worker1"].env["GAMESTATE_TARGET"] == "127.0.0.1:50999"
+    assert roles["worker1"].env["GAMESTATE_TARGET"] == "127.0.0.1:50998"
+    assert roles["gamestate"].ports[:2] == [50999, 50998]  # both listeners' ports are checked free first
     assert WORKER_APP in roles["worker1"].argv
     monkeypatch.setenv("GATEWAY_GAMESTATE_ADDR", "dns:///elsewhere:1")
     assert {r.name: r for r in plan()}["gateway"].env["GATEWAY_GAMESTATE_ADDR"] == "dns:///elsewhere:1"
@@ -100,4 +102,8 @@ def test_plan_follows_the_environment(monkeypatch):
 def test_plan_refuses_a_grpc_port_chosen_at_random(monkeypatch):
     monkeypatch.setenv("GRPC_ADDR", "127.0.0.1:0")
     with pytest.raises(SystemExit, match="GRPC_ADDR needs a fixed port"):
+        plan()
+    monkeypatch.setenv("GRPC_ADDR", "127.0.0.1:50999")
+    monkeypatch.setenv("ADMIN_GRPC_ADDR", "127.0.0.1:0")
+    with pytest.raises(SystemExit, match="ADMIN_GRPC_ADDR needs a fixed port"):
         plan()

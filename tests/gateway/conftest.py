@@ -59,12 +59,17 @@ class ServiceInstance:
     """One game-state service on a loopback port, in its own thread and event loop."""
 
     def __init__(self, settings: Settings, registry: Registry):
+        if settings.admin_grpc_addr == Settings.model_fields["admin_grpc_addr"].default:
+            settings = settings.model_copy(update={"admin_grpc_addr": "127.0.0.1:0"})  # any free port
         self.settings = settings
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         self.running: Running = self._run(start(settings, registry, sweeper=False))
-        self.addr = f"127.0.0.1:{self.running.port}"
+        #: the internal listener, which the gateway, matchmaker and workers call (GameAdmin, no per-caller limits)
+        self.addr = f"127.0.0.1:{self.running.admin_port}"
+        #: the public listener (GameService only, rate-limited)
+        self.public_addr = f"127.0.0.1:{self.running.port}"
 
     def _run(self, coro):
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(30)
@@ -133,6 +138,7 @@ def gateway_settings(redis_url: str, service: ServiceInstance, **overrides) -> G
         redis_url=redis_url, key_prefix=new_prefix(), gamestate_addr=service.addr, rate_limit_ip=100_000,
         rate_limit_token=100_000, rate_limit_ip_ceiling=0, sse_ping_s=0.5, ticket_ttl_s=30, default_bots_after_s=60,
         service_secret=SERVICE_SECRET, metrics_port=free_port(),
+        stream_limit_ip=0, stream_limit_token=0,  # every test streams from 127.0.0.1: test_stream_limits sets them
     )
     values.update(overrides)
     if not values.get("archive_url"):

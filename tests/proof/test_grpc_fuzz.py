@@ -191,7 +191,8 @@ def _status(call) -> tuple[grpc.StatusCode, dict | None]:
 
 
 def _admin(channel: grpc.Channel) -> tuple:
-    """The internal GameAdmin stub on `channel` and the metadata carrying this run's service credential."""
+    """The internal GameAdmin stub on `channel` (the internal listener) and the metadata carrying this run's
+    service credential."""
     return pb2_grpc.GameAdminStub(channel), call_metadata(SERVICE_SECRET)
 
 
@@ -233,8 +234,8 @@ def test_each_hostile_json_class_is_invalid_argument(make_instance, make_client,
     client = make_client(inst)
     game = client.create_game("toybids", 2, seed=7)
     digest = client.get_game(game.game_id).digest
-    with grpc.insecure_channel(inst.target) as channel:
-        _refuses_everywhere(pb2_grpc.GameServiceStub(channel), _admin(channel), game, hostile_json.EXAMPLES[name])
+    with grpc.insecure_channel(inst.target) as channel, grpc.insecure_channel(inst.admin_target) as internal:
+        _refuses_everywhere(pb2_grpc.GameServiceStub(channel), _admin(internal), game, hostile_json.EXAMPLES[name])
     after = client.get_game(game.game_id)
     assert (after.version, after.digest) == (0, digest)
 
@@ -244,8 +245,8 @@ def test_generated_hostile_json_is_invalid_argument(make_instance, make_client):
     client = make_client(inst)
     game = client.create_game("toybids", 2, seed=8)
     digest = client.get_game(game.game_id).digest
-    with grpc.insecure_channel(inst.target) as channel:
-        stub, admin = pb2_grpc.GameServiceStub(channel), _admin(channel)
+    with grpc.insecure_channel(inst.target) as channel, grpc.insecure_channel(inst.admin_target) as internal:
+        stub, admin = pb2_grpc.GameServiceStub(channel), _admin(internal)
 
         @given(value=hostile_json.hostile_values())
         @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None)

@@ -58,6 +58,7 @@ def settings(redis_url: str, prefix: str) -> Settings:
     return Settings(
         redis_url=redis_url,
         grpc_addr="127.0.0.1:0",
+        admin_grpc_addr="127.0.0.1:0",
         metrics_port=0,
         key_prefix=prefix,
         bot_queue=f"{prefix}bots",
@@ -72,6 +73,13 @@ def settings(redis_url: str, prefix: str) -> Settings:
         watch_block_ms=200,
         heartbeat_s=0.5,
         shutdown_grace_s=1.0,
+        # the public port's per-caller limits are off here (every test calls from 127.0.0.1); the tests of the
+        # limits set their own (test_public_port.py, test_stream_fanout.py)
+        rate_limit_ip=0,
+        rate_limit_token=0,
+        rate_limit_ip_ceiling=0,
+        stream_limit_address=0,
+        stream_limit_credential=0,
     )
 
 
@@ -111,6 +119,8 @@ class Instance:
         self.lt = lt
         self.running: Running = lt.run(start(settings, registry, sweeper=sweeper))
         self.target = f"127.0.0.1:{self.running.port}"
+        #: the internal listener: GameAdmin
+        self.admin_target = f"127.0.0.1:{self.running.admin_port}"
         self.stopped = False
 
     def run(self, coro, timeout: float = 30.0):
@@ -139,12 +149,30 @@ def make_instance(
         inst.stop()
 
 
+class PublicClient(GameClient):
+    """A client of the public listener whose GameAdmin calls go to the instance's internal listener (GameAdmin
+    is not served on the public port)."""
+
+    def __init__(self, target: str, admin_target: str) -> None:
+        super().__init__(target)
+        self._admin_client = GameClient(admin_target)
+
+    def admin(self, secret: str) -> AdminClient:
+        return self._admin_client.admin(secret)
+
+    def close(self) -> None:
+        self._admin_client.close()
+        super().close()
+
+
 @pytest.fixture
 def make_client() -> Iterator[Callable[[Instance], GameClient]]:
     made: list[GameClient] = []
 
-    def make(inst: Instance) -> GameClient:
-        client = GameClient(inst.target)
+    def make(inst: Instance, *, admin: bool = False) -> GameClient:
+        """A client of the instance's public listener (its `admin()` calls go to the internal listener), or of
+        the internal one with admin=True."""
+        client = GameClient(inst.admin_target) if admin else PublicClient(inst.target, inst.admin_target)
         made.append(client)
         return client
 
@@ -165,6 +193,6 @@ def client(instance: Instance, make_client) -> GameClient:
 
 
 @pytest.fixture
-def admin(client: GameClient, settings: Settings) -> AdminClient:
-    """The internal GameAdmin calls of `client`'s instance, with this run's service credential."""
-    return client.admin(settings.service_secret)
+def admin(instance: Instance, make_client, settings: Settings) -> AdminClient:
+    """The internal GameAdmin calls of `instance` (its internal listener), with this run's service credential."""
+    return make_client(instance, admin=True).admin(settings.service_secret)

@@ -149,7 +149,7 @@ async def _async_batch(target: str, secret: str) -> list:
 def test_the_async_client_speaks_the_batch_too(instance, client, settings):
     import asyncio
 
-    ok, bad = asyncio.run(_async_batch(instance.target, settings.service_secret))
+    ok, bad = asyncio.run(_async_batch(instance.admin_target, settings.service_secret))
     assert isinstance(ok, Created) and isinstance(bad, GameServiceError) and bad.code == C.INVALID_ARGUMENT
     assert client.get_game(ok.game_id, ok.token(1)).seat == 1
 

@@ -22,6 +22,7 @@ def _spawn(settings) -> tuple[subprocess.Popen, str]:
         **os.environ,
         "REDIS_URL": settings.redis_url,
         "GRPC_ADDR": "127.0.0.1:0",
+        "ADMIN_GRPC_ADDR": "127.0.0.1:0",
         "METRICS_PORT": "0",
         "KEY_PREFIX": settings.key_prefix,
         "DISPATCH_BOTS": "false",

@@ -28,6 +28,7 @@ def test_services_run_serves_exports_metrics_and_stops_on_ctrl_c(settings, tmp_p
         **os.environ,
         "REDIS_URL": settings.redis_url,
         "GRPC_ADDR": f"127.0.0.1:{grpc_port}",
+        "ADMIN_GRPC_ADDR": "127.0.0.1:0",
         "METRICS_PORT": str(metrics_port),
         "KEY_PREFIX": settings.key_prefix,
         "DISPATCH_BOTS": "false",
@@ -55,7 +56,8 @@ def test_services_run_serves_exports_metrics_and_stops_on_ctrl_c(settings, tmp_p
 
 def test_services_run_refuses_to_start_without_a_service_secret(settings):
     env = {k: v for k, v in os.environ.items() if not k.startswith("SERVICE_SECRET")}
-    env.update({"REDIS_URL": settings.redis_url, "GRPC_ADDR": f"127.0.0.1:{_free_port()}", "METRICS_PORT": "0",
+    env.update({"REDIS_URL": settings.redis_url, "GRPC_ADDR": f"127.0.0.1:{_free_port()}",
+                "ADMIN_GRPC_ADDR": "127.0.0.1:0", "METRICS_PORT": "0",
                 "KEY_PREFIX": settings.key_prefix, "DISPATCH_BOTS": "false"})
     for secret in (None, "skyboard-dev-bot-secret-change-me"):
         if secret:

@@ -208,5 +208,5 @@ async def _admin_calls(target: str, secret: str) -> str:
 
 
 def test_the_async_admin_client_creates_owned_games(instance, client, settings):
-    gid = asyncio.run(_admin_calls(instance.target, settings.service_secret))
+    gid = asyncio.run(_admin_calls(instance.admin_target, settings.service_secret))
     assert client.get_game(gid).players == 2

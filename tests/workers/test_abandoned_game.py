@@ -47,8 +47,8 @@ def test_a_matched_game_whose_human_leaves_finishes_through_the_zombie_and_settl
     make_instance, start_worker, redis_url
 ) -> None:
     inst = make_instance(zombie_bot_level="greedy", abandon_after_timeouts=3)
-    worker = start_worker(inst.target)
-    gw = Gateway(gateway_settings(redis_url, SimpleNamespace(addr=inst.target), mm_settle_check_s=0))
+    worker = start_worker(inst.admin_target)
+    gw = Gateway(gateway_settings(redis_url, SimpleNamespace(addr=inst.admin_target), mm_settle_check_s=0))
     try:
         with gw.client() as c:
             (stays_id, stays_key), (leaves_id, leaves_key) = new_player(c, "stays"), new_player(c, "leaves")

@@ -59,7 +59,7 @@ def test_human_waiting_decisions_are_taken_first(follow_ups_first, settings, sta
     else:
         assert (rdb.llen(follow_ups), rdb.llen(firsts)) == (0, 3)
     assert rdb.llen(background_list(settings.bot_queue)) == 3
-    worker = start_worker(inst.target)
+    worker = start_worker(inst.admin_target)
     worker.wait_for("bot move bg2 ", timeout=60)
     order = re.findall(r"bot move (\w+) seat", worker.text())
     humans = ["followup", "first0", "first1"] if follow_ups_first else ["first0", "first1", "followup"]
@@ -109,7 +109,7 @@ def test_a_bots_commit_is_served_before_other_games_first_decisions(follow_ups_f
     bots_only = client.create_game("opensky", 2, seed=50, bots={0: "random", 1: "random"}).game_id
     gid, version = _play_until_follow_up(client, admin, redis, settings.key_prefix)
     redis.close()
-    worker = start_worker(inst.target)
+    worker = start_worker(inst.admin_target)
     worker.wait_for(f"bot move {bots_only} seat 0 version 0:", timeout=60)
     started = re.findall(r"bot move (\S+) seat (\d+) version (\d+): (\w+)", worker.text())
     position = {(g, int(v)): i for i, (g, _seat, v, _outcome) in reversed(list(enumerate(started)))}

@@ -65,7 +65,7 @@ def test_a_real_worker_plays_every_bot_seat_of_a_full_game(name, make_instance, 
     client = make_client(inst)
     lineup = LINEUPS.get(name, ["random"] * engine.get(name).min_players)
     created = client.create_game(name, len(lineup), seed=7, bots=dict(enumerate(lineup)))
-    start_worker(inst.target)
+    start_worker(inst.admin_target)
     _wait_finished(client, created.game_id, timeout=150)
     _assert_log_replays(client, created.game_id)
 
@@ -79,7 +79,7 @@ def test_duplicated_tasks_are_harmless(make_instance, make_client, start_worker,
     app = make_celery(settings)
     for _ in range(2):
         app.send_task(BOT_MOVE_TASK, args=[gid, 0, 0], queue=settings.bot_queue)
-    start_worker(inst.target)
+    start_worker(inst.admin_target)
     _wait_finished(client, gid, timeout=120)
     _assert_log_replays(client, gid)
     version = client.get_game(gid).version
@@ -104,7 +104,7 @@ def test_a_redelivery_racing_the_first_delivery_replays_its_outcome(make_instanc
     sync = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
     budget = ai.Budget(iterations=30)
     first = Mover(sync, settings.key_prefix, client.admin(settings.service_secret), budget=budget)
-    second_client = GameClient(inst.target)
+    second_client = GameClient(inst.admin_target)
     second = Mover(sync, settings.key_prefix, second_client.admin(settings.service_secret), budget=budget)
     results = {}
     real_submit = second.admin.submit_bot
@@ -135,7 +135,7 @@ def test_a_worker_killed_mid_thought_does_not_stall_the_game(make_instance, make
     gid = created.game_id
     human = created.token(0)
     rng = random.Random(3)
-    doomed = start_worker(inst.target)
+    doomed = start_worker(inst.admin_target)
     while 1 not in client.get_game(gid).to_act:
         legal = client.legal_actions(gid, human)
         client.submit(gid, human, rng.choice(legal.actions), legal.version)
@@ -145,7 +145,7 @@ def test_a_worker_killed_mid_thought_does_not_stall_the_game(make_instance, make
     doomed.kill()
     assert "succeeded" not in doomed.text(), "the worker finished before it was killed"
     assert client.get_game(gid).version == pending, "the killed worker must not have moved"
-    start_worker(inst.target)
+    start_worker(inst.admin_target)
     deadline = time.monotonic() + 30
     while client.get_game(gid).version == pending and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -1,0 +1,93 @@
+"""Open SSE streams are bounded per client address and per credential, game streams and account streams alike:
+the next one is a 429 with the JSON error body, and a closed stream's place is free again within a second
+(issue 34, "Streams and the public gRPC port")."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+import uuid
+
+import httpx
+
+from tests.gateway.helpers import api_key, auth, create
+
+
+def _open(stack: contextlib.ExitStack, gw, path: str, headers: dict[str, str] | None = None) -> httpx.Response:
+    """One stream opened and left open (until `stack` closes); its response (headers read, body not)."""
+    client = stack.enter_context(gw.client(timeout=10))
+    return stack.enter_context(client.stream("GET", path, headers=headers or {}))
+
+
+def _refused(r: httpx.Response, bound: str) -> None:
+    assert r.status_code == 429, r.status_code
+    error = r.read() and r.json()["error"]
+    assert error["code"] == "too_many_streams" and bound in error["message"], error
+
+
+def test_streams_are_bounded_per_credential_and_per_address(make_gateway):
+    gw = make_gateway(stream_limit_ip=4, stream_limit_token=2)
+    with gw.client() as http:
+        body = create(http, "toybids", 2, seed=85)
+        key, other = api_key(http, "streamer"), api_key(http, "other")
+    gid, token = body["game_id"], body["seats"][0]["token"]
+    with contextlib.ExitStack() as streams:
+        assert all(_open(streams, gw, f"/v1/games/{gid}/events", auth(token)).status_code == 200 for _ in range(2))
+        _refused(_open(streams, gw, f"/v1/games/{gid}/events", auth(token)), "2 concurrent streams per credential")
+        assert _open(streams, gw, "/v1/players/me/events", auth(key)).status_code == 200  # the address's 3rd
+        assert _open(streams, gw, f"/v1/games/{gid}/events").status_code == 200  # and 4th, a spectator
+        _refused(_open(streams, gw, f"/v1/games/{gid}/events"), "4 concurrent streams per address")
+        _refused(_open(streams, gw, "/v1/players/me/events", auth(other)),
+                 "4 concurrent streams per address")
+    with contextlib.ExitStack() as streams:  # every one closed: their places are free again within a second
+        closed_at = time.monotonic()
+        while True:
+            r = _open(streams, gw, "/v1/players/me/events", auth(key))
+            if r.status_code == 200:
+                break
+            assert time.monotonic() - closed_at < 1.0, "a closed stream still held its place after 1 s"
+            time.sleep(0.02)
+        print(f"place free again {time.monotonic() - closed_at:.3f} s after closing")
+        assert _open(streams, gw, "/v1/players/me/events", auth(key)).status_code == 200
+        _refused(_open(streams, gw, "/v1/players/me/events", auth(key)), "2 concurrent streams per credential")
+
+
+def _blocked(rdb, name: str) -> int:
+    """The gateway's Redis connections blocked in a read right now (CLIENT LIST, by its connection name)."""
+    return sum("b" in c.get("flags", "") for c in rdb.client_list() if c.get("name") == name)
+
+
+def _next_event(r: httpx.Response) -> tuple[str, dict]:
+    name = None
+    for line in r.iter_lines():
+        if line.startswith("event:"):
+            name = line[6:].strip()
+        elif line.startswith("data:") and name:
+            return name, json.loads(line[5:])
+    raise AssertionError("the stream ended")
+
+
+def test_account_streams_share_one_redis_reader_per_account(make_gateway, rdb):
+    name = f"sbtest-gw-{uuid.uuid4().hex[:8]}"
+    gw = make_gateway(redis_client_name=name)  # the conftest's settings: no stream bounds
+    with gw.client() as http:
+        key = api_key(http, "watcher")
+        me = http.get("/v1/players/me", headers=auth(key)).json()["player_id"]
+    with contextlib.ExitStack() as streams:
+        opened = [_open(streams, gw, "/v1/players/me/events", auth(key)) for _ in range(30)]
+        assert all(r.status_code == 200 for r in opened)
+        time.sleep(1.5)  # every reader is back in its blocking read
+        blocked = _blocked(rdb, name)
+        print(f"30 account streams of one key: {blocked} of the gateway's Redis connections blocked in XREAD")
+        assert blocked <= 1, f"{blocked} connections blocked in XREAD for one account's 30 streams"
+        rdb.xadd(f"{gw.settings.key_prefix}acct:ev:{me}",
+                 {"type": "your_turn", "data": json.dumps({"game_id": "g", "seat": 0, "version": 3, "deadline": None})})
+        for r in opened:  # every stream gets the entry from the shared reader
+            assert _next_event(r) == ("your_turn", {"game_id": "g", "seat": 0, "version": 3, "deadline": None})
+    closed_at = time.monotonic()  # all closed: the reader ends after its current read (at most 0.5 s)
+    while _blocked(rdb, name) and time.monotonic() - closed_at < 3:
+        time.sleep(0.02)
+    took = time.monotonic() - closed_at
+    print(f"the account's reader let go of its connection {took:.2f} s after the last stream closed")
+    assert _blocked(rdb, name) == 0 and took < 1.0, took
