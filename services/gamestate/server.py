@@ -473,7 +473,8 @@ async def start(
     health_servicer = health.aio.HealthServicer()
     # the public listener: GameService with the per-caller limits, health, and reflection of exactly these
     server = grpc.aio.server(options=options)
-    pb2_grpc.add_GameServiceServicer_to_server(GameServicer(service, PublicGate(redis, settings)), server)
+    gate = PublicGate(redis, service.store.keys, settings)
+    pb2_grpc.add_GameServiceServicer_to_server(GameServicer(service, gate), server)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     public_reflection(server)
     port = _listen(server, settings.grpc_addr, "gRPC")
