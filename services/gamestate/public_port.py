@@ -3,7 +3,8 @@
 Why here and not in the servicer: the internal listener (GameAdmin, and GameService for the gateway, the
 matchmaker and the bot workers, which the gateway has already limited per player) serves the same servicer
 without them. The limits reuse the gateway's fixed-window algorithm (services/gateway/limits.py) with the
-same defaults, keyed by the gRPC peer's address and the call's seat token, in the service's own Redis keys.
+same defaults, keyed by the gRPC peer's address and the call's seat token (a token the platform never issued,
+or revoked, counts as no token), in the service's own Redis keys.
 A refusal is RESOURCE_EXHAUSTED with the JSON details every refusal carries.
 """
 
@@ -13,6 +14,7 @@ import grpc
 from redis.asyncio import Redis
 
 from services.gamestate import errors, tokens
+from services.gamestate.keys import Keys
 from services.gateway.keys import Keys as GatewayKeys
 from services.gateway.limits import RateLimiter
 from services.settings import Settings
@@ -35,15 +37,24 @@ class PublicGate:
     """The public listener's per-caller limits: calls per window (Redis, shared by every instance) and open
     WatchGame streams (this instance)."""
 
-    def __init__(self, redis: Redis, settings: Settings) -> None:
+    def __init__(self, redis: Redis, keys: Keys, settings: Settings) -> None:
+        self.redis = redis
+        self.keys = keys
         self.limiter = RateLimiter(
             redis, GatewayKeys(settings.key_prefix), settings.rate_limit_ip, settings.rate_limit_token,
             settings.rate_limit_window_s, settings.rate_limit_ip_ceiling)
         self.streams = StreamSlots(settings.stream_limit_address, settings.stream_limit_credential, "WatchGame streams")
 
+    async def _known(self, token: str) -> bool:
+        """Whether `token` is a seat token the platform issued and has not revoked (its index entry exists):
+        a made-up token must not buy its caller a fresh bucket."""
+        return bool(await self.redis.exists(self.keys.token(tokens.token_hash(token))))
+
     async def admit(self, context: grpc.aio.ServicerContext, token: str) -> None:
-        """Count the call; RESOURCE_EXHAUSTED (reason `rate_limited`) once its bucket is empty."""
-        verdict = await self.limiter.check_caller(peer_address(context.peer()), token or None)
+        """Count the call, in its seat token's bucket if the token is known, else in its address's anonymous
+        one; RESOURCE_EXHAUSTED (reason `rate_limited`) once the bucket is empty."""
+        known = bool(token) and self.limiter.per_token > 0 and await self._known(token)
+        verdict = await self.limiter.check_caller(peer_address(context.peer()), token if known else None)
         if verdict is not None and verdict.exceeded:
             raise errors.ServiceError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED, "rate_limited",

@@ -2,8 +2,9 @@
 
 Every handler maps ServiceError to its status (details = JSON reason/message/
 rule, trailing metadata "rule" for illegal actions) and any unexpected
-exception to INTERNAL, so no input can crash the server. Health checking and
-reflection are registered alongside.
+exception to INTERNAL, so no input can crash the server. Two listeners: the
+public one (GameService with per-caller limits, health, reflection of the public
+services only) and the internal one (GameAdmin, and GameService unlimited).
 """
 
 from __future__ import annotations
@@ -40,8 +41,9 @@ from services.settings import Settings
 log = logging.getLogger(__name__)
 
 #: redis-py 8 caps an asyncio pool at 100 connections by default and then fails calls with
-#: MaxConnectionsError; every open watch holds one connection in a blocking XREAD, so the cap must be far
-#: above the number of concurrent streams plus calls (redis-py < 8 had no cap).
+#: MaxConnectionsError; every watched game's reader (services/gamestate/fanout.py) holds one connection in a
+#: blocking XREAD, so the cap must be far above the number of watched games plus concurrent calls (redis-py < 8
+#: had no cap).
 REDIS_MAX_CONNECTIONS = 10_000
 
 #: Health name that answers SERVING as long as the process serves at all: for liveness probes, which must
@@ -451,7 +453,8 @@ async def start(
     *,
     sweeper: bool = True,
 ) -> Running:
-    """Start one instance on settings.grpc_addr (port 0 picks a free port)."""
+    """Start one instance: the public listener on settings.grpc_addr, the internal one (GameAdmin) on
+    settings.admin_grpc_addr (port 0 picks a free port)."""
     from services.gamestate.health_monitor import follow_redis
     from services.gamestate.sweeper import run_sweeper
 
@@ -474,7 +477,8 @@ async def start(
     health_servicer = health.aio.HealthServicer()
     # the public listener: GameService with the per-caller limits, health, and reflection of exactly these
     server = grpc.aio.server(options=options)
-    pb2_grpc.add_GameServiceServicer_to_server(GameServicer(service, PublicGate(redis, settings)), server)
+    gate = PublicGate(redis, service.store.keys, settings)
+    pb2_grpc.add_GameServiceServicer_to_server(GameServicer(service, gate), server)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     public_reflection(server)
     port = _listen(server, settings.grpc_addr, "gRPC")

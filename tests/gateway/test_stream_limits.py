@@ -91,3 +91,24 @@ def test_account_streams_share_one_redis_reader_per_account(make_gateway, rdb):
     took = time.monotonic() - closed_at
     print(f"the account's reader let go of its connection {took:.2f} s after the last stream closed")
     assert _blocked(rdb, name) == 0 and took < 1.0, took
+
+
+def test_closed_game_streams_free_the_services_watchers_within_a_second(gateway, service):
+    with gateway.client() as http:
+        body = create(http, "toybids", 2, seed=86)
+    gid, token = body["game_id"], body["seats"][1]["token"]
+    fanout = service.running.service.fanout
+    with contextlib.ExitStack() as streams:
+        for i in range(10):
+            r = _open(streams, gateway, f"/v1/games/{gid}/events", auth(token) if i % 2 else None)
+            assert r.status_code == 200
+        deadline = time.monotonic() + 5
+        while len(fanout.hubs.subscribers_of(gid)) < 10:
+            assert time.monotonic() < deadline, "the gateway's WatchGame streams never all opened"
+            time.sleep(0.02)
+    closed_at = time.monotonic()
+    while fanout.hubs.subscribers_of(gid) and time.monotonic() - closed_at < 10:
+        time.sleep(0.01)
+    took = time.monotonic() - closed_at
+    print(f"10 SSE game streams closed: the service's watchers gone {took:.2f} s later")
+    assert not fanout.hubs.subscribers_of(gid) and took < 1.0, took

@@ -43,6 +43,14 @@ def test_the_public_port_rate_limits_per_address_and_per_token(make_instance, ma
         assert not _refusals(internal, 30, game.game_id, None)
 
 
+def test_a_made_up_token_counts_as_anonymous(make_instance, make_client):
+    client = make_client(make_instance(rate_limit_ip=5, rate_limit_token=10, rate_limit_ip_ceiling=60))
+    game = client.create_game("toybids", 2, seed=92)  # the 1st anonymous call of 5
+    answers = [e for i in range(8) for e in _refusals(client, 1, game.game_id, f"made-up-token-{i}")]
+    assert [e.code for e in answers] == [C.UNAUTHENTICATED] * 4 + [C.RESOURCE_EXHAUSTED] * 4, answers
+    assert "5 calls per 60 s for this address" in answers[-1].message
+
+
 def _services(target: str) -> set[str]:
     with grpc.insecure_channel(target) as channel:
         stub = reflection_pb2_grpc.ServerReflectionStub(channel)
