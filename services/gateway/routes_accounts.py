@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from collections.abc import AsyncIterator
 
 from fastapi import APIRouter, Header, Request
@@ -16,6 +15,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from services.gateway.account_models import KeyRotated, Me, MyGame, MyGames
 from services.gateway.context import Context, Ctx, require_bearer
+from services.gateway.digits import stream_id
 from services.gateway.errors import ERROR_RESPONSES, ApiError
 from services.gateway.gamestate import GameStateError, http_error
 from services.gateway.models import RatingOut
@@ -25,7 +25,6 @@ router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES, tags=["accounts"])
 #: Longest wait of one stream read (under the Redis client's 5 s socket timeout); the API key is checked again
 #: after each, so a retired key ends its stream within about a second.
 READ_BLOCK_MS = 1000
-_STREAM_ID = r"^\d{1,20}-\d{1,20}$"
 
 
 async def me(request: Request, c: Context) -> tuple[str, str]:
@@ -104,9 +103,10 @@ async def account_events(
     player_id, key = await me(request, c)
     after = "0-0"
     if last_event_id is not None and last_event_id.strip():
-        if not re.match(_STREAM_ID, last_event_id.strip()):
+        resumed = stream_id(last_event_id.strip())
+        if resumed is None:
             raise ApiError(422, "Last-Event-ID must be an id this stream sent (like 1700000000000-0)")
-        after = last_event_id.strip()
+        after = resumed
     return EventSourceResponse(_stream(c, player_id, key, after), ping=c.settings.sse_ping_s)
 
 
