@@ -1,11 +1,12 @@
-"""The gateway's one pure-ASGI middleware: metrics, CORS, body size limit, rate limits, hot path.
+"""The gateway's one pure-ASGI middleware: security headers, metrics, CORS, body size, rate limits, hot path.
 
 Why one layer: each ASGI middleware costs a coroutine frame, a wrapped `send` and a trip through
 Starlette per request; the gateway had four of them (metrics, CORS, body size, rate limit) on every
-call. In order, outermost first, as they were: latency and request metrics per route template; CORS when
-configured (Starlette's CORSMiddleware, around the rest); the body size limit (413, before anything parses
-the body); the rate limits (429); JSON bodies parsed within services.boundedjson's limits (422, see
-`jsonbody`); then the two move calls on the hot path (`hot.HotRoutes`) or the FastAPI app for everything else.
+call. In order, outermost first: the security headers on every answer (`security_headers`); latency and
+request metrics per route template; CORS when configured (Starlette's CORSMiddleware, around the rest); the
+body size limit (413, before anything parses the body); the rate limits (429); JSON bodies parsed within
+services.boundedjson's limits (422, see `jsonbody`); then the two move calls on the hot path
+(`hot.HotRoutes`) or the FastAPI app for everything else.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from services.gateway.context import Context
 from services.gateway.hot import HotRoutes
 from services.gateway.limits import RateLimiter, TooLarge, declared_size_ok, rate_limited, read_body, replay, too_large
 from services.gateway.metrics import route_template
+from services.gateway.security_headers import secured
 
 
 def _with_headers(send: Send, headers: dict[str, str]) -> Send:
@@ -62,11 +64,13 @@ class Edge:
         start = time.perf_counter()
         status = 500
 
+        secure_send = secured(send)
+
         async def observing_send(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-            await send(message)
+            await secure_send(message)
 
         try:
             await self.guarded(scope, receive, observing_send)
