@@ -100,6 +100,9 @@ class GatewaySettings(BaseSettings):
         15.0, gt=0, description="A follower's lease on a game; another gateway takes over once it lapses."
     )
     cors_origins: list[str] = Field(default_factory=list, description='Allowed CORS origins, JSON list; ["*"] = any.')
+    replay_cache_size: int = Field(
+        256, ge=1, description="Replay steps of finished games (/webclient/replay) each gateway keeps computed (LRU)."
+    )
     sse_ping_s: float = Field(15.0, gt=0, description="Seconds between SSE keep-alive comments.")
     ticket_ttl_s: float = Field(30.0, gt=0, description="A queued ticket expires this long after its last poll.")
     ticket_keep_s: int = Field(3600, gt=0, description="How long a ticket's record stays readable.")
