@@ -50,7 +50,8 @@ class Context:
     @cached_property
     def accounts(self) -> Accounts:
         """Account kinds and API-key rotation."""
-        return Accounts(self.redis, self.keys, self.accounts_db, self.settings.api_key_grace_s)
+        return Accounts(self.redis, self.keys, self.accounts_db, self.settings.api_key_grace_s,
+                        self.settings.api_keys_max)
 
     @cached_property
     def events(self) -> AccountEvents:

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Header, Request
 from redis.exceptions import RedisError
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
-from services.gateway.account_models import KeyRotated, Me, MyGame, MyGames
+from services.gateway.account_models import KeyRotated, KeysRevoked, Me, MyGame, MyGames
 from services.gateway.context import Context, Ctx, require_bearer
 from services.gateway.digits import stream_id
 from services.gateway.errors import ERROR_RESPONSES, ApiError
@@ -44,14 +44,26 @@ async def get_me(request: Request, c: Ctx) -> Me:
 
 @router.post(
     "/players/me/keys", status_code=201, response_model=KeyRotated, summary="Rotate the caller's API key",
-    description="Answers a new API key. The key it replaces (and the one this call was made with) keeps working "
-    "for `GATEWAY_API_KEY_GRACE_S` seconds (24 h by default) so every client can switch, then stops: a key in "
-    "its grace period is never extended by another rotation.",
+    description="Bearer: the account's current API key (a key in its grace period is refused, 403 `key_retired`, "
+    "so a leaked key cannot outlive the rotation that retired it). Answers a new API key; the key it replaces keeps "
+    "working for `GATEWAY_API_KEY_GRACE_S` seconds (24 h by default) so every client can switch, then stops. An "
+    "account holds at most `GATEWAY_API_KEYS_MAX` (5) working keys: one more rotation is 409 `too_many_keys`.",
 )
 async def rotate_key(request: Request, c: Ctx) -> KeyRotated:
     player_id, key = await me(request, c)
     return KeyRotated(api_key=await c.accounts.rotate(player_id, key),
                       previous_key_valid_s=c.settings.api_key_grace_s)
+
+
+@router.post(
+    "/players/me/keys/revoke-others", response_model=KeysRevoked, summary="Stop every other API key of the caller now",
+    description="Bearer: the account's current API key (403 `key_retired` otherwise). Every other key of the account, "
+    "including those in their grace period, stops working at once (their open account streams close within about "
+    "a second). What to do when a key leaked: rotate with the current key, then revoke the others.",
+)
+async def revoke_other_keys(request: Request, c: Ctx) -> KeysRevoked:
+    player_id, key = await me(request, c)
+    return KeysRevoked(revoked=await c.accounts.revoke_others(player_id, key))
 
 
 @router.get(

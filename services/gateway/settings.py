@@ -82,6 +82,11 @@ class GatewaySettings(BaseSettings):
     api_key_grace_s: int = Field(
         86_400, ge=0, description="After POST /v1/players/me/keys, how long the replaced API key keeps working."
     )
+    api_keys_max: int = Field(
+        5, ge=2, description="Working API keys one account may hold: the current one and those in their grace "
+        "period. A rotation beyond it is refused (409 too_many_keys) until a grace ends or the current key revokes "
+        "the others (POST /v1/players/me/keys/revoke-others).",
+    )
     challenge_ttl_s: int = Field(
         86_400, gt=0, description="A pending challenge expires this long after it was sent."
     )
