@@ -18,6 +18,7 @@ from services.gamestate.client import GameState
 from services.gamestate.tokens import RETIRED_BOT_PREFIX
 from services.gateway.account_events import AccountEvents
 from services.gateway.accounts import Accounts
+from services.gateway.address_quota import AddressQuota
 from services.gateway.challenges import Challenges
 from services.gateway.errors import ApiError
 from services.gateway.gamestate import GameStateClient, GameStateError, http_error
@@ -58,6 +59,12 @@ class Context:
         """The account streams (GET /v1/players/me/events)."""
         return AccountEvents(self.redis, self.keys, self.settings.service_secret or "",
                              self.settings.account_events_maxlen, self.settings.account_events_keep_s)
+
+    @cached_property
+    def account_quota(self) -> AddressQuota:
+        """Accounts created per client address (POST /v1/players)."""
+        return AddressQuota(self.redis, self.keys, "accounts", self.settings.accounts_per_address,
+                            self.settings.accounts_window_s)
 
     @cached_property
     def challenges(self) -> Challenges:

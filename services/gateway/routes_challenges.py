@@ -7,7 +7,7 @@ import time
 
 from fastapi import APIRouter, Query, Request
 
-from services.gateway import challenge_flow
+from services.gateway import challenge_flow, clock_floor
 from services.gateway.account_models import (
     ChallengeAccepted,
     ChallengeCreated,
@@ -51,6 +51,7 @@ async def create_challenge(body: NewChallenge, request: Request, c: Ctx) -> Chal
     _check_options(entry, body.players, body.options)
     options = {k: body.options.get(k, spec["default"]) for k, spec in entry["options"].items()}
     tc = body.time_control.model_dump() if body.time_control else None
+    clock_floor.check(c.settings.min_seconds_per_decision, tc)
     ch = await c.challenges.create(player_id, body.to, entry["name"], body.players, options, tc, body.rated)
     await challenge_flow.announce(c, ch)
     return ChallengeCreated(challenge_id=ch.challenge_id, expires_at=ch.expires_ms)

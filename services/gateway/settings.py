@@ -7,7 +7,7 @@ defaults work for a local run next to a game-state service on 127.0.0.1:50051.
 
 from __future__ import annotations
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -79,6 +79,11 @@ class GatewaySettings(BaseSettings):
         3000, ge=0, description="Requests per window per bot account's API key (keys of kind bot start with "
         "`sbk_bot_`): enough for a bot to play at full speed; 0 disables. Seat tokens keep GATEWAY_RATE_LIMIT_TOKEN.",
     )
+    accounts_per_address: int = Field(
+        20, ge=0, description="Accounts (POST /v1/players) one client address may create per "
+        "GATEWAY_ACCOUNTS_WINDOW_S (429 too_many_accounts beyond); 0 disables.",
+    )
+    accounts_window_s: int = Field(3600, gt=0, description="The window of GATEWAY_ACCOUNTS_PER_ADDRESS.")
     api_key_grace_s: int = Field(
         86_400, ge=0, description="After POST /v1/players/me/keys, how long the replaced API key keeps working."
     )
@@ -113,6 +118,10 @@ class GatewaySettings(BaseSettings):
     ticket_keep_s: int = Field(3600, gt=0, description="How long a ticket's record stays readable.")
     default_bots_after_s: float = Field(60.0, ge=0, description="Bot fill delay when a ticket names none.")
     bot_fill_level: str = Field("greedy", description="Bot level that fills empty seats.")
+    min_seconds_per_decision: float = Field(
+        5.0, ge=0, description="The shortest time per decision a realtime time control (or `turn_seconds`) may give "
+        "on POST /v1/games, tickets and challenges (422 clock_too_fast below it).",
+    )
     mm_seconds_per_decision: float = Field(
         60.0, gt=0, le=86_400, description="The matchmaking default time control (a ticket without `time_control`): "
         "realtime, this many seconds per decision...",
@@ -137,6 +146,13 @@ class GatewaySettings(BaseSettings):
         10.0, ge=0, description="How often the matchmaker checks whether an unsettled rated game finished "
         "(games a player watches are settled by the gateway at once)."
     )
+
+    @model_validator(mode="after")
+    def _default_clock_allowed(self) -> GatewaySettings:
+        if self.mm_seconds_per_decision < self.min_seconds_per_decision:
+            raise ValueError("GATEWAY_MM_SECONDS_PER_DECISION is below GATEWAY_MIN_SECONDS_PER_DECISION "
+                             "(min_seconds_per_decision): every ticket without a time control would be refused")
+        return self
 
 
 def proxy_options(settings: GatewaySettings) -> dict[str, object]:
