@@ -68,7 +68,9 @@ class Context:
 
     @cached_property
     def challenges(self) -> Challenges:
-        return Challenges(self.redis, self.keys, self.settings.challenge_ttl_s, self.settings.account_events_keep_s)
+        s = self.settings
+        return Challenges(self.redis, self.keys, s.challenge_ttl_s, s.account_events_keep_s,
+                          s.challenges_per_sender, s.challenges_per_recipient)
 
     async def settle_if_rated(self, game: GameState) -> None:
         """Settle a finished rated game's ratings, resigned and abandoned players last, or drop an aborted one's

@@ -95,6 +95,14 @@ class GatewaySettings(BaseSettings):
     challenge_ttl_s: int = Field(
         86_400, gt=0, description="A pending challenge expires this long after it was sent."
     )
+    challenges_per_sender: int = Field(
+        20, ge=0, description="Pending challenges one account may have sent at once (429 too_many_challenges "
+        "beyond); 0 disables.",
+    )
+    challenges_per_recipient: int = Field(
+        50, ge=0, description="Pending challenges one account may be sent at once, from everyone (429 "
+        "too_many_challenges beyond); 0 disables.",
+    )
     account_events_maxlen: int = Field(
         1000, ge=10, description="Events kept per account stream (GET /v1/players/me/events); older ones are trimmed."
     )
