@@ -47,7 +47,8 @@ class Edge:
         self.max_bytes = settings.max_body_bytes
         self.limiter = RateLimiter(ctx.redis, ctx.keys, settings.rate_limit_ip, settings.rate_limit_token,
                                    settings.rate_limit_window_s, settings.rate_limit_ip_ceiling,
-                                   settings.rate_limit_bot_token)
+                                   settings.rate_limit_bot_token, api_key_works=self._api_key_works)
+        self.players = ctx.players
         self.hot = HotRoutes(ctx)
         self.guarded: ASGIApp = self._guarded
         if cors_origins:
@@ -56,6 +57,9 @@ class Edge:
                 allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
                 expose_headers=["Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
             )
+
+    async def _api_key_works(self, key: str) -> bool:
+        return await self.players.authenticate(key) is not None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
