@@ -31,6 +31,7 @@ OPERATIONS = {
     ("post", "/v1/games/{game_id}/token"): "rotate_token", ("get", "/v1/games/{game_id}/log"): "log",
     ("get", "/v1/games/{game_id}/events"): "events", ("post", "/v1/players"): "create_player",
     ("get", "/v1/players/me"): "me", ("post", "/v1/players/me/keys"): "rotate_key",
+    ("post", "/v1/players/me/keys/revoke-others"): "revoke_other_keys",
     ("get", "/v1/players/me/games"): "my_games", ("get", "/v1/players/me/events"): "account_events",
     ("get", "/v1/players/{player_id}"): "player", ("get", "/v1/players/{player_id}/games"): "history",
     ("post", "/v1/matchmaking/tickets"): "seek", ("get", "/v1/matchmaking/tickets/{ticket_id}"): "poll_ticket",
@@ -150,6 +151,10 @@ def player(player_id: str) -> Call[m.Player]:
 
 def rotate_key() -> Call[m.KeyRotated]:
     return Call("POST", "/v1/players/me/keys", _model(m.KeyRotated), api_key=True)
+
+
+def revoke_other_keys() -> Call[m.KeysRevoked]:
+    return Call("POST", "/v1/players/me/keys/revoke-others", _model(m.KeysRevoked), api_key=True)
 
 
 def my_games() -> Call[list[m.MyGame]]:
