@@ -43,7 +43,7 @@ def test_a_flood_never_trims_the_game_start_that_carries_a_seat_token(make_gatew
         accepted = c.post(f"/v1/challenges/{cid}/accept", headers=auth(kb))
         assert accepted.status_code == 200, accepted.text
         game_id = accepted.json()["game_id"]
-        flooder, kf = new_account(c, "flooder")
+        _flooder, kf = new_account(c, "flooder")
         for _ in range(300):  # each is a `challenge` event on the challenger's stream
             r = c.post("/v1/challenges", headers=auth(kf), json={"to": _a, "game": "toybids"})
             assert r.status_code == 201, r.text
