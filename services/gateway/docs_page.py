@@ -1,4 +1,5 @@
-"""/docs: Swagger UI from the `swagger-ui-bundle` package, with its start-up script in a file.
+"""/docs: Swagger UI 5 from the `swagger-ui-bundle-v2` package (module `swagger_ui_bundle`; Swagger UI 4 of
+`swagger-ui-bundle` could not render OpenAPI 3.1), with its start-up script in a file.
 
 Why not FastAPI's `get_swagger_ui_html`: it starts Swagger UI with an inline script, which a
 Content-Security-Policy without 'unsafe-inline' (security_headers.py) would block. ReDoc is not served: FastAPI's
@@ -15,7 +16,7 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-#: Where the Swagger UI assets of the `swagger-ui-bundle` package are served (no CDN).
+#: Where the packaged Swagger UI assets are served (no CDN).
 ASSETS = "/docs-assets"
 _STATIC = Path(__file__).parent / "docs_static"
 
