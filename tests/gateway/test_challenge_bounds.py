@@ -3,6 +3,11 @@ events an account stream gets, the `game_start` that carries a challenger's only
 
 from __future__ import annotations
 
+import json
+
+from services.gateway import account_events, following
+from services.gateway.keys import Keys
+from tests.gateway.conftest import new_prefix
 from tests.gateway.helpers import auth
 from tests.gateway.test_accounts import new_account
 from tests.gateway.test_basics import assert_error
@@ -52,3 +57,19 @@ def test_a_flood_never_trims_the_game_start_that_carries_a_seat_token(make_gatew
         starts = [e.json() for e in kept if e.event == "game_start"]
         assert len(starts) == 1 and starts[0]["game_id"] == game_id
         assert starts[0]["token"], "the seat token was delivered, not trimmed away"
+
+
+def test_the_turn_followers_events_never_trim_a_pending_seat_token(rdb) -> None:
+    """The follower publishes `your_turn` / `game_end` with its own script; it trims the same way."""
+    keys = Keys(new_prefix())
+    stream, pos = keys.account_events("p1"), keys.follow_pos("g1")
+    start = json.dumps({"game_id": "g1", "seat": 0, "token_pending": True}, separators=(",", ":"))
+    rdb.eval(account_events._ADD, 1, stream, "game_start", start, 10, "0-0", 3600)
+    publish = rdb.register_script(following._PUBLISH)
+    for version in range(1, 301):
+        turn = json.dumps({"game_id": "g2", "seat": 1, "version": version, "deadline": None})
+        assert publish(keys=[pos, stream], args=[version, "[1]", "0-0", 10, 3600, "your_turn", turn]) == 1
+    kept = rdb.xrange(stream)
+    assert len(kept) == 10
+    assert kept[0][1] == {"type": "game_start", "data": start}, "the pending token's entry survived 300 turns"
+    assert json.loads(kept[-1][1]["data"])["version"] == 300
