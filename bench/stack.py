@@ -146,7 +146,8 @@ class Stack:
             "GATEWAY_GAMESTATE_ADDR": self.admin_addr, "GATEWAY_KEY_PREFIX": f"{self.prefix}gw:",
             "GATEWAY_STREAM_LIMIT_IP": "0", "GATEWAY_STREAM_LIMIT_TOKEN": "0",
             "GATEWAY_RATE_LIMIT_IP": "0", "GATEWAY_RATE_LIMIT_TOKEN": "0",
-            "GATEWAY_RATE_LIMIT_IP_CEILING": "0", "GATEWAY_ALLOW_ANONYMOUS_CREATE": "true",
+            "GATEWAY_RATE_LIMIT_IP_CEILING": "0", "GATEWAY_ACCOUNTS_PER_ADDRESS": "0",
+            "GATEWAY_ALLOW_ANONYMOUS_CREATE": "true",
             "GATEWAY_METRICS_PORT": str(self.gateway_metrics_port), "SERVICE_SECRET": SERVICE_SECRET,
             # the gateway's SQL system of record (players, keys, ratings): a SQLite file of this stack's own
             "GATEWAY_ARCHIVE_URL": f"sqlite+aiosqlite:///{self.log_dir / 'skyboard.db'}",

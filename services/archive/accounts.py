@@ -23,6 +23,22 @@ from services.archive.models import ApiKeyRow, PlayerRow, RatingRow, SettledGame
 Skill = tuple[float, float, int]
 
 
+class KeyRetired(Exception):
+    """The key presented is in its grace period (or gone): only the account's current key changes its keys."""
+
+    def __init__(self, expires_ms: int | None):
+        super().__init__("only the current API key can do this")
+        self.expires_ms = expires_ms
+
+
+class TooManyKeys(Exception):
+    """The account already has as many working keys as it may."""
+
+    def __init__(self, working: int):
+        super().__init__(f"{working} working API keys")
+        self.working = working
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerRecord:
     player_id: str
@@ -90,36 +106,51 @@ class AccountRepository:
             row = (await s.execute(q)).first()
         return (row[0], row[1]) if row is not None else None
 
+    async def _working_keys(self, s: AsyncSession, player_id: str, now_ms: int) -> dict[str, int | None]:
+        """Lock the player's row (one key change of a player at a time; SQLite: the database lock does it),
+        drop its keys whose grace is over, and answer the working ones: hash -> expiry ms (None: current)."""
+        await s.execute(select(PlayerRow.player_id).where(PlayerRow.player_id == player_id).with_for_update())
+        await s.execute(delete(ApiKeyRow).where(
+            ApiKeyRow.player_id == player_id, ApiKeyRow.expires_ms.is_not(None), ApiKeyRow.expires_ms <= now_ms
+        ))
+        rows = await s.execute(select(ApiKeyRow.key_hash, ApiKeyRow.expires_ms).where(ApiKeyRow.player_id == player_id))
+        return {h: exp for h, exp in rows.all()}
+
     async def rotate(
-        self, player_id: str, presented_hash: str, new_hash: str, grace_ms: int, now_ms: int
+        self, player_id: str, presented_hash: str, new_hash: str, grace_ms: int, now_ms: int, max_keys: int = 0
     ) -> dict[str, int | None]:
-        """Make `new_hash` the player's current key. The replaced current key and the presented one (if the
-        player's) work on until now + grace (a key already in its grace period keeps its expiry), or stop at once
-        with a grace of 0. Answers the replaced hashes' expiry ms (None: deleted)."""
+        """Make `new_hash` the player's current key. Only the current key rotates (KeyRetired otherwise: a leaked
+        key in its grace must not outlive the rotation that retired it). The replaced key works on until now +
+        grace, or stops at once with a grace of 0; keys already in their grace keep their expiry. TooManyKeys when
+        the account already has `max_keys` working keys (0: no cap). Answers the replaced hash's expiry (None:
+        deleted)."""
         async with self.sessions.begin() as s:
-            # one rotation of a player at a time (SQLite: the database lock does it)
-            await s.execute(select(PlayerRow.player_id).where(PlayerRow.player_id == player_id).with_for_update())
-            mine = (await s.execute(select(ApiKeyRow.key_hash, ApiKeyRow.expires_ms).where(
-                ApiKeyRow.player_id == player_id,
-                or_(ApiKeyRow.expires_ms.is_(None), ApiKeyRow.key_hash == presented_hash),
-            ))).all()
-            replaced = {h: exp for h, exp in mine if h != new_hash}
-            await s.execute(delete(ApiKeyRow).where(  # keys whose grace is over: nothing to keep
-                ApiKeyRow.player_id == player_id, ApiKeyRow.expires_ms.is_not(None), ApiKeyRow.expires_ms <= now_ms
-            ))
-            out: dict[str, int | None] = {}
+            working = await self._working_keys(s, player_id, now_ms)
+            if presented_hash not in working or working[presented_hash] is not None:
+                raise KeyRetired(working.get(presented_hash))
+            if grace_ms > 0 and max_keys and len(working) >= max_keys:
+                raise TooManyKeys(len(working))
             if grace_ms <= 0:
-                if replaced:
-                    await s.execute(delete(ApiKeyRow).where(ApiKeyRow.key_hash.in_(list(replaced))))
-                out = dict.fromkeys(replaced)
+                await s.execute(delete(ApiKeyRow).where(ApiKeyRow.key_hash == presented_hash))
+                out: dict[str, int | None] = {presented_hash: None}
             else:
                 until = now_ms + grace_ms
-                await s.execute(update(ApiKeyRow).where(
-                    ApiKeyRow.player_id == player_id, ApiKeyRow.expires_ms.is_(None)
-                ).values(expires_ms=until))
-                out = {h: (until if exp is None else (exp if exp > now_ms else None)) for h, exp in replaced.items()}
+                await s.execute(update(ApiKeyRow).where(ApiKeyRow.key_hash == presented_hash).values(expires_ms=until))
+                out = {presented_hash: until}
             s.add(ApiKeyRow(key_hash=new_hash, player_id=player_id, created_ms=now_ms, expires_ms=None))
         return out
+
+    async def revoke_others(self, player_id: str, presented_hash: str, now_ms: int) -> list[str]:
+        """Delete every key of the player but the current one, which must be `presented_hash` (KeyRetired
+        otherwise: a leaked key cannot lock the owner out). Answers the hashes deleted while still working."""
+        async with self.sessions.begin() as s:
+            working = await self._working_keys(s, player_id, now_ms)
+            if presented_hash not in working or working[presented_hash] is not None:
+                raise KeyRetired(working.get(presented_hash))
+            others = [h for h in working if h != presented_hash]
+            if others:
+                await s.execute(delete(ApiKeyRow).where(ApiKeyRow.key_hash.in_(others)))
+        return others
 
     # ratings
 

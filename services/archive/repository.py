@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,13 +45,21 @@ def encode_cursor(finished_ms: int, game_id: str) -> str:
     return base64.urlsafe_b64encode(f"{finished_ms}:{game_id}".encode()).decode().rstrip("=")
 
 
+#: What a cursor holds: a finished time of 1-18 ASCII digits (below 2**63, a BIGINT) and an ASCII game id. Why
+#: so strict: `int()` also reads Arabic-Indic digits, signs, spaces and "_", and a time past BIGINT reached the
+#: database as a 500.
+_CURSOR = re.compile(r"([0-9]{1,18}):([\x21-\x7e]{1,64})")
+
+
 def decode_cursor(cursor: str) -> tuple[int, str]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        ms, game_id = raw.split(":", 1)
-        return int(ms), game_id
     except (ValueError, binascii.Error, UnicodeDecodeError):
         raise BadCursor("not a cursor of this listing") from None
+    match = _CURSOR.fullmatch(raw)
+    if match is None:
+        raise BadCursor("not a cursor of this listing")
+    return int(match[1]), match[2]
 
 
 def _row(g: ArchivedGame) -> dict[str, Any]:

@@ -28,6 +28,10 @@ class KeyRotated(BaseModel):
     previous_key_valid_s: int = Field(description="Seconds the replaced key keeps working.")
 
 
+class KeysRevoked(BaseModel):
+    revoked: int = Field(description="How many other keys of the account stopped working (current and in grace).")
+
+
 class NewChallenge(_Strict):
     to: str = Field(pattern=r"^[0-9a-f]{32}$", description="The challenged player's id")
     game: str = Field(min_length=1, max_length=64)

@@ -21,6 +21,7 @@ from services.archive.migrate import upgrade
 from services.archive.repository import ArchiveRepository
 from services.credentials import check_secret
 from services.gateway import (
+    docs_page,
     openapi_types,
     routes_accounts,
     routes_challenges,
@@ -111,7 +112,7 @@ def create_app(
             await engine.dispose()
 
     app = FastAPI(title="Skyboard REST gateway", version="1.0.0", description=DESCRIPTION, lifespan=lifespan,
-                  docs_url=None)  # /docs: openapi_types serves Swagger UI from the package, no CDN
+                  docs_url=None, redoc_url=None)  # /docs: docs_page serves Swagger UI from the package; no ReDoc
     app.state.ctx = context
     install_error_handlers(app)
     app.include_router(routes_games.router)
@@ -121,6 +122,7 @@ def create_app(
     app.include_router(routes_history.router)
     app.include_router(routes_ops.router)
     openapi_types.install(app)
+    docs_page.install(app)
     install_webclient(app)  # web client (services/webclient): its helper routes, static files as the fallback
     app.add_middleware(Edge, ctx=context, cors_origins=settings.cors_origins)
     return app

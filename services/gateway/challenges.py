@@ -41,6 +41,30 @@ return 'ok'
 #: How many challenges one player's index keeps (newest).
 INDEX_KEEP = 200
 
+# KEYS: the sender's and the recipient's open sets. ARGV: now ms, challenge id, its expiry ms, max per sender,
+# max per recipient (0: no bound), ttl s. Forgets lapsed entries, then takes a place in both or answers which
+# side is full ("sender" or "recipient").
+_RESERVE = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
+if tonumber(ARGV[4]) > 0 and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 'sender' end
+if tonumber(ARGV[5]) > 0 and redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 'recipient' end
+for i = 1, 2 do
+  redis.call('ZADD', KEYS[i], ARGV[3], ARGV[2])
+  redis.call('EXPIRE', KEYS[i], ARGV[6])
+end
+return 'ok'
+"""
+
+
+class TooManyChallenges(Exception):
+    """The sender has, or the recipient receives, as many pending challenges as it may."""
+
+    def __init__(self, side: str, limit: int):
+        super().__init__(f"{side} at {limit} pending challenges")
+        self.side = side
+        self.limit = limit
+
 
 def _text(value: bytes | str | None) -> str | None:
     return value.decode() if isinstance(value, bytes) else value
@@ -88,17 +112,29 @@ def _challenge(challenge_id: str, raw: dict) -> Challenge:
 
 
 class Challenges:
-    def __init__(self, redis: Redis, keys: Keys, ttl_s: int, keep_s: int):
+    def __init__(self, redis: Redis, keys: Keys, ttl_s: int, keep_s: int, per_sender: int = 0,
+                 per_recipient: int = 0):
         self.redis = redis
         self.keys = keys
+        self.ttl_s = ttl_s
         self.ttl_ms = ttl_s * 1000
         self.keep_s = ttl_s + keep_s
+        self.per_sender = per_sender
+        self.per_recipient = per_recipient
         self._move = redis.register_script(_MOVE)
+        self._reserve = redis.register_script(_RESERVE)
 
     async def create(self, challenger: str, to: str, game: str, players: int, options: dict[str, Any],
                      time_control: dict[str, Any] | None, rated: bool) -> Challenge:
+        """A new pending challenge; TooManyChallenges when the sender or the recipient is at its bound."""
         cid = uuid.uuid4().hex
         now = int(time.time() * 1000)
+        taken = _text(await self._reserve(
+            keys=[self.keys.challenges_open("from", challenger), self.keys.challenges_open("to", to)],
+            args=[now, cid, now + self.ttl_ms, self.per_sender, self.per_recipient, self.ttl_s],
+        ))
+        if taken != "ok":
+            raise TooManyChallenges(taken or "sender", self.per_sender if taken == "sender" else self.per_recipient)
         fields = {"id": cid, "challenger": challenger, "to": to, "game": game, "players": players,
                   "options": json.dumps(options, sort_keys=True), "rated": "1" if rated else "0",
                   "time_control": json.dumps(time_control) if time_control else "", "status": "pending",
@@ -119,9 +155,18 @@ class Challenges:
         return _challenge(challenge_id, raw) if raw else None
 
     async def move(self, challenge_id: str, required: str, new: str) -> str | None:
-        """Move `required` -> `new` atomically; "ok", else the status it has (None: no such challenge)."""
+        """Move `required` -> `new` atomically; "ok", else the status it has (None: no such challenge). A challenge
+        that closed no longer counts against its players' bounds (a lapsed one drops out by its expiry)."""
         result = await self._move(keys=[self.keys.challenge(challenge_id), self.keys.challenges_due()],
                                   args=[required, new, int(time.time() * 1000)])
+        if result and _text(result) == "ok" and new not in ("pending", "accepting"):
+            challenger, to = await self.redis.hmget(self.keys.challenge(challenge_id), ["challenger", "to"])
+            async with self.redis.pipeline(transaction=False) as pipe:
+                if challenger:
+                    pipe.zrem(self.keys.challenges_open("from", _text(challenger)), challenge_id)
+                if to:
+                    pipe.zrem(self.keys.challenges_open("to", _text(to)), challenge_id)
+                await pipe.execute()
         return _text(result) if result else None
 
     async def set_game(self, challenge_id: str, game_id: str) -> None:

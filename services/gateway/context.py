@@ -19,6 +19,7 @@ from services.gamestate.tokens import RETIRED_BOT_PREFIX
 from services.gateway.account_events import AccountEvents
 from services.gateway.account_fanout import AccountFanout
 from services.gateway.accounts import Accounts
+from services.gateway.address_quota import AddressQuota
 from services.gateway.challenges import Challenges
 from services.gateway.errors import ApiError
 from services.gateway.gamestate import GameStateClient, GameStateError, http_error
@@ -67,7 +68,8 @@ class Context:
     @cached_property
     def accounts(self) -> Accounts:
         """Account kinds and API-key rotation."""
-        return Accounts(self.redis, self.keys, self.accounts_db, self.settings.api_key_grace_s)
+        return Accounts(self.redis, self.keys, self.accounts_db, self.settings.api_key_grace_s,
+                        self.settings.api_keys_max)
 
     @cached_property
     def events(self) -> AccountEvents:
@@ -76,8 +78,16 @@ class Context:
                              self.settings.account_events_maxlen, self.settings.account_events_keep_s)
 
     @cached_property
+    def account_quota(self) -> AddressQuota:
+        """Accounts created per client address (POST /v1/players)."""
+        return AddressQuota(self.redis, self.keys, "accounts", self.settings.accounts_per_address,
+                            self.settings.accounts_window_s)
+
+    @cached_property
     def challenges(self) -> Challenges:
-        return Challenges(self.redis, self.keys, self.settings.challenge_ttl_s, self.settings.account_events_keep_s)
+        s = self.settings
+        return Challenges(self.redis, self.keys, s.challenge_ttl_s, s.account_events_keep_s,
+                          s.challenges_per_sender, s.challenges_per_recipient)
 
     async def settle_if_rated(self, game: GameState) -> None:
         """Settle a finished rated game's ratings, resigned and abandoned players last, or drop an aborted one's

@@ -12,3 +12,19 @@ def ascii_int(text: str, max_digits: int = 18) -> int | None:
     if 0 < len(text) <= max_digits and text.isascii() and text.isdigit():
         return int(text)
     return None
+
+
+#: Redis stream ids are two unsigned 64-bit numbers, "<ms>-<seq>".
+_U64_MAX = 2**64 - 1
+
+
+def stream_id(text: str) -> str | None:
+    """`text` as a Redis stream id ("<ms>-<seq>", each ASCII digits within 0..2**64-1), else None.
+
+    Why: Redis refuses a larger id with an error, which the account stream used to report as "storage is
+    unavailable", so a client resuming from it reconnected forever."""
+    ms, dash, seq = text.partition("-")
+    a, b = ascii_int(ms, 20), ascii_int(seq, 20)
+    if not dash or a is None or b is None or a > _U64_MAX or b > _U64_MAX:
+        return None
+    return f"{a}-{b}"

@@ -1,11 +1,12 @@
-"""The gateway's one pure-ASGI middleware: metrics, CORS, body size limit, rate limits, hot path.
+"""The gateway's one pure-ASGI middleware: security headers, metrics, CORS, body size, rate limits, hot path.
 
 Why one layer: each ASGI middleware costs a coroutine frame, a wrapped `send` and a trip through
 Starlette per request; the gateway had four of them (metrics, CORS, body size, rate limit) on every
-call. In order, outermost first, as they were: latency and request metrics per route template; CORS when
-configured (Starlette's CORSMiddleware, around the rest); the body size limit (413, before anything parses
-the body); the rate limits (429); JSON bodies parsed within services.boundedjson's limits (422, see
-`jsonbody`); then the two move calls on the hot path (`hot.HotRoutes`) or the FastAPI app for everything else.
+call. In order, outermost first: the security headers on every answer (`security_headers`); latency and
+request metrics per route template; CORS when configured (Starlette's CORSMiddleware, around the rest); the
+body size limit (413, before anything parses the body); the rate limits (429); JSON bodies parsed within
+services.boundedjson's limits (422, see `jsonbody`); then the two move calls on the hot path
+(`hot.HotRoutes`) or the FastAPI app for everything else.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from services.gateway.context import Context
 from services.gateway.hot import HotRoutes
 from services.gateway.limits import RateLimiter, TooLarge, declared_size_ok, rate_limited, read_body, replay, too_large
 from services.gateway.metrics import route_template
+from services.gateway.security_headers import secured
 
 
 def _with_headers(send: Send, headers: dict[str, str]) -> Send:
@@ -45,7 +47,8 @@ class Edge:
         self.max_bytes = settings.max_body_bytes
         self.limiter = RateLimiter(ctx.redis, ctx.keys, settings.rate_limit_ip, settings.rate_limit_token,
                                    settings.rate_limit_window_s, settings.rate_limit_ip_ceiling,
-                                   settings.rate_limit_bot_token)
+                                   settings.rate_limit_bot_token, api_key_works=self._api_key_works)
+        self.players = ctx.players
         self.hot = HotRoutes(ctx)
         self.guarded: ASGIApp = self._guarded
         if cors_origins:
@@ -55,6 +58,9 @@ class Edge:
                 expose_headers=["Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
             )
 
+    async def _api_key_works(self, key: str) -> bool:
+        return await self.players.authenticate(key) is not None
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
@@ -62,11 +68,13 @@ class Edge:
         start = time.perf_counter()
         status = 500
 
+        secure_send = secured(send)
+
         async def observing_send(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-            await send(message)
+            await secure_send(message)
 
         try:
             await self.guarded(scope, receive, observing_send)

@@ -25,6 +25,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from services.gateway.account_events import APPEND_LUA
 from services.gateway.gamestate import GameStateError
 from services.gateway.keys import Keys
 from services.standings import shown_scores, shown_winners
@@ -37,16 +38,14 @@ log = logging.getLogger(__name__)
 # KEYS: follow_pos, then the account streams of the events. ARGV: version, to_act JSON, trim min id, maxlen,
 # keep s, then (type, data JSON) per event. Appends the events only if `version` is newer than the last
 # published one; returns 1 if it did.
-_PUBLISH = """
+_PUBLISH = APPEND_LUA + """
 local last = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
 if last >= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[1], 'to_act', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 for i = 2, #KEYS do
   local j = 6 + 2 * (i - 2)
-  redis.call('XADD', KEYS[i], 'MAXLEN', '~', ARGV[4], '*', 'type', ARGV[j], 'data', ARGV[j + 1])
-  redis.call('XTRIM', KEYS[i], 'MINID', '~', ARGV[3])
-  redis.call('EXPIRE', KEYS[i], ARGV[5])
+  append(KEYS[i], ARGV[j], ARGV[j + 1], tonumber(ARGV[4]), ARGV[3], ARGV[5])
 end
 return 1
 """

@@ -110,6 +110,11 @@ class Keys:
         """Sorted set challenge_id -> created ms of the challenges a player sent or received."""
         return f"{self.prefix}ch:of:{player_id}"
 
+    def challenges_open(self, direction: str, player_id: str) -> str:
+        """Sorted set challenge_id -> expiry ms of the challenges a player sent (`from`) or received (`to`) that
+        are still pending (or being accepted): what the per-sender and per-recipient bounds count."""
+        return f"{self.prefix}ch:open:{direction}:{player_id}"
+
     def challenges_due(self) -> str:
         """Sorted set challenge_id -> expiry ms of pending challenges (the expiry sweep reads it)."""
         return f"{self.prefix}ch:due"

@@ -11,13 +11,14 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope
 
-from services.gateway.accounts import is_bot_key
+from services.gateway.accounts import HUMAN_KEY_PREFIX, is_bot_key
 from services.gateway.errors import error_response
 from services.gateway.keys import Keys, token_hash
 
@@ -131,13 +132,16 @@ class RateLimiter:
       a bot account's API key (prefix `sbk_bot_`, see accounts.py) has the larger budget `per_bot`;
     - an anonymous request counts against its address's bucket (`per_ip`);
     - every request also counts against its address's flood ceiling (`ip_ceiling`, far above the others), so
-      minting credentials cannot multiply one machine's budget without bound.
+      minting credentials cannot multiply one machine's budget without bound;
+    - an API key (`sbk_...`) that does not work (`api_key_works`, the cached lookup the routes make anyway) is
+      anonymous: a made-up key per request would otherwise get a fresh bucket per request.
     The tightest bucket is reported on every response (RateLimit-Limit / -Remaining / -Reset).
     """
 
     def __init__(self, redis: Redis, keys: Keys, per_ip: int, per_token: int, window_s: int, ip_ceiling: int = 0,
-                 per_bot: int | None = None):
+                 per_bot: int | None = None, api_key_works: Callable[[str], Awaitable[bool]] | None = None):
         self.keys = keys
+        self.api_key_works = api_key_works
         self.per_bot = per_token if per_bot is None else per_bot
         self.per_ip = per_ip
         self.per_token = per_token
@@ -148,6 +152,16 @@ class RateLimiter:
     @staticmethod
     def exempt(scope: Scope) -> bool:
         return scope.get("path") in EXEMPT_PATHS or scope.get("method") == "OPTIONS"
+
+    async def _credential(self, token: str | None) -> str | None:
+        """The caller's bearer credential, None when it has none or it is an API key that does not work."""
+        if token is None or self.api_key_works is None or not token.startswith(HUMAN_KEY_PREFIX):
+            return token
+        try:
+            return token if await self.api_key_works(token) else None
+        except Exception as exc:  # storage trouble: counted as anonymous (the route answers 503 anyway)
+            log.warning("API key lookup for the rate limiter failed: %s", exc.__class__.__name__)
+            return None
 
     def _buckets(self, ip: str, token: str | None, window: int) -> list[tuple[str, int, str]]:
         """(Redis key, limit, what it limits) of every bucket a request from `ip` with `token` counts against."""
@@ -173,7 +187,7 @@ class RateLimiter:
         """`check` for a caller known by its address and credential (the game-state service's public gRPC
         port counts its calls with this, in its own Redis keys)."""
         window = int(time.time() // self.window_s)
-        buckets = self._buckets(ip, token, window)
+        buckets = self._buckets(ip, await self._credential(token), window)
         if not buckets:
             return None
         try:

@@ -35,6 +35,10 @@ class GatewayMetrics:
         self.matches = Counter(
             "skyboard_gateway_ratings_settled", "Rated games whose ratings were updated", registry=self.registry
         )
+        self.replays_computed = Counter(
+            "skyboard_gateway_replays_computed", "Replay steps computed (/webclient/replay; the others were cached)",
+            registry=self.registry,
+        )
 
 
 def serve_metrics(metrics: GatewayMetrics, host: str, port: int) -> WSGIServer | None:

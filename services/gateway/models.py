@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from services.gamestate.clocks import MAX_DAYS_PER_DECISION, MAX_RESERVE_SECONDS
+from services.gateway import names
 
 JsonObject = dict[str, Any]
 
@@ -195,11 +196,21 @@ class GameLog(BaseModel):
 
 
 class NewPlayer(Strict):
-    name: str = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")
+    name: str = Field(
+        min_length=1, max_length=names.MAX_LENGTH,
+        description="Shown to other players; stored NFKC-normalised with outer white space stripped. Control, "
+        "format and separator characters (Unicode Cc, Cf, Cs, Co, Cn, Zl, Zp: bidi overrides and isolates, "
+        "zero-width characters...) are refused (422).",
+    )
     kind: Literal["human", "bot"] = Field(
         "human", description="`bot` for a program's account: flagged as a bot wherever the player is shown, its "
         "API keys start with `sbk_bot_` and have their own rate-limit budget (`GATEWAY_RATE_LIMIT_BOT_TOKEN`).",
     )
+
+    @field_validator("name")
+    @classmethod
+    def _clean(cls, value: str) -> str:
+        return names.clean_name(value)
 
 
 class PlayerCreated(BaseModel):

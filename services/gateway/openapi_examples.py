@@ -81,6 +81,7 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("get", "/v1/players/me"): {"response": {"player_id": PLAYER, "name": "my-bot", "kind": "bot",
                                              "ratings": {"opensky": RATING}, "created_ms": MS}},
     ("post", "/v1/players/me/keys"): {"response": {"api_key": KEY, "previous_key_valid_s": 86400}},
+    ("post", "/v1/players/me/keys/revoke-others"): {"response": {"revoked": 1}},
     ("get", "/v1/players/me/games"): {"response": {"games": [
         {"game_id": GAME, "game": "opensky", "seat": 1, "my_turn": True, "version": 12, "to_act": [1],
          "deadline": MS + 60_000, "since_ms": MS}]}},

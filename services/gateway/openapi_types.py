@@ -1,4 +1,4 @@
-"""The typed parts of /openapi.json: per-game action schemas, Bearer security schemes, /docs without a CDN.
+"""The typed parts of /openapi.json: per-game action schemas, Bearer security schemes.
 
 Why generated: every engine declares its actions as dataclasses read by one `ActionCodec` (a `TYPE` and
 typed fields), so the JSON Schema of each action is derived from that same declaration and no action type
@@ -13,12 +13,8 @@ import types
 import typing
 from typing import Any
 
-import swagger_ui_bundle
 from fastapi import FastAPI
-from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import HTMLResponse
-from fastapi.staticfiles import StaticFiles
 
 import engine
 from engine.core import Game
@@ -26,9 +22,6 @@ from services.gateway import openapi_events, openapi_examples, openapi_views
 from services.gateway.errors import ERROR_RESPONSES, ErrorBody, ErrorDetail
 
 _PRIMITIVES: dict[Any, dict[str, Any]] = {bool: {"type": "boolean"}, int: {"type": "integer"}, str: {"type": "string"}}
-
-#: Where the Swagger UI assets of the `swagger-ui-bundle` package are served (no CDN).
-ASSETS = "/docs-assets"
 
 SECURITY_SCHEMES = {
     "ApiKey": {"type": "http", "scheme": "bearer", "bearerFormat": "sbk_... (a player's API key)",
@@ -98,7 +91,7 @@ def action_schemas() -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
 
 
 def install(app: FastAPI) -> None:
-    """Typed actions and security schemes in /openapi.json; /docs from the packaged Swagger UI assets."""
+    """Typed actions and security schemes in /openapi.json."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema:
@@ -128,11 +121,3 @@ def install(app: FastAPI) -> None:
         return doc
 
     app.openapi = openapi  # type: ignore[method-assign]
-    app.mount(ASSETS, StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-assets")
-
-    @app.get("/docs", include_in_schema=False)
-    async def docs() -> HTMLResponse:
-        return get_swagger_ui_html(openapi_url="/openapi.json", title=f"{app.title} docs",
-                                   swagger_js_url=f"{ASSETS}/swagger-ui-bundle.js",
-                                   swagger_css_url=f"{ASSETS}/swagger-ui.css",
-                                   swagger_favicon_url=f"{ASSETS}/favicon-32x32.png")

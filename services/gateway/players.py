@@ -13,7 +13,7 @@ import uuid
 from redis.asyncio import Redis
 
 from services.archive.accounts import AccountRepository
-from services.gateway.accounts import REVOKED, cache_ttl_ms, mint_key, now_ms
+from services.gateway.accounts import CACHE_MS, REVOKED, cache_ttl_ms, mint_key, now_ms
 from services.gateway.keys import Keys, token_hash
 
 
@@ -50,6 +50,9 @@ class Players:
         now = now_ms()
         found = await self.repo.key_owner(key_hash, now)
         if found is None:
+            # remembered as not working for a while: made-up keys (the rate limiter checks every one) must not
+            # each cost a SQL query. Safe: a key is in SQL before it is ever shown, so no lookup precedes it.
+            await self.redis.set(cache, REVOKED, px=CACHE_MS, nx=True)
             return None
         player_id, expires_ms = found
         ttl = cache_ttl_ms(expires_ms, now)

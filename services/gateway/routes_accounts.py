@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from collections.abc import AsyncIterator
 
 from fastapi import APIRouter, Header, Request
@@ -15,8 +14,9 @@ from redis.exceptions import RedisError
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.background import BackgroundTask
 
-from services.gateway.account_models import KeyRotated, Me, MyGame, MyGames
+from services.gateway.account_models import KeyRotated, KeysRevoked, Me, MyGame, MyGames
 from services.gateway.context import Context, Ctx, require_bearer
+from services.gateway.digits import stream_id
 from services.gateway.errors import ERROR_RESPONSES, ApiError
 from services.gateway.gamestate import GameStateError, http_error
 from services.gateway.models import RatingOut
@@ -25,7 +25,9 @@ from services.stream_slots import Slot
 
 router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES, tags=["accounts"])
 
-_STREAM_ID = r"^\d{1,20}-\d{1,20}$"
+#: Longest wait of one stream read (under the Redis client's 5 s socket timeout); the API key is checked again
+#: after each, so a retired key ends its stream within about a second.
+READ_BLOCK_MS = 1000
 
 
 async def me(request: Request, c: Context) -> tuple[str, str]:
@@ -45,14 +47,26 @@ async def get_me(request: Request, c: Ctx) -> Me:
 
 @router.post(
     "/players/me/keys", status_code=201, response_model=KeyRotated, summary="Rotate the caller's API key",
-    description="Answers a new API key. The key it replaces (and the one this call was made with) keeps working "
-    "for `GATEWAY_API_KEY_GRACE_S` seconds (24 h by default) so every client can switch, then stops: a key in "
-    "its grace period is never extended by another rotation.",
+    description="Bearer: the account's current API key (a key in its grace period is refused, 403 `key_retired`, "
+    "so a leaked key cannot outlive the rotation that retired it). Answers a new API key; the key it replaces keeps "
+    "working for `GATEWAY_API_KEY_GRACE_S` seconds (24 h by default) so every client can switch, then stops. An "
+    "account holds at most `GATEWAY_API_KEYS_MAX` (5) working keys: one more rotation is 409 `too_many_keys`.",
 )
 async def rotate_key(request: Request, c: Ctx) -> KeyRotated:
     player_id, key = await me(request, c)
     return KeyRotated(api_key=await c.accounts.rotate(player_id, key),
                       previous_key_valid_s=c.settings.api_key_grace_s)
+
+
+@router.post(
+    "/players/me/keys/revoke-others", response_model=KeysRevoked, summary="Stop every other API key of the caller now",
+    description="Bearer: the account's current API key (403 `key_retired` otherwise). Every other key of the account, "
+    "including those in their grace period, stops working at once (their open account streams close within about "
+    "a second). What to do when a key leaked: rotate with the current key, then revoke the others.",
+)
+async def revoke_other_keys(request: Request, c: Ctx) -> KeysRevoked:
+    player_id, key = await me(request, c)
+    return KeysRevoked(revoked=await c.accounts.revoke_others(player_id, key))
 
 
 @router.get(
@@ -104,9 +118,10 @@ async def account_events(
     player_id, key = await me(request, c)
     after = "0-0"
     if last_event_id is not None and last_event_id.strip():
-        if not re.match(_STREAM_ID, last_event_id.strip()):
+        resumed = stream_id(last_event_id.strip())
+        if resumed is None:
             raise ApiError(422, "Last-Event-ID must be an id this stream sent (like 1700000000000-0)")
-        after = last_event_id.strip()
+        after = resumed
     slot = open_stream(c.streams, request, key)  # 429 beyond GATEWAY_STREAM_LIMIT_IP / _TOKEN
     return EventSourceResponse(_stream(c, player_id, key, after, slot), ping=c.settings.sse_ping_s,
                                background=BackgroundTask(slot.release))

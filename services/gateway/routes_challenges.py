@@ -7,7 +7,7 @@ import time
 
 from fastapi import APIRouter, Query, Request
 
-from services.gateway import challenge_flow
+from services.gateway import challenge_flow, clock_floor
 from services.gateway.account_models import (
     ChallengeAccepted,
     ChallengeCreated,
@@ -15,7 +15,7 @@ from services.gateway.account_models import (
     ChallengeOut,
     NewChallenge,
 )
-from services.gateway.challenges import Challenge
+from services.gateway.challenges import Challenge, TooManyChallenges
 from services.gateway.context import Context, Ctx
 from services.gateway.errors import ERROR_RESPONSES, ApiError
 from services.gateway.routes_accounts import me
@@ -39,7 +39,9 @@ async def _mine(challenge_id: str, request: Request, c: Context) -> tuple[str, C
     description="Bearer: your API key. The challenged player sees a `challenge` event on its account stream and "
     "accepts or declines; it expires after `GATEWAY_CHALLENGE_TTL_S` (24 h). Accepting creates the game, owned by "
     "the challenger (its quotas apply), with random seats; extra seats beyond two are played by bots. A rated "
-    "challenge's game updates both ratings when it ends.",
+    "challenge's game updates both ratings when it ends. An account may have at most "
+    "`GATEWAY_CHALLENGES_PER_SENDER` (20) pending challenges sent and `GATEWAY_CHALLENGES_PER_RECIPIENT` (50) "
+    "received (429 `too_many_challenges`).",
 )
 async def create_challenge(body: NewChallenge, request: Request, c: Ctx) -> ChallengeCreated:
     player_id, _key = await me(request, c)
@@ -51,7 +53,13 @@ async def create_challenge(body: NewChallenge, request: Request, c: Ctx) -> Chal
     _check_options(entry, body.players, body.options)
     options = {k: body.options.get(k, spec["default"]) for k, spec in entry["options"].items()}
     tc = body.time_control.model_dump() if body.time_control else None
-    ch = await c.challenges.create(player_id, body.to, entry["name"], body.players, options, tc, body.rated)
+    clock_floor.check(c.settings.min_seconds_per_decision, tc)
+    try:
+        ch = await c.challenges.create(player_id, body.to, entry["name"], body.players, options, tc, body.rated)
+    except TooManyChallenges as exc:
+        who = "you have sent" if exc.side == "sender" else "this player has been sent"
+        raise ApiError(429, f"{who} {exc.limit} pending challenges, the most allowed; wait for one to be accepted, "
+                            "declined, cancelled or to expire", "too_many_challenges") from None
     await challenge_flow.announce(c, ch)
     return ChallengeCreated(challenge_id=ch.challenge_id, expires_at=ch.expires_ms)
 

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Header, Query, Request, Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.background import BackgroundTask
 
+from services.gateway import clock_floor
 from services.gateway.context import Context, Ctx, bearer, require_bearer
 from services.gateway.digits import ascii_int
 from services.gateway.errors import ERROR_RESPONSES, ApiError
@@ -77,6 +78,7 @@ async def create_game(body: CreateGame, request: Request, c: Ctx) -> CreatedGame
     if body.time_control is not None and body.turn_seconds is not None:
         raise ApiError(422, "give either turn_seconds (a shorthand) or time_control, not both")
     control = body.time_control.model_dump() if body.time_control is not None else None
+    clock_floor.check(c.settings.min_seconds_per_decision, control, body.turn_seconds)
     try:
         game_id, seats = await c.gamestate.create(
             body.game, body.players, body.seed, body.options, bots, body.turn_seconds, owner=owner,

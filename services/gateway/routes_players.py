@@ -6,7 +6,9 @@ import re
 
 from fastapi import APIRouter, Query, Request
 
+from services.gateway import clock_floor
 from services.gateway.accounts import KINDS
+from services.gateway.address_quota import client_address
 from services.gateway.context import Context, Ctx, require_bearer
 from services.gateway.errors import ERROR_RESPONSES, ApiError
 from services.gateway.models import (
@@ -34,10 +36,11 @@ async def _player(request: Request, c: Context) -> str:
 
 
 @router.post("/players", status_code=201, response_model=PlayerCreated, summary="Create a player and its api key")
-async def create_player(body: NewPlayer, c: Ctx) -> PlayerCreated:
+async def create_player(body: NewPlayer, request: Request, c: Ctx) -> PlayerCreated:
     name = body.name.strip()
     if not name:
         raise ApiError(422, "name must not be blank")
+    await c.account_quota.take(client_address(request))
     player_id, api_key = await c.players.create(name, body.kind)
     return PlayerCreated(player_id=player_id, api_key=api_key)
 
@@ -75,6 +78,7 @@ async def create_ticket(body: NewTicket, request: Request, c: Ctx) -> TicketCrea
     rating = await c.ratings.get(player_id, body.game)
     bots_after = c.settings.default_bots_after_s if body.bots_after_s is None else body.bots_after_s
     control = body.time_control.model_dump() if body.time_control is not None else default_time_control(c.settings)
+    clock_floor.check(c.settings.min_seconds_per_decision, control)
     ticket = await c.tickets.create(player_id, body.game, body.players, options, bots_after, rating.ordinal,
                                     body.opponents, control)
     return TicketCreated(ticket_id=ticket.ticket_id)

@@ -7,7 +7,7 @@ defaults work for a local run next to a game-state service on 127.0.0.1:50051.
 
 from __future__ import annotations
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -87,11 +87,29 @@ class GatewaySettings(BaseSettings):
         3000, ge=0, description="Requests per window per bot account's API key (keys of kind bot start with "
         "`sbk_bot_`): enough for a bot to play at full speed; 0 disables. Seat tokens keep GATEWAY_RATE_LIMIT_TOKEN.",
     )
+    accounts_per_address: int = Field(
+        20, ge=0, description="Accounts (POST /v1/players) one client address may create per "
+        "GATEWAY_ACCOUNTS_WINDOW_S (429 too_many_accounts beyond); 0 disables.",
+    )
+    accounts_window_s: int = Field(3600, gt=0, description="The window of GATEWAY_ACCOUNTS_PER_ADDRESS.")
     api_key_grace_s: int = Field(
         86_400, ge=0, description="After POST /v1/players/me/keys, how long the replaced API key keeps working."
     )
+    api_keys_max: int = Field(
+        5, ge=2, description="Working API keys one account may hold: the current one and those in their grace "
+        "period. A rotation beyond it is refused (409 too_many_keys) until a grace ends or the current key revokes "
+        "the others (POST /v1/players/me/keys/revoke-others).",
+    )
     challenge_ttl_s: int = Field(
         86_400, gt=0, description="A pending challenge expires this long after it was sent."
+    )
+    challenges_per_sender: int = Field(
+        20, ge=0, description="Pending challenges one account may have sent at once (429 too_many_challenges "
+        "beyond); 0 disables.",
+    )
+    challenges_per_recipient: int = Field(
+        50, ge=0, description="Pending challenges one account may be sent at once, from everyone (429 "
+        "too_many_challenges beyond); 0 disables.",
     )
     account_events_maxlen: int = Field(
         1000, ge=10, description="Events kept per account stream (GET /v1/players/me/events); older ones are trimmed."
@@ -116,11 +134,18 @@ class GatewaySettings(BaseSettings):
         4, ge=0, description="Open SSE streams per bearer credential (a seat token, an API key) on one gateway "
         "process; beyond it 429 `too_many_streams`. 0 disables.",
     )
+    replay_cache_size: int = Field(
+        256, ge=1, description="Replay steps of finished games (/webclient/replay) each gateway keeps computed (LRU)."
+    )
     sse_ping_s: float = Field(15.0, gt=0, description="Seconds between SSE keep-alive comments.")
     ticket_ttl_s: float = Field(30.0, gt=0, description="A queued ticket expires this long after its last poll.")
     ticket_keep_s: int = Field(3600, gt=0, description="How long a ticket's record stays readable.")
     default_bots_after_s: float = Field(60.0, ge=0, description="Bot fill delay when a ticket names none.")
     bot_fill_level: str = Field("greedy", description="Bot level that fills empty seats.")
+    min_seconds_per_decision: float = Field(
+        5.0, ge=0, description="The shortest time per decision a realtime time control (or `turn_seconds`) may give "
+        "on POST /v1/games, tickets and challenges (422 clock_too_fast below it).",
+    )
     mm_seconds_per_decision: float = Field(
         60.0, gt=0, le=86_400, description="The matchmaking default time control (a ticket without `time_control`): "
         "realtime, this many seconds per decision...",
@@ -145,6 +170,13 @@ class GatewaySettings(BaseSettings):
         10.0, ge=0, description="How often the matchmaker checks whether an unsettled rated game finished "
         "(games a player watches are settled by the gateway at once)."
     )
+
+    @model_validator(mode="after")
+    def _default_clock_allowed(self) -> GatewaySettings:
+        if self.mm_seconds_per_decision < self.min_seconds_per_decision:
+            raise ValueError("GATEWAY_MM_SECONDS_PER_DECISION is below GATEWAY_MIN_SECONDS_PER_DECISION "
+                             "(min_seconds_per_decision): every ticket without a time control would be refused")
+        return self
 
 
 def proxy_options(settings: GatewaySettings) -> dict[str, object]:

@@ -8,14 +8,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 import engine
-from engine.core import redact_events
 from services.gateway.context import Ctx
 from services.gateway.errors import ERROR_RESPONSES, ApiError
 from services.gateway.gamestate import GameStateError, http_error
 from services.gateway.routes_games import _game_id
+from services.webclient.replays import Replays
 
 router = APIRouter(prefix="/webclient", responses=ERROR_RESPONSES, tags=["webclient"])
 
@@ -36,27 +36,14 @@ async def boards(game: str) -> dict[str, Any]:
 
 
 @router.get("/replay/{game_id}", summary="The public view of a finished game after its first `step` actions")
-async def replay(game_id: str, c: Ctx, step: int = Query(0, ge=0, le=1_000_000)) -> dict[str, Any]:
+async def replay(game_id: str, request: Request, c: Ctx, step: int = Query(0, ge=0, le=1_000_000)) -> dict[str, Any]:
     try:
         log = await c.gamestate.log(_game_id(game_id))
     except GameStateError as exc:
         raise http_error(exc) from None
-    entries = log["actions"]
-    if step > len(entries):
-        raise ApiError(422, f"step must be between 0 and {len(entries)}")
+    if step > len(log["actions"]):
+        raise ApiError(422, f"step must be between 0 and {len(log['actions'])}")
     if log["game"] not in engine.games():  # a title this client has no engine for (test-only games)
         raise ApiError(404, f"no replay for {log['game'][:64]!r} games")
-    game = engine.get(log["game"])
-    state = game.new(log["players"], log["seed"], log["options"])
-    events: list[dict[str, Any]] = []
-    for entry in entries[:step]:
-        if entry.get("action") is None:  # a resignation or an abort: a log entry that changes no state
-            events = []
-            continue
-        events = redact_events(state.apply(entry["seat"], game.action_from_json(entry["action"])), None)
-    last = entries[step - 1] if step else None
-    return {
-        "game_id": game_id, "game": log["game"], "players": log["players"], "step": step, "steps": len(entries),
-        "seat": last["seat"] if last else None, "action": last["action"] if last else None, "events": events,
-        "view": state.view(None), "to_act": state.to_act(), "scores": log["scores"], "winners": log["winners"],
-    }
+    replays: Replays = request.app.state.replays
+    return await replays.step(log, step)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 
-from services.archive.accounts import AccountRepository, Skill
+from services.archive.accounts import AccountRepository, KeyRetired, Skill, TooManyKeys
 from services.archive.db import make_engine
 
 DEFAULT: Skill = (25.0, 25.0 / 3, 0)
@@ -80,20 +80,53 @@ def test_rotation_keeps_one_current_key_and_never_extends_a_grace(archive_url) -
         k0, k1, k2, k3 = (uuid.uuid4().hex * 2 for _ in range(4))
         await repo.create_player(pid, "rot", "bot", k0, 100)
         r1 = await repo.rotate(pid, k0, k1, 1000, 200)  # k0 in grace until 1200
-        r2 = await repo.rotate(pid, k0, k2, 1000, 300)  # k0 presented again: its grace is not extended
+        try:
+            await repo.rotate(pid, k0, k2, 1000, 250)  # a key in its grace cannot rotate (nor extend its grace)
+            retired = None
+        except KeyRetired as exc:
+            retired = exc.expires_ms
+        r2 = await repo.rotate(pid, k1, k2, 1000, 300)  # the current key: k1 in grace until 1300
         owners = [await repo.key_owner(k, 1100) for k in (k0, k1, k2)]
         late = await repo.key_owner(k0, 1300)
-        r3 = await repo.rotate(pid, k2, k3, 0, 1400)  # no grace: k2 (and k1, expired) stop at once
+        r3 = await repo.rotate(pid, k2, k3, 0, 1400)  # no grace: k2 stops at once (k1 expired already)
         after = [await repo.key_owner(k, 1400) for k in (k1, k2, k3)]
-        return r1, r2, owners, late, r3, after, (await repo.player(pid)).kind
+        return r1, retired, r2, owners, late, r3, after, (await repo.player(pid)).kind
 
-    r1, r2, owners, late, r3, after, kind = asyncio.run(_with(archive_url, 1, go))
+    r1, retired, r2, owners, late, r3, after, kind = asyncio.run(_with(archive_url, 1, go))
     assert list(r1.values()) == [1200]
-    assert sorted(r2.values()) == [1200, 1300]  # k0 keeps 1200, k1 (the replaced current key) gets 1300
+    assert retired == 1200
+    assert list(r2.values()) == [1300]  # k0 keeps 1200, k1 (the replaced current key) gets 1300
     assert [o[1] if o else None for o in owners] == [1200, 1300, None] and all(owners)
     assert late is None
     assert set(r3.values()) == {None}
     assert after[:2] == [None, None] and after[2] is not None and kind == "bot"
+
+
+def test_the_current_key_revokes_the_others_and_a_retired_one_cannot(archive_url) -> None:
+    async def go(repos: list[AccountRepository]):
+        repo = repos[0]
+        pid = uuid.uuid4().hex
+        k0, k1, k2 = (uuid.uuid4().hex * 2 for _ in range(3))
+        await repo.create_player(pid, "rev", "human", k0, 100)
+        await repo.rotate(pid, k0, k1, 1000, 200)
+        await repo.rotate(pid, k1, k2, 1000, 300, max_keys=3)
+        try:
+            await repo.rotate(pid, k2, uuid.uuid4().hex * 2, 1000, 400, max_keys=3)
+            full = None
+        except TooManyKeys as exc:
+            full = exc.working
+        try:
+            await repo.revoke_others(pid, k0, 400)
+            refused = False
+        except KeyRetired:
+            refused = True
+        revoked = await repo.revoke_others(pid, k2, 400)
+        return full, refused, sorted(revoked), [await repo.key_owner(k, 400) for k in (k0, k1, k2)], (k0, k1)
+
+    full, refused, revoked, owners, (k0, k1) = asyncio.run(_with(archive_url, 1, go))
+    assert full == 3 and refused
+    assert revoked == sorted([k0, k1])
+    assert owners[:2] == [None, None] and owners[2] is not None
 
 
 def test_the_leaderboard_is_by_ordinal_with_names_and_kinds(archive_url) -> None:

@@ -136,7 +136,9 @@ class Gateway:
 def gateway_settings(redis_url: str, service: ServiceInstance, **overrides) -> GatewaySettings:
     values = dict(
         redis_url=redis_url, key_prefix=new_prefix(), gamestate_addr=service.addr, rate_limit_ip=100_000,
-        rate_limit_token=100_000, rate_limit_ip_ceiling=0, sse_ping_s=0.5, ticket_ttl_s=30, default_bots_after_s=60,
+        rate_limit_token=100_000, rate_limit_ip_ceiling=0, accounts_per_address=100_000,
+        # clocks of a fraction of a second let the clock tests time out quickly (test_quotas checks the floor)
+        min_seconds_per_decision=0.0, sse_ping_s=0.5, ticket_ttl_s=30, default_bots_after_s=60,
         service_secret=SERVICE_SECRET, metrics_port=free_port(),
         stream_limit_ip=0, stream_limit_token=0,  # every test streams from 127.0.0.1: test_stream_limits sets them
     )

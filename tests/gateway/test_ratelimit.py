@@ -78,3 +78,20 @@ def test_the_address_ceiling_bounds_minted_credentials(make_gateway) -> None:
     with gw.client() as c:
         codes = [c.get("/v1/catalog", headers=auth(f"sbk_made-up-{i}")).status_code for i in range(8)]
     assert codes[:6] == [200] * 6 and codes[6:] == [429, 429]
+
+
+def test_made_up_api_keys_share_the_addresss_anonymous_bucket(make_gateway) -> None:
+    """A fresh `Bearer sbk_...` per request got a fresh per-credential bucket each: no limit but the ceiling."""
+    gw = make_gateway(rate_limit_ip=4, rate_limit_token=50, rate_limit_bot_token=50, rate_limit_ip_ceiling=0,
+                      rate_limit_window_s=3600)
+    with gw.client() as c:
+        real = c.post("/v1/players", json={"name": "real"}).json()["api_key"]  # 1 of the address's 4
+        c.get("/v1/catalog")
+        for i in range(2):
+            r = c.get("/v1/catalog", headers=auth(f"sbk_{'made-up'}{i:040d}"))
+            assert r.status_code == 200 and r.headers["RateLimit-Limit"] == "4", r.headers
+        for prefix in ("sbk_", "sbk_bot_"):
+            assert_error(c.get("/v1/catalog", headers=auth(f"{prefix}{'z' * 43}")), 429, "rate_limited")
+        assert_error(c.get("/v1/catalog"), 429, "rate_limited")
+        ok = c.get("/v1/catalog", headers=auth(real))
+        assert ok.status_code == 200 and ok.headers["RateLimit-Limit"] == "50", "a working key keeps its own bucket"

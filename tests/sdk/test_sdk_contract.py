@@ -16,7 +16,8 @@ from tests.service_secret import SERVICE_SECRET
 
 MODELS = {
     "Catalog": m.Catalog, "CatalogGame": m.CatalogGame, "PlayerCreated": m.PlayerCreated, "RatingOut": m.Rating,
-    "PlayerOut": m.Player, "Me": m.Me, "KeyRotated": m.KeyRotated, "Seat": m.Seat, "CreatedGame": m.CreatedGame,
+    "PlayerOut": m.Player, "Me": m.Me, "KeyRotated": m.KeyRotated, "KeysRevoked": m.KeysRevoked, "Seat": m.Seat,
+    "CreatedGame": m.CreatedGame,
     "SeatOut": m.SeatInfo, "GameOut": m.Game, "LegalActions": m.LegalActions, "Submitted": m.Submitted,
     "Version": m.Version, "NewToken": m.NewToken, "GameLog": m.GameLog, "TicketCreated": m.TicketCreated,
     "TicketOut": m.Ticket, "ChallengeOut": m.Challenge, "ChallengeCreated": m.ChallengeCreated,

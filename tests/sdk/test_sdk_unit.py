@@ -234,3 +234,17 @@ def test_the_async_client_retries_and_resumes_alike(monkeypatch) -> None:
     got = asyncio.run(go())
     assert seen[0].headers["Idempotency-Key"] == seen[1].headers["Idempotency-Key"] and 3 <= waits[0] < 3.2
     assert got == ["e1", "e2", "state", "e3", "e4", "state", "end"] and stream_seen[1]["last-event-id"] == "1"
+
+
+@pytest.mark.parametrize("code", ["too_many_accounts", "too_many_challenges"])
+def test_a_429_bound_other_than_the_rate_limit_is_raised_at_once(waits, code: str) -> None:
+    """Account creation per address and pending challenges are bounds, not rate limits: retrying soon never helps."""
+    calls = []
+
+    def bounded(request: httpx.Request) -> httpx.Response:
+        calls.append(request)
+        return error(429, code)
+
+    with client(bounded) as sky, pytest.raises(QuotaExceeded) as info:
+        sky.me()
+    assert len(calls) == 1 and waits == [] and info.value.code == code

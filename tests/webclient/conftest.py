@@ -113,10 +113,12 @@ def page(browser, wc_gateway: Gateway) -> Iterator:
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    # what the gateway's Content-Security-Policy blocked (an inline script or style, another origin) is an error
+    pg.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
     pg.js_errors = errors
     yield pg
     context.close()
-    assert not errors, f"JavaScript errors in the page: {errors}"
+    assert not errors, f"JavaScript errors or CSP violations in the page: {errors}"
 
 
 @pytest.fixture(scope="session")

@@ -285,7 +285,7 @@ def test_a_player_resigns_or_aborts_from_the_page_after_confirming(page, wc_gate
     page.on("dialog", answer)
     game_id = create_in_lobby(page, "blueskies", 2, {1: "bot:random"})
     page.get_by_role("button", name="Abort game").click()
-    page.wait_for_function("document.body.dataset.status === 'aborted'")
+    page.wait_for_function("() => document.body.dataset.status === 'aborted'")
     assert "unrated" in dialogs[-1]
     assert page.get_by_text("Game aborted").first.is_visible()
     assert page.get_by_role("button", name="Resign").is_hidden()
@@ -294,7 +294,7 @@ def test_a_player_resigns_or_aborts_from_the_page_after_confirming(page, wc_gate
 
     game_id = create_in_lobby(page, "opensky", 2, {1: "bot:random"})
     page.get_by_role("button", name="Resign").click()
-    page.wait_for_function("document.body.dataset.status === 'finished'", timeout=90_000)
+    page.wait_for_function("() => document.body.dataset.status === 'finished'", timeout=90_000)
     assert "rank last" in dialogs[-1]
     with httpx.Client(base_url=wc_gateway.url) as http:
         game = http.get(f"/v1/games/{game_id}").json()

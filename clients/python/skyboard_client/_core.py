@@ -31,6 +31,7 @@ OPERATIONS = {
     ("post", "/v1/games/{game_id}/token"): "rotate_token", ("get", "/v1/games/{game_id}/log"): "log",
     ("get", "/v1/games/{game_id}/events"): "events", ("post", "/v1/players"): "create_player",
     ("get", "/v1/players/me"): "me", ("post", "/v1/players/me/keys"): "rotate_key",
+    ("post", "/v1/players/me/keys/revoke-others"): "revoke_other_keys",
     ("get", "/v1/players/me/games"): "my_games", ("get", "/v1/players/me/events"): "account_events",
     ("get", "/v1/players/{player_id}"): "player", ("get", "/v1/players/{player_id}/games"): "history",
     ("post", "/v1/matchmaking/tickets"): "seek", ("get", "/v1/matchmaking/tickets/{ticket_id}"): "poll_ticket",
@@ -49,7 +50,8 @@ class RetryPolicy:
 
     A 429 `rate_limited` or a 503 is retried after the `Retry-After` the server sent (or an exponential back-off
     from `backoff` seconds when it sent none), at most `attempts` tries in all; a wait longer than `max_wait` is
-    not made (the error is raised at once). A 429 `quota_exceeded` is never retried. A connection that fails is
+    not made (the error is raised at once). A 429 other than `rate_limited` (`quota_exceeded`, `too_many_accounts`,
+    `too_many_challenges`) is never retried. A connection that fails is
     retried only where that is safe: reads, and submissions (their `Idempotency-Key` replays the first outcome).
     Streams reconnect with the same back-off, resuming after the last event received.
     """
@@ -70,8 +72,8 @@ class RetryPolicy:
 
     def retry_error(self, attempt: int, error: SkyboardError) -> float | None:
         """The wait before retrying a refused call, or None when it must be raised."""
-        if error.code == "quota_exceeded" or error.status not in (429, 503):
-            return None
+        if error.status not in (429, 503) or (error.status == 429 and error.code != "rate_limited"):
+            return None  # a 429 other than the rate limit is a bound (a quota, too many accounts or challenges)
         return self.delay(attempt, error.retry_after)
 
 
@@ -149,6 +151,10 @@ def player(player_id: str) -> Call[m.Player]:
 
 def rotate_key() -> Call[m.KeyRotated]:
     return Call("POST", "/v1/players/me/keys", _model(m.KeyRotated), api_key=True)
+
+
+def revoke_other_keys() -> Call[m.KeysRevoked]:
+    return Call("POST", "/v1/players/me/keys/revoke-others", _model(m.KeysRevoked), api_key=True)
 
 
 def my_games() -> Call[list[m.MyGame]]:

@@ -134,6 +134,9 @@ class AsyncClient:
         self.api_key = rotated.api_key
         return rotated
 
+    async def revoke_other_keys(self) -> m.KeysRevoked:
+        return await self._run(api.revoke_other_keys())
+
     async def my_games(self) -> list[m.MyGame]:
         return await self._run(api.my_games())
 

@@ -135,6 +135,10 @@ class Client:
         self.api_key = rotated.api_key
         return rotated
 
+    def revoke_other_keys(self) -> m.KeysRevoked:
+        """Stop every other key of the account now (this client's key must be the current one)."""
+        return self._run(api.revoke_other_keys())
+
     def my_games(self) -> list[m.MyGame]:
         """My ongoing challenge and matchmaking games, those where it is my turn first."""
         return self._run(api.my_games())

@@ -65,8 +65,8 @@ class RateLimited(SkyboardError):
 
 
 class QuotaExceeded(SkyboardError):
-    """429 `quota_exceeded`: active games, bot seats or creations per hour; waiting a few seconds will not help,
-    so it is never retried."""
+    """429 `quota_exceeded`: active games, bot seats or creations per hour (or `too_many_accounts`,
+    `too_many_challenges`); waiting a few seconds will not help, so it is never retried."""
 
 
 class Unavailable(SkyboardError):
@@ -79,7 +79,7 @@ class StreamClosed(SkyboardError):
 
 _BY_CODE: dict[str, type[SkyboardError]] = {
     "stale_version": StaleVersion, "game_over": GameOver, "quota_exceeded": QuotaExceeded,
-    "rate_limited": RateLimited,
+    "too_many_accounts": QuotaExceeded, "too_many_challenges": QuotaExceeded, "rate_limited": RateLimited,
 }
 _BY_STATUS: dict[int, type[SkyboardError]] = {
     401: Unauthenticated, 403: Forbidden, 404: NotFound, 409: Conflict, 422: InvalidRequest, 429: RateLimited,

@@ -87,6 +87,10 @@ class KeyRotated(Model):
     previous_key_valid_s: int
 
 
+class KeysRevoked(Model):
+    revoked: int
+
+
 class Seat(Model):
     seat: int
     token: str | None

@@ -24,6 +24,8 @@ function setAttrs(el, attrs) {
     if (v === null || v === undefined || v === false) continue;
     if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
     else if (k === "dataset") Object.assign(el.dataset, v);
+    // through CSSOM: the page's Content-Security-Policy refuses style attributes set as markup
+    else if (k === "style") el.style.cssText = String(v);
     else el.setAttribute(k, v === true ? "" : String(v));
   }
 }
