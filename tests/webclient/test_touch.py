@@ -8,10 +8,12 @@ touchscreen delivers, `touch-action` and pointer cancellation included), not poi
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.webclient.test_browser import create_in_lobby
 
@@ -105,6 +107,10 @@ TARGETS = """() => [...document.querySelectorAll('#board svg .clickable[data-ref
     return {ref: g.dataset.ref, size: hit.tagName === 'line' ? 0 : Math.min(r.width, r.height), point};
 })"""
 
+#: the tap was answered: the decision moved on, or the target is picked
+TAP_ANSWERED = """([ref, before]) => document.body.dataset.version !== before
+    || [...document.querySelectorAll('#board svg .selected[data-ref]')].some(e => e.dataset.ref === ref)"""
+
 TAP_OUTCOME = """ref => ({
     selected: [...document.querySelectorAll('#board svg .selected[data-ref]')].map(e => e.dataset.ref),
     filter: !document.querySelector('#actions-filter').hidden,
@@ -137,7 +143,8 @@ def test_a_tap_within_22_px_reaches_every_small_target(phone, game, players, opt
         x, y = next(t for t in phone.evaluate(TARGETS) if t["ref"] == target["ref"])["point"]
         before = phone.evaluate("document.body.dataset.version")
         phone.touchscreen.tap(x, y)
-        phone.wait_for_timeout(150)
+        with contextlib.suppress(PlaywrightTimeout):  # a busy machine may take more than a frame to answer
+            phone.wait_for_function(TAP_ANSWERED, arg=[target["ref"], before], timeout=3000)
         out = phone.evaluate(TAP_OUTCOME, target["ref"])
         played = out["version"] != before
         if not (played or target["ref"] in out["selected"]):
