@@ -6,7 +6,8 @@
 
 Parameters: `players` (default the game's minimum), `rng_seed` (default 0: seeds the game object's RNG,
 from which each new initial state draws its engine seed, so a loaded game replays the same sequence of
-deals) and every option of the game, as strings (`first_player` "random" or "0".."4").
+deals) and every option of the game: a string (`map`, `callsigns`) or, for an option with integer choices, an
+integer (`first_player`: -1 for "random", else the seat).
 
 Shape of the game, as OpenSpiel sees it:
 - sequential, imperfect information: one seat acts at a time, one token at a time (`engine.adapters.actions`:
@@ -52,10 +53,25 @@ def short_name(game: str) -> str:
     return f"{PREFIX}{game}"
 
 
+def _parameter(spec: dict[str, Any]) -> list[Any]:
+    """How an option is a game parameter: the parameter value of each choice.
+
+    An option whose choices are all strings is a string parameter. One with integer choices is an integer
+    parameter (OpenSpiel reads "2" in a game string as an integer), its string choices numbered -1, -2, ...
+    in order: Blue Skies' `first_player` is -1 for "random", else the seat."""
+    choices = spec["choices"]
+    if all(isinstance(c, str) for c in choices):
+        return list(choices)
+    strings = [c for c in choices if isinstance(c, str)]
+    return [(-1 - strings.index(c)) if isinstance(c, str) else int(c) for c in choices]
+
+
 def _game_type(name: str) -> pyspiel.GameType:
     game = engine.get(name)
     params: dict[str, Any] = {"players": game.min_players, "rng_seed": 0}
-    params.update({key: str(spec["default"]) for key, spec in game.options.items()})
+    for key, spec in game.options.items():
+        values = _parameter(spec)
+        params[key] = values[spec["choices"].index(spec["default"])]
     return pyspiel.GameType(
         short_name=short_name(name),
         long_name=f"Skyboard {game.title}",
@@ -75,15 +91,15 @@ def _game_type(name: str) -> pyspiel.GameType:
 
 
 def _options(name: str, params: dict[str, Any]) -> dict[str, Any]:
-    """The game's options from string parameters (each matched to the choice it spells)."""
+    """The game's options from their parameter values (`_parameter`)."""
     game = engine.get(name)
     out = {}
     for key, spec in game.options.items():
-        text = str(params.get(key, spec["default"]))
-        matches = [c for c in spec["choices"] if str(c) == text]
-        if not matches:
-            raise ValueError(f"{key} must be one of {', '.join(map(str, spec['choices']))}, not {text!r}")
-        out[key] = matches[0]
+        values = _parameter(spec)
+        value = params.get(key, values[spec["choices"].index(spec["default"])])
+        if value not in values:
+            raise ValueError(f"{key} must be one of {', '.join(map(str, values))}, not {value!r}")
+        out[key] = spec["choices"][values.index(value)]
     return out
 
 

@@ -13,7 +13,7 @@ import engine
 import engine.adapters.openspiel as adapter
 from engine.adapters.actions import table
 from engine.adapters.encoding import FEATURES
-from tests.adapters.conftest import EXTREMES, GAMES
+from tests.adapters.conftest import EXTREMES, GAMES, WITH_OPTIONS
 
 
 def load(name: str, players: int, **params) -> pyspiel.Game:
@@ -23,6 +23,14 @@ def load(name: str, players: int, **params) -> pyspiel.Game:
 @pytest.mark.parametrize(("name", "players"), EXTREMES)
 def test_openspiel_random_sim_test_passes_with_serialisation(name, players):
     pyspiel.random_sim_test(load(name, players), num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("name", "players", "options"), WITH_OPTIONS)
+def test_openspiel_random_sim_test_passes_with_options(name, players, options):
+    game = load(name, players, **options)
+    state = game.new_initial_state()
+    assert state.engine_state().digest() == engine.get(name).new(players, state.seed, options).digest()
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 @pytest.mark.slow
@@ -46,14 +54,15 @@ def test_the_registered_game_describes_itself(name):
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
 
 
-def test_options_are_string_parameters_and_bad_ones_are_refused():
+def test_options_are_parameters_and_bad_ones_are_refused():
     state = load("opensky", 3, map="north_america", callsigns="random").new_initial_state()
     assert state.engine_state().options == {"map": "north_america", "callsigns": "random"}
-    assert load("blueskies", 3, first_player="2").new_initial_state().engine_state().view(None)["first_player"] == 2
+    assert load("blueskies", 3, first_player=2).new_initial_state().engine_state().view(None)["first_player"] == 2
+    assert load("blueskies", 3).get_parameters()["first_player"] == -1  # "random"
     with pytest.raises(ValueError, match="north_pole"):
         load("opensky", 2, map="north_pole")
     with pytest.raises(ValueError, match="first_player"):
-        load("blueskies", 2, first_player="3")
+        load("blueskies", 2, first_player=3)
     with pytest.raises(ValueError, match="3-5 players"):
         load("aeroplanes", 2)
 

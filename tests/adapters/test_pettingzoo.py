@@ -11,7 +11,7 @@ from pettingzoo.test import api_test, seed_test
 import engine
 from engine.adapters.actions import table
 from engine.adapters.pettingzoo import env
-from tests.adapters.conftest import EVERY_COUNT
+from tests.adapters.conftest import EVERY_COUNT, WITH_OPTIONS
 
 
 @pytest.mark.parametrize(("name", "players"), EVERY_COUNT)
@@ -20,6 +20,17 @@ def test_pettingzoo_api_test_and_seed_test_pass(name, players):
         warnings.simplefilter("ignore")  # api_test's advice (e.g. "observation is not in [0, 1]") is not a failure
         api_test(env(name, players), num_cycles=1000)
         seed_test(lambda: env(name, players), num_cycles=500)
+
+
+@pytest.mark.parametrize(("name", "players", "options"), WITH_OPTIONS)
+def test_pettingzoo_api_test_and_seed_test_pass_with_options(name, players, options):
+    e = env(name, players, **options)
+    e.reset(seed=1)
+    assert e.cursor.state.digest() == engine.get(name).new(players, 1, options).digest()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(e, num_cycles=1000)
+        seed_test(lambda: env(name, players, **options), num_cycles=500)
 
 
 @pytest.mark.parametrize(("name", "players"), EVERY_COUNT)
