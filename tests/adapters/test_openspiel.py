@@ -36,7 +36,7 @@ def test_openspiel_random_sim_test_passes_with_options(name, players, options):
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "players"), EXTREMES)
 def test_openspiel_random_sim_test_passes_many_games(name, players):
-    pyspiel.random_sim_test(load(name, players, rng_seed=11), num_sims=5, serialize=True, verbose=False)
+    pyspiel.random_sim_test(load(name, players, rng_seed=11), num_sims=3, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("name", GAMES)
