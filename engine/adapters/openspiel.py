@@ -191,7 +191,8 @@ class SkyboardState(pyspiel.State):
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SkyboardState:
         """A state `player_id` cannot tell from this one: the engine's determinisation for that seat, seeded
         by the sampler. A pending partial decision of another seat is invisible to `player_id`, so it is
-        dropped (that seat decides afresh in the sample)."""
+        dropped (that seat decides afresh in the sample). The sample's OpenSpiel history is empty: it was never
+        played from an initial state, and its engine state holds everything it is."""
         seed = int(probability_sampler() * 2**53)
         cursor = self._cursor
         sample = cursor.state.determinize(player_id, random.Random(seed))
