@@ -139,7 +139,7 @@ def test_openspiel_ismcts_and_mcts_play_whole_games(name):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "players"), EXTREMES)
-def test_openspiel_ismcts_and_mcts_play_whole_games_with_random_rollouts(name, players):
+@pytest.mark.parametrize("name", GAMES)
+def test_openspiel_ismcts_and_mcts_play_whole_games_with_random_rollouts(name):
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(2))
-    _check_finished(_play(name, players, evaluator, simulations=4, seed=2))
+    _check_finished(_play(name, engine.get(name).max_players, evaluator, simulations=4, seed=2))
