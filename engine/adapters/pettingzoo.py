@@ -20,7 +20,8 @@ from the others by the engine's views.
 - rewards: 0 until the end, then by rank (`rank_returns`: pairwise, in [-1, 1], zero-sum), all agents
   terminated together; no truncation (every game ends within its bound);
 - `reset(seed=s)` deals the engine game with seed `s`; a later `reset()` draws the next seed from it;
-- `render()`: text (render_mode "ansi" returns it, "human" prints it) from the spectator's view.
+- `render()`: text (render_mode "ansi" returns it, "human" prints it): the spectator's view, the seat to
+  act, and the final scores once the game is over.
 """
 
 from __future__ import annotations
@@ -146,7 +147,7 @@ class SkyboardEnv(AECEnv):
         head = f"{self.game.title}, {self.players} players: " + (
             f"game over, scores {state.scores()}, winners {state.winners()}"
             if seat is None
-            else f"seat {seat} to act, scores {state.scores()}"
+            else f"seat {seat} to act"  # mid-game, only what the spectator's view shows
         )
         text = f"{head}\n{canonical_json(state.view(None))}"
         if self.render_mode == "human":

@@ -41,6 +41,16 @@ def _pz_observation(cursor: Cursor, players: int, name: str, seat: int) -> tuple
     return observed["observation"], observed["action_mask"], e.observation_text(agent)
 
 
+def _render(cursor: Cursor, players: int, name: str) -> str:
+    """The PettingZoo env's text render of the game at `cursor`."""
+    e = _ENVS.get((name, -players))
+    if e is None:
+        e = _ENVS[(name, -players)] = env(name, players, render_mode="ansi")
+        e.reset(seed=0)
+    e.cursor = cursor
+    return e.render()
+
+
 def _check_seat(state: pyspiel.State, players: int, name: str, seat: int, samples: int = 2) -> bool:
     """The seat's observations through both adapters are its view, and the same in `samples` states resampled
     for it; True if some sample differs from the truth in hidden information."""
@@ -52,6 +62,7 @@ def _check_seat(state: pyspiel.State, players: int, name: str, seat: int, sample
         assert text["pending"] == [], "a seat sees another seat's unfinished decision"
     truth_pz = _pz_observation(cursor, players, name, seat)
     truth_os = _os_observation(state, seat)
+    truth_render = _render(cursor, players, name)
     differs = False
     for _ in range(samples):
         sample = state.resample_from_infostate(seat, sampler)
@@ -60,6 +71,7 @@ def _check_seat(state: pyspiel.State, players: int, name: str, seat: int, sample
         sample_pz = _pz_observation(sample.cursor, players, name, seat)
         assert np.array_equal(sample_pz[0], truth_pz[0]) and np.array_equal(sample_pz[1], truth_pz[1])
         assert sample_pz[2] == truth_pz[2]
+        assert _render(sample.cursor, players, name) == truth_render, "render shows more than a spectator sees"
         if seat == cursor.seat():
             assert sample.legal_actions() == state.legal_actions()
     return differs
