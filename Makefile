@@ -20,7 +20,7 @@ compile: $(STAMP)
 $(STAMP): pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet -e ".[dev,research]"
 	$(PY) -m pip install --quiet -e clients/python
 	touch $(STAMP)
 

@@ -75,9 +75,10 @@ def seating(lineup: Sequence[str], index: int) -> list[str]:
     return [lineup[(seat + index) % n] for seat in range(n)]
 
 
-#: Sources under ai/ that decide no game's moves: what is published about the levels, and the research tools (which
-#: play through `ai.levels` and `ai.match`, both fingerprinted).
-NOT_PLAY = {"ai/level_figures.py", "ai/lab"}
+#: Sources under ai/ and engine/ that decide no game's moves: what is published about the levels, the research tools
+#: (which play through `ai.levels` and `ai.match`, both fingerprinted) and the OpenSpiel and PettingZoo adapters
+#: (which drive the engines for other libraries; no level plays through them).
+NOT_PLAY = {"ai/level_figures.py", "ai/lab", "engine/adapters"}
 
 
 def code_fingerprint(game: str) -> str:

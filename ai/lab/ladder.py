@@ -5,6 +5,8 @@
     python -m ai.lab.ladder --estimate          # CPU hours of the full table on this machine; plays nothing
     python -m ai.lab.ladder --game aeroplanes --players 3 --levels mcts-normal,mcts-hard --as-built \
         --ledger bench/results/ladder-aeroplanes-3p.jsonl   # a level the game offers as another: its own search
+    python -m ai.lab.ladder --game opensky --players 2 --levels greedy,openspiel-ismcts --openspiel-simulations 200
+        # OpenSpiel's own ISMCTS through the adapter (ai/lab/openspiel_bot.py; needs the research extra)
 
 The levels default to the distinct strengths the game offers (`ai.levels.ladder`: OpenSky offers two, random and
 greedy). With `--ledger` every finished game is appended to a JSONL file and a run started again plays only what
@@ -18,6 +20,11 @@ searching level plays at its free-core iteration cap (`ai.levels.free_core_itera
 decisions on any machine, however busy. Reported per pair: the upper level's share of the win credit against its
 fair share, with a 95% Wilson interval, and "separated" when the interval excludes the fair share; then an
 openskill (Plackett-Luce) rating of every level over all the games played (ordinal = mu - 3 sigma).
+
+`openspiel-ismcts` is no level of the platform: it is OpenSpiel's ISMCTS seated as a reference opponent, at
+`--openspiel-simulations` simulations for each integer it is asked (`ai.lab.openspiel_bot`). Its ledger lines
+record that count as its cap, and their code key adds a digest of the adapters, that bot and OpenSpiel's
+version, which the platform's code fingerprint leaves out.
 """
 
 from __future__ import annotations
@@ -60,9 +67,37 @@ def lineups(lower: str, upper: str, players: int) -> list[list[str]]:
     return rotations
 
 
-def _play(args: tuple[str, list[str], int, bool]) -> MatchResult:
-    game, levels, seed, as_built = args
-    return play_match(game, levels, seed, bots=[CappedBot(level, game, as_built) for level in levels])
+#: The reference opponent from OpenSpiel (`ai.lab.openspiel_bot.LEVEL`; imported only when seated).
+OPENSPIEL = "openspiel-ismcts"
+
+
+def _bot(level: str, game: str, as_built: bool, simulations: int):
+    if level == OPENSPIEL:
+        from ai.lab.openspiel_bot import OpenSpielISMCTSBot
+
+        return OpenSpielISMCTSBot(simulations)
+    return CappedBot(level, game, as_built)
+
+
+def _play(args: tuple[str, list[str], int, bool, int]) -> MatchResult:
+    game, levels, seed, as_built, simulations = args
+    return play_match(game, levels, seed, bots=[_bot(level, game, as_built, simulations) for level in levels])
+
+
+def _code(game: str, lineup: list[str]) -> str:
+    """The code key of a ledger line: the platform's fingerprint, and with OpenSpiel's bot seated a digest of
+    the adapters, that bot and OpenSpiel's version too (the platform's fingerprint leaves them out)."""
+    code = code_fingerprint(game)
+    if OPENSPIEL not in lineup:
+        return code
+    import hashlib
+    from importlib.metadata import version
+
+    root = Path(__file__).resolve().parents[2]
+    digest = hashlib.sha256(version("open-spiel").encode())
+    for path in [*sorted((root / "engine" / "adapters").glob("*.py")), root / "ai" / "lab" / "openspiel_bot.py"]:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return f"{code}+{digest.hexdigest()[:16]}"
 
 
 @dataclass
@@ -198,18 +233,19 @@ def estimate(seeds: int | None, table=FULL_TABLE, rate: dict[str, float] | None 
     return out
 
 
-def _caps(game: str, names: list[str], as_built: bool = False) -> dict[str, int | None]:
-    return {name: free_core_iterations(name, game, as_built) for name in names}
+def _caps(game: str, names: list[str], as_built: bool = False, simulations: int = 0) -> dict[str, int | None]:
+    return {name: simulations if name == OPENSPIEL else free_core_iterations(name, game, as_built) for name in names}
 
 
 def play_pair(pool: ProcessPoolExecutor, game: str, players: int, lower: str, upper: str, deals: int, seed: int,
-              ledger: str | None, as_built: bool = False) -> list[MatchResult]:
+              ledger: str | None, as_built: bool = False, simulations: int = 0) -> list[MatchResult]:
     """Every deal of one pair once per line-up; games already in the ledger are read, not played. `as_built`: each
-    level plays its own search even where the game offers it as another (the caps in a ledger line tell which)."""
-    jobs = [(game, lineup, game_seed(seed, s), as_built) for s in range(deals)
+    level plays its own search even where the game offers it as another (the caps in a ledger line tell which).
+    `simulations`: OpenSpiel's bot's, when seated."""
+    jobs = [(game, lineup, game_seed(seed, s), as_built, simulations) for s in range(deals)
             for lineup in lineups(lower, upper, players)]
-    keys = [{"ladder": game, "lineup": lineup, "deal": deal_seed, "caps": _caps(game, lineup, as_built),
-             "code": code_fingerprint(game)} for game, lineup, deal_seed, _ in jobs]
+    keys = [{"ladder": game, "lineup": lineup, "deal": deal_seed, "caps": _caps(game, lineup, as_built, simulations),
+             "code": _code(game, lineup)} for game, lineup, deal_seed, _, _ in jobs]
     done = {i: r for i, key in enumerate(keys) for r in read_ledger(ledger, key).values()} if ledger else {}
     todo = [i for i in range(len(jobs)) if i not in done]
     for i, result in zip(todo, pool.map(_play, [jobs[i] for i in todo]), strict=True):
@@ -254,7 +290,11 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
     parser.add_argument("--report", action="store_true", help="only report the --ledger's games (plays nothing)")
     parser.add_argument("--as-built", action="store_true", help="every level plays its own search, even where the "
                         "game offers it as another level (ai.levels.SAME_AS): to measure a level before offering it")
+    parser.add_argument("--openspiel-simulations", type=int, default=100, metavar="N", help=f"{OPENSPIEL} (a level "
+                        "name for --levels): OpenSpiel's ISMCTS through the adapter, N simulations an integer asked")
     args = parser.parse_args(argv)
+    if args.estimate and args.levels and OPENSPIEL in args.levels.split(","):
+        parser.error(f"--estimate prices the platform's levels only, not {OPENSPIEL}")
     if args.report and not args.ledger:
         parser.error("--report needs --ledger")
     names = args.levels.split(",") if args.levels else ai.ladder(args.game)
@@ -282,7 +322,7 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
             played = (recorded_pair(args.ledger, args.game, args.players, lower, upper, deals, args.seed)
                       if args.report else
                       play_pair(pool, args.game, args.players, lower, upper, deals, args.seed, args.ledger,
-                                args.as_built))
+                                args.as_built, args.openspiel_simulations))
             if not played:
                 print(f"{args.game} {args.players}p  {upper:>11} vs {lower:<11} no games in the ledger")
                 continue

@@ -2,7 +2,8 @@
 site cannot drift from the engines, the OpenAPI document or the proto.
 
 Markers: `actions GAME`, `events GAME`, `view GAME`, `phases GAME`, `catalog`, `operations` (every REST
-operation of /openapi.json), `file PATH` (a repository file as a code block: the proto, the example bot).
+operation of /openapi.json), `file PATH` (a repository file as a code block: the proto, the example bot),
+`tokens GAME` (the adapters' integer for every action part, engine/adapters/actions.py).
 """
 
 from __future__ import annotations
@@ -129,7 +130,24 @@ def file(path: str) -> str:
     return f"```{LANGS.get(source.suffix, '')}\n{source.read_text().rstrip()}\n```"
 
 
-RENDER = {"actions": actions, "events": events, "view": view, "phases": phases, "catalog": catalog,
+def tokens(game: str) -> str:
+    """The research adapters' token table: how each action type is spelt, then every token's integer."""
+    from engine.adapters.actions import table
+
+    t = table(game)
+    rows = ["| action type | integer | then |", "|---|---|---|"]
+    for kind, fields in t.fields.items():
+        parts = ", ".join(f"`{f}`: each item, then `END`" if is_tuple else f"`{f}`" for f, is_tuple in fields)
+        rows.append(f"| `{kind}` | {t.index['type:' + kind]} | {parts or 'nothing'} |")
+    rows += ["", f"All {t.size} integers of {game} (`END` and field values after the action types):", "",
+             "| integers | tokens |", "|---|---|"]
+    for start in range(0, t.size, 8):
+        chunk = t.tokens[start:start + 8]
+        rows.append(f"| {start}-{start + len(chunk) - 1} | {cell(' '.join(f'`{label}`' for label in chunk))} |")
+    return "\n".join(rows)
+
+
+RENDER = {"tokens": tokens, "actions": actions, "events": events, "view": view, "phases": phases, "catalog": catalog,
           "operations": operations, "file": file}
 
 
