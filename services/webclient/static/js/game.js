@@ -620,7 +620,7 @@ function setZoom(z, anchor = null) {
 }
 
 async function main() {
-  try { await loadCatalogue("en"); localize(); } catch (err) { showError(err); }
+  try { await loadCatalogue(); localize(); } catch (err) { showError(err); }
   if (!gameId) { showError(new Error(ui("no_game_id"))); return; }
   retryListeners.add((wait) => {
     $("notice").textContent = wait ? ui("busy_server", { seconds: Math.ceil(wait / 1000) }) : "";

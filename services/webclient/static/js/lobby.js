@@ -186,7 +186,7 @@ async function renderMine() {
     const seats = g.seats.filter((s) => s.token).map((s) => s.seat);
     const item = h("li", {},
       h("a", { href: `/game.html?id=${encodeURIComponent(g.game_id)}` }, `${g.title} · ${g.game_id}`),
-      ` — ${seats.length > 1 ? ui("seats_here_many", { n: seats.length }) : ui("seats_here_one")} — `, st, " ",
+      ` — ${ui("seats_here", { n: seats.length })} — `, st, " ",
       h("button", { type: "button", class: "small", "aria-label": ui("forget_game", { id: g.game_id }),
         onclick: () => { forgetGame(g.game_id); renderMine(); } }, ui("forget")));
     const token = g.seats.find((s) => s.token)?.token;
@@ -200,7 +200,7 @@ async function renderMine() {
 
 async function main() {
   try {
-    [catalog] = await Promise.all([api("/v1/catalog"), loadCatalogue("en")]);
+    [catalog] = await Promise.all([api("/v1/catalog"), loadCatalogue()]);
     localize();
   } catch (err) {
     status(ui("gateway_down", { message: err.message }), true);

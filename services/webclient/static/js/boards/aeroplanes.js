@@ -36,7 +36,7 @@ function cardInfo(data, number) {
   const c = (data.aircraft?.cards || []).find((x) => x.number === number);
   if (!c) return word("card_unknown", { number });
   return word(c.longHaul ? "card_long_haul" : "card", { name: c.name, stage: c.stage, capacity: c.capacity, vp: c.vp,
-    tiles: word(c.airportTiles === 1 ? "airport_tiles_one" : "airport_tiles_other", { n: c.airportTiles }) });
+    tiles: word("airport_tiles", { n: c.airportTiles }) });
 }
 
 export function draw(view, data, pick, ctx) {

@@ -2,7 +2,7 @@
 // Risk roll a route needs (AE-8.9 to AE-8.12) before you commit, panels and the final score categories.
 // Words: the catalogue's aeroplanes.text (formatters, panels, hints, end screen) and aeroplanes.state (labels).
 import { h, icon } from "../dom.js";
-import { joinAnd, section, wordsOf } from "../i18n.js";
+import { joinAnd, money, section, wordsOf } from "../i18n.js";
 
 const word = wordsOf("aeroplanes", "text");
 const label = wordsOf("aeroplanes", "state");
@@ -53,7 +53,7 @@ export const formatters = {
   aircraft(v, o, ctx) { return card(v, ctx)?.name || word("aircraft_unknown", { number: v }); },
   aircraft_s(v, o, ctx) { return word("aircraft_s", { aircraft: formatters.aircraft(v, o, ctx) }); },
   aircraft_list(v, o, ctx) { return (v || []).length ? joinAnd(v.map((n) => formatters.aircraft(n, o, ctx))) : word("no_cards"); },
-  cost(v, o, ctx) { return String((ctx.view?.display || []).find((d) => d.card === v)?.cost ?? "?"); },
+  cost(v, o, ctx) { const c = (ctx.view?.display || []).find((d) => d.card === v)?.cost; return c === undefined ? "?" : money(c); },
   kind(v) { return section("aeroplanes", "kinds")[v] || String(v); },
   kind_verb(v) { const k = section("aeroplanes", "kinds")[v]; return k ? k.charAt(0).toLowerCase() + k.slice(1) : String(v); },
   advantage(v, o, ctx) { return advantageName(v, ctx); },
@@ -62,7 +62,7 @@ export const formatters = {
     const x = tile(v, ctx);
     if (!x) return word("passenger_unknown", { id: v });
     return word(x.vp ? "passenger_vp" : "passenger", { place: dest(x.destination, ctx)?.name || x.destination, vp: x.vp,
-      seats: word(x.capacity === 1 ? "seats_one" : "seats_other", { n: x.capacity }) });
+      seats: word("seats", { n: x.capacity }) });
   },
   route_rolls(v, o, ctx) { return rollsText(routeRolls(o.source, o.via, ctx.view?.pending?.target, ctx)); },
   rolls_needed(v) { return rollsText(v); },
@@ -70,7 +70,6 @@ export const formatters = {
   risk_dice(v) { return (v || []).map((d) => (d === 0 ? SKULL : String(d))).join(" "); },
   dice_total(v) { return String((v || []).reduce((a, b) => a + b, 0)); },
   bonus(v) { return v ? word("rival_bonus", { bonus: v }) : ""; },
-  failures(v) { return word(Number(v) === 1 ? "failure_one" : "failure_other"); },
   stage(v) { return Number(v) === 0 ? word("stage_home") : STAGES[v] ?? String(v); },
 };
 
@@ -102,7 +101,7 @@ export function tableInfo(view, ctx) {
 export function myPanel(view, seat, ctx) {
   const p = player(view, seat);
   const owned = Object.entries(p.advantages || {}).filter(([, n]) => n).map(([k, n]) => `${advantageName(k, ctx)}${n > 1 ? ` ×${n}` : ""}`);
-  const line = (a) => word(a.airport_tiles === 1 ? "aircraft_line_one" : "aircraft_line_other", { aircraft: formatters.aircraft(a.card, {}, ctx),
+  const line = (a) => word("aircraft_line", { aircraft: formatters.aircraft(a.card, {}, ctx),
     free: a.free_capacity, capacity: a.capacity, tiles: a.airport_tiles });
   return [h("dl", { class: "kv" },
     h("dt", {}, label("money")), h("dd", {}, word("money", { money: p.money ?? 0 })),

@@ -15,10 +15,8 @@ export const formatters = {
   gate_cost(v, o, ctx) { return String((ctx.view?.airports || []).find((a) => a.code === v)?.next_cost ?? "?"); },
   buyout_cost(v, o, ctx) { return String(apt(v, ctx)?.buyout ?? "?"); },
   cards(v) { return (v || []).length ? joinAnd(v) : word("no_cards"); },
-  cards_word(v) { return word(Number(v) === 1 ? "card_one" : "card_other"); },
-  airports_word(v) { return word(Number(v) === 1 ? "airport_one" : "airport_other"); },
   entitlements(v, o, ctx) {
-    const list = (v || []).map((n, i) => (n ? word(n === 1 ? "entitled_one" : "entitled_other", { player: ctx.name(i), n }) : null))
+    const list = (v || []).map((n, i) => (n ? word("entitled", { player: ctx.name(i), n }) : null))
       .filter(Boolean);
     return list.length ? joinAnd(list) : word("nobody_trails");
   },
