@@ -1,7 +1,7 @@
 // The lobby: catalog, game creation (humans and bots), matchmaking and the list of my games.
 import { api } from "./api.js";
 import { h, show, words } from "./dom.js";
-import { loadCatalogue, localize, ui } from "./i18n.js";
+import { catalogue, loadCatalogue, localize, ui } from "./i18n.js";
 import { forgetGame, myGames, player, saveGame, savePlayer } from "./store.js";
 
 const $ = (id) => document.getElementById(id);
@@ -15,6 +15,17 @@ function status(text, isError = false) {
 
 function gameByName(name) { return catalog.games.find((g) => g.name === name); }
 
+// The catalog's option names, choices and descriptions and the bot levels' descriptions are the server's English:
+// the client shows the catalogue's words for them when it has them (ui.option_*, choice_*, level_about_*).
+const optionName = (k) => (catalogue().ui?.[`option_${k}`] !== undefined ? ui(`option_${k}`) : words(k));
+const choiceName = (c) => (typeof c === "string" && catalogue().ui?.[`choice_${c}`] !== undefined ? ui(`choice_${c}`) : show(c));
+const optionAbout = (game, k, o) => (catalogue().ui?.[`option_about_${game}_${k}`] !== undefined ? ui(`option_about_${game}_${k}`)
+  : o.description || "");
+const levelAbout = (d) => {
+  const key = d.name.replace(/-/g, "_");
+  return catalogue().ui?.[`level_about_${key}`] !== undefined ? ui(`level_about_${key}`) : d.description;
+};
+
 function renderCatalog() {
   const table = $("catalog");
   table.replaceChildren(table.querySelector("caption"),
@@ -22,8 +33,8 @@ function renderCatalog() {
     h("tbody", {}, catalog.games.map((g) => h("tr", {},
       h("th", { scope: "row" }, g.title),
       h("td", {}, `${g.min_players}–${g.max_players}`),
-      h("td", {}, Object.entries(g.options).map(([k, o]) => h("div", {}, h("b", {}, words(k)), `: ${show(o.choices)} `,
-        h("span", { class: "muted" }, o.description || "")))))),
+      h("td", {}, Object.entries(g.options).map(([k, o]) => h("div", {}, h("b", {}, optionName(k)),
+        `: ${(o.choices || []).map(choiceName).join(", ")} `, h("span", { class: "muted" }, optionAbout(g.name, k, o))))))),
     ));
   for (const sel of [$("create-game"), $("match-game")]) {
     sel.replaceChildren(...catalog.games.map((g) => h("option", { value: g.name }, g.title)));
@@ -44,9 +55,9 @@ function renderCreateForm() {
     ? Object.fromEntries([...opts.querySelectorAll("select")].map((sel) => [sel.dataset.option, sel.value])) : {};
   opts.dataset.game = g.name;
   opts.replaceChildren(opts.querySelector("legend"), ...Object.entries(g.options).map(([k, o]) =>
-    h("label", {}, words(k), " ", h("select", { name: `option-${k}`, "data-option": k },
+    h("label", {}, optionName(k), " ", h("select", { name: `option-${k}`, "data-option": k },
       (o.choices || []).map((c) => h("option", { value: JSON.stringify(c),
-        selected: k in chosen ? chosen[k] === JSON.stringify(c) : c === o.default }, show(c)))))));
+        selected: k in chosen ? chosen[k] === JSON.stringify(c) : c === o.default }, choiceName(c)))))));
   if (!Object.keys(g.options).length) opts.append(h("span", { class: "muted" }, ui("none")));
   const seats = $("create-seats");
   const before = [...seats.querySelectorAll("select")].map((s) => s.value);
@@ -84,8 +95,8 @@ function levelTable(g) {
       h("tbody", {}, details.map((d) => {
         const here = d.games?.[g.name] || {};
         return h("tr", {}, h("th", { scope: "row" }, d.name),
-          h("td", {}, here.same_as ? ui("levels_same_as", { level: here.same_as, title: g.title, description: d.description })
-            : d.description),
+          h("td", {}, here.same_as ? ui("levels_same_as", { level: here.same_as, title: g.title, description: levelAbout(d) })
+            : levelAbout(d)),
           h("td", {}, here.think_seconds == null ? "—" : thinkTime(here.think_seconds)),
           h("td", {}, here.rating == null ? ui("levels_not_measured") : here.rating.toFixed(1)));
       }))));

@@ -13,7 +13,11 @@ const card = (n, ctx) => (ctx.data?.aircraft?.cards || []).find((c) => c.number 
 const tile = (id, ctx) => (ctx.data?.passengers?.tiles || []).find((t) => t.id === id);
 /** A market's or region's name as the spec writes it (AE-1, AE-13.2: Europe, Africa, Asia/Australasia). */
 const regionName = (id) => section("aeroplanes", "regions")[id] || id;
-const advantageName = (type, ctx) => (ctx.data?.advantages?.types || []).find((t) => t.type === type || t.id === type)?.name || String(type);
+/** An Advantage tile's name in the rulebook's words (the catalogue's aeroplanes.advantages, by the data's id). */
+function advantageName(type, ctx) {
+  const t = (ctx.data?.advantages?.types || []).find((x) => x.type === type || x.id === type);
+  return (t && section("aeroplanes", "advantages")[t.id]) || t?.name || String(type);
+}
 
 /** The connection flown from a to b (a special connection only outward), if any. */
 function connection(a, b, ctx) {
