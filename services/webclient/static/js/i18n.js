@@ -28,8 +28,9 @@ export const catalogue = () => CAT;
 /** The language the catalogue speaks ("en", "ru", "it", "pl"). */
 export const language = () => LANG;
 
-/** A number as the language writes it (Intl.NumberFormat: "1,250.5", "1 250,5", "1250,5"). */
-export const number = (n) => new Intl.NumberFormat(LANG).format(n);
+/** A number as the language writes it (Intl.NumberFormat: "1,250.5", "1 250,5", "1250,5"), with `digits` decimals. */
+export const number = (n, digits) => new Intl.NumberFormat(LANG, digits === undefined ? {}
+  : { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
 /** Game money (Aeroplanes' pounds) as the language writes an amount of pounds: "£12", "12 £". */
 export const money = (n) => new Intl.NumberFormat(LANG, { style: "currency", currency: "GBP", currencyDisplay: "narrowSymbol",
   maximumFractionDigits: 0 }).format(Number(n));

@@ -1,7 +1,7 @@
 // The lobby: catalog, game creation (humans and bots), matchmaking and the list of my games.
 import { api } from "./api.js";
 import { h, show, words } from "./dom.js";
-import { catalogue, loadCatalogue, localize, ui } from "./i18n.js";
+import { catalogue, loadCatalogue, localize, number, ui } from "./i18n.js";
 import { forgetGame, myGames, player, saveGame, savePlayer } from "./store.js";
 
 const $ = (id) => document.getElementById(id);
@@ -73,7 +73,7 @@ function renderCreateForm() {
 
 /** Seconds as people say them: "instant", "0.1 s", "1.6 s". */
 const thinkTime = (sec) => (sec < 0.005 ? ui("level_instant")
-  : ui("seconds", { n: sec < 1 ? sec.toFixed(sec < 0.1 ? 2 : 1) : sec.toFixed(1) }));
+  : ui("seconds", { n: number(sec, sec < 0.1 ? 2 : 1) }));
 
 /** A bot level's choice in game `g` (the catalog's bot_level_details): its think time, or the level it plays as. */
 function botLabel(level, g) {
@@ -98,7 +98,7 @@ function levelTable(g) {
           h("td", {}, here.same_as ? ui("levels_same_as", { level: here.same_as, title: g.title, description: levelAbout(d) })
             : levelAbout(d)),
           h("td", {}, here.think_seconds == null ? "—" : thinkTime(here.think_seconds)),
-          h("td", {}, here.rating == null ? ui("levels_not_measured") : here.rating.toFixed(1)));
+          h("td", {}, here.rating == null ? ui("levels_not_measured") : number(here.rating, 1)));
       }))));
 }
 
