@@ -24,12 +24,13 @@ STATIC = Path(__file__).resolve().parents[2] / "services" / "webclient" / "stati
 LANGUAGES = ["en", "ru", "it", "pl"]
 PHONE = {"width": 390, "height": 844}
 
-#: Strings that are the same as English on purpose: proper nouns (brands, titles, the language names, countries),
+#: Strings that are the same as English on purpose: proper nouns (brands, titles, the language names, countries,
+#: Aeroplanes' cities that these languages spell the same way),
 #: and the rulebooks' own words where that language uses the English one (the Italian OpenSky rules say "Hub",
 #: "Leasing" and "round"; "Era", "Region", "no" are the languages' own words too).
 SAME_AS_ENGLISH = {
-    "*": {"ui/brand", "ui/lang_en", "ui/lang_ru", "ui/lang_it", "ui/lang_pl", "ui/game_title_opensky",
-          "ui/game_title_blueskies"},
+    "*": {"aeroplanes/places/*", "ui/brand", "ui/lang_en", "ui/lang_ru", "ui/lang_it", "ui/lang_pl",
+          "ui/game_title_opensky", "ui/game_title_blueskies"},
     "ru": set(),
     "it": {"ui/game_title_aeroplanes", "ui/no", "opensky/state/hubs", "opensky/group/place_hub",
            "opensky/group/keep_hub", "opensky/countries/CAN", "opensky/state/lease", "opensky/group/lease",
@@ -99,7 +100,8 @@ def language_problems(lang: str, cat: dict, en: dict) -> list[str]:
         if re.search(r"'[{}#]", text):
             problems.append(f"{lang}: {key}: an ASCII apostrophe before a brace starts ICU quoting (write \u2019)")
         english_words = set(WORD.findall(ARG.sub("", text))) - SHARED_WORDS
-        if lang != "en" and text == english[key] and key not in same_ok and english_words:
+        allowed = key in same_ok or any(k.endswith("/*") and key.startswith(k[:-1]) for k in same_ok)
+        if lang != "en" and text == english[key] and not allowed and english_words:
             problems.append(f"{lang}: {key}: still English: {text!r}")
     return problems
 

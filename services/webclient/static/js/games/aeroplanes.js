@@ -9,6 +9,8 @@ const label = wordsOf("aeroplanes", "state");
 const STAGES = [null, "I", "II", "III"]; // as the data files print them; stage 0 is the home airport
 const SKULL = "☠";
 const dest = (id, ctx) => (ctx.data?.board?.destinations || []).find((d) => d.id === id);
+/** A destination's name in the language (the catalogue's aeroplanes.places; the data's English name otherwise). */
+const placeName = (id, ctx) => section("aeroplanes", "places")[id] || dest(id, ctx)?.name || String(id);
 const card = (n, ctx) => (ctx.data?.aircraft?.cards || []).find((c) => c.number === n);
 const tile = (id, ctx) => (ctx.data?.passengers?.tiles || []).find((t) => t.id === id);
 /** A market's or region's name as the spec writes it (AE-1, AE-13.2: Europe, Africa, Asia/Australasia). */
@@ -52,8 +54,8 @@ export function rollsText(rolls) {
 }
 
 export const formatters = {
-  place(v, o, ctx) { return dest(v, ctx)?.name || String(v); },
-  section(v, o, ctx) { return v === "overflow" ? word("overflow") : word("section", { place: dest(v, ctx)?.name || v }); },
+  place(v, o, ctx) { return placeName(v, ctx); },
+  section(v, o, ctx) { return v === "overflow" ? word("overflow") : word("section", { place: placeName(v, ctx) }); },
   aircraft(v, o, ctx) { return card(v, ctx)?.name || word("aircraft_unknown", { number: v }); },
   aircraft_s(v, o, ctx) { return word("aircraft_s", { aircraft: formatters.aircraft(v, o, ctx) }); },
   aircraft_list(v, o, ctx) { return (v || []).length ? joinAnd(v.map((n) => formatters.aircraft(n, o, ctx))) : word("no_cards"); },
@@ -65,7 +67,7 @@ export const formatters = {
   passenger(v, o, ctx) {
     const x = tile(v, ctx);
     if (!x) return word("passenger_unknown", { id: v });
-    return word(x.vp ? "passenger_vp" : "passenger", { place: dest(x.destination, ctx)?.name || x.destination, vp: x.vp,
+    return word(x.vp ? "passenger_vp" : "passenger", { place: placeName(x.destination, ctx), vp: x.vp,
       seats: word("seats", { n: x.capacity }) });
   },
   route_rolls(v, o, ctx) { return rollsText(routeRolls(o.source, o.via, ctx.view?.pending?.target, ctx)); },

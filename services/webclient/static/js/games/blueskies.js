@@ -2,13 +2,13 @@
 // my hand (the cards I hold, not a per-seat row), and the final region scoring as a table.
 // Words: the catalogue's blueskies.text (formatters, panels, end screen) and blueskies.state (labels).
 import { h, icon, seatBadge } from "../dom.js";
-import { joinAnd, wordsOf } from "../i18n.js";
+import { joinAnd, section, wordsOf } from "../i18n.js";
 
 const word = wordsOf("blueskies", "text");
 const label = wordsOf("blueskies", "state");
 
 const apt = (code, ctx) => (ctx.data?.blueskies?.airports || []).find((a) => a.code === code);
-const regionName = (id, ctx) => (ctx.data?.blueskies?.regions || []).find((r) => r.id === id)?.name || id;
+const regionName = (id, ctx) => section("blueskies", "regions")[id] || (ctx.data?.blueskies?.regions || []).find((r) => r.id === id)?.name || id;
 
 export const formatters = {
   airport(v, o, ctx) { const a = apt(v, ctx); return a ? `${a.name} (${v})` : String(v); },
