@@ -107,3 +107,50 @@ def _argument(s: str, i: int) -> tuple[Arg, int]:
     if "other" not in arg.branches:
         raise ValueError(f"{kind} without 'other' in {s!r}")
     return arg, i + 1
+
+
+def mark_literals(template: str, open_: str, close: str) -> str:
+    """The template with every run of literal text (at the top and inside plural/select branches) between `open_`
+    and `close`, the argument syntax untouched: what a marked catalogue serves (tests/webclient/words.py)."""
+    out: list[str] = []
+
+    def literal(run: str) -> None:
+        if run:
+            out.append(open_ + run + close)
+
+    def message(i: int) -> int:
+        start = i
+        while i < len(template) and template[i] not in "{}":
+            i += 1
+        literal(template[start:i])
+        while i < len(template) and template[i] == "{":
+            i = argument(i + 1)
+            start = i
+            while i < len(template) and template[i] not in "{}":
+                i += 1
+            literal(template[start:i])
+        return i
+
+    def argument(i: int) -> int:
+        m = _HEAD.match(template, i)
+        kind = m.group(3) if m else None
+        if kind not in BRANCHING:  # a plain or number argument: copied whole
+            close_at = template.index("}", i)
+            out.append("{" + template[i:close_at + 1])
+            return close_at + 1
+        head_end = template.index(",", m.end()) + 1
+        out.append("{" + template[i:head_end])
+        i = head_end
+        while True:
+            key = re.match(r"\s*(offset:\d+\s*)?(=\d+|[a-z]+)?\s*", template[i:])
+            if template[i + key.end():i + key.end() + 1] != "{":
+                close_at = template.index("}", i)
+                out.append(template[i:close_at + 1])
+                return close_at + 1
+            out.append(template[i:i + key.end()] + "{")
+            i = message(i + key.end() + 1)
+            out.append("}")
+            i += 1
+
+    message(0)
+    return "".join(out)
