@@ -309,3 +309,25 @@ def test_no_string_is_wider_than_its_box_at_phone_width(browser, wc_gateway, lan
         assert not found, f"{lang} {game} page: {found}"
     finally:
         context.close()
+
+
+def test_offline_says_the_connection_is_lost_and_hides_the_choices(page):
+    """Issue #38, trial item 4: offline, the page says the connection is lost and reconnecting (not "the server is
+    busy") and offers no stale choice; back online, it catches up and offers the choices again."""
+    errors = watch_console(page)
+    page.goto("/")
+    set_language(page, "it")
+    create_game(page, "opensky", 2)
+    page.wait_for_selector("#action-list button.action")
+    ui = catalogue("it")["ui"]
+    page.context.set_offline(True)
+    page.wait_for_function("() => document.body.classList.contains('offline')")
+    assert page.inner_text("#notice").startswith(ui["reconnecting"][:15])
+    assert not page.is_visible("#action-list button.action")
+    assert page.inner_text("#offline-note") == ui["offline_choices"]
+    page.context.set_offline(False)
+    page.wait_for_selector("#action-list button.action", state="visible")
+    page.wait_for_function("() => !document.body.classList.contains('offline')")
+    assert page.inner_text("#notice") == ""
+    assert not page.is_visible("#offline-note")
+    assert not [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e and "Failed to fetch" not in e], errors

@@ -105,11 +105,17 @@ async function refresh(minVersion = 0) {
         st.actions = actions;
         if (!st.names.length) computeNames(g);
         showError(null);
+        setOffline(false);
         if (!st.replay) render();
         document.body.classList.remove("loading"); // the page appears once, drawn: no layout shift
         if (g.version >= st.want || g.status !== "active") break;
       } catch (err) {
-        showError(err);
+        if (err instanceof ApiError) showError(err);
+        else { // no answer at all (api() retried already): the connection, not the game, is the trouble
+          showError(null);
+          setOffline(true);
+          $("notice").textContent = ui("reconnecting");
+        }
         document.body.classList.remove("loading");
         if (err instanceof ApiError && [401, 403, 404].includes(err.status)) break;
         await new Promise((r) => setTimeout(r, backoff(Math.min(attempt, 5))));
@@ -117,6 +123,17 @@ async function refresh(minVersion = 0) {
     }
   })();
   try { await st.loading; } finally { st.loading = null; }
+}
+
+/**
+ * Offline: the choices on screen may be stale (the game can move on meanwhile), so they are hidden, not offered,
+ * until the page is back in touch and has refreshed (css: body.offline; #offline-note says why).
+ */
+function setOffline(offline) {
+  if (!offline && document.body.classList.contains("offline")) $("notice").textContent = ""; // back in touch
+  document.body.classList.toggle("offline", offline);
+  $("action-list").inert = offline;
+  $("offline-note").hidden = !offline;
 }
 
 /** Hot-seat: if my current seat need not act but another of my seats must, act as that one. */
@@ -269,7 +286,7 @@ function renderActions() {
   const note = pres()?.actionNote?.(g.view, st.seat, ctx);
   $("phase").textContent = [section(g.game, "phase")[g.view.phase] || "", note || ""].filter(Boolean).join(" ");
   if (g.status !== "active") {
-    $("action-list").replaceChildren(h("p", { class: "muted" }, g.status === "aborted" ? ui("aborted_note") : "The game is over."));
+    $("action-list").replaceChildren(h("p", { class: "muted" }, g.status === "aborted" ? ui("aborted_note") : ui("game_over_note")));
     return;
   }
   if (!st.actions.length) {
@@ -518,6 +535,7 @@ function openStream() {
     token: token(), signal: ctrl.signal,
     onEvent: ({ event, id, data }) => {
       st.streamFailures = 0;
+      if (document.body.classList.contains("offline")) setOffline(false);
       if ($("notice").textContent === ui("reconnecting")) $("notice").textContent = "";
       const version = Number(id);
       if (event === "message") {
@@ -535,7 +553,8 @@ function openStream() {
   function resume() {
     if (st.stream !== ctrl || ctrl.signal.aborted || ended || (st.game && st.game.status !== "active")) return;
     const wait = backoff(Math.min(st.streamFailures++, 5));
-    if (st.streamFailures > 1) $("notice").textContent = ui("reconnecting");
+    if (st.streamFailures > 1 || !navigator.onLine) $("notice").textContent = ui("reconnecting");
+    if (!navigator.onLine) setOffline(true);
     setTimeout(() => {
       if (st.stream === ctrl && !ctrl.signal.aborted) { openStream(); refresh(); }
     }, wait);
@@ -622,9 +641,15 @@ function setZoom(z, anchor = null) {
 async function main() {
   try { await loadCatalogue(); localize(); } catch (err) { showError(err); }
   if (!gameId) { showError(new Error(ui("no_game_id"))); return; }
-  retryListeners.add((wait) => {
-    $("notice").textContent = wait ? ui("busy_server", { seconds: Math.ceil(wait / 1000) }) : "";
+  retryListeners.add((wait, reason) => {
+    const seconds = Math.ceil(wait / 1000);
+    setOffline(wait > 0 && (reason === "offline" || !navigator.onLine));
+    $("notice").textContent = !wait ? "" : reason === "offline" || !navigator.onLine ? ui("reconnecting_in", { seconds })
+      : ui("busy_server", { seconds });
   });
+  // the browser knows first: say so at once, and catch up the moment the network is back
+  window.addEventListener("offline", () => { setOffline(true); $("notice").textContent = ui("reconnecting"); });
+  window.addEventListener("online", () => { openStream(); refresh(); });
   // seat tokens come only from this browser's storage, never from the address (addresses get logged)
   st.seats = mySeats(gameId);
   const sel = $("seat-select");
