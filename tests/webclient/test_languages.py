@@ -331,3 +331,30 @@ def test_offline_says_the_connection_is_lost_and_hides_the_choices(page):
     assert page.inner_text("#notice") == ""
     assert not page.is_visible("#offline-note")
     assert not [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e and "Failed to fetch" not in e], errors
+
+
+BAR = """([short, long]) => {
+    const turn = document.getElementById('turn');
+    const measure = () => [document.querySelector('.bar').getBoundingClientRect().height,
+                           document.getElementById('board').getBoundingClientRect().top];
+    turn.textContent = short;
+    const a = measure();
+    turn.textContent = long;
+    const b = measure();
+    return [a, b];
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_the_status_bar_keeps_its_height_when_the_turn_changes(page, width):
+    """Issue #38, trial item 5: "Your turn" and "To act: <two bots>" take the same room, so the map does not jump."""
+    page.goto("/")
+    set_language(page, "ru")
+    create_game(page, "aeroplanes", 3)
+    page.wait_for_selector("#action-list button.action")
+    page.set_viewport_size({"width": width, "height": 900})
+    ui = catalogue("ru")["ui"]
+    short = f"{ui['your_turn']} (Quinn 1)"
+    long = ui["to_act"].replace("{names}", "бот mcts-hard 1, бот mcts-hard 2")
+    before, after = page.evaluate(BAR, [short, long])
+    assert before == after, (before, after)
