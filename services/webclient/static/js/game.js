@@ -4,7 +4,7 @@
 import { api, ApiError, backoff, readEvents, retryListeners } from "./api.js";
 import { h, seatBadge, seatColour } from "./dom.js";
 import { refsOf, renderPicker } from "./actions.js";
-import { catalogue, loadCatalogue, localize, say, section, ui } from "./i18n.js";
+import { catalogue, loadCatalogue, localize, number, say, section, ui } from "./i18n.js";
 import { findGame, mySeats, player, saveGame } from "./store.js";
 import { panZoom } from "./panzoom.js";
 import { nearTargets, resolveTap } from "./taps.js";
@@ -14,6 +14,9 @@ import * as blueskies from "./boards/blueskies.js";
 import * as pOpensky from "./games/opensky.js";
 import * as pAeroplanes from "./games/aeroplanes.js";
 import * as pBlueskies from "./games/blueskies.js";
+
+/** A value of a panel or table: a number as the language writes it (Intl.NumberFormat), anything else as text. */
+const figure = (v) => (typeof v === "number" ? number(v) : String(v));
 
 const BOARDS = { opensky, aeroplanes, blueskies };
 const PRESENTERS = { opensky: pOpensky, aeroplanes: pAeroplanes, blueskies: pBlueskies };
@@ -217,8 +220,8 @@ function renderPlayers(g, view = g.view, toAct = g.to_act) {
     return h("article", { class: `player-card${acting ? " acting" : ""}${i === st.seat ? " me" : ""}`, "data-seat": i, "aria-label": nameOf(i) },
       h("div", { class: "pc-head" }, seatBadge(i), h("span", { class: "pc-name" }, nameOf(i)),
         mine ? h("span", { class: "pc-tag" }, ui("you")) : null),
-      h("div", { class: "pc-score" }, h("span", { class: "pc-label" }, ui("score")), " ", h("b", {}, String(p.score(view, i)))),
-      h("dl", { class: "pc-stats" }, p.seatStats(view, i, ctxFor(view)).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, String(v))])),
+      h("div", { class: "pc-score" }, h("span", { class: "pc-label" }, ui("score")), " ", h("b", {}, figure(p.score(view, i)))),
+      h("dl", { class: "pc-stats" }, p.seatStats(view, i, ctxFor(view)).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, figure(v))])),
       h("div", { class: "pc-turn", "aria-live": "polite" }, acting ? h("span", { class: bots[String(i)] ? "thinking" : "" }, `▶ ${state}`) : ""));
   }));
 }
@@ -335,7 +338,7 @@ async function play(action) {
 }
 
 function kvList(pairs) {
-  return h("dl", { class: "kv" }, pairs.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, String(v))]));
+  return h("dl", { class: "kv" }, pairs.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, figure(v))]));
 }
 
 function renderMe(view) {
@@ -478,7 +481,7 @@ function renderFinal(g) {
   const cell = (key, x) => {
     const known = x && x.value !== null && x.value !== undefined;
     return h("td", { "data-key": key, "data-value": known ? x.value : null, title: x?.note || x?.detail || null },
-      known ? String(x.value) : pending ? "…" : "—", x?.detail ? [h("br"), h("small", { class: "muted" }, x.detail)] : null);
+      known ? figure(x.value) : pending ? "…" : "—", x?.detail ? [h("br"), h("small", { class: "muted" }, x.detail)] : null);
   };
   $("final-scores").replaceChildren(h("table", { class: "grid-table final-table", "data-breakdown": pending ? "pending" : st.finalEvents ? "ready" : "unavailable" },
     h("caption", { class: "sr-only" }, ui("final_caption")),
@@ -495,7 +498,7 @@ function renderFinal(g) {
       f.categories.map((c, i) => cell(c.key, parts[s][i])),
       showOther ? cell("other", { value: other(s) }) : null,
       f.tiebreak ? h("td", { "data-key": f.tiebreak.key, "data-value": f.tiebreak.value(s) }, f.tiebreak.text(s)) : null,
-      h("td", { "data-key": "total", "data-value": g.scores[s] }, h("b", {}, String(g.scores[s]))))))));
+      h("td", { "data-key": "total", "data-value": g.scores[s] }, h("b", {}, figure(g.scores[s]))))))));
   $("winners").textContent = g.winners.length ? ui(g.winners.length > 1 ? "winners" : "winner", { names: g.winners.map(nameOf).join(", ") })
     : ui("no_winner");
   const extra = p.finalExtra?.(g.view, ctxFor(g.view));
