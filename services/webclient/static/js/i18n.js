@@ -51,12 +51,12 @@ export const COMMON = {
   /** How many: an array's length or the number itself, for `{x|count, plural, ...}`. */
   count(v) { return Array.isArray(v) ? v.length : Number(v) || 0; },
   money(v) { return money(v ?? 0); },
-  hundreds(v) { return String(Number(v) * 100); },
+  hundreds(v) { return number(Number(v) * 100); },
   points_by_player(v, o, ctx) { return (v || []).map((x, i) => `${ctx.name(i)} ${number(x)}`).join(", "); },
   money_by_player(v, o, ctx) { return (v || []).map((x, i) => `${ctx.name(i)} ${money(x)}`).join(", "); },
 };
 
-/** A value as a plain argument: a list joined in words, nothing as "—", a number as the language writes it. */
+/** A value as an argument: a list joined in words, nothing as "—" (numbers stay numbers, for plural and select). */
 function plain(v) {
   if (v === null || v === undefined) return "—";
   if (Array.isArray(v)) return joinAnd(v);
@@ -67,7 +67,7 @@ function plain(v) {
 function compile(src) {
   let m = compiled.get(src);
   if (!m) {
-    m = new IntlMessageFormat(src, LANG, { number: {} }, { ignoreTag: true });
+    m = new IntlMessageFormat(src, LANG, undefined, { ignoreTag: true });
     compiled.set(src, m);
   }
   return m;
