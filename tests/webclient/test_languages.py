@@ -358,3 +358,28 @@ def test_the_status_bar_keeps_its_height_when_the_turn_changes(page, width):
     long = ui["to_act"].replace("{names}", "бот mcts-hard 1, бот mcts-hard 2")
     before, after = page.evaluate(BAR, [short, long])
     assert before == after, (before, after)
+
+
+ERROR_TEXT = """async () => {
+    const { errorText } = await import('/js/i18n.js');
+    const { ApiError } = await import('/js/api.js');
+    const refused = new ApiError(422,
+        { error: { code: 'illegal_action', message: 'you cannot bid now', rule: 'OS-10' } });
+    const odd = new ApiError(409, { error: { code: 'no_such_code', message: 'odd English' } });
+    return [errorText(refused), errorText(odd), errorText(new TypeError('Failed to fetch'))];
+}"""
+
+
+def test_the_servers_english_errors_are_said_in_the_pages_language(page):
+    """The gateway explains in English; a Polish page says the catalogue's words for the error code instead (the
+    English stays as the tooltip), an unknown code gets the general words, a network failure says so."""
+    page.goto("/")
+    set_language(page, "pl")
+    page.reload()
+    page.wait_for_selector("#catalog tbody tr")
+    ui = catalogue("pl")["ui"]
+    refused, odd, network = page.evaluate(ERROR_TEXT)
+    said = ui["error_rule"].replace("{message}", ui["error_illegal_action"]).replace("{rule}", "OS-10")
+    assert refused == {"text": said, "detail": "you cannot bid now"}
+    assert odd["text"] == ui["error_other"] and odd["detail"] == "odd English"
+    assert network["text"] == ui["error_network"]

@@ -4,7 +4,7 @@
 import { api, ApiError, backoff, readEvents, retryListeners } from "./api.js";
 import { h, seatBadge, seatColour } from "./dom.js";
 import { refsOf, renderPicker } from "./actions.js";
-import { catalogue, loadCatalogue, localize, number, say, section, ui } from "./i18n.js";
+import { catalogue, errorText, loadCatalogue, localize, number, say, section, ui } from "./i18n.js";
 import { findGame, mySeats, player, saveGame } from "./store.js";
 import { panZoom } from "./panzoom.js";
 import { nearTargets, resolveTap } from "./taps.js";
@@ -55,8 +55,10 @@ const nameOf = (seat) => (seat === null || seat === undefined ? "—" : st.names
 const ctxFor = (view) => ({ game: gameKey(), view, data: st.boardData, name: nameOf, me: st.seat });
 
 function showError(err) {
-  const message = err ? err.message || String(err) : "";
-  $("error").textContent = err?.rule ? ui("error_rule", { message, rule: err.rule }) : message;
+  const { text, detail } = errorText(err);
+  $("error").textContent = text;
+  if (detail) $("error").title = detail;
+  else $("error").removeAttribute("title");
 }
 
 /** Player names: mine from the lobby (the player account's name), bots by level (not the zombie of a seat that

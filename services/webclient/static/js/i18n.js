@@ -106,6 +106,22 @@ export function fill(template, obj = {}, fmts = {}, ctx = {}) {
   }
 }
 
+/**
+ * An error in the page's language. The gateway explains in English (`message`, with a `code` and maybe a rule id):
+ * in another language the catalogue's words for the code stand in (ui.error_<code>; the English stays available
+ * as `detail`, for a tooltip); a call that got no answer at all is the network's fault (ui.error_network).
+ * @returns {{text: string, detail: string}}
+ */
+export function errorText(err) {
+  if (!err) return { text: "", detail: "" };
+  const detail = err.message || String(err);
+  let code = err.status ? err.code || "other" : err instanceof TypeError ? "network" : null;
+  if (code && CAT.ui?.[`error_${code}`] === undefined) code = "other";
+  const own = LANG !== "en" && code !== null;
+  const text = own ? ui(`error_${code}`) : detail;
+  return { text: err.rule ? ui("error_rule", { message: text, rule: err.rule }) : text, detail: own ? detail : "" };
+}
+
 /** A user-interface string of the catalogue's "ui" section. */
 export function ui(key, params = {}) {
   return fill(CAT.ui?.[key] ?? key, params);

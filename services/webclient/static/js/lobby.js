@@ -1,7 +1,7 @@
 // The lobby: catalog, game creation (humans and bots), matchmaking and the list of my games.
 import { api } from "./api.js";
 import { h, show, words } from "./dom.js";
-import { catalogue, loadCatalogue, localize, number, ui } from "./i18n.js";
+import { catalogue, errorText, loadCatalogue, localize, number, ui } from "./i18n.js";
 import { forgetGame, myGames, player, saveGame, savePlayer } from "./store.js";
 
 const $ = (id) => document.getElementById(id);
@@ -124,7 +124,7 @@ async function createGame(ev) {
     status(ui("created_game", { title: g.title, id: created.game_id }));
     location.href = `/game.html?id=${encodeURIComponent(created.game_id)}`;
   } catch (err) {
-    status(ui("create_failed", { message: err.message }), true);
+    status(ui("create_failed", { message: errorText(err).text }), true);
   } finally {
     $("create-submit").disabled = false;
   }
@@ -164,7 +164,7 @@ async function findMatch(ev) {
     clearInterval(polling);
     polling = setInterval(() => pollTicket(ticket.ticket_id, me, g), 1000);
   } catch (err) {
-    $("match-status").textContent = ui("match_failed", { message: err.message });
+    $("match-status").textContent = ui("match_failed", { message: errorText(err).text });
   }
 }
 
@@ -184,7 +184,7 @@ async function pollTicket(ticketId, me, g) {
     }
   } catch (err) {
     clearInterval(polling);
-    $("match-status").textContent = ui("match_failed", { message: err.message });
+    $("match-status").textContent = ui("match_failed", { message: errorText(err).text });
   }
 }
 
@@ -204,7 +204,7 @@ async function renderMine() {
     api(`/v1/games/${encodeURIComponent(g.game_id)}`, { token }).then((d) => {
       const mine = d.to_act.some((x) => seats.includes(x));
       st.textContent = d.status === "finished" ? ui("game_finished") : ui(mine ? "game_your_turn" : "game_waiting");
-    }).catch((err) => { st.textContent = err.message; });
+    }).catch((err) => { st.textContent = errorText(err).text; });
     return item;
   }));
 }
@@ -214,7 +214,7 @@ async function main() {
     [catalog] = await Promise.all([api("/v1/catalog"), loadCatalogue()]);
     localize();
   } catch (err) {
-    status(ui("gateway_down", { message: err.message }), true);
+    status(ui("gateway_down", { message: errorText(err).text }), true);
     document.querySelector("main").classList.remove("loading");
     return;
   }
