@@ -21,6 +21,8 @@ const optionName = (k) => (catalogue().ui?.[`option_${k}`] !== undefined ? ui(`o
 const choiceName = (c) => (typeof c === "string" && catalogue().ui?.[`choice_${c}`] !== undefined ? ui(`choice_${c}`) : show(c));
 const optionAbout = (game, k, o) => (catalogue().ui?.[`option_about_${game}_${k}`] !== undefined ? ui(`option_about_${game}_${k}`)
   : o.description || "");
+/** A game's title in the page's language (the catalogue's ui.game_title_<game>; the catalog's English otherwise). */
+const titleOf = (name, fallback) => (catalogue().ui?.[`game_title_${name}`] !== undefined ? ui(`game_title_${name}`) : fallback);
 const levelAbout = (d) => {
   const key = d.name.replace(/-/g, "_");
   return catalogue().ui?.[`level_about_${key}`] !== undefined ? ui(`level_about_${key}`) : d.description;
@@ -196,7 +198,7 @@ async function renderMine() {
     const st = h("span", { class: "muted" }, "…");
     const seats = g.seats.filter((s) => s.token).map((s) => s.seat);
     const item = h("li", {},
-      h("a", { href: `/game.html?id=${encodeURIComponent(g.game_id)}` }, `${g.title} · ${g.game_id}`),
+      h("a", { href: `/game.html?id=${encodeURIComponent(g.game_id)}` }, `${titleOf(g.game, g.title)} · ${g.game_id}`),
       ` — ${ui("seats_here", { n: seats.length })} — `, st, " ",
       h("button", { type: "button", class: "small", "aria-label": ui("forget_game", { id: g.game_id }),
         onclick: () => { forgetGame(g.game_id); renderMine(); } }, ui("forget")));
@@ -213,6 +215,7 @@ async function main() {
   try {
     [catalog] = await Promise.all([api("/v1/catalog"), loadCatalogue()]);
     localize();
+    for (const g of catalog.games) g.title = titleOf(g.name, g.title);
   } catch (err) {
     status(ui("gateway_down", { message: errorText(err).text }), true);
     document.querySelector("main").classList.remove("loading");
