@@ -24,10 +24,16 @@ import pytest
 
 import engine
 from engine.core import Action
+from tests.webclient.icu import arguments
 
 STATIC = Path(__file__).resolve().parents[2] / "services" / "webclient" / "static"
 CATALOGUE = STATIC / "i18n" / "en.json"
-PARAM = re.compile(r"\{([a-z_]+)(?:\|([a-z_]+))?\}")
+
+
+def params(template: str) -> list[tuple[str, str]]:
+    """(parameter, formatter or "") of every argument of an ICU template, plural and select branches included."""
+    return [(a.name, a.formatter or "") for a in arguments(template)]
+
 SEEDS = 6
 
 
@@ -102,7 +108,7 @@ def missing_templates(name: str, cat: dict) -> list[str]:
                 problems.append(f"{name}.{kind}.{type_}: no template")
                 continue
             for key in [k for k in templates if k == type_ or k.startswith(type_ + ".")]:
-                for param, fmt in PARAM.findall(templates[key]):
+                for param, fmt in params(templates[key]):
                     if param not in fields:
                         problems.append(f"{name}.{kind}.{key}: parameter {param!r} is not a field of {sorted(fields)}")
                     if fmt and fmt not in known_formatters:
@@ -166,7 +172,7 @@ def test_the_platforms_own_events_have_templates_too():
     templates = catalogue()["platform"]["event"]
     for type_, fields in events.items():
         assert type_ in templates, type_
-        for param, _fmt in PARAM.findall(templates[type_]):
+        for param, _fmt in params(templates[type_]):
             assert param in fields, (type_, param, fields)
 
 

@@ -22,8 +22,8 @@ AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 # (title in the lobby, players, option label -> choice label, screenshot after this many of my decisions)
 GAMES = [
-    ("OpenSky", 2, {"map": "europe"}, 12),
-    ("OpenSky", 3, {"map": "north_america"}, 12),
+    ("OpenSky", 2, {"Board side": "Europe"}, 12),
+    ("OpenSky", 3, {"Board side": "North America"}, 12),
     ("Aeroplanes: Aviation Ascendant", 3, {}, 30),
     ("Blue Skies", 3, {}, 12),
 ]

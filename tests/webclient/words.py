@@ -16,8 +16,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from tests.webclient.icu import mark_literals
+
 CATALOGUE = Path(__file__).resolve().parents[2] / "services" / "webclient" / "static" / "i18n" / "en.json"
-PARAM = re.compile(r"\{[a-z_]+(?:\|[a-z_]+)?\}")
 OPEN, CLOSE = "\ue000", "\ue001"
 WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['\u2019](?=[^\W\d_]))*")  # letters, with inner apostrophes
 #: the data files' fields that hold names (never `colour`: "red" on a board is a word of the catalogue)
@@ -28,16 +29,9 @@ RULE_PREFIXES = {"AE", "OS", "BS"}
 
 
 def mark(template: str) -> str:
-    """The template with each literal piece between the markers, the parameters untouched."""
-    out, last = [], 0
-    for m in PARAM.finditer(template):
-        if m.start() > last:
-            out.append(OPEN + template[last:m.start()] + CLOSE)
-        out.append(m.group(0))
-        last = m.end()
-    if last < len(template):
-        out.append(OPEN + template[last:] + CLOSE)
-    return "".join(out)
+    """The template with each literal piece between the markers (plural and select branches' too), the arguments
+    untouched (an ICU MessageFormat template stays one)."""
+    return mark_literals(template, OPEN, CLOSE)
 
 
 def marked(node: Any) -> Any:

@@ -23,7 +23,8 @@ export function backoff(attempt, retryAfter = null) {
   return Math.min(15_000, 500 * 2 ** attempt) * (0.75 + Math.random() / 2);
 }
 
-/** Listeners told when a call waits to retry (the pages show "the server is busy"). */
+/** Listeners told when a call waits to retry, `f(waitMs, reason)`: reason "offline" when the network failed (no
+ * answer at all), "busy" when the server answered 429/503; `f(0)` when a call got through again. */
 export const retryListeners = new Set();
 
 /**
@@ -42,7 +43,7 @@ export async function api(path, { method = "GET", token = null, body = undefined
     } catch (err) { // network down: retry like a 503
       if (attempt + 1 >= tries) throw err;
       const wait = backoff(attempt);
-      retryListeners.forEach((f) => f(wait));
+      retryListeners.forEach((f) => f(wait, "offline"));
       await sleep(wait);
       continue;
     }
@@ -53,7 +54,7 @@ export async function api(path, { method = "GET", token = null, body = undefined
     const err = new ApiError(res.status, data);
     if (!RETRY_STATUS.has(res.status) || err.code === "quota_exceeded" || attempt + 1 >= tries) throw err;
     const wait = backoff(attempt, res.headers.get("Retry-After"));
-    retryListeners.forEach((f) => f(wait));
+    retryListeners.forEach((f) => f(wait, "busy"));
     await sleep(wait);
   }
 }

@@ -4,7 +4,7 @@
 import { api, ApiError, backoff, readEvents, retryListeners } from "./api.js";
 import { h, seatBadge, seatColour } from "./dom.js";
 import { refsOf, renderPicker } from "./actions.js";
-import { catalogue, loadCatalogue, localize, say, section, ui } from "./i18n.js";
+import { catalogue, errorText, loadCatalogue, localize, number, say, section, ui } from "./i18n.js";
 import { findGame, mySeats, player, saveGame } from "./store.js";
 import { panZoom } from "./panzoom.js";
 import { nearTargets, resolveTap } from "./taps.js";
@@ -14,6 +14,9 @@ import * as blueskies from "./boards/blueskies.js";
 import * as pOpensky from "./games/opensky.js";
 import * as pAeroplanes from "./games/aeroplanes.js";
 import * as pBlueskies from "./games/blueskies.js";
+
+/** A value of a panel or table: a number as the language writes it (Intl.NumberFormat), anything else as text. */
+const figure = (v) => (typeof v === "number" ? number(v) : String(v));
 
 const BOARDS = { opensky, aeroplanes, blueskies };
 const PRESENTERS = { opensky: pOpensky, aeroplanes: pAeroplanes, blueskies: pBlueskies };
@@ -52,8 +55,10 @@ const nameOf = (seat) => (seat === null || seat === undefined ? "—" : st.names
 const ctxFor = (view) => ({ game: gameKey(), view, data: st.boardData, name: nameOf, me: st.seat });
 
 function showError(err) {
-  const message = err ? err.message || String(err) : "";
-  $("error").textContent = err?.rule ? ui("error_rule", { message, rule: err.rule }) : message;
+  const { text, detail } = errorText(err);
+  $("error").textContent = text;
+  if (detail) $("error").title = detail;
+  else $("error").removeAttribute("title");
 }
 
 /** Player names: mine from the lobby (the player account's name), bots by level (not the zombie of a seat that
@@ -105,11 +110,17 @@ async function refresh(minVersion = 0) {
         st.actions = actions;
         if (!st.names.length) computeNames(g);
         showError(null);
+        setOffline(false);
         if (!st.replay) render();
         document.body.classList.remove("loading"); // the page appears once, drawn: no layout shift
         if (g.version >= st.want || g.status !== "active") break;
       } catch (err) {
-        showError(err);
+        if (err instanceof ApiError) showError(err);
+        else { // no answer at all (api() retried already): the connection, not the game, is the trouble
+          showError(null);
+          setOffline(true);
+          $("notice").textContent = ui("reconnecting");
+        }
         document.body.classList.remove("loading");
         if (err instanceof ApiError && [401, 403, 404].includes(err.status)) break;
         await new Promise((r) => setTimeout(r, backoff(Math.min(attempt, 5))));
@@ -117,6 +128,17 @@ async function refresh(minVersion = 0) {
     }
   })();
   try { await st.loading; } finally { st.loading = null; }
+}
+
+/**
+ * Offline: the choices on screen may be stale (the game can move on meanwhile), so they are hidden, not offered,
+ * until the page is back in touch and has refreshed (css: body.offline; #offline-note says why).
+ */
+function setOffline(offline) {
+  if (!offline && document.body.classList.contains("offline")) $("notice").textContent = ""; // back in touch
+  document.body.classList.toggle("offline", offline);
+  $("action-list").inert = offline;
+  $("offline-note").hidden = !offline;
 }
 
 /** Hot-seat: if my current seat need not act but another of my seats must, act as that one. */
@@ -200,8 +222,8 @@ function renderPlayers(g, view = g.view, toAct = g.to_act) {
     return h("article", { class: `player-card${acting ? " acting" : ""}${i === st.seat ? " me" : ""}`, "data-seat": i, "aria-label": nameOf(i) },
       h("div", { class: "pc-head" }, seatBadge(i), h("span", { class: "pc-name" }, nameOf(i)),
         mine ? h("span", { class: "pc-tag" }, ui("you")) : null),
-      h("div", { class: "pc-score" }, h("span", { class: "pc-label" }, ui("score")), " ", h("b", {}, String(p.score(view, i)))),
-      h("dl", { class: "pc-stats" }, p.seatStats(view, i, ctxFor(view)).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, String(v))])),
+      h("div", { class: "pc-score" }, h("span", { class: "pc-label" }, ui("score")), " ", h("b", {}, figure(p.score(view, i)))),
+      h("dl", { class: "pc-stats" }, p.seatStats(view, i, ctxFor(view)).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, figure(v))])),
       h("div", { class: "pc-turn", "aria-live": "polite" }, acting ? h("span", { class: bots[String(i)] ? "thinking" : "" }, `▶ ${state}`) : ""));
   }));
 }
@@ -269,7 +291,7 @@ function renderActions() {
   const note = pres()?.actionNote?.(g.view, st.seat, ctx);
   $("phase").textContent = [section(g.game, "phase")[g.view.phase] || "", note || ""].filter(Boolean).join(" ");
   if (g.status !== "active") {
-    $("action-list").replaceChildren(h("p", { class: "muted" }, g.status === "aborted" ? ui("aborted_note") : "The game is over."));
+    $("action-list").replaceChildren(h("p", { class: "muted" }, g.status === "aborted" ? ui("aborted_note") : ui("game_over_note")));
     return;
   }
   if (!st.actions.length) {
@@ -318,7 +340,7 @@ async function play(action) {
 }
 
 function kvList(pairs) {
-  return h("dl", { class: "kv" }, pairs.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, String(v))]));
+  return h("dl", { class: "kv" }, pairs.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, figure(v))]));
 }
 
 function renderMe(view) {
@@ -461,7 +483,7 @@ function renderFinal(g) {
   const cell = (key, x) => {
     const known = x && x.value !== null && x.value !== undefined;
     return h("td", { "data-key": key, "data-value": known ? x.value : null, title: x?.note || x?.detail || null },
-      known ? String(x.value) : pending ? "…" : "—", x?.detail ? [h("br"), h("small", { class: "muted" }, x.detail)] : null);
+      known ? figure(x.value) : pending ? "…" : "—", x?.detail ? [h("br"), h("small", { class: "muted" }, x.detail)] : null);
   };
   $("final-scores").replaceChildren(h("table", { class: "grid-table final-table", "data-breakdown": pending ? "pending" : st.finalEvents ? "ready" : "unavailable" },
     h("caption", { class: "sr-only" }, ui("final_caption")),
@@ -478,7 +500,7 @@ function renderFinal(g) {
       f.categories.map((c, i) => cell(c.key, parts[s][i])),
       showOther ? cell("other", { value: other(s) }) : null,
       f.tiebreak ? h("td", { "data-key": f.tiebreak.key, "data-value": f.tiebreak.value(s) }, f.tiebreak.text(s)) : null,
-      h("td", { "data-key": "total", "data-value": g.scores[s] }, h("b", {}, String(g.scores[s]))))))));
+      h("td", { "data-key": "total", "data-value": g.scores[s] }, h("b", {}, figure(g.scores[s]))))))));
   $("winners").textContent = g.winners.length ? ui(g.winners.length > 1 ? "winners" : "winner", { names: g.winners.map(nameOf).join(", ") })
     : ui("no_winner");
   const extra = p.finalExtra?.(g.view, ctxFor(g.view));
@@ -518,6 +540,7 @@ function openStream() {
     token: token(), signal: ctrl.signal,
     onEvent: ({ event, id, data }) => {
       st.streamFailures = 0;
+      if (document.body.classList.contains("offline")) setOffline(false);
       if ($("notice").textContent === ui("reconnecting")) $("notice").textContent = "";
       const version = Number(id);
       if (event === "message") {
@@ -535,7 +558,8 @@ function openStream() {
   function resume() {
     if (st.stream !== ctrl || ctrl.signal.aborted || ended || (st.game && st.game.status !== "active")) return;
     const wait = backoff(Math.min(st.streamFailures++, 5));
-    if (st.streamFailures > 1) $("notice").textContent = ui("reconnecting");
+    if (st.streamFailures > 1 || !navigator.onLine) $("notice").textContent = ui("reconnecting");
+    if (!navigator.onLine) setOffline(true);
     setTimeout(() => {
       if (st.stream === ctrl && !ctrl.signal.aborted) { openStream(); refresh(); }
     }, wait);
@@ -620,11 +644,17 @@ function setZoom(z, anchor = null) {
 }
 
 async function main() {
-  try { await loadCatalogue("en"); localize(); } catch (err) { showError(err); }
+  try { await loadCatalogue(); localize(); } catch (err) { showError(err); }
   if (!gameId) { showError(new Error(ui("no_game_id"))); return; }
-  retryListeners.add((wait) => {
-    $("notice").textContent = wait ? ui("busy_server", { seconds: Math.ceil(wait / 1000) }) : "";
+  retryListeners.add((wait, reason) => {
+    const seconds = Math.ceil(wait / 1000);
+    setOffline(wait > 0 && (reason === "offline" || !navigator.onLine));
+    $("notice").textContent = !wait ? "" : reason === "offline" || !navigator.onLine ? ui("reconnecting_in", { seconds })
+      : ui("busy_server", { seconds });
   });
+  // the browser knows first: say so at once, and catch up the moment the network is back
+  window.addEventListener("offline", () => { setOffline(true); $("notice").textContent = ui("reconnecting"); });
+  window.addEventListener("online", () => { openStream(); refresh(); });
   // seat tokens come only from this browser's storage, never from the address (addresses get logged)
   st.seats = mySeats(gameId);
   const sel = $("seat-select");

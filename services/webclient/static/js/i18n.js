@@ -1,18 +1,39 @@
-// Words, not data: the message catalogue (i18n/<lang>.json) and the template filler. Every action, log line,
-// phase and panel label is a template with named parameters, "Bid {fare} on {itinerary|itinerary}", filled
-// from the engine's JSON object; `|name` picks a formatter of the game module (js/games/<game>.js) or one of
-// the common ones below. tests/webclient/test_catalogue.py checks the catalogue against the engines.
+// Words, not data: the message catalogue (i18n/<lang>.json, one per language with identical keys) and the filler.
+// Every action, log line, phase and panel label is an ICU MessageFormat template (plural, select, selectordinal,
+// number) with named parameters, filled from the engine's JSON object by FormatJS's intl-messageformat (vendored:
+// static/vendor/, built by services/webclient/build_vendor.sh). One extension: `{field|name}` first runs a
+// formatter of the game module (js/games/<game>.js) or one of the common ones below, and its result is the
+// argument, so `{winners|count, plural, one {...} other {...}}` works too. tests/webclient/test_catalogue.py
+// checks the catalogue against the engines, tests/webclient/test_languages.py the languages against each other.
 import { api } from "./api.js";
+import { bindLanguagePicker, chosenLanguage } from "./lang.js";
+import { IntlMessageFormat } from "../vendor/intl-messageformat.js";
 
 let CAT = { ui: {} };
-const PARAM = /\{([a-z_]+)(?:\|([a-z_]+))?\}/g;
+let LANG = "en";
+/** `{field|fmt` (then "}" or ","): a formatter's argument, rewritten to the plain argument `field__fmt`. */
+const FMT_ARG = /\{([a-z_]+)\|([a-z_]+)(?=\s*[,}])/g;
+const compiled = new Map();
 
-export async function loadCatalogue(lang = "en") {
+/** Load the catalogue of `lang` (default: the player's or the browser's language) and set `<html lang>`. */
+export async function loadCatalogue(lang = chosenLanguage()) {
   CAT = await api(`/i18n/${encodeURIComponent(lang)}.json`);
+  LANG = lang;
+  compiled.clear();
+  document.documentElement.lang = lang;
   return CAT;
 }
 
 export const catalogue = () => CAT;
+/** The language the catalogue speaks ("en", "ru", "it", "pl"). */
+export const language = () => LANG;
+
+/** A number as the language writes it (Intl.NumberFormat: "1,250.5", "1 250,5", "1250,5"), with `digits` decimals. */
+export const number = (n, digits) => new Intl.NumberFormat(LANG, digits === undefined ? {}
+  : { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
+/** Game money (Aeroplanes' pounds) as the language writes an amount of pounds: "£12", "12 £". */
+export const money = (n) => new Intl.NumberFormat(LANG, { style: "currency", currency: "GBP", currencyDisplay: "narrowSymbol",
+  maximumFractionDigits: 0 }).format(Number(n));
 
 /** "A", "A and B", "A, B and C" (the catalogue's ui.and_list joins the last two). */
 export function joinAnd(items) {
@@ -27,21 +48,78 @@ export const COMMON = {
   player_s(v, o, ctx) { return v === null || v === undefined ? ui("empty_slot_s") : ui("player_s", { name: ctx.name(v) }); },
   players(v, o, ctx) { return (v || []).length ? joinAnd(v.map((s) => ctx.name(s))) : ui("nobody"); },
   list(v) { return joinAnd(v || []); },
-  wins(v) { return ui((v || []).length > 1 ? "share_the_win" : "wins"); },
-  hundreds(v) { return String(Number(v) * 100); },
-  points_by_player(v, o, ctx) { return (v || []).map((x, i) => `${ctx.name(i)} ${x}`).join(", "); },
-  money_by_player(v, o, ctx) { return (v || []).map((x, i) => `${ctx.name(i)} ${x}`).join(", "); },
+  /** How many: an array's length or the number itself, for `{x|count, plural, ...}`. */
+  count(v) { return Array.isArray(v) ? v.length : Number(v) || 0; },
+  money(v) { return money(v ?? 0); },
+  hundreds(v) { return number(Number(v) * 100); },
+  points_by_player(v, o, ctx) { return (v || []).map((x, i) => `${ctx.name(i)} ${number(x)}`).join(", "); },
+  money_by_player(v, o, ctx) { return (v || []).map((x, i) => `${ctx.name(i)} ${money(x)}`).join(", "); },
 };
 
-/** Fill `template` from `obj`: {field} shows the value, {field|fmt} runs a formatter. */
+/** A value as an argument: a list joined in words, nothing as "—" (numbers stay numbers, for plural and select). */
+function plain(v) {
+  if (v === null || v === undefined) return "—";
+  if (Array.isArray(v)) return joinAnd(v);
+  return v;
+}
+
+/** The compiled template (parsed once per language). */
+function compile(src) {
+  let m = compiled.get(src);
+  if (!m) {
+    m = new IntlMessageFormat(src, LANG, undefined, { ignoreTag: true });
+    compiled.set(src, m);
+  }
+  return m;
+}
+
+/**
+ * Fill `template` from `obj`: {field} shows the value, {field|fmt} a formatter's result, and the ICU forms
+ * ({n, plural, one {# card} other {# cards}}, {x, select, ...}) choose by the value. A field the object lacks
+ * shows as "—". A template that does not parse shows as itself (tests/webclient/test_languages.py parses them all).
+ */
 export function fill(template, obj = {}, fmts = {}, ctx = {}) {
-  return String(template).replace(PARAM, (_m, name, fmt) => {
-    const v = obj[name];
-    const f = fmt ? fmts[fmt] || COMMON[fmt] : null;
-    if (f) return f(v, obj, ctx);
-    if (v === null || v === undefined) return "—";
-    return Array.isArray(v) ? joinAnd(v) : String(v);
+  const values = {};
+  const src = String(template).replace(FMT_ARG, (_m, name, fmt) => {
+    const key = `${name}__${fmt}`;
+    const f = fmts[fmt] || COMMON[fmt];
+    values[key] = f ? f(obj[name], obj, ctx) : plain(obj[name]);
+    return `{${key}`;
   });
+  for (const [k, v] of Object.entries(obj || {})) {
+    if (!(k in values)) values[k] = plain(v);
+  }
+  // simple numeric arguments as the language writes numbers; plural/select arguments keep the raw number
+  const simple = new Set([...src.matchAll(/\{([a-z_]+)\}/g)].map((x) => x[1]));
+  const args = new Proxy(values, {
+    has: () => true,
+    get: (t, k) => {
+      const v = typeof k === "string" && k in t ? t[k] : "—";
+      return typeof v === "number" && simple.has(k) && !src.includes(`{${k},`) ? number(v) : v;
+    },
+  });
+  try {
+    return String(compile(src).format(args));
+  } catch (err) {
+    console.warn("template", src, err);
+    return String(template);
+  }
+}
+
+/**
+ * An error in the page's language. The gateway explains in English (`message`, with a `code` and maybe a rule id):
+ * in another language the catalogue's words for the code stand in (ui.error_<code>; the English stays available
+ * as `detail`, for a tooltip); a call that got no answer at all is the network's fault (ui.error_network).
+ * @returns {{text: string, detail: string}}
+ */
+export function errorText(err) {
+  if (!err) return { text: "", detail: "" };
+  const detail = err.message || String(err);
+  let code = err.status ? err.code || "other" : err instanceof TypeError ? "network" : null;
+  if (code && CAT.ui?.[`error_${code}`] === undefined) code = "other";
+  const own = LANG !== "en" && code !== null;
+  const text = own ? ui(`error_${code}`) : detail;
+  return { text: err.rule ? ui("error_rule", { message: text, rule: err.rule }) : text, detail: own ? detail : "" };
 }
 
 /** A user-interface string of the catalogue's "ui" section. */
@@ -86,6 +164,7 @@ export const wordsOf = (game, part) => (key, params = {}) => tr(game, part, key,
  * checks the two agree and that no word of the pages is left unmarked).
  */
 export function localize(root = document) {
+  bindLanguagePicker(LANG, root);
   for (const el of root.querySelectorAll("[data-i18n]")) {
     const key = el.dataset.i18n;
     if (CAT.ui?.[key] !== undefined) el.textContent = ui(key);

@@ -1,7 +1,7 @@
 // The lobby: catalog, game creation (humans and bots), matchmaking and the list of my games.
 import { api } from "./api.js";
 import { h, show, words } from "./dom.js";
-import { loadCatalogue, localize, ui } from "./i18n.js";
+import { catalogue, errorText, loadCatalogue, localize, number, ui } from "./i18n.js";
 import { forgetGame, myGames, player, saveGame, savePlayer } from "./store.js";
 
 const $ = (id) => document.getElementById(id);
@@ -15,6 +15,19 @@ function status(text, isError = false) {
 
 function gameByName(name) { return catalog.games.find((g) => g.name === name); }
 
+// The catalog's option names, choices and descriptions and the bot levels' descriptions are the server's English:
+// the client shows the catalogue's words for them when it has them (ui.option_*, choice_*, level_about_*).
+const optionName = (k) => (catalogue().ui?.[`option_${k}`] !== undefined ? ui(`option_${k}`) : words(k));
+const choiceName = (c) => (typeof c === "string" && catalogue().ui?.[`choice_${c}`] !== undefined ? ui(`choice_${c}`) : show(c));
+const optionAbout = (game, k, o) => (catalogue().ui?.[`option_about_${game}_${k}`] !== undefined ? ui(`option_about_${game}_${k}`)
+  : o.description || "");
+/** A game's title in the page's language (the catalogue's ui.game_title_<game>; the catalog's English otherwise). */
+const titleOf = (name, fallback) => (catalogue().ui?.[`game_title_${name}`] !== undefined ? ui(`game_title_${name}`) : fallback);
+const levelAbout = (d) => {
+  const key = d.name.replace(/-/g, "_");
+  return catalogue().ui?.[`level_about_${key}`] !== undefined ? ui(`level_about_${key}`) : d.description;
+};
+
 function renderCatalog() {
   const table = $("catalog");
   table.replaceChildren(table.querySelector("caption"),
@@ -22,8 +35,8 @@ function renderCatalog() {
     h("tbody", {}, catalog.games.map((g) => h("tr", {},
       h("th", { scope: "row" }, g.title),
       h("td", {}, `${g.min_players}–${g.max_players}`),
-      h("td", {}, Object.entries(g.options).map(([k, o]) => h("div", {}, h("b", {}, words(k)), `: ${show(o.choices)} `,
-        h("span", { class: "muted" }, o.description || "")))))),
+      h("td", {}, Object.entries(g.options).map(([k, o]) => h("div", {}, h("b", {}, optionName(k)),
+        `: ${(o.choices || []).map(choiceName).join(", ")} `, h("span", { class: "muted" }, optionAbout(g.name, k, o))))))),
     ));
   for (const sel of [$("create-game"), $("match-game")]) {
     sel.replaceChildren(...catalog.games.map((g) => h("option", { value: g.name }, g.title)));
@@ -44,9 +57,9 @@ function renderCreateForm() {
     ? Object.fromEntries([...opts.querySelectorAll("select")].map((sel) => [sel.dataset.option, sel.value])) : {};
   opts.dataset.game = g.name;
   opts.replaceChildren(opts.querySelector("legend"), ...Object.entries(g.options).map(([k, o]) =>
-    h("label", {}, words(k), " ", h("select", { name: `option-${k}`, "data-option": k },
+    h("label", {}, optionName(k), " ", h("select", { name: `option-${k}`, "data-option": k },
       (o.choices || []).map((c) => h("option", { value: JSON.stringify(c),
-        selected: k in chosen ? chosen[k] === JSON.stringify(c) : c === o.default }, show(c)))))));
+        selected: k in chosen ? chosen[k] === JSON.stringify(c) : c === o.default }, choiceName(c)))))));
   if (!Object.keys(g.options).length) opts.append(h("span", { class: "muted" }, ui("none")));
   const seats = $("create-seats");
   const before = [...seats.querySelectorAll("select")].map((s) => s.value);
@@ -62,7 +75,7 @@ function renderCreateForm() {
 
 /** Seconds as people say them: "instant", "0.1 s", "1.6 s". */
 const thinkTime = (sec) => (sec < 0.005 ? ui("level_instant")
-  : ui("seconds", { n: sec < 1 ? sec.toFixed(sec < 0.1 ? 2 : 1) : sec.toFixed(1) }));
+  : ui("seconds", { n: number(sec, sec < 0.1 ? 2 : 1) }));
 
 /** A bot level's choice in game `g` (the catalog's bot_level_details): its think time, or the level it plays as. */
 function botLabel(level, g) {
@@ -84,10 +97,10 @@ function levelTable(g) {
       h("tbody", {}, details.map((d) => {
         const here = d.games?.[g.name] || {};
         return h("tr", {}, h("th", { scope: "row" }, d.name),
-          h("td", {}, here.same_as ? ui("levels_same_as", { level: here.same_as, title: g.title, description: d.description })
-            : d.description),
+          h("td", {}, here.same_as ? ui("levels_same_as", { level: here.same_as, title: g.title, description: levelAbout(d) })
+            : levelAbout(d)),
           h("td", {}, here.think_seconds == null ? "—" : thinkTime(here.think_seconds)),
-          h("td", {}, here.rating == null ? ui("levels_not_measured") : here.rating.toFixed(1)));
+          h("td", {}, here.rating == null ? ui("levels_not_measured") : number(here.rating, 1)));
       }))));
 }
 
@@ -113,7 +126,7 @@ async function createGame(ev) {
     status(ui("created_game", { title: g.title, id: created.game_id }));
     location.href = `/game.html?id=${encodeURIComponent(created.game_id)}`;
   } catch (err) {
-    status(ui("create_failed", { message: err.message }), true);
+    status(ui("create_failed", { message: errorText(err).text }), true);
   } finally {
     $("create-submit").disabled = false;
   }
@@ -153,7 +166,7 @@ async function findMatch(ev) {
     clearInterval(polling);
     polling = setInterval(() => pollTicket(ticket.ticket_id, me, g), 1000);
   } catch (err) {
-    $("match-status").textContent = ui("match_failed", { message: err.message });
+    $("match-status").textContent = ui("match_failed", { message: errorText(err).text });
   }
 }
 
@@ -173,7 +186,7 @@ async function pollTicket(ticketId, me, g) {
     }
   } catch (err) {
     clearInterval(polling);
-    $("match-status").textContent = ui("match_failed", { message: err.message });
+    $("match-status").textContent = ui("match_failed", { message: errorText(err).text });
   }
 }
 
@@ -185,25 +198,26 @@ async function renderMine() {
     const st = h("span", { class: "muted" }, "…");
     const seats = g.seats.filter((s) => s.token).map((s) => s.seat);
     const item = h("li", {},
-      h("a", { href: `/game.html?id=${encodeURIComponent(g.game_id)}` }, `${g.title} · ${g.game_id}`),
-      ` — ${seats.length > 1 ? ui("seats_here_many", { n: seats.length }) : ui("seats_here_one")} — `, st, " ",
+      h("a", { href: `/game.html?id=${encodeURIComponent(g.game_id)}` }, `${titleOf(g.game, g.title)} · ${g.game_id}`),
+      ` — ${ui("seats_here", { n: seats.length })} — `, st, " ",
       h("button", { type: "button", class: "small", "aria-label": ui("forget_game", { id: g.game_id }),
         onclick: () => { forgetGame(g.game_id); renderMine(); } }, ui("forget")));
     const token = g.seats.find((s) => s.token)?.token;
     api(`/v1/games/${encodeURIComponent(g.game_id)}`, { token }).then((d) => {
       const mine = d.to_act.some((x) => seats.includes(x));
       st.textContent = d.status === "finished" ? ui("game_finished") : ui(mine ? "game_your_turn" : "game_waiting");
-    }).catch((err) => { st.textContent = err.message; });
+    }).catch((err) => { st.textContent = errorText(err).text; });
     return item;
   }));
 }
 
 async function main() {
   try {
-    [catalog] = await Promise.all([api("/v1/catalog"), loadCatalogue("en")]);
+    [catalog] = await Promise.all([api("/v1/catalog"), loadCatalogue()]);
     localize();
+    for (const g of catalog.games) g.title = titleOf(g.name, g.title);
   } catch (err) {
-    status(ui("gateway_down", { message: err.message }), true);
+    status(ui("gateway_down", { message: errorText(err).text }), true);
     document.querySelector("main").classList.remove("loading");
     return;
   }

@@ -22,7 +22,7 @@ const EUROPE_LAYOUT = {
 
 export const drawnKeys = ["slots", "display", "waiting", "overflow", "deck", "bag"];
 
-const placeName = (data, id) => (data.board?.destinations || []).find((d) => d.id === id)?.name || id;
+const placeName = (data, id) => section("aeroplanes", "places")[id] || (data.board?.destinations || []).find((d) => d.id === id)?.name || id;
 /** A region's name as the spec writes it (AE-1: Europe, Africa, Asia/Australasia, the Americas). */
 const regionName = (id) => section("aeroplanes", "regions")[id] || id;
 
@@ -36,7 +36,7 @@ function cardInfo(data, number) {
   const c = (data.aircraft?.cards || []).find((x) => x.number === number);
   if (!c) return word("card_unknown", { number });
   return word(c.longHaul ? "card_long_haul" : "card", { name: c.name, stage: c.stage, capacity: c.capacity, vp: c.vp,
-    tiles: word(c.airportTiles === 1 ? "airport_tiles_one" : "airport_tiles_other", { n: c.airportTiles }) });
+    tiles: word("airport_tiles", { n: c.airportTiles }) });
 }
 
 export function draw(view, data, pick, ctx) {
@@ -62,7 +62,7 @@ export function draw(view, data, pick, ctx) {
     const w = Math.max(3, slots.length) * 20 + 8;
     g.append(s("rect", { x: x - w / 2, y: y - 14, width: w, height: 44, rx: 6,
       class: `dest-box hit${d.isStartCity ? " start-city" : ""}` }));
-    g.append(text(x, y - 1, d.name, { class: "dest-name", "text-anchor": "middle" }));
+    g.append(text(x, y - 1, placeName(data, d.id), { class: "dest-name", "text-anchor": "middle" }));
     const owned = [];
     slots.forEach((slot, i) => {
       const sx = x - w / 2 + 4 + i * 15;
@@ -77,7 +77,7 @@ export function draw(view, data, pick, ctx) {
       }
     });
     const label = word(owned.length ? "destination_owned" : "destination",
-      { name: d.name, region: regionName(d.region), owners: owned.join(", ") });
+      { name: placeName(data, d.id), region: regionName(d.region), owners: owned.join(", ") });
     dests.append(target(g, d.id, label, pick));
   }
   svg.append(dests);

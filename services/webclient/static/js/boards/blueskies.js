@@ -2,7 +2,7 @@
 // spaces (owner colour, passengers at the gate), waiting passengers, value and the next gate's cost.
 // Words: the catalogue's blueskies.board.
 import { h, s, seatFill, use } from "../dom.js";
-import { ui, wordsOf } from "../i18n.js";
+import { section, ui, wordsOf } from "../i18n.js";
 import { svgRoot, target, text } from "./common.js";
 
 const word = wordsOf("blueskies", "board");
@@ -64,6 +64,6 @@ export function draw(view, data, pick, ctx) {
   const regions = h("section", { class: "panel" }, h("h3", {}, word("regions")),
     h("ul", { class: "legend" }, data.blueskies.regions.map((r) => h("li", {},
       h("span", { class: "swatch", style: `background:${REGION_COLOURS[r.id] || "#eee"}` }),
-      word("region", { id: r.id, name: r.name, bonus: r.bonus })))));
+      word("region", { id: r.id, name: section("blueskies", "regions")[r.id] || r.name, bonus: r.bonus })))));
   return [svg, regions];
 }

@@ -89,7 +89,8 @@ export function draw(view, data, pick, ctx) {
   const pos = projector(map.airports);
   const xy = Object.fromEntries(map.airports.map((a) => [a.code, pos(a)]));
   const names = Object.fromEntries(map.airports.map((a) => [a.code, a.name]));
-  const svg = svgRoot(W, H, word("map_title", { map: map.title }));
+  const mapKey = `choice_${view.map || "europe"}`; // the board side's name, as the lobby's option shows it
+  const svg = svgRoot(W, H, word("map_title", { map: ui(mapKey) }));
   svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "sea" }));
   const players = view.players || [];
   const countryOf = Object.fromEntries(map.airports.map((a) => [a.code, a.country]));

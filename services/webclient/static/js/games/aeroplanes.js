@@ -2,18 +2,24 @@
 // Risk roll a route needs (AE-8.9 to AE-8.12) before you commit, panels and the final score categories.
 // Words: the catalogue's aeroplanes.text (formatters, panels, hints, end screen) and aeroplanes.state (labels).
 import { h, icon } from "../dom.js";
-import { joinAnd, section, wordsOf } from "../i18n.js";
+import { joinAnd, money, section, wordsOf } from "../i18n.js";
 
 const word = wordsOf("aeroplanes", "text");
 const label = wordsOf("aeroplanes", "state");
 const STAGES = [null, "I", "II", "III"]; // as the data files print them; stage 0 is the home airport
 const SKULL = "☠";
 const dest = (id, ctx) => (ctx.data?.board?.destinations || []).find((d) => d.id === id);
+/** A destination's name in the language (the catalogue's aeroplanes.places; the data's English name otherwise). */
+const placeName = (id, ctx) => section("aeroplanes", "places")[id] || dest(id, ctx)?.name || String(id);
 const card = (n, ctx) => (ctx.data?.aircraft?.cards || []).find((c) => c.number === n);
 const tile = (id, ctx) => (ctx.data?.passengers?.tiles || []).find((t) => t.id === id);
 /** A market's or region's name as the spec writes it (AE-1, AE-13.2: Europe, Africa, Asia/Australasia). */
 const regionName = (id) => section("aeroplanes", "regions")[id] || id;
-const advantageName = (type, ctx) => (ctx.data?.advantages?.types || []).find((t) => t.type === type || t.id === type)?.name || String(type);
+/** An Advantage tile's name in the rulebook's words (the catalogue's aeroplanes.advantages, by the data's id). */
+function advantageName(type, ctx) {
+  const t = (ctx.data?.advantages?.types || []).find((x) => x.type === type || x.id === type);
+  return (t && section("aeroplanes", "advantages")[t.id]) || t?.name || String(type);
+}
 
 /** The connection flown from a to b (a special connection only outward), if any. */
 function connection(a, b, ctx) {
@@ -48,12 +54,12 @@ export function rollsText(rolls) {
 }
 
 export const formatters = {
-  place(v, o, ctx) { return dest(v, ctx)?.name || String(v); },
-  section(v, o, ctx) { return v === "overflow" ? word("overflow") : word("section", { place: dest(v, ctx)?.name || v }); },
+  place(v, o, ctx) { return placeName(v, ctx); },
+  section(v, o, ctx) { return v === "overflow" ? word("overflow") : word("section", { place: placeName(v, ctx) }); },
   aircraft(v, o, ctx) { return card(v, ctx)?.name || word("aircraft_unknown", { number: v }); },
   aircraft_s(v, o, ctx) { return word("aircraft_s", { aircraft: formatters.aircraft(v, o, ctx) }); },
   aircraft_list(v, o, ctx) { return (v || []).length ? joinAnd(v.map((n) => formatters.aircraft(n, o, ctx))) : word("no_cards"); },
-  cost(v, o, ctx) { return String((ctx.view?.display || []).find((d) => d.card === v)?.cost ?? "?"); },
+  cost(v, o, ctx) { const c = (ctx.view?.display || []).find((d) => d.card === v)?.cost; return c === undefined ? "?" : money(c); },
   kind(v) { return section("aeroplanes", "kinds")[v] || String(v); },
   kind_verb(v) { const k = section("aeroplanes", "kinds")[v]; return k ? k.charAt(0).toLowerCase() + k.slice(1) : String(v); },
   advantage(v, o, ctx) { return advantageName(v, ctx); },
@@ -61,8 +67,8 @@ export const formatters = {
   passenger(v, o, ctx) {
     const x = tile(v, ctx);
     if (!x) return word("passenger_unknown", { id: v });
-    return word(x.vp ? "passenger_vp" : "passenger", { place: dest(x.destination, ctx)?.name || x.destination, vp: x.vp,
-      seats: word(x.capacity === 1 ? "seats_one" : "seats_other", { n: x.capacity }) });
+    return word(x.vp ? "passenger_vp" : "passenger", { place: placeName(x.destination, ctx), vp: x.vp,
+      seats: word("seats", { n: x.capacity }) });
   },
   route_rolls(v, o, ctx) { return rollsText(routeRolls(o.source, o.via, ctx.view?.pending?.target, ctx)); },
   rolls_needed(v) { return rollsText(v); },
@@ -70,7 +76,6 @@ export const formatters = {
   risk_dice(v) { return (v || []).map((d) => (d === 0 ? SKULL : String(d))).join(" "); },
   dice_total(v) { return String((v || []).reduce((a, b) => a + b, 0)); },
   bonus(v) { return v ? word("rival_bonus", { bonus: v }) : ""; },
-  failures(v) { return word(Number(v) === 1 ? "failure_one" : "failure_other"); },
   stage(v) { return Number(v) === 0 ? word("stage_home") : STAGES[v] ?? String(v); },
 };
 
@@ -102,7 +107,7 @@ export function tableInfo(view, ctx) {
 export function myPanel(view, seat, ctx) {
   const p = player(view, seat);
   const owned = Object.entries(p.advantages || {}).filter(([, n]) => n).map(([k, n]) => `${advantageName(k, ctx)}${n > 1 ? ` ×${n}` : ""}`);
-  const line = (a) => word(a.airport_tiles === 1 ? "aircraft_line_one" : "aircraft_line_other", { aircraft: formatters.aircraft(a.card, {}, ctx),
+  const line = (a) => word("aircraft_line", { aircraft: formatters.aircraft(a.card, {}, ctx),
     free: a.free_capacity, capacity: a.capacity, tiles: a.airport_tiles });
   return [h("dl", { class: "kv" },
     h("dt", {}, label("money")), h("dd", {}, word("money", { money: p.money ?? 0 })),

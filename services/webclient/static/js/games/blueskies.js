@@ -2,23 +2,21 @@
 // my hand (the cards I hold, not a per-seat row), and the final region scoring as a table.
 // Words: the catalogue's blueskies.text (formatters, panels, end screen) and blueskies.state (labels).
 import { h, icon, seatBadge } from "../dom.js";
-import { joinAnd, wordsOf } from "../i18n.js";
+import { joinAnd, section, wordsOf } from "../i18n.js";
 
 const word = wordsOf("blueskies", "text");
 const label = wordsOf("blueskies", "state");
 
 const apt = (code, ctx) => (ctx.data?.blueskies?.airports || []).find((a) => a.code === code);
-const regionName = (id, ctx) => (ctx.data?.blueskies?.regions || []).find((r) => r.id === id)?.name || id;
+const regionName = (id, ctx) => section("blueskies", "regions")[id] || (ctx.data?.blueskies?.regions || []).find((r) => r.id === id)?.name || id;
 
 export const formatters = {
   airport(v, o, ctx) { const a = apt(v, ctx); return a ? `${a.name} (${v})` : String(v); },
   gate_cost(v, o, ctx) { return String((ctx.view?.airports || []).find((a) => a.code === v)?.next_cost ?? "?"); },
   buyout_cost(v, o, ctx) { return String(apt(v, ctx)?.buyout ?? "?"); },
   cards(v) { return (v || []).length ? joinAnd(v) : word("no_cards"); },
-  cards_word(v) { return word(Number(v) === 1 ? "card_one" : "card_other"); },
-  airports_word(v) { return word(Number(v) === 1 ? "airport_one" : "airport_other"); },
   entitlements(v, o, ctx) {
-    const list = (v || []).map((n, i) => (n ? word(n === 1 ? "entitled_one" : "entitled_other", { player: ctx.name(i), n }) : null))
+    const list = (v || []).map((n, i) => (n ? word("entitled", { player: ctx.name(i), n }) : null))
       .filter(Boolean);
     return list.length ? joinAnd(list) : word("nobody_trails");
   },

@@ -25,7 +25,6 @@ export const formatters = {
   route(v) { return String(v).replace("-", "–"); },
   itinerary(v) { return itineraryText(v); },
   cards(v) { return (v || []).length ? joinAnd(v) : word("credit_only"); },
-  fees(v) { return word(Number(v) === 1 ? "fee_one" : "fee_other"); },
   offers(v, o, ctx) {
     return (v || []).length ? v.map((x) => word("offer", { player: ctx.name(x.seat), fare: x.fare, itinerary: itineraryText(x.itinerary) })).join("; ")
       : word("no_offers");
