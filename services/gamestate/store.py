@@ -29,135 +29,15 @@ from engine.core import Game, State, canonical_json
 from services import boundedjson, standings
 from services.gamestate.clocks import seat_deadline
 from services.gamestate.keys import Keys
+from services.redis_scripts import LuaScript
 
 log = logging.getLogger(__name__)
 
-COMMIT = """
--- KEYS: 1 meta, 2 log, 3 snap, 4 events, 5 idem, 6 active, 7 finished (every ended game), 8 clock, 9 bot waits,
---       10 idem index (the game's idempotency keys, for archival), 11 touched (active game id -> ms of its last
---       commit: the inactivity sweep)
--- ARGV: 1 expected, 2 log entry, 3 snapshot?, 4 state, 5 digest, 6 status (active | finished | aborted), 7 to_act,
---       8 scores, 9 winners, 10 now ms, 11 deadline ms, 12 game id, 13 idem?, 14 idem value,
---       15 idem ttl, 16 kind, 17 actor, 18 events, 19 token field?, 20 its hash,
---       21 bot-wait due ms ("0": none), 22 token-index key prefix, 23 when the seat tokens of a game this
---       commit finishes expire (ms), 24.. extra meta field/value pairs
-if ARGV[13] == '1' then
-  local prev = redis.call('GET', KEYS[5])
-  if prev then return {'dup', prev} end
-end
-local cur = redis.call('HGET', KEYS[1], 'version')
-if not cur then return {'missing', ''} end
-if cur ~= ARGV[1] then return {'stale', cur} end
-if ARGV[19] ~= '' and redis.call('HGET', KEYS[1], ARGV[19]) ~= ARGV[20] then return {'token', ''} end
-local nv = tonumber(cur) + 1
-redis.call('RPUSH', KEYS[2], ARGV[2])
-if ARGV[3] == '1' then
-  redis.call('HSET', KEYS[3], 'state', ARGV[4], 'version', nv, 'digest', ARGV[5])
-end
-redis.call('HSET', KEYS[1], 'version', nv, 'digest', ARGV[5], 'status', ARGV[6], 'to_act', ARGV[7],
-  'scores', ARGV[8], 'winners', ARGV[9], 'updated_ms', ARGV[10], 'deadline_ms', ARGV[11])
-for i = 24, #ARGV, 2 do
-  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
-end
-redis.call('XADD', KEYS[4], nv .. '-1', 'v', nv, 'kind', ARGV[16], 'actor', ARGV[17], 'events', ARGV[18],
-  'status', ARGV[6], 'to_act', ARGV[7], 'scores', ARGV[8], 'winners', ARGV[9])
-local ended = ARGV[6] ~= 'active'
-if ended then
-  local created = redis.call('HGET', KEYS[1], 'created_ms')
-  redis.call('ZREM', KEYS[6], ARGV[12])
-  redis.call('ZADD', KEYS[7], created, ARGV[12])
-  redis.call('ZREM', KEYS[8], ARGV[12])
-  redis.call('ZREM', KEYS[11], ARGV[12])
-  -- the seats' token-index entries expire with their tokens (named from the hashes: only this script knows
-  -- them for sure, a rotation may have changed one since the caller last read the metadata)
-  local meta = redis.call('HGETALL', KEYS[1])
-  for i = 1, #meta, 2 do
-    if string.sub(meta[i], 1, 4) == 'tok:' then redis.call('PEXPIREAT', ARGV[22] .. meta[i + 1], ARGV[23]) end
-  end
-else
-  redis.call('ZADD', KEYS[11], ARGV[10], ARGV[12])
-  if ARGV[11] ~= '0' then
-    redis.call('ZADD', KEYS[8], ARGV[11], ARGV[12])
-  else
-    redis.call('ZREM', KEYS[8], ARGV[12])
-  end
-end
-if ARGV[13] == '1' then
-  redis.call('SET', KEYS[5], ARGV[14], 'EX', ARGV[15])
-  redis.call('SADD', KEYS[10], KEYS[5])  -- archival deletes the game's keys by this index
-end
-if ARGV[21] ~= '0' and not ended then
-  redis.call('ZADD', KEYS[9], ARGV[21], ARGV[12])
-end
-return {'ok', tostring(nv)}
-"""
-
-CREATE = """
--- KEYS: 1 active, 2 finished, 3 clock, 4 bot waits, 5 touched, then per game its meta, snap and events keys,
---       then the token-index keys of every game's human seats in turn.
--- ARGV: 1 now ms, 2 JSON array with per game {id, m: meta field/value list, d: digest, e: stream entry
---       field/value list, f: finished?, c: deadline ms or "0", b: bot-wait due ms or "0", t: "<id>:<seat>"
---       per token key, x: when a finished game's token keys expire (ms)}, then per game its snapshot state text.
--- Writes every game (metadata, snapshot at version 0, stream entry 0-1, token index, indexes) atomically.
-local games = cjson.decode(ARGV[2])
-local tk = 5 + 3 * #games
-for i, g in ipairs(games) do
-  local base = 5 + 3 * (i - 1)
-  redis.call('HSET', KEYS[base + 1], unpack(g.m))
-  redis.call('HSET', KEYS[base + 2], 'state', ARGV[2 + i], 'version', '0', 'digest', g.d)
-  redis.call('XADD', KEYS[base + 3], '0-1', unpack(g.e))
-  for _, owner in ipairs(g.t) do
-    tk = tk + 1
-    redis.call('SET', KEYS[tk], owner)
-    if g.f then redis.call('PEXPIREAT', KEYS[tk], g.x) end
-  end
-  if g.f then
-    redis.call('ZADD', KEYS[2], ARGV[1], g.id)
-  else
-    redis.call('ZADD', KEYS[1], ARGV[1], g.id)
-    redis.call('ZADD', KEYS[5], ARGV[1], g.id)
-  end
-  if g.c ~= '0' then
-    redis.call('ZADD', KEYS[3], g.c, g.id)
-  end
-  if g.b ~= '0' and not g.f then
-    redis.call('ZADD', KEYS[4], g.b, g.id)
-  end
-end
-return #games
-"""
-
-CLAIM_WAIT = """
--- KEYS: 1 bot waits. ARGV: 1 game id, 2 now ms, 3 next due ms. Claim a due entry by moving it on.
-local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if due and tonumber(due) <= tonumber(ARGV[2]) then
-  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
-  return 1
-end
-return 0
-"""
-
-RELEASE_WAIT = """
--- KEYS: 1 bot waits. ARGV: 1 game id, 2 the due ms a claim set. Drop it only if nothing re-armed it since.
-local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if due and tonumber(due) == tonumber(ARGV[2]) then
-  redis.call('ZREM', KEYS[1], ARGV[1])
-  return 1
-end
-return 0
-"""
-
-LOAD = """
--- KEYS: 1 meta, 2 log, 3 snap. Returns {version, digest, snap version, snap state, log tail...}
-local v = redis.call('HGET', KEYS[1], 'version')
-if not v then return false end
-local digest = redis.call('HGET', KEYS[1], 'digest')
-local snap = redis.call('HMGET', KEYS[3], 'version', 'state')
-local out = {v, digest, snap[1], snap[2]}
-local tail = redis.call('LRANGE', KEYS[2], tonumber(snap[1]), -1)
-for _, entry in ipairs(tail) do table.insert(out, entry) end
-return out
-"""
+COMMIT = LuaScript.beside(__file__, "commit")
+CREATE = LuaScript.beside(__file__, "create")
+CLAIM_WAIT = LuaScript.beside(__file__, "claim_wait")
+RELEASE_WAIT = LuaScript.beside(__file__, "release_wait")
+LOAD = LuaScript.beside(__file__, "load")
 
 
 def _serialise(state: State) -> tuple[str, str]:
@@ -166,6 +46,11 @@ def _serialise(state: State) -> tuple[str, str]:
         text = canonical_json(state.to_json())
         return text, hashlib.sha256(text.encode()).hexdigest()
     return canonical_json(state.to_json()), state.digest()
+
+
+def _load_keys(k: Keys, game_id: str) -> dict[str, str]:
+    """The LOAD script's keys (the service's reads and the workers' loader)."""
+    return {"meta": k.meta(game_id), "log": k.log(game_id), "snap": k.snap(game_id)}
 
 
 def now_ms() -> int:
@@ -429,11 +314,11 @@ class Store:
         self._cache: OrderedDict[str, tuple[int, State]] = OrderedDict()
         #: game id -> parsed metadata at its `version`; its token hashes are never served (read fresh)
         self._metas: OrderedDict[str, Meta] = OrderedDict()
-        self._commit = redis.register_script(COMMIT)
-        self._load = redis.register_script(LOAD)
-        self._create = redis.register_script(CREATE)
-        self._claim_wait = redis.register_script(CLAIM_WAIT)
-        self._release_wait = redis.register_script(RELEASE_WAIT)
+        self._commit = COMMIT.register(redis)
+        self._load = LOAD.register(redis)
+        self._create = CREATE.register(redis)
+        self._claim_wait = CLAIM_WAIT.register(redis)
+        self._release_wait = RELEASE_WAIT.register(redis)
 
     # ------------------------------------------------------------------ creation
 
@@ -465,7 +350,7 @@ class Store:
             return []
         k = self.keys
         now = now_ms()
-        keys = [k.active, k.finished, k.clock, k.bot_wait, k.touched]
+        game_keys: list[str] = []
         token_keys: list[str] = []
         records: list[dict[str, Any]] = []
         snapshots: list[str] = []
@@ -520,10 +405,14 @@ class Store:
                 "t": [f"{c.game_id}:{seat}" for seat in c.token_hashes],
                 "x": str(now + self.token_ttl_after_end_ms),
             })
-            keys += [k.meta(c.game_id), k.snap(c.game_id), k.events(c.game_id)]
+            game_keys += [k.meta(c.game_id), k.snap(c.game_id), k.events(c.game_id)]
             token_keys += [k.token(h) for h in c.token_hashes.values()]
             snapshots.append(state_text)
-        await self._create(keys=keys + token_keys, args=[str(now), dumps(records), *snapshots])
+        await self._create(
+            keys={"active": k.active, "finished": k.finished, "clock": k.clock, "bot_wait": k.bot_wait,
+                  "touched": k.touched, "games": game_keys + token_keys},
+            args={"now": str(now), "records": dumps(records), "snapshots": snapshots},
+        )
         for c, parsed in zip(games, metas):
             self._remember(c.game_id, 0, c.state)
             self._remember_meta(parsed)
@@ -573,7 +462,7 @@ class Store:
             self._cache.move_to_end(game_id)
             return cached
         game = self.get_game(meta.game)
-        raw = await self._load(keys=[self.keys.meta(game_id), self.keys.log(game_id), self.keys.snap(game_id)])
+        raw = await self._load(keys=_load_keys(self.keys, game_id))
         if not raw:
             raise LookupError(game_id)
         version, digest, _snap_version, snap_state, *tail = raw
@@ -696,11 +585,12 @@ class Store:
     async def claim_bot_wait(self, game_id: str, now: int, next_due: int) -> bool:
         """True for exactly one of the instances racing for the same due entry. The claim moves the entry to
         `next_due` instead of removing it, so an instance killed right after claiming leaves a timer."""
-        return bool(await self._claim_wait(keys=[self.keys.bot_wait], args=[game_id, now, next_due]))
+        return bool(await self._claim_wait(keys={"bot_wait": self.keys.bot_wait},
+                                           args={"game_id": game_id, "now": now, "next_due": next_due}))
 
     async def release_bot_wait(self, game_id: str, due: int) -> None:
         """Drop the entry a claim set to `due`, unless a commit has re-armed it since."""
-        await self._release_wait(keys=[self.keys.bot_wait], args=[game_id, due])
+        await self._release_wait(keys={"bot_wait": self.keys.bot_wait}, args={"game_id": game_id, "due": due})
 
     async def count_active(self) -> int:
         return await self.redis.zcard(self.keys.active)
@@ -733,34 +623,36 @@ class Store:
             extra += [name, value]
         idem_key = k.idem(game_id, c.seat, c.idem_key) if c.idem_key else k.idem(game_id, c.seat, "-")
         reply = await self._commit(
-            keys=[k.meta(game_id), k.log(game_id), k.snap(game_id), k.events(game_id), idem_key,
-                  k.active, k.finished, k.clock, k.bot_wait, k.idem_index(game_id), k.touched],
-            args=[
-                c.expected_version,
-                dumps(entry),
-                "1" if snapshot else "0",
-                state_text if snapshot else "",
-                digest,
-                status,
-                dumps(to_act),
-                dumps(scores),
-                dumps(winners),
-                now,
-                deadline,
-                game_id,
-                "1" if c.idem_key else "0",
-                dumps({**(c.idem_value or {}), "version": version}) if c.idem_key else "",
-                self.idempotency_ttl_s,
-                c.kind,
-                "" if c.seat is None else c.seat,
-                dumps(c.events),
-                f"tok:{c.token_check[0]}" if c.token_check else "",
-                c.token_check[1] if c.token_check else "",
-                now + c.bot_wait_ms if c.bot_wait_ms is not None else 0,
-                k.token(""),
-                now + self.token_ttl_after_end_ms,
-                *extra,
-            ],
+            keys={"meta": k.meta(game_id), "log": k.log(game_id), "snap": k.snap(game_id),
+                  "events": k.events(game_id), "idem": idem_key, "active": k.active, "finished": k.finished,
+                  "clock": k.clock, "bot_wait": k.bot_wait, "idem_index": k.idem_index(game_id),
+                  "touched": k.touched},
+            args={
+                "expected": c.expected_version,
+                "entry": dumps(entry),
+                "snapshot": "1" if snapshot else "0",
+                "state": state_text if snapshot else "",
+                "digest": digest,
+                "status": status,
+                "to_act": dumps(to_act),
+                "scores": dumps(scores),
+                "winners": dumps(winners),
+                "now": now,
+                "deadline": deadline,
+                "game_id": game_id,
+                "idem": "1" if c.idem_key else "0",
+                "idem_value": dumps({**(c.idem_value or {}), "version": version}) if c.idem_key else "",
+                "idem_ttl": self.idempotency_ttl_s,
+                "kind": c.kind,
+                "actor": "" if c.seat is None else c.seat,
+                "events": dumps(c.events),
+                "token_field": f"tok:{c.token_check[0]}" if c.token_check else "",
+                "token_hash": c.token_check[1] if c.token_check else "",
+                "bot_due": now + c.bot_wait_ms if c.bot_wait_ms is not None else 0,
+                "token_prefix": k.token(""),
+                "tokens_expire": now + self.token_ttl_after_end_ms,
+                "extra": extra,
+            },
         )
         outcome, value = reply
         if outcome == "ok":
@@ -900,7 +792,7 @@ def load_game_sync(
 
     get_game = get_game or engine.get
     k = Keys(prefix)
-    raw = redis_client.register_script(LOAD)(keys=[k.meta(game_id), k.log(game_id), k.snap(game_id)])
+    raw = LOAD.register(redis_client)(keys=_load_keys(k, game_id))
     if not raw:
         raise LookupError(f"no game {game_id!r}")
     meta_hash = redis_client.hgetall(k.meta(game_id))
