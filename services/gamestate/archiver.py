@@ -38,7 +38,9 @@ from services.archive.refusals import Refusal, clean_message, refusal_of
 from services.archive.repository import ArchiveRepository
 from services.gamestate import metrics
 from services.gamestate.keys import Keys
-from services.gamestate.store import Meta, now_ms, replay_entries
+from services.gamestate.records import Meta
+from services.gamestate.replay import replay_entries
+from services.gamestate.store import now_ms
 from services.redis_scripts import LuaScript
 
 log = logging.getLogger(__name__)

@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 from engine.core import Event
 from services import standings
 from services.gamestate import errors, metrics
-from services.gamestate.store import Commit, Meta, dumps, now_ms
+from services.gamestate.records import Commit, Meta
+from services.gamestate.store import dumps, now_ms
 
 if TYPE_CHECKING:
     from engine.core import State

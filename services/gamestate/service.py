@@ -35,7 +35,8 @@ from services.gamestate.endings import (
 )
 from services.gamestate.fanout import Entry, GameFanout, Read
 from services.gamestate.quotas import QuotaBook
-from services.gamestate.store import Commit, Creation, Meta, Store, fingerprint, now_ms
+from services.gamestate.records import Commit, Creation, Meta
+from services.gamestate.store import Store, fingerprint, now_ms
 
 log = logging.getLogger(__name__)
 

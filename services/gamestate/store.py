@@ -8,18 +8,17 @@ step. So two instances can never fork a game, and a duplicate submission can
 never be applied twice. Reads of a state (`LOAD`) are one atomic script too:
 snapshot + the log tail after it, replayed through the engine.
 
-Key layout: see `keys.py`.
+Key layout: see `keys.py`; the scripts: `lua/`; the records read and written: `records.py`; replay: `replay.py`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 import orjson
@@ -29,9 +28,9 @@ from engine.core import Game, State, canonical_json
 from services import boundedjson, standings
 from services.gamestate.clocks import seat_deadline
 from services.gamestate.keys import Keys
+from services.gamestate.records import Commit, CommitResult, Creation, Meta
+from services.gamestate.replay import from_snapshot, replay_entries
 from services.redis_scripts import LuaScript
-
-log = logging.getLogger(__name__)
 
 COMMIT = LuaScript.beside(__file__, "commit")
 CREATE = LuaScript.beside(__file__, "create")
@@ -48,8 +47,8 @@ def _serialise(state: State) -> tuple[str, str]:
     return canonical_json(state.to_json()), state.digest()
 
 
-def _load_keys(k: Keys, game_id: str) -> dict[str, str]:
-    """The LOAD script's keys (the service's reads and the workers' loader)."""
+def load_keys(k: Keys, game_id: str) -> dict[str, str]:
+    """The LOAD script's keys (the service's reads and the workers' loader, services/workers/loader.py)."""
     return {"meta": k.meta(game_id), "log": k.log(game_id), "snap": k.snap(game_id)}
 
 
@@ -68,179 +67,6 @@ def dumps(obj: Any) -> str:
         return json.dumps(obj, separators=(",", ":"))
 
 
-@dataclass(slots=True)
-class Meta:
-    """A game's metadata hash, decoded."""
-
-    game_id: str
-    game: str
-    players: int
-    options: dict[str, Any]
-    seed: int
-    bots: dict[int, str]
-    resigned: list[int]
-    token_hashes: dict[int, str]
-    status: str
-    version: int
-    digest: str
-    to_act: list[int]
-    scores: list[int]
-    winners: list[int]
-    created_ms: int
-    updated_ms: int
-    clock_ms: int
-    deadline_ms: int
-    deadlines: dict[int, int]
-    owner: str = ""
-    #: seeds this game's bots' randomness (services/workers/move.py): never leaves the platform
-    bot_key: str = field(default="", repr=False)
-    #: read from the SQL archive (services/gamestate/archived.py), not from Redis
-    archived: bool = False
-    #: the time control's JSON shape (services/gamestate/clocks.py), None = no clock
-    time_control: dict[str, Any] | None = None
-    #: seat -> reserve ms left at the start of its current decision (realtime controls with a reserve)
-    reserves: dict[int, int] = field(default_factory=dict)
-    #: seats abandoned (consecutive timeouts, inactivity): the zombie bot plays them
-    abandoned: list[int] = field(default_factory=list)
-    #: human seat -> its consecutive turn-clock timeouts (absent = 0)
-    timeouts: dict[int, int] = field(default_factory=dict)
-    #: created rated (the matchmaker's games)
-    rated: bool = False
-    #: human seat -> the player seated there, where the creator knew it
-    seat_players: dict[int, str] = field(default_factory=dict)
-
-    @property
-    def ended(self) -> bool:
-        """Finished or aborted: nothing more happens to the game."""
-        return self.status != "active"
-
-    def human_seats(self) -> list[int]:
-        """Seats a player holds or held: not bot seats, unless a bot took one over (resigned, abandoned)."""
-        return [s for s in range(self.players) if s not in self.bots or s in self.resigned or s in self.abandoned]
-
-    @property
-    def forfeited(self) -> list[int]:
-        """Seats their players resigned or abandoned: they rank last and never win (services/standings.py)."""
-        return sorted({*self.resigned, *self.abandoned})
-
-    def playing_humans(self) -> list[int]:
-        """Human seats still played by their player (neither resigned nor abandoned)."""
-        return [s for s in range(self.players) if s not in self.bots and s not in self.resigned
-                and s not in self.abandoned]
-
-    @classmethod
-    def from_hash(cls, game_id: str, h: dict[str, str]) -> Meta:
-        return cls(
-            game_id=game_id,
-            game=h["game"],
-            players=int(h["players"]),
-            options=json.loads(h["options"]),
-            seed=int(h["seed"]),
-            bots={int(k): v for k, v in json.loads(h["bots"]).items()},
-            resigned=json.loads(h.get("resigned", "[]")),
-            token_hashes={int(k[4:]): v for k, v in h.items() if k.startswith("tok:")},
-            status=h["status"],
-            version=int(h["version"]),
-            digest=h["digest"],
-            to_act=json.loads(h["to_act"]),
-            scores=json.loads(h["scores"]),
-            winners=json.loads(h["winners"]),
-            created_ms=int(h["created_ms"]),
-            updated_ms=int(h["updated_ms"]),
-            clock_ms=int(h["clock_ms"]),
-            deadline_ms=int(h["deadline_ms"]),
-            deadlines={int(k): v for k, v in json.loads(h.get("deadlines", "{}")).items()},
-            owner=h.get("owner", ""),
-            bot_key=h.get("bot_key", ""),
-            time_control=_time_control(h),
-            reserves={int(k): v for k, v in json.loads(h.get("reserves", "{}")).items()},
-            abandoned=json.loads(h.get("abandoned", "[]")),
-            timeouts={int(k): v for k, v in json.loads(h.get("timeouts", "{}")).items()},
-            rated=h.get("rated") == "1",
-            seat_players={int(k): v for k, v in json.loads(h.get("seat_players") or "{}").items()},
-        )
-
-
-def _time_control(h: dict[str, str]) -> dict[str, Any] | None:
-    """The stored time control; games of earlier releases only had `clock_ms` (realtime, no reserve)."""
-    if "time_control" in h:
-        return json.loads(h["time_control"]) or None
-    clock_ms = int(h.get("clock_ms", "0"))
-    return {"kind": "realtime", "seconds_per_decision": clock_ms / 1000, "reserve_seconds": 0.0} if clock_ms else None
-
-
-@dataclass(slots=True)
-class Creation:
-    """One new game to write: its engine state at version 0 and what the metadata records."""
-
-    game_id: str
-    game: Game
-    state: State
-    players: int
-    options: dict[str, Any]
-    seed: int
-    bots: dict[int, str]
-    token_hashes: dict[int, str]
-    clock_ms: int
-    created_events: list[dict[str, Any]]
-    #: bot seats must act first: arm the re-dispatch timer this many ms from now, in the same atomic write
-    bot_wait_ms: int | None = None
-    owner: str = ""
-    bot_key: str = field(default="", repr=False)
-    time_control: dict[str, Any] | None = None
-    #: seat -> reserve ms at the start (realtime controls with a reserve)
-    reserves: dict[int, int] = field(default_factory=dict)
-    rated: bool = False
-    #: human seat -> the player seated there (the archive indexes the game under each of them)
-    seat_players: dict[int, str] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class Commit:
-    """One change to commit: the new state and what to record about it."""
-
-    expected_version: int
-    state: State
-    seat: int | None  # None: the game's own change (an inactivity abort, abandonment)
-    kind: str  # move | timeout | auto | resign | abandon | abort
-    action: dict[str, Any] | None
-    events: list[dict[str, Any]]
-    clock_ms: int
-    keep_deadlines: dict[int, int] = field(default_factory=dict)  # seats whose decision clock runs on
-    idem_key: str | None = None
-    idem_value: dict[str, Any] | None = None
-    extra_meta: dict[str, str] = field(default_factory=dict)
-    #: (seat, token hash) the seat's stored hash must still be, checked in the same atomic step: a move
-    #: decided on cached metadata (no read of the hash first) is refused if the token was rotated meanwhile
-    token_check: tuple[int, str] | None = None
-    #: bot seats must act next: arm the re-dispatch timer this many ms from now in the same atomic step, so a
-    #: service killed between the commit and queueing the bot move still leaves the game a timer to wake it
-    bot_wait_ms: int | None = None
-    #: the game's status after this commit when it is not the state's own ("aborted"); None = from the state
-    status: str | None = None
-    #: seat -> reserve ms after this commit (the next decisions' deadlines include them); stored with it
-    reserves: dict[int, int] = field(default_factory=dict)
-    #: the commit's time (epoch ms); None = now. The service passes the instant it spent reserves at.
-    at_ms: int | None = None
-    #: the seats resigned or abandoned once this commit is in (services/standings.py): they never win, and when
-    #: at most one seat is left the game finishes here. Required: a site that forgot it would crown a resigner.
-    forfeited: Collection[int] = field(kw_only=True)
-
-
-@dataclass(slots=True)
-class CommitResult:
-    status: str  # ok | stale | dup | missing | token (token_check failed)
-    version: int | None = None
-    duplicate: dict[str, Any] | None = None
-    deadlines: dict[int, int] = field(default_factory=dict)
-    #: the game's status after an "ok" commit: active, finished (by the engine's end or by forfeit), aborted
-    game_status: str = "active"
-
-    @property
-    def ended(self) -> bool:
-        return self.game_status != "active"
-
-
 def next_deadlines(
     state: State, clock_ms: int, keep: dict[int, int], now: int, reserves: dict[int, int] | None = None
 ) -> dict[int, int]:
@@ -249,16 +75,6 @@ def next_deadlines(
     if not clock_ms or state.is_over():
         return {}
     return {seat: keep.get(seat, seat_deadline(now, clock_ms, reserves or {}, seat)) for seat in state.to_act()}
-
-
-def _from_snapshot(game: Game, snap_state: str, tail: list[str]) -> State | None:
-    """Snapshot + log tail, or None if they do not replay (a damaged snapshot: rebuild from the log)."""
-    try:
-        state = game.from_json(json.loads(snap_state))
-        return replay_entries(state, game, [json.loads(e) for e in tail])
-    except Exception:
-        log.exception("snapshot of a %s game does not replay; rebuilding from the log", game.name)
-        return None
 
 
 def status_of(state: State) -> str:
@@ -278,14 +94,6 @@ def result_winners(state: State, forfeited: Collection[int]) -> list[int]:
     seat; the seat left when the others forfeited before the engine's end."""
     over = state.is_over()
     return standings.winners(len(state.scores()), state.scores(), state.winners() if over else [], forfeited, over)
-
-
-def replay_entries(state: State, game: Game, entries: list[dict[str, Any]]) -> State:
-    """Apply log entries in order (entries without an action, e.g. resignations, change no state)."""
-    for entry in entries:
-        if entry.get("action") is not None:
-            state.apply(entry["seat"], game.action_from_json(entry["action"]))
-    return state
 
 
 class Store:
@@ -462,11 +270,11 @@ class Store:
             self._cache.move_to_end(game_id)
             return cached
         game = self.get_game(meta.game)
-        raw = await self._load(keys=_load_keys(self.keys, game_id))
+        raw = await self._load(keys=load_keys(self.keys, game_id))
         if not raw:
             raise LookupError(game_id)
         version, digest, _snap_version, snap_state, *tail = raw
-        state = _from_snapshot(game, snap_state, tail)
+        state = from_snapshot(game, snap_state, tail)
         if state is None or state.digest() != digest:
             # The snapshot disagrees with the log: the log is the truth.
             state = await self.rebuild(meta)
@@ -768,42 +576,3 @@ def fingerprint(action_json: str, expected_version: int) -> str:
     except ValueError:  # JsonRefused too: the action is refused later, the raw text is fingerprint enough
         body = action_json
     return hashlib.sha256(f"{expected_version}|{body}".encode()).hexdigest()
-
-
-@dataclass(slots=True)
-class LoadedGame:
-    """A game read straight from Redis (for bot workers): metadata and the state at `version`."""
-
-    meta: Meta
-    version: int
-    state: State
-
-
-def load_game_sync(
-    redis_client, prefix: str, game_id: str, get_game: Callable[[str], Game] | None = None
-) -> LoadedGame:
-    """Load a game's state at its current version from the snapshot + log tail, without gRPC.
-
-    `redis_client` is a synchronous `redis.Redis` with decode_responses=True.
-    Raises LookupError for an unknown game. Bot workers use this, then submit
-    through the service with expected_version=version.
-    """
-    import engine
-
-    get_game = get_game or engine.get
-    k = Keys(prefix)
-    raw = LOAD.register(redis_client)(keys=_load_keys(k, game_id))
-    if not raw:
-        raise LookupError(f"no game {game_id!r}")
-    meta_hash = redis_client.hgetall(k.meta(game_id))
-    meta = Meta.from_hash(game_id, meta_hash)
-    version, digest, _snap_version, snap_state, *tail = raw
-    game = get_game(meta.game)
-    state = _from_snapshot(game, snap_state, tail)
-    if state is None or state.digest() != digest:
-        state = replay_entries(
-            game.new(meta.players, meta.seed, meta.options),
-            game,
-            [json.loads(e) for e in redis_client.lrange(k.log(game_id), 0, int(version) - 1)],
-        )
-    return LoadedGame(meta=meta, version=int(version), state=state)
