@@ -169,6 +169,57 @@ class Commit:
     #: at most one seat is left the game finishes here. Required: a site that forgot it would crown a resigner.
     forfeited: Collection[int] = field(kw_only=True)
 
+    # What a change is: one constructor per kind, each taking what that kind records (the rest keeps its default).
+
+    @classmethod
+    def move(cls, version: int, state: State, seat: int, action: dict[str, Any], events: list[dict[str, Any]],
+             clock_ms: int, keep_deadlines: dict[int, int], *, idem_key: str | None,
+             idem_value: dict[str, Any] | None, token_check: tuple[int, str] | None, bot_wait_ms: int | None,
+             extra_meta: dict[str, str], reserves: dict[int, int], at_ms: int, forfeited: Collection[int]) -> Commit:
+        """A seat's own decision, perhaps idempotent, its token checked in the commit's atomic step."""
+        return cls(version, state, seat, "move", action, events, clock_ms, keep_deadlines, idem_key=idem_key,
+                   idem_value=idem_value, extra_meta=extra_meta, token_check=token_check, bot_wait_ms=bot_wait_ms,
+                   reserves=reserves, at_ms=at_ms, forfeited=forfeited)
+
+    @classmethod
+    def auto(cls, version: int, state: State, seat: int, action: dict[str, Any], events: list[dict[str, Any]],
+             clock_ms: int, keep_deadlines: dict[int, int], *, bot_wait_ms: int | None, reserves: dict[int, int],
+             forfeited: Collection[int]) -> Commit:
+        """The default action played for a seat nobody plays any more (auto-play)."""
+        return cls(version, state, seat, "auto", action, events, clock_ms, keep_deadlines, bot_wait_ms=bot_wait_ms,
+                   reserves=reserves, forfeited=forfeited)
+
+    @classmethod
+    def timeout(cls, version: int, state: State, seat: int, action: dict[str, Any], events: list[dict[str, Any]],
+                clock_ms: int, keep_deadlines: dict[int, int], *, bot_wait_ms: int | None, extra_meta: dict[str, str],
+                reserves: dict[int, int], at_ms: int, forfeited: Collection[int]) -> Commit:
+        """The default action played for a seat whose turn clock ran out (perhaps abandoning it)."""
+        return cls(version, state, seat, "timeout", action, events, clock_ms, keep_deadlines, extra_meta=extra_meta,
+                   bot_wait_ms=bot_wait_ms, reserves=reserves, at_ms=at_ms, forfeited=forfeited)
+
+    @classmethod
+    def resign(cls, version: int, state: State, seat: int, events: list[dict[str, Any]], clock_ms: int,
+               keep_deadlines: dict[int, int], *, extra_meta: dict[str, str], bot_wait_ms: int | None,
+               reserves: dict[int, int], forfeited: Collection[int]) -> Commit:
+        """A seat resigns: no action, the seat handed over (`extra_meta`); the state does not change."""
+        return cls(version, state, seat, "resign", None, events, clock_ms, keep_deadlines, extra_meta=extra_meta,
+                   bot_wait_ms=bot_wait_ms, reserves=reserves, forfeited=forfeited)
+
+    @classmethod
+    def abort(cls, version: int, state: State, seat: int | None, events: list[dict[str, Any]], clock_ms: int, *,
+              reserves: dict[int, int], forfeited: Collection[int], at_ms: int | None = None) -> Commit:
+        """The game ends unrated (status "aborted"): on a seat's request, or the game's own (`seat` None: inactive)."""
+        return cls(version, state, seat, "abort", None, events, clock_ms, status="aborted", reserves=reserves,
+                   at_ms=at_ms, forfeited=forfeited)
+
+    @classmethod
+    def abandon(cls, version: int, state: State, events: list[dict[str, Any]], clock_ms: int,
+                keep_deadlines: dict[int, int], *, extra_meta: dict[str, str], bot_wait_ms: int | None,
+                reserves: dict[int, int], at_ms: int, forfeited: Collection[int]) -> Commit:
+        """The game's own change: inactive seats handed to the zombie bot (`extra_meta`)."""
+        return cls(version, state, None, "abandon", None, events, clock_ms, keep_deadlines, extra_meta=extra_meta,
+                   bot_wait_ms=bot_wait_ms, reserves=reserves, at_ms=at_ms, forfeited=forfeited)
+
 
 @dataclass(slots=True)
 class CommitResult:
