@@ -15,12 +15,15 @@ A `-- USES: name` line puts `lua/name.lua` (a shared Lua function) before the bo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 TAIL = "..."
+#: a declared name becomes a Lua field (`K.meta`): a plain identifier
+_NAME = re.compile(r"[a-z_][a-z0-9_]*(\.\.\.)?")
 
 
 class ScriptArgsError(TypeError):
@@ -60,8 +63,9 @@ class LuaScript:
         text = (folder / f"{name}.lua").read_text()
         keys, args = _header(text, "KEYS"), _header(text, "ARGV")
         for names in (keys, args):
-            if any(n.endswith(TAIL) for n in names[:-1]) or len(set(names)) != len(names):
-                raise ValueError(f"{name}.lua: names must be unique, and only the last may end in '...'")
+            if (any(n.endswith(TAIL) for n in names[:-1]) or len(set(names)) != len(names)
+                    or not all(_NAME.fullmatch(n) for n in names)):
+                raise ValueError(f"{name}.lua: names are unique lower-case identifiers; only the last may end in '...'")
         uses = "".join((folder / f"{lib}.lua").read_text() for lib in _header(text, "USES"))
         source = _prologue("K", "KEYS", keys) + _prologue("A", "ARGV", args) + uses + text
         return cls(name, tuple(keys), tuple(args), source)

@@ -51,8 +51,9 @@ def test_a_wrong_name_is_refused_before_the_call(tmp_path: Path, keys: dict, arg
         bound(keys=keys, args=args)
 
 
-@pytest.mark.parametrize("text", ["-- ARGV: a... b\nreturn 1\n", "-- KEYS: a a\nreturn 1\n"])
-def test_a_header_with_a_misplaced_tail_or_a_repeated_name_is_refused(tmp_path: Path, text: str) -> None:
+@pytest.mark.parametrize("text", ["-- ARGV: a... b\nreturn 1\n", "-- KEYS: a a\nreturn 1\n", "-- KEYS: a-b\nreturn 1\n",
+                                  "-- ARGV: 2nd\nreturn 1\n"])
+def test_a_misplaced_tail_a_repeated_name_or_not_an_identifier_is_refused(tmp_path: Path, text: str) -> None:
     with pytest.raises(ValueError):
         _script(tmp_path, text)
 
