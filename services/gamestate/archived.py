@@ -17,7 +17,7 @@ from typing import Any
 from engine.core import Game, State
 from services.archive.record import ArchivedGame
 from services.archive.repository import ArchiveRepository
-from services.gamestate.store import Meta
+from services.gamestate.records import Meta
 
 
 def meta_of(g: ArchivedGame) -> Meta:

@@ -38,58 +38,15 @@ from services.archive.refusals import Refusal, clean_message, refusal_of
 from services.archive.repository import ArchiveRepository
 from services.gamestate import metrics
 from services.gamestate.keys import Keys
-from services.gamestate.store import Meta, now_ms, replay_entries
+from services.gamestate.records import Meta
+from services.gamestate.replay import replay_entries
+from services.gamestate.store import now_ms
+from services.redis_scripts import LuaScript
 
 log = logging.getLogger(__name__)
 
-DROP = """
--- KEYS: 1 meta, 2 log, 3 snap, 4 events, 5 idem index, 6 lease, 7 active, 8 finished, 9 clock, 10 bot waits,
---       11 quarantined, 12 refused
--- ARGV: 1 game id, 2 token key head, 3 the digest committed to the archive
--- Deletes a finished game's keys iff Redis still holds exactly what was archived. 1 done, 0 already gone,
--- -1 another digest (never drop it), -2 not finished.
-local digest = redis.call('HGET', KEYS[1], 'digest')
-if not digest then
-  redis.call('ZREM', KEYS[8], ARGV[1])
-  redis.call('ZREM', KEYS[11], ARGV[1])
-  redis.call('DEL', KEYS[12])
-  return 0
-end
-if digest ~= ARGV[3] then return -1 end
-if redis.call('HGET', KEYS[1], 'status') == 'active' then return -2 end
-local fields = redis.call('HGETALL', KEYS[1])
-for i = 1, #fields, 2 do
-  if string.sub(fields[i], 1, 4) == 'tok:' then
-    local tkey = ARGV[2] .. fields[i + 1]
-    if redis.call('GET', tkey) == ARGV[1] .. ':' .. string.sub(fields[i], 5) then redis.call('DEL', tkey) end
-  end
-end
-for _, k in ipairs(redis.call('SMEMBERS', KEYS[5])) do redis.call('DEL', k) end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[12])
-for i = 7, 11 do redis.call('ZREM', KEYS[i], ARGV[1]) end
-return 1
-"""
-
-SET_ASIDE = """
--- KEYS: 1 meta, 2 refused, 3 quarantined, 4 lease
--- ARGV: 1 game id, 2 now ms, 3 first retry after (ms; 0: none but an operator's), 4 longest wait (ms),
---       5 lease owner, 6.. field/value pairs of the refusal
--- Sets aside a finished game the archive refused: the refusal recorded and its attempts counted, its next automatic
--- retry in the quarantine (the wait doubles at each attempt, up to ARGV[4]), this archiver's lease released (an
--- operator's retry may take it at once). Returns the attempts so far; 0 if the game is no longer in Redis.
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-local n = redis.call('HINCRBY', KEYS[2], 'attempts', 1)
-redis.call('HSETNX', KEYS[2], 'first_ms', ARGV[2])
-redis.call('HSET', KEYS[2], 'last_ms', ARGV[2], unpack(ARGV, 6))
-local first = tonumber(ARGV[3])
-local at = '+inf'
-if first > 0 then
-  at = tonumber(ARGV[2]) + math.floor(math.min(first * 2 ^ math.min(n - 1, 40), tonumber(ARGV[4])))
-end
-redis.call('ZADD', KEYS[3], at, ARGV[1])
-if redis.call('GET', KEYS[4]) == ARGV[5] then redis.call('DEL', KEYS[4]) end
-return n
-"""
+DROP = LuaScript.beside(__file__, "archive_drop")
+SET_ASIDE = LuaScript.beside(__file__, "archive_set_aside")
 
 #: finished-index entries looked at per pass (the index holds only games not archived yet), beyond those set aside
 SCAN_LIMIT = 5_000
@@ -139,8 +96,8 @@ class Archiver:
         self.retry_ms = max(0, round(retry_s * 1000))
         self.on_dropped = on_dropped
         self.owner = secrets.token_hex(8)
-        self._drop = redis.register_script(DROP)
-        self._set_aside = redis.register_script(SET_ASIDE)
+        self._drop = DROP.register(redis)
+        self._set_aside = SET_ASIDE.register(redis)
 
     async def archive_once(self) -> int:
         """One pass: lease, read, commit to SQL, then drop from Redis; returns how many games left Redis."""
@@ -200,10 +157,12 @@ class Archiver:
         """Set a refused game aside (it stays in Redis); returns its attempts so far (0: no longer in Redis)."""
         k = self.keys
         attempts = int(await self._set_aside(
-            keys=[k.meta(game_id), k.refused(game_id), k.quarantined, k.archiving(game_id)],
-            args=[game_id, now_ms(), self.retry_ms, max(self.retry_ms, RETRY_CAP_MS), self.owner,
-                  "kind", refusal.kind, "error", refusal.error, "sqlstate", refusal.sqlstate,
-                  "message", refusal.message, "digest", digest],
+            keys={"meta": k.meta(game_id), "refused": k.refused(game_id), "quarantined": k.quarantined,
+                  "lease": k.archiving(game_id)},
+            args={"game_id": game_id, "now": now_ms(), "first_retry": self.retry_ms,
+                  "longest": max(self.retry_ms, RETRY_CAP_MS), "holder": self.owner,
+                  "refusal": ["kind", refusal.kind, "error", refusal.error, "sqlstate", refusal.sqlstate,
+                              "message", refusal.message, "digest", digest]},
         ))
         metrics.ARCHIVE_REFUSED.labels(refusal.kind).inc()
         log.error("game %s: the archive refused it (%s %s %s: %s); kept in Redis and set aside, attempt %d",
@@ -255,10 +214,11 @@ class Archiver:
         """Delete the game's Redis keys if Redis holds `digest` (the one committed to SQL)."""
         k = self.keys
         done = await self._drop(
-            keys=[k.meta(game_id), k.log(game_id), k.snap(game_id), k.events(game_id), k.idem_index(game_id),
-                  k.archiving(game_id), k.active, k.finished, k.clock, k.bot_wait, k.quarantined,
-                  k.refused(game_id)],
-            args=[game_id, k.token_head, digest],
+            keys={"meta": k.meta(game_id), "log": k.log(game_id), "snap": k.snap(game_id),
+                  "events": k.events(game_id), "idem_index": k.idem_index(game_id), "lease": k.archiving(game_id),
+                  "active": k.active, "finished": k.finished, "clock": k.clock, "bot_wait": k.bot_wait,
+                  "quarantined": k.quarantined, "refused": k.refused(game_id)},
+            args={"game_id": game_id, "token_head": k.token_head, "digest": digest},
         )
         self.on_dropped(game_id)
         return int(done)

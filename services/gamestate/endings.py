@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 from engine.core import Event
 from services import standings
 from services.gamestate import errors, metrics
-from services.gamestate.store import Commit, Meta, dumps, now_ms
+from services.gamestate.records import Commit, Meta
+from services.gamestate.store import dumps, now_ms
 
 if TYPE_CHECKING:
     from engine.core import State
@@ -152,8 +153,8 @@ class Endings:
         event = Event("game_aborted", {"seat": seat, "reason": "requested"}).to_json()
         result = await self.store.commit(
             game_id,
-            Commit(version, state, seat, "abort", None, [event], meta.clock_ms, status="aborted",
-                   reserves=meta.reserves, forfeited=meta.forfeited),
+            Commit.abort(version, state, seat, [event], meta.clock_ms, reserves=meta.reserves,
+                         forfeited=meta.forfeited),
         )
         if result.status == "stale":
             raise errors.stale(version, result.version or 0)
@@ -197,8 +198,8 @@ class Endings:
         humans = meta.human_seats()
         if not meta.resigned and not meta.abandoned and len(undecided_humans(meta, entries)) == len(humans):
             event = Event("game_aborted", {"seat": None, "reason": "inactive"}).to_json()
-            commit = Commit(version, state, None, "abort", None, [event], meta.clock_ms, status="aborted",
-                            reserves=meta.reserves, at_ms=now, forfeited=meta.forfeited)
+            commit = Commit.abort(version, state, None, [event], meta.clock_ms, reserves=meta.reserves, at_ms=now,
+                                  forfeited=meta.forfeited)
             if (await self.store.commit(game_id, commit)).status == "ok":
                 metrics.ENDINGS.labels(meta.game, "aborted").inc()
                 return 1
@@ -216,9 +217,8 @@ class Endings:
                                                    "reason": "inactive"}).to_json())
         events += forfeit_events(meta.players, seats.forfeited, "abandoned")
         timeouts = {s: n for s, n in meta.timeouts.items() if s not in gone}
-        commit = Commit(
-            version, state, None, "abandon", None, events, meta.clock_ms,
-            keep_deadlines=dict(meta.deadlines), reserves=meta.reserves, at_ms=now,
+        commit = Commit.abandon(
+            version, state, events, meta.clock_ms, dict(meta.deadlines), reserves=meta.reserves, at_ms=now,
             extra_meta={**seats.fields(), "timeouts": timeouts_field(timeouts)},
             bot_wait_ms=self._bot_wait_ms(seats.bots, state.to_act()), forfeited=seats.forfeited,
         )

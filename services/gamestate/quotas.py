@@ -16,35 +16,9 @@ import redis.asyncio as aioredis
 
 from services.gamestate import errors
 from services.gamestate.keys import Keys
+from services.redis_scripts import LuaScript
 
-RESERVE = """
--- KEYS: 1 the owner's games (hash game id -> "<bot seats>:<reserved ms>"), 2 the owner's creations this hour
--- ARGV: 1 meta key head ("<prefix>game:{"), 2 active limit, 3 bot-seat limit, 4 per-hour limit,
---       5 seconds until the hour ends, 6 game id, 7 its bot seats, 8 now ms, 9 grace ms of a pending creation
-local owned = redis.call('HGETALL', KEYS[1])
-local games, bots = 0, 0
-for i = 1, #owned, 2 do
-  local seats, at = string.match(owned[i + 1], '^(%d+):(%d+)$')
-  local status = redis.call('HGET', ARGV[1] .. owned[i] .. '}:meta', 'status')
-  -- a game without metadata is being written (a batch stores its games after reserving them all), unless its
-  -- reservation is older than the grace: then its creation failed and it never existed
-  local pending = (not status) and (tonumber(ARGV[8]) - tonumber(at) < tonumber(ARGV[9]))
-  if status == 'active' or pending then
-    games = games + 1
-    bots = bots + tonumber(seats)
-  else
-    redis.call('HDEL', KEYS[1], owned[i])
-  end
-end
-if games + 1 > tonumber(ARGV[2]) then return {'active_games', games} end
-if bots + tonumber(ARGV[7]) > tonumber(ARGV[3]) then return {'bot_seats', bots} end
-local made = tonumber(redis.call('GET', KEYS[2]) or '0')
-if made + 1 > tonumber(ARGV[4]) then return {'creations_per_hour', made} end
-redis.call('INCR', KEYS[2])
-redis.call('EXPIRE', KEYS[2], ARGV[5])
-redis.call('HSET', KEYS[1], ARGV[6], ARGV[7] .. ':' .. ARGV[8])
-return {'ok', 0}
-"""
+RESERVE = LuaScript.beside(__file__, "reserve_quota")
 
 
 #: How long a reserved game may lack its metadata before the reservation is taken for a failed creation.
@@ -73,7 +47,7 @@ class QuotaBook:
     def __init__(self, redis: aioredis.Redis, keys: Keys, quotas: Quotas):
         self.keys = keys
         self.quotas = quotas
-        self._reserve = redis.register_script(RESERVE)
+        self._reserve = RESERVE.register(redis)
 
     async def reserve(self, owner: str, game_id: str, bot_seats: int) -> None:
         """Record `game_id` for `owner`, or raise RESOURCE_EXHAUSTED (reason quota_exceeded) naming the quota."""
@@ -82,9 +56,11 @@ class QuotaBook:
         seconds_left = max(1, int((hour + 1) * 3600 - now))
         q = self.quotas
         verdict, used = await self._reserve(
-            keys=[self.keys.owner_games(owner), self.keys.owner_creations(owner, hour)],
-            args=[self.keys.meta_head, q.active_games, q.bot_seats, q.creations_per_hour, seconds_left, game_id,
-                  bot_seats, int(now * 1000), PENDING_GRACE_MS],
+            keys={"owner_games": self.keys.owner_games(owner),
+                  "owner_creations": self.keys.owner_creations(owner, hour)},
+            args={"meta_head": self.keys.meta_head, "active_limit": q.active_games, "bot_seat_limit": q.bot_seats,
+                  "hour_limit": q.creations_per_hour, "hour_left": seconds_left, "game_id": game_id,
+                  "bot_seats": bot_seats, "now": int(now * 1000), "grace": PENDING_GRACE_MS},
         )
         verdict = verdict.decode() if isinstance(verdict, bytes) else verdict
         if verdict == "ok":

@@ -33,8 +33,9 @@ from services.gamestate.endings import seat_states
 from services.gamestate.pb import SERVICE_NAME, pb2, pb2_grpc
 from services.gamestate.public_port import PublicGate
 from services.gamestate.quotas import QuotaBook, Quotas
+from services.gamestate.records import Meta
 from services.gamestate.service import CreateArgs, GameStateService, Registry, ViewData
-from services.gamestate.store import Meta, Store, dumps, game_status, result_winners
+from services.gamestate.store import Store, dumps, game_status, result_winners
 from services.redis_clients import async_redis
 from services.settings import Settings
 

@@ -35,7 +35,8 @@ from services.gamestate.endings import (
 )
 from services.gamestate.fanout import Entry, GameFanout, Read
 from services.gamestate.quotas import QuotaBook
-from services.gamestate.store import Commit, Creation, Meta, Store, fingerprint, now_ms
+from services.gamestate.records import Commit, Creation, Meta
+from services.gamestate.store import Store, fingerprint, now_ms
 
 log = logging.getLogger(__name__)
 
@@ -540,15 +541,9 @@ class GameStateService(Endings):
         extra = {}
         if meta.timeouts.get(seat):  # a decision of its own ends a run of timeouts
             extra["timeouts"] = timeouts_field({s: n for s, n in meta.timeouts.items() if s != seat})
-        commit = Commit(
-            expected_version=expected_version,
-            state=new,
-            seat=seat,
-            kind="move",
-            action=action.to_json(),
-            events=event_json,
-            clock_ms=meta.clock_ms,
-            keep_deadlines=_running(meta.deadlines, state.to_act(), seat),
+        commit = Commit.move(
+            expected_version, new, seat, action.to_json(), event_json, meta.clock_ms,
+            _running(meta.deadlines, state.to_act(), seat),
             idem_key=idem_key or None,
             idem_value={"fingerprint": print_, "events": mine, "status": _status(new), "to_act": new.to_act()},
             token_check=(seat, token_hash) if token_hash else None,
@@ -612,8 +607,8 @@ class GameStateService(Endings):
                 keep = _running(deadlines, state.to_act(), seat)
                 result = await self.store.commit(
                     meta.game_id,
-                    Commit(
-                        version, new, seat, "auto", action.to_json(), events, meta.clock_ms, keep,
+                    Commit.auto(
+                        version, new, seat, action.to_json(), events, meta.clock_ms, keep,
                         bot_wait_ms=self._bot_wait_ms(meta.bots, new.to_act()), reserves=reserves,
                         forfeited=meta.forfeited,
                     ),
@@ -712,15 +707,8 @@ class GameStateService(Endings):
                   *forfeit_events(meta.players, seats.forfeited, "resigned")]
         result = await self.store.commit(
             game_id,
-            Commit(
-                expected_version=version,
-                state=state,
-                seat=seat,
-                kind="resign",
-                action=None,
-                events=events,
-                clock_ms=meta.clock_ms,
-                keep_deadlines=_running(meta.deadlines, state.to_act(), -1),
+            Commit.resign(
+                version, state, seat, events, meta.clock_ms, _running(meta.deadlines, state.to_act(), -1),
                 extra_meta={**seats.fields(),
                             "timeouts": timeouts_field({s: n for s, n in meta.timeouts.items() if s != seat})},
                 bot_wait_ms=self._bot_wait_ms(seats.bots, state.to_act()),
@@ -928,8 +916,8 @@ class GameStateService(Endings):
             spent = spend_reserve(reserves, deadlines, seat, now) if reserves else {}
             result = await self.store.commit(
                 game_id,
-                Commit(
-                    version, new, seat, "timeout", action.to_json(), events, meta.clock_ms, keep,
+                Commit.timeout(
+                    version, new, seat, action.to_json(), events, meta.clock_ms, keep,
                     bot_wait_ms=self._bot_wait_ms(after.bots, new.to_act()), extra_meta=extra,
                     reserves=spent, at_ms=now, forfeited=after.forfeited,
                 ),

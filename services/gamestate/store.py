@@ -8,18 +8,17 @@ step. So two instances can never fork a game, and a duplicate submission can
 never be applied twice. Reads of a state (`LOAD`) are one atomic script too:
 snapshot + the log tail after it, replayed through the engine.
 
-Key layout: see `keys.py`.
+Key layout: see `keys.py`; the scripts: `lua/`; the records read and written: `records.py`; replay: `replay.py`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 import orjson
@@ -29,135 +28,15 @@ from engine.core import Game, State, canonical_json
 from services import boundedjson, standings
 from services.gamestate.clocks import seat_deadline
 from services.gamestate.keys import Keys
+from services.gamestate.records import Commit, CommitResult, Creation, Meta
+from services.gamestate.replay import from_snapshot, replay_entries
+from services.redis_scripts import LuaScript
 
-log = logging.getLogger(__name__)
-
-COMMIT = """
--- KEYS: 1 meta, 2 log, 3 snap, 4 events, 5 idem, 6 active, 7 finished (every ended game), 8 clock, 9 bot waits,
---       10 idem index (the game's idempotency keys, for archival), 11 touched (active game id -> ms of its last
---       commit: the inactivity sweep)
--- ARGV: 1 expected, 2 log entry, 3 snapshot?, 4 state, 5 digest, 6 status (active | finished | aborted), 7 to_act,
---       8 scores, 9 winners, 10 now ms, 11 deadline ms, 12 game id, 13 idem?, 14 idem value,
---       15 idem ttl, 16 kind, 17 actor, 18 events, 19 token field?, 20 its hash,
---       21 bot-wait due ms ("0": none), 22 token-index key prefix, 23 when the seat tokens of a game this
---       commit finishes expire (ms), 24.. extra meta field/value pairs
-if ARGV[13] == '1' then
-  local prev = redis.call('GET', KEYS[5])
-  if prev then return {'dup', prev} end
-end
-local cur = redis.call('HGET', KEYS[1], 'version')
-if not cur then return {'missing', ''} end
-if cur ~= ARGV[1] then return {'stale', cur} end
-if ARGV[19] ~= '' and redis.call('HGET', KEYS[1], ARGV[19]) ~= ARGV[20] then return {'token', ''} end
-local nv = tonumber(cur) + 1
-redis.call('RPUSH', KEYS[2], ARGV[2])
-if ARGV[3] == '1' then
-  redis.call('HSET', KEYS[3], 'state', ARGV[4], 'version', nv, 'digest', ARGV[5])
-end
-redis.call('HSET', KEYS[1], 'version', nv, 'digest', ARGV[5], 'status', ARGV[6], 'to_act', ARGV[7],
-  'scores', ARGV[8], 'winners', ARGV[9], 'updated_ms', ARGV[10], 'deadline_ms', ARGV[11])
-for i = 24, #ARGV, 2 do
-  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
-end
-redis.call('XADD', KEYS[4], nv .. '-1', 'v', nv, 'kind', ARGV[16], 'actor', ARGV[17], 'events', ARGV[18],
-  'status', ARGV[6], 'to_act', ARGV[7], 'scores', ARGV[8], 'winners', ARGV[9])
-local ended = ARGV[6] ~= 'active'
-if ended then
-  local created = redis.call('HGET', KEYS[1], 'created_ms')
-  redis.call('ZREM', KEYS[6], ARGV[12])
-  redis.call('ZADD', KEYS[7], created, ARGV[12])
-  redis.call('ZREM', KEYS[8], ARGV[12])
-  redis.call('ZREM', KEYS[11], ARGV[12])
-  -- the seats' token-index entries expire with their tokens (named from the hashes: only this script knows
-  -- them for sure, a rotation may have changed one since the caller last read the metadata)
-  local meta = redis.call('HGETALL', KEYS[1])
-  for i = 1, #meta, 2 do
-    if string.sub(meta[i], 1, 4) == 'tok:' then redis.call('PEXPIREAT', ARGV[22] .. meta[i + 1], ARGV[23]) end
-  end
-else
-  redis.call('ZADD', KEYS[11], ARGV[10], ARGV[12])
-  if ARGV[11] ~= '0' then
-    redis.call('ZADD', KEYS[8], ARGV[11], ARGV[12])
-  else
-    redis.call('ZREM', KEYS[8], ARGV[12])
-  end
-end
-if ARGV[13] == '1' then
-  redis.call('SET', KEYS[5], ARGV[14], 'EX', ARGV[15])
-  redis.call('SADD', KEYS[10], KEYS[5])  -- archival deletes the game's keys by this index
-end
-if ARGV[21] ~= '0' and not ended then
-  redis.call('ZADD', KEYS[9], ARGV[21], ARGV[12])
-end
-return {'ok', tostring(nv)}
-"""
-
-CREATE = """
--- KEYS: 1 active, 2 finished, 3 clock, 4 bot waits, 5 touched, then per game its meta, snap and events keys,
---       then the token-index keys of every game's human seats in turn.
--- ARGV: 1 now ms, 2 JSON array with per game {id, m: meta field/value list, d: digest, e: stream entry
---       field/value list, f: finished?, c: deadline ms or "0", b: bot-wait due ms or "0", t: "<id>:<seat>"
---       per token key, x: when a finished game's token keys expire (ms)}, then per game its snapshot state text.
--- Writes every game (metadata, snapshot at version 0, stream entry 0-1, token index, indexes) atomically.
-local games = cjson.decode(ARGV[2])
-local tk = 5 + 3 * #games
-for i, g in ipairs(games) do
-  local base = 5 + 3 * (i - 1)
-  redis.call('HSET', KEYS[base + 1], unpack(g.m))
-  redis.call('HSET', KEYS[base + 2], 'state', ARGV[2 + i], 'version', '0', 'digest', g.d)
-  redis.call('XADD', KEYS[base + 3], '0-1', unpack(g.e))
-  for _, owner in ipairs(g.t) do
-    tk = tk + 1
-    redis.call('SET', KEYS[tk], owner)
-    if g.f then redis.call('PEXPIREAT', KEYS[tk], g.x) end
-  end
-  if g.f then
-    redis.call('ZADD', KEYS[2], ARGV[1], g.id)
-  else
-    redis.call('ZADD', KEYS[1], ARGV[1], g.id)
-    redis.call('ZADD', KEYS[5], ARGV[1], g.id)
-  end
-  if g.c ~= '0' then
-    redis.call('ZADD', KEYS[3], g.c, g.id)
-  end
-  if g.b ~= '0' and not g.f then
-    redis.call('ZADD', KEYS[4], g.b, g.id)
-  end
-end
-return #games
-"""
-
-CLAIM_WAIT = """
--- KEYS: 1 bot waits. ARGV: 1 game id, 2 now ms, 3 next due ms. Claim a due entry by moving it on.
-local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if due and tonumber(due) <= tonumber(ARGV[2]) then
-  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
-  return 1
-end
-return 0
-"""
-
-RELEASE_WAIT = """
--- KEYS: 1 bot waits. ARGV: 1 game id, 2 the due ms a claim set. Drop it only if nothing re-armed it since.
-local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if due and tonumber(due) == tonumber(ARGV[2]) then
-  redis.call('ZREM', KEYS[1], ARGV[1])
-  return 1
-end
-return 0
-"""
-
-LOAD = """
--- KEYS: 1 meta, 2 log, 3 snap. Returns {version, digest, snap version, snap state, log tail...}
-local v = redis.call('HGET', KEYS[1], 'version')
-if not v then return false end
-local digest = redis.call('HGET', KEYS[1], 'digest')
-local snap = redis.call('HMGET', KEYS[3], 'version', 'state')
-local out = {v, digest, snap[1], snap[2]}
-local tail = redis.call('LRANGE', KEYS[2], tonumber(snap[1]), -1)
-for _, entry in ipairs(tail) do table.insert(out, entry) end
-return out
-"""
+COMMIT = LuaScript.beside(__file__, "commit")
+CREATE = LuaScript.beside(__file__, "create")
+CLAIM_WAIT = LuaScript.beside(__file__, "claim_wait")
+RELEASE_WAIT = LuaScript.beside(__file__, "release_wait")
+LOAD = LuaScript.beside(__file__, "load")
 
 
 def _serialise(state: State) -> tuple[str, str]:
@@ -166,6 +45,11 @@ def _serialise(state: State) -> tuple[str, str]:
         text = canonical_json(state.to_json())
         return text, hashlib.sha256(text.encode()).hexdigest()
     return canonical_json(state.to_json()), state.digest()
+
+
+def load_keys(k: Keys, game_id: str) -> dict[str, str]:
+    """The LOAD script's keys (the service's reads and the workers' loader, services/workers/loader.py)."""
+    return {"meta": k.meta(game_id), "log": k.log(game_id), "snap": k.snap(game_id)}
 
 
 def now_ms() -> int:
@@ -183,179 +67,6 @@ def dumps(obj: Any) -> str:
         return json.dumps(obj, separators=(",", ":"))
 
 
-@dataclass(slots=True)
-class Meta:
-    """A game's metadata hash, decoded."""
-
-    game_id: str
-    game: str
-    players: int
-    options: dict[str, Any]
-    seed: int
-    bots: dict[int, str]
-    resigned: list[int]
-    token_hashes: dict[int, str]
-    status: str
-    version: int
-    digest: str
-    to_act: list[int]
-    scores: list[int]
-    winners: list[int]
-    created_ms: int
-    updated_ms: int
-    clock_ms: int
-    deadline_ms: int
-    deadlines: dict[int, int]
-    owner: str = ""
-    #: seeds this game's bots' randomness (services/workers/move.py): never leaves the platform
-    bot_key: str = field(default="", repr=False)
-    #: read from the SQL archive (services/gamestate/archived.py), not from Redis
-    archived: bool = False
-    #: the time control's JSON shape (services/gamestate/clocks.py), None = no clock
-    time_control: dict[str, Any] | None = None
-    #: seat -> reserve ms left at the start of its current decision (realtime controls with a reserve)
-    reserves: dict[int, int] = field(default_factory=dict)
-    #: seats abandoned (consecutive timeouts, inactivity): the zombie bot plays them
-    abandoned: list[int] = field(default_factory=list)
-    #: human seat -> its consecutive turn-clock timeouts (absent = 0)
-    timeouts: dict[int, int] = field(default_factory=dict)
-    #: created rated (the matchmaker's games)
-    rated: bool = False
-    #: human seat -> the player seated there, where the creator knew it
-    seat_players: dict[int, str] = field(default_factory=dict)
-
-    @property
-    def ended(self) -> bool:
-        """Finished or aborted: nothing more happens to the game."""
-        return self.status != "active"
-
-    def human_seats(self) -> list[int]:
-        """Seats a player holds or held: not bot seats, unless a bot took one over (resigned, abandoned)."""
-        return [s for s in range(self.players) if s not in self.bots or s in self.resigned or s in self.abandoned]
-
-    @property
-    def forfeited(self) -> list[int]:
-        """Seats their players resigned or abandoned: they rank last and never win (services/standings.py)."""
-        return sorted({*self.resigned, *self.abandoned})
-
-    def playing_humans(self) -> list[int]:
-        """Human seats still played by their player (neither resigned nor abandoned)."""
-        return [s for s in range(self.players) if s not in self.bots and s not in self.resigned
-                and s not in self.abandoned]
-
-    @classmethod
-    def from_hash(cls, game_id: str, h: dict[str, str]) -> Meta:
-        return cls(
-            game_id=game_id,
-            game=h["game"],
-            players=int(h["players"]),
-            options=json.loads(h["options"]),
-            seed=int(h["seed"]),
-            bots={int(k): v for k, v in json.loads(h["bots"]).items()},
-            resigned=json.loads(h.get("resigned", "[]")),
-            token_hashes={int(k[4:]): v for k, v in h.items() if k.startswith("tok:")},
-            status=h["status"],
-            version=int(h["version"]),
-            digest=h["digest"],
-            to_act=json.loads(h["to_act"]),
-            scores=json.loads(h["scores"]),
-            winners=json.loads(h["winners"]),
-            created_ms=int(h["created_ms"]),
-            updated_ms=int(h["updated_ms"]),
-            clock_ms=int(h["clock_ms"]),
-            deadline_ms=int(h["deadline_ms"]),
-            deadlines={int(k): v for k, v in json.loads(h.get("deadlines", "{}")).items()},
-            owner=h.get("owner", ""),
-            bot_key=h.get("bot_key", ""),
-            time_control=_time_control(h),
-            reserves={int(k): v for k, v in json.loads(h.get("reserves", "{}")).items()},
-            abandoned=json.loads(h.get("abandoned", "[]")),
-            timeouts={int(k): v for k, v in json.loads(h.get("timeouts", "{}")).items()},
-            rated=h.get("rated") == "1",
-            seat_players={int(k): v for k, v in json.loads(h.get("seat_players") or "{}").items()},
-        )
-
-
-def _time_control(h: dict[str, str]) -> dict[str, Any] | None:
-    """The stored time control; games of earlier releases only had `clock_ms` (realtime, no reserve)."""
-    if "time_control" in h:
-        return json.loads(h["time_control"]) or None
-    clock_ms = int(h.get("clock_ms", "0"))
-    return {"kind": "realtime", "seconds_per_decision": clock_ms / 1000, "reserve_seconds": 0.0} if clock_ms else None
-
-
-@dataclass(slots=True)
-class Creation:
-    """One new game to write: its engine state at version 0 and what the metadata records."""
-
-    game_id: str
-    game: Game
-    state: State
-    players: int
-    options: dict[str, Any]
-    seed: int
-    bots: dict[int, str]
-    token_hashes: dict[int, str]
-    clock_ms: int
-    created_events: list[dict[str, Any]]
-    #: bot seats must act first: arm the re-dispatch timer this many ms from now, in the same atomic write
-    bot_wait_ms: int | None = None
-    owner: str = ""
-    bot_key: str = field(default="", repr=False)
-    time_control: dict[str, Any] | None = None
-    #: seat -> reserve ms at the start (realtime controls with a reserve)
-    reserves: dict[int, int] = field(default_factory=dict)
-    rated: bool = False
-    #: human seat -> the player seated there (the archive indexes the game under each of them)
-    seat_players: dict[int, str] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class Commit:
-    """One change to commit: the new state and what to record about it."""
-
-    expected_version: int
-    state: State
-    seat: int | None  # None: the game's own change (an inactivity abort, abandonment)
-    kind: str  # move | timeout | auto | resign | abandon | abort
-    action: dict[str, Any] | None
-    events: list[dict[str, Any]]
-    clock_ms: int
-    keep_deadlines: dict[int, int] = field(default_factory=dict)  # seats whose decision clock runs on
-    idem_key: str | None = None
-    idem_value: dict[str, Any] | None = None
-    extra_meta: dict[str, str] = field(default_factory=dict)
-    #: (seat, token hash) the seat's stored hash must still be, checked in the same atomic step: a move
-    #: decided on cached metadata (no read of the hash first) is refused if the token was rotated meanwhile
-    token_check: tuple[int, str] | None = None
-    #: bot seats must act next: arm the re-dispatch timer this many ms from now in the same atomic step, so a
-    #: service killed between the commit and queueing the bot move still leaves the game a timer to wake it
-    bot_wait_ms: int | None = None
-    #: the game's status after this commit when it is not the state's own ("aborted"); None = from the state
-    status: str | None = None
-    #: seat -> reserve ms after this commit (the next decisions' deadlines include them); stored with it
-    reserves: dict[int, int] = field(default_factory=dict)
-    #: the commit's time (epoch ms); None = now. The service passes the instant it spent reserves at.
-    at_ms: int | None = None
-    #: the seats resigned or abandoned once this commit is in (services/standings.py): they never win, and when
-    #: at most one seat is left the game finishes here. Required: a site that forgot it would crown a resigner.
-    forfeited: Collection[int] = field(kw_only=True)
-
-
-@dataclass(slots=True)
-class CommitResult:
-    status: str  # ok | stale | dup | missing | token (token_check failed)
-    version: int | None = None
-    duplicate: dict[str, Any] | None = None
-    deadlines: dict[int, int] = field(default_factory=dict)
-    #: the game's status after an "ok" commit: active, finished (by the engine's end or by forfeit), aborted
-    game_status: str = "active"
-
-    @property
-    def ended(self) -> bool:
-        return self.game_status != "active"
-
-
 def next_deadlines(
     state: State, clock_ms: int, keep: dict[int, int], now: int, reserves: dict[int, int] | None = None
 ) -> dict[int, int]:
@@ -364,16 +75,6 @@ def next_deadlines(
     if not clock_ms or state.is_over():
         return {}
     return {seat: keep.get(seat, seat_deadline(now, clock_ms, reserves or {}, seat)) for seat in state.to_act()}
-
-
-def _from_snapshot(game: Game, snap_state: str, tail: list[str]) -> State | None:
-    """Snapshot + log tail, or None if they do not replay (a damaged snapshot: rebuild from the log)."""
-    try:
-        state = game.from_json(json.loads(snap_state))
-        return replay_entries(state, game, [json.loads(e) for e in tail])
-    except Exception:
-        log.exception("snapshot of a %s game does not replay; rebuilding from the log", game.name)
-        return None
 
 
 def status_of(state: State) -> str:
@@ -393,14 +94,6 @@ def result_winners(state: State, forfeited: Collection[int]) -> list[int]:
     seat; the seat left when the others forfeited before the engine's end."""
     over = state.is_over()
     return standings.winners(len(state.scores()), state.scores(), state.winners() if over else [], forfeited, over)
-
-
-def replay_entries(state: State, game: Game, entries: list[dict[str, Any]]) -> State:
-    """Apply log entries in order (entries without an action, e.g. resignations, change no state)."""
-    for entry in entries:
-        if entry.get("action") is not None:
-            state.apply(entry["seat"], game.action_from_json(entry["action"]))
-    return state
 
 
 class Store:
@@ -429,11 +122,11 @@ class Store:
         self._cache: OrderedDict[str, tuple[int, State]] = OrderedDict()
         #: game id -> parsed metadata at its `version`; its token hashes are never served (read fresh)
         self._metas: OrderedDict[str, Meta] = OrderedDict()
-        self._commit = redis.register_script(COMMIT)
-        self._load = redis.register_script(LOAD)
-        self._create = redis.register_script(CREATE)
-        self._claim_wait = redis.register_script(CLAIM_WAIT)
-        self._release_wait = redis.register_script(RELEASE_WAIT)
+        self._commit = COMMIT.register(redis)
+        self._load = LOAD.register(redis)
+        self._create = CREATE.register(redis)
+        self._claim_wait = CLAIM_WAIT.register(redis)
+        self._release_wait = RELEASE_WAIT.register(redis)
 
     # ------------------------------------------------------------------ creation
 
@@ -465,7 +158,7 @@ class Store:
             return []
         k = self.keys
         now = now_ms()
-        keys = [k.active, k.finished, k.clock, k.bot_wait, k.touched]
+        game_keys: list[str] = []
         token_keys: list[str] = []
         records: list[dict[str, Any]] = []
         snapshots: list[str] = []
@@ -520,10 +213,14 @@ class Store:
                 "t": [f"{c.game_id}:{seat}" for seat in c.token_hashes],
                 "x": str(now + self.token_ttl_after_end_ms),
             })
-            keys += [k.meta(c.game_id), k.snap(c.game_id), k.events(c.game_id)]
+            game_keys += [k.meta(c.game_id), k.snap(c.game_id), k.events(c.game_id)]
             token_keys += [k.token(h) for h in c.token_hashes.values()]
             snapshots.append(state_text)
-        await self._create(keys=keys + token_keys, args=[str(now), dumps(records), *snapshots])
+        await self._create(
+            keys={"active": k.active, "finished": k.finished, "clock": k.clock, "bot_wait": k.bot_wait,
+                  "touched": k.touched, "games": game_keys + token_keys},
+            args={"now": str(now), "records": dumps(records), "snapshots": snapshots},
+        )
         for c, parsed in zip(games, metas):
             self._remember(c.game_id, 0, c.state)
             self._remember_meta(parsed)
@@ -573,11 +270,11 @@ class Store:
             self._cache.move_to_end(game_id)
             return cached
         game = self.get_game(meta.game)
-        raw = await self._load(keys=[self.keys.meta(game_id), self.keys.log(game_id), self.keys.snap(game_id)])
+        raw = await self._load(keys=load_keys(self.keys, game_id))
         if not raw:
             raise LookupError(game_id)
         version, digest, _snap_version, snap_state, *tail = raw
-        state = _from_snapshot(game, snap_state, tail)
+        state = from_snapshot(game, snap_state, tail)
         if state is None or state.digest() != digest:
             # The snapshot disagrees with the log: the log is the truth.
             state = await self.rebuild(meta)
@@ -696,11 +393,12 @@ class Store:
     async def claim_bot_wait(self, game_id: str, now: int, next_due: int) -> bool:
         """True for exactly one of the instances racing for the same due entry. The claim moves the entry to
         `next_due` instead of removing it, so an instance killed right after claiming leaves a timer."""
-        return bool(await self._claim_wait(keys=[self.keys.bot_wait], args=[game_id, now, next_due]))
+        return bool(await self._claim_wait(keys={"bot_wait": self.keys.bot_wait},
+                                           args={"game_id": game_id, "now": now, "next_due": next_due}))
 
     async def release_bot_wait(self, game_id: str, due: int) -> None:
         """Drop the entry a claim set to `due`, unless a commit has re-armed it since."""
-        await self._release_wait(keys=[self.keys.bot_wait], args=[game_id, due])
+        await self._release_wait(keys={"bot_wait": self.keys.bot_wait}, args={"game_id": game_id, "due": due})
 
     async def count_active(self) -> int:
         return await self.redis.zcard(self.keys.active)
@@ -733,34 +431,36 @@ class Store:
             extra += [name, value]
         idem_key = k.idem(game_id, c.seat, c.idem_key) if c.idem_key else k.idem(game_id, c.seat, "-")
         reply = await self._commit(
-            keys=[k.meta(game_id), k.log(game_id), k.snap(game_id), k.events(game_id), idem_key,
-                  k.active, k.finished, k.clock, k.bot_wait, k.idem_index(game_id), k.touched],
-            args=[
-                c.expected_version,
-                dumps(entry),
-                "1" if snapshot else "0",
-                state_text if snapshot else "",
-                digest,
-                status,
-                dumps(to_act),
-                dumps(scores),
-                dumps(winners),
-                now,
-                deadline,
-                game_id,
-                "1" if c.idem_key else "0",
-                dumps({**(c.idem_value or {}), "version": version}) if c.idem_key else "",
-                self.idempotency_ttl_s,
-                c.kind,
-                "" if c.seat is None else c.seat,
-                dumps(c.events),
-                f"tok:{c.token_check[0]}" if c.token_check else "",
-                c.token_check[1] if c.token_check else "",
-                now + c.bot_wait_ms if c.bot_wait_ms is not None else 0,
-                k.token(""),
-                now + self.token_ttl_after_end_ms,
-                *extra,
-            ],
+            keys={"meta": k.meta(game_id), "log": k.log(game_id), "snap": k.snap(game_id),
+                  "events": k.events(game_id), "idem": idem_key, "active": k.active, "finished": k.finished,
+                  "clock": k.clock, "bot_wait": k.bot_wait, "idem_index": k.idem_index(game_id),
+                  "touched": k.touched},
+            args={
+                "expected": c.expected_version,
+                "entry": dumps(entry),
+                "snapshot": "1" if snapshot else "0",
+                "state": state_text if snapshot else "",
+                "digest": digest,
+                "status": status,
+                "to_act": dumps(to_act),
+                "scores": dumps(scores),
+                "winners": dumps(winners),
+                "now": now,
+                "deadline": deadline,
+                "game_id": game_id,
+                "idem": "1" if c.idem_key else "0",
+                "idem_value": dumps({**(c.idem_value or {}), "version": version}) if c.idem_key else "",
+                "idem_ttl": self.idempotency_ttl_s,
+                "kind": c.kind,
+                "actor": "" if c.seat is None else c.seat,
+                "events": dumps(c.events),
+                "token_field": f"tok:{c.token_check[0]}" if c.token_check else "",
+                "token_hash": c.token_check[1] if c.token_check else "",
+                "bot_due": now + c.bot_wait_ms if c.bot_wait_ms is not None else 0,
+                "token_prefix": k.token(""),
+                "tokens_expire": now + self.token_ttl_after_end_ms,
+                "extra": extra,
+            },
         )
         outcome, value = reply
         if outcome == "ok":
@@ -876,42 +576,3 @@ def fingerprint(action_json: str, expected_version: int) -> str:
     except ValueError:  # JsonRefused too: the action is refused later, the raw text is fingerprint enough
         body = action_json
     return hashlib.sha256(f"{expected_version}|{body}".encode()).hexdigest()
-
-
-@dataclass(slots=True)
-class LoadedGame:
-    """A game read straight from Redis (for bot workers): metadata and the state at `version`."""
-
-    meta: Meta
-    version: int
-    state: State
-
-
-def load_game_sync(
-    redis_client, prefix: str, game_id: str, get_game: Callable[[str], Game] | None = None
-) -> LoadedGame:
-    """Load a game's state at its current version from the snapshot + log tail, without gRPC.
-
-    `redis_client` is a synchronous `redis.Redis` with decode_responses=True.
-    Raises LookupError for an unknown game. Bot workers use this, then submit
-    through the service with expected_version=version.
-    """
-    import engine
-
-    get_game = get_game or engine.get
-    k = Keys(prefix)
-    raw = redis_client.register_script(LOAD)(keys=[k.meta(game_id), k.log(game_id), k.snap(game_id)])
-    if not raw:
-        raise LookupError(f"no game {game_id!r}")
-    meta_hash = redis_client.hgetall(k.meta(game_id))
-    meta = Meta.from_hash(game_id, meta_hash)
-    version, digest, _snap_version, snap_state, *tail = raw
-    game = get_game(meta.game)
-    state = _from_snapshot(game, snap_state, tail)
-    if state is None or state.digest() != digest:
-        state = replay_entries(
-            game.new(meta.players, meta.seed, meta.options),
-            game,
-            [json.loads(e) for e in redis_client.lrange(k.log(game_id), 0, int(version) - 1)],
-        )
-    return LoadedGame(meta=meta, version=int(version), state=state)

@@ -10,7 +10,7 @@ every later replay of that entry says `token_delivered` with `token` null.
 
 Why the trimming is a script and not XADD MAXLEN: trimming by length dropped the oldest entries whatever they
 were, so a flood of challenges (or of turns) could drop an unread `game_start` whose sealed token then had no
-entry to deliver it: the challenger's only seat token, lost. `_ADD` trims exactly to the length, oldest first,
+entry to deliver it: the challenger's only seat token, lost. `ADD` trims exactly to the length, oldest first,
 but skips the entries that carry a pending token (`"token_pending":true`); those go only with age (their sealed
 token expires with them, GATEWAY_ACCOUNT_EVENTS_KEEP_S), so the stream may exceed its length by the number of
 undelivered game starts, which the game quotas bound.
@@ -27,6 +27,7 @@ from redis.asyncio import Redis
 
 from services.gateway.keys import Keys
 from services.matchmaker.sealing import seal, unseal
+from services.redis_scripts import LuaScript
 
 #: The event types of the account stream.
 TYPES = ("challenge", "challenge_closed", "game_start", "your_turn", "game_end")
@@ -34,42 +35,8 @@ TYPES = ("challenge", "challenge_closed", "game_start", "your_turn", "game_end")
 #: What the data of an entry that carries a credential holds (compact JSON, as `add_to` writes it).
 CREDENTIAL_MARK = '"token_pending":true'
 
-#: Lua: `append(stream, type, data, max length, min id, ttl s)` adds one entry, trims by age, then deletes the
-#: oldest entries without CREDENTIAL_MARK (never the one just added) down to the max length. Shared with the
-#: turn follower's publishing script (following.py).
-APPEND_LUA = """
-local function append(key, kind, data, maxlen, minid, ttl)
-  local id = redis.call('XADD', key, '*', 'type', kind, 'data', data)
-  redis.call('XTRIM', key, 'MINID', minid)
-  local excess = redis.call('XLEN', key) - maxlen
-  local start = '-'
-  while excess > 0 do
-    local batch = redis.call('XRANGE', key, start, '+', 'COUNT', excess + 16)
-    local progressed = false
-    for _, entry in ipairs(batch) do
-      if excess <= 0 or entry[1] == id then break end
-      progressed = true
-      start = '(' .. entry[1]
-      local fields, keep = entry[2], false
-      for i = 1, #fields, 2 do
-        if fields[i] == 'data' and string.find(fields[i + 1], '""" + CREDENTIAL_MARK + """', 1, true) then
-          keep = true
-        end
-      end
-      if not keep then
-        redis.call('XDEL', key, entry[1])
-        excess = excess - 1
-      end
-    end
-    if not progressed then break end
-  end
-  redis.call('EXPIRE', key, ttl)
-  return id
-end
-"""
-
-# KEYS: the stream. ARGV: type, data, max length, min id, ttl s.
-_ADD = APPEND_LUA + "return append(KEYS[1], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5])"
+#: Adds one event, trimmed by length (sparing entries with CREDENTIAL_MARK: lua/append.lua) and age.
+ADD = LuaScript.beside(__file__, "account_add")
 
 
 def _text(value: bytes | str) -> str:
@@ -91,8 +58,9 @@ class AccountEvents:
     def add_to(self, pipe: Any, player_id: str, kind: str, data: Mapping[str, Any]) -> None:
         """Queue one event on `pipe` (a pipeline), bounded by length (sparing pending tokens) and age."""
         min_id = f"{int((time.time() - self.keep_s) * 1000)}-0"
-        pipe.eval(_ADD, 1, self.keys.account_events(player_id), kind, json.dumps(data, separators=(",", ":")),
-                  self.maxlen, min_id, self.keep_s)
+        ADD.queue(pipe, keys={"stream": self.keys.account_events(player_id)},
+                  args={"type": kind, "data": json.dumps(data, separators=(",", ":")), "maxlen": self.maxlen,
+                        "minid": min_id, "ttl": self.keep_s})
 
     async def publish(self, player_id: str, kind: str, data: Mapping[str, Any]) -> None:
         async with self.redis.pipeline(transaction=True) as pipe:

@@ -17,13 +17,9 @@ from redis.asyncio import Redis
 
 from services.gateway.errors import ApiError
 from services.gateway.keys import Keys
+from services.redis_scripts import LuaScript
 
-# {count, ms left in the window}
-_TAKE = """
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return {n, redis.call('PTTL', KEYS[1])}
-"""
+TAKE = LuaScript.beside(__file__, "address_take")
 
 
 def client_address(request: Request) -> str:
@@ -37,15 +33,15 @@ class AddressQuota:
         self.what = what
         self.limit = limit
         self.window_s = window_s
-        self._take = redis.register_script(_TAKE)
+        self._take = TAKE.register(redis)
 
     async def take(self, address: str) -> None:
         """Count one more for `address`; 429 `too_many_<what>` once the window's limit is spent (0: no limit)."""
         if not self.limit:
             return
         window = int(time.time() // self.window_s)
-        count, ttl_ms = await self._take(keys=[self.keys.rate(self.what, address, window)],
-                                         args=[self.window_s * 1000])
+        count, ttl_ms = await self._take(keys={"counter": self.keys.rate(self.what, address, window)},
+                                         args={"window_ms": self.window_s * 1000})
         if int(count) > self.limit:
             retry = max(1, math.ceil(max(int(ttl_ms), 0) / 1000))
             raise ApiError(429, f"at most {self.limit} {self.what} per {self.window_s} s from one address; retry "

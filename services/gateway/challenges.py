@@ -1,9 +1,10 @@
 """Challenges between two accounts, in Redis, every status change one atomic script.
 
 A challenge is a hash (status pending | accepting | accepted | declined | cancelled | expired) listed in
-both players' `challenges_of` index and, while pending, in `challenges_due` by expiry time. `_MOVE` checks
-the status and the expiry in the same script that changes it, so an accept racing a cancel, a decline or
-the expiry sweep has exactly one winner, and only the winner publishes the `challenge_closed` events.
+both players' `challenges_of` index and, while pending, in `challenges_due` by expiry time. `MOVE`
+(lua/challenge_move.lua) checks the status and the expiry in the same script that changes it, so an accept
+racing a cancel, a decline or the expiry sweep has exactly one winner, and only the winner publishes the
+`challenge_closed` events.
 """
 
 from __future__ import annotations
@@ -17,44 +18,14 @@ from typing import Any
 from redis.asyncio import Redis
 
 from services.gateway.keys import Keys
+from services.redis_scripts import LuaScript
 
-# KEYS: challenge, due. ARGV: required status, new status, now ms.
-# Returns "ok" if the status was moved, else the status it has (a lapsed pending one is marked expired first,
-# and then "expired" is returned unless the move was the expiry itself).
-_MOVE = """
-local status = redis.call('HGET', KEYS[1], 'status')
-if not status then return false end
-if status == 'pending' and tonumber(redis.call('HGET', KEYS[1], 'expires_ms')) <= tonumber(ARGV[3]) then
-  redis.call('HSET', KEYS[1], 'status', 'expired', 'closed_ms', ARGV[3])
-  redis.call('ZREM', KEYS[2], redis.call('HGET', KEYS[1], 'id'))
-  if ARGV[2] == 'expired' then return 'ok' end
-  return 'expired'
-end
-if status ~= ARGV[1] then return status end
-redis.call('HSET', KEYS[1], 'status', ARGV[2], 'closed_ms', ARGV[3])
-if ARGV[2] ~= 'pending' and ARGV[2] ~= 'accepting' then
-  redis.call('ZREM', KEYS[2], redis.call('HGET', KEYS[1], 'id'))
-end
-return 'ok'
-"""
+MOVE = LuaScript.beside(__file__, "challenge_move")
 
 #: How many challenges one player's index keeps (newest).
 INDEX_KEEP = 200
 
-# KEYS: the sender's and the recipient's open sets. ARGV: now ms, challenge id, its expiry ms, max per sender,
-# max per recipient (0: no bound), ttl s. Forgets lapsed entries, then takes a place in both or answers which
-# side is full ("sender" or "recipient").
-_RESERVE = """
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
-if tonumber(ARGV[4]) > 0 and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 'sender' end
-if tonumber(ARGV[5]) > 0 and redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 'recipient' end
-for i = 1, 2 do
-  redis.call('ZADD', KEYS[i], ARGV[3], ARGV[2])
-  redis.call('EXPIRE', KEYS[i], ARGV[6])
-end
-return 'ok'
-"""
+RESERVE = LuaScript.beside(__file__, "challenge_reserve")
 
 
 class TooManyChallenges(Exception):
@@ -121,8 +92,8 @@ class Challenges:
         self.keep_s = ttl_s + keep_s
         self.per_sender = per_sender
         self.per_recipient = per_recipient
-        self._move = redis.register_script(_MOVE)
-        self._reserve = redis.register_script(_RESERVE)
+        self._move = MOVE.register(redis)
+        self._reserve = RESERVE.register(redis)
 
     async def create(self, challenger: str, to: str, game: str, players: int, options: dict[str, Any],
                      time_control: dict[str, Any] | None, rated: bool) -> Challenge:
@@ -130,8 +101,10 @@ class Challenges:
         cid = uuid.uuid4().hex
         now = int(time.time() * 1000)
         taken = _text(await self._reserve(
-            keys=[self.keys.challenges_open("from", challenger), self.keys.challenges_open("to", to)],
-            args=[now, cid, now + self.ttl_ms, self.per_sender, self.per_recipient, self.ttl_s],
+            keys={"sender": self.keys.challenges_open("from", challenger),
+                  "recipient": self.keys.challenges_open("to", to)},
+            args={"now": now, "challenge_id": cid, "expires": now + self.ttl_ms, "max_sender": self.per_sender,
+                  "max_recipient": self.per_recipient, "ttl": self.ttl_s},
         ))
         if taken != "ok":
             raise TooManyChallenges(taken or "sender", self.per_sender if taken == "sender" else self.per_recipient)
@@ -157,8 +130,9 @@ class Challenges:
     async def move(self, challenge_id: str, required: str, new: str) -> str | None:
         """Move `required` -> `new` atomically; "ok", else the status it has (None: no such challenge). A challenge
         that closed no longer counts against its players' bounds (a lapsed one drops out by its expiry)."""
-        result = await self._move(keys=[self.keys.challenge(challenge_id), self.keys.challenges_due()],
-                                  args=[required, new, int(time.time() * 1000)])
+        result = await self._move(keys={"challenge": self.keys.challenge(challenge_id),
+                                        "due": self.keys.challenges_due()},
+                                  args={"required": required, "new": new, "now": int(time.time() * 1000)})
         if result and _text(result) == "ok" and new not in ("pending", "accepting"):
             challenger, to = await self.redis.hmget(self.keys.challenge(challenge_id), ["challenger", "to"])
             async with self.redis.pipeline(transaction=False) as pipe:

@@ -25,9 +25,9 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from services.gateway.account_events import APPEND_LUA
 from services.gateway.gamestate import GameStateError
 from services.gateway.keys import Keys
+from services.redis_scripts import LuaScript
 from services.standings import shown_scores, shown_winners
 
 if TYPE_CHECKING:
@@ -35,31 +35,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# KEYS: follow_pos, then the account streams of the events. ARGV: version, to_act JSON, trim min id, maxlen,
-# keep s, then (type, data JSON) per event. Appends the events only if `version` is newer than the last
-# published one; returns 1 if it did.
-_PUBLISH = APPEND_LUA + """
-local last = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
-if last >= tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 'to_act', ARGV[2])
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-for i = 2, #KEYS do
-  local j = 6 + 2 * (i - 2)
-  append(KEYS[i], ARGV[j], ARGV[j + 1], tonumber(ARGV[4]), ARGV[3], ARGV[5])
-end
-return 1
-"""
-
-# KEYS: lease. ARGV: holder, ttl ms. Renew the lease if this holder still has it.
-_RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0
-"""
-
-_RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
+PUBLISH = LuaScript.beside(__file__, "follow_publish")
+RENEW = LuaScript.beside(__file__, "lease_renew")
+RELEASE = LuaScript.beside(__file__, "lease_release")
 
 
 def _text(value: bytes | str) -> str:
@@ -102,9 +80,9 @@ class Follower:
         self.holder = secrets.token_hex(8)
         self.tasks: dict[str, asyncio.Task] = {}
         self._wake = asyncio.Event()
-        self._publish = c.redis.register_script(_PUBLISH)
-        self._renew = c.redis.register_script(_RENEW)
-        self._release = c.redis.register_script(_RELEASE)
+        self._publish = PUBLISH.register(c.redis)
+        self._renew = RENEW.register(c.redis)
+        self._release = RELEASE.register(c.redis)
 
     def kick(self) -> None:
         self._wake.set()
@@ -162,7 +140,7 @@ class Follower:
                 task.cancel()
             await asyncio.gather(renewing, following, return_exceptions=True)
             with contextlib.suppress(Exception):
-                await self._release(keys=[lease], args=[self.holder])
+                await self._release(keys={"lease": lease}, args={"holder": self.holder})
             self.tasks.pop(game_id, None)
 
     async def _keep_lease(self, lease: str) -> None:
@@ -170,7 +148,7 @@ class Follower:
         ttl_ms = int(self.settings.follow_lease_s * 1000)
         while True:
             await asyncio.sleep(self.settings.follow_lease_s / 3)
-            if not await self._renew(keys=[lease], args=[self.holder, ttl_ms]):
+            if not await self._renew(keys={"lease": lease}, args={"holder": self.holder, "ttl_ms": ttl_ms}):
                 return
 
     async def _follow_game(self, game_id: str) -> None:
@@ -222,12 +200,15 @@ class Follower:
                     events.append((seats[seat], "your_turn", {"game_id": game_id, "seat": seat, "version": version,
                                                               "deadline": deadlines.get(seat)}))
         s = self.settings
-        args: list[Any] = [version, json.dumps(to_act), f"{int((time.time() - s.account_events_keep_s) * 1000)}-0",
-                           s.account_events_maxlen, s.account_events_keep_s]
-        for _pid, kind, data in events:
-            args += [kind, json.dumps(data, separators=(",", ":"))]
-        await self._publish(keys=[self.c.keys.follow_pos(game_id),
-                                  *(self.c.keys.account_events(pid) for pid, _k, _d in events)], args=args)
+        await self._publish(
+            keys={"follow_pos": self.c.keys.follow_pos(game_id),
+                  "streams": [self.c.keys.account_events(pid) for pid, _k, _d in events]},
+            args={"version": version, "to_act": json.dumps(to_act),
+                  "minid": f"{int((time.time() - s.account_events_keep_s) * 1000)}-0",
+                  "maxlen": s.account_events_maxlen, "keep": s.account_events_keep_s,
+                  "events": [x for _pid, kind, data in events
+                             for x in (kind, json.dumps(data, separators=(",", ":")))]},
+        )
 
     async def _forget(self, game_id: str, seats: dict[int, str]) -> None:
         """The game ended (or is gone): off the followed set and the accounts' ongoing games."""

@@ -21,22 +21,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope
 from services.gateway.accounts import HUMAN_KEY_PREFIX, is_bot_key
 from services.gateway.errors import error_response
 from services.gateway.keys import Keys, token_hash
+from services.redis_scripts import LuaScript
 
 log = logging.getLogger(__name__)
 
 EXEMPT_PATHS = frozenset({"/healthz", "/readyz"})
 
-# Counts every key of one request (per IP, per token) in ONE round trip: {n1, ttl1, n2, ttl2, ...}
-_INCR = """
-local out = {}
-for i, key in ipairs(KEYS) do
-  local n = redis.call('INCR', key)
-  if n == 1 then redis.call('PEXPIRE', key, ARGV[1]) end
-  out[2 * i - 1] = n
-  out[2 * i] = redis.call('PTTL', key)
-end
-return out
-"""
+INCR = LuaScript.beside(__file__, "rate_incr")
 
 
 def bearer_token(scope: Scope) -> str | None:
@@ -147,7 +138,7 @@ class RateLimiter:
         self.per_token = per_token
         self.ip_ceiling = ip_ceiling
         self.window_s = window_s
-        self._script = redis.register_script(_INCR)
+        self._script = INCR.register(redis)
 
     @staticmethod
     def exempt(scope: Scope) -> bool:
@@ -191,7 +182,8 @@ class RateLimiter:
         if not buckets:
             return None
         try:
-            counted = await self._script(keys=[key for key, _, _ in buckets], args=[self.window_s * 1000])
+            counted = await self._script(keys={"buckets": [key for key, _, _ in buckets]},
+                                         args={"window_ms": self.window_s * 1000})
         except RedisError as exc:  # fail open: Redis trouble shows in /readyz, not as 429s
             log.warning("rate limiter unavailable: %s", exc.__class__.__name__)
             return None

@@ -26,6 +26,7 @@ from redis.asyncio import Redis
 from services import standings
 from services.archive.accounts import AccountRepository, BoardRow, Skill
 from services.gateway.keys import Keys
+from services.redis_scripts import LuaScript
 
 MODEL = PlackettLuce()
 
@@ -67,17 +68,7 @@ class Rating:
 DEFAULT = Rating(MODEL.mu, MODEL.sigma, 0)
 
 
-# KEYS: rated_pending, rated_due, then rated:<id> per game. ARGV: check time ms, JSON array of
-# [game_id, game, [seat, entity, seat, entity, ...]] per game (same order as the keys).
-_REGISTER = """
-local games = cjson.decode(ARGV[2])
-for i, g in ipairs(games) do
-  redis.call('HSET', KEYS[2 + i], 'game', g[2], unpack(g[3]))
-  redis.call('SADD', KEYS[1], g[1])
-  redis.call('ZADD', KEYS[2], ARGV[1], g[1])
-end
-return #games
-"""
+REGISTER = LuaScript.beside(__file__, "rated_register")
 
 
 class Ratings:
@@ -87,7 +78,7 @@ class Ratings:
         self.redis = redis
         self.keys = keys
         self.repo = repo
-        self._register = redis.register_script(_REGISTER)
+        self._register = REGISTER.register(redis)
 
     async def get(self, player_id: str, game: str) -> Rating:
         skill = await self.repo.rating(player_id, game)
@@ -112,10 +103,13 @@ class Ratings:
         first checks them at check_at_ms."""
         if not games:
             return
-        keys = [self.keys.rated_pending(), self.keys.rated_due(), *(self.keys.rated_game(g[0]) for g in games)]
         rows = [[game_id, game, [x for seat, entity in seats.items() for x in (str(seat), entity)]]
                 for game_id, game, seats in games]
-        await self._register(keys=keys, args=[check_at_ms, json.dumps(rows)])
+        await self._register(
+            keys={"pending": self.keys.rated_pending(), "due": self.keys.rated_due(),
+                  "games": [self.keys.rated_game(g[0]) for g in games]},
+            args={"check_at": check_at_ms, "rows": json.dumps(rows)},
+        )
 
     async def due(self, now_ms: int, limit: int) -> list[str]:
         """Up to `limit` unsettled rated games whose next check time has come, earliest first."""

@@ -26,179 +26,21 @@ from redis.asyncio import Redis
 
 from services.gateway.keys import Keys
 from services.matchmaker.sealing import seal, unseal
+from services.redis_scripts import LuaScript
 
 log = logging.getLogger(__name__)
 
-# KEYS: ticket, alive, queue. ARGV: ttl_ms, ticket id, now ms. Returns {status after the poll, the sealed token,
-# a clear token (written by a matchmaker of the previous release)}: a matched ticket's token ("" if none) is
-# taken off the ticket by the first poll that sees it, so exactly one poll ever gets it.
-_POLL = """
-local status = redis.call('HGET', KEYS[1], 'status')
-if not status then return false end
-if status == 'queued' then
-  if redis.call('EXISTS', KEYS[2]) == 1 then
-    redis.call('PEXPIRE', KEYS[2], ARGV[1])
-  else
-    redis.call('HSET', KEYS[1], 'status', 'expired')
-    redis.call('ZREM', KEYS[3], ARGV[2])
-    status = 'expired'
-  end
-end
-local sealed, clear = '', ''
-if status == 'matched' then
-  sealed = redis.call('HGET', KEYS[1], 'token_sealed') or ''
-  clear = redis.call('HGET', KEYS[1], 'token') or ''
-  if sealed ~= '' or clear ~= '' then
-    redis.call('HDEL', KEYS[1], 'token_sealed', 'token')
-    redis.call('HSET', KEYS[1], 'token_delivered_ms', ARGV[3])
-  end
-end
-return {status, sealed, clear}
-"""
-
-# KEYS: ticket, alive, queue. ARGV: ticket id. Returns the status after the call.
-_CANCEL = """
-local status = redis.call('HGET', KEYS[1], 'status')
-if not status then return false end
-if status == 'queued' then
-  if redis.call('EXISTS', KEYS[2]) == 1 then
-    redis.call('HSET', KEYS[1], 'status', 'cancelled')
-    redis.call('DEL', KEYS[2])
-    status = 'cancelled'
-  else
-    redis.call('HSET', KEYS[1], 'status', 'expired')
-    status = 'expired'
-  end
-  redis.call('ZREM', KEYS[3], ARGV[1])
-end
-return status
-"""
-
+POLL = LuaScript.beside(__file__, "poll")
+CANCEL = LuaScript.beside(__file__, "cancel")
 # Data of many tickets travels as one JSON argument (cjson in the script) instead of one argument per value:
 # encoding tens of thousands of arguments cost the matchmaker more CPU than everything else in a pass.
+IDS = LuaScript.beside(__file__, "ids")
+QUEUED = LuaScript.beside(__file__, "queued")
+CLAIM = LuaScript.beside(__file__, "claim")
+RELEASE = LuaScript.beside(__file__, "release")
+MATCHED = LuaScript.beside(__file__, "matched")
 
-# KEYS: queue. Returns the queue's ticket ids, oldest first, as one JSON array.
-_IDS = """
-local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
-if #ids == 0 then return '[]' end
-return cjson.encode(ids)
-"""
-
-# KEYS: queue, then ticket_1, alive_1, ticket_2, alive_2, ... ARGV: JSON array of the ticket ids.
-# Returns a JSON array with [id, player_id, game, players, options, bots_after_s, created_ms, rating, time_control] per
-# queued, alive ticket (one string to parse instead of a hash per ticket). On the way it drops from the queue
-# the ids whose ticket is gone, and marks expired (and drops) the queued tickets whose TTL lapsed.
-_QUEUED = """
-local ids = cjson.decode(ARGV[1])
-local out = {}
-for i, id in ipairs(ids) do
-  local t = KEYS[2 * i]
-  local f = redis.call('HMGET', t, 'status', 'player_id', 'game', 'players', 'options', 'bots_after_s',
-                       'created_ms', 'rating', 'time_control')
-  if not f[1] then
-    if redis.call('EXISTS', t) == 0 then redis.call('ZREM', KEYS[1], id) end
-  elseif f[1] == 'queued' then
-    if redis.call('EXISTS', KEYS[2 * i + 1]) == 1 then
-      out[#out + 1] = {id, f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9] or 'null'}
-    else
-      redis.call('HSET', t, 'status', 'expired')
-      redis.call('ZREM', KEYS[1], id)
-    end
-  end
-end
-if #out == 0 then return '[]' end
-return cjson.encode(out)
-"""
-
-# KEYS: queue, claims, then ticket_1, alive_1, ticket_2, alive_2, ... of every group in turn.
-# ARGV: claim id, now_ms, JSON array of the groups' ticket-id arrays (same order as the keys).
-# Each group on its own is claimed whole or not at all: its result is 0 when every ticket was claimed, else
-# the 1-based index (within the group) of the first that could not be (an expired one is marked expired on
-# the way). Returns the results, one per group. Claimed tickets are listed in `claims` by claim time.
-_CLAIM = """
-local groups = cjson.decode(ARGV[3])
-local results = {}
-local base = 0
-for j, ids in ipairs(groups) do
-  local failed = 0
-  for i, id in ipairs(ids) do
-    local k = base + i
-    local t = KEYS[2 * k + 1]
-    if redis.call('HGET', t, 'status') ~= 'queued' then
-      failed = i
-      break
-    end
-    if redis.call('EXISTS', KEYS[2 * k + 2]) == 0 then
-      redis.call('HSET', t, 'status', 'expired')
-      redis.call('ZREM', KEYS[1], id)
-      failed = i
-      break
-    end
-  end
-  if failed == 0 then
-    for i, id in ipairs(ids) do
-      redis.call('HSET', KEYS[2 * (base + i) + 1], 'status', 'claimed', 'claim', ARGV[1])
-      redis.call('ZREM', KEYS[1], id)
-      redis.call('ZADD', KEYS[2], ARGV[2], id)
-    end
-  end
-  results[j] = failed
-  base = base + #ids
-end
-return results
-"""
-
-# KEYS: queue, claims, then ticket_1, alive_1, ... ARGV: claim id, ttl_ms, then ticket ids.
-# Puts this claim's tickets back in the queue with a fresh TTL (game creation failed, or its owner died).
-_RELEASE = """
-local n = (#KEYS - 2) / 2
-for i = 1, n do
-  local t = KEYS[2 * i + 1]
-  if redis.call('HGET', t, 'status') == 'claimed' and redis.call('HGET', t, 'claim') == ARGV[1] then
-    redis.call('HSET', t, 'status', 'queued')
-    redis.call('HDEL', t, 'claim')
-    redis.call('SET', KEYS[2 * i + 2], '1', 'PX', ARGV[2])
-    redis.call('ZADD', KEYS[1], redis.call('HGET', t, 'created_ms'), ARGV[i + 2])
-    redis.call('ZREM', KEYS[2], ARGV[i + 2])
-  end
-end
-return 1
-"""
-
-# KEYS: claims, then ticket_1, alive_1, ... of every group in turn. ARGV: claim id, JSON array with per group
-# an array of [ticket id, game_id, seat, sealed token or ""] (same order as the keys). Each group on its own records
-# its placements only if every one of its tickets is still held by this claim (1), else writes nothing (0).
-# Returns the results, one per group.
-_MATCHED = """
-local groups = cjson.decode(ARGV[2])
-local results = {}
-local base = 0
-for j, placements in ipairs(groups) do
-  local held = 1
-  for i = 1, #placements do
-    local t = KEYS[2 * (base + i)]
-    if redis.call('HGET', t, 'status') ~= 'claimed' or redis.call('HGET', t, 'claim') ~= ARGV[1] then
-      held = 0
-      break
-    end
-  end
-  if held == 1 then
-    for i, p in ipairs(placements) do
-      local k = base + i
-      local t = KEYS[2 * k]
-      redis.call('HSET', t, 'status', 'matched', 'game_id', p[2], 'seat', p[3])
-      if p[4] ~= '' then redis.call('HSET', t, 'token_sealed', p[4]) end
-      redis.call('DEL', KEYS[2 * k + 1])
-      redis.call('ZREM', KEYS[1], p[1])
-    end
-  end
-  results[j] = held
-  base = base + #placements
-end
-return results
-"""
-
-#: Tickets read per _QUEUED call: bounds how long one script holds Redis.
+#: Tickets read per QUEUED call: bounds how long one script holds Redis.
 READ_CHUNK = 1000
 
 #: (game_id, seat, seat token or None) of one matched ticket.
@@ -281,13 +123,13 @@ class TicketStore:
         self.ttl_ms = max(1, int(ttl_s * 1000))
         self.keep_s = keep_s
         self.secret = secret
-        self._poll = redis.register_script(_POLL)
-        self._cancel = redis.register_script(_CANCEL)
-        self._claim = redis.register_script(_CLAIM)
-        self._release = redis.register_script(_RELEASE)
-        self._matched = redis.register_script(_MATCHED)
-        self._queued = redis.register_script(_QUEUED)
-        self._ids = redis.register_script(_IDS)
+        self._poll = POLL.register(redis)
+        self._cancel = CANCEL.register(redis)
+        self._claim = CLAIM.register(redis)
+        self._release = RELEASE.register(redis)
+        self._matched = MATCHED.register(redis)
+        self._queued = QUEUED.register(redis)
+        self._ids = IDS.register(redis)
 
     async def create(
         self, player_id: str, game: str, players: int, options: dict, bots_after_s: float, rating: float,
@@ -327,10 +169,8 @@ class TicketStore:
         ticket = await self.get(ticket_id)
         if ticket is None:
             return None
-        reply = await self._poll(
-            keys=[self.keys.ticket(ticket_id), self.keys.ticket_alive(ticket_id), self.keys.queue(ticket.bucket)],
-            args=[self.ttl_ms, ticket_id, int(time.time() * 1000)],
-        )
+        reply = await self._poll(keys=self._ticket_keys(ticket),
+                                 args={"ttl_ms": self.ttl_ms, "ticket_id": ticket_id, "now": int(time.time() * 1000)})
         ticket = await self.get(ticket_id)
         if not reply or ticket is None:
             return ticket
@@ -347,11 +187,13 @@ class TicketStore:
         ticket = await self.get(ticket_id)
         if ticket is None:
             return None
-        status = await self._cancel(
-            keys=[self.keys.ticket(ticket_id), self.keys.ticket_alive(ticket_id), self.keys.queue(ticket.bucket)],
-            args=[ticket_id],
-        )
+        status = await self._cancel(keys=self._ticket_keys(ticket), args={"ticket_id": ticket_id})
         return _text(status) if status else None
+
+    def _ticket_keys(self, ticket: Ticket) -> dict[str, str]:
+        """The keys of one ticket that POLL and CANCEL change."""
+        return {"ticket": self.keys.ticket(ticket.ticket_id), "alive": self.keys.ticket_alive(ticket.ticket_id),
+                "queue": self.keys.queue(ticket.bucket)}
 
     async def buckets(self) -> list[str]:
         return sorted(_text(b) for b in await self.redis.smembers(self.keys.buckets()))
@@ -363,11 +205,12 @@ class TicketStore:
         """
         queue = self.keys.queue(bucket)
         opponents = "humans" if bucket.endswith(HUMANS_ONLY) else "any"
-        ids = json.loads(await self._ids(keys=[queue]))
+        ids = json.loads(await self._ids(keys={"queue": queue}))
         out = []
         for start in range(0, len(ids), READ_CHUNK):
             chunk = ids[start:start + READ_CHUNK]
-            rows = json.loads(await self._queued(keys=[queue, *self._pairs(chunk)], args=[_dumps(chunk)]))
+            rows = json.loads(await self._queued(keys={"queue": queue, "pairs": self._pairs(chunk)},
+                                                 args={"ids": _dumps(chunk)}))
             out += [
                 Ticket(tid, player_id, game, int(players), json.loads(options), float(bots_after_s),
                        int(created_ms), float(rating), "queued", opponents=opponents,
@@ -395,13 +238,14 @@ class TicketStore:
             return []
         now_ms = int(time.time() * 1000) if now_ms is None else now_ms
         ids = [tid for group in groups for tid in group]
-        keys = [self.keys.queue(bucket), self.keys.claims(), *self._pairs(ids)]
-        return [int(r) for r in await self._claim(keys=keys, args=[claim_id, now_ms, _dumps(groups)])]
+        keys = {"queue": self.keys.queue(bucket), "claims": self.keys.claims(), "pairs": self._pairs(ids)}
+        args = {"claim_id": claim_id, "now": now_ms, "groups": _dumps(groups)}
+        return [int(r) for r in await self._claim(keys=keys, args=args)]
 
     async def release(self, claim_id: str, bucket: str, ticket_ids: list[str]) -> None:
         """Put claimed tickets back in the queue (game creation failed), with a fresh TTL."""
-        keys = [self.keys.queue(bucket), self.keys.claims(), *self._pairs(ticket_ids)]
-        await self._release(keys=keys, args=[claim_id, self.ttl_ms, *ticket_ids])
+        keys = {"queue": self.keys.queue(bucket), "claims": self.keys.claims(), "pairs": self._pairs(ticket_ids)}
+        await self._release(keys=keys, args={"claim_id": claim_id, "ttl_ms": self.ttl_ms, "ids": ticket_ids})
 
     async def matched(self, claim_id: str, placements: dict[str, Placement]) -> bool:
         """Record each claimed ticket's game, seat and (sealed) seat token; False (nothing written) if the claim
@@ -415,8 +259,8 @@ class TicketStore:
         ids = [tid for group in groups for tid in group]
         rows = [[[tid, game_id, str(seat), seal(self.secret, tid, token) if token else ""]
                  for tid, (game_id, seat, token) in group.items()] for group in groups]
-        keys = [self.keys.claims(), *self._pairs(ids)]
-        return [bool(r) for r in await self._matched(keys=keys, args=[claim_id, _dumps(rows)])]
+        keys = {"claims": self.keys.claims(), "pairs": self._pairs(ids)}
+        return [bool(r) for r in await self._matched(keys=keys, args={"claim_id": claim_id, "groups": _dumps(rows)})]
 
     async def release_stale_claims(self, older_than_s: float) -> int:
         """Release claims held longer than `older_than_s` (their matchmaker died mid-creation)."""

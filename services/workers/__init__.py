@@ -4,7 +4,7 @@
 
 - `skyboard.bot_move(game_id, seat, version)` (tasks.py, logic in move.py):
   load the state at `version` from Redis through the service's storage layer
-  (`load_game_sync`: snapshot + log tail replayed by the engine; no second
+  (`loader.load_game_sync`: snapshot + log tail replayed by the engine; no second
   copy of the rules), exit at once if the game moved on, think with the seat's
   level (`ai.make_bot`; the process keeps each seat's bot for its next decision,
   `bot_cache.py`, so a search can start from the subtree it kept), and submit through the internal

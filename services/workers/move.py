@@ -21,9 +21,9 @@ from engine.core import Game
 from services.bot_policy import QueueAge, budget_scale
 from services.gamestate.client import AdminClient, GameServiceError
 from services.gamestate.keys import Keys
-from services.gamestate.store import load_game_sync
 from services.workers import metrics
 from services.workers.bot_cache import BotCache
+from services.workers.loader import load_game_sync
 
 log = logging.getLogger(__name__)
 

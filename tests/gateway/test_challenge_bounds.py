@@ -64,11 +64,14 @@ def test_the_turn_followers_events_never_trim_a_pending_seat_token(rdb) -> None:
     keys = Keys(new_prefix())
     stream, pos = keys.account_events("p1"), keys.follow_pos("g1")
     start = json.dumps({"game_id": "g1", "seat": 0, "token_pending": True}, separators=(",", ":"))
-    rdb.eval(account_events._ADD, 1, stream, "game_start", start, 10, "0-0", 3600)
-    publish = rdb.register_script(following._PUBLISH)
+    add = {"type": "game_start", "data": start, "maxlen": 10, "minid": "0-0", "ttl": 3600}
+    account_events.ADD.register(rdb)(keys={"stream": stream}, args=add)
+    publish = following.PUBLISH.register(rdb)
     for version in range(1, 301):
         turn = json.dumps({"game_id": "g2", "seat": 1, "version": version, "deadline": None})
-        assert publish(keys=[pos, stream], args=[version, "[1]", "0-0", 10, 3600, "your_turn", turn]) == 1
+        assert publish(keys={"follow_pos": pos, "streams": [stream]},
+                       args={"version": version, "to_act": "[1]", "minid": "0-0", "maxlen": 10, "keep": 3600,
+                             "events": ["your_turn", turn]}) == 1
     kept = rdb.xrange(stream)
     assert len(kept) == 10
     assert kept[0][1] == {"type": "game_start", "data": start}, "the pending token's entry survived 300 turns"

@@ -20,7 +20,7 @@ from services.archive.db import make_engine
 from services.archive.record import ArchivedGame
 from services.archive.repository import ArchiveRepository
 from services.gamestate.client import Created, GameClient
-from services.gamestate.store import replay_entries
+from services.gamestate.replay import replay_entries
 from tests.services.helpers import play_random
 
 ROOT = Path(__file__).resolve().parents[2]

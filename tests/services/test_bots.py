@@ -13,7 +13,7 @@ import pytest
 import redis as redis_sync
 
 from services.bot_policy import background_list, human_lists
-from services.gamestate.store import load_game_sync
+from services.workers.loader import load_game_sync
 from tests.services.helpers import expect_error
 
 

@@ -156,7 +156,7 @@ def test_the_async_client_speaks_the_batch_too(instance, client, settings):
 
 def test_the_cached_metadata_of_new_games_is_what_redis_holds(instance, client, rdb, prefix, admin):
     """Creation caches each game's metadata without reading it back: it must equal the parse of the hash."""
-    from services.gamestate.store import Meta
+    from services.gamestate.records import Meta
 
     results = admin.create_games([
         NewGame("toybids", 3, seed=1, options={"rounds": 2}, bots={0: "random"}, turn_seconds=20.0),

@@ -7,7 +7,7 @@ import random
 
 import grpc
 
-from services.gamestate.store import Meta
+from services.gamestate.records import Meta
 from tests.services.helpers import expect_error
 
 C = grpc.StatusCode

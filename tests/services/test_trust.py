@@ -181,7 +181,7 @@ def _bot_card(rdb, prefix: str, gid: str) -> int:
     """A card of the bot seat's hand, read as a worker reads the state (straight from the service's Redis)."""
     import redis as redis_sync
 
-    from services.gamestate.store import load_game_sync
+    from services.workers.loader import load_game_sync
     from tests.services import toygame
 
     sync = redis_sync.Redis(connection_pool=rdb.connection_pool)

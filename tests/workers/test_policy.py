@@ -73,7 +73,7 @@ def _play_until_follow_up(client, admin, redis, prefix: str) -> tuple[str, int]:
     """An OpenSky game of a human (seat 0) against a `random` bot (seat 1), played as a worker would but by hand,
     until a bot's move leaves the bot to act again: (game id, the version of that follow-up decision)."""
     from engine import get as get_game
-    from services.gamestate.store import load_game_sync
+    from services.workers.loader import load_game_sync
 
     for seed in range(1, 20):
         game = client.create_game("opensky", 2, seed=seed, bots={1: "random"})
