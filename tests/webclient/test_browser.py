@@ -15,6 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 # (game, players, options picked in the lobby, my click count at the mid-game screenshot)
 VS_BOTS = [
@@ -449,5 +450,5 @@ def test_my_turn_can_ring_and_notify_when_the_page_is_hidden(page, wc_gateway, b
     assert notified, "my turn came back while the page was hidden"
     assert all(title.startswith("Your turn in Blue Skies") for title, _body in notified)
     assert len(notified) <= 7, "one per turn that starts, not one per redraw"
-    page.reload()
-    assert page.get_by_label("Sound and notification on my turn").is_checked()
+    page.reload()  # the page restores the choice once its script and catalogue have loaded: wait for it
+    expect(page.get_by_label("Sound and notification on my turn")).to_be_checked(timeout=15_000)
