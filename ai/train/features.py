@@ -1,0 +1,83 @@
+"""Afterstate features of every legal action, computed only from what the deciding seat may know.
+
+Why this shape: a policy that scores each candidate action by the position it leads to (its *afterstate*) can
+learn from the search's visit shares with few parameters, and the game's heuristic already names the quantities
+that matter (`Heuristic.features`, the fitted win model's inputs).
+
+Honesty by construction: the afterstates are built on ONE determinization of the seat's information set, seeded
+by a hash of the seat's view (`view_seed`). Two true states the seat cannot tell apart have the same view, hence
+the same determinization, hence the same features and the same decision (tests/ai/test_train.py checks it with
+the engine's own determinizations as alternative truths). Chance inside `apply` (a card drawn) comes from that
+determinization's reseeded RNG, so it is sampled, never read from the truth.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+
+from ai.heuristics import for_game
+from engine.core import Action, State, canonical_json
+
+#: Bumped whenever the vector below changes meaning: a model records the version it was trained on.
+FEATURE_VERSION = "bs-after-1"
+
+#: Action kinds of Blue Skies, in a fixed order (one-hot).
+BS_TYPES = ("buy_gate", "buyout", "done", "play_card", "special", "discard", "help", "help_done")
+
+
+def view_seed(state: State, seat: int) -> int:
+    """A 64-bit seed from the seat's view alone: equal views (one information set) give equal seeds."""
+    digest = hashlib.sha256(canonical_json(state.view(seat)).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def feature_names(game: str) -> list[str]:
+    """Names of the columns `action_features` returns for `game`."""
+    if game != "blueskies":
+        raise ValueError(f"no action features for {game!r} yet")
+    base = list(for_game(game).FEATURES)
+    return ([f"type_{t}" for t in BS_TYPES]
+            + [f"mine_{n}" for n in base] + [f"rival_{n}" for n in base]
+            + [f"mine_d_{n}" for n in base] + [f"rival_d_{n}" for n in base]
+            + ["margin", "margin_d", "margin_vs_best", "turn_ends", "rounds_left"])
+
+
+def action_features(state: State, seat: int, legal: Sequence[Action]) -> list[list[float]]:
+    """One feature row per action of `legal` (the seat's legal actions, in order), from the afterstates on the
+    view-seeded determinization. Margins are the heuristic's projected lead over the best rival, in tens of
+    points; `margin_vs_best` is 0 for the greedy rule's choices (a one-ply argmax of the same margin)."""
+    game = state.game.name
+    if game != "blueskies":
+        raise ValueError(f"no action features for {game!r} yet")
+    heuristic = for_game(game)
+    det = state.determinize(seat, random.Random(view_seed(state, seat)))
+    before = heuristic.features(det)
+    proj0 = heuristic.projected_scores(det)
+    rounds = heuristic.scale(det) / 2.0 - 2.0  # scale = 4 + 2 x rounds left (ai/heuristics/blueskies.py)
+    others = [s for s in range(state.num_players) if s != seat]
+    margin0 = proj0[seat] - max(proj0[s] for s in others)
+    rows: list[list[float]] = []
+    margins: list[float] = []
+    for action in legal:
+        after = det.clone()
+        after.apply(seat, action)
+        feats = heuristic.features(after)
+        proj = heuristic.projected_scores(after)
+        rival = max(others, key=lambda s: proj[s])
+        margin = proj[seat] - proj[rival]
+        onehot = [1.0 if t == action.TYPE else 0.0 for t in BS_TYPES]
+        mine, theirs = feats[seat], feats[rival]
+        row = (onehot + list(mine) + list(theirs)
+               + [a - b for a, b in zip(mine, before[seat], strict=True)]
+               + [a - b for a, b in zip(theirs, before[rival], strict=True)]
+               + [margin / 10.0, (margin - margin0) / 10.0, 0.0,
+                  0.0 if seat in after.to_act() else 1.0, rounds])
+        rows.append([float(x) for x in row])
+        margins.append(margin)
+    best = max(margins)
+    at = len(BS_TYPES) + 4 * len(before[seat]) + 2
+    for row, margin in zip(rows, margins, strict=True):
+        row[at] = (margin - best) / 10.0
+    return rows
