@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import engine
+from ai.bot import Budget
 from ai.levels import CappedBot
 from ai.outcome import terminal_rewards
 from ai.tournament import code_fingerprint
@@ -42,9 +43,11 @@ def _round(row: list[float]) -> list[float]:
     return [round(x, 4) for x in row]
 
 
-def play_labelled_game(plan: str, game_index: int, code: str, run: str) -> tuple[list[dict], dict]:
+def play_labelled_game(plan: str, game_index: int, code: str, run: str, iterations: int | None = None
+                       ) -> tuple[list[dict], dict]:
     """One teacher self-play game on training deal `TRAIN_DEAL_BASE + game_index`: its position records and its
-    game record (see `ai.train.ledger`). Deterministic from the deal (the teachers search to an iteration cap)."""
+    game record (see `ai.train.ledger`). Deterministic from the deal (the teachers search to an iteration cap).
+    `iterations`: another cap than the teacher level's (tests use a small one)."""
     spec = PLANS[plan]
     game, players, teacher = spec["game"], spec["players"], spec["teacher"]
     deal = TRAIN_DEAL_BASE + game_index
@@ -52,6 +55,8 @@ def play_labelled_game(plan: str, game_index: int, code: str, run: str) -> tuple
     bots = [CappedBot(teacher, game) for _ in range(players)]
     for bot in bots:
         bot.bot.record_root = True
+        if iterations is not None:
+            bot.budget = Budget(iterations=iterations)
     master = random.Random(deal * 7919 + 17)
     rngs = [random.Random(master.getrandbits(64)) for _ in range(players)]
     positions: list[dict] = []
@@ -91,7 +96,7 @@ def play_labelled_game(plan: str, game_index: int, code: str, run: str) -> tuple
     return positions, record_game
 
 
-def run_job(plan: str, out: Path, positions: int, games: int | None = None) -> int:
+def run_job(plan: str, out: Path, positions: int, games: int | None = None, iterations: int | None = None) -> int:
     """Label games of `plan` into `out/ledger.jsonl` until it holds `positions` positions (or `games` games).
     Writes `out/pid` while running, `out/manifest.json` after every game and a line a game to `out/progress.log`."""
     if plan not in PLANS:
@@ -102,6 +107,7 @@ def run_job(plan: str, out: Path, positions: int, games: int | None = None) -> i
     spec = PLANS[plan]
     code = code_fingerprint(spec["game"])
     ledger = Ledger(out / "ledger.jsonl")
+    cap = iterations or CappedBot(spec["teacher"], spec["game"]).budget.iterations
     manifest_path = out / "manifest.json"
     run = out.name
     started = time.time()
@@ -117,14 +123,14 @@ def run_job(plan: str, out: Path, positions: int, games: int | None = None) -> i
             if index in ledger.done:
                 index += 1
                 continue
-            records, game_record = play_labelled_game(plan, index, code, run)
+            records, game_record = play_labelled_game(plan, index, code, run, iterations)
             ledger.commit_game(records, game_record)
             labelled_here += len(records)
             cpu_here += game_record["cpu_seconds"]
             hours = (time.time() - started) / 3600
             write_json_atomic(manifest_path, {
-                "run": run, "plan": plan, **spec, "teacher_iterations": CappedBot(spec["teacher"], spec["game"])
-                .budget.iterations, "deals": f"TRAIN_DEAL_BASE + game_index, TRAIN_DEAL_BASE = {TRAIN_DEAL_BASE} "
+                "run": run, "plan": plan, **spec, "teacher_iterations": cap,
+                "deals": f"TRAIN_DEAL_BASE + game_index, TRAIN_DEAL_BASE = {TRAIN_DEAL_BASE} "
                 "(evaluation deals, ai.tournament.game_seed, are all below 2**31)",
                 "feature_version": FEATURE_VERSION, "feature_names": feature_names(spec["game"]),
                 "code": code, "games": len(ledger.done), "positions": ledger.positions, "updated": _now(),

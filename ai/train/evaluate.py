@@ -1,0 +1,94 @@
+"""Paired games of the policy level against a ladder level, on deals never used for training.
+
+Why paired: the ladder's method (`ai.lab.ladder`): every deal is played once with each seating (the model first,
+then the opponent first), so both meet the same cards from the same seats; the share of the win credit gets a 95%
+Wilson interval. The opponent is a ladder level held to its free-core iteration cap (`ai.levels.CappedBot`).
+Deals are `ai.tournament.game_seed(seed, i)`, all below 2**31; training deals start at 10**10
+(`ai.train.label.TRAIN_DEAL_BASE`).
+
+The evaluation ledger (JSONL, one line a game, resumable: a rerun plays only the games missing) keys each game by
+model file digest, opponent and its cap, line-up, deal and code fingerprint, and records the model seat's CPU
+seconds per decision (`thread_time`), from which the p50/p99 figures come.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from ai.lab.ladder import credit, lineups
+from ai.levels import CappedBot, free_core_iterations
+from ai.match import MatchResult, play_match
+from ai.tournament import code_fingerprint, game_seed, wilson
+from ai.train.model import file_digest
+from ai.train.policy import PolicyBot
+
+MODEL = "learned-policy"
+TRAIN_SOURCES = ("features.py", "model.py", "policy.py")
+
+
+def train_code() -> str:
+    """sha256 of the sources that make the policy level's moves (ai/train/features.py, model.py, policy.py)."""
+    digest = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for name in TRAIN_SOURCES:
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _play(job: tuple[str, list[str], int, str]) -> tuple[MatchResult, list[float]]:
+    game, lineup, deal, model_path = job
+    policy = PolicyBot(model_path)
+    bots = [policy if level == MODEL else CappedBot(level, game) for level in lineup]
+    return play_match(game, lineup, deal, bots=bots), policy.decision_cpu
+
+
+def evaluate(model_path: str, opponent: str, game: str = "blueskies", players: int = 2, deals: int = 100,
+             seed: int = 35, ledger: str | None = None, workers: int = 1) -> dict:
+    """Play (or read from `ledger`) every deal once per line-up; return the model's share and latency figures."""
+    digest = file_digest(model_path)
+    jobs = [(game, lineup, game_seed(seed, s), model_path) for s in range(deals)
+            for lineup in lineups(opponent, MODEL, players)]
+    keys = [{"eval": game, "lineup": lineup, "deal": deal, "model": digest, "opponent": opponent,
+             "cap": free_core_iterations(opponent, game), "code": code_fingerprint(game), "train_code": train_code()}
+            for game, lineup, deal, _ in jobs]
+    done: dict[int, tuple[MatchResult, list[float]]] = {}
+    if ledger and os.path.exists(ledger):
+        wanted = {json.dumps(k, sort_keys=True): i for i, k in enumerate(keys)}
+        with open(ledger, encoding="utf-8") as handle:
+            for line in handle:
+                try:
+                    entry = json.loads(line)
+                    i = wanted.get(json.dumps(entry["key"], sort_keys=True))
+                except (ValueError, KeyError, TypeError):
+                    continue  # a line cut short by a killed run
+                if i is not None:
+                    done[i] = (MatchResult(**entry["result"]), entry["model_cpu"])
+    todo = [i for i in range(len(jobs)) if i not in done]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for i, (result, cpu) in zip(todo, pool.map(_play, [jobs[i] for i in todo]), strict=True):
+            done[i] = (result, cpu)
+            if ledger:
+                with open(ledger, "a", encoding="utf-8") as handle:
+                    handle.write(json.dumps({"key": keys[i], "result": dataclasses.asdict(result),
+                                             "model_cpu": [round(c, 6) for c in cpu]}) + "\n")
+    results = [done[i][0] for i in range(len(jobs))]
+    cpu = np.array([c for i in range(len(jobs)) for c in done[i][1]])
+    won = sum(credit(r, MODEL) for r in results)
+    low, high = wilson(won, len(results))
+    fair = sum(r.levels.count(MODEL) for r in results) / sum(len(r.levels) for r in results)
+    margins = [r.scores[r.levels.index(MODEL)] - max(s for k, s in enumerate(r.scores) if r.levels[k] != MODEL)
+               for r in results]
+    return {"game": game, "players": players, "opponent": opponent, "model": model_path, "model_sha256": digest,
+            "games": len(results), "credit": won, "share": won / len(results), "wilson95": [low, high],
+            "fair": fair, "separated": low > fair or high < fair, "mean_margin": float(np.mean(margins)),
+            "decisions": int(cpu.size), "cpu_p50_ms": float(np.percentile(cpu, 50) * 1000) if cpu.size else None,
+            "cpu_p99_ms": float(np.percentile(cpu, 99) * 1000) if cpu.size else None,
+            "cpu_max_ms": float(cpu.max() * 1000) if cpu.size else None, "deal_seed": seed, "deals": deals,
+            "ledger": ledger}

@@ -1,0 +1,141 @@
+"""ai.train: the labelling ledger resumes without duplicates, the numpy model scores as trained, the policy level
+is deterministic, honest (its decision never depends on what its seat cannot see) and fast."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import numpy as np
+import pytest
+
+import engine
+from ai.lab.selfplay import greedy_positions
+from ai.tournament import game_seed
+from ai.train.features import action_features, feature_names
+from ai.train.label import TRAIN_DEAL_BASE, play_labelled_game, run_job
+from ai.train.ledger import Ledger, read_positions
+from ai.train.model import PolicyModel
+from ai.train.policy import PolicyBot
+
+CAP = 30  # teacher iterations in these tests: the pipeline, not the teacher's strength
+
+
+def random_model(hidden: int = 16, seed: int = 3) -> PolicyModel:
+    gen = np.random.default_rng(seed)
+    f = len(feature_names("blueskies"))
+    layers = [(gen.normal(size=(hidden, f)), gen.normal(size=hidden)), (gen.normal(size=(1, hidden)),
+                                                                         gen.normal(size=1))]
+    return PolicyModel(gen.normal(size=f), np.abs(gen.normal(size=f)) + 0.5, layers, {"feature_version": "bs-after-1"})
+
+
+def lines(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_ledger_resumes_after_a_kill_without_duplicates(tmp_path):
+    out = tmp_path / "run"
+    run_job("bs2-distill", out, positions=10**6, games=1, iterations=CAP)
+    first = lines(out / "ledger.jsonl")
+    assert first[-1]["kind"] == "game" and first[-1]["game_index"] == 0
+    # a kill in the middle of game 1: some of its positions written, then a torn line
+    partial, _ = play_labelled_game("bs2-distill", 1, "x", "run", CAP)
+    with open(out / "ledger.jsonl", "a") as handle:
+        handle.write("".join(json.dumps(p) + "\n" for p in partial[:5]) + '{"kind": "posi')
+    run_job("bs2-distill", out, positions=10**6, games=2, iterations=CAP)
+    after = lines(out / "ledger.jsonl")
+    assert after[: len(first)] == first  # what was complete is untouched
+    keys = [(p["game_index"], p["index"]) for p in after if p["kind"] == "position"]
+    assert len(keys) == len(set(keys))
+    assert [g["game_index"] for g in after if g["kind"] == "game"] == [0, 1]
+    assert all(p["deal"] == TRAIN_DEAL_BASE + p["game_index"] for p in after)
+    assert Ledger(out / "ledger.jsonl").positions == len(keys) == len(list(read_positions(out / "ledger.jsonl")))
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["games"] == 2 and manifest["positions"] == len(keys) and manifest["teacher_iterations"] == CAP
+    assert not (out / "pid").exists()
+    with pytest.raises(ValueError):
+        Ledger(out / "ledger.jsonl").commit_game([], {"game_index": 1})
+
+
+def test_labels_are_deterministic_from_the_deal_and_well_formed():
+    a, game_a = play_labelled_game("bs2-distill", 7, "x", "r", CAP)
+    b, game_b = play_labelled_game("bs2-distill", 7, "x", "r", CAP)
+    assert a == b and game_a["actions"] == game_b["actions"]
+    for record in a:
+        assert len(record["features"]) == len(record["legal"]) == len(record["visits"]) >= 2
+        assert record["visits"][record["chosen"]] == max(record["visits"])
+    # the game replays from its deal and the recorded actions
+    state = engine.get("blueskies").new(2, game_a["deal"])
+    for seat, action in game_a["actions"]:
+        state.apply(seat, state.game.action_from_json(action))
+    assert state.is_over() and state.scores() == game_a["scores"]
+
+
+def test_training_deals_are_never_evaluation_deals():
+    assert all(game_seed(seed, i) < TRAIN_DEAL_BASE for seed in (1, 35, 10**9) for i in (0, 10**6))
+
+
+def test_numpy_model_round_trips_and_scores_as_its_formula(tmp_path):
+    model = random_model()
+    model.save(tmp_path / "m.npz")
+    loaded = PolicyModel.load(tmp_path / "m.npz")
+    x = np.random.default_rng(1).normal(size=(7, len(feature_names("blueskies"))))
+    (w0, b0), (w1, b1) = model.layers
+    expected = (np.tanh(((x - model.mean) / model.std) @ w0.T + b0) @ w1.T + b1)[:, 0]
+    assert np.allclose(loaded.scores(x), expected) and loaded.meta == model.meta
+    assert np.isclose(loaded.policy(x).sum(), 1.0)
+
+
+def test_numpy_inference_matches_the_trained_network(tmp_path):
+    pytest.importorskip("torch")
+    from ai.train.fit import fit
+
+    out = tmp_path / "run"
+    run_job("bs2-distill", out, positions=10**6, games=3, iterations=CAP)
+    card = fit([out / "ledger.jsonl"], tmp_path / "m.npz", hidden=8, epochs=30, holdout=3)
+    assert card["data"]["games"] == 3 and card["metrics"]["test_positions"] > 0
+    model = PolicyModel.load(tmp_path / "m.npz")
+    check = model.meta["check"]  # the trained torch network's own scores of a held-out position
+    assert len(check["torch_scores"]) >= 2
+    assert np.allclose(model.scores(check["features"]), check["torch_scores"], atol=1e-4)
+    assert not np.allclose(model.scores(check["features"]), np.mean(check["torch_scores"]), atol=1e-4)
+
+
+def _positions(seed: int, every: int = 3):
+    for state, seat, legal, _ in greedy_positions("blueskies", 2, seed, every):
+        yield state.clone(), seat, legal
+
+
+def test_policy_decision_is_the_same_under_every_determinization_of_what_it_cannot_see():
+    bot = PolicyBot(random_model())
+    hidden_differs = 0
+    checked = 0
+    for state, seat, legal in _positions(11):
+        choice = bot.choose(state, seat, random.Random(0))
+        for k in range(3):
+            truth = state.determinize(seat, random.Random(1000 + k))  # another truth the seat cannot tell apart
+            assert truth.view(seat) == state.view(seat)
+            assert truth.legal_actions(seat) == legal
+            hidden_differs += truth.holdings() != state.holdings()
+            assert action_features(truth, seat, legal) == action_features(state, seat, legal)
+            assert bot.choose(truth, seat, random.Random(99 + k)) == choice
+        checked += 1
+    assert checked >= 10 and hidden_differs >= checked  # the truths really differed in hidden cards
+
+
+def test_policy_is_deterministic_and_ignores_its_rng():
+    a, b = PolicyBot(random_model()), PolicyBot(random_model())
+    for state, seat, _legal in _positions(12):
+        assert a.choose(state, seat, random.Random(1)) == b.choose(state, seat, random.Random(2))
+
+
+def test_policy_decides_within_20_ms_cpu_p99():
+    bot = PolicyBot(random_model(hidden=64))
+    spent = []
+    for state, seat, _legal in _positions(13, every=1):
+        start = time.thread_time()
+        bot.choose(state, seat, random.Random(0))
+        spent.append(time.thread_time() - start)
+    assert len(spent) >= 30
+    assert np.percentile(spent, 99) < 0.020
