@@ -35,6 +35,7 @@ def main(argv: list[str] | None = None) -> None:
     fit.add_argument("--weight-decay", type=float, default=1e-4)
     fit.add_argument("--holdout", type=int, default=5, help="every n-th game (by game index) is held out")
     fit.add_argument("--seed", type=int, default=0)
+    fit.add_argument("--target-power", type=float, default=1.0, help="targets: visits**p, normalized (1: shares)")
     ev = sub.add_parser("evaluate", help="paired games of the policy against a ladder level (ai.train.evaluate)")
     ev.add_argument("--model", required=True)
     ev.add_argument("--opponent", default="greedy")
@@ -54,7 +55,7 @@ def main(argv: list[str] | None = None) -> None:
         from ai.train.fit import fit as run_fit
 
         card = run_fit([Path(p) for p in args.ledger], Path(args.out), args.hidden, args.epochs, args.lr,
-                       args.weight_decay, args.holdout, args.seed)
+                       args.weight_decay, args.holdout, args.seed, power=args.target_power)
         print(json.dumps({"metrics": card["metrics"], "data": {k: card["data"][k] for k in ("positions", "games")},
                           "model": card["model"], "model_sha256": card["model_sha256"]}, indent=1))
     else:

@@ -25,13 +25,15 @@ from ai.train.model import PolicyModel, file_digest
 MARGIN_VS_BEST = "margin_vs_best"
 
 
-def load_positions(paths: list[Path]) -> tuple[list[np.ndarray], list[np.ndarray], list[int], list[int], dict]:
-    """Feature matrices, visit shares, chosen indexes and game indexes of every complete position, and a summary."""
+def load_positions(paths: list[Path], power: float = 1.0
+                   ) -> tuple[list[np.ndarray], list[np.ndarray], list[int], list[int], dict]:
+    """Feature matrices, targets (visit shares; `power` sharpens them: visits**power, normalized), chosen indexes
+    and game indexes of every complete position, and a summary."""
     xs, ys, chosen, games = [], [], [], []
     deals, versions, codes = set(), set(), set()
     for path in paths:
         for record in read_positions(path):
-            visits = np.asarray(record["visits"], dtype=np.float64)
+            visits = np.asarray(record["visits"], dtype=np.float64) ** power
             if visits.sum() <= 0:
                 continue
             xs.append(np.asarray(record["features"], dtype=np.float32))
@@ -70,13 +72,13 @@ def agreement(scores: list[np.ndarray], chosen: list[int]) -> float:
 
 
 def fit(ledgers: list[Path], out: Path, hidden: int = 32, epochs: int = 400, lr: float = 3e-3,
-        weight_decay: float = 1e-4, holdout: int = 5, seed: int = 0, threads: int = 1) -> dict:
+        weight_decay: float = 1e-4, holdout: int = 5, seed: int = 0, threads: int = 1, power: float = 1.0) -> dict:
     """Train, keep the epoch with the best held-out cross-entropy, write `out` (.npz) and `out`.card.json."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
-    xs, ys, chosen, games, summary = load_positions(ledgers)
+    xs, ys, chosen, games, summary = load_positions(ledgers, power)
     if summary["feature_versions"] != [FEATURE_VERSION]:
         raise SystemExit(f"ledgers hold feature versions {summary['feature_versions']}, this code {FEATURE_VERSION}")
     test = [i for i, g in enumerate(games) if g % holdout == 0]
@@ -141,7 +143,7 @@ def fit(ledgers: list[Path], out: Path, hidden: int = 32, epochs: int = 400, lr:
         "holdout": f"game_index % {holdout} == 0", "metrics": metrics,
         "command": "python -m ai.train " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["fit"] else "",
         "check": {"features": probe.tolist(), "torch_scores": probe_scores},
-        "torch": torch.__version__, "seed": seed, "lr": lr, "weight_decay": weight_decay,
+        "torch": torch.__version__, "seed": seed, "target_power": power, "lr": lr, "weight_decay": weight_decay,
     }
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)

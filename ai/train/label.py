@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import platform
 import random
+import signal
 import sys
 import time
 from datetime import UTC, datetime
@@ -76,11 +77,12 @@ def play_labelled_game(plan: str, game_index: int, code: str, run: str, iteratio
                 root = bots[seat].bot.last_root
                 edges = root.edges.get(seat, {}) if root is not None else {}
                 visits = [int(edges[a][0]) if a in edges else 0 for a in legal]
+                values = [round(edges[a][1] / edges[a][0], 4) if a in edges and edges[a][0] else None for a in legal]
                 positions.append({
                     "kind": "position", "run": run, "plan": plan, "game": game, "players": [teacher] * players,
                     "deal": deal, "game_index": game_index, "index": step, "seat": seat,
                     "legal": [a.to_json() for a in legal], "features": [_round(r) for r in features],
-                    "feature_version": FEATURE_VERSION, "visits": visits,
+                    "feature_version": FEATURE_VERSION, "visits": visits, "values": values,
                     "iterations": bots[seat].stats.iterations, "chosen": legal.index(action), "code": code,
                 })
             actions.append([seat, action.to_json()])
@@ -101,6 +103,8 @@ def run_job(plan: str, out: Path, positions: int, games: int | None = None, iter
     Writes `out/pid` while running, `out/manifest.json` after every game and a line a game to `out/progress.log`."""
     if plan not in PLANS:
         raise SystemExit(f"unknown plan {plan!r}; known: {', '.join(PLANS)}")
+    # SIGTERM ends the job like Ctrl-C: the game under way is dropped (it was never written), the log says so
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     out.mkdir(parents=True, exist_ok=True)
     pid_file = out / "pid"
     pid_file.write_text(f"{os.getpid()}\n")
