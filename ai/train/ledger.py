@@ -105,3 +105,27 @@ def write_json_atomic(path: str | Path, obj: dict) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(json.dumps(obj, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     os.replace(tmp, path)
+
+
+def snapshot(run_dir: str | Path) -> Path:
+    """Copy the whole games of a run's live ledger (it may be growing) to `ledger-<games>g.jsonl.gz` beside it:
+    a fixed, compressed data set to train on and to commit. Returns its path."""
+    import gzip
+
+    run_dir = Path(run_dir)
+    kept: list[bytes] = []
+    pending: list[bytes] = []
+    games = 0
+    with open(run_dir / "ledger.jsonl", "rb") as handle:
+        for raw in handle:
+            if not raw.endswith(b"\n"):
+                break
+            pending.append(raw)
+            if raw.startswith(b'{"kind":"game"'):
+                kept += pending
+                pending = []
+                games += 1
+    out = run_dir / f"ledger-{games}g.jsonl.gz"
+    with gzip.open(out, "wb", compresslevel=9) as handle:
+        handle.writelines(kept)
+    return out

@@ -15,7 +15,7 @@ from ai.lab.selfplay import greedy_positions
 from ai.tournament import game_seed
 from ai.train.features import action_features, feature_names
 from ai.train.label import TRAIN_DEAL_BASE, play_labelled_game, run_job
-from ai.train.ledger import Ledger, read_positions
+from ai.train.ledger import Ledger, read_positions, snapshot
 from ai.train.model import PolicyModel
 from ai.train.policy import PolicyBot
 
@@ -54,6 +54,11 @@ def test_ledger_resumes_after_a_kill_without_duplicates(tmp_path):
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["games"] == 2 and manifest["positions"] == len(keys) and manifest["teacher_iterations"] == CAP
     assert not (out / "pid").exists()
+    with open(out / "ledger.jsonl", "a") as handle:  # a game under way: not in the snapshot
+        handle.write(json.dumps(partial[0]) + "\n")
+    snap = snapshot(out)
+    assert snap.name == "ledger-2g.jsonl.gz"
+    assert list(read_positions(snap)) == list(read_positions(out / "ledger.jsonl"))
     with pytest.raises(ValueError):
         Ledger(out / "ledger.jsonl").commit_game([], {"game_index": 1})
 
