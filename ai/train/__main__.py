@@ -24,6 +24,8 @@ def main(argv: list[str] | None = None) -> None:
     label.add_argument("--out", required=True, help="run directory: ledger.jsonl, manifest.json, pid, progress.log")
     label.add_argument("--positions", type=int, default=8000, help="stop once the ledger holds this many")
     label.add_argument("--games", type=int, default=None, help="or once it holds this many games")
+    label.add_argument("--then", action="append", default=[], metavar="PLAN:OUT:POSITIONS",
+                       help="a plan to label next, in the same process, once this one is done (repeatable)")
     label.add_argument("--iterations", type=int, default=None, help="the teacher's iteration cap (default: its "
                        "level's free-core cap, ai.levels.CappedBot)")
     fit = sub.add_parser("fit", help="train the action scorer on ledgers (ai.train.fit; needs torch)")
@@ -50,7 +52,12 @@ def main(argv: list[str] | None = None) -> None:
     if args.command == "label":
         from ai.train.label import run_job
 
-        run_job(args.plan, Path(args.out), args.positions, args.games, args.iterations)
+        queue = [(args.plan, args.out, args.positions)]
+        for item in args.then:
+            plan, out, count = item.split(":")
+            queue.append((plan, out, int(count)))
+        for i, (plan, out, count) in enumerate(queue):
+            run_job(plan, Path(out), count, args.games if i == 0 else None, args.iterations)
     elif args.command == "fit":
         from ai.train.fit import fit as run_fit
 

@@ -9,6 +9,12 @@ Deal split: training deals are `TRAIN_DEAL_BASE + game_index` (10,000,000,000 an
 the ladder and of `ai.train.evaluate` comes from `ai.tournament.game_seed`, which is below 2**31, so no training
 deal is ever an evaluation deal.
 
+Plan `os2-rule-plus` (plan A, `ai.train.rollouts`): OpenSky, 2 players, greedy self-play with 15% random moves on
+deals `TRAIN_DEAL_BASE + 1,000,000,000 + game_index`; every 4th decision with a choice (bids aside) labelled by
+paired greedy playouts under common random numbers over the rule's top 6 candidates and 2 random others.
+
+Jobs queue: `--then PLAN:OUT:POSITIONS` (repeatable) runs the next plan in the same process once one is done.
+
 Resumable (`ai.train.ledger`): killed and started again with the same command it plays the first game not done.
 Pause and resume a running job with `kill -STOP $(cat <out>/pid)` / `kill -CONT $(cat <out>/pid)`.
 """
@@ -29,7 +35,7 @@ from ai.bot import Budget
 from ai.levels import CappedBot
 from ai.outcome import terminal_rewards
 from ai.tournament import code_fingerprint
-from ai.train.features import FEATURE_VERSION, action_features, feature_names
+from ai.train.features import FEATURE_VERSION, action_features, feature_names, feature_version
 from ai.train.ledger import Ledger, write_json_atomic
 
 #: First training deal; evaluation deals (`ai.tournament.game_seed`) are all below 2**31.
@@ -37,6 +43,8 @@ TRAIN_DEAL_BASE = 10_000_000_000
 
 PLANS = {
     "bs2-distill": {"game": "blueskies", "players": 2, "teacher": "mcts-normal"},
+    # plan A (ai.train.rollouts): paired greedy playouts, successive halving over the rule's top 6 + 2 random
+    "os2-rule-plus": {"game": "opensky", "players": 2, "teacher": "paired greedy playouts"},
 }
 
 
@@ -111,7 +119,8 @@ def run_job(plan: str, out: Path, positions: int, games: int | None = None, iter
     spec = PLANS[plan]
     code = code_fingerprint(spec["game"])
     ledger = Ledger(out / "ledger.jsonl")
-    cap = iterations or CappedBot(spec["teacher"], spec["game"]).budget.iterations
+    cap = (iterations or CappedBot(spec["teacher"], spec["game"]).budget.iterations) if plan == "bs2-distill" \
+        else None
     manifest_path = out / "manifest.json"
     run = out.name
     started = time.time()
@@ -127,16 +136,23 @@ def run_job(plan: str, out: Path, positions: int, games: int | None = None, iter
             if index in ledger.done:
                 index += 1
                 continue
-            records, game_record = play_labelled_game(plan, index, code, run, iterations)
+            if plan == "os2-rule-plus":
+                from ai.train.rollouts import OS_DEAL_OFFSET, play_rollout_labelled_game
+
+                records, game_record = play_rollout_labelled_game(TRAIN_DEAL_BASE + OS_DEAL_OFFSET + index, index,
+                                                                  code, run, spec["players"])
+            else:
+                records, game_record = play_labelled_game(plan, index, code, run, iterations)
             ledger.commit_game(records, game_record)
             labelled_here += len(records)
             cpu_here += game_record["cpu_seconds"]
             hours = (time.time() - started) / 3600
             write_json_atomic(manifest_path, {
                 "run": run, "plan": plan, **spec, "teacher_iterations": cap,
-                "deals": f"TRAIN_DEAL_BASE + game_index, TRAIN_DEAL_BASE = {TRAIN_DEAL_BASE} "
+                "deals": f"TRAIN_DEAL_BASE{' + OS_DEAL_OFFSET (1e9)' if plan == 'os2-rule-plus' else ''} + "
+                f"game_index, TRAIN_DEAL_BASE = {TRAIN_DEAL_BASE} "
                 "(evaluation deals, ai.tournament.game_seed, are all below 2**31)",
-                "feature_version": FEATURE_VERSION, "feature_names": feature_names(spec["game"]),
+                "feature_version": feature_version(spec["game"]), "feature_names": feature_names(spec["game"]),
                 "code": code, "games": len(ledger.done), "positions": ledger.positions, "updated": _now(),
                 "command": " ".join(["python -m ai.train label", *sys.argv[2:]]) if sys.argv[1:2] == ["label"]
                 else " ".join(sys.argv), "machine": platform.node(),

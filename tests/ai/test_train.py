@@ -129,6 +129,20 @@ def test_policy_decision_is_the_same_under_every_determinization_of_what_it_cann
     assert checked >= 10 and hidden_differs >= checked  # the truths really differed in hidden cards
 
 
+def test_opensky_features_are_the_same_under_every_determinization():
+    checked = 0
+    for state, seat, legal, _ in greedy_positions("opensky", 2, 21, 5):
+        rows = action_features(state, seat, legal)
+        for k in range(2):
+            truth = state.determinize(seat, random.Random(k))
+            assert truth.view(seat) == state.view(seat)
+            assert action_features(truth, seat, legal) == rows
+        checked += 1
+        if checked == 12:
+            break
+    assert checked == 12
+
+
 def test_policy_is_deterministic_and_ignores_its_rng():
     a, b = PolicyBot(random_model()), PolicyBot(random_model())
     for state, seat, _legal in _positions(12):
@@ -144,3 +158,45 @@ def test_policy_decides_within_20_ms_cpu_p99():
         spent.append(time.thread_time() - start)
     assert len(spent) >= 30
     assert np.percentile(spent, 99) < 0.020
+
+
+def test_the_job_queue_runs_the_next_plan_in_the_same_process(tmp_path):
+    from ai.train.__main__ import main
+
+    first, second = tmp_path / "a", tmp_path / "b"
+    main(["label", "--plan", "bs2-distill", "--out", str(first), "--games", "1", "--positions", "1000000",
+          "--iterations", str(CAP), "--then", f"bs2-distill:{second}:1"])
+    assert Ledger(first / "ledger.jsonl").done == {0} and Ledger(second / "ledger.jsonl").done == {0}
+
+
+def test_blue_skies_features_replay_as_labelled():
+    positions, game = play_labelled_game("bs2-distill", 3, "x", "r", CAP)
+    state = engine.get("blueskies").new(2, game["deal"])
+    wanted = {p["index"]: p for p in positions}
+    for step, (seat, action) in enumerate(game["actions"]):
+        if step in wanted:
+            legal = state.legal_actions(seat)
+            rows = [[round(x, 4) for x in row] for row in action_features(state, seat, legal)]
+            assert rows == wanted[step]["features"]
+        state.apply(seat, state.game.action_from_json(action))
+
+
+def test_opensky_plan_a_labels_pair_the_rule_with_its_rivals():
+    from ai.train.rollouts import halving_labels
+
+    found = 0
+    for state, seat, legal, _ in greedy_positions("opensky", 2, TRAIN_DEAL_BASE + 1, 7):
+        if legal[-1].TYPE == "bid":
+            continue
+        labels = halving_labels(state.clone(), seat, legal, random.Random(5), top=3, extra=1, rounds=2, stages=2)
+        again = halving_labels(state.clone(), seat, legal, random.Random(5), top=3, extra=1, rounds=2, stages=2)
+        assert labels == again  # deterministic from the rng
+        assert labels[0]["gain"] == 0.0 and labels[0]["rounds"] == 6  # the rule's choice: the baseline, every round
+        assert len({c["action"] for c in labels}) == len(labels) == min(4, len(legal))
+        assert all(c["rounds"] in (2, 6) for c in labels)
+        found += 1
+        if found == 2:
+            break
+    assert found == 2
+    rows = action_features(state, seat, legal)
+    assert len(rows) == len(legal) and len(rows[0]) == len(feature_names("opensky"))
