@@ -72,14 +72,15 @@ def evaluate(model_path: str, opponent: str, game: str = "blueskies", players: i
                     done[i] = (MatchResult(**entry["result"]), entry["model_cpu"])
     todo = [i for i in range(len(jobs)) if i not in done]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for i, (result, cpu) in zip(todo, pool.map(_play, [jobs[i] for i in todo]), strict=True):
+        for i, (result, played_cpu) in zip(todo, pool.map(_play, [jobs[i] for i in todo]), strict=True):
+            cpu = [round(c, 6) for c in played_cpu]  # as the ledger keeps them: a report reads the same from it
             done[i] = (result, cpu)
             if ledger:
                 with open(ledger, "a", encoding="utf-8") as handle:
                     handle.write(json.dumps({"key": keys[i], "result": dataclasses.asdict(result),
-                                             "model_cpu": [round(c, 6) for c in cpu]}) + "\n")
+                                             "model_cpu": cpu}) + "\n")
     results = [done[i][0] for i in range(len(jobs))]
-    cpu = np.array([c for i in range(len(jobs)) for c in done[i][1]])
+    spent = np.array([c for i in range(len(jobs)) for c in done[i][1]])
     won = sum(credit(r, MODEL) for r in results)
     low, high = wilson(won, len(results))
     fair = sum(r.levels.count(MODEL) for r in results) / sum(len(r.levels) for r in results)
@@ -88,7 +89,7 @@ def evaluate(model_path: str, opponent: str, game: str = "blueskies", players: i
     return {"game": game, "players": players, "opponent": opponent, "model": model_path, "model_sha256": digest,
             "games": len(results), "credit": won, "share": won / len(results), "wilson95": [low, high],
             "fair": fair, "separated": low > fair or high < fair, "mean_margin": float(np.mean(margins)),
-            "decisions": int(cpu.size), "cpu_p50_ms": float(np.percentile(cpu, 50) * 1000) if cpu.size else None,
-            "cpu_p99_ms": float(np.percentile(cpu, 99) * 1000) if cpu.size else None,
-            "cpu_max_ms": float(cpu.max() * 1000) if cpu.size else None, "deal_seed": seed, "deals": deals,
+            "decisions": int(spent.size), "cpu_p50_ms": float(np.percentile(spent, 50) * 1000) if spent.size else None,
+            "cpu_p99_ms": float(np.percentile(spent, 99) * 1000) if spent.size else None,
+            "cpu_max_ms": float(spent.max() * 1000) if spent.size else None, "deal_seed": seed, "deals": deals,
             "ledger": ledger}

@@ -200,3 +200,19 @@ def test_opensky_plan_a_labels_pair_the_rule_with_its_rivals():
     assert found == 2
     rows = action_features(state, seat, legal)
     assert len(rows) == len(legal) and len(rows[0]) == len(feature_names("opensky"))
+
+
+def test_paired_evaluation_reads_its_ledger_and_reports_latency(tmp_path, monkeypatch):
+    import ai.train.evaluate as evaluation
+
+    model = tmp_path / "m.npz"
+    random_model().save(model)
+    ledger = tmp_path / "eval.jsonl"
+    first = evaluation.evaluate(str(model), "random", deals=2, seed=7, ledger=str(ledger))
+    assert first["games"] == 4 and len(ledger.read_text().splitlines()) == 4
+    assert first["fair"] == 0.5 and 0 <= first["wilson95"][0] <= first["share"] <= first["wilson95"][1] <= 1
+    assert first["decisions"] > 0 and 0 < first["cpu_p50_ms"] <= first["cpu_p99_ms"]
+    lineups = [json.loads(line)["key"]["lineup"] for line in ledger.read_text().splitlines()]
+    assert lineups.count(["learned-policy", "random"]) == lineups.count(["random", "learned-policy"]) == 2
+    monkeypatch.setattr(evaluation, "_play", lambda job: (_ for _ in ()).throw(AssertionError("played")))
+    assert evaluation.evaluate(str(model), "random", deals=2, seed=7, ledger=str(ledger)) == first
