@@ -47,6 +47,7 @@ def main(argv: list[str] | None = None) -> None:
     ev.add_argument("--seed", type=int, default=35, help="evaluation deals are ai.tournament.game_seed(seed, i)")
     ev.add_argument("--ledger", default=None, help="evaluation ledger (JSONL); resumes")
     ev.add_argument("--workers", type=int, default=1)
+    ev.add_argument("--report", action="store_true", help="play nothing: summarise the --ledger's games")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     if args.command == "label":
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> None:
         from ai.train.evaluate import evaluate
 
         report = evaluate(args.model, args.opponent, args.game, args.players, args.deals, args.seed, args.ledger,
-                          args.workers)
+                          args.workers, args.report)
         print(json.dumps(report, indent=1))
 
 

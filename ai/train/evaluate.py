@@ -42,6 +42,11 @@ def train_code() -> str:
     return digest.hexdigest()[:16]
 
 
+def _loose(key: dict) -> str:
+    """A ledger key without its code fingerprints: the same model, opponent, cap, line-up and deal."""
+    return json.dumps({k: v for k, v in key.items() if k not in ("code", "train_code")}, sort_keys=True)
+
+
 def _play(job: tuple[str, list[str], int, str]) -> tuple[MatchResult, list[float]]:
     game, lineup, deal, model_path = job
     policy = PolicyBot(model_path)
@@ -50,8 +55,10 @@ def _play(job: tuple[str, list[str], int, str]) -> tuple[MatchResult, list[float
 
 
 def evaluate(model_path: str, opponent: str, game: str = "blueskies", players: int = 2, deals: int = 100,
-             seed: int = 35, ledger: str | None = None, workers: int = 1) -> dict:
-    """Play (or read from `ledger`) every deal once per line-up; return the model's share and latency figures."""
+             seed: int = 35, ledger: str | None = None, workers: int = 1, report: bool = False) -> dict:
+    """Play (or read from `ledger`) every deal once per line-up; return the model's share and latency figures.
+    `report`: play nothing, summarise the ledger's games of these deals, those played by other code included (a
+    game at the current code is preferred; `other_code` counts the rest)."""
     digest = file_digest(model_path)
     jobs = [(game, lineup, game_seed(seed, s), model_path) for s in range(deals)
             for lineup in lineups(opponent, MODEL, players)]
@@ -59,17 +66,29 @@ def evaluate(model_path: str, opponent: str, game: str = "blueskies", players: i
              "cap": free_core_iterations(opponent, game), "code": code_fingerprint(game), "train_code": train_code()}
             for game, lineup, deal, _ in jobs]
     done: dict[int, tuple[MatchResult, list[float]]] = {}
+    stale = 0
     if ledger and os.path.exists(ledger):
         wanted = {json.dumps(k, sort_keys=True): i for i, k in enumerate(keys)}
+        loose = {_loose(k): i for i, k in enumerate(keys)}
         with open(ledger, encoding="utf-8") as handle:
             for line in handle:
                 try:
                     entry = json.loads(line)
-                    i = wanted.get(json.dumps(entry["key"], sort_keys=True))
+                    exact = wanted.get(json.dumps(entry["key"], sort_keys=True))
+                    near = loose.get(_loose(entry["key"]))
                 except (ValueError, KeyError, TypeError):
                     continue  # a line cut short by a killed run
-                if i is not None:
-                    done[i] = (MatchResult(**entry["result"]), entry["model_cpu"])
+                if exact is not None:
+                    done[exact] = (MatchResult(**entry["result"]), entry["model_cpu"])
+                elif report and near is not None and near not in done:  # same model and deal, other code
+                    done[near] = (MatchResult(**entry["result"]), entry["model_cpu"])
+                    stale += 1
+    if report:
+        found = sorted(done)
+        jobs, keys = [jobs[i] for i in found], [keys[i] for i in found]
+        done = {n: done[i] for n, i in enumerate(found)}
+        if not jobs:
+            raise SystemExit(f"no games of {model_path} against {opponent} in {ledger}")
     todo = [i for i in range(len(jobs)) if i not in done]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for i, (result, played_cpu) in zip(todo, pool.map(_play, [jobs[i] for i in todo]), strict=True):
@@ -92,4 +111,4 @@ def evaluate(model_path: str, opponent: str, game: str = "blueskies", players: i
             "decisions": int(spent.size), "cpu_p50_ms": float(np.percentile(spent, 50) * 1000) if spent.size else None,
             "cpu_p99_ms": float(np.percentile(spent, 99) * 1000) if spent.size else None,
             "cpu_max_ms": float(spent.max() * 1000) if spent.size else None, "deal_seed": seed, "deals": deals,
-            "ledger": ledger}
+            "ledger": ledger, "other_code": stale}

@@ -15,26 +15,43 @@ from pathlib import Path
 import numpy as np
 
 from ai.bot import Bot, Budget
+from ai.greedy import GreedyBot
 from ai.train.features import FEATURE_VERSION, action_features
 from ai.train.model import PolicyModel, file_digest
 from engine.core import Action, State
 
+_LOADED: dict[Path, tuple[PolicyModel, str]] = {}
+
+
+def load_cached(path: str | Path) -> tuple[PolicyModel, str]:
+    """A model file, loaded once per process (a level's bot is made afresh for every decision), and its digest."""
+    key = Path(path).resolve()
+    if key not in _LOADED:
+        _LOADED[key] = (PolicyModel.load(key), file_digest(key))
+    return _LOADED[key]
+
 
 class PolicyBot(Bot):
-    """Plays `model`'s highest-scoring legal action; the first one on a tie (legal order is deterministic)."""
+    """Plays `model`'s highest-scoring legal action (the first one on a tie: legal order is deterministic) in the
+    model's game; in any other game it plays the greedy rule, as `ai.greedy.GreedyBot` does."""
 
     def __init__(self, model: PolicyModel | str | Path, level: str = "learned-policy"):
         super().__init__()
         self.level = level
-        self.digest = file_digest(model) if isinstance(model, (str, Path)) else "in-memory"
-        self.model = PolicyModel.load(model) if isinstance(model, (str, Path)) else model
-        #: CPU seconds of every decision this bot made with a choice (for the latency figures).
-        self.decision_cpu: list[float] = []
+        if isinstance(model, (str, Path)):
+            self.model, self.digest = load_cached(model)
+        else:
+            self.model, self.digest = model, "in-memory"
         if self.model.meta.get("feature_version", FEATURE_VERSION) != FEATURE_VERSION:
             raise ValueError(f"model features {self.model.meta.get('feature_version')} != {FEATURE_VERSION}")
+        self.game = self.model.meta.get("game", "blueskies")
+        #: CPU seconds of every decision this bot made with a choice (for the latency figures).
+        self.decision_cpu: list[float] = []
 
     def _choose(self, state: State, seat: int, actions: list[Action], rng: random.Random,
                 budget: Budget | None) -> Action:
+        if state.game.name != self.game:
+            return GreedyBot()._choose(state, seat, actions, rng, budget)
         start = time.thread_time()
         scores = self.model.scores(action_features(state, seat, actions))
         choice = actions[int(np.argmax(scores))]

@@ -216,3 +216,6 @@ def test_paired_evaluation_reads_its_ledger_and_reports_latency(tmp_path, monkey
     assert lineups.count(["learned-policy", "random"]) == lineups.count(["random", "learned-policy"]) == 2
     monkeypatch.setattr(evaluation, "_play", lambda job: (_ for _ in ()).throw(AssertionError("played")))
     assert evaluation.evaluate(str(model), "random", deals=2, seed=7, ledger=str(ledger)) == first
+    monkeypatch.setattr(evaluation, "train_code", lambda: "other")  # a report reads games of other code too
+    reported = evaluation.evaluate(str(model), "random", deals=3, seed=7, ledger=str(ledger), report=True)
+    assert reported["games"] == 4 and reported["other_code"] == 4 and reported["share"] == first["share"]
