@@ -76,16 +76,18 @@ def seating(lineup: Sequence[str], index: int) -> list[str]:
 
 
 #: Sources under ai/ and engine/ that decide no game's moves: what is published about the levels, the research tools
-#: (which play through `ai.levels` and `ai.match`, both fingerprinted) and the OpenSpiel and PettingZoo adapters
+#: (which play through `ai.levels` and `ai.match`, both fingerprinted), the learned-bot pipeline (no level plays a
+#: model yet: registering one must take `ai/train` out of this set) and the OpenSpiel and PettingZoo adapters
 #: (which drive the engines for other libraries; no level plays through them).
-NOT_PLAY = {"ai/level_figures.py", "ai/lab", "engine/adapters"}
+NOT_PLAY = {"ai/level_figures.py", "ai/lab", "ai/train", "engine/adapters"}
 
 
 def code_fingerprint(game: str) -> str:
     """sha256 over the Python and JSON sources that decide `game`'s outcomes: ai/ and engine/, less the
     engine packages, heuristic modules and fitted models of the other games (so work on one game leaves
     another's ledger valid), and less what plays no move: the published figures (`ai/level_figures.py`, so
-    writing a ladder's results does not void its ledger) and the research tools (`ai/lab/`)."""
+    writing a ladder's results does not void its ledger) and the research tools (`ai/lab/`, and `ai/train/`, the
+    learned bots' pipeline, while no level plays a model: its evaluations fingerprint their own model files)."""
     root = Path(__file__).resolve().parent.parent
     others = [g for g in engine.games() if g != game]
     foreign = {f"engine/{g}" for g in others} | NOT_PLAY

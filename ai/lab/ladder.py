@@ -13,9 +13,11 @@ greedy). With `--ledger` every finished game is appended to a JSONL file and a r
 is missing (a line counts only for the same game, line-up, deal, iteration caps and code:
 `ai.tournament.code_fingerprint`, which leaves out what plays no move).
 
-For each neighbouring pair (lower, upper) every seed is played once per rotation of the line-up (2 players:
-upper-lower and lower-upper; n players: the levels alternate and the line-up is rotated through every seat), so
-the two levels meet on the same deals from the same seats: 2 x `--seeds` games a pair in 2-player games. Every
+For each neighbouring pair (lower, upper) every seed is played once per distinct rotation of the line-up (2 players:
+upper-lower and lower-upper; n players: the levels alternate and the line-up is rotated through every seat, 2
+distinct line-ups at 4 players), so the two levels meet on the same deals from the same seats: 2 x `--seeds` games
+a pair in 2-player games. `--report` takes, per deal and line-up, the game played at the current caps and code
+before any other, and says how many were not. Every
 searching level plays at its free-core iteration cap (`ai.levels.free_core_iterations`, no time limit): the same
 decisions on any machine, however busy. Reported per pair: the upper level's share of the win credit against its
 fair share, with a 95% Wilson interval, and "separated" when the interval excludes the fair share; then an
@@ -64,7 +66,13 @@ def lineups(lower: str, upper: str, players: int) -> list[list[str]]:
     if players % 2:  # an odd table: also the line-up with the other level in the majority
         other = [lower if level == upper else upper for level in base]
         rotations += [other[i:] + other[:i] for i in range(players)]
-    return rotations
+    # an even table's alternating line-up repeats every 2 rotations: each distinct line-up once (4 players: 2),
+    # else every game would be played, stored and counted twice
+    distinct: list[list[str]] = []
+    for rotation in rotations:
+        if rotation not in distinct:
+            distinct.append(rotation)
+    return distinct
 
 
 #: The reference opponent from OpenSpiel (`ai.lab.openspiel_bot.LEVEL`; imported only when seated).
@@ -255,23 +263,35 @@ def play_pair(pool: ProcessPoolExecutor, game: str, players: int, lower: str, up
     return [done[i] for i in range(len(jobs))]
 
 
-def recorded_pair(ledger: str, game: str, players: int, lower: str, upper: str, deals: int, seed: int
-                  ) -> list[MatchResult]:
+def recorded_pair(ledger: str, game: str, players: int, lower: str, upper: str, deals: int, seed: int,
+                  as_built: bool = False, simulations: int = 0) -> tuple[list[MatchResult], int]:
     """The games of one pair a ledger holds, for a report of a run that has not finished or ran at another
-    commit: whatever code and iteration caps played them (each line records its own); plays nothing."""
+    commit; plays nothing. Per deal and line-up the line played at the pair's current iteration caps and code is
+    taken first, then one at the current caps by other code, then any other (the latest line of the best kind,
+    never merely the first line found). Returns the games and how many of them were not played at the current
+    caps and code."""
     wanted = {(tuple(lineup), game_seed(seed, s)) for s in range(deals) for lineup in lineups(lower, upper, players)}
-    found: dict[tuple, MatchResult] = {}
+    caps = _caps(game, [lower, upper], as_built, simulations)
+    codes: dict[tuple, str] = {}  # line-up -> the current code key (OpenSpiel's line-ups hash more files)
+    found: dict[tuple, tuple[int, MatchResult]] = {}
     with open(ledger, encoding="utf-8") as handle:
         for line in handle:
             try:
                 entry = json.loads(line)
                 key = entry["key"]
                 ident = (tuple(key["lineup"]), key["deal"])
+                result = MatchResult(**entry["result"])
             except (ValueError, KeyError, TypeError):
                 continue  # a line cut short by a killed run
-            if key.get("ladder") == game and ident in wanted:
-                found.setdefault(ident, MatchResult(**entry["result"]))
-    return [found[k] for k in sorted(found)]
+            if key.get("ladder") != game or ident not in wanted:
+                continue
+            same_caps = all(key.get("caps", {}).get(level) == caps[level] for level in (lower, upper))
+            if ident[0] not in codes:
+                codes[ident[0]] = _code(game, list(ident[0]))
+            rank = 2 * same_caps + (same_caps and key.get("code") == codes[ident[0]])
+            if ident not in found or rank >= found[ident][0]:
+                found[ident] = (rank, result)
+    return [found[k][1] for k in sorted(found)], sum(found[k][0] < 3 for k in found)
 
 
 def main(argv: list[str] | None = None) -> list[PairResult]:
@@ -319,10 +339,15 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for lower, upper in itertools.pairwise(names):
             deals = deals_for(args.players, args.seeds)
-            played = (recorded_pair(args.ledger, args.game, args.players, lower, upper, deals, args.seed)
-                      if args.report else
-                      play_pair(pool, args.game, args.players, lower, upper, deals, args.seed, args.ledger,
-                                args.as_built, args.openspiel_simulations))
+            if args.report:
+                played, stale = recorded_pair(args.ledger, args.game, args.players, lower, upper, deals, args.seed,
+                                              args.as_built, args.openspiel_simulations)
+                if stale:
+                    print(f"note: {stale} of {len(played)} {upper} vs {lower} games were played at other iteration "
+                          "caps or by other code than the current")
+            else:
+                played = play_pair(pool, args.game, args.players, lower, upper, deals, args.seed, args.ledger,
+                                   args.as_built, args.openspiel_simulations)
             if not played:
                 print(f"{args.game} {args.players}p  {upper:>11} vs {lower:<11} no games in the ledger")
                 continue

@@ -25,6 +25,10 @@ def test_lineups_meet_from_every_seat():
     assert len(three) == 6 and all(sum(r.count(x) for r in three) == 9 for x in ("lo", "up"))
     for seat in range(4):
         assert {r[seat] for r in lineups("lo", "up", 4)} == {"lo", "up"}
+    for players in (2, 3, 4, 5):  # no line-up twice: each game would be played and counted twice
+        found = lineups("lo", "up", players)
+        assert len(found) == len({tuple(r) for r in found})
+    assert lineups("lo", "up", 4) == [["up", "lo", "up", "lo"], ["lo", "up", "lo", "up"]]
 
 
 def test_levels_play_at_their_free_core_iteration_cap():
@@ -130,6 +134,33 @@ def test_a_report_reads_the_ledger_and_plays_nothing(tmp_path, capsys, monkeypat
     assert reported == played
     assert main(["--game", "blueskies", "--levels", "greedy,mcts-normal", "--ledger", str(ledger), "--report"]) == []
     assert "no games in the ledger" in capsys.readouterr().out
+
+
+def test_a_report_prefers_the_games_at_the_current_caps_and_code(tmp_path, capsys):
+    from ai.tournament import code_fingerprint, game_seed
+
+    ledger = tmp_path / "ladder.jsonl"
+    game, lineup = "blueskies", ["mcts-normal", "greedy"]
+    caps = {"greedy": None, "mcts-normal": free_core_iterations("mcts-normal", game)}
+
+    def line(caps: dict, code: str, winner: int) -> str:
+        return json.dumps({"key": {"ladder": game, "lineup": lineup, "deal": game_seed(1, 0), "caps": caps,
+                                   "code": code}, "index": 0,
+                           "result": {"levels": lineup, "scores": [1, 1], "winners": [winner], "decisions": [1, 1],
+                                      "think_seconds": [0.0, 0.0], "iterations": [1, 0]}})
+
+    old_caps = {**caps, "mcts-normal": 99}
+    ledger.write_text("\n".join([line(old_caps, "x", 1), line(caps, code_fingerprint(game), 0),
+                                 line(caps, "x", 1)]) + "\n")
+    (pair,) = main(["--game", game, "--levels", "greedy,mcts-normal", "--seeds", "1", "--ledger", str(ledger),
+                    "--report"])
+    assert pair.games == 1 and pair.upper_credit == 1.0  # the current caps and code's game, not the first line
+    assert "note" not in capsys.readouterr().out
+    ledger.write_text(line(old_caps, "x", 1) + "\n")
+    (pair,) = main(["--game", game, "--levels", "greedy,mcts-normal", "--seeds", "1", "--ledger", str(ledger),
+                    "--report"])
+    assert pair.upper_credit == 0.0 and "1 of 1 mcts-normal vs greedy games were played at other" in \
+        capsys.readouterr().out
 
 
 def _ledger_line(game: str, lineup: list[str], iterations: list[int]) -> str:

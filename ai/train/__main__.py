@@ -1,0 +1,78 @@
+"""`python -m ai.train label|fit|evaluate ...`: the learned-bots pipeline (ai/train/README.md).
+
+    python -m ai.train label --plan bs2-distill --out ai/train/data/bs2-distill-r1 --positions 20000
+    python -m ai.train fit --ledger ai/train/data/bs2-distill-r1/ledger.jsonl --out ai/train/models/bs2-r1.npz
+    python -m ai.train evaluate --model ai/train/models/bs2-r1.npz --opponent greedy --deals 100 \
+        --ledger ai/train/models/bs2-r1.eval.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m ai.train", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    label = sub.add_parser("label", help="the resumable labelling job (ai.train.label)")
+    label.add_argument("--plan", default="bs2-distill")
+    label.add_argument("--out", required=True, help="run directory: ledger.jsonl, manifest.json, pid, progress.log")
+    label.add_argument("--positions", type=int, default=8000, help="stop once the ledger holds this many")
+    label.add_argument("--games", type=int, default=None, help="or once it holds this many games")
+    label.add_argument("--then", action="append", default=[], metavar="PLAN:OUT:POSITIONS",
+                       help="a plan to label next, in the same process, once this one is done (repeatable)")
+    label.add_argument("--iterations", type=int, default=None, help="the teacher's iteration cap (default: its "
+                       "level's free-core cap, ai.levels.CappedBot)")
+    fit = sub.add_parser("fit", help="train the action scorer on ledgers (ai.train.fit; needs torch)")
+    fit.add_argument("--ledger", action="append", required=True, help="a ledger (.jsonl or .jsonl.gz); repeatable")
+    fit.add_argument("--out", required=True, help="model file (.npz); its card goes beside it (.card.json)")
+    fit.add_argument("--hidden", type=int, default=32, help="hidden units (0: linear)")
+    fit.add_argument("--epochs", type=int, default=400)
+    fit.add_argument("--lr", type=float, default=3e-3)
+    fit.add_argument("--weight-decay", type=float, default=1e-4)
+    fit.add_argument("--holdout", type=int, default=5, help="every n-th game (by game index) is held out")
+    fit.add_argument("--seed", type=int, default=0)
+    fit.add_argument("--target-power", type=float, default=1.0, help="targets: visits**p, normalized (1: shares)")
+    ev = sub.add_parser("evaluate", help="paired games of the policy against a ladder level (ai.train.evaluate)")
+    ev.add_argument("--model", required=True)
+    ev.add_argument("--opponent", default="greedy")
+    ev.add_argument("--game", default="blueskies")
+    ev.add_argument("--players", type=int, default=2)
+    ev.add_argument("--deals", type=int, default=100, help="deals; games = deals x line-ups")
+    ev.add_argument("--seed", type=int, default=35, help="evaluation deals are ai.tournament.game_seed(seed, i)")
+    ev.add_argument("--ledger", default=None, help="evaluation ledger (JSONL); resumes")
+    ev.add_argument("--workers", type=int, default=1)
+    ev.add_argument("--report", action="store_true", help="play nothing: summarise the --ledger's games")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    if args.command == "label":
+        from ai.train.label import run_job
+
+        queue = [(args.plan, args.out, args.positions)]
+        for item in args.then:
+            plan, out, count = item.split(":")
+            queue.append((plan, out, int(count)))
+        for i, (plan, out, count) in enumerate(queue):
+            run_job(plan, Path(out), count, args.games if i == 0 else None, args.iterations)
+    elif args.command == "fit":
+        from ai.train.fit import fit as run_fit
+
+        card = run_fit([Path(p) for p in args.ledger], Path(args.out), args.hidden, args.epochs, args.lr,
+                       args.weight_decay, args.holdout, args.seed, power=args.target_power)
+        print(json.dumps({"metrics": card["metrics"], "data": {k: card["data"][k] for k in ("positions", "games")},
+                          "model": card["model"], "model_sha256": card["model_sha256"]}, indent=1))
+    else:
+        from ai.train.evaluate import evaluate
+
+        report = evaluate(args.model, args.opponent, args.game, args.players, args.deals, args.seed, args.ledger,
+                          args.workers, args.report)
+        print(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

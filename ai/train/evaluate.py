@@ -1,0 +1,114 @@
+"""Paired games of the policy level against a ladder level, on deals never used for training.
+
+Why paired: the ladder's method (`ai.lab.ladder`): every deal is played once with each seating (the model first,
+then the opponent first), so both meet the same cards from the same seats; the share of the win credit gets a 95%
+Wilson interval. The opponent is a ladder level held to its free-core iteration cap (`ai.levels.CappedBot`).
+Deals are `ai.tournament.game_seed(seed, i)`, all below 2**31; training deals start at 10**10
+(`ai.train.label.TRAIN_DEAL_BASE`).
+
+The evaluation ledger (JSONL, one line a game, resumable: a rerun plays only the games missing) keys each game by
+model file digest, opponent and its cap, line-up, deal and code fingerprint, and records the model seat's CPU
+seconds per decision (`thread_time`), from which the p50/p99 figures come.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from ai.lab.ladder import credit, lineups
+from ai.levels import CappedBot, free_core_iterations
+from ai.match import MatchResult, play_match
+from ai.tournament import code_fingerprint, game_seed, wilson
+from ai.train.model import file_digest
+from ai.train.policy import PolicyBot
+
+MODEL = "learned-policy"
+TRAIN_SOURCES = ("features.py", "model.py", "policy.py")
+
+
+def train_code() -> str:
+    """sha256 of the sources that make the policy level's moves (ai/train/features.py, model.py, policy.py)."""
+    digest = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for name in TRAIN_SOURCES:
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _loose(key: dict) -> str:
+    """A ledger key without its code fingerprints: the same model, opponent, cap, line-up and deal."""
+    return json.dumps({k: v for k, v in key.items() if k not in ("code", "train_code")}, sort_keys=True)
+
+
+def _play(job: tuple[str, list[str], int, str]) -> tuple[MatchResult, list[float]]:
+    game, lineup, deal, model_path = job
+    policy = PolicyBot(model_path)
+    bots = [policy if level == MODEL else CappedBot(level, game) for level in lineup]
+    return play_match(game, lineup, deal, bots=bots), policy.decision_cpu
+
+
+def evaluate(model_path: str, opponent: str, game: str = "blueskies", players: int = 2, deals: int = 100,
+             seed: int = 35, ledger: str | None = None, workers: int = 1, report: bool = False) -> dict:
+    """Play (or read from `ledger`) every deal once per line-up; return the model's share and latency figures.
+    `report`: play nothing, summarise the ledger's games of these deals, those played by other code included (a
+    game at the current code is preferred; `other_code` counts the rest)."""
+    digest = file_digest(model_path)
+    jobs = [(game, lineup, game_seed(seed, s), model_path) for s in range(deals)
+            for lineup in lineups(opponent, MODEL, players)]
+    keys = [{"eval": game, "lineup": lineup, "deal": deal, "model": digest, "opponent": opponent,
+             "cap": free_core_iterations(opponent, game), "code": code_fingerprint(game), "train_code": train_code()}
+            for game, lineup, deal, _ in jobs]
+    done: dict[int, tuple[MatchResult, list[float]]] = {}
+    stale = 0
+    if ledger and os.path.exists(ledger):
+        wanted = {json.dumps(k, sort_keys=True): i for i, k in enumerate(keys)}
+        loose = {_loose(k): i for i, k in enumerate(keys)}
+        with open(ledger, encoding="utf-8") as handle:
+            for line in handle:
+                try:
+                    entry = json.loads(line)
+                    exact = wanted.get(json.dumps(entry["key"], sort_keys=True))
+                    near = loose.get(_loose(entry["key"]))
+                except (ValueError, KeyError, TypeError):
+                    continue  # a line cut short by a killed run
+                if exact is not None:
+                    done[exact] = (MatchResult(**entry["result"]), entry["model_cpu"])
+                elif report and near is not None and near not in done:  # same model and deal, other code
+                    done[near] = (MatchResult(**entry["result"]), entry["model_cpu"])
+                    stale += 1
+    if report:
+        found = sorted(done)
+        jobs, keys = [jobs[i] for i in found], [keys[i] for i in found]
+        done = {n: done[i] for n, i in enumerate(found)}
+        if not jobs:
+            raise SystemExit(f"no games of {model_path} against {opponent} in {ledger}")
+    todo = [i for i in range(len(jobs)) if i not in done]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for i, (result, played_cpu) in zip(todo, pool.map(_play, [jobs[i] for i in todo]), strict=True):
+            cpu = [round(c, 6) for c in played_cpu]  # as the ledger keeps them: a report reads the same from it
+            done[i] = (result, cpu)
+            if ledger:
+                with open(ledger, "a", encoding="utf-8") as handle:
+                    handle.write(json.dumps({"key": keys[i], "result": dataclasses.asdict(result),
+                                             "model_cpu": cpu}) + "\n")
+    results = [done[i][0] for i in range(len(jobs))]
+    spent = np.array([c for i in range(len(jobs)) for c in done[i][1]])
+    won = sum(credit(r, MODEL) for r in results)
+    low, high = wilson(won, len(results))
+    fair = sum(r.levels.count(MODEL) for r in results) / sum(len(r.levels) for r in results)
+    margins = [r.scores[r.levels.index(MODEL)] - max(s for k, s in enumerate(r.scores) if r.levels[k] != MODEL)
+               for r in results]
+    return {"game": game, "players": players, "opponent": opponent, "model": model_path, "model_sha256": digest,
+            "games": len(results), "credit": won, "share": won / len(results), "wilson95": [low, high],
+            "fair": fair, "separated": low > fair or high < fair, "mean_margin": float(np.mean(margins)),
+            "decisions": int(spent.size), "cpu_p50_ms": float(np.percentile(spent, 50) * 1000) if spent.size else None,
+            "cpu_p99_ms": float(np.percentile(spent, 99) * 1000) if spent.size else None,
+            "cpu_max_ms": float(spent.max() * 1000) if spent.size else None, "deal_seed": seed, "deals": deals,
+            "ledger": ledger, "other_code": stale}

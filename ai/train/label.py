@@ -1,0 +1,175 @@
+"""The labelling job: play teacher self-play games on training deals and record, at every decision with a choice,
+each legal action's afterstate features and the teacher's root visits, then the game's outcome.
+
+Plan `bs2-distill` (the first round, learned-bots.md "Distillation"): Blue Skies, 2 players, both seats
+`mcts-normal` held to its free-core iteration cap (`ai.levels.CappedBot`, 5,300 iterations, no time limit, so the
+labels do not depend on the machine's load); the game goes on by the teacher's choice.
+
+Deal split: training deals are `TRAIN_DEAL_BASE + game_index` (10,000,000,000 and up). Every evaluation deal of
+the ladder and of `ai.train.evaluate` comes from `ai.tournament.game_seed`, which is below 2**31, so no training
+deal is ever an evaluation deal.
+
+Plan `os2-rule-plus` (plan A, `ai.train.rollouts`): OpenSky, 2 players, greedy self-play with 15% random moves on
+deals `TRAIN_DEAL_BASE + 1,000,000,000 + game_index`; every 4th decision with a choice (bids aside) labelled by
+paired greedy playouts under common random numbers over the rule's top 6 candidates and 2 random others.
+
+Jobs queue: `--then PLAN:OUT:POSITIONS` (repeatable) runs the next plan in the same process once one is done.
+
+Resumable (`ai.train.ledger`): killed and started again with the same command it plays the first game not done.
+Pause and resume a running job with `kill -STOP $(cat <out>/pid)` / `kill -CONT $(cat <out>/pid)`.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import random
+import signal
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import engine
+from ai.bot import Budget
+from ai.levels import CappedBot
+from ai.outcome import terminal_rewards
+from ai.tournament import code_fingerprint
+from ai.train.features import FEATURE_VERSION, action_features, feature_names, feature_version
+from ai.train.ledger import Ledger, write_json_atomic
+
+#: First training deal; evaluation deals (`ai.tournament.game_seed`) are all below 2**31.
+TRAIN_DEAL_BASE = 10_000_000_000
+
+PLANS = {
+    "bs2-distill": {"game": "blueskies", "players": 2, "teacher": "mcts-normal"},
+    # plan A (ai.train.rollouts): paired greedy playouts, successive halving over the rule's top 6 + 2 random
+    "os2-rule-plus": {"game": "opensky", "players": 2, "teacher": "paired greedy playouts"},
+}
+
+
+def _round(row: list[float]) -> list[float]:
+    return [round(x, 4) for x in row]
+
+
+def play_labelled_game(plan: str, game_index: int, code: str, run: str, iterations: int | None = None
+                       ) -> tuple[list[dict], dict]:
+    """One teacher self-play game on training deal `TRAIN_DEAL_BASE + game_index`: its position records and its
+    game record (see `ai.train.ledger`). Deterministic from the deal (the teachers search to an iteration cap).
+    `iterations`: another cap than the teacher level's (tests use a small one)."""
+    spec = PLANS[plan]
+    game, players, teacher = spec["game"], spec["players"], spec["teacher"]
+    deal = TRAIN_DEAL_BASE + game_index
+    state = engine.get(game).new(players, deal)
+    bots = [CappedBot(teacher, game) for _ in range(players)]
+    for bot in bots:
+        bot.bot.record_root = True
+        if iterations is not None:
+            bot.budget = Budget(iterations=iterations)
+    master = random.Random(deal * 7919 + 17)
+    rngs = [random.Random(master.getrandbits(64)) for _ in range(players)]
+    positions: list[dict] = []
+    actions: list[list] = []
+    step = 0
+    start = time.process_time()
+    while not state.is_over():
+        for seat in state.to_act():
+            legal = state.legal_actions(seat)
+            if not legal:
+                continue
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                features = action_features(state, seat, legal)
+                action = bots[seat].choose(state, seat, rngs[seat])
+                root = bots[seat].bot.last_root
+                edges = root.edges.get(seat, {}) if root is not None else {}
+                visits = [int(edges[a][0]) if a in edges else 0 for a in legal]
+                values = [round(edges[a][1] / edges[a][0], 4) if a in edges and edges[a][0] else None for a in legal]
+                positions.append({
+                    "kind": "position", "run": run, "plan": plan, "game": game, "players": [teacher] * players,
+                    "deal": deal, "game_index": game_index, "index": step, "seat": seat,
+                    "legal": [a.to_json() for a in legal], "features": [_round(r) for r in features],
+                    "feature_version": FEATURE_VERSION, "visits": visits, "values": values,
+                    "iterations": bots[seat].stats.iterations, "chosen": legal.index(action), "code": code,
+                })
+            actions.append([seat, action.to_json()])
+            state.apply(seat, action)
+            step += 1
+    credit = terminal_rewards(state, 1.0)
+    outcome = {"scores": state.scores(), "winners": state.winners(), "credit": credit}
+    for record in positions:
+        record["outcome"] = outcome
+    record_game = {"run": run, "plan": plan, "deal": deal, "game_index": game_index, "actions": actions,
+                   "scores": state.scores(), "winners": state.winners(), "positions": len(positions),
+                   "cpu_seconds": round(time.process_time() - start, 2), "code": code}
+    return positions, record_game
+
+
+def run_job(plan: str, out: Path, positions: int, games: int | None = None, iterations: int | None = None) -> int:
+    """Label games of `plan` into `out/ledger.jsonl` until it holds `positions` positions (or `games` games).
+    Writes `out/pid` while running, `out/manifest.json` after every game and a line a game to `out/progress.log`."""
+    if plan not in PLANS:
+        raise SystemExit(f"unknown plan {plan!r}; known: {', '.join(PLANS)}")
+    # SIGTERM ends the job like Ctrl-C: the game under way is dropped (it was never written), the log says so
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    out.mkdir(parents=True, exist_ok=True)
+    pid_file = out / "pid"
+    pid_file.write_text(f"{os.getpid()}\n")
+    spec = PLANS[plan]
+    code = code_fingerprint(spec["game"])
+    ledger = Ledger(out / "ledger.jsonl")
+    cap = (iterations or CappedBot(spec["teacher"], spec["game"]).budget.iterations) if plan == "bs2-distill" \
+        else None
+    manifest_path = out / "manifest.json"
+    run = out.name
+    started = time.time()
+    labelled_here = 0
+    cpu_here = 0.0
+    log = open(out / "progress.log", "a", encoding="utf-8")  # noqa: SIM115 - kept open for the whole job
+    log.write(f"{_now()} start pid {os.getpid()} plan {plan} code {code} games done {len(ledger.done)} "
+              f"positions {ledger.positions}\n")
+    log.flush()
+    try:
+        index = 0
+        while ledger.positions < positions and (games is None or len(ledger.done) < games):
+            if index in ledger.done:
+                index += 1
+                continue
+            if plan == "os2-rule-plus":
+                from ai.train.rollouts import OS_DEAL_OFFSET, play_rollout_labelled_game
+
+                records, game_record = play_rollout_labelled_game(TRAIN_DEAL_BASE + OS_DEAL_OFFSET + index, index,
+                                                                  code, run, spec["players"])
+            else:
+                records, game_record = play_labelled_game(plan, index, code, run, iterations)
+            ledger.commit_game(records, game_record)
+            labelled_here += len(records)
+            cpu_here += game_record["cpu_seconds"]
+            hours = (time.time() - started) / 3600
+            write_json_atomic(manifest_path, {
+                "run": run, "plan": plan, **spec, "teacher_iterations": cap,
+                "deals": f"TRAIN_DEAL_BASE{' + OS_DEAL_OFFSET (1e9)' if plan == 'os2-rule-plus' else ''} + "
+                f"game_index, TRAIN_DEAL_BASE = {TRAIN_DEAL_BASE} "
+                "(evaluation deals, ai.tournament.game_seed, are all below 2**31)",
+                "feature_version": feature_version(spec["game"]), "feature_names": feature_names(spec["game"]),
+                "code": code, "games": len(ledger.done), "positions": ledger.positions, "updated": _now(),
+                "command": " ".join(["python -m ai.train label", *sys.argv[2:]]) if sys.argv[1:2] == ["label"]
+                else " ".join(sys.argv), "machine": platform.node(),
+            })
+            log.write(f"{_now()} game {index} deal {game_record['deal']} positions {len(records)} "
+                      f"cpu {game_record['cpu_seconds']:.0f} s  total games {len(ledger.done)} positions "
+                      f"{ledger.positions}  this run {labelled_here / max(hours, 1e-9):.0f} positions/h wall, "
+                      f"{cpu_here / max(labelled_here, 1):.2f} CPU s/position\n")
+            log.flush()
+            index += 1
+    finally:
+        log.write(f"{_now()} stop pid {os.getpid()} positions {ledger.positions}\n")
+        log.close()
+        if pid_file.exists() and pid_file.read_text().strip() == str(os.getpid()):
+            pid_file.unlink()
+    return ledger.positions
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

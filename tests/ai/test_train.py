@@ -1,0 +1,221 @@
+"""ai.train: the labelling ledger resumes without duplicates, the numpy model scores as trained, the policy level
+is deterministic, honest (its decision never depends on what its seat cannot see) and fast."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import numpy as np
+import pytest
+
+import engine
+from ai.lab.selfplay import greedy_positions
+from ai.tournament import game_seed
+from ai.train.features import action_features, feature_names
+from ai.train.label import TRAIN_DEAL_BASE, play_labelled_game, run_job
+from ai.train.ledger import Ledger, read_positions, snapshot
+from ai.train.model import PolicyModel
+from ai.train.policy import PolicyBot
+
+CAP = 30  # teacher iterations in these tests: the pipeline, not the teacher's strength
+
+
+def random_model(hidden: int = 16, seed: int = 3) -> PolicyModel:
+    gen = np.random.default_rng(seed)
+    f = len(feature_names("blueskies"))
+    layers = [(gen.normal(size=(hidden, f)), gen.normal(size=hidden)), (gen.normal(size=(1, hidden)),
+                                                                         gen.normal(size=1))]
+    return PolicyModel(gen.normal(size=f), np.abs(gen.normal(size=f)) + 0.5, layers, {"feature_version": "bs-after-1"})
+
+
+def lines(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_ledger_resumes_after_a_kill_without_duplicates(tmp_path):
+    out = tmp_path / "run"
+    run_job("bs2-distill", out, positions=10**6, games=1, iterations=CAP)
+    first = lines(out / "ledger.jsonl")
+    assert first[-1]["kind"] == "game" and first[-1]["game_index"] == 0
+    # a kill in the middle of game 1: some of its positions written, then a torn line
+    partial, _ = play_labelled_game("bs2-distill", 1, "x", "run", CAP)
+    with open(out / "ledger.jsonl", "a") as handle:
+        handle.write("".join(json.dumps(p) + "\n" for p in partial[:5]) + '{"kind": "posi')
+    run_job("bs2-distill", out, positions=10**6, games=2, iterations=CAP)
+    after = lines(out / "ledger.jsonl")
+    assert after[: len(first)] == first  # what was complete is untouched
+    keys = [(p["game_index"], p["index"]) for p in after if p["kind"] == "position"]
+    assert len(keys) == len(set(keys))
+    assert [g["game_index"] for g in after if g["kind"] == "game"] == [0, 1]
+    assert all(p["deal"] == TRAIN_DEAL_BASE + p["game_index"] for p in after)
+    assert Ledger(out / "ledger.jsonl").positions == len(keys) == len(list(read_positions(out / "ledger.jsonl")))
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["games"] == 2 and manifest["positions"] == len(keys) and manifest["teacher_iterations"] == CAP
+    assert not (out / "pid").exists()
+    with open(out / "ledger.jsonl", "a") as handle:  # a game under way: not in the snapshot
+        handle.write(json.dumps(partial[0]) + "\n")
+    snap = snapshot(out)
+    assert snap.name == "ledger-2g.jsonl.gz"
+    assert list(read_positions(snap)) == list(read_positions(out / "ledger.jsonl"))
+    with pytest.raises(ValueError):
+        Ledger(out / "ledger.jsonl").commit_game([], {"game_index": 1})
+
+
+def test_labels_are_deterministic_from_the_deal_and_well_formed():
+    a, game_a = play_labelled_game("bs2-distill", 7, "x", "r", CAP)
+    b, game_b = play_labelled_game("bs2-distill", 7, "x", "r", CAP)
+    assert a == b and game_a["actions"] == game_b["actions"]
+    for record in a:
+        assert len(record["features"]) == len(record["legal"]) == len(record["visits"]) >= 2
+        assert record["visits"][record["chosen"]] == max(record["visits"])
+    # the game replays from its deal and the recorded actions
+    state = engine.get("blueskies").new(2, game_a["deal"])
+    for seat, action in game_a["actions"]:
+        state.apply(seat, state.game.action_from_json(action))
+    assert state.is_over() and state.scores() == game_a["scores"]
+
+
+def test_training_deals_are_never_evaluation_deals():
+    assert all(game_seed(seed, i) < TRAIN_DEAL_BASE for seed in (1, 35, 10**9) for i in (0, 10**6))
+
+
+def test_numpy_model_round_trips_and_scores_as_its_formula(tmp_path):
+    model = random_model()
+    model.save(tmp_path / "m.npz")
+    loaded = PolicyModel.load(tmp_path / "m.npz")
+    x = np.random.default_rng(1).normal(size=(7, len(feature_names("blueskies"))))
+    (w0, b0), (w1, b1) = model.layers
+    expected = (np.tanh(((x - model.mean) / model.std) @ w0.T + b0) @ w1.T + b1)[:, 0]
+    assert np.allclose(loaded.scores(x), expected) and loaded.meta == model.meta
+    assert np.isclose(loaded.policy(x).sum(), 1.0)
+
+
+def test_numpy_inference_matches_the_trained_network(tmp_path):
+    pytest.importorskip("torch")
+    from ai.train.fit import fit
+
+    out = tmp_path / "run"
+    run_job("bs2-distill", out, positions=10**6, games=3, iterations=CAP)
+    card = fit([out / "ledger.jsonl"], tmp_path / "m.npz", hidden=8, epochs=30, holdout=3)
+    assert card["data"]["games"] == 3 and card["metrics"]["test_positions"] > 0
+    model = PolicyModel.load(tmp_path / "m.npz")
+    check = model.meta["check"]  # the trained torch network's own scores of a held-out position
+    assert len(check["torch_scores"]) >= 2
+    assert np.allclose(model.scores(check["features"]), check["torch_scores"], atol=1e-4)
+    assert not np.allclose(model.scores(check["features"]), np.mean(check["torch_scores"]), atol=1e-4)
+
+
+def _positions(seed: int, every: int = 3):
+    for state, seat, legal, _ in greedy_positions("blueskies", 2, seed, every):
+        yield state.clone(), seat, legal
+
+
+def test_policy_decision_is_the_same_under_every_determinization_of_what_it_cannot_see():
+    bot = PolicyBot(random_model())
+    hidden_differs = 0
+    checked = 0
+    for state, seat, legal in _positions(11):
+        choice = bot.choose(state, seat, random.Random(0))
+        for k in range(3):
+            truth = state.determinize(seat, random.Random(1000 + k))  # another truth the seat cannot tell apart
+            assert truth.view(seat) == state.view(seat)
+            assert truth.legal_actions(seat) == legal
+            hidden_differs += truth.holdings() != state.holdings()
+            assert action_features(truth, seat, legal) == action_features(state, seat, legal)
+            assert bot.choose(truth, seat, random.Random(99 + k)) == choice
+        checked += 1
+    assert checked >= 10 and hidden_differs >= checked  # the truths really differed in hidden cards
+
+
+def test_opensky_features_are_the_same_under_every_determinization():
+    checked = 0
+    for state, seat, legal, _ in greedy_positions("opensky", 2, 21, 5):
+        rows = action_features(state, seat, legal)
+        for k in range(2):
+            truth = state.determinize(seat, random.Random(k))
+            assert truth.view(seat) == state.view(seat)
+            assert action_features(truth, seat, legal) == rows
+        checked += 1
+        if checked == 12:
+            break
+    assert checked == 12
+
+
+def test_policy_is_deterministic_and_ignores_its_rng():
+    a, b = PolicyBot(random_model()), PolicyBot(random_model())
+    for state, seat, _legal in _positions(12):
+        assert a.choose(state, seat, random.Random(1)) == b.choose(state, seat, random.Random(2))
+
+
+def test_policy_decides_within_20_ms_cpu_p99():
+    bot = PolicyBot(random_model(hidden=64))
+    spent = []
+    for state, seat, _legal in _positions(13, every=1):
+        start = time.thread_time()
+        bot.choose(state, seat, random.Random(0))
+        spent.append(time.thread_time() - start)
+    assert len(spent) >= 30
+    assert np.percentile(spent, 99) < 0.020
+
+
+def test_the_job_queue_runs_the_next_plan_in_the_same_process(tmp_path):
+    from ai.train.__main__ import main
+
+    first, second = tmp_path / "a", tmp_path / "b"
+    main(["label", "--plan", "bs2-distill", "--out", str(first), "--games", "1", "--positions", "1000000",
+          "--iterations", str(CAP), "--then", f"bs2-distill:{second}:1"])
+    assert Ledger(first / "ledger.jsonl").done == {0} and Ledger(second / "ledger.jsonl").done == {0}
+
+
+def test_blue_skies_features_replay_as_labelled():
+    positions, game = play_labelled_game("bs2-distill", 3, "x", "r", CAP)
+    state = engine.get("blueskies").new(2, game["deal"])
+    wanted = {p["index"]: p for p in positions}
+    for step, (seat, action) in enumerate(game["actions"]):
+        if step in wanted:
+            legal = state.legal_actions(seat)
+            rows = [[round(x, 4) for x in row] for row in action_features(state, seat, legal)]
+            assert rows == wanted[step]["features"]
+        state.apply(seat, state.game.action_from_json(action))
+
+
+def test_opensky_plan_a_labels_pair_the_rule_with_its_rivals():
+    from ai.train.rollouts import halving_labels
+
+    found = 0
+    for state, seat, legal, _ in greedy_positions("opensky", 2, TRAIN_DEAL_BASE + 1, 7):
+        if legal[-1].TYPE == "bid":
+            continue
+        labels = halving_labels(state.clone(), seat, legal, random.Random(5), top=3, extra=1, rounds=2, stages=2)
+        again = halving_labels(state.clone(), seat, legal, random.Random(5), top=3, extra=1, rounds=2, stages=2)
+        assert labels == again  # deterministic from the rng
+        assert labels[0]["gain"] == 0.0 and labels[0]["rounds"] == 6  # the rule's choice: the baseline, every round
+        assert len({c["action"] for c in labels}) == len(labels) == min(4, len(legal))
+        assert all(c["rounds"] in (2, 6) for c in labels)
+        found += 1
+        if found == 2:
+            break
+    assert found == 2
+    rows = action_features(state, seat, legal)
+    assert len(rows) == len(legal) and len(rows[0]) == len(feature_names("opensky"))
+
+
+def test_paired_evaluation_reads_its_ledger_and_reports_latency(tmp_path, monkeypatch):
+    import ai.train.evaluate as evaluation
+
+    model = tmp_path / "m.npz"
+    random_model().save(model)
+    ledger = tmp_path / "eval.jsonl"
+    first = evaluation.evaluate(str(model), "random", deals=2, seed=7, ledger=str(ledger))
+    assert first["games"] == 4 and len(ledger.read_text().splitlines()) == 4
+    assert first["fair"] == 0.5 and 0 <= first["wilson95"][0] <= first["share"] <= first["wilson95"][1] <= 1
+    assert first["decisions"] > 0 and 0 < first["cpu_p50_ms"] <= first["cpu_p99_ms"]
+    lineups = [json.loads(line)["key"]["lineup"] for line in ledger.read_text().splitlines()]
+    assert lineups.count(["learned-policy", "random"]) == lineups.count(["random", "learned-policy"]) == 2
+    monkeypatch.setattr(evaluation, "_play", lambda job: (_ for _ in ()).throw(AssertionError("played")))
+    assert evaluation.evaluate(str(model), "random", deals=2, seed=7, ledger=str(ledger)) == first
+    monkeypatch.setattr(evaluation, "train_code", lambda: "other")  # a report reads games of other code too
+    reported = evaluation.evaluate(str(model), "random", deals=3, seed=7, ledger=str(ledger), report=True)
+    assert reported["games"] == 4 and reported["other_code"] == 4 and reported["share"] == first["share"]
