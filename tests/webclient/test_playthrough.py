@@ -74,10 +74,12 @@ def create_game(page, title: str, players: int, options: dict[str, str]) -> None
     page.wait_for_url("**/game.html?id=*")
 
 
-def log_state(page) -> tuple[int, str]:
+def log_state(page) -> tuple[int, str, str]:
+    """The event log's length and newest line, and the game's version (a decision whose log line reads like the
+    one before it, in a log kept to a fixed length, still moves the version on)."""
     items = page.get_by_role("region", name="Event log").get_by_role("listitem")
     n = items.count()
-    return n, (items.first.inner_text() if n else "")
+    return n, (items.first.inner_text() if n else ""), page.evaluate("() => document.body.dataset.version")
 
 
 def decide(page, rng: random.Random) -> None:
@@ -131,6 +133,7 @@ def test_a_person_plays_to_the_end_by_what_the_page_says(
                 const items = [...document.querySelectorAll('section')]
                     .find(s => s.querySelector('h2')?.textContent === 'Event log').querySelectorAll('li');
                 return items.length !== before[0] || (items[0]?.innerText ?? '') !== before[1]
+                    || document.body.dataset.version !== before[2]
                     || document.querySelector('[role=alert]').textContent !== '';
             }""", arg=list(before), timeout=30_000)
         alert = page.get_by_role("alert", include_hidden=True).inner_text()
