@@ -295,12 +295,12 @@ async def matchmaking(stack: Stack, tickets: int, players: int) -> dict[str, Any
     """
     import redis.asyncio as aioredis
 
-    from services.archive.accounts import AccountRepository
+    from services.accounts.keys import Keys
+    from services.accounts.ratings import Ratings
+    from services.accounts.repository import AccountRepository
     from services.archive.db import make_engine
     from services.archive.migrate import upgrade
     from services.gateway.gamestate import GameStateClient
-    from services.gateway.keys import Keys
-    from services.gateway.ratings import Ratings
     from services.gateway.settings import GatewaySettings
     from services.matchmaker.matcher import Matcher
     from services.matchmaker.store import TicketStore

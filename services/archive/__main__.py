@@ -74,7 +74,7 @@ async def _main(args: argparse.Namespace) -> None:
         if args.command in ("upgrade", "import-redis"):
             await upgrade(engine, args.revision if args.command == "upgrade" else "head")
         if args.command == "import-redis":
-            from services.archive.accounts import AccountRepository
+            from services.accounts.repository import AccountRepository
             from services.archive.import_redis import import_redis
             from services.redis_clients import async_redis
 

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator
 
 from redis.asyncio import Redis
 
-from services.archive.accounts import AccountRepository, PlayerRecord, Skill
+from services.accounts.repository import AccountRepository, PlayerRecord, Skill
 
 _ID = re.compile(r"^[0-9a-f]{32}$")
 _HASH = re.compile(r"^[0-9a-f]{64}$")

@@ -13,10 +13,10 @@ from __future__ import annotations
 import grpc
 from redis.asyncio import Redis
 
+from services.accounts.keys import Keys as GatewayKeys
 from services.gamestate import errors, tokens
 from services.gamestate.keys import Keys
-from services.gateway.keys import Keys as GatewayKeys
-from services.gateway.limits import RateLimiter
+from services.gateway.http.limits import RateLimiter
 from services.settings import Settings
 from services.stream_slots import Slot, StreamSlots, TooManyStreams
 

@@ -15,30 +15,28 @@ import redis.asyncio as aioredis
 from fastapi import FastAPI
 
 from services import boundedjson
-from services.archive.accounts import AccountRepository
+from services.accounts.keys import Keys
+from services.accounts.ratings import Ratings
+from services.accounts.repository import AccountRepository
 from services.archive.db import make_engine
 from services.archive.migrate import upgrade
 from services.archive.repository import ArchiveRepository
 from services.credentials import check_secret
-from services.gateway import (
-    docs_page,
-    openapi_types,
-    routes_accounts,
-    routes_challenges,
-    routes_games,
-    routes_history,
-    routes_ops,
-    routes_players,
-)
 from services.gateway.context import Context
-from services.gateway.edge import Edge
-from services.gateway.errors import install_error_handlers
-from services.gateway.following import Follower
+from services.gateway.domain.following import Follower
+from services.gateway.domain.players import Players
 from services.gateway.gamestate import GameStateClient
-from services.gateway.keys import Keys
+from services.gateway.http.edge import Edge
+from services.gateway.http.errors import install_error_handlers
 from services.gateway.metrics import GatewayMetrics, serve_metrics
-from services.gateway.players import Players
-from services.gateway.ratings import Ratings
+from services.gateway.openapi import docs_page
+from services.gateway.openapi import types as openapi_types
+from services.gateway.routes import account as routes_accounts
+from services.gateway.routes import challenges as routes_challenges
+from services.gateway.routes import games as routes_games
+from services.gateway.routes import history as routes_history
+from services.gateway.routes import ops as routes_ops
+from services.gateway.routes import players as routes_players
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.store import TicketStore
 from services.redis_clients import async_redis

@@ -12,21 +12,21 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
-from services.archive.accounts import AccountRepository
+from services.accounts.events import AccountEvents
+from services.accounts.keys import Keys
+from services.accounts.ratings import Ratings
+from services.accounts.repository import AccountRepository
 from services.archive.repository import ArchiveRepository
 from services.gamestate.client import GameState
 from services.gamestate.tokens import RETIRED_BOT_PREFIX
-from services.gateway.account_events import AccountEvents
-from services.gateway.account_fanout import AccountFanout
-from services.gateway.accounts import Accounts
-from services.gateway.address_quota import AddressQuota
-from services.gateway.challenges import Challenges
-from services.gateway.errors import ApiError
+from services.gateway.domain.account_fanout import AccountFanout
+from services.gateway.domain.address_quota import AddressQuota
+from services.gateway.domain.api_keys import Accounts
+from services.gateway.domain.challenges import Challenges
+from services.gateway.domain.players import Players
 from services.gateway.gamestate import GameStateClient, GameStateError, http_error
-from services.gateway.keys import Keys
+from services.gateway.http.errors import ApiError
 from services.gateway.metrics import GatewayMetrics
-from services.gateway.players import Players
-from services.gateway.ratings import Ratings
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.store import TicketStore
 from services.stream_slots import StreamSlots

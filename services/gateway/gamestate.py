@@ -24,7 +24,7 @@ from services.gamestate.client import (
     NewGame,
     Update,
 )
-from services.gateway.errors import ApiError
+from services.gateway.http.errors import ApiError
 
 GameStateError = GameServiceError
 __all__ = ["MAX_BATCH", "GameStateClient", "GameStateError", "NewGame", "http_error"]

@@ -10,12 +10,12 @@ import contextlib
 import logging
 import signal
 
-from services.archive.accounts import AccountRepository
+from services.accounts.keys import Keys
+from services.accounts.ratings import Ratings
+from services.accounts.repository import AccountRepository
 from services.archive.db import make_engine
 from services.credentials import CredentialError, check_secret
 from services.gateway.gamestate import GameStateClient
-from services.gateway.keys import Keys
-from services.gateway.ratings import Ratings
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.matcher import Matcher
 from services.matchmaker.store import TicketStore

@@ -20,10 +20,10 @@ import time
 import uuid
 from dataclasses import dataclass
 
-from services.gateway.account_events import AccountEvents
-from services.gateway.following import register_on
+from services.accounts.events import AccountEvents
+from services.accounts.ratings import Ratings
+from services.gateway.domain.following import register_on
 from services.gateway.gamestate import GameStateClient, GameStateError, NewGame
-from services.gateway.ratings import Ratings
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.grouping import Group, form_groups
 from services.matchmaker.store import Placement, TicketStore

@@ -24,8 +24,8 @@ from dataclasses import dataclass, replace
 
 from redis.asyncio import Redis
 
-from services.gateway.keys import Keys
-from services.matchmaker.sealing import seal, unseal
+from services.accounts.keys import Keys
+from services.accounts.sealing import seal, unseal
 from services.redis_scripts import LuaScript
 
 log = logging.getLogger(__name__)

@@ -12,9 +12,9 @@ from fastapi import APIRouter, Query, Request
 
 import engine
 from services.gateway.context import Ctx
-from services.gateway.errors import ERROR_RESPONSES, ApiError
 from services.gateway.gamestate import GameStateError, http_error
-from services.gateway.routes_games import _game_id
+from services.gateway.http.errors import ERROR_RESPONSES, ApiError
+from services.gateway.routes.games import _game_id
 from services.webclient.replays import Replays
 
 router = APIRouter(prefix="/webclient", responses=ERROR_RESPONSES, tags=["webclient"])

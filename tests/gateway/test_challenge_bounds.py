@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
-from services.gateway import account_events, following
-from services.gateway.keys import Keys
+from services.accounts import events as account_events
+from services.accounts.keys import Keys
+from services.gateway.domain import following
 from tests.gateway.conftest import new_prefix
 from tests.gateway.helpers import auth
 from tests.gateway.test_accounts import new_account

@@ -11,11 +11,11 @@ import httpx
 import pytest
 from starlette.requests import Request
 
-from services.gateway import routes_games
 from services.gateway.app import create_app
 from services.gateway.context import Context, bearer
 from services.gateway.gamestate import GameStateError, http_error
-from services.gateway.models import GameOut, SeatOut
+from services.gateway.models.games import GameOut, SeatOut
+from services.gateway.routes import games as routes_games
 from tests.gateway.conftest import Gateway
 from tests.gateway.helpers import auth, gateway_commands
 from tests.gateway.test_accounts import new_account

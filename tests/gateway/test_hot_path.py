@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from services.boundedjson import JsonRefused
-from services.gateway import jsonbody
-from services.gateway.hot import plain_submission
+from services.gateway.http import jsonbody
+from services.gateway.http.hot import plain_submission
 from tests.gateway.helpers import auth, create
 from tests.gateway.test_basics import assert_error
 

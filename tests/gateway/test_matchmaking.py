@@ -18,15 +18,15 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
-from services.archive.accounts import AccountRepository
+from services.accounts.keys import Keys
+from services.accounts.ratings import Ratings
+from services.accounts.repository import AccountRepository
+from services.accounts.sealing import unseal
 from services.archive.db import make_engine
 from services.gateway.gamestate import GameStateClient
-from services.gateway.keys import Keys
-from services.gateway.ratings import Ratings
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.grouping import form_groups
 from services.matchmaker.matcher import Matcher
-from services.matchmaker.sealing import unseal
 from services.matchmaker.store import Ticket, TicketStore
 from tests.gateway.helpers import auth, play_random
 from tests.gateway.test_basics import assert_error

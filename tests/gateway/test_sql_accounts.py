@@ -15,12 +15,12 @@ import uuid
 import redis
 from sqlalchemy import select
 
-from services.archive.accounts import AccountRepository
+from services.accounts.keys import token_hash
+from services.accounts.repository import AccountRepository
 from services.archive.db import make_engine
 from services.archive.import_redis import import_redis
 from services.archive.models import ApiKeyRow, RatingRow
-from services.gateway.accounts import CACHE_MS
-from services.gateway.keys import token_hash
+from services.gateway.domain.api_keys import CACHE_MS
 from services.redis_clients import async_redis
 from tests.gateway.conftest import new_prefix
 from tests.gateway.helpers import auth, play_random

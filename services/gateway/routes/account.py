@@ -1,0 +1,149 @@
+"""The caller's own account: GET /v1/players/me, key rotation, ongoing games and the account stream.
+
+Registered before routes_players so that `/players/me...` is never read as a player id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+
+from fastapi import APIRouter, Header, Request
+from redis.exceptions import RedisError
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.background import BackgroundTask
+
+from services.gateway.context import Context, Ctx, require_bearer
+from services.gateway.gamestate import GameStateError, http_error
+from services.gateway.http.digits import stream_id
+from services.gateway.http.errors import ERROR_RESPONSES, ApiError
+from services.gateway.http.streams import open_stream
+from services.gateway.models.accounts import KeyRotated, KeysRevoked, Me, MyGame, MyGames
+from services.gateway.models.games import RatingOut
+from services.stream_slots import Slot
+
+router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES, tags=["accounts"])
+
+#: Longest wait of one stream read (under the Redis client's 5 s socket timeout); the API key is checked again
+#: after each, so a retired key ends its stream within about a second.
+READ_BLOCK_MS = 1000
+
+
+async def me(request: Request, c: Context) -> tuple[str, str]:
+    """(player id, API key) of the caller; 401 without a valid API key."""
+    key = require_bearer(request)
+    return await c.player(key), key
+
+
+@router.get("/players/me", response_model=Me, summary="The caller's account: name, kind and ratings")
+async def get_me(request: Request, c: Ctx) -> Me:
+    player_id, _key = await me(request, c)
+    ratings = await c.ratings.all_games(player_id)
+    return Me(player_id=player_id, name=await c.players.name(player_id) or "", kind=await c.accounts.kind(player_id),
+              ratings={g: RatingOut(**r.to_json()) for g, r in ratings.items()},
+              created_ms=await c.accounts.created_ms(player_id))
+
+
+@router.post(
+    "/players/me/keys", status_code=201, response_model=KeyRotated, summary="Rotate the caller's API key",
+    description="Bearer: the account's current API key (a key in its grace period is refused, 403 `key_retired`, "
+    "so a leaked key cannot outlive the rotation that retired it). Answers a new API key; the key it replaces keeps "
+    "working for `GATEWAY_API_KEY_GRACE_S` seconds (24 h by default) so every client can switch, then stops. An "
+    "account holds at most `GATEWAY_API_KEYS_MAX` (5) working keys: one more rotation is 409 `too_many_keys`.",
+)
+async def rotate_key(request: Request, c: Ctx) -> KeyRotated:
+    player_id, key = await me(request, c)
+    return KeyRotated(api_key=await c.accounts.rotate(player_id, key),
+                      previous_key_valid_s=c.settings.api_key_grace_s)
+
+
+@router.post(
+    "/players/me/keys/revoke-others", response_model=KeysRevoked, summary="Stop every other API key of the caller now",
+    description="Bearer: the account's current API key (403 `key_retired` otherwise). Every other key of the account, "
+    "including those in their grace period, stops working at once (their open account streams close within about "
+    "a second). What to do when a key leaked: rotate with the current key, then revoke the others.",
+)
+async def revoke_other_keys(request: Request, c: Ctx) -> KeysRevoked:
+    player_id, key = await me(request, c)
+    return KeysRevoked(revoked=await c.accounts.revoke_others(player_id, key))
+
+
+@router.get(
+    "/players/me/games", response_model=MyGames, summary="My ongoing games, the ones where it is my turn first",
+    description="Games an account holds a seat in through a challenge or a matchmaking ticket, while they are "
+    "active (finished ones: `GET /v1/players/{id}/games`). Each is read live from the game-state service.",
+)
+async def my_games(request: Request, c: Ctx) -> MyGames:
+    player_id, _key = await me(request, c)
+    raw = await c.redis.hgetall(c.keys.account_games(player_id))
+    held = {(k.decode() if isinstance(k, bytes) else k): json.loads(v) for k, v in raw.items()}
+
+    async def read(game_id: str, info: dict) -> MyGame | None:
+        try:
+            g = await c.gamestate.get(game_id, None)
+        except GameStateError as exc:
+            if exc.code.name == "NOT_FOUND":
+                return None
+            raise http_error(exc) from None
+        if g.status != "active":
+            return None
+        seat = int(info["seat"])
+        return MyGame(game_id=game_id, game=info["game"], seat=seat, my_turn=seat in g.to_act, version=g.version,
+                      to_act=g.to_act, deadline=g.deadlines.get(seat), since_ms=int(info["since_ms"]))
+
+    games = [g for g in await asyncio.gather(*(read(gid, info) for gid, info in held.items())) if g is not None]
+    games.sort(key=lambda g: (not g.my_turn, g.deadline or 2**63, -g.since_ms, g.game_id))
+    return MyGames(games=games)
+
+
+@router.get(
+    "/players/me/events",
+    summary="The account stream (Server-Sent Events): challenges, game starts, your turns, game ends",
+    response_description=(
+        "text/event-stream, one event per entry, `id` = its stream id (resume with `Last-Event-ID`; without it "
+        "the kept history is sent first: the last `GATEWAY_ACCOUNT_EVENTS_MAXLEN` entries of at most "
+        "`GATEWAY_ACCOUNT_EVENTS_KEEP_S`). Events: `challenge` `{challenge}`; `challenge_closed` "
+        "`{challenge_id, status}`; `game_start` `{game_id, game, seat, challenge_id, token, token_delivered}` (the "
+        "challenger's seat token is in the first delivery only, then `token` is null); `your_turn` `{game_id, "
+        "seat, version, deadline}` (only to the seat's owner); `game_end` `{game_id, seat, status, scores, "
+        "winners}`. A "
+        "stream whose API key stops working sends an `error` event and closes."
+    ),
+    responses={200: {"content": {"text/event-stream": {}}}},
+)
+async def account_events(
+    request: Request, c: Ctx, last_event_id: str | None = Header(None, alias="Last-Event-ID")
+) -> EventSourceResponse:
+    player_id, key = await me(request, c)
+    after = "0-0"
+    if last_event_id is not None and last_event_id.strip():
+        resumed = stream_id(last_event_id.strip())
+        if resumed is None:
+            raise ApiError(422, "Last-Event-ID must be an id this stream sent (like 1700000000000-0)")
+        after = resumed
+    slot = open_stream(c.streams, request, key)  # 429 beyond GATEWAY_STREAM_LIMIT_IP / _TOKEN
+    return EventSourceResponse(_stream(c, player_id, key, after, slot), ping=c.settings.sse_ping_s,
+                               background=BackgroundTask(slot.release))
+
+
+def _error(code: str, message: str) -> ServerSentEvent:
+    return ServerSentEvent(data=json.dumps({"error": {"code": code, "message": message, "rule": None}}),
+                           event="error")
+
+
+async def _stream(c: Context, player_id: str, key: str, after: str, slot: Slot) -> AsyncIterator[ServerSentEvent]:
+    batches = c.account_readers.follow(player_id, after)  # one shared Redis reader per account
+    try:
+        async for batch in batches:
+            for entry_id, kind, data in batch:
+                yield ServerSentEvent(data=json.dumps(await c.events.deliver(player_id, kind, data)), event=kind,
+                                      id=entry_id)
+            if await c.players.authenticate(key) != player_id:
+                yield _error("unauthenticated", "this API key no longer works")
+                return
+    except RedisError:
+        yield _error("unavailable", "storage is unavailable; reconnect with Last-Event-ID")
+    finally:
+        await batches.aclose()  # leaves the account's reader now
+        slot.release()  # at once, whichever way the stream ends (the background task is for one never started)
