@@ -16,35 +16,16 @@ class Keys:
     def __init__(self, prefix: str):
         self.prefix = prefix
 
-    # players, keys and ratings live in SQL (services/archive/accounts.py); Redis caches key lookups
+    # players, keys and ratings live in SQL (services/accounts/repository.py); Redis caches key lookups
     def api_key_cache(self, key_hash: str) -> str:
         """A cached API-key lookup: the player id (or "-" once revoked), TTL <= 30 s and <= the key's grace."""
         return f"{self.prefix}akc:{key_hash}"
-
-    # the former Redis records of players and ratings, read only by `python -m services.archive import-redis`
-    def player(self, player_id: str) -> str:
-        return f"{self.prefix}player:{player_id}"
-
-    def api_key(self, key_hash: str) -> str:
-        return f"{self.prefix}apikey:{key_hash}"
-
-    def rating(self, entity: str) -> str:
-        """Hash game -> JSON {"mu", "sigma", "games"} of one rated entity (a player id)."""
-        return f"{self.prefix}rating:{entity}"
-
-    def leaderboard(self, game: str) -> str:
-        """Sorted set player_id -> ordinal for one game (humans only)."""
-        return f"{self.prefix}board:{game}"
 
     # rated games in play (hot; their settlement is recorded in SQL, `settled_games`)
 
     def rated_game(self, game_id: str) -> str:
         """Hash seat -> entity id of a rated game created by the matchmaker."""
         return f"{self.prefix}rated:{game_id}"
-
-    def rated_done(self, game_id: str) -> str:
-        """The former Redis "settled" flag (honoured, never written: settlement is recorded in SQL)."""
-        return f"{self.prefix}rated_done:{game_id}"
 
     def rated_pending(self) -> str:
         """Set of rated game ids not yet settled."""
@@ -75,7 +56,7 @@ class Keys:
     def buckets(self) -> str:
         return f"{self.prefix}mm:buckets"
 
-    # accounts (services/gateway/accounts.py, account_events.py, challenges.py, following.py)
+    # accounts (services/accounts/events.py, services/gateway/domain/: api_keys, challenges, following)
     def account_events(self, player_id: str) -> str:
         """Redis stream of one account's events (bounded length): what GET /v1/players/me/events replays."""
         return f"{self.prefix}acct:ev:{player_id}"

@@ -2,7 +2,7 @@
 
 A rated game (one the matchmaker or a challenge created) has a Redis hash seat -> entity
 ("player:<id>" or "bot:<level>"), and sits in the pending set and the check schedule while it
-plays (hot state, Redis). The ratings themselves are in SQL (services/archive/accounts.py, the
+plays (hot state, Redis). The ratings themselves are in SQL (services/accounts/repository.py, the
 system of record): when anyone notices the game finished, `settle` runs one SQL transaction that
 inserts the game's `settled_games` row and updates the players' ratings (ordinal stored, so the
 leaderboard is an indexed `ORDER BY`): a concurrent or repeated settle, from any gateway or
@@ -125,26 +125,12 @@ class Ratings:
         if game_ids:
             await self.redis.zrem(self.keys.rated_due(), *game_ids)
 
-    async def schedule_unscheduled(self, at_ms: int) -> int:
-        """Give every pending game without a check time one (games rated before the schedule existed)."""
-        pending = await self.pending()
-        if not pending:
-            return 0
-        return int(await self.redis.zadd(self.keys.rated_due(), dict.fromkeys(pending, at_ms), nx=True))
-
     async def is_rated(self, game_id: str) -> bool:
         return bool(await self.redis.exists(self.keys.rated_game(game_id)))
 
     async def pending(self) -> list[str]:
         return sorted(m.decode() if isinstance(m, bytes) else m for m in await self.redis.smembers(
             self.keys.rated_pending()))
-
-    async def seats(self, game_id: str) -> dict[int, str]:
-        """A rated game's seat -> entity ("player:<id>" or "bot:<level>"); empty for an unrated game."""
-        raw = await self.redis.hgetall(self.keys.rated_game(game_id))
-        text = {(k.decode() if isinstance(k, bytes) else k): (v.decode() if isinstance(v, bytes) else v)
-                for k, v in raw.items()}
-        return {int(seat): entity for seat, entity in text.items() if seat != "game"}
 
     async def conclude(self, game: Ended) -> bool:
         """Settle a finished rated game (its resigned and abandoned seats last) or discard an aborted one, as
@@ -181,15 +167,12 @@ class Ratings:
             raise ValueError(f"rated game {game_id} has seats {sorted(seats)} but {len(scores)} scores")
         players = {seat: e.removeprefix("player:") for seat, e in seats.items() if e.startswith("player:")}
         ranks = standings.ranks(scores, winners, last)
-        if await self.redis.exists(self.keys.rated_done(game_id)):
-            applied = False  # settled in Redis before ratings moved to SQL (and not imported yet)
-        else:
-            applied = await self.repo.settle(
-                game_id, game, players,
-                lambda before: {seat: r.skill for seat, r in _rate(
-                    len(scores), {s: Rating.of(k) for s, k in before.items()}, ranks).items()},
-                _now_ms(), DEFAULT.skill,
-            )
+        applied = await self.repo.settle(
+            game_id, game, players,
+            lambda before: {seat: r.skill for seat, r in _rate(
+                len(scores), {s: Rating.of(k) for s, k in before.items()}, ranks).items()},
+            _now_ms(), DEFAULT.skill,
+        )
         async with self.redis.pipeline(transaction=True) as pipe:  # settled here or before: stop checking it
             pipe.srem(self.keys.rated_pending(), game_id)
             pipe.zrem(self.keys.rated_due(), game_id)

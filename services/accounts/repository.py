@@ -241,51 +241,6 @@ class AccountRepository:
                 ))
         return True
 
-    # one-off import of the former Redis records (python -m services.archive import-redis)
-
-    async def import_records(
-        self, players: list[PlayerRecord], keys: list[tuple[str, str, int, int | None]],
-        ratings: list[tuple[str, str, Skill]], settled: list[tuple[str, str]], now_ms: int,
-    ) -> dict[str, int]:
-        """Insert what is absent (rows present win, so running it again changes nothing): players, keys
-        (hash, player id, created ms, expires ms), ratings (player id, game, skill), settled (game id, game).
-        Keys and ratings of players absent from SQL and from `players` are skipped. Answers rows inserted."""
-        counts = {"players": 0, "api_keys": 0, "ratings": 0, "settled_games": 0}
-        async with self.sessions.begin() as s:
-            for p in players:
-                r = await s.execute(self._insert(PlayerRow.__table__).values(
-                    player_id=p.player_id, name=p.name, kind=p.kind, created_ms=p.created_ms
-                ).on_conflict_do_nothing())
-                counts["players"] += r.rowcount
-            wanted = {pid for _h, pid, _c, _e in keys} | {pid for pid, _g, _s in ratings}
-            known: set[str] = set()
-            ids = sorted(wanted)
-            for i in range(0, len(ids), 500):
-                known |= set((await s.execute(
-                    select(PlayerRow.player_id).where(PlayerRow.player_id.in_(ids[i:i + 500]))
-                )).scalars())
-            for key_hash, pid, created_ms, expires_ms in keys:
-                if pid not in known or (expires_ms is not None and expires_ms <= now_ms):
-                    continue
-                r = await s.execute(self._insert(ApiKeyRow.__table__).values(
-                    key_hash=key_hash, player_id=pid, created_ms=created_ms, expires_ms=expires_ms
-                ).on_conflict_do_nothing())
-                counts["api_keys"] += r.rowcount
-            for pid, game, (mu, sigma, n) in ratings:
-                if pid not in known:
-                    continue
-                r = await s.execute(self._insert(RatingRow.__table__).values(
-                    player_id=pid, game=game, mu=mu, sigma=sigma, ordinal=ordinal(mu, sigma), games=n,
-                    updated_ms=now_ms,
-                ).on_conflict_do_nothing())
-                counts["ratings"] += r.rowcount
-            for game_id, game in settled:
-                r = await s.execute(self._insert(SettledGameRow.__table__).values(
-                    game_id=game_id, game=game, outcome="settled", settled_ms=now_ms
-                ).on_conflict_do_nothing())
-                counts["settled_games"] += r.rowcount
-        return counts
-
     async def close(self) -> None:
         await self.engine.dispose()
 

@@ -1,4 +1,4 @@
-"""The hot path of the two move calls (services/gateway/hot.py) answers exactly as the FastAPI routes do.
+"""The hot path of the two move calls (services/gateway/http/hot.py) answers exactly as the FastAPI routes do.
 
 Plain requests are served by the hot path; anything it declines (another content type, a body FastAPI
 would coerce or refuse) goes to the FastAPI route. Both must give the same statuses and bodies.

@@ -23,7 +23,7 @@ from services.accounts.ratings import Ratings
 from services.accounts.repository import AccountRepository
 from services.accounts.sealing import unseal
 from services.archive.db import make_engine
-from services.gateway.gamestate import GameStateClient
+from services.gamestate.client import AsyncGameClient
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.grouping import form_groups
 from services.matchmaker.matcher import Matcher
@@ -38,7 +38,7 @@ def run_matcher(settings: GatewaySettings, passes: int = 1) -> list[str]:
     async def go() -> list[str]:
         redis = aioredis.from_url(settings.redis_url)
         keys = Keys(settings.key_prefix)
-        gamestate = GameStateClient(settings.gamestate_addr, secret=settings.service_secret)
+        gamestate = AsyncGameClient(settings.gamestate_addr)
         tickets = TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s,
                               secret=settings.service_secret)
         engine = make_engine(settings.archive_url)
@@ -237,7 +237,7 @@ def test_concurrent_matchers_in_one_loop_claim_each_ticket_once(make_gateway, rd
         async def race() -> list[list[str]]:
             redis = aioredis.from_url(settings.redis_url)
             keys = Keys(settings.key_prefix)
-            clients = [GameStateClient(settings.gamestate_addr, secret=settings.service_secret) for _ in range(4)]
+            clients = [AsyncGameClient(settings.gamestate_addr) for _ in range(4)]
             engine = make_engine(settings.archive_url)
             matchers = [Matcher(TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s,
                                             secret=settings.service_secret),
@@ -476,7 +476,7 @@ def test_the_queue_read_drops_vanished_and_expired_tickets(make_gateway, rdb) ->
 def test_the_matchmaker_settles_a_finished_game_nobody_watched_once_it_is_due(make_gateway, rdb) -> None:
     """Bots (or players who left) may finish a rated game with no client reading it; the matchmaker settles it
     when its check comes due, and not on every pass before that."""
-    from services.gamestate.client import GameClient
+    from services.gamestate.client_sync import GameClient
 
     gw = make_gateway(mm_settle_check_s=600.0)
     with gw.client() as c:

@@ -1,4 +1,4 @@
--- Add one event to an account's stream, bounded (services/gateway/account_events.py).
+-- Add one event to an account's stream, bounded (services/accounts/events.py).
 -- USES: append
 -- KEYS: stream
 -- ARGV: type data maxlen minid ttl

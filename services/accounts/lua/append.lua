@@ -1,6 +1,6 @@
 -- A shared function (`-- USES: append`), no script of its own. `append(stream, type, data, max length, min id,
 -- ttl s)` adds one entry, trims by age, then deletes the oldest entries without the credential mark
--- (services/gateway/account_events.py: CREDENTIAL_MARK; never the one just added) down to the max length.
+-- (services/accounts/events.py: CREDENTIAL_MARK; never the one just added) down to the max length.
 local function append(key, kind, data, maxlen, minid, ttl)
   local id = redis.call('XADD', key, '*', 'type', kind, 'data', data)
   redis.call('XTRIM', key, 'MINID', minid)

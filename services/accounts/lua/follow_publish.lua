@@ -1,5 +1,5 @@
 -- Appends one game version's account events only if `version` is newer than the last published one; returns 1
--- if it did (services/gateway/following.py). streams: the account stream of each event; events: (type, data
+-- if it did (services/gateway/domain/following.py). streams: the account stream of each event; events: (type, data
 -- JSON) per event, in the same order; keep: seconds.
 -- USES: append
 -- KEYS: follow_pos streams...

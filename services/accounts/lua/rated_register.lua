@@ -1,4 +1,4 @@
--- Mark games as rated (services/gateway/ratings.py). games: rated:<id> per game; rows: JSON array of
+-- Mark games as rated (services/accounts/ratings.py). games: rated:<id> per game; rows: JSON array of
 -- [game_id, game, [seat, entity, seat, entity, ...]] per game, in the same order.
 -- KEYS: pending due games...
 -- ARGV: check_at rows

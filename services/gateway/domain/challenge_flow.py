@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Mapping
 
+from services.accounts.seats import register_on
 from services.gateway.context import Context
 from services.gateway.domain.challenges import Challenge
-from services.gateway.domain.following import register_game
-from services.gateway.gamestate import GameStateError, http_error
 from services.gateway.http.errors import ApiError
 
 _SEATS = random.SystemRandom()
@@ -57,17 +57,15 @@ async def accept(c: Context, ch: Challenge) -> tuple[str, int, str]:
     challenger_seat, accepter_seat = seats[0], seats[1]
     bots = {s: c.settings.bot_fill_level for s in seats[2:]}
     try:
-        game_id, created = await c.gamestate.create(
-            ch.game, ch.players, None, ch.options, bots, owner=ch.challenger, time_control=ch.time_control,
+        created = await c.admin.create_game(
+            ch.game, ch.players, options=ch.options, bots=bots, owner=ch.challenger, time_control=ch.time_control,
             rated=ch.rated, seat_players={challenger_seat: ch.challenger, accepter_seat: ch.to},
         )
-    except GameStateError as exc:
-        await c.challenges.move(ch.challenge_id, "accepting", "pending")
-        raise http_error(exc) from None
-    except BaseException:
+    except BaseException:  # a refusal (the service's error answers the call) or anything else
         await c.challenges.move(ch.challenge_id, "accepting", "pending")
         raise
-    tokens = {seat: token for seat, token, _bot in created}
+    game_id = created.game_id
+    tokens = {s.seat: s.token for s in created.seats}
     await c.challenges.set_game(ch.challenge_id, game_id)
     if ch.rated:
         entities = {s: f"bot:{level}" for s, level in bots.items()}
@@ -88,6 +86,15 @@ async def accept(c: Context, ch: Challenge) -> tuple[str, int, str]:
         await pipe.execute()
     await register_game(c, game_id, ch.game, {challenger_seat: ch.challenger, accepter_seat: ch.to})
     return game_id, accepter_seat, tokens[accepter_seat]
+
+
+async def register_game(c: Context, game_id: str, game: str, seats: Mapping[int, str]) -> None:
+    """Seat the accounts in the new game (`accounts.seats`) and wake this gateway's follower at once."""
+    async with c.redis.pipeline(transaction=True) as pipe:
+        register_on(pipe, c.keys, c.settings.account_events_keep_s, game_id, game, seats)
+        await pipe.execute()
+    if c.follower is not None:
+        c.follower.kick()
 
 
 async def expire_due(c: Context) -> int:

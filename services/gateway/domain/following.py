@@ -23,16 +23,14 @@ import logging
 import secrets
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from services.accounts.events import PUBLISH_TURNS
-from services.accounts.keys import Keys
-from services.gateway.gamestate import GameStateError
+from services.gamestate.client import GameServiceError
+from services.gateway.context import Context
+from services.gateway.domain.challenge_flow import expire_due
 from services.redis_scripts import LuaScript
 from services.standings import shown_scores, shown_winners
-
-if TYPE_CHECKING:
-    from services.gateway.context import Context
 
 log = logging.getLogger(__name__)
 
@@ -52,27 +50,6 @@ def new_turns(to_act: Sequence[int], before: Sequence[int] | None, actor: int | 
     return [s for s in to_act if s not in before or s == actor]
 
 
-async def register_game(c: Context, game_id: str, game: str, seats: Mapping[int, str]) -> None:
-    """Record which account holds which seat of a new game, list it in each account's ongoing games and
-    have it followed (the local follower is woken at once)."""
-    async with c.redis.pipeline(transaction=True) as pipe:
-        register_on(pipe, c.keys, c.settings.account_events_keep_s, game_id, game, seats)
-        await pipe.execute()
-    if c.follower is not None:
-        c.follower.kick()
-
-
-def register_on(pipe: Any, keys: Keys, keep_s: int, game_id: str, game: str, seats: Mapping[int, str]) -> None:
-    """`register_game`'s writes, queued on a pipeline (the matchmaker's path has no gateway context)."""
-    now = int(time.time() * 1000)
-    pipe.hset(keys.game_accounts(game_id), mapping={str(s): pid for s, pid in seats.items()})
-    pipe.expire(keys.game_accounts(game_id), keep_s)
-    for seat, pid in seats.items():
-        pipe.hset(keys.account_games(pid), game_id,
-                  json.dumps({"seat": seat, "game": game, "since_ms": now}, separators=(",", ":")))
-    pipe.zadd(keys.followed(), {game_id: now})
-
-
 class Follower:
     def __init__(self, c: Context):
         self.c = c
@@ -89,8 +66,6 @@ class Follower:
 
     async def run(self) -> None:
         """Scan for unfollowed games and expire due challenges until cancelled."""
-        from services.gateway.domain.challenge_flow import expire_due  # the challenge flow imports this module
-
         try:
             while True:
                 try:
@@ -159,8 +134,8 @@ class Follower:
             await c.redis.zrem(c.keys.followed(), game_id)
             return
         try:
-            g = await c.gamestate.get(game_id, None)
-        except GameStateError as exc:
+            g = await c.gamestate.get_game(game_id)
+        except GameServiceError as exc:
             if exc.reason == "not_found" or exc.code.name == "NOT_FOUND":
                 await self._forget(game_id, seats)
             raise
@@ -172,15 +147,16 @@ class Follower:
                             g.deadlines if clocked else {})
         to_act = g.to_act
         if g.status == "active":
-            async for u in c.gamestate.watch(game_id, None, g.version):
-                deadlines: dict[int, int] = {}
-                if clocked and u.status == "active":
-                    deadlines = (await c.gamestate.get(game_id, None)).deadlines
-                await self._version(game_id, seats, u.version, u.status, u.to_act, to_act, u.actor, u.scores,
-                                    u.winners, deadlines)
-                to_act = u.to_act
-                if u.status != "active":
-                    break
+            async with contextlib.aclosing(c.gamestate.watch(game_id, None, g.version)) as updates:
+                async for u in updates:
+                    deadlines: dict[int, int] = {}
+                    if clocked and u.status == "active":
+                        deadlines = (await c.gamestate.get_game(game_id)).deadlines
+                    await self._version(game_id, seats, u.version, u.status, u.to_act, to_act, u.actor, u.scores,
+                                        u.winners, deadlines)
+                    to_act = u.to_act
+                    if u.status != "active":
+                        break
         await self._forget(game_id, seats)
 
     async def _version(self, game_id: str, seats: dict[int, str], version: int, status: str, to_act: list[int],

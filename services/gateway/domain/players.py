@@ -1,6 +1,6 @@
 """Player accounts: a name and an API key, stored hashed (only its SHA-256 is kept), in SQL.
 
-SQL (services/archive/accounts.py) is the system of record; Redis only caches the API-key -> player lookup
+SQL (services/accounts/repository.py) is the system of record; Redis only caches the API-key -> player lookup
 every authenticated request makes, for at most `accounts.CACHE_MS` and never beyond a rotated key's grace expiry (the
 entry's TTL is bounded by `expires_ms` when it is filled, and a rotation rewrites the entries of the keys it
 replaced). Flushing Redis loses nothing: the next lookup reads SQL again.

@@ -1,14 +1,15 @@
 """The uniform error body `{"error": {"code", "message", "rule"}}` for every 4xx/5xx.
 
-Handlers are installed for our own `ApiError`, Starlette's HTTP errors (unknown
-routes, wrong methods), request validation (422) and anything unexpected (500),
-so a client never sees another error shape.
+Handlers are installed for our own `ApiError`, the game-state service's refusals (`GameServiceError`: one
+translation here, so routes just call the service), Starlette's HTTP errors (unknown routes, wrong methods),
+request validation (422) and anything unexpected (500), so a client never sees another error shape.
 """
 
 from __future__ import annotations
 
 import logging
 
+import grpc
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -21,6 +22,7 @@ from sqlalchemy.exc import TimeoutError as SqlPoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from services import boundedjson
+from services.gamestate.client import GameServiceError
 from services.gateway.http.allow import allowed_methods
 
 log = logging.getLogger(__name__)
@@ -94,12 +96,48 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
+_SERVICE_HTTP = {
+    grpc.StatusCode.INVALID_ARGUMENT: (422, "invalid_request"),
+    grpc.StatusCode.UNAUTHENTICATED: (401, "unauthenticated"),
+    grpc.StatusCode.PERMISSION_DENIED: (403, "forbidden"),
+    grpc.StatusCode.NOT_FOUND: (404, "not_found"),
+    grpc.StatusCode.ABORTED: (409, "stale_version"),
+    grpc.StatusCode.UNAVAILABLE: (503, "unavailable"),
+    grpc.StatusCode.DEADLINE_EXCEEDED: (503, "unavailable"),
+}
+
+#: Refusals because of what the game is now (not of the request itself): 409 with the reason as the code.
+CONFLICTS = ("abort_not_allowed", "game_over")
+
+
+def service_error(exc: GameServiceError) -> ApiError:
+    """The REST error for a call the game-state service refused (an unreachable service is a 503)."""
+    if exc.code == grpc.StatusCode.FAILED_PRECONDITION:
+        if exc.reason == "game_active":
+            return ApiError(403, exc.message, "game_active")
+        if exc.reason in CONFLICTS:
+            return ApiError(409, exc.message, exc.reason)
+        return ApiError(422, exc.message, exc.reason or "illegal_action", exc.rule)
+    if exc.code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+        return ApiError(429, exc.message, exc.reason or "quota_exceeded")
+    if exc.code == grpc.StatusCode.ABORTED and "current_version" in exc.extra:
+        return ApiError(409, exc.message, "stale_version", extra={"current_version": exc.extra["current_version"]})
+    status, code = _SERVICE_HTTP.get(exc.code, (502, "bad_gateway"))
+    if status == 503:
+        return ApiError(503, "the game-state service is unavailable", code)
+    if status == 502:
+        return ApiError(502, "the game-state service failed", code)
+    return ApiError(status, exc.message, code, exc.rule)
+
+
 #: What the SQL database going away raises (through SQLAlchemy, or a refused connection as it opens)
 SQL_UNAVAILABLE = (SqlOperationalError, SqlInterfaceError, SqlPoolTimeout, ConnectionRefusedError)
 
 
 def exception_response(exc: Exception, method: str, path: str) -> JSONResponse:
     """The error answer to an exception raised while serving `method path` (routes and the hot path alike)."""
+    if isinstance(exc, GameServiceError):
+        exc = service_error(exc)
     if isinstance(exc, ApiError):
         return error_response(exc.status, exc.message, exc.code, exc.rule, exc.headers, exc.extra)
     if isinstance(exc, RedisConnectionError | RedisTimeoutError):
@@ -116,6 +154,7 @@ def exception_response(exc: Exception, method: str, path: str) -> JSONResponse:
 
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
+    @app.exception_handler(GameServiceError)
     @app.exception_handler(RedisConnectionError)
     @app.exception_handler(RedisTimeoutError)
     @app.exception_handler(SqlOperationalError)

@@ -3,7 +3,7 @@
 Why: under load most of the gateway's CPU went to the framework around these two calls (routing,
 dependency solving, body and response validation, serialisation, exception layers), not to the call
 to the game-state service. Here they are answered by the same code as their FastAPI routes
-(`routes_games.legal_actions_answer` / `submit_answer`, same checks in the same order, same error
+(`routes/games.legal_actions_answer` / `submit_answer`, same checks in the same order, same error
 bodies), without the framework. A request this path cannot take exactly as FastAPI would (a HEAD, a root
 path, another content type, a body that is not plainly a valid `SubmitAction`, a repeated
 Idempotency-Key) is left to the FastAPI route, which answers it (422s and all) as before. The body comes
@@ -17,7 +17,8 @@ from typing import Any
 
 from starlette.types import Receive, Scope, Send
 
-from services.gateway.context import Context, parse_bearer, required
+from services.gateway.auth import parse_bearer, required
+from services.gateway.context import Context
 from services.gateway.http.errors import exception_response
 from services.gateway.http.jsonbody import NOT_JSON
 from services.gateway.metrics import HOT_ROUTE_KEY

@@ -90,3 +90,28 @@ class MyGame(BaseModel):
 
 class MyGames(BaseModel):
     games: list[MyGame] = Field(description="Ongoing games, the ones where it is my turn first")
+
+
+class HistoryGame(BaseModel):
+    game_id: str
+    game: str
+    status: str = Field(description="finished or aborted")
+    players: int
+    seats: list[int] = Field(description="The seats this player held (where recorded)")
+    owner: bool = Field(description="This player created the game")
+    version: int
+    scores: list[int] | None = Field(description="null for an aborted game (it has no result)")
+    winners: list[int] | None = Field(description="null for an aborted game")
+    rated: bool
+    created_ms: int
+    finished_ms: int
+    time_control: TimeControlOut | None = Field(
+        None, description="The game's time control, as GET /v1/games/{id} shows it; None: no clock (or a game "
+        "archived before time controls were kept)"
+    )
+
+
+class History(BaseModel):
+    player_id: str
+    games: list[HistoryGame]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last one")

@@ -2,7 +2,7 @@
 with its fields (JSON types and an example) and the fields of a seat's view.
 
 Why derived: the documentation site's game pages (`docs/hooks/skyboard.py`) and the published event schemas
-(`openapi_events.py`) are generated from this, so neither can drift from the engines. Sources: seeded random
+(`openapi/events.py`) are generated from this, so neither can drift from the engines. Sources: seeded random
 games of every player count (with every option's choices) and, for events no such game produced, the
 `Event("<type>", {...})` calls in the engine's source (their field names, without types).
 """

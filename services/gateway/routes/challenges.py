@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query
 
+from services.gateway.auth import CurrentPlayer
 from services.gateway.context import Context, Ctx
 from services.gateway.domain import challenge_flow, clock_floor
 from services.gateway.domain.challenges import Challenge, TooManyChallenges
+from services.gateway.domain.tables import check_table
 from services.gateway.http.errors import ERROR_RESPONSES, ApiError
 from services.gateway.models.accounts import (
     ChallengeAccepted,
@@ -18,20 +21,21 @@ from services.gateway.models.accounts import (
     ChallengeOut,
     NewChallenge,
 )
-from services.gateway.routes.account import me
-from services.gateway.routes.players import _check_options
 
 router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES, tags=["challenges"])
 
 _ID = re.compile(r"^[0-9a-f]{32}$")
 
 
-async def _mine(challenge_id: str, request: Request, c: Context) -> tuple[str, Challenge]:
-    player_id, _key = await me(request, c)
+async def _mine(challenge_id: str, player_id: CurrentPlayer, c: Ctx) -> tuple[str, Challenge]:
+    """(the caller, challenge `challenge_id`): 404 unless the caller sent or received it."""
     ch = await c.challenges.get(challenge_id) if _ID.match(challenge_id) else None
     if ch is None or player_id not in (ch.challenger, ch.to):
         raise ApiError(404, "no such challenge")
     return player_id, ch
+
+
+Mine = Annotated[tuple[str, Challenge], Depends(_mine)]
 
 
 @router.post(
@@ -43,14 +47,13 @@ async def _mine(challenge_id: str, request: Request, c: Context) -> tuple[str, C
     "`GATEWAY_CHALLENGES_PER_SENDER` (20) pending challenges sent and `GATEWAY_CHALLENGES_PER_RECIPIENT` (50) "
     "received (429 `too_many_challenges`).",
 )
-async def create_challenge(body: NewChallenge, request: Request, c: Ctx) -> ChallengeCreated:
-    player_id, _key = await me(request, c)
+async def create_challenge(body: NewChallenge, player_id: CurrentPlayer, c: Ctx) -> ChallengeCreated:
     if body.to == player_id:
         raise ApiError(422, "a player cannot challenge itself")
     if await c.players.name(body.to) is None:
         raise ApiError(404, "no such player to challenge")
     entry = await c.catalog_entry(body.game)
-    _check_options(entry, body.players, body.options)
+    check_table(entry, body.players, body.options)
     options = {k: body.options.get(k, spec["default"]) for k, spec in entry["options"].items()}
     tc = body.time_control.model_dump() if body.time_control else None
     clock_floor.check(c.settings.min_seconds_per_decision, tc)
@@ -66,18 +69,17 @@ async def create_challenge(body: NewChallenge, request: Request, c: Ctx) -> Chal
 
 @router.get("/challenges", response_model=ChallengeList, summary="My challenges, incoming and outgoing")
 async def list_challenges(
-    request: Request, c: Ctx,
+    player_id: CurrentPlayer, c: Ctx,
     status: str | None = Query(None, pattern="^(pending|accepted|declined|cancelled|expired)$"),
 ) -> ChallengeList:
-    player_id, _key = await me(request, c)
     now = int(time.time() * 1000)
     shown = [ChallengeOut(**ch.to_json(player_id, now)) for ch in await c.challenges.of(player_id)]
     return ChallengeList(challenges=[ch for ch in shown if status is None or ch.status == status])
 
 
 @router.get("/challenges/{challenge_id}", response_model=ChallengeOut, summary="One of my challenges")
-async def get_challenge(challenge_id: str, request: Request, c: Ctx) -> ChallengeOut:
-    player_id, ch = await _mine(challenge_id, request, c)
+async def get_challenge(mine: Mine, c: Ctx) -> ChallengeOut:
+    player_id, ch = mine
     return ChallengeOut(**ch.to_json(player_id))
 
 
@@ -87,8 +89,8 @@ async def get_challenge(challenge_id: str, request: Request, c: Ctx) -> Challeng
     "own through its account stream (`game_start`, delivered once). 409 `challenge_<status>` once it is no "
     "longer pending.",
 )
-async def accept_challenge(challenge_id: str, request: Request, c: Ctx) -> ChallengeAccepted:
-    player_id, ch = await _mine(challenge_id, request, c)
+async def accept_challenge(mine: Mine, c: Ctx) -> ChallengeAccepted:
+    player_id, ch = mine
     if player_id != ch.to:
         raise ApiError(403, "only the challenged player can accept")
     game_id, seat, token = await challenge_flow.accept(c, ch)
@@ -97,16 +99,16 @@ async def accept_challenge(challenge_id: str, request: Request, c: Ctx) -> Chall
 
 @router.post("/challenges/{challenge_id}/decline", response_model=ChallengeOut,
              summary="Decline a challenge sent to me")
-async def decline_challenge(challenge_id: str, request: Request, c: Ctx) -> ChallengeOut:
-    player_id, ch = await _mine(challenge_id, request, c)
+async def decline_challenge(mine: Mine, c: Ctx) -> ChallengeOut:
+    player_id, ch = mine
     if player_id != ch.to:
         raise ApiError(403, "only the challenged player can decline")
     return await _close(c, ch, player_id, "declined")
 
 
 @router.delete("/challenges/{challenge_id}", response_model=ChallengeOut, summary="Cancel a challenge I sent")
-async def cancel_challenge(challenge_id: str, request: Request, c: Ctx) -> ChallengeOut:
-    player_id, ch = await _mine(challenge_id, request, c)
+async def cancel_challenge(mine: Mine, c: Ctx) -> ChallengeOut:
+    player_id, ch = mine
     if player_id != ch.challenger:
         raise ApiError(403, "only the challenger can cancel")
     return await _close(c, ch, player_id, "cancelled")

@@ -9,17 +9,19 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 from typing import Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request, Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.background import BackgroundTask
 
-from services.gateway.context import Context, Ctx, bearer, require_bearer
+from services.gamestate.client import GameServiceError
+from services.gateway.auth import Bearer, SeatToken
+from services.gateway.context import Context, Ctx
 from services.gateway.domain import clock_floor
-from services.gateway.gamestate import GameStateError, http_error
 from services.gateway.http.digits import ascii_int
-from services.gateway.http.errors import ERROR_RESPONSES, ApiError
+from services.gateway.http.errors import ERROR_RESPONSES, ApiError, service_error
 from services.gateway.http.streams import open_stream
 from services.gateway.models.games import (
     Catalog,
@@ -54,10 +56,7 @@ def _game_id(game_id: str) -> str:
 
 @router.get("/catalog", response_model=Catalog, summary="The games this platform serves and the bot levels")
 async def catalog(c: Ctx) -> Catalog:
-    try:
-        games, levels, details = await c.gamestate.catalog_details()
-    except GameStateError as exc:
-        raise http_error(exc) from None
+    games, levels, details = await c.gamestate.catalog_details()
     return Catalog(games=games, bot_levels=levels, bot_level_details=details)
 
 
@@ -67,8 +66,8 @@ async def catalog(c: Ctx) -> Catalog:
     "the player's quotas: active games at once, bot seats across them, creations per hour (429 `quota_exceeded` "
     "names the one reached). The answer holds each human seat's token, shown only here.",
 )
-async def create_game(body: CreateGame, request: Request, c: Ctx) -> CreatedGame:
-    owner = await _creator(request, c)
+async def create_game(body: CreateGame, api_key: Bearer, c: Ctx) -> CreatedGame:
+    owner = await _creator(api_key, c)
     bots: dict[int, str] = {}
     for key, level in body.bots.items():
         seat = ascii_int(key)
@@ -79,19 +78,16 @@ async def create_game(body: CreateGame, request: Request, c: Ctx) -> CreatedGame
         raise ApiError(422, "give either turn_seconds (a shorthand) or time_control, not both")
     control = body.time_control.model_dump() if body.time_control is not None else None
     clock_floor.check(c.settings.min_seconds_per_decision, control, body.turn_seconds)
-    try:
-        game_id, seats = await c.gamestate.create(
-            body.game, body.players, body.seed, body.options, bots, body.turn_seconds, owner=owner,
-            time_control=control,
-        )
-    except GameStateError as exc:
-        raise http_error(exc) from None
-    return CreatedGame(game_id=game_id, seats=[Seat(seat=s, token=t, bot=b) for s, t, b in seats])
+    created = await c.admin.create_game(
+        body.game, body.players, seed=body.seed, options=body.options, bots=bots,
+        turn_seconds=body.turn_seconds or 0.0, owner=owner, time_control=control,
+    )
+    seats = sorted(created.seats, key=lambda s: s.seat)
+    return CreatedGame(game_id=created.game_id, seats=[Seat(seat=s.seat, token=s.token, bot=s.bot) for s in seats])
 
 
-async def _creator(request: Request, c: Context) -> str:
+async def _creator(api_key: str | None, c: Context) -> str:
     """The owner of a new game: the API key's player, or "" for an anonymous game where development allows it."""
-    api_key = bearer(request)
     if api_key is None:
         if c.settings.allow_anonymous_create:
             return ""
@@ -110,10 +106,7 @@ async def list_games(
     game: str = Query("", max_length=64, description="A title's name (see /v1/catalog); '' = any"),
     limit: int = Query(50, ge=1, le=500),
 ) -> GameList:
-    try:
-        found = await c.gamestate.client.list_games(status, game, limit)
-    except GameStateError as exc:
-        raise http_error(exc) from None
+    found = await c.gamestate.list_games(status, game, limit)
     return GameList(games=[
         GameSummaryOut(game_id=g.game_id, game=g.game, players=g.players, status=g.status, version=g.version,
                        to_act=g.to_act, bots={str(k): v for k, v in sorted(g.bots.items())},
@@ -123,20 +116,12 @@ async def list_games(
 
 
 @router.get("/games/{game_id}", response_model=GameOut, summary="A game as a seat (Bearer) or a spectator sees it")
-async def get_game(game_id: str, request: Request, c: Ctx) -> GameOut:
-    token = bearer(request)
-    try:
-        g = await c.gamestate.get(_game_id(game_id), token)
-    except GameStateError as exc:
-        raise http_error(exc) from None
+async def get_game(game_id: str, token: Bearer, c: Ctx) -> GameOut:
+    g = await c.gamestate.get_game(_game_id(game_id), token)
     if g.status != "active":
         await c.settle_soon(g.game_id, g)
-    players = g.seat_players  # the game names who sits where (matched and challenge games)
-    if g.rated and not players:  # a rated game created before games kept it: its rating registration knows
-        players = {seat: e.removeprefix("player:") for seat, e in (await c.ratings.seats(g.game_id)).items()
-                   if e.startswith("player:")}
     seats = [SeatOut(seat=s["seat"], kind=s["kind"], status=s["status"], bot_level=s["bot_level"],
-                     player_id=_player_of(players.get(s["seat"]), s["kind"], g.owner)) for s in g.seats]
+                     player_id=_player_of(g.seat_players.get(s["seat"]), s["kind"], g.owner)) for s in g.seats]
     return GameOut(
         game_id=g.game_id, game=g.game, version=g.version, status=g.status, to_act=g.to_act, seat=g.seat,
         view=g.view, scores=shown_scores(g.status, g.scores), winners=shown_winners(g.status, g.winners),
@@ -166,11 +151,8 @@ class JsonBytes(Response):
 async def legal_actions_answer(c: Context, game_id: str, token: str) -> bytes:
     """The body of `GET /v1/games/{id}/actions` (shape `LegalActions`), built around the service's action
     JSON texts without parsing them: the FastAPI route and the hot path (hot.py) both answer with it."""
-    try:
-        version, seat, actions = await c.gamestate.legal_actions(_game_id(game_id), token)
-    except GameStateError as exc:
-        raise http_error(exc) from None
-    return b'{"version":%d,"seat":%d,"actions":[%s]}' % (version, seat, ",".join(actions).encode())
+    r = await c.gamestate.legal_actions_reply(_game_id(game_id), token)
+    return b'{"version":%d,"seat":%d,"actions":[%s]}' % (r.version, r.seat, ",".join(r.actions_json).encode())
 
 
 async def submit_answer(
@@ -180,35 +162,32 @@ async def submit_answer(
     if idempotency_key is not None and not _IDEMPOTENCY_KEY.match(idempotency_key):
         raise ApiError(422, "Idempotency-Key must be 1-128 visible ASCII characters")
     try:
-        version, events, status, to_act, replayed = await c.gamestate.submit(
-            _game_id(game_id), token, action, expected_version, idempotency_key
-        )
-    except GameStateError as exc:
+        r = await c.gamestate.submit_reply(_game_id(game_id), token, action, expected_version, idempotency_key)
+    except GameServiceError as exc:
         c.metrics.actions.labels(exc.reason or exc.code.name.lower()).inc()
-        raise http_error(exc) from None
-    c.metrics.actions.labels("replayed" if replayed else "accepted").inc()
-    if status == "finished":
+        raise
+    c.metrics.actions.labels("replayed" if r.replayed else "accepted").inc()
+    if r.status == "finished":
         await c.settle_soon(game_id)  # the move is accepted whatever happens here
     return b'{"version":%d,"events":[%s],"status":%s,"to_act":[%s],"replayed":%s}' % (
-        version, ",".join(events).encode(), json.dumps(status).encode(), ",".join(map(str, to_act)).encode(),
-        b"true" if replayed else b"false",
+        r.version, ",".join(r.events_json).encode(), json.dumps(r.status).encode(),
+        ",".join(map(str, r.to_act)).encode(), b"true" if r.replayed else b"false",
     )
 
 
 @router.get("/games/{game_id}/actions", response_model=LegalActions, summary="The legal actions of your seat")
-async def legal_actions(game_id: str, request: Request, c: Ctx) -> Response:
-    return JsonBytes(await legal_actions_answer(c, game_id, require_bearer(request)))
+async def legal_actions(game_id: str, token: SeatToken, c: Ctx) -> Response:
+    return JsonBytes(await legal_actions_answer(c, game_id, token))
 
 
 @router.post("/games/{game_id}/actions", response_model=Submitted, summary="Submit one action for your seat")
 async def submit_action(
     game_id: str,
     body: SubmitAction,
-    request: Request,
+    token: SeatToken,
     c: Ctx,
     idempotency_key: str | None = Header(None, alias="Idempotency-Key", description="Retries replay the first outcome"),
 ) -> Response:
-    token = require_bearer(request)
     return JsonBytes(await submit_answer(c, game_id, token, body.action, body.expected_version, idempotency_key))
 
 
@@ -218,12 +197,8 @@ async def submit_action(
     "`ZOMBIE_BOT_LEVEL`, default `greedy`), the token is revoked (its event streams end) and every seat sees a "
     "`seat_resigned` event. In a rated game the player ranks last. 409 `game_over` once the game has ended.",
 )
-async def resign(game_id: str, request: Request, c: Ctx) -> Version:
-    token = require_bearer(request)
-    try:
-        return Version(version=await c.gamestate.resign(_game_id(game_id), token))
-    except GameStateError as exc:
-        raise http_error(exc) from None
+async def resign(game_id: str, token: SeatToken, c: Ctx) -> Version:
+    return Version(version=await c.gamestate.resign(_game_id(game_id), token))
 
 
 @router.post(
@@ -233,12 +208,8 @@ async def resign(game_id: str, request: Request, c: Ctx) -> Version:
     "default is not one) and no seat has resigned or been abandoned; otherwise 409 `abort_not_allowed` (409 "
     "`game_over` once the game has ended).",
 )
-async def abort(game_id: str, request: Request, c: Ctx) -> Version:
-    token = require_bearer(request)
-    try:
-        version = await c.gamestate.abort(_game_id(game_id), token)
-    except GameStateError as exc:
-        raise http_error(exc) from None
+async def abort(game_id: str, token: SeatToken, c: Ctx) -> Version:
+    version = await c.gamestate.abort(_game_id(game_id), token)
     await c.settle_soon(game_id)  # a rated game: nothing to settle, ever
     return Version(version=version)
 
@@ -248,22 +219,17 @@ async def abort(game_id: str, request: Request, c: Ctx) -> Version:
     description="Bearer: the seat token, which is revoked (its event streams end within a second); the answer "
     "holds the seat's new token, shown only here.",
 )
-async def rotate_token(game_id: str, request: Request, c: Ctx) -> NewToken:
-    token = require_bearer(request)
-    try:
-        return NewToken(token=await c.gamestate.rotate_token(_game_id(game_id), token))
-    except GameStateError as exc:
-        raise http_error(exc) from None
+async def rotate_token(game_id: str, token: SeatToken, c: Ctx) -> NewToken:
+    return NewToken(token=await c.gamestate.rotate_token(_game_id(game_id), token))
 
 
 @router.get("/games/{game_id}/log", response_model=GameLog, summary="Seed and actions of a finished game")
 async def game_log(game_id: str, c: Ctx) -> GameLog:
-    try:
-        log = await c.gamestate.log(_game_id(game_id))
-        return GameLog(**{**log, "scores": shown_scores(log["status"], log["scores"]),
-                          "winners": shown_winners(log["status"], log["winners"])})
-    except GameStateError as exc:
-        raise http_error(exc) from None
+    log = await c.gamestate.get_log(_game_id(game_id))
+    return GameLog(game_id=game_id, game=log.game, players=log.players, options=log.options, seed=log.seed,
+                   actions=log.entries, version=log.version, final_digest=log.final_digest,
+                   scores=shown_scores(log.status, log.scores), winners=shown_winners(log.status, log.winners),
+                   status=log.status)
 
 
 def _resume_from(after: int | None, last_event_id: str | None) -> int | None:
@@ -290,16 +256,13 @@ def _resume_from(after: int | None, last_event_id: str | None) -> int | None:
 async def game_events(
     game_id: str,
     request: Request,
+    token: Bearer,
     c: Ctx,
     after: int | None = Query(None, ge=0, le=2**62, description="Send the versions after this one"),
     last_event_id: str | None = Header(None, alias="Last-Event-ID"),
 ) -> EventSourceResponse:
-    token = bearer(request)
     start = _resume_from(after, last_event_id)
-    try:  # refuse a bad token or unknown game with a proper error before the stream starts
-        await c.gamestate.get(_game_id(game_id), token)
-    except GameStateError as exc:
-        raise http_error(exc) from None
+    await c.gamestate.get_game(_game_id(game_id), token)  # a bad token or unknown game: an error, no stream
     slot = open_stream(c.streams, request, token)  # 429 beyond GATEWAY_STREAM_LIMIT_IP / _TOKEN
     return EventSourceResponse(_stream(c, game_id, token, start, slot), ping=c.settings.sse_ping_s,
                                background=BackgroundTask(slot.release))
@@ -308,21 +271,22 @@ async def game_events(
 async def _stream(c: Context, game_id: str, token: str | None, after: int | None,
                   slot: Slot) -> AsyncIterator[ServerSentEvent]:
     try:
-        async for item in c.gamestate.watch(game_id, token, after):
-            vid = str(item.version)
-            for event in item.events:
-                yield ServerSentEvent(data=json.dumps({**event, "version": item.version}), id=vid)
-            finished = item.status == "finished"
-            state = {"version": item.version, "kind": item.kind, "actor": item.actor, "status": item.status,
-                     "to_act": item.to_act, "scores": item.scores if finished else None,
-                     "winners": shown_winners(item.status, item.winners)}
-            yield ServerSentEvent(data=json.dumps(state), event="state", id=vid)
-            if item.status != "active":  # finished, or aborted
-                await c.settle_soon(game_id)
-                yield ServerSentEvent(data=json.dumps(state), event="end", id=vid)
-                return
-    except GameStateError as exc:
-        err = http_error(exc)
+        async with aclosing(c.gamestate.watch(game_id, token, after)) as updates:  # ends the call with the stream
+            async for item in updates:
+                vid = str(item.version)
+                for event in item.events:
+                    yield ServerSentEvent(data=json.dumps({**event, "version": item.version}), id=vid)
+                finished = item.status == "finished"
+                state = {"version": item.version, "kind": item.kind, "actor": item.actor, "status": item.status,
+                         "to_act": item.to_act, "scores": item.scores if finished else None,
+                         "winners": shown_winners(item.status, item.winners)}
+                yield ServerSentEvent(data=json.dumps(state), event="state", id=vid)
+                if item.status != "active":  # finished, or aborted
+                    await c.settle_soon(game_id)
+                    yield ServerSentEvent(data=json.dumps(state), event="end", id=vid)
+                    return
+    except GameServiceError as exc:
+        err = service_error(exc)
         yield ServerSentEvent(
             data=json.dumps({"error": {"code": err.code, "message": err.message, "rule": err.rule}}), event="error"
         )

@@ -1,4 +1,4 @@
--- Count one more in an address's window: {count, ms left in the window} (services/gateway/address_quota.py).
+-- Count one more in an address's window: {count, ms left in the window} (services/gateway/domain/address_quota.py).
 -- KEYS: counter
 -- ARGV: window_ms
 local n = redis.call('INCR', K.counter)

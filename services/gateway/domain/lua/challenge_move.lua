@@ -1,4 +1,4 @@
--- Move a challenge from status `required` to `new` (services/gateway/challenges.py). Returns "ok" if the status
+-- Move a challenge from status `required` to `new` (services/gateway/domain/challenges.py). Returns "ok" if the status
 -- was moved, else the status it has (a lapsed pending one is marked expired first, and then "expired" is
 -- returned unless the move was the expiry itself).
 -- KEYS: challenge due

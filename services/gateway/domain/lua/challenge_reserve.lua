@@ -1,5 +1,5 @@
 -- Forgets lapsed entries of the sender's and the recipient's open sets, then takes a place in both or answers
--- which side is full ("sender" or "recipient") (services/gateway/challenges.py).
+-- which side is full ("sender" or "recipient") (services/gateway/domain/challenges.py).
 -- KEYS: sender recipient
 -- ARGV: now challenge_id expires max_sender max_recipient ttl
 -- expires: the challenge's expiry ms; max_sender, max_recipient: 0 for no bound; ttl: seconds.

@@ -1,5 +1,5 @@
 -- Counts every bucket of one request (per IP, per token) in ONE round trip: {n1, ttl1, n2, ttl2, ...}
--- (services/gateway/limits.py).
+-- (services/gateway/http/limits.py).
 -- KEYS: buckets...
 -- ARGV: window_ms
 local out = {}

@@ -1,5 +1,5 @@
 // Starts Swagger UI on /docs. A file, not an inline script, so the page's Content-Security-Policy can refuse
-// every inline script (services/gateway/security_headers.py).
+// every inline script (services/gateway/http/security_headers.py).
 window.ui = SwaggerUIBundle({
   url: "/openapi.json",
   dom_id: "#swagger-ui",
