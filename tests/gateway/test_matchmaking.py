@@ -505,16 +505,16 @@ def test_the_matchmaker_settles_a_finished_game_nobody_watched_once_it_is_due(ma
         assert games(pa) == games(pb) == 1
 
 
-def test_rated_games_without_a_check_time_get_one_and_active_ones_are_checked_again_later(make_gateway, rdb) -> None:
-    """Games rated before the settle schedule existed (in rated_pending only) are checked on the first pass of a
-    matchmaker; one still active is pushed to its next check instead of being read on every pass."""
+def test_an_active_rated_game_that_is_due_is_checked_and_pushed_to_its_next_check(make_gateway, rdb) -> None:
+    """A rated game whose check time has come is read on the next pass; one still active is pushed to its next
+    check (GATEWAY_MM_SETTLE_CHECK_S later) instead of being read on every pass."""
     gw = make_gateway(mm_settle_check_s=600.0)
     due = f"{gw.settings.key_prefix}rated_due"
     with gw.client() as c:
         (_pa, ka), (_pb, kb) = new_player(c, "oa"), new_player(c, "ob")
         ticket(c, ka, "toybids", 2), ticket(c, kb, "toybids", 2)
         (game_id,) = run_matcher(gw.settings)
-        rdb.zrem(due, game_id)
+        rdb.zadd(due, {game_id: 0})  # its check time has come
         start = time.time() * 1000
         run_matcher(gw.settings)
         at = rdb.zscore(due, game_id)
