@@ -295,12 +295,12 @@ async def matchmaking(stack: Stack, tickets: int, players: int) -> dict[str, Any
     """
     import redis.asyncio as aioredis
 
-    from services.archive.accounts import AccountRepository
+    from services.accounts.keys import Keys
+    from services.accounts.ratings import Ratings
+    from services.accounts.repository import AccountRepository
     from services.archive.db import make_engine
     from services.archive.migrate import upgrade
-    from services.gateway.gamestate import GameStateClient
-    from services.gateway.keys import Keys
-    from services.gateway.ratings import Ratings
+    from services.gamestate.client import AsyncGameClient
     from services.gateway.settings import GatewaySettings
     from services.matchmaker.matcher import Matcher
     from services.matchmaker.store import TicketStore
@@ -311,7 +311,7 @@ async def matchmaking(stack: Stack, tickets: int, players: int) -> dict[str, Any
     redis = aioredis.from_url(stack.redis_url)
     keys = Keys(prefix)
     store = TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s, secret=settings.service_secret)
-    gamestate = GameStateClient(stack.admin_addr, secret=SERVICE_SECRET)  # GameAdmin: the internal listener
+    gamestate = AsyncGameClient(stack.admin_addr)  # GameAdmin: the internal listener
     engine = make_engine(f"sqlite+aiosqlite:///{tempfile.mkdtemp(prefix='sbload-')}/accounts.db")
     await upgrade(engine)  # ratings are in SQL (only settling a finished rated game writes them)
     matcher = Matcher(store, Ratings(redis, keys, AccountRepository(engine)), gamestate, settings)

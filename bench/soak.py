@@ -170,7 +170,7 @@ def _get_log_retrying(client: Any, game_id: str, patience_s: float = 30.0) -> An
 
 def verify(stack: Stack, ids: list[str], tally: Tally) -> dict[str, Any]:
     """Every game finished; replay reproduces the digest; each acknowledged action is logged at its version."""
-    from services.gamestate.client import GameClient
+    from services.gamestate.client_sync import GameClient
 
     problems: list[str] = []
     actions = 0

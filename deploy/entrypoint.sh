@@ -1,7 +1,7 @@
 #!/bin/sh
 # One image, one role per container: `entrypoint.sh <role> [extra args]`.
 # Every role reads the same environment variables as `make run` (services/settings.py,
-# services/gateway/settings.py, services/ops_exporter.py); nothing is configured here
+# services/gateway/settings.py, services/matchmaker/settings.py, services/ops_exporter.py); nothing is configured here
 # except where each process listens inside the container.
 set -eu
 

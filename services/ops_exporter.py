@@ -30,9 +30,9 @@ from prometheus_client import CollectorRegistry, Gauge, start_http_server
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from services.accounts.keys import Keys as GatewayKeys
 from services.bot_policy import background_list, budget_scale, human_lists, sent_at
 from services.gamestate.keys import Keys
-from services.gateway.keys import Keys as GatewayKeys
 from services.gateway.settings import GatewaySettings
 from services.settings import Settings
 

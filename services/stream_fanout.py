@@ -9,7 +9,7 @@ freeing its connection, within one read of its last subscriber leaving.
 The reader follows the key from its newest entry on; a subscriber catches up on older entries itself (a
 non-blocking read) after joining, and again whenever it falls behind (its queue was full: reads it missed
 were dropped, never buffered without bound). Used by WatchGame (services/gamestate/fanout.py) and the
-gateway's account stream (services/gateway/account_fanout.py).
+gateway's account stream (services/gateway/domain/account_fanout.py).
 """
 
 from __future__ import annotations

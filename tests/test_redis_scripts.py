@@ -84,6 +84,6 @@ def test_every_service_script_loads_and_uses_only_the_names_it_declares() -> Non
 
 def test_the_shared_append_spares_the_mark_account_events_writes() -> None:
     """lua/append.lua spells CREDENTIAL_MARK itself (Lua cannot import it): the two must agree."""
-    from services.gateway.account_events import ADD, CREDENTIAL_MARK
+    from services.accounts.events import ADD, CREDENTIAL_MARK
 
     assert f"'{CREDENTIAL_MARK}'" in ADD.source

@@ -27,7 +27,7 @@ def cell(text: str) -> str:
 
 
 def code(value: Any, limit: int = 110) -> str:
-    from services.gateway.vocabulary import compact
+    from services.gateway.openapi.vocabulary import compact
 
     return f"`{cell(compact(value, limit))}`"
 
@@ -49,8 +49,8 @@ def openapi() -> dict[str, Any]:
 
 def actions(game: str) -> str:
     from engine import get
-    from services.gateway.openapi_types import game_action_schemas
-    from services.gateway.vocabulary import vocabulary
+    from services.gateway.openapi.types import game_action_schemas
+    from services.gateway.openapi.vocabulary import vocabulary
 
     schemas, _union = game_action_schemas(get(game))
     vocab = vocabulary(game)
@@ -71,7 +71,7 @@ def _schema_type(schema: dict[str, Any]) -> str:
 
 
 def events(game: str) -> str:
-    from services.gateway.vocabulary import vocabulary
+    from services.gateway.openapi.vocabulary import vocabulary
 
     rows = ["| `type` | fields | example |", "|---|---|---|"]
     for event_type, shape in vocabulary(game).events.items():
@@ -83,7 +83,7 @@ def events(game: str) -> str:
 
 
 def view(game: str) -> str:
-    from services.gateway.vocabulary import vocabulary
+    from services.gateway.openapi.vocabulary import vocabulary
 
     shape = vocabulary(game).view
     rows = ["| field | JSON type | example (seat 0, start of a game) |", "|---|---|---|"]
@@ -94,7 +94,7 @@ def view(game: str) -> str:
 
 
 def phases(game: str) -> str:
-    from services.gateway.vocabulary import vocabulary
+    from services.gateway.openapi.vocabulary import vocabulary
 
     return ", ".join(f"`{p}`" for p in vocabulary(game).phases)
 

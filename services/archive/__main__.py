@@ -4,9 +4,6 @@ The game-state service and the gateway apply them themselves at start; this is f
 before a rollout, or a check). `python -m services.archive current` prints the revision in place;
 `downgrade <revision>` takes the database back to an earlier revision (a rollback: what later revisions added
 is dropped).
-`python -m services.archive import-redis` (after `upgrade`) copies the gateway's former Redis records of
-players, API-key hashes, ratings and settled rated games into SQL, inserting only what is missing (safe to
-run again); Redis from GATEWAY_REDIS_URL (or --redis-url), its key prefix from GATEWAY_KEY_PREFIX (--prefix).
 
 Finished games the archive refused (a value a column cannot hold, a constraint: services/gamestate/archiver.py)
 stay in the game-state service's Redis, set aside. `python -m services.archive quarantine` prints one JSON line
@@ -71,19 +68,8 @@ async def _main(args: argparse.Namespace) -> None:
             if args.revision == "head":
                 raise SystemExit("downgrade needs the revision to go back to (e.g. 0002_accounts)")
             await downgrade(engine, args.revision)
-        if args.command in ("upgrade", "import-redis"):
-            await upgrade(engine, args.revision if args.command == "upgrade" else "head")
-        if args.command == "import-redis":
-            from services.archive.accounts import AccountRepository
-            from services.archive.import_redis import import_redis
-            from services.redis_clients import async_redis
-
-            redis = async_redis(args.redis_url)
-            try:
-                counts = await import_redis(redis, args.prefix, AccountRepository(engine))
-            finally:
-                await redis.aclose()
-            print(json.dumps(counts, sort_keys=True))
+        if args.command == "upgrade":
+            await upgrade(engine, args.revision)
         async with engine.connect() as conn:
             current = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar_one_or_none()
         print(f"archive at revision {current}")
@@ -93,16 +79,14 @@ async def _main(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=["upgrade", "downgrade", "current", "import-redis", "quarantine", "retry"])
+    parser.add_argument("command", choices=["upgrade", "downgrade", "current", "quarantine", "retry"])
     parser.add_argument("revision", nargs="*", help="upgrade / downgrade: the revision (default head); "
                         "retry: the game ids")
     parser.add_argument("--all", action="store_true", help="retry: every game set aside")
     parser.add_argument("--url", default=os.environ.get("ARCHIVE_URL") or os.environ.get("GATEWAY_ARCHIVE_URL", ""),
                         help="default: ARCHIVE_URL, else GATEWAY_ARCHIVE_URL")
-    parser.add_argument("--redis-url", help="import-redis: the gateway's Redis (default: GATEWAY_REDIS_URL); "
-                        "quarantine, retry: the game-state service's (default: REDIS_URL)")
-    parser.add_argument("--prefix", help="import-redis: the gateway's key prefix (default: GATEWAY_KEY_PREFIX or "
-                        "sbgw:); quarantine, retry: the service's (default: KEY_PREFIX or sb:)")
+    parser.add_argument("--redis-url", help="quarantine, retry: the game-state service's Redis (default: REDIS_URL)")
+    parser.add_argument("--prefix", help="quarantine, retry: the service's key prefix (default: KEY_PREFIX or sb:)")
     args = parser.parse_args()
     if not args.url:
         raise SystemExit("set ARCHIVE_URL or pass --url")
@@ -115,9 +99,6 @@ def main() -> None:
         settings = Settings()
         args.redis_url = args.redis_url or settings.redis_url
         args.prefix = args.prefix if args.prefix is not None else settings.key_prefix
-    else:
-        args.redis_url = args.redis_url or os.environ.get("GATEWAY_REDIS_URL", "redis://127.0.0.1:6379/0")
-        args.prefix = args.prefix if args.prefix is not None else os.environ.get("GATEWAY_KEY_PREFIX", "sbgw:")
     asyncio.run(_main(args))
 
 

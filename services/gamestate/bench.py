@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 import redis
 
 import engine
-from services.gamestate.client import GameClient
+from services.gamestate.client_sync import GameClient
 from services.gamestate.server import start
 from services.settings import Settings
 

@@ -1,4 +1,5 @@
-"""Typed clients of the game-state gRPC API, for the gateway (async) and bot workers (sync).
+"""The typed client of the game-state gRPC API (async: the gateway, the matchmaker); bot workers, scripts and
+tests use its generated blocking twin, `client_sync.py`.
 
 Both speak plain Python values (dicts for JSON) and raise `GameServiceError`
 carrying the status code, the service's reason, message and rule id.
@@ -9,11 +10,12 @@ Calls are balanced round-robin over every address the target resolves to (a
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from services.credentials import call_metadata
 from services.gamestate.pb import pb2, pb2_grpc
@@ -350,9 +352,6 @@ def _watch_request(game_id, token, after_version) -> pb2.WatchGameRequest:
     return req
 
 
-# ---------------------------------------------------------------------- sync client
-
-
 #: HTTP/2 keepalive: a connection to a replica that vanished without closing it (its network cut, its host
 #: gone) is found dead within ~15 s and dropped, so round-robin stops sending calls into it and the name is
 #: resolved again. The server allows these pings (services/gamestate/server.py).
@@ -368,122 +367,39 @@ def channel_options(lb_policy: str) -> list[tuple[str, object]]:
     return [("grpc.lb_policy_name", lb_policy), *KEEPALIVE_OPTIONS]
 
 
-class GameClient:
-    """Blocking client (bot workers, scripts, tests). `timeout` applies to each unary call."""
 
-    def __init__(self, target: str, timeout: float = 10.0, lb_policy: str = "round_robin"):
-        self.channel = grpc.insecure_channel(target, options=channel_options(lb_policy))
-        self.stub = pb2_grpc.GameServiceStub(self.channel)
-        self.timeout = timeout
-
-    def close(self) -> None:
-        self.channel.close()
-
-    def __enter__(self) -> GameClient:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def _call(self, method, request):
-        try:
-            return method(request, timeout=self.timeout)
-        except grpc.RpcError as exc:
-            raise GameServiceError.from_rpc(exc) from None
-
-    def catalog(self) -> tuple[list[dict[str, Any]], list[str]]:
-        return _catalog(self._call(self.stub.ListCatalog, pb2.ListCatalogRequest()))
-
-    def catalog_details(self) -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]:
-        """The catalog with the levels' details: (games, level names, level details)."""
-        r = self._call(self.stub.ListCatalog, pb2.ListCatalogRequest())
-        return (*_catalog(r), _level_details(r))
-
-    def create_game(
-        self,
-        game: str,
-        players: int,
-        *,
-        seed: int | None = None,
-        options: dict[str, Any] | None = None,
-        bots: dict[int, str] | None = None,
-        turn_seconds: float = 0.0,
-        time_control: dict[str, Any] | None = None,
-    ) -> Created:
-        req = _create_request(game, players, seed, options, bots, turn_seconds, time_control)
-        return _created(self._call(self.stub.CreateGame, req))
-
-    def admin(self, secret: str) -> AdminClient:
-        """The internal GameAdmin calls over this client's channel, presenting the service credential."""
-        return AdminClient(self.channel, secret, self.timeout)
-
-    def get_game(self, game_id: str, token: str | None = None) -> GameState:
-        return _state(self._call(self.stub.GetGame, pb2.GetGameRequest(game_id=game_id, token=token or "")))
-
-    def legal_actions(self, game_id: str, token: str) -> Legal:
-        r = self._call(self.stub.ListLegalActions, pb2.ListLegalActionsRequest(game_id=game_id, token=token))
-        return Legal(r.version, r.seat, [json.loads(a) for a in r.actions_json])
-
-    def submit(
-        self,
-        game_id: str,
-        token: str,
-        action: dict[str, Any] | str,
-        expected_version: int,
-        idempotency_key: str | None = None,
-    ) -> Submitted:
-        req = _submit_request(game_id, token, action, expected_version, idempotency_key)
-        return _submitted(self._call(self.stub.SubmitAction, req))
-
-    def watch(
-        self, game_id: str, token: str | None = None, after_version: int | None = None, heartbeats: bool = False
-    ) -> Iterator[Update]:
-        """Updates after `after_version` (from creation if None); ends after the game ends.
-
-        Idle-stream heartbeats (kind "heartbeat") are skipped unless heartbeats=True.
-        """
-        call = self.stub.WatchGame(_watch_request(game_id, token, after_version))
-        try:
-            for r in call:
-                if heartbeats or r.kind != "heartbeat":
-                    yield _update(r)
-        except grpc.RpcError as exc:
-            raise GameServiceError.from_rpc(exc) from None
-        finally:
-            call.cancel()  # closing the iterator early ends the stream on the server too
-
-    def list_games(self, status: str = "", game: str = "", limit: int = 0) -> list[Summary]:
-        r = self._call(self.stub.ListGames, pb2.ListGamesRequest(status=status, game=game, limit=limit))
-        return [_summary(g) for g in r.games]
-
-    def resign(self, game_id: str, token: str, bot_level: str | None = None) -> int:
-        req = pb2.ResignRequest(game_id=game_id, token=token, bot_level=bot_level or "")
-        return self._call(self.stub.Resign, req).version
-
-    def abort(self, game_id: str, token: str) -> int:
-        """End the game unrated (status "aborted"); the version that ended it."""
-        return self._call(self.stub.Abort, pb2.AbortRequest(game_id=game_id, token=token)).version
-
-    def rotate_token(self, game_id: str, token: str) -> str:
-        return self._call(self.stub.RotateToken, pb2.RotateTokenRequest(game_id=game_id, token=token)).token
-
-    def get_log(self, game_id: str) -> GameLog:
-        return _log(self._call(self.stub.GetLog, pb2.GetLogRequest(game_id=game_id)))
-
-
-# ---------------------------------------------------------------------- async client
+# ---------------------------------------------------------------------- clients
+# client_sync.py is generated from this section (python -m services.gamestate.unasync): edit here, then run it.
 
 
 class AsyncGameClient:
-    """grpc.aio client (the REST gateway). Same methods as GameClient, awaitable."""
+    """The game-state service's GameService calls. `timeout` applies to each unary call. The channel is opened
+    on first use (for the async client: inside the running loop, which a grpc.aio channel belongs to)."""
 
     def __init__(self, target: str, timeout: float = 10.0, lb_policy: str = "round_robin"):
-        self.channel = grpc.aio.insecure_channel(target, options=channel_options(lb_policy))
-        self.stub = pb2_grpc.GameServiceStub(self.channel)
+        self.target = target
         self.timeout = timeout
+        self.lb_policy = lb_policy
+        self._channel: grpc.aio.Channel | None = None
+        self._stub: pb2_grpc.GameServiceStub | None = None
+
+    @property
+    def channel(self) -> grpc.aio.Channel:
+        if self._channel is None:
+            self._channel = grpc.aio.insecure_channel(self.target, options=channel_options(self.lb_policy))
+        return self._channel
+
+    @property
+    def stub(self) -> pb2_grpc.GameServiceStub:
+        if self._stub is None:
+            self._stub = pb2_grpc.GameServiceStub(self.channel)
+        return self._stub
 
     async def close(self) -> None:
-        await self.channel.close()
+        """Close the channel; a later call opens a new one."""
+        if self._channel is not None:
+            await self._channel.close()
+        self._channel, self._stub = None, None
 
     async def __aenter__(self) -> AsyncGameClient:
         return self
@@ -496,6 +412,16 @@ class AsyncGameClient:
             return await method(request, timeout=self.timeout)
         except grpc.RpcError as exc:
             raise GameServiceError.from_rpc(exc) from None
+
+    async def healthy(self) -> bool:
+        """True iff the service answers the standard health check with SERVING."""
+        try:
+            reply = await health_pb2_grpc.HealthStub(self.channel).Check(
+                health_pb2.HealthCheckRequest(service=""), timeout=min(self.timeout, 2.0)
+            )
+        except grpc.RpcError:
+            return False
+        return reply.status == health_pb2.HealthCheckResponse.SERVING
 
     async def catalog(self) -> tuple[list[dict[str, Any]], list[str]]:
         return _catalog(await self._call(self.stub.ListCatalog, pb2.ListCatalogRequest()))
@@ -596,61 +522,9 @@ class AsyncGameClient:
         return _log(await self._call(self.stub.GetLog, pb2.GetLogRequest(game_id=game_id)))
 
 
-# ---------------------------------------------------------------------- internal (GameAdmin) clients
-
-
-class AdminClient:
-    """Blocking client of the internal GameAdmin service (bot workers, scripts, tests). Made by
-    `GameClient.admin(secret)`: it shares that client's channel and presents the service credential."""
-
-    def __init__(self, channel: grpc.Channel, secret: str, timeout: float = 10.0):
-        self.stub = pb2_grpc.GameAdminStub(channel)
-        self.metadata = call_metadata(secret)
-        self.timeout = timeout
-
-    def _call(self, method, request):
-        try:
-            return method(request, timeout=self.timeout, metadata=self.metadata)
-        except grpc.RpcError as exc:
-            raise GameServiceError.from_rpc(exc) from None
-
-    def create_game(
-        self,
-        game: str,
-        players: int,
-        *,
-        seed: int | None = None,
-        options: dict[str, Any] | None = None,
-        bots: dict[int, str] | None = None,
-        turn_seconds: float = 0.0,
-        owner: str = "",
-        time_control: dict[str, Any] | None = None,
-        rated: bool = False,
-        seat_players: dict[int, str] | None = None,
-    ) -> Created:
-        """Create a game owned by `owner` (whose quotas apply; "" = no owner)."""
-        req = pb2.OwnedCreateGameRequest(
-            game=_create_request(game, players, seed, options, bots, turn_seconds, time_control), owner=owner,
-            rated=rated, seat_players=seat_players or {},
-        )
-        return _created(self._call(self.stub.CreateGame, req))
-
-    def create_games(self, games: Sequence[NewGame]) -> list[Created | GameServiceError]:
-        """Create up to MAX_BATCH games in one call; per game its `Created` or its `GameServiceError`
-        (returned, not raised: one refused game does not stop the others)."""
-        return _batch_results(self._call(self.stub.CreateGames, _create_games_request(games)))
-
-    def submit_bot(
-        self, game_id: str, seat: int, action: dict[str, Any] | str, expected_version: int,
-        idempotency_key: str | None = None,
-    ) -> Submitted:
-        """Play bot seat `seat` (refused unless the platform plays that seat)."""
-        req = _bot_request(game_id, seat, action, expected_version, idempotency_key)
-        return _submitted(self._call(self.stub.SubmitBotAction, req))
-
-
 class AsyncAdminClient:
-    """grpc.aio client of GameAdmin (the REST gateway, the matchmaker). Same methods as AdminClient, awaitable."""
+    """The internal GameAdmin calls (the REST gateway, the matchmaker, bot workers), presenting the service
+    credential. Made by `AsyncGameClient.admin(secret)`: it shares that client's channel."""
 
     def __init__(self, channel: grpc.aio.Channel, secret: str, timeout: float = 10.0):
         self.stub = pb2_grpc.GameAdminStub(channel)

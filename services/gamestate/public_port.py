@@ -2,7 +2,7 @@
 
 Why here and not in the servicer: the internal listener (GameAdmin, and GameService for the gateway, the
 matchmaker and the bot workers, which the gateway has already limited per player) serves the same servicer
-without them. The limits reuse the gateway's fixed-window algorithm (services/gateway/limits.py) with the
+without them. The limits reuse the gateway's fixed-window algorithm (services/gateway/http/limits.py) with the
 same defaults, keyed by the gRPC peer's address and the call's seat token (a token the platform never issued,
 or revoked, counts as no token), in the service's own Redis keys.
 A refusal is RESOURCE_EXHAUSTED with the JSON details every refusal carries.
@@ -13,10 +13,10 @@ from __future__ import annotations
 import grpc
 from redis.asyncio import Redis
 
+from services.accounts.keys import Keys as GatewayKeys
 from services.gamestate import errors, tokens
 from services.gamestate.keys import Keys
-from services.gateway.keys import Keys as GatewayKeys
-from services.gateway.limits import RateLimiter
+from services.gateway.http.limits import RateLimiter
 from services.settings import Settings
 from services.stream_slots import Slot, StreamSlots, TooManyStreams
 

@@ -37,7 +37,7 @@ class Meta:
     owner: str = ""
     #: seeds this game's bots' randomness (services/workers/move.py): never leaves the platform
     bot_key: str = field(default="", repr=False)
-    #: read from the SQL archive (services/gamestate/archived.py), not from Redis
+    #: read from the SQL archive (services/gamestate/archive_reads.py), not from Redis
     archived: bool = False
     #: the time control's JSON shape (services/gamestate/clocks.py), None = no clock
     time_control: dict[str, Any] | None = None

@@ -536,7 +536,7 @@ async def _open_archive(settings: Settings, service: GameStateService) -> tuple[
     does not archive (ARCHIVE_INTERVAL_S=0)."""
     from services.archive.db import make_engine
     from services.archive.migrate import upgrade
-    from services.gamestate.archived import ArchivedReads
+    from services.gamestate.archive_reads import ArchivedReads
 
     engine = make_engine(settings.archive_url or "")
     await upgrade(engine)

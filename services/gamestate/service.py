@@ -21,7 +21,7 @@ import engine
 from engine.core import Event, Game, IllegalAction, State
 from services import boundedjson, standings
 from services.gamestate import errors, metrics, tokens
-from services.gamestate.archived import ArchivedReads
+from services.gamestate.archive_reads import ArchivedReads
 from services.gamestate.bots import Dispatcher, bot_levels, human_waiting, level_budget_seconds
 from services.gamestate.clocks import TimeControl, spend_reserve
 from services.gamestate.endings import (

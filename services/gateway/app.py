@@ -15,30 +15,23 @@ import redis.asyncio as aioredis
 from fastapi import FastAPI
 
 from services import boundedjson
-from services.archive.accounts import AccountRepository
+from services.accounts.keys import Keys
+from services.accounts.ratings import Ratings
+from services.accounts.repository import AccountRepository
 from services.archive.db import make_engine
 from services.archive.migrate import upgrade
 from services.archive.repository import ArchiveRepository
 from services.credentials import check_secret
-from services.gateway import (
-    docs_page,
-    openapi_types,
-    routes_accounts,
-    routes_challenges,
-    routes_games,
-    routes_history,
-    routes_ops,
-    routes_players,
-)
+from services.gamestate.client import AsyncGameClient
 from services.gateway.context import Context
-from services.gateway.edge import Edge
-from services.gateway.errors import install_error_handlers
-from services.gateway.following import Follower
-from services.gateway.gamestate import GameStateClient
-from services.gateway.keys import Keys
+from services.gateway.domain.following import Follower
+from services.gateway.domain.players import Players
+from services.gateway.http.edge import Edge
+from services.gateway.http.errors import install_error_handlers
 from services.gateway.metrics import GatewayMetrics, serve_metrics
-from services.gateway.players import Players
-from services.gateway.ratings import Ratings
+from services.gateway.openapi import docs_page
+from services.gateway.openapi import types as openapi_types
+from services.gateway.routes import challenges, games, leaderboard, matchmaking, ops, players
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.store import TicketStore
 from services.redis_clients import async_redis
@@ -60,7 +53,7 @@ def create_app(
     settings: GatewaySettings | None = None,
     *,
     redis: aioredis.Redis | None = None,
-    gamestate: GameStateClient | None = None,
+    gamestate: AsyncGameClient | None = None,
 ) -> FastAPI:
     settings = settings or GatewaySettings()
     if not settings.archive_url:
@@ -71,9 +64,9 @@ def create_app(
     # redis-py 8 caps a pool at 100 connections (then MaxConnectionsError); concurrent requests need more
     redis = redis or async_redis(settings.redis_url, max_connections=10_000,
                                  client_name=settings.redis_client_name or None)
-    gamestate = gamestate or GameStateClient(
-        settings.gamestate_addr, settings.gamestate_timeout_s, check_secret(settings.service_secret)
-    )
+    if gamestate is None:
+        check_secret(settings.service_secret)  # GameAdmin calls need it: refuse to start without one
+        gamestate = AsyncGameClient(settings.gamestate_addr, settings.gamestate_timeout_s)
     keys = Keys(settings.key_prefix)
     metrics = GatewayMetrics()
     engine = make_engine(settings.archive_url)  # one pool for the accounts and the archive
@@ -115,12 +108,8 @@ def create_app(
                   docs_url=None, redoc_url=None)  # /docs: docs_page serves Swagger UI from the package; no ReDoc
     app.state.ctx = context
     install_error_handlers(app)
-    app.include_router(routes_games.router)
-    app.include_router(routes_accounts.router)  # before routes_players and routes_history: /players/me...
-    app.include_router(routes_challenges.router)
-    app.include_router(routes_players.router)
-    app.include_router(routes_history.router)
-    app.include_router(routes_ops.router)
+    for routes in (games, players, challenges, matchmaking, leaderboard, ops):
+        app.include_router(routes.router)
     openapi_types.install(app)
     docs_page.install(app)
     install_webclient(app)  # web client (services/webclient): its helper routes, static files as the fallback

@@ -12,21 +12,19 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
-from services.archive.accounts import AccountRepository
+from services.accounts.events import AccountEvents
+from services.accounts.keys import Keys
+from services.accounts.ratings import Ratings
+from services.accounts.repository import AccountRepository
 from services.archive.repository import ArchiveRepository
-from services.gamestate.client import GameState
-from services.gamestate.tokens import RETIRED_BOT_PREFIX
-from services.gateway.account_events import AccountEvents
-from services.gateway.account_fanout import AccountFanout
-from services.gateway.accounts import Accounts
-from services.gateway.address_quota import AddressQuota
-from services.gateway.challenges import Challenges
-from services.gateway.errors import ApiError
-from services.gateway.gamestate import GameStateClient, GameStateError, http_error
-from services.gateway.keys import Keys
+from services.gamestate.client import AsyncAdminClient, AsyncGameClient, GameServiceError, GameState
+from services.gateway.domain.account_fanout import AccountFanout
+from services.gateway.domain.address_quota import AddressQuota
+from services.gateway.domain.api_keys import Accounts
+from services.gateway.domain.challenges import Challenges
+from services.gateway.domain.players import Players
+from services.gateway.http.errors import ApiError
 from services.gateway.metrics import GatewayMetrics
-from services.gateway.players import Players
-from services.gateway.ratings import Ratings
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.store import TicketStore
 from services.stream_slots import StreamSlots
@@ -43,7 +41,7 @@ class Context:
     settings: GatewaySettings
     redis: Redis
     keys: Keys
-    gamestate: GameStateClient
+    gamestate: AsyncGameClient
     players: Players
     ratings: Ratings
     tickets: TicketStore
@@ -89,6 +87,13 @@ class Context:
         return Challenges(self.redis, self.keys, s.challenge_ttl_s, s.account_events_keep_s,
                           s.challenges_per_sender, s.challenges_per_recipient)
 
+    @property
+    def admin(self) -> AsyncAdminClient:
+        """GameAdmin over the game-state client's channel (creation on a player's behalf)."""
+        if not self.settings.service_secret:
+            raise RuntimeError("this gateway has no service secret (GATEWAY_SERVICE_SECRET / SERVICE_SECRET)")
+        return self.gamestate.admin(self.settings.service_secret)
+
     async def settle_if_rated(self, game: GameState) -> None:
         """Settle a finished rated game's ratings, resigned and abandoned players last, or drop an aborted one's
         (idempotent; safe to call on every sighting of an ended game)."""
@@ -100,8 +105,8 @@ class Context:
         (`GATEWAY_MM_SETTLE_CHECK_S`). Called after something that already succeeded (an accepted move, a read):
         a storage hiccup here must not turn that success into an error."""
         try:
-            await self.settle_if_rated(game if game is not None else await self.gamestate.get(game_id, None))
-        except (GameStateError, RedisError, SQLAlchemyError, OSError) as exc:
+            await self.settle_if_rated(game if game is not None else await self.gamestate.get_game(game_id))
+        except (GameServiceError, RedisError, SQLAlchemyError, OSError) as exc:
             log.warning("settling %s left to the settle check: %s", game_id, exc.__class__.__name__)
 
     async def player(self, api_key: str) -> str:
@@ -113,10 +118,7 @@ class Context:
 
     async def catalog_entry(self, game: str) -> dict:
         """The catalog description of `game`; 422 if the service does not know it."""
-        try:
-            games, _levels = await self.gamestate.catalog()
-        except GameStateError as exc:
-            raise http_error(exc) from None
+        games, _levels = await self.gamestate.catalog()
         for entry in games:
             if entry["name"] == game:
                 return entry
@@ -130,32 +132,3 @@ async def ctx(request: Request) -> Context:
 
 
 Ctx = Annotated[Context, Depends(ctx)]
-
-
-def parse_bearer(header: str | None) -> str | None:
-    """The token of an Authorization header value, None without one (never logged); 401 if malformed."""
-    if not header:
-        return None
-    scheme, _, value = header.partition(" ")
-    if scheme.lower() != "bearer" or not value.strip():
-        raise ApiError(401, "the Authorization header must be 'Bearer <token>'")
-    token = value.strip()
-    if token.startswith(RETIRED_BOT_PREFIX):
-        raise ApiError(401, "bot credentials are not accepted here: the platform's workers play bot seats",
-                       "bot_credential_refused")
-    return token
-
-
-def required(token: str | None) -> str:
-    if token is None:
-        raise ApiError(401, "this call needs 'Authorization: Bearer <token>'")
-    return token
-
-
-def bearer(request: Request) -> str | None:
-    """The bearer token of the request, if any (never logged)."""
-    return parse_bearer(request.headers.get("authorization"))
-
-
-def require_bearer(request: Request) -> str:
-    return required(bearer(request))

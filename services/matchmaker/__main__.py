@@ -10,27 +10,26 @@ import contextlib
 import logging
 import signal
 
-from services.archive.accounts import AccountRepository
+from services.accounts.keys import Keys
+from services.accounts.ratings import Ratings
+from services.accounts.repository import AccountRepository
 from services.archive.db import make_engine
 from services.credentials import CredentialError, check_secret
-from services.gateway.gamestate import GameStateClient
-from services.gateway.keys import Keys
-from services.gateway.ratings import Ratings
-from services.gateway.settings import GatewaySettings
+from services.gamestate.client import AsyncGameClient
 from services.matchmaker.matcher import Matcher
+from services.matchmaker.settings import MatchmakerSettings
 from services.matchmaker.store import TicketStore
 from services.redis_clients import async_redis
 
 log = logging.getLogger("services.matchmaker")
 
 
-async def run(settings: GatewaySettings, stop: asyncio.Event) -> None:
+async def run(settings: MatchmakerSettings, stop: asyncio.Event) -> None:
     redis = async_redis(settings.redis_url)
     keys = Keys(settings.key_prefix)
     engine = make_engine(settings.archive_url or "", pool_size=2)  # ratings are in SQL
-    gamestate = GameStateClient(
-        settings.gamestate_addr, settings.gamestate_timeout_s, check_secret(settings.service_secret)
-    )
+    check_secret(settings.service_secret)
+    gamestate = AsyncGameClient(settings.gamestate_addr, settings.gamestate_timeout_s)
     matcher = Matcher(
         TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s, secret=settings.service_secret),
         Ratings(redis, keys, AccountRepository(engine)), gamestate, settings,
@@ -51,7 +50,7 @@ async def run(settings: GatewaySettings, stop: asyncio.Event) -> None:
 
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    settings = GatewaySettings()
+    settings = MatchmakerSettings()
     try:
         check_secret(settings.service_secret)
     except CredentialError as exc:

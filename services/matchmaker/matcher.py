@@ -20,12 +20,12 @@ import time
 import uuid
 from dataclasses import dataclass
 
-from services.gateway.account_events import AccountEvents
-from services.gateway.following import register_on
-from services.gateway.gamestate import GameStateClient, GameStateError, NewGame
-from services.gateway.ratings import Ratings
-from services.gateway.settings import GatewaySettings
+from services.accounts.events import AccountEvents
+from services.accounts.ratings import Ratings
+from services.accounts.seats import register_on
+from services.gamestate.client import AsyncGameClient, GameServiceError, NewGame
 from services.matchmaker.grouping import Group, form_groups
+from services.matchmaker.settings import MatchmakerSettings
 from services.matchmaker.store import Placement, TicketStore
 
 log = logging.getLogger(__name__)
@@ -49,13 +49,12 @@ class _Seating:
 
 
 class Matcher:
-    def __init__(self, store: TicketStore, ratings: Ratings, gamestate: GameStateClient, settings: GatewaySettings):
+    def __init__(self, store: TicketStore, ratings: Ratings, gamestate: AsyncGameClient, settings: MatchmakerSettings):
         self.store = store
         self.ratings = ratings
         self.gamestate = gamestate
         self.settings = settings
         self._seat_rng = random.SystemRandom()
-        self._scheduled_old_games = False
 
     async def run_once(self) -> list[str]:
         """One pass over every bucket; returns the ids of the games created."""
@@ -105,8 +104,8 @@ class Matcher:
                          time_control=s.group.tickets[0].time_control, rated=True, seat_players=_players(s))
                  for s in seatings]
         try:
-            results = await self.gamestate.create_many(specs)
-        except GameStateError as exc:
+            results = await self.gamestate.admin(self.settings.service_secret or "").create_games(specs)
+        except GameServiceError as exc:
             log.warning("could not create %d games: %s", len(seatings), exc.reason)
             await self._release(claim_id, bucket, seatings)
             return []
@@ -120,13 +119,13 @@ class Matcher:
         placed: list[tuple[_Seating, str, dict[str, Placement]]] = []
         failed: list[_Seating] = []
         for seating, result in zip(seatings, results):
-            if isinstance(result, GameStateError):
+            if isinstance(result, GameServiceError):
                 log.warning("could not create a %s game for %d tickets: %s", seating.group.tickets[0].game,
                             len(seating.human_seats), result.reason)
                 failed.append(seating)
                 continue
-            game_id, seat_info = result
-            tokens = {seat: token for seat, token, _bot in seat_info}
+            game_id = result.game_id
+            tokens = {s.seat: s.token for s in result.seats}
             placements = {tid: (game_id, seat, tokens.get(seat)) for tid, seat in seating.human_seats.items()}
             placed.append((seating, game_id, placements))
         await self._release(claim_id, bucket, failed)
@@ -196,9 +195,6 @@ class Matcher:
         rated games), and racing matchmakers rarely read the same game (settling twice is harmless).
         """
         now = self._now_ms()
-        if not self._scheduled_old_games:
-            await self.ratings.schedule_unscheduled(now)
-            self._scheduled_old_games = True
         due = await self.ratings.due(now, SETTLE_PER_PASS)
         if not due:
             return 0
@@ -208,8 +204,8 @@ class Matcher:
         async def check(game_id: str) -> bool:
             async with sem:
                 try:
-                    view = await self.gamestate.get(game_id, None)
-                except GameStateError as exc:
+                    view = await self.gamestate.get_game(game_id)
+                except GameServiceError as exc:
                     log.debug("rated game %s not readable: %s", game_id, exc.reason)
                     return False
                 if view.status == "active":

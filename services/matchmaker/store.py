@@ -24,8 +24,8 @@ from dataclasses import dataclass, replace
 
 from redis.asyncio import Redis
 
-from services.gateway.keys import Keys
-from services.matchmaker.sealing import seal, unseal
+from services.accounts.keys import Keys
+from services.accounts.sealing import seal, unseal
 from services.redis_scripts import LuaScript
 
 log = logging.getLogger(__name__)
@@ -66,7 +66,8 @@ class Ticket:
     token_delivered_ms: int | None = None
     #: "humans": a human account's ticket that meets only human accounts' "humans" tickets (its own bucket)
     opponents: str = "any"
-    #: the game's time control (JSON shape, services/gamestate/clocks.py); None only on tickets of earlier releases
+    #: the game's time control (JSON shape, services/gamestate/clocks.py); the gateway always resolves one (its
+    #: default: GATEWAY_MM_*), None = a game without a clock (tickets queued straight into the store: tests, bench)
     time_control: dict | None = None
 
     @property
@@ -81,7 +82,7 @@ HUMANS_ONLY = "|humans"
 def bucket_of(game: str, players: int, options: dict, time_control: dict | None = None, opponents: str = "any") -> str:
     """Tickets only ever meet tickets of the same game, count, options, time control and opponents wish."""
     key = f"{game}|{players}|{json.dumps(options, sort_keys=True, separators=(',', ':'))}"
-    if time_control is not None:  # None: a ticket of an earlier release, whose queue's name had no time control
+    if time_control is not None:  # None: no clock
         key += f"|{json.dumps(time_control, sort_keys=True, separators=(',', ':'))}"
     return key + HUMANS_ONLY if opponents == "humans" else key
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +13,8 @@ from fastapi import APIRouter, Query, Request
 
 import engine
 from services.gateway.context import Ctx
-from services.gateway.errors import ERROR_RESPONSES, ApiError
-from services.gateway.gamestate import GameStateError, http_error
-from services.gateway.routes_games import _game_id
+from services.gateway.http.errors import ERROR_RESPONSES, ApiError
+from services.gateway.routes.games import _game_id
 from services.webclient.replays import Replays
 
 router = APIRouter(prefix="/webclient", responses=ERROR_RESPONSES, tags=["webclient"])
@@ -37,10 +37,8 @@ async def boards(game: str) -> dict[str, Any]:
 
 @router.get("/replay/{game_id}", summary="The public view of a finished game after its first `step` actions")
 async def replay(game_id: str, request: Request, c: Ctx, step: int = Query(0, ge=0, le=1_000_000)) -> dict[str, Any]:
-    try:
-        log = await c.gamestate.log(_game_id(game_id))
-    except GameStateError as exc:
-        raise http_error(exc) from None
+    found = asdict(await c.gamestate.get_log(_game_id(game_id)))
+    log = {**found, "game_id": game_id, "actions": found.pop("entries")}
     if step > len(log["actions"]):
         raise ApiError(422, f"step must be between 0 and {len(log['actions'])}")
     if log["game"] not in engine.games():  # a title this client has no engine for (test-only games)

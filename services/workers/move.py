@@ -19,7 +19,8 @@ import grpc
 import ai
 from engine.core import Game
 from services.bot_policy import QueueAge, budget_scale
-from services.gamestate.client import AdminClient, GameServiceError
+from services.gamestate.client import GameServiceError
+from services.gamestate.client_sync import AdminClient
 from services.gamestate.keys import Keys
 from services.workers import metrics
 from services.workers.bot_cache import BotCache

@@ -9,7 +9,8 @@ from celery.exceptions import SoftTimeLimitExceeded
 
 from services.bot_policy import QueueAge
 from services.celery_app import celery_app
-from services.gamestate.client import GameClient, GameServiceError
+from services.gamestate.client import GameServiceError
+from services.gamestate.client_sync import GameClient
 from services.redis_clients import sync_redis
 from services.workers import metrics
 from services.workers.config import load_config

@@ -22,7 +22,7 @@ from services.archive.migrate import downgrade, upgrade
 from services.archive.models import Base
 from services.archive.record import ArchivedGame
 from services.archive.repository import ArchiveRepository
-from services.gamestate.archived import meta_of
+from services.gamestate.archive_reads import meta_of
 from tests.archive_db import own_pg_database
 
 OLD_ID = "old-" + uuid.uuid4().hex[:12]

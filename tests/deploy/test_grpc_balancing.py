@@ -12,7 +12,8 @@ import grpc
 import pytest
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from services.gamestate.client import AsyncGameClient, GameClient
+from services.gamestate.client import AsyncGameClient
+from services.gamestate.client_sync import GameClient
 
 SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
 

@@ -9,8 +9,8 @@ import uuid
 import pytest
 import redis
 
+from services.accounts.keys import Keys as GatewayKeys
 from services.gamestate.keys import Keys
-from services.gateway.keys import Keys as GatewayKeys
 from services.ops_exporter import OpsMetrics, Sampler
 from services.settings import Settings
 from tests.redis_required import redis_db, require_redis

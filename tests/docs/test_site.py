@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 import engine
-from services.gateway.vocabulary import vocabulary
+from services.gateway.openapi.vocabulary import vocabulary
 
 ROOT = Path(__file__).resolve().parents[2]
 MKDOCS = [sys.executable, "-m", "mkdocs"]

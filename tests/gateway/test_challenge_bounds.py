@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from services.gateway import account_events, following
-from services.gateway.keys import Keys
+from services.accounts import events as account_events
+from services.accounts.keys import Keys
 from tests.gateway.conftest import new_prefix
 from tests.gateway.helpers import auth
 from tests.gateway.test_accounts import new_account
@@ -66,7 +66,7 @@ def test_the_turn_followers_events_never_trim_a_pending_seat_token(rdb) -> None:
     start = json.dumps({"game_id": "g1", "seat": 0, "token_pending": True}, separators=(",", ":"))
     add = {"type": "game_start", "data": start, "maxlen": 10, "minid": "0-0", "ttl": 3600}
     account_events.ADD.register(rdb)(keys={"stream": stream}, args=add)
-    publish = following.PUBLISH.register(rdb)
+    publish = account_events.PUBLISH_TURNS.register(rdb)
     for version in range(1, 301):
         turn = json.dumps({"game_id": "g2", "seat": 1, "version": version, "deadline": None})
         assert publish(keys={"follow_pos": pos, "streams": [stream]},

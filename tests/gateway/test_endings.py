@@ -9,7 +9,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from services.gateway.ratings import DEFAULT
+from services.accounts.ratings import DEFAULT
 from services.standings import ranks
 from tests.gateway.conftest import ServiceInstance
 from tests.gateway.helpers import api_key, auth, create, read_sse

@@ -1,4 +1,4 @@
-"""The hot path of the two move calls (services/gateway/hot.py) answers exactly as the FastAPI routes do.
+"""The hot path of the two move calls (services/gateway/http/hot.py) answers exactly as the FastAPI routes do.
 
 Plain requests are served by the hot path; anything it declines (another content type, a body FastAPI
 would coerce or refuse) goes to the FastAPI route. Both must give the same statuses and bodies.
@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from services.boundedjson import JsonRefused
-from services.gateway import jsonbody
-from services.gateway.hot import plain_submission
+from services.gateway.http import jsonbody
+from services.gateway.http.hot import plain_submission
 from tests.gateway.helpers import auth, create
 from tests.gateway.test_basics import assert_error
 

@@ -18,15 +18,15 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
-from services.archive.accounts import AccountRepository
+from services.accounts.keys import Keys
+from services.accounts.ratings import Ratings
+from services.accounts.repository import AccountRepository
+from services.accounts.sealing import unseal
 from services.archive.db import make_engine
-from services.gateway.gamestate import GameStateClient
-from services.gateway.keys import Keys
-from services.gateway.ratings import Ratings
+from services.gamestate.client import AsyncGameClient
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.grouping import form_groups
 from services.matchmaker.matcher import Matcher
-from services.matchmaker.sealing import unseal
 from services.matchmaker.store import Ticket, TicketStore
 from tests.gateway.helpers import auth, play_random
 from tests.gateway.test_basics import assert_error
@@ -38,7 +38,7 @@ def run_matcher(settings: GatewaySettings, passes: int = 1) -> list[str]:
     async def go() -> list[str]:
         redis = aioredis.from_url(settings.redis_url)
         keys = Keys(settings.key_prefix)
-        gamestate = GameStateClient(settings.gamestate_addr, secret=settings.service_secret)
+        gamestate = AsyncGameClient(settings.gamestate_addr)
         tickets = TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s,
                               secret=settings.service_secret)
         engine = make_engine(settings.archive_url)
@@ -237,7 +237,7 @@ def test_concurrent_matchers_in_one_loop_claim_each_ticket_once(make_gateway, rd
         async def race() -> list[list[str]]:
             redis = aioredis.from_url(settings.redis_url)
             keys = Keys(settings.key_prefix)
-            clients = [GameStateClient(settings.gamestate_addr, secret=settings.service_secret) for _ in range(4)]
+            clients = [AsyncGameClient(settings.gamestate_addr) for _ in range(4)]
             engine = make_engine(settings.archive_url)
             matchers = [Matcher(TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s,
                                             secret=settings.service_secret),
@@ -476,7 +476,7 @@ def test_the_queue_read_drops_vanished_and_expired_tickets(make_gateway, rdb) ->
 def test_the_matchmaker_settles_a_finished_game_nobody_watched_once_it_is_due(make_gateway, rdb) -> None:
     """Bots (or players who left) may finish a rated game with no client reading it; the matchmaker settles it
     when its check comes due, and not on every pass before that."""
-    from services.gamestate.client import GameClient
+    from services.gamestate.client_sync import GameClient
 
     gw = make_gateway(mm_settle_check_s=600.0)
     with gw.client() as c:
@@ -505,16 +505,16 @@ def test_the_matchmaker_settles_a_finished_game_nobody_watched_once_it_is_due(ma
         assert games(pa) == games(pb) == 1
 
 
-def test_rated_games_without_a_check_time_get_one_and_active_ones_are_checked_again_later(make_gateway, rdb) -> None:
-    """Games rated before the settle schedule existed (in rated_pending only) are checked on the first pass of a
-    matchmaker; one still active is pushed to its next check instead of being read on every pass."""
+def test_an_active_rated_game_that_is_due_is_checked_and_pushed_to_its_next_check(make_gateway, rdb) -> None:
+    """A rated game whose check time has come is read on the next pass; one still active is pushed to its next
+    check (GATEWAY_MM_SETTLE_CHECK_S later) instead of being read on every pass."""
     gw = make_gateway(mm_settle_check_s=600.0)
     due = f"{gw.settings.key_prefix}rated_due"
     with gw.client() as c:
         (_pa, ka), (_pb, kb) = new_player(c, "oa"), new_player(c, "ob")
         ticket(c, ka, "toybids", 2), ticket(c, kb, "toybids", 2)
         (game_id,) = run_matcher(gw.settings)
-        rdb.zrem(due, game_id)
+        rdb.zadd(due, {game_id: 0})  # its check time has come
         start = time.time() * 1000
         run_matcher(gw.settings)
         at = rdb.zscore(due, game_id)

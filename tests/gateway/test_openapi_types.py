@@ -12,7 +12,7 @@ import pytest
 
 import engine
 from engine.playout import random_step
-from services.gateway.openapi_types import action_schemas
+from services.gateway.openapi.types import action_schemas
 from tests.gateway.helpers import auth, create
 
 SEEDS = range(4)
@@ -103,7 +103,7 @@ def test_legal_actions_from_the_api_validate_against_the_published_schema(http: 
 def test_every_view_a_seat_or_a_spectator_gets_matches_its_published_schema(name: str) -> None:
     """The published view schema of each title names every field of real views, with the types seen, and marks
     the top-level fields a spectator never gets as seat only."""
-    from services.gateway.openapi_views import view_schema
+    from services.gateway.openapi.views import view_schema
 
     schema = view_schema(name)
     props = schema["properties"]

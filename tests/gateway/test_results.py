@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from services.gateway.ratings import DEFAULT
+from services.accounts.ratings import DEFAULT
 from tests.gateway.helpers import auth
 from tests.gateway.test_challenges import challenge, events, new_account
 

@@ -4,25 +4,16 @@ key's grace is honoured through the Redis lookup cache, and the former Redis rec
 from __future__ import annotations
 
 import asyncio
-import json
-import os
 import random
-import subprocess
-import sys
 import time
-import uuid
 
 import redis
 from sqlalchemy import select
 
-from services.archive.accounts import AccountRepository
+from services.accounts.keys import token_hash
 from services.archive.db import make_engine
-from services.archive.import_redis import import_redis
-from services.archive.models import ApiKeyRow, RatingRow
-from services.gateway.accounts import CACHE_MS
-from services.gateway.keys import token_hash
-from services.redis_clients import async_redis
-from tests.gateway.conftest import new_prefix
+from services.archive.models import ApiKeyRow
+from services.gateway.domain.api_keys import CACHE_MS
 from tests.gateway.helpers import auth, play_random
 from tests.gateway.test_matchmaking import new_player, poll, run_matcher, ticket
 
@@ -114,71 +105,6 @@ def test_sql_keeps_only_key_hashes(make_gateway) -> None:
     got = dict(asyncio.run(rows()))
     assert set(got) == {token_hash(key), token_hash(new)}
     assert got[token_hash(new)] is None and got[token_hash(key)] > time.time() * 1000
-
-
-def _legacy(rdb: redis.Redis, prefix: str) -> dict:
-    """The Redis records a gateway wrote before accounts moved to SQL."""
-    ann, bot, ghost = uuid.uuid4().hex, uuid.uuid4().hex, uuid.uuid4().hex
-    keys = {"ann": "sbk_" + uuid.uuid4().hex, "ann_old": "sbk_" + uuid.uuid4().hex,
-            "bot": "sbk_bot_" + uuid.uuid4().hex, "ghost": "sbk_" + uuid.uuid4().hex}
-    rdb.hset(f"{prefix}player:{ann}", mapping={"name": "ann", "created_ms": 1000, "kind": "human",
-                                                 "key_hash": token_hash(keys["ann"])})
-    rdb.hset(f"{prefix}player:{bot}", mapping={"name": "robo", "created_ms": 2000, "kind": "bot",
-                                                 "key_hash": token_hash(keys["bot"])})
-    rdb.set(f"{prefix}apikey:{token_hash(keys['ann'])}", ann)
-    rdb.set(f"{prefix}apikey:{token_hash(keys['ann_old'])}", ann, px=600_000)  # in its grace period
-    rdb.set(f"{prefix}apikey:{token_hash(keys['bot'])}", bot)
-    rdb.set(f"{prefix}apikey:{token_hash(keys['ghost'])}", ghost)  # no player record: skipped
-    rdb.hset(f"{prefix}rating:{ann}", "toybids", json.dumps({"mu": 31.5, "sigma": 6.0, "games": 4}))
-    rdb.hset(f"{prefix}rating:{bot}", "toybids", json.dumps({"mu": 20.0, "sigma": 7.0, "games": 2}))
-    game_id = uuid.uuid4().hex
-    rdb.hset(f"{prefix}rated:{game_id}", mapping={"game": "toybids", "0": f"player:{ann}", "1": f"player:{bot}"})
-    rdb.set(f"{prefix}rated_done:{game_id}", "1")
-    return {"ann": ann, "bot": bot, "keys": keys, "game_id": game_id}
-
-
-def test_import_redis_copies_players_keys_and_ratings_once(make_gateway, rdb, redis_url, archive_pg_url) -> None:
-    prefix = new_prefix()
-    legacy = _legacy(rdb, prefix)
-    env = {**os.environ, "ARCHIVE_URL": archive_pg_url, "GATEWAY_REDIS_URL": redis_url, "GATEWAY_KEY_PREFIX": prefix}
-    out = subprocess.run([sys.executable, "-m", "services.archive", "import-redis"], env=env, capture_output=True,
-                         text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    counts = json.loads(out.stdout.splitlines()[0])
-    assert {k: counts[k] for k in ("players", "api_keys", "ratings", "settled_games")} == {
-        "players": 2, "api_keys": 3, "ratings": 2, "settled_games": 1}
-
-    async def again() -> tuple[dict, list]:
-        engine = make_engine(archive_pg_url)
-        client = async_redis(redis_url)
-        try:
-            counts = await import_redis(client, prefix, AccountRepository(engine))
-            async with engine.connect() as conn:
-                q = select(RatingRow.player_id, RatingRow.mu, RatingRow.ordinal, RatingRow.games).where(
-                    RatingRow.player_id.in_([legacy["ann"], legacy["bot"]])).order_by(RatingRow.mu)
-                return counts, [tuple(r) for r in (await conn.execute(q)).all()]
-        finally:
-            await client.aclose()
-            await engine.dispose()
-
-    counts, ratings = asyncio.run(again())
-    assert {k: counts[k] for k in ("players", "api_keys", "ratings", "settled_games")} == dict.fromkeys(
-        ("players", "api_keys", "ratings", "settled_games"), 0)  # idempotent: nothing new the second time
-    assert counts["read_players"] == 2 and counts["read_api_keys"] == 4
-    assert ratings == [(legacy["bot"], 20.0, -1.0, 2), (legacy["ann"], 31.5, 13.5, 4)]
-
-    gw = make_gateway(key_prefix=prefix)  # the gateway on the imported prefix, its legacy records gone
-    _flush(rdb, prefix)
-    with gw.client() as c:
-        keys = legacy["keys"]
-        for name in ("ann", "ann_old", "bot"):
-            assert c.get("/v1/players/me", headers=auth(keys[name])).status_code == 200, name
-        assert c.get("/v1/players/me", headers=auth(keys["ghost"])).status_code == 401
-        me = c.get("/v1/players/me", headers=auth(keys["bot"])).json()
-        assert me["kind"] == "bot" and me["name"] == "robo" and me["created_ms"] == 2000
-        assert me["ratings"]["toybids"]["games"] == 2
-        ann = c.get(f"/v1/players/{legacy['ann']}").json()
-        assert ann["ratings"]["toybids"] == {"mu": 31.5, "sigma": 6.0, "ordinal": 13.5, "games": 4}
 
 
 def test_sql_unreachable_is_a_retryable_503(make_gateway) -> None:

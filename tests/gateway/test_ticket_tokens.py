@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import redis
 
-from services.matchmaker.sealing import seal, unseal
+from services.accounts.sealing import seal, unseal
 from tests.gateway.helpers import auth
 from tests.gateway.test_matchmaking import new_player, poll, run_matcher, ticket
 from tests.run_id import RUN

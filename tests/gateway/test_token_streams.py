@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from services.gamestate.client import GameClient
+from services.gamestate.client_sync import GameClient
 from tests.gateway.helpers import auth, create
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import threading
 import time
 
-from services.gamestate.client import GameClient, GameServiceError
+from services.gamestate.client import GameServiceError
+from services.gamestate.client_sync import GameClient
 
 WATCHERS = 130
 

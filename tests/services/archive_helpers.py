@@ -19,7 +19,8 @@ from engine.core import Game
 from services.archive.db import make_engine
 from services.archive.record import ArchivedGame
 from services.archive.repository import ArchiveRepository
-from services.gamestate.client import Created, GameClient
+from services.gamestate.client import Created
+from services.gamestate.client_sync import GameClient
 from services.gamestate.replay import replay_entries
 from tests.services.helpers import play_random
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 import pytest
 import redis
 
-from services.gamestate.client import AdminClient, GameClient
+from services.gamestate.client_sync import AdminClient, GameClient
 from services.gamestate.server import Running, start
 from services.gamestate.service import Registry
 from services.settings import Settings

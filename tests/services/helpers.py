@@ -10,7 +10,8 @@ from typing import Any
 import grpc
 import pytest
 
-from services.gamestate.client import Created, GameClient, GameServiceError
+from services.gamestate.client import Created, GameServiceError
+from services.gamestate.client_sync import GameClient
 
 
 @dataclass

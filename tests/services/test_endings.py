@@ -14,7 +14,7 @@ import grpc
 import pytest
 
 from services.bot_policy import human_lists
-from services.gamestate.client import GameClient
+from services.gamestate.client_sync import GameClient
 from tests.services.helpers import expect_error
 
 C = grpc.StatusCode

@@ -10,7 +10,7 @@ from __future__ import annotations
 import grpc
 
 from services.bot_policy import human_lists
-from services.gamestate.client import GameClient
+from services.gamestate.client_sync import GameClient
 from tests.services import toygame
 from tests.services.helpers import expect_error
 

@@ -7,7 +7,8 @@ import grpc
 import pytest
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from services.gamestate.client import GameClient, GameServiceError
+from services.gamestate.client import GameServiceError
+from services.gamestate.client_sync import GameClient
 from services.gamestate.pb import pb2, pb2_grpc
 from services.gamestate.public_port import peer_address
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from services.gamestate.client import GameClient
+from services.gamestate.client_sync import GameClient
 from tests.services.helpers import play_random
 
 ROOT = Path(__file__).resolve().parents[2]

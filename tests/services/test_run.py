@@ -11,7 +11,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from services.gamestate.client import GameClient
+from services.gamestate.client_sync import GameClient
 
 ROOT = Path(__file__).resolve().parents[2]
 

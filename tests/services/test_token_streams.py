@@ -8,7 +8,8 @@ import time
 
 import grpc
 
-from services.gamestate.client import GameClient, GameServiceError, Update
+from services.gamestate.client import GameServiceError, Update
+from services.gamestate.client_sync import GameClient
 
 C = grpc.StatusCode
 

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import httpx
 import redis as redis_sync
 
-from services.gateway.ratings import DEFAULT
+from services.accounts.ratings import DEFAULT
 from services.workers.move import Mover
 from tests.gateway.conftest import Gateway, gateway_settings
 from tests.gateway.helpers import auth, read_sse

@@ -15,7 +15,7 @@ import ai
 import engine
 from services.celery_app import make_celery
 from services.gamestate.bots import BOT_MOVE_TASK
-from services.gamestate.client import GameClient
+from services.gamestate.client_sync import GameClient
 from services.gamestate.keys import Keys
 from services.workers.move import Mover, idempotency_key
 

@@ -1,0 +1,118 @@
+"""What accepting, declining, cancelling and expiring a challenge does beyond its status: the game, the
+account-stream events, the rating registration.
+
+The accepter gets its seat token in the accept answer; the challenger gets its own through its account
+stream's `game_start`, sealed in Redis until the one delivery that takes it (`account_events`).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+
+from services.accounts.seats import register_on
+from services.gateway.context import Context
+from services.gateway.domain.challenges import Challenge
+from services.gateway.http.errors import ApiError
+
+_SEATS = random.SystemRandom()
+
+#: An accept that never finished (its gateway died) is expired this long after the challenge's expiry.
+STUCK_ACCEPT_S = 120
+
+
+async def closed(c: Context, ch: Challenge, status: str) -> None:
+    """Tell both players that the challenge closed."""
+    async with c.redis.pipeline(transaction=True) as pipe:
+        for pid in (ch.challenger, ch.to):
+            c.events.add_to(pipe, pid, "challenge_closed", {"challenge_id": ch.challenge_id, "status": status})
+        await pipe.execute()
+
+
+async def announce(c: Context, ch: Challenge) -> None:
+    """The new challenge on both players' streams."""
+    async with c.redis.pipeline(transaction=True) as pipe:
+        for pid in (ch.challenger, ch.to):
+            c.events.add_to(pipe, pid, "challenge", {"challenge": ch.to_json(pid)})
+        await pipe.execute()
+
+
+def refused(challenge_id: str, status: str | None) -> ApiError:
+    if status is None:
+        return ApiError(404, "no such challenge")
+    shown = "pending acceptance" if status == "accepting" else status
+    return ApiError(409, f"the challenge is {shown}", f"challenge_{status}")
+
+
+async def accept(c: Context, ch: Challenge) -> tuple[str, int, str]:
+    """Create the game (owned by the challenger, so its quotas apply) and seat both; (game_id, seat, token)."""
+    moved = await c.challenges.move(ch.challenge_id, "pending", "accepting")
+    if moved != "ok":
+        if moved == "expired":
+            await closed(c, ch, "expired")
+        raise refused(ch.challenge_id, moved)
+    seats = list(range(ch.players))
+    _SEATS.shuffle(seats)
+    challenger_seat, accepter_seat = seats[0], seats[1]
+    bots = {s: c.settings.bot_fill_level for s in seats[2:]}
+    try:
+        created = await c.admin.create_game(
+            ch.game, ch.players, options=ch.options, bots=bots, owner=ch.challenger, time_control=ch.time_control,
+            rated=ch.rated, seat_players={challenger_seat: ch.challenger, accepter_seat: ch.to},
+        )
+    except BaseException:  # a refusal (the service's error answers the call) or anything else
+        await c.challenges.move(ch.challenge_id, "accepting", "pending")
+        raise
+    game_id = created.game_id
+    tokens = {s.seat: s.token for s in created.seats}
+    await c.challenges.set_game(ch.challenge_id, game_id)
+    if ch.rated:
+        entities = {s: f"bot:{level}" for s, level in bots.items()}
+        entities |= {challenger_seat: f"player:{ch.challenger}", accepter_seat: f"player:{ch.to}"}
+        check_ms = int((time.time() + c.settings.mm_settle_check_s) * 1000)
+        await c.ratings.register_game(game_id, ch.game, entities, check_ms)
+    await c.challenges.move(ch.challenge_id, "accepting", "accepted")
+    async with c.redis.pipeline(transaction=True) as pipe:
+        c.events.hand_off(pipe, ch.challenger, game_id, tokens[challenger_seat])
+        c.events.add_to(pipe, ch.challenger, "game_start", {
+            "game_id": game_id, "game": ch.game, "seat": challenger_seat, "challenge_id": ch.challenge_id,
+            "token_pending": True})
+        c.events.add_to(pipe, ch.to, "game_start", {
+            "game_id": game_id, "game": ch.game, "seat": accepter_seat, "challenge_id": ch.challenge_id,
+            "token": None, "token_delivered": True, "note": "the seat token was in the accept answer"})
+        for pid in (ch.challenger, ch.to):
+            c.events.add_to(pipe, pid, "challenge_closed", {"challenge_id": ch.challenge_id, "status": "accepted"})
+        await pipe.execute()
+    await register_game(c, game_id, ch.game, {challenger_seat: ch.challenger, accepter_seat: ch.to})
+    return game_id, accepter_seat, tokens[accepter_seat]
+
+
+async def register_game(c: Context, game_id: str, game: str, seats: Mapping[int, str]) -> None:
+    """Seat the accounts in the new game (`accounts.seats`) and wake this gateway's follower at once."""
+    async with c.redis.pipeline(transaction=True) as pipe:
+        register_on(pipe, c.keys, c.settings.account_events_keep_s, game_id, game, seats)
+        await pipe.execute()
+    if c.follower is not None:
+        c.follower.kick()
+
+
+async def expire_due(c: Context) -> int:
+    """Expire the pending challenges whose time is up, telling both players (only the one sweep whose script
+    expired a challenge tells them). Returns how many this call expired."""
+    now = int(time.time() * 1000)
+    expired = 0
+    for cid in await c.challenges.due(now):
+        moved = await c.challenges.move(cid, "pending", "expired")
+        ch = await c.challenges.get(cid)
+        if ch is None:
+            await c.redis.zrem(c.keys.challenges_due(), cid)
+            continue
+        if moved == "accepting" and ch.expires_ms + STUCK_ACCEPT_S * 1000 <= now:
+            moved = await c.challenges.move(cid, "accepting", "expired")
+        elif moved not in ("ok", "accepting"):
+            await c.redis.zrem(c.keys.challenges_due(), cid)
+        if moved == "ok":
+            await closed(c, ch, "expired")
+            expired += 1
+    return expired

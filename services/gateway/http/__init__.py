@@ -1,0 +1,1 @@
+"""The HTTP pipeline around the routes: edge middleware, rate limits, JSON bodies, errors, headers."""

@@ -1,0 +1,196 @@
+"""Request size limits (413) and per-IP / per-token rate limits in Redis (429), used by `edge.Edge`.
+
+They run in pure ASGI so that they also guard streaming responses and run
+before any body is parsed. Rate limits use a fixed window counted atomically by
+a Lua script, so several gateway processes share one budget. Tokens are keyed
+by their SHA-256, never stored or logged in clear.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+from starlette.types import ASGIApp, Message, Receive, Scope
+
+from services.accounts.keys import Keys, token_hash
+from services.gateway.domain.api_keys import HUMAN_KEY_PREFIX, is_bot_key
+from services.gateway.http.errors import error_response
+from services.redis_scripts import LuaScript
+
+log = logging.getLogger(__name__)
+
+EXEMPT_PATHS = frozenset({"/healthz", "/readyz"})
+
+INCR = LuaScript.beside(__file__, "rate_incr")
+
+
+def bearer_token(scope: Scope) -> str | None:
+    for name, value in scope.get("headers", ()):
+        if name == b"authorization":
+            text = value.decode("latin-1").strip()
+            if text[:7].lower() == "bearer ":
+                return text[7:].strip() or None
+    return None
+
+
+class TooLarge(Exception):
+    """The request body is over the limit (413)."""
+
+
+def declared_size_ok(scope: Scope, max_bytes: int) -> bool:
+    """False if a Content-Length header is malformed or announces more than `max_bytes`."""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            try:
+                declared = int(value)
+            except ValueError:
+                return False
+            if declared < 0 or declared > max_bytes:
+                return False
+    return True
+
+
+async def read_body(receive: Receive, max_bytes: int) -> bytes | None:
+    """The whole (small) request body, counted as it streams in: a chunked body over the limit raises
+    TooLarge before the app sees any of it. None if the client went away."""
+    chunks: list[bytes] = []
+    seen = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunk = message.get("body", b"")
+        seen += len(chunk)
+        if seen > max_bytes:
+            raise TooLarge
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def replay(body: bytes, receive: Receive) -> Receive:
+    """A `receive` that hands the app the body already read, then the real channel (disconnects)."""
+    replayed = False
+
+    async def receive_again() -> Message:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return receive_again
+
+
+def too_large(max_bytes: int) -> ASGIApp:
+    return error_response(413, f"request body larger than {max_bytes} bytes")
+
+
+def rate_limited(verdict: Verdict) -> ASGIApp:
+    """The 429 answer: the error body, `Retry-After` and the RateLimit headers of the bucket that is empty."""
+    return error_response(429, f"rate limit exceeded: {verdict.limit} requests per {verdict.window_s} s "
+                               f"for {verdict.scope}; retry after {verdict.reset_s} s", "rate_limited",
+                          headers={**verdict.headers(), "Retry-After": str(verdict.reset_s)})
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One request's standing in its tightest bucket: what the IETF RateLimit headers report."""
+
+    limit: int
+    remaining: int
+    reset_s: int
+    window_s: int
+    scope: str  # "this credential", "this address", "this address (all requests)"
+    exceeded: bool
+
+    def headers(self) -> dict[str, str]:
+        return {"RateLimit-Limit": str(self.limit), "RateLimit-Remaining": str(self.remaining),
+                "RateLimit-Reset": str(self.reset_s)}
+
+
+class RateLimiter:
+    """Fixed-window limits shared through Redis (several gateways share one budget):
+
+    - a request with a bearer credential (API key or seat token) counts against that credential's bucket
+      (`per_token`), so clients behind one address (an office, a university, a cloud NAT) do not share one;
+      a bot account's API key (prefix `sbk_bot_`, see accounts.py) has the larger budget `per_bot`;
+    - an anonymous request counts against its address's bucket (`per_ip`);
+    - every request also counts against its address's flood ceiling (`ip_ceiling`, far above the others), so
+      minting credentials cannot multiply one machine's budget without bound;
+    - an API key (`sbk_...`) that does not work (`api_key_works`, the cached lookup the routes make anyway) is
+      anonymous: a made-up key per request would otherwise get a fresh bucket per request.
+    The tightest bucket is reported on every response (RateLimit-Limit / -Remaining / -Reset).
+    """
+
+    def __init__(self, redis: Redis, keys: Keys, per_ip: int, per_token: int, window_s: int, ip_ceiling: int = 0,
+                 per_bot: int | None = None, api_key_works: Callable[[str], Awaitable[bool]] | None = None):
+        self.keys = keys
+        self.api_key_works = api_key_works
+        self.per_bot = per_token if per_bot is None else per_bot
+        self.per_ip = per_ip
+        self.per_token = per_token
+        self.ip_ceiling = ip_ceiling
+        self.window_s = window_s
+        self._script = INCR.register(redis)
+
+    @staticmethod
+    def exempt(scope: Scope) -> bool:
+        return scope.get("path") in EXEMPT_PATHS or scope.get("method") == "OPTIONS"
+
+    async def _credential(self, token: str | None) -> str | None:
+        """The caller's bearer credential, None when it has none or it is an API key that does not work."""
+        if token is None or self.api_key_works is None or not token.startswith(HUMAN_KEY_PREFIX):
+            return token
+        try:
+            return token if await self.api_key_works(token) else None
+        except Exception as exc:  # storage trouble: counted as anonymous (the route answers 503 anyway)
+            log.warning("API key lookup for the rate limiter failed: %s", exc.__class__.__name__)
+            return None
+
+    def _buckets(self, ip: str, token: str | None, window: int) -> list[tuple[str, int, str]]:
+        """(Redis key, limit, what it limits) of every bucket a request from `ip` with `token` counts against."""
+        buckets = []
+        if token and is_bot_key(token):
+            if self.per_bot:
+                buckets.append((self.keys.rate("bot", token_hash(token)[:32], window), self.per_bot,
+                                "this bot account's key"))
+        elif token and self.per_token:
+            buckets.append((self.keys.rate("tok", token_hash(token)[:32], window), self.per_token, "this credential"))
+        elif not token and self.per_ip:
+            buckets.append((self.keys.rate("ip", ip, window), self.per_ip, "this address"))
+        if self.ip_ceiling:
+            buckets.append((self.keys.rate("ipall", ip, window), self.ip_ceiling, "this address (all requests)"))
+        return buckets
+
+    async def check(self, scope: Scope) -> Verdict | None:
+        """Count the request in its buckets; the tightest one's standing (None: no limit applies)."""
+        client = scope.get("client")
+        return await self.check_caller(client[0] if client else "unknown", bearer_token(scope))
+
+    async def check_caller(self, ip: str, token: str | None) -> Verdict | None:
+        """`check` for a caller known by its address and credential (the game-state service's public gRPC
+        port counts its calls with this, in its own Redis keys)."""
+        window = int(time.time() // self.window_s)
+        buckets = self._buckets(ip, await self._credential(token), window)
+        if not buckets:
+            return None
+        try:
+            counted = await self._script(keys={"buckets": [key for key, _, _ in buckets]},
+                                         args={"window_ms": self.window_s * 1000})
+        except RedisError as exc:  # fail open: Redis trouble shows in /readyz, not as 429s
+            log.warning("rate limiter unavailable: %s", exc.__class__.__name__)
+            return None
+        verdicts = []
+        for i, (_key, limit, what) in enumerate(buckets):
+            count, ttl_ms = counted[2 * i], counted[2 * i + 1]
+            reset = max(1, math.ceil(max(ttl_ms, 0) / 1000))
+            verdicts.append(Verdict(limit, max(0, limit - count), reset, self.window_s, what, count > limit))
+        # the bucket that refuses, else the one with the least left (ties: the one that resets last)
+        return min(verdicts, key=lambda v: (not v.exceeded, v.remaining, -v.reset_s))

@@ -1,0 +1,12 @@
+-- Counts every bucket of one request (per IP, per token) in ONE round trip: {n1, ttl1, n2, ttl2, ...}
+-- (services/gateway/http/limits.py).
+-- KEYS: buckets...
+-- ARGV: window_ms
+local out = {}
+for i, key in ipairs(K.buckets) do
+  local n = redis.call('INCR', key)
+  if n == 1 then redis.call('PEXPIRE', key, A.window_ms) end
+  out[2 * i - 1] = n
+  out[2 * i] = redis.call('PTTL', key)
+end
+return out

@@ -1,0 +1,1 @@
+"""OpenAPI decoration: per-game action/view/event schemas, examples, the docs page."""

@@ -1,0 +1,140 @@
+"""The schemas of what the two event streams send, published in /openapi.json's `components`.
+
+Server-Sent Events have no place for a schema in OpenAPI 3.1, so the streaming operations name theirs in a
+vendor extension, `x-sse-events` (SSE event name -> schema), and the schemas themselves are ordinary components:
+
+- game streams: `message` data is one engine event plus `version`: per title a `oneOf` discriminated on `type`
+  (`OpenskyEvent`, ...), every event type the engine has, generated like the action schemas from the engine
+  (`vocabulary.py`: seeded games of every player count for the fields' JSON types, the engine's source for the
+  rest), plus the platform's own events (`timeout`, `seat_resigned`, ...); `state` and `end` data is
+  `GameStreamState`; `error` data the error body.
+- the account stream: one schema per event (`AccountYourTurnEvent`, ...).
+
+An engine event's schema lists its fields with the JSON types seen and requires only `type`: an event may omit
+a field in some situations (OpenSky's `cross_border_token` exists only on the North America board), and one that
+a future engine adds does not break a client.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from services.gateway.openapi.vocabulary import PLATFORM_EVENTS, vocabulary
+
+REF = "#/components/schemas/"
+_TYPES = {"null", "boolean", "integer", "number", "string", "array", "object"}
+SEAT = {"type": "integer", "minimum": 0}
+NULLABLE_SEAT = {"anyOf": [SEAT, {"type": "null"}]}
+
+PLATFORM_SCHEMAS: dict[str, dict[str, Any]] = {
+    "game_created": {"game": {"type": "string"}, "players": {"type": "integer", "minimum": 1},
+                     "options": {"type": "object"}},
+    "timeout": {"seat": SEAT},
+    "seat_auto_played": {"seat": SEAT},
+    "seat_resigned": {"seat": SEAT, "bot": {"type": ["string", "null"]}},
+    "seat_abandoned": {"seat": SEAT, "bot": {"type": ["string", "null"]},
+                       "reason": {"enum": ["timeouts", "inactive"]}, "timeouts": {"type": "integer"}},
+    "game_forfeited": {"seat": SEAT, "reason": {"enum": ["resigned", "abandoned"]}},
+    "game_aborted": {"seat": NULLABLE_SEAT, "reason": {"enum": ["requested", "inactive"]}},
+}
+assert set(PLATFORM_SCHEMAS) == set(PLATFORM_EVENTS)
+
+COMMON = {"version": {"type": "integer", "minimum": 0, "description": "The version the event belongs to (streams)"},
+          "visible_to": {"type": "array", "items": SEAT, "description": "Only these seats see this event"}}
+
+
+def _name(*parts: str) -> str:
+    return "".join(p.capitalize() for p in "_".join(parts).split("_"))
+
+
+def _event_schema(title: str, event_type: str, fields: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "title": f"{title}: {event_type}",
+            "properties": {"type": {"type": "string", "const": event_type}, **fields, **COMMON},
+            "required": ["type"]}
+
+
+def game_event_schemas() -> dict[str, dict[str, Any]]:
+    """Component schemas: the platform's events, each engine's events and one union per title."""
+    out: dict[str, dict[str, Any]] = {}
+    platform: dict[str, str] = {}
+    for event_type, fields in PLATFORM_SCHEMAS.items():
+        name = _name("platform", event_type, "event")
+        out[name] = {**_event_schema("Platform", event_type, fields), "required": ["type", *fields]}
+        platform[event_type] = REF + name
+    for game_name in engine.games():
+        game = engine.get(game_name)
+        mapping = dict(platform)
+        for event_type, shape in vocabulary(game_name).events.items():
+            fields = {f: ({"type": sorted(t)[0] if len(t) == 1 else sorted(t)} if t and t <= _TYPES else {})
+                      for f, t in shape.fields.items()}
+            name = _name(game_name, event_type, "event")
+            out[name] = _event_schema(game.title, event_type, fields)
+            mapping[event_type] = REF + name
+        out[_name(game_name, "event")] = {
+            "title": f"{game.title} event", "oneOf": [{"$ref": r} for r in mapping.values()],
+            "discriminator": {"propertyName": "type", "mapping": mapping}}
+    out["GameEvent"] = {"description": "An event of any title's game (the game id says which title)",
+                        "anyOf": [{"$ref": REF + _name(g, "event")} for g in engine.games()]}
+    return out
+
+
+GAME_STREAM_STATE = {
+    "type": "object", "title": "GameStreamState", "additionalProperties": False,
+    "description": "`state` (closes each version) and `end` (the game is over) data of a game's event stream",
+    "properties": {
+        "version": {"type": "integer", "minimum": 0}, "kind": {"type": "string"},
+        "actor": NULLABLE_SEAT, "status": {"enum": ["active", "finished", "aborted"]},
+        "to_act": {"type": "array", "items": SEAT},
+        "scores": {"anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "null"}]},
+        "winners": {"anyOf": [{"type": "array", "items": SEAT}, {"type": "null"}]},
+    },
+    "required": ["version", "kind", "actor", "status", "to_act", "scores", "winners"],
+}
+
+_GAME_ID = {"type": "string", "minLength": 1}
+_SCORES = {"anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "null"}]}
+_WINNERS = {"anyOf": [{"type": "array", "items": SEAT}, {"type": "null"}]}
+ACCOUNT_EVENTS: dict[str, dict[str, Any]] = {
+    "challenge": {"type": "object", "required": ["challenge"],
+                  "properties": {"challenge": {"$ref": REF + "ChallengeOut"}}},
+    "challenge_closed": {"type": "object", "additionalProperties": False, "required": ["challenge_id", "status"],
+                         "properties": {"challenge_id": {"type": "string"},
+                                        "status": {"enum": ["accepted", "declined", "cancelled", "expired"]}}},
+    "game_start": {"type": "object", "required": ["game_id", "game", "seat", "token", "token_delivered"],
+                   "properties": {"game_id": _GAME_ID, "game": {"type": "string"}, "seat": SEAT,
+                                  "token": {"type": ["string", "null"]}, "token_delivered": {"type": "boolean"},
+                                  "challenge_id": {"type": "string"}, "ticket_id": {"type": "string"},
+                                  "note": {"type": "string"}}},
+    "your_turn": {"type": "object", "additionalProperties": False,
+                  "required": ["game_id", "seat", "version", "deadline"],
+                  "properties": {"game_id": _GAME_ID, "seat": SEAT, "version": {"type": "integer", "minimum": 0},
+                                 "deadline": {"type": ["integer", "null"]}}},
+    "game_end": {"type": "object", "additionalProperties": False,
+                 "required": ["game_id", "seat", "status", "scores", "winners"],
+                 "properties": {"game_id": _GAME_ID, "seat": SEAT, "status": {"enum": ["finished", "aborted"]},
+                                "scores": _SCORES, "winners": _WINNERS}},
+}
+
+
+def attach(doc: dict[str, Any]) -> None:
+    """Publish the stream schemas and name them on the two streaming operations (in place)."""
+    schemas = doc["components"]["schemas"]
+    schemas.update(game_event_schemas())
+    schemas["GameStreamState"] = GAME_STREAM_STATE
+    for kind, schema in ACCOUNT_EVENTS.items():
+        schemas[_name("account", kind, "event")] = {"title": _name("account", kind, "event"), **schema}
+    streams = {
+        ("/v1/games/{game_id}/events", "get"): {
+            "message": {"$ref": REF + "GameEvent"}, "state": {"$ref": REF + "GameStreamState"},
+            "end": {"$ref": REF + "GameStreamState"}, "error": {"$ref": REF + "ErrorBody"}},
+        ("/v1/players/me/events", "get"): {
+            **{k: {"$ref": REF + _name("account", k, "event")} for k in ACCOUNT_EVENTS},
+            "error": {"$ref": REF + "ErrorBody"}},
+    }
+    for (path, method), events in streams.items():
+        op = doc["paths"].get(path, {}).get(method)
+        if op is not None:
+            op["x-sse-events"] = events
+    if "Submitted" in schemas:  # a submission's events are the game's too
+        schemas["Submitted"]["properties"]["events"] = {"type": "array", "items": {"$ref": REF + "GameEvent"}}

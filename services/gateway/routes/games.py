@@ -1,0 +1,294 @@
+"""Game endpoints: catalog, create, read, legal actions, submit, events (SSE), log; resign, abort, new token.
+
+Each one is a thin translation to one game-state service call; the service
+decides everything about the game (the gateway holds no rules).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+from typing import Any, Literal
+
+from fastapi import APIRouter, Header, Query, Request, Response
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.background import BackgroundTask
+
+from services.gamestate.client import GameServiceError
+from services.gateway.auth import Bearer, SeatToken
+from services.gateway.context import Context, Ctx
+from services.gateway.domain import clock_floor
+from services.gateway.http.digits import ascii_int
+from services.gateway.http.errors import ERROR_RESPONSES, ApiError, service_error
+from services.gateway.http.streams import open_stream
+from services.gateway.models.games import (
+    Catalog,
+    CreatedGame,
+    CreateGame,
+    GameList,
+    GameLog,
+    GameOut,
+    GameSummaryOut,
+    LegalActions,
+    NewToken,
+    Seat,
+    SeatOut,
+    SubmitAction,
+    Submitted,
+    Version,
+)
+from services.standings import shown_scores, shown_winners
+from services.stream_slots import Slot
+
+router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES)
+
+_GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
+_IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
+
+
+def _game_id(game_id: str) -> str:
+    if not _GAME_ID.match(game_id):
+        raise ApiError(404, f"no game {game_id[:64]!r}")
+    return game_id
+
+
+@router.get("/catalog", response_model=Catalog, summary="The games this platform serves and the bot levels")
+async def catalog(c: Ctx) -> Catalog:
+    games, levels, details = await c.gamestate.catalog_details()
+    return Catalog(games=games, bot_levels=levels, bot_level_details=details)
+
+
+@router.post(
+    "/games", status_code=201, response_model=CreatedGame, summary="Create a game (with a player's API key)",
+    description="Bearer: a player's API key (`POST /v1/players`). The player owns the game, and it counts against "
+    "the player's quotas: active games at once, bot seats across them, creations per hour (429 `quota_exceeded` "
+    "names the one reached). The answer holds each human seat's token, shown only here.",
+)
+async def create_game(body: CreateGame, api_key: Bearer, c: Ctx) -> CreatedGame:
+    owner = await _creator(api_key, c)
+    bots: dict[int, str] = {}
+    for key, level in body.bots.items():
+        seat = ascii_int(key)
+        if seat is None or seat >= body.players:
+            raise ApiError(422, f"bots: {key[:20]!r} is not a seat of a {body.players}-player game")
+        bots[seat] = level
+    if body.time_control is not None and body.turn_seconds is not None:
+        raise ApiError(422, "give either turn_seconds (a shorthand) or time_control, not both")
+    control = body.time_control.model_dump() if body.time_control is not None else None
+    clock_floor.check(c.settings.min_seconds_per_decision, control, body.turn_seconds)
+    created = await c.admin.create_game(
+        body.game, body.players, seed=body.seed, options=body.options, bots=bots,
+        turn_seconds=body.turn_seconds or 0.0, owner=owner, time_control=control,
+    )
+    seats = sorted(created.seats, key=lambda s: s.seat)
+    return CreatedGame(game_id=created.game_id, seats=[Seat(seat=s.seat, token=s.token, bot=s.bot) for s in seats])
+
+
+async def _creator(api_key: str | None, c: Context) -> str:
+    """The owner of a new game: the API key's player, or "" for an anonymous game where development allows it."""
+    if api_key is None:
+        if c.settings.allow_anonymous_create:
+            return ""
+        raise ApiError(401, "creating a game needs a player's API key (Authorization: Bearer <api key>); "
+                            "POST /v1/players makes one")
+    return await c.player(api_key)
+
+
+@router.get("/games", response_model=GameList, summary="Games by status and title, newest first",
+            description="What gRPC ListGames answers: active games (to watch as a spectator), finished and aborted "
+            "ones (finished games come from the archive once they leave Redis). No credential needed; every game's "
+            "public view is public.")
+async def list_games(
+    c: Ctx,
+    status: Literal["", "active", "finished", "aborted"] = Query("", description="'' = any"),
+    game: str = Query("", max_length=64, description="A title's name (see /v1/catalog); '' = any"),
+    limit: int = Query(50, ge=1, le=500),
+) -> GameList:
+    found = await c.gamestate.list_games(status, game, limit)
+    return GameList(games=[
+        GameSummaryOut(game_id=g.game_id, game=g.game, players=g.players, status=g.status, version=g.version,
+                       to_act=g.to_act, bots={str(k): v for k, v in sorted(g.bots.items())},
+                       created_ms=g.created_ms, updated_ms=g.updated_ms, time_control=g.time_control)
+        for g in found
+    ])
+
+
+@router.get("/games/{game_id}", response_model=GameOut, summary="A game as a seat (Bearer) or a spectator sees it")
+async def get_game(game_id: str, token: Bearer, c: Ctx) -> GameOut:
+    g = await c.gamestate.get_game(_game_id(game_id), token)
+    if g.status != "active":
+        await c.settle_soon(g.game_id, g)
+    seats = [SeatOut(seat=s["seat"], kind=s["kind"], status=s["status"], bot_level=s["bot_level"],
+                     player_id=_player_of(g.seat_players.get(s["seat"]), s["kind"], g.owner)) for s in g.seats]
+    return GameOut(
+        game_id=g.game_id, game=g.game, version=g.version, status=g.status, to_act=g.to_act, seat=g.seat,
+        view=g.view, scores=shown_scores(g.status, g.scores), winners=shown_winners(g.status, g.winners),
+        players=g.players,
+        bots={str(k): v for k, v in sorted(g.bots.items())},
+        turn_seconds=g.turn_seconds or None, deadlines={str(k): v for k, v in sorted(g.deadlines.items())},
+        time_control=g.time_control, reserves={str(k): v for k, v in sorted(g.reserves.items())}, seats=seats,
+    )
+
+
+def _player_of(player: str | None, kind: str, owner: str) -> str | None:
+    """A seat's player: the one the game seated there (matched and challenge games), else the creating owner of a
+    human seat."""
+    if player:
+        return player
+    if kind == "human" and owner:
+        return owner
+    return None
+
+
+class JsonBytes(Response):
+    """JSON already encoded by `legal_actions_answer` / `submit_answer`: FastAPI returns it as is."""
+
+    media_type = "application/json"
+
+
+async def legal_actions_answer(c: Context, game_id: str, token: str) -> bytes:
+    """The body of `GET /v1/games/{id}/actions` (shape `LegalActions`), built around the service's action
+    JSON texts without parsing them: the FastAPI route and the hot path (hot.py) both answer with it."""
+    r = await c.gamestate.legal_actions_reply(_game_id(game_id), token)
+    return b'{"version":%d,"seat":%d,"actions":[%s]}' % (r.version, r.seat, ",".join(r.actions_json).encode())
+
+
+async def submit_answer(
+    c: Context, game_id: str, token: str, action: dict[str, Any], expected_version: int, idempotency_key: str | None
+) -> bytes:
+    """Submit for the token's seat; the body of the answer (shape `Submitted`). Shared like the above."""
+    if idempotency_key is not None and not _IDEMPOTENCY_KEY.match(idempotency_key):
+        raise ApiError(422, "Idempotency-Key must be 1-128 visible ASCII characters")
+    try:
+        r = await c.gamestate.submit_reply(_game_id(game_id), token, action, expected_version, idempotency_key)
+    except GameServiceError as exc:
+        c.metrics.actions.labels(exc.reason or exc.code.name.lower()).inc()
+        raise
+    c.metrics.actions.labels("replayed" if r.replayed else "accepted").inc()
+    if r.status == "finished":
+        await c.settle_soon(game_id)  # the move is accepted whatever happens here
+    return b'{"version":%d,"events":[%s],"status":%s,"to_act":[%s],"replayed":%s}' % (
+        r.version, ",".join(r.events_json).encode(), json.dumps(r.status).encode(),
+        ",".join(map(str, r.to_act)).encode(), b"true" if r.replayed else b"false",
+    )
+
+
+@router.get("/games/{game_id}/actions", response_model=LegalActions, summary="The legal actions of your seat")
+async def legal_actions(game_id: str, token: SeatToken, c: Ctx) -> Response:
+    return JsonBytes(await legal_actions_answer(c, game_id, token))
+
+
+@router.post("/games/{game_id}/actions", response_model=Submitted, summary="Submit one action for your seat")
+async def submit_action(
+    game_id: str,
+    body: SubmitAction,
+    token: SeatToken,
+    c: Ctx,
+    idempotency_key: str | None = Header(None, alias="Idempotency-Key", description="Retries replay the first outcome"),
+) -> Response:
+    return JsonBytes(await submit_answer(c, game_id, token, body.action, body.expected_version, idempotency_key))
+
+
+@router.post(
+    "/games/{game_id}/resign", response_model=Version, summary="Resign your seat (a bot plays it out)",
+    description="Bearer: the seat token. The seat's remaining decisions go to the zombie bot (the service's "
+    "`ZOMBIE_BOT_LEVEL`, default `greedy`), the token is revoked (its event streams end) and every seat sees a "
+    "`seat_resigned` event. In a rated game the player ranks last. 409 `game_over` once the game has ended.",
+)
+async def resign(game_id: str, token: SeatToken, c: Ctx) -> Version:
+    return Version(version=await c.gamestate.resign(_game_id(game_id), token))
+
+
+@router.post(
+    "/games/{game_id}/abort", response_model=Version, summary="Abort the game (before everyone has decided)",
+    description="Bearer: a seat token. The game ends with status `aborted`, unrated, and every seat sees a "
+    "`game_aborted` event. Allowed while some human seat has not yet made a decision of its own (a turn clock's "
+    "default is not one) and no seat has resigned or been abandoned; otherwise 409 `abort_not_allowed` (409 "
+    "`game_over` once the game has ended).",
+)
+async def abort(game_id: str, token: SeatToken, c: Ctx) -> Version:
+    version = await c.gamestate.abort(_game_id(game_id), token)
+    await c.settle_soon(game_id)  # a rated game: nothing to settle, ever
+    return Version(version=version)
+
+
+@router.post(
+    "/games/{game_id}/token", status_code=201, response_model=NewToken, summary="Rotate your seat token",
+    description="Bearer: the seat token, which is revoked (its event streams end within a second); the answer "
+    "holds the seat's new token, shown only here.",
+)
+async def rotate_token(game_id: str, token: SeatToken, c: Ctx) -> NewToken:
+    return NewToken(token=await c.gamestate.rotate_token(_game_id(game_id), token))
+
+
+@router.get("/games/{game_id}/log", response_model=GameLog, summary="Seed and actions of a finished game")
+async def game_log(game_id: str, c: Ctx) -> GameLog:
+    log = await c.gamestate.get_log(_game_id(game_id))
+    return GameLog(game_id=game_id, game=log.game, players=log.players, options=log.options, seed=log.seed,
+                   actions=log.entries, version=log.version, final_digest=log.final_digest,
+                   scores=shown_scores(log.status, log.scores), winners=shown_winners(log.status, log.winners),
+                   status=log.status)
+
+
+def _resume_from(after: int | None, last_event_id: str | None) -> int | None:
+    if last_event_id is not None and last_event_id.strip():
+        version = ascii_int(last_event_id.strip())
+        if version is None:
+            raise ApiError(422, "Last-Event-ID must be a version number")
+        return version
+    return after
+
+
+@router.get(
+    "/games/{game_id}/events",
+    summary="Server-Sent Events of a game, redacted for your seat (or a spectator)",
+    response_description=(
+        "text/event-stream: one `message` per engine event (id = version, data = the event JSON plus "
+        "`version`), then one `state` event per version (status, to_act, scores, winners); `end` when "
+        "the game is over, then the stream closes. On a failure an `error` event (the error body), then the "
+        "stream closes: so it does within a second once the seat token it was opened with is rotated or its "
+        "seat resigns."
+    ),
+    responses={200: {"content": {"text/event-stream": {}}}},
+)
+async def game_events(
+    game_id: str,
+    request: Request,
+    token: Bearer,
+    c: Ctx,
+    after: int | None = Query(None, ge=0, le=2**62, description="Send the versions after this one"),
+    last_event_id: str | None = Header(None, alias="Last-Event-ID"),
+) -> EventSourceResponse:
+    start = _resume_from(after, last_event_id)
+    await c.gamestate.get_game(_game_id(game_id), token)  # a bad token or unknown game: an error, no stream
+    slot = open_stream(c.streams, request, token)  # 429 beyond GATEWAY_STREAM_LIMIT_IP / _TOKEN
+    return EventSourceResponse(_stream(c, game_id, token, start, slot), ping=c.settings.sse_ping_s,
+                               background=BackgroundTask(slot.release))
+
+
+async def _stream(c: Context, game_id: str, token: str | None, after: int | None,
+                  slot: Slot) -> AsyncIterator[ServerSentEvent]:
+    try:
+        async with aclosing(c.gamestate.watch(game_id, token, after)) as updates:  # ends the call with the stream
+            async for item in updates:
+                vid = str(item.version)
+                for event in item.events:
+                    yield ServerSentEvent(data=json.dumps({**event, "version": item.version}), id=vid)
+                finished = item.status == "finished"
+                state = {"version": item.version, "kind": item.kind, "actor": item.actor, "status": item.status,
+                         "to_act": item.to_act, "scores": item.scores if finished else None,
+                         "winners": shown_winners(item.status, item.winners)}
+                yield ServerSentEvent(data=json.dumps(state), event="state", id=vid)
+                if item.status != "active":  # finished, or aborted
+                    await c.settle_soon(game_id)
+                    yield ServerSentEvent(data=json.dumps(state), event="end", id=vid)
+                    return
+    except GameServiceError as exc:
+        err = service_error(exc)
+        yield ServerSentEvent(
+            data=json.dumps({"error": {"code": err.code, "message": err.message, "rule": err.rule}}), event="error"
+        )
+    finally:
+        slot.release()  # at once, whichever way the stream ends (the background task is for one never started)
