@@ -5,13 +5,15 @@
 | `random` | uniformly random legal action | none |
 | `greedy` | the game's heuristic rule (`ai/heuristics/<game>.py`) | none |
 | `mcts-easy` | ISMCTS | 0.1 s, at most 200 iterations |
+| `fast` | a policy learned offline from search (`ai/policy`): one model evaluation a decision | none (~2 ms) |
 | `mcts-normal` | ISMCTS | 1.0 s, at most 20,000 iterations |
 | `mcts-hard` | ISMCTS | 3.0 s, at most 100,000 iterations |
 
 A game's heuristic may lower the default iteration caps (`max_search_iterations`; OpenSky: 1,000). A game may
 offer fewer distinct strengths than there are levels (`SAME_AS`, `ladder`): `mcts-easy` plays as `greedy` in every
-game, in OpenSky every search level does, and in Aeroplanes `mcts-hard` plays as `mcts-normal`. (`mcts-easy`'s
-search budget stays the floor of the degradation policy's shrunk budgets, `floor_budget`.)
+game, in OpenSky every search level does, and in Aeroplanes `mcts-hard` plays as `mcts-normal`. `fast` plays a
+learned model where one is shipped (`ai.policy.SHIPPED`: Blue Skies 2-player) and the rule elsewhere.
+(`mcts-easy`'s search budget stays the floor of the degradation policy's shrunk budgets, `floor_budget`.)
 """
 
 from __future__ import annotations
@@ -45,13 +47,24 @@ SAME_AS: dict[str, dict[str, str]] = {
     "mcts-easy": {"opensky": "greedy", "blueskies": "greedy", "aeroplanes": "greedy"},
     "mcts-normal": {"opensky": "greedy"},
     "mcts-hard": {"opensky": "greedy", "aeroplanes": "mcts-normal"},
+    "fast": {"opensky": "greedy", "aeroplanes": "greedy"},
 }
 
 _FACTORIES: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
-    **{name: (lambda name=name: ISMCTSBot(name, SEARCH[name])) for name in SEARCH},
+    "mcts-easy": lambda: ISMCTSBot("mcts-easy", SEARCH["mcts-easy"]),
+    "fast": lambda: _fast_bot(),
+    **{name: (lambda name=name: ISMCTSBot(name, SEARCH[name])) for name in SEARCH if name != "mcts-easy"},
 }
+
+
+def _fast_bot() -> Bot:
+    """The `fast` level's bot, imported when first made: numpy and the model load in the workers that play it, not
+    in every service that only names the levels."""
+    from ai.policy.bot import FastBot
+
+    return FastBot()
 
 
 def levels() -> list[str]:
