@@ -1,7 +1,7 @@
 """Bots: one interface (`Bot.choose(state, seat, rng, budget)`) for every game and level.
 
     import ai
-    ai.levels()                      # ['random', 'greedy', 'mcts-easy', 'mcts-normal', 'mcts-hard']
+    ai.levels()                      # ['random', 'greedy', 'mcts-easy', 'fast', 'mcts-normal', 'mcts-hard']
     bot = ai.make_bot("mcts-normal")
     action = bot.choose(state, seat, random.Random(1), ai.Budget(seconds=0.5))
 

@@ -5,13 +5,16 @@
 | `random` | uniformly random legal action | none |
 | `greedy` | the game's heuristic rule (`ai/heuristics/<game>.py`) | none |
 | `mcts-easy` | ISMCTS | 0.1 s, at most 200 iterations |
+| `fast` | a policy learned offline from search (`ai/policy`): one model evaluation a decision | none (~2 ms) |
 | `mcts-normal` | ISMCTS | 1.0 s, at most 20,000 iterations |
 | `mcts-hard` | ISMCTS | 3.0 s, at most 100,000 iterations |
 
 A game's heuristic may lower the default iteration caps (`max_search_iterations`; OpenSky: 1,000). A game may
 offer fewer distinct strengths than there are levels (`SAME_AS`, `ladder`): `mcts-easy` plays as `greedy` in every
-game, in OpenSky every search level does, and in Aeroplanes `mcts-hard` plays as `mcts-normal`. (`mcts-easy`'s
-search budget stays the floor of the degradation policy's shrunk budgets, `floor_budget`.)
+game, in OpenSky every search level does, in Aeroplanes `mcts-hard` plays as `mcts-normal`, and in Blue Skies
+`mcts-normal` plays as `fast`. `fast` plays a learned model where one is shipped (`ai.policy.SHIPPED`: Blue Skies)
+and the rule elsewhere.
+(`mcts-easy`'s search budget stays the floor of the degradation policy's shrunk budgets, `floor_budget`.)
 """
 
 from __future__ import annotations
@@ -40,18 +43,32 @@ SEARCH: dict[str, SearchConfig] = {
 #: of 269; a longer search plays worse), so every search level plays the rule there: two strengths. In Aeroplanes
 #: mcts-hard plays as mcts-normal until its pair is measured (42 paired 3-player games, some 4 CPU hours on a free
 #: core: `python -m ai.lab.ladder --estimate --tables aeroplanes:3 --levels mcts-normal,mcts-hard --as-built`):
-#: a level is offered once shown stronger than the one below it (`--as-built` plays the pair).
+#: a level is offered once shown stronger than the one below it (`--as-built` plays the pair). In Blue Skies
+#: mcts-normal was not shown stronger than the learned `fast` level (the model's side: 48.3% [35.9, 60.8] of 58
+#: paired games, bench/RESULTS.md "Learned policy"), so it plays as `fast` there, at 1/450 of the CPU, until the
+#: pair is separated (`python -m ai.lab.ladder --game blueskies --levels fast,mcts-normal --as-built`).
 SAME_AS: dict[str, dict[str, str]] = {
     "mcts-easy": {"opensky": "greedy", "blueskies": "greedy", "aeroplanes": "greedy"},
-    "mcts-normal": {"opensky": "greedy"},
+    "mcts-normal": {"opensky": "greedy", "blueskies": "fast"},
     "mcts-hard": {"opensky": "greedy", "aeroplanes": "mcts-normal"},
+    "fast": {"opensky": "greedy", "aeroplanes": "greedy"},
 }
 
 _FACTORIES: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
-    **{name: (lambda name=name: ISMCTSBot(name, SEARCH[name])) for name in SEARCH},
+    "mcts-easy": lambda: ISMCTSBot("mcts-easy", SEARCH["mcts-easy"]),
+    "fast": lambda: _fast_bot(),
+    **{name: (lambda name=name: ISMCTSBot(name, SEARCH[name])) for name in SEARCH if name != "mcts-easy"},
 }
+
+
+def _fast_bot() -> Bot:
+    """The `fast` level's bot, imported when first made: numpy and the model load in the workers that play it, not
+    in every service that only names the levels."""
+    from ai.policy.bot import FastBot
+
+    return FastBot()
 
 
 def levels() -> list[str]:

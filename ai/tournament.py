@@ -42,6 +42,7 @@ import engine
 from ai.bot import Budget
 from ai.levels import levels as known_levels
 from ai.match import MatchResult, play_match
+from ai.policy import SHIPPED
 
 
 def wilson(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -52,7 +53,8 @@ def wilson(successes: float, trials: int, z: float = 1.959964) -> tuple[float, f
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # the interval always holds p; at p = 0 or 1 rounding would put the bound a hair inside it
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,28 +78,34 @@ def seating(lineup: Sequence[str], index: int) -> list[str]:
 
 
 #: Sources under ai/ and engine/ that decide no game's moves: what is published about the levels, the research tools
-#: (which play through `ai.levels` and `ai.match`, both fingerprinted), the learned-bot pipeline (no level plays a
-#: model yet: registering one must take `ai/train` out of this set) and the OpenSpiel and PettingZoo adapters
-#: (which drive the engines for other libraries; no level plays through them).
+#: (which play through `ai.levels` and `ai.match`, both fingerprinted), the learned bots' training pipeline (the
+#: `fast` level plays `ai/policy`, which is fingerprinted with the game's shipped model file) and the OpenSpiel and
+#: PettingZoo adapters (which drive the engines for other libraries; no level plays through them).
 NOT_PLAY = {"ai/level_figures.py", "ai/lab", "ai/train", "engine/adapters"}
+MODELS = "ai/policy/models"
+
 
 
 def code_fingerprint(game: str) -> str:
     """sha256 over the Python and JSON sources that decide `game`'s outcomes: ai/ and engine/, less the
     engine packages, heuristic modules and fitted models of the other games (so work on one game leaves
     another's ledger valid), and less what plays no move: the published figures (`ai/level_figures.py`, so
-    writing a ladder's results does not void its ledger) and the research tools (`ai/lab/`, and `ai/train/`, the
-    learned bots' pipeline, while no level plays a model: its evaluations fingerprint their own model files)."""
+    writing a ladder's results does not void its ledger) and the research tools (`ai/lab/`, `ai/train/`). Of the
+    learned models (`ai/policy/models`, data beside them) only the file the game ships counts (`ai.policy.SHIPPED`)."""
     root = Path(__file__).resolve().parent.parent
     others = [g for g in engine.games() if g != game]
     foreign = {f"engine/{g}" for g in others} | NOT_PLAY
     foreign |= {f"ai/heuristics/{g}.py" for g in others} | {f"ai/heuristics/fitted/{g}.json" for g in others}
+    shipped = {f"{MODELS}/{name}" for g, (name, _) in SHIPPED.items() if g == game}
     digest = hashlib.sha256()
     for package in ("ai", "engine"):
         for path in sorted((root / package).rglob("*")):
-            if path.suffix not in (".py", ".json") or "__pycache__" in path.parts:
-                continue
             relative = path.relative_to(root).as_posix()
+            if relative.startswith(MODELS + "/"):
+                if relative not in shipped:
+                    continue
+            elif path.suffix not in (".py", ".json") or "__pycache__" in path.parts:
+                continue
             if any(relative == f or relative.startswith(f + "/") for f in foreign):
                 continue
             digest.update(relative.encode())

@@ -20,8 +20,9 @@ a pair in 2-player games. `--report` takes, per deal and line-up, the game playe
 before any other, and says how many were not. Every
 searching level plays at its free-core iteration cap (`ai.levels.free_core_iterations`, no time limit): the same
 decisions on any machine, however busy. Reported per pair: the upper level's share of the win credit against its
-fair share, with a 95% Wilson interval, and "separated" when the interval excludes the fair share; then an
-openskill (Plackett-Luce) rating of every level over all the games played (ordinal = mu - 3 sigma).
+fair share, with a 95% Wilson interval, and "separated" when the interval excludes the fair share; then a
+Bradley-Terry rating of every level on the Elo scale, greedy = 0, with 95% intervals, over every game of the
+listed levels in the ledger (`ai.lab.rating`; openskill's ordinals moved with game order and games played).
 
 `openspiel-ismcts` is no level of the platform: it is OpenSpiel's ISMCTS seated as a reference opponent, at
 `--openspiel-simulations` simulations for each integer it is asked (`ai.lab.openspiel_bot`). Its ledger lines
@@ -40,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import ai
+from ai.lab.rating import bradley_terry
 from ai.levels import SAME_AS, CappedBot, free_core_iterations
 from ai.match import MatchResult, play_match
 from ai.tournament import append_ledger, code_fingerprint, game_seed, read_ledger, wilson
@@ -129,34 +131,6 @@ def credit(result: MatchResult, level: str) -> float:
     return sum(1 / len(winners) for seat in winners if result.levels[seat] == level) if winners else 0.0
 
 
-def rate(results: list[MatchResult], names: list[str]) -> dict[str, float]:
-    """Openskill (Plackett-Luce) ordinals of the levels over all games: each seat is one team of its level."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    ratings = {name: model.rating(name=name) for name in names}
-    for result in results:
-        order = sorted(range(len(result.levels)), key=lambda s: (s not in result.winners, -result.scores[s]))
-        ranks, rank = [0] * len(order), 0
-        for position, seat in enumerate(order):
-            if position and (seat in result.winners) == (order[position - 1] in result.winners) and \
-                    result.scores[seat] == result.scores[order[position - 1]]:
-                ranks[seat] = rank
-            else:
-                rank = position
-                ranks[seat] = rank
-        teams = [[ratings[level]] for level in result.levels]
-        updated = model.rate(teams, ranks=ranks)
-        # a level seated twice gets the mean of its seats' updates
-        by_level: dict[str, list] = {}
-        for level, team in zip(result.levels, updated, strict=True):
-            by_level.setdefault(level, []).append(team[0])
-        for level, new in by_level.items():
-            ratings[level] = model.rating(mu=sum(r.mu for r in new) / len(new),
-                                          sigma=sum(r.sigma for r in new) / len(new), name=level)
-    return {name: r.ordinal() for name, r in ratings.items()}
-
-
 def deals_for(players: int, seeds: int | None) -> int:
     """Deals a pair: `seeds` if given, else enough for `MIN_GAMES_A_PAIR` games over the line-ups."""
     return seeds if seeds is not None else -(-MIN_GAMES_A_PAIR // len(lineups("a", "b", players)))
@@ -195,8 +169,9 @@ def level_iterations(game: str, players: int, level: str, ledgers: Path = LEDGER
     measured = seat_iterations(game, players, level, ledgers, as_built)
     if measured is not None:
         return measured
-    for other in ai.ladder(game):
-        other_cap, seen = free_core_iterations(other, game), seat_iterations(game, players, other, ledgers)
+    for other in ai.levels():  # any search measured in this table, as built: iterations scale with the cap
+        other_cap = free_core_iterations(other, game, as_built=True)
+        seen = seat_iterations(game, players, other, ledgers, as_built=True)
         if other_cap and seen is not None:
             return seen * cap / other_cap
     return DECISIONS_PER_SEAT[(game, players)] * cap
@@ -362,9 +337,20 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
             print(f"{args.game} {args.players}p  {upper:>11} vs {lower:<11} {pair.games:>4} games  {upper} "
                   f"{share:6.1%} [{low:.1%}, {high:.1%}] (fair {fair:.0%})  {verdict}  "
                   f"think {think:.0f} s", flush=True)
+    if args.ledger and os.path.exists(args.ledger):  # the levels' other meetings in the ledger count too
+        neighbours = set(itertools.pairwise(names))
+        for lower, upper in itertools.combinations(names, 2):
+            if (lower, upper) not in neighbours:
+                every += recorded_pair(args.ledger, args.game, args.players, lower, upper,
+                                       deals_for(args.players, args.seeds), args.seed, args.as_built,
+                                       args.openspiel_simulations)[0]
     names = [name for name in names if any(name in r.levels for r in every)]
-    ordinals = rate(every, names)
-    print("openskill ordinal: " + ", ".join(f"{name} {ordinals[name]:.2f}" for name in names))
+    if names:
+        anchor = "greedy" if "greedy" in names else names[0]
+        ratings = bradley_terry(every, anchor)
+        print(f"Bradley-Terry Elo ({anchor} = 0; 95% interval; every game of these levels in the ledger): "
+              + ", ".join(f"{name} {ratings[name].elo:+.0f} [{ratings[name].low:+.0f}, {ratings[name].high:+.0f}]"
+                          for name in names))
     return results
 
 

@@ -1,9 +1,9 @@
 """`python -m ai.train label|fit|evaluate ...`: the learned-bots pipeline (ai/train/README.md).
 
     python -m ai.train label --plan bs2-distill --out ai/train/data/bs2-distill-r1 --positions 20000
-    python -m ai.train fit --ledger ai/train/data/bs2-distill-r1/ledger.jsonl --out ai/train/models/bs2-r1.npz
-    python -m ai.train evaluate --model ai/train/models/bs2-r1.npz --opponent greedy --deals 100 \
-        --ledger ai/train/models/bs2-r1.eval.jsonl
+    python -m ai.train fit --ledger ai/train/data/bs2-distill-r1/ledger.jsonl --out ai/policy/models/bs2-r1.npz
+    python -m ai.train evaluate --model ai/policy/models/bs2-r1.npz --opponent greedy --deals 100 \
+        --ledger ai/policy/models/bs2-r1.eval.jsonl
 """
 
 from __future__ import annotations

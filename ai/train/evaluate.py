@@ -25,18 +25,18 @@ import numpy as np
 from ai.lab.ladder import credit, lineups
 from ai.levels import CappedBot, free_core_iterations
 from ai.match import MatchResult, play_match
+from ai.policy.bot import PolicyBot
+from ai.policy.model import file_digest
 from ai.tournament import code_fingerprint, game_seed, wilson
-from ai.train.model import file_digest
-from ai.train.policy import PolicyBot
 
 MODEL = "learned-policy"
-TRAIN_SOURCES = ("features.py", "model.py", "policy.py")
+TRAIN_SOURCES = ("features.py", "model.py", "bot.py")
 
 
 def train_code() -> str:
-    """sha256 of the sources that make the policy level's moves (ai/train/features.py, model.py, policy.py)."""
+    """sha256 of the sources that make the policy level's moves (ai/policy/features.py, model.py, bot.py)."""
     digest = hashlib.sha256()
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent / "policy"
     for name in TRAIN_SOURCES:
         digest.update((here / name).read_bytes())
     return digest.hexdigest()[:16]

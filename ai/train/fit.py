@@ -1,5 +1,5 @@
 """Fit the afterstate action scorer to the teacher's root visit shares (cross-entropy of a softmax over the legal
-actions), with PyTorch on the CPU, and write a numpy-loadable model (`ai.train.model`) with its model card.
+actions), with PyTorch on the CPU, and write a numpy-loadable model (`ai.policy.model`) with its model card.
 
 Why cross-entropy on visit shares: the search's whole root distribution says more than its single choice (the
 chosen action gets a median 18% of root visits in Blue Skies), so the student learns the teacher's preferences
@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ai.train.features import FEATURE_VERSION
+from ai.policy.features import FEATURE_VERSION
+from ai.policy.model import PolicyModel, file_digest
 from ai.train.ledger import read_positions
-from ai.train.model import PolicyModel, file_digest
 
 #: Column of `margin_vs_best` (0 for the greedy rule's choices) in Blue Skies' action features.
 MARGIN_VS_BEST = "margin_vs_best"
@@ -120,7 +120,7 @@ def fit(ledgers: list[Path], out: Path, hidden: int = 32, epochs: int = 400, lr:
         probe = xs[test[0]] if test else xs[0]
         probe_scores = net(torch.from_numpy(((probe - mean) / std).astype(np.float32))).squeeze(-1).tolist()
     model = PolicyModel(mean, std, layers)
-    from ai.train.features import feature_names
+    from ai.policy.features import feature_names
 
     names = feature_names("blueskies")
     greedy_col = names.index(MARGIN_VS_BEST)

@@ -34,8 +34,8 @@ import engine
 from ai.bot import Budget
 from ai.levels import CappedBot
 from ai.outcome import terminal_rewards
+from ai.policy.features import FEATURE_VERSION, action_features, feature_names, feature_version
 from ai.tournament import code_fingerprint
-from ai.train.features import FEATURE_VERSION, action_features, feature_names, feature_version
 from ai.train.ledger import Ledger, write_json_atomic
 
 #: First training deal; evaluation deals (`ai.tournament.game_seed`) are all below 2**31.

@@ -9,7 +9,7 @@ resumes at the first game not done, and never duplicates one.
 Lines (JSON objects, `kind` says which):
 - `position`: one decision with a choice: run, game, players (the level at each seat), deal (the engine seed),
   game_index, index (decision number in the game), seat, legal (the actions' JSON), features (one row per legal
-  action, `ai.train.features`), feature_version, visits (the teacher's root visits per legal action), values (the
+  action, `ai.policy.features`), feature_version, visits (the teacher's root visits per legal action), values (the
   mean result its root edge backed up, the seat's win share; null if unvisited; from game 11 of bs2-distill-r1 on),
   iterations,
   chosen (index of the action played), outcome (final scores, win credit per seat), code (fingerprint).

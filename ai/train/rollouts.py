@@ -19,7 +19,7 @@ import time
 import engine
 from ai.heuristics import for_game
 from ai.ismcts import ISMCTSBot, final_margin, mean_and_error
-from ai.train.features import action_features, feature_version
+from ai.policy.features import action_features, feature_version
 from engine.core import Action, State
 
 #: OpenSky deals of the labelling job: after Blue Skies' (ai.train.label.TRAIN_DEAL_BASE), far above 2**31.

@@ -21,7 +21,7 @@ from services.bot_policy import SENT_AT, priority
 log = logging.getLogger(__name__)
 
 #: The bot level names creation accepts (the REST contract's names) when the ai package is absent.
-BOT_LEVELS: tuple[str, ...] = ("random", "greedy", "mcts-easy", "mcts-normal", "mcts-hard")
+BOT_LEVELS: tuple[str, ...] = ("random", "greedy", "mcts-easy", "fast", "mcts-normal", "mcts-hard")
 
 BOT_MOVE_TASK = "skyboard.bot_move"
 

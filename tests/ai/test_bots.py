@@ -17,7 +17,7 @@ TINY = ai.Budget(iterations=4)
 
 
 def test_levels_have_exactly_the_rest_contract_names():
-    assert ai.levels() == ["random", "greedy", "mcts-easy", "mcts-normal", "mcts-hard"]
+    assert ai.levels() == ["random", "greedy", "mcts-easy", "fast", "mcts-normal", "mcts-hard"]
     for level in ai.levels():
         assert ai.make_bot(level).level == level
     for bad in ("mcts", "", None, 3):

@@ -70,7 +70,7 @@ def test_default_deals_give_at_least_forty_games_a_pair():
 def test_games_offer_their_distinct_strengths_and_play_them():
     """The ladder runs over the game's distinct strengths; a level that plays as another gets that bot."""
     assert ai.ladder("opensky") == ["random", "greedy"]
-    assert ai.ladder("blueskies") == ["random", "greedy", "mcts-normal", "mcts-hard"]
+    assert ai.ladder("blueskies") == ["random", "greedy", "fast", "mcts-hard"]  # mcts-normal plays as fast
     assert ai.ladder("aeroplanes") == ["random", "greedy", "mcts-normal"]  # mcts-hard: not measured
     assert CappedBot("mcts-hard", "opensky").budget is None  # plays the greedy rule there
     assert type(ai.make_bot("mcts-easy", "blueskies")).__name__ == "GreedyBot"
@@ -113,7 +113,7 @@ def test_a_small_ladder_separates_greedy_from_random(capsys):
     assert pair.games == 6 and pair.upper_seats * 2 == pair.seats
     assert pair.share()[0] > 0.5
     out = capsys.readouterr().out
-    assert "greedy vs random" in out and "openskill ordinal" in out
+    assert "greedy vs random" in out and "Bradley-Terry Elo (greedy = 0" in out
 
 
 def test_credit_splits_shared_wins():
@@ -140,8 +140,8 @@ def test_a_report_prefers_the_games_at_the_current_caps_and_code(tmp_path, capsy
     from ai.tournament import code_fingerprint, game_seed
 
     ledger = tmp_path / "ladder.jsonl"
-    game, lineup = "blueskies", ["mcts-normal", "greedy"]
-    caps = {"greedy": None, "mcts-normal": free_core_iterations("mcts-normal", game)}
+    game, lineup = "blueskies", ["mcts-hard", "greedy"]
+    caps = {"greedy": None, "mcts-hard": free_core_iterations("mcts-hard", game)}
 
     def line(caps: dict, code: str, winner: int) -> str:
         return json.dumps({"key": {"ladder": game, "lineup": lineup, "deal": game_seed(1, 0), "caps": caps,
@@ -149,22 +149,22 @@ def test_a_report_prefers_the_games_at_the_current_caps_and_code(tmp_path, capsy
                            "result": {"levels": lineup, "scores": [1, 1], "winners": [winner], "decisions": [1, 1],
                                       "think_seconds": [0.0, 0.0], "iterations": [1, 0]}})
 
-    old_caps = {**caps, "mcts-normal": 99}
+    old_caps = {**caps, "mcts-hard": 99}
     ledger.write_text("\n".join([line(old_caps, "x", 1), line(caps, code_fingerprint(game), 0),
                                  line(caps, "x", 1)]) + "\n")
-    (pair,) = main(["--game", game, "--levels", "greedy,mcts-normal", "--seeds", "1", "--ledger", str(ledger),
+    (pair,) = main(["--game", game, "--levels", "greedy,mcts-hard", "--seeds", "1", "--ledger", str(ledger),
                     "--report"])
     assert pair.games == 1 and pair.upper_credit == 1.0  # the current caps and code's game, not the first line
     assert "note" not in capsys.readouterr().out
     ledger.write_text(line(old_caps, "x", 1) + "\n")
-    (pair,) = main(["--game", game, "--levels", "greedy,mcts-normal", "--seeds", "1", "--ledger", str(ledger),
+    (pair,) = main(["--game", game, "--levels", "greedy,mcts-hard", "--seeds", "1", "--ledger", str(ledger),
                     "--report"])
-    assert pair.upper_credit == 0.0 and "1 of 1 mcts-normal vs greedy games were played at other" in \
+    assert pair.upper_credit == 0.0 and "1 of 1 mcts-hard vs greedy games were played at other" in \
         capsys.readouterr().out
 
 
 def _ledger_line(game: str, lineup: list[str], iterations: list[int]) -> str:
-    caps = {level: free_core_iterations(level, game) for level in lineup}
+    caps = {level: free_core_iterations(level, game, as_built=True) for level in lineup}
     return json.dumps({"key": {"ladder": game, "lineup": lineup, "deal": 1, "caps": caps, "code": "x"}, "index": 0,
                        "result": {"levels": lineup, "scores": [1] * len(lineup), "winners": [0],
                                   "decisions": [1] * len(lineup), "think_seconds": [0.0] * len(lineup),
@@ -178,13 +178,14 @@ def test_the_estimate_costs_a_game_by_the_iterations_its_seats_made_in_the_ledge
              _ledger_line("blueskies", ["greedy", "mcts-normal"], [0, 140_000]),
              '{"key": {"ladder": "blueskies", "caps"']  # a line cut short by a killed run
     (tmp_path / "ladder-blueskies-2p.jsonl").write_text("\n".join(lines) + "\n")
-    assert seat_iterations("blueskies", 2, "mcts-normal", tmp_path) == 120_000
+    assert seat_iterations("blueskies", 2, "mcts-normal", tmp_path, as_built=True) == 120_000
     assert seat_iterations("blueskies", 2, "mcts-hard", tmp_path) is None
     assert level_iterations("blueskies", 2, "mcts-hard", tmp_path) == 120_000 * 15_900 / 5300
     assert level_iterations("blueskies", 2, "greedy", tmp_path) == 0.0
     (row,) = estimate(1, [("blueskies", 2)], rate={"blueskies": 1000.0}, ledgers=tmp_path)
-    # pairs random-greedy (nothing), greedy-normal (one normal seat a game), normal-hard: 2 line-ups each
-    expected = 2 * 120_000 + 2 * (120_000 + 360_000)
+    # pairs random-greedy, greedy-fast (no search), fast-hard (one hard seat a game): 2 line-ups each; mcts-normal
+    # plays as fast in Blue Skies (ai.levels.SAME_AS)
+    expected = 2 * 360_000
     assert row == ("blueskies", 2, 6, expected / 1000 / 3600)
 
 

@@ -28,7 +28,7 @@ def test_catalog_lists_registered_games_and_bot_levels(client, registry):
     assert [g["name"] for g in games] == registry.names()
     toy = next(g for g in games if g["name"] == "toybids")
     assert toy["min_players"] == 2 and toy["options"]["rounds"]["default"] == 3
-    assert levels == ["random", "greedy", "mcts-easy", "mcts-normal", "mcts-hard"] or "random" in levels
+    assert levels == ["random", "greedy", "mcts-easy", "fast", "mcts-normal", "mcts-hard"] or "random" in levels
 
 
 

@@ -21,7 +21,7 @@ from services.workers.move import Mover, idempotency_key
 
 LINEUPS = {
     "opensky": ["random", "mcts-easy"],
-    "blueskies": ["random", "greedy"],
+    "blueskies": ["random", "fast"],  # the learned model (ai/policy), loaded by the worker
     "aeroplanes": ["random", "random", "random"],
 }
 

@@ -47,7 +47,7 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
         {"name": "blueskies", "title": "Blue Skies", "min_players": 2, "max_players": 5, "options": {
             "first_player": {"default": "random", "choices": ["random", 0, 1, 2, 3, 4],
                              "description": "Who holds the first-player marker in round 1"}}}],
-        "bot_levels": ["random", "greedy", "mcts-easy", "mcts-normal", "mcts-hard"]}},
+        "bot_levels": ["random", "greedy", "mcts-easy", "fast", "mcts-normal", "mcts-hard"]}},
     ("post", "/v1/games"): {
         "request": {"game": "blueskies", "players": 2, "bots": {"1": "random"}, "time_control": REALTIME},
         "response": {"game_id": GAME, "seats": [{"seat": 0, "token": TOKEN, "bot": None},

@@ -2,7 +2,7 @@
 
 Why argmax and no search: one feature pass over the legal actions (~1.5 ms in Blue Skies) and one small matrix
 product cost a few milliseconds, far inside the issue's 20 ms a decision. It reads the state only through
-`ai.train.features` (the seat's view, one view-seeded determinization), so it is honest and deterministic: the
+`ai.policy.features` (the seat's view, one view-seeded determinization), so it is honest and deterministic: the
 rng it is handed is not used at all.
 """
 
@@ -16,8 +16,9 @@ import numpy as np
 
 from ai.bot import Bot, Budget
 from ai.greedy import GreedyBot
-from ai.train.features import FEATURE_VERSION, action_features
-from ai.train.model import PolicyModel, file_digest
+from ai.policy import shipped_model
+from ai.policy.features import FEATURE_VERSION, action_features
+from ai.policy.model import PolicyModel, file_digest
 from engine.core import Action, State
 
 _LOADED: dict[Path, tuple[PolicyModel, str]] = {}
@@ -59,3 +60,20 @@ class PolicyBot(Bot):
         self.stats.extra["cpu_seconds"] = spent
         self.decision_cpu.append(spent)
         return choice
+
+
+class FastBot(Bot):
+    """The `fast` level: the model `ai.policy.SHIPPED` names for the game and player count being played (loaded
+    once per process), the greedy rule where none is shipped."""
+
+    level = "fast"
+
+    def _choose(self, state: State, seat: int, actions: list[Action], rng: random.Random,
+                budget: Budget | None) -> Action:
+        path = shipped_model(state.game.name, state.num_players)
+        if path is None:
+            return GreedyBot()._choose(state, seat, actions, rng, budget)
+        policy = PolicyBot(path, level=self.level)
+        action = policy._choose(state, seat, actions, rng, budget)
+        self.stats.extra.update(policy.stats.extra)
+        return action

@@ -1,0 +1,98 @@
+"""The `fast` level (issue #35): it plays the shipped learned model where one is shipped and the greedy rule
+elsewhere; every shipped model comes with its card (data manifest, training command, a check of the numpy side
+against the trained network) and its evaluation ledgers on deals never used for training; its decisions are
+honest (the same under every truth its seat cannot tell apart) and do not depend on the rng."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ai
+import engine
+from ai.greedy import GreedyBot
+from ai.lab.selfplay import greedy_positions
+from ai.policy import MODELS_DIR, SHIPPED, shipped_model
+from ai.policy.bot import FastBot, PolicyBot
+from ai.policy.model import PolicyModel, file_digest
+from ai.tournament import code_fingerprint
+from ai.train.label import TRAIN_DEAL_BASE
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_fast_level_is_offered_and_plays_as_the_rule_where_no_model_is_shipped():
+    assert "fast" in ai.levels()
+    assert ai.played_as("fast", "blueskies") == "fast"
+    for game in ("opensky", "aeroplanes"):
+        assert game not in SHIPPED and ai.played_as("fast", game) == "greedy"
+        assert isinstance(ai.make_bot("fast", game), GreedyBot)
+    assert ai.default_budget("fast") is None  # nothing to shrink under load: one model evaluation a decision
+
+
+@pytest.mark.parametrize("game", sorted(SHIPPED))
+def test_every_shipped_model_has_its_card_data_manifest_and_evaluation_ledgers(game):
+    name, players = SHIPPED[game]
+    path = MODELS_DIR / name
+    model = PolicyModel.load(path)
+    card = json.loads(path.with_suffix(".card.json").read_text(encoding="utf-8"))
+    assert card["game"] == model.meta["game"] == game and card["model_sha256"] == file_digest(path)
+    assert card["command"].startswith("python -m ai.train fit ") and f"--out ai/policy/models/{name}" in card["command"]
+    for ledger, digest in card["data"]["ledger_sha256"].items():  # the training data is committed, as the card says
+        assert hashlib.sha256((ROOT / ledger).read_bytes()).hexdigest()[:16] == digest
+    check = card["check"]  # the trained network's own scores of a held-out position, reproduced by numpy
+    assert np.allclose(model.scores(check["features"]), check["torch_scores"], atol=1e-4)
+    evaluations = sorted(MODELS_DIR.glob(path.stem + ".eval-*.jsonl"))
+    assert evaluations, "a shipped model ships with its evaluation ledgers"
+    for ledger in evaluations:
+        deals = {json.loads(line)["key"]["deal"] for line in ledger.read_text(encoding="utf-8").splitlines()}
+        assert deals and max(deals) < TRAIN_DEAL_BASE  # evaluated on deals never used for training
+    assert set(players) <= {p for p in range(2, 6)}
+
+
+def _positions(game: str, players: int, seed: int):
+    for state, seat, legal, _ in greedy_positions(game, players, seed, 4):
+        yield state.clone(), seat, legal
+
+
+@pytest.mark.parametrize("game", sorted(SHIPPED))
+def test_the_fast_level_plays_the_shipped_model_honestly_and_ignores_its_rng(game):
+    players = SHIPPED[game][1][0]
+    fast, policy = ai.make_bot("fast", game), PolicyBot(shipped_model(game, players))
+    checked = differs_from_rule = 0
+    for state, seat, legal in _positions(game, players, 41):
+        choice = fast.choose(state, seat, random.Random(0))
+        assert choice == policy.choose(state, seat, random.Random(5))
+        differs_from_rule += choice != GreedyBot().choose(state.clone(), seat, random.Random(0))
+        for k in range(2):
+            truth = state.determinize(seat, random.Random(500 + k))  # another truth the seat cannot tell apart
+            assert truth.view(seat) == state.view(seat) and truth.legal_actions(seat) == legal
+            assert fast.choose(truth, seat, random.Random(7 + k)) == choice
+        checked += 1
+    assert checked >= 10 and differs_from_rule >= 1  # it is the model playing, not the rule
+
+
+def test_the_fast_level_plays_the_rule_at_a_player_count_without_a_model(monkeypatch):
+    game = next(iter(SHIPPED))
+    monkeypatch.setitem(SHIPPED, game, (SHIPPED[game][0], (2,)))
+    assert shipped_model(game, 3) is None and shipped_model(game, 2) is not None
+    checked = 0
+    for state, seat, _legal in _positions(game, 3, 42):
+        assert FastBot().choose(state, seat, random.Random(3)) == GreedyBot().choose(state, seat, random.Random(3))
+        checked += 1
+    assert checked >= 10
+
+
+def test_a_shipped_model_counts_in_its_own_games_fingerprint_only(tmp_path, monkeypatch):
+    """A ladder ledger is keyed by the code that plays: a new model file changes its game's fingerprint, not the
+    others' (ai.tournament.code_fingerprint)."""
+    game = next(iter(SHIPPED))
+    other = next(g for g in engine.games() if g not in SHIPPED)
+    before = {g: code_fingerprint(g) for g in (game, other)}
+    monkeypatch.setitem(SHIPPED, game, ("bs2-r1.npz", SHIPPED[game][1]))
+    assert code_fingerprint(game) != before[game] and code_fingerprint(other) == before[other]
