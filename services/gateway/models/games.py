@@ -27,7 +27,8 @@ class CatalogGame(BaseModel):
 class BotLevelGame(BaseModel):
     think_seconds: float | None = Field(None, description="Expected think time of one decision on a free core.")
     cpu_seconds: float | None = Field(None, description="Worker CPU seconds of one decision (bench/bot_cost.py).")
-    rating: float | None = Field(None, description="Openskill ordinal over the ladder's games; null until measured.")
+    rating: float | None = Field(None, description="Bradley-Terry rating on the Elo scale, greedy = 0, over the "
+                                 "ladder's games (bench/RESULTS.md 'The ladder'); null until measured.")
     same_as: str | None = Field(None, description="The level this one plays exactly as in this game, if any.")
 
 
