@@ -32,7 +32,6 @@ code 2, as it does when the server answering is older than the platform needs (6
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import importlib.util
 import os
 import secrets
@@ -43,7 +42,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
@@ -55,6 +54,7 @@ from services import local_redis
 from services.archive.db import DEFAULT_SQLITE_FILE
 from services.gateway.settings import GatewaySettings
 from services.healthcheck import celery_pong, grpc_serving, http_ok, redis_answers
+from services.launch import die_with_parent, port_owner
 from services.ops_exporter import ExporterSettings
 from services.settings import Settings
 
@@ -82,92 +82,6 @@ class StackSettings(BaseSettings):
 
 def _bind(fn: Callable[..., bool], *args: str) -> Callable[[], bool]:
     return lambda: fn(*args)
-
-
-# ---------------------------------------------------------------------------------------------- orphans
-
-PR_SET_PDEATHSIG = 1
-
-
-def die_with_parent(sig: int = signal.SIGKILL) -> Callable[[], None] | None:
-    """A `preexec_fn` giving the child `sig` when this process dies (PR_SET_PDEATHSIG), however it dies.
-    The signal survives exec. None off Linux. If we already died between fork and prctl, the child stops."""
-    if not sys.platform.startswith("linux"):
-        return None
-    libc = ctypes.CDLL(None, use_errno=True)
-    parent = os.getpid()
-
-    def preexec() -> None:
-        libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
-        if os.getppid() != parent:
-            os.kill(os.getpid(), sig)
-
-    return preexec
-
-
-def _listening_inodes(port: int) -> set[str] | None:
-    """Socket inodes in LISTEN state on TCP `port` (IPv4 and IPv6); None when /proc cannot tell."""
-    inodes: set[str] = set()
-    seen = False
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            with open(table, encoding="ascii") as f:
-                lines = f.readlines()[1:]
-        except OSError:
-            continue
-        seen = True
-        for line in lines:
-            cols = line.split()
-            if len(cols) > 9 and cols[3] == "0A" and int(cols[1].rsplit(":", 1)[1], 16) == port:
-                inodes.add(cols[9])
-    return inodes if seen else None
-
-
-def _ppids() -> dict[int, int]:
-    out: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
-                    out[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-    return out
-
-
-def _holders(inodes: set[str], pids: Iterable[int]) -> set[int]:
-    wanted = {f"socket:[{i}]" for i in inodes}
-    found = set()
-    for pid in pids:
-        with contextlib.suppress(OSError):
-            for fd in os.listdir(f"/proc/{pid}/fd"):
-                with contextlib.suppress(OSError):
-                    if os.readlink(f"/proc/{pid}/fd/{fd}") in wanted:
-                        found.add(pid)
-                        break
-    return found
-
-
-def port_owner(pid: int, port: int) -> tuple[bool | None, set[int]]:
-    """Who listens on TCP `port`: (True, holders) when `pid` or one of its descendants does, (False, holders)
-    when nobody or only other processes do (holders: their pids, as far as we may see them), (None, set())
-    when this machine has no /proc to tell."""
-    inodes = _listening_inodes(port)
-    if inodes is None:
-        return None, set()
-    if not inodes:
-        return False, set()
-    parents = _ppids()
-    tree, frontier = {pid}, [pid]
-    while frontier:
-        parent = frontier.pop()
-        kids = [p for p, pp in parents.items() if pp == parent and p not in tree]
-        tree.update(kids)
-        frontier += kids
-    mine = _holders(inodes, tree)
-    if mine:
-        return True, mine
-    return False, _holders(inodes, parents)
 
 
 # ---------------------------------------------------------------------------------------------- children
