@@ -72,7 +72,7 @@ bench: $(STAMP) compile
 
 # `make test-deploy`: the container image built and docker-compose.yml run under podman (no Docker engine, no
 # registry needed), 30 games played through the gateway while containers are killed, cut off and failed over;
-# see README "Running it". Installs what it needs when missing, as `make browser` does for Chromium.
+# see docs/platform/running.md. Installs what it needs when missing, as `make browser` does for Chromium.
 DEPLOY_PACKAGES := podman buildah runc mmdebstrap slirp4netns uidmap fuse-overlayfs
 .PHONY: deploy-tools test-deploy
 deploy-tools: $(STAMP)

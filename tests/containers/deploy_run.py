@@ -44,7 +44,7 @@ os.environ.setdefault("CONTAINERS_CONF", str(ROOT / "deploy/podman/containers.co
 PROJECT = os.environ.get("DEPLOY_TEST_PROJECT", "skyboard-deploy-test")
 COMPOSE = [str(Path(sys.executable).with_name("podman-compose")), "-p", PROJECT, "-f", str(ROOT / "docker-compose.yml"),
            "-f", str(ROOT / "tests/containers/compose.test.yml")]
-#: every compose service but Grafana (neither Debian nor PyPI has it; see the README)
+#: every compose service but Grafana (neither Debian nor PyPI has it; see docs/platform/running.md)
 SERVICES = ["postgres", "redis-0", "redis-1", "sentinel-1", "sentinel-2", "sentinel-3", "redis", "gamestate", "worker",
             "gateway", "matchmaker", "exporter", "prometheus"]
 INFRA = "localhost/skyboard-infra:latest"
@@ -54,7 +54,7 @@ GAMES = int(os.environ.get("DEPLOY_TEST_GAMES", "30"))
 TITLES = [("aeroplanes", 3), ("opensky", 2), ("blueskies", 3)]
 START_EVERY_S = 4.0  # games start one after another, so some are always in play while faults happen
 MOVE_PAUSE_S = 0.25  # a human thinks a little
-#: the documented window (README, "Scaling out"): writes acknowledged in the last seconds before a failover
+#: the documented window (docs/platform/scaling.md): writes acknowledged in the last seconds before a failover
 LOSS_WINDOW_S = 2.0
 T0 = time.monotonic()
 
