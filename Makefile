@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PROTO_SRC := $(wildcard proto/skyboard/v1/*.proto)
 PROTO_GEN := $(PROTO_SRC:.proto=_pb2.py)
 
-.PHONY: install compile test test-slow lint run demo bench clean browser promtool docs docs-build
+.PHONY: install compile test test-unit test-slow lint run demo bench clean browser promtool docs docs-build
 
 install: $(STAMP) $(PROTO_GEN) compile
 
@@ -37,6 +37,12 @@ TEST_SERVICES := $(PY) -m services.dev_services --
 test: $(STAMP) $(PROTO_GEN) compile browser promtool
 	$(VENV)/bin/ruff check .
 	$(TEST_SERVICES) $(PY) -m pytest -q -m "not slow"
+
+# the edit-run loop: the tests marked `unit` (tests/unit_selection.py: engines, bots, the services' pure
+# logic), with Redis and PostgreSQL pointed at a closed port and CI=true, so one of them needing a service fails
+test-unit: $(STAMP) $(PROTO_GEN) compile
+	CI=true REDIS_URL=redis://127.0.0.1:1/0 ARCHIVE_TEST_PG=postgresql://postgres@127.0.0.1:1 \
+	  $(PY) -m pytest -q -m "unit and not slow" $$($(PY) -m tests.unit_selection)
 
 # the suites that take minutes of wall clock (soak and fault runs, the make-run stack end to end, a person playing
 # every game in the browser at two sizes, whole games clicked against bots, the archiver SIGKILL run and its
@@ -72,7 +78,7 @@ bench: $(STAMP) compile
 
 # `make test-deploy`: the container image built and docker-compose.yml run under podman (no Docker engine, no
 # registry needed), 30 games played through the gateway while containers are killed, cut off and failed over;
-# see README "Running it". Installs what it needs when missing, as `make browser` does for Chromium.
+# see docs/platform/running.md. Installs what it needs when missing, as `make browser` does for Chromium.
 DEPLOY_PACKAGES := podman buildah runc mmdebstrap slirp4netns uidmap fuse-overlayfs
 .PHONY: deploy-tools test-deploy
 deploy-tools: $(STAMP)

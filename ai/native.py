@@ -27,7 +27,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Compiled together (one mypyc group): Blue Skies' engine, its evaluation and the generic search.
 MODULES: tuple[str, ...] = (
+    "engine/blueskies/constants.py",
     "engine/blueskies/state.py",
+    "engine/blueskies/flow.py",
+    "engine/blueskies/knowledge.py",
+    "engine/blueskies/views.py",
     "engine/blueskies/passengers.py",
     "engine/blueskies/scoring.py",
     "ai/heuristics/blueskies.py",

@@ -38,13 +38,16 @@ import uuid
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 from bench.lean_http import LeanClient
-from bench.stack import REDIS_URL, SERVICE_SECRET, Proc, Stack, free_port, http_ready, workers_available
+from bench.stack import REDIS_URL, SERVICE_SECRET, Stack, workers_available
+from services.healthcheck import http_ok
+from services.launch import Proc, free_port
 
 GAMES = (("opensky", 3), ("aeroplanes", 3), ("blueskies", 3))
 
@@ -352,7 +355,8 @@ def start_floor(stack: Stack) -> tuple[Proc, str]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "FLOOR_PORT": str(port), "REDIS_URL": stack.redis_url, "FLOOR_PREFIX": f"{stack.prefix}fl:"}
-    proc = Proc("floor", [sys.executable, "-m", "bench.floor"], env, lambda: http_ready(url), stack.log_dir)
+    ready = partial(http_ok, f"{url}/healthz", 1.0)
+    proc = Proc("floor", [sys.executable, "-m", "bench.floor"], env, ready, stack.log_dir)
     proc.start()
     return proc, url
 

@@ -26,10 +26,7 @@ import argparse
 import asyncio
 import json
 import random
-import shutil
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter
@@ -38,10 +35,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import redis
 
 import engine
-from bench.stack import REDIS_URL, Stack, free_port, workers_available
+from bench.stack import REDIS_URL, Stack, workers_available
+from services.launch import RedisServer, free_port
 
 GAMES = ("opensky", "aeroplanes", "blueskies")
 RETRY_STATUS = {502, 503, 504}  # 502 is only retried to finish the game; it is reported as unclean
@@ -247,40 +244,6 @@ def fault_soak(args: argparse.Namespace) -> dict[str, Any]:
                "retries": dict(tally.retries), "errors": dict(tally.errors), "unclean_errors": unclean,
                "bots": "random level, played by a Celery worker" if use_workers else "no worker in this tree"}
     return result
-
-
-class RedisServer:
-    """A private redis-server with append-only persistence in its own temp dir (never the shared one)."""
-
-    def __init__(self, port: int, fsync: str):
-        self.port = port
-        self.dir = Path(tempfile.mkdtemp(prefix="sbproof-redis-"))
-        self.argv = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", str(self.dir),
-                     "--appendonly", "yes", "--appendfsync", fsync, "--save", "", "--protected-mode", "yes"]
-        self.popen: subprocess.Popen | None = None
-        self.url = f"redis://127.0.0.1:{port}/0"
-
-    def start(self) -> None:
-        self.popen = subprocess.Popen(self.argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                if redis.Redis.from_url(self.url, socket_connect_timeout=0.5).ping():
-                    return
-            except redis.RedisError:
-                pass
-            if time.monotonic() > deadline or self.popen.poll() is not None:
-                raise RuntimeError("private redis-server did not start")
-            time.sleep(0.05)
-
-    def kill(self) -> None:
-        if self.popen and self.popen.poll() is None:
-            self.popen.kill()
-            self.popen.wait(10)
-
-    def close(self) -> None:
-        self.kill()
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def redis_restart_soak(args: argparse.Namespace) -> dict[str, Any]:

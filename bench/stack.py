@@ -1,4 +1,4 @@
-"""Real platform processes on loopback for the load bench, the soak and tests/proof.
+"""Real platform processes on loopback for the load bench and the soak, launched by services/launch.py.
 
 Each role runs as its own OS process (the same entry points an operator
 starts: `python -m services.run`, `python -m services.gateway`, a Celery
@@ -11,20 +11,16 @@ from __future__ import annotations
 
 import os
 import secrets
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import grpc
-import httpx
 import redis
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from services.healthcheck import grpc_serving, http_ok
+from services.launch import Proc, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -32,75 +28,11 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 SERVICE_SECRET = secrets.token_urlsafe(32)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def grpc_ready(addr: str, timeout: float = 1.0) -> bool:
-    """True iff the game-state service at `addr` answers its health check with SERVING."""
-    try:
-        with grpc.insecure_channel(addr) as channel:
-            reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=timeout)
-        return reply.status == health_pb2.HealthCheckResponse.SERVING
-    except grpc.RpcError:
-        return False
-
-
-def http_ready(url: str, timeout: float = 1.0) -> bool:
-    try:
-        return httpx.get(f"{url}/healthz", timeout=timeout).status_code == 200
-    except httpx.HTTPError:
-        return False
-
-
 def default_prefix() -> str:
     """Under pytest, the test run's namespace (its end-of-run sweep removes leftovers); otherwise a
     benchmark namespace that no test run ever sweeps."""
     run = os.environ.get("SKYBOARD_TEST_RUN")
     return f"sbproof{run}:{uuid.uuid4().hex[:8]}:" if run else f"sbbench:{uuid.uuid4().hex[:8]}:"
-
-
-@dataclass
-class Proc:
-    """One role's OS process, restartable with the same command line and environment."""
-
-    name: str
-    argv: list[str]
-    env: dict[str, str]
-    ready: object  # () -> bool
-    log_dir: Path
-    popen: subprocess.Popen | None = None
-    starts: int = 0
-    cwd: Path = ROOT  # the source tree the role runs from (bench.cpu_cost compares two trees)
-
-    def start(self, timeout: float = 60.0) -> None:
-        self.starts += 1
-        log = open(self.log_dir / f"{self.name}.log", "ab")  # noqa: SIM115 (kept open by the child)
-        self.popen = subprocess.Popen(self.argv, cwd=self.cwd, env=self.env, stdout=log, stderr=subprocess.STDOUT)
-        log.close()
-        deadline = time.monotonic() + timeout
-        while not self.ready():
-            if self.popen.poll() is not None:
-                raise RuntimeError(f"{self.name} exited with {self.popen.returncode}; see {self.log_dir}")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"{self.name} not ready after {timeout}s; see {self.log_dir}")
-            time.sleep(0.05)
-
-    def kill(self) -> None:
-        """SIGKILL: no graceful anything."""
-        if self.popen and self.popen.poll() is None:
-            self.popen.send_signal(signal.SIGKILL)
-            self.popen.wait(10)
-
-    def stop(self) -> None:
-        if self.popen and self.popen.poll() is None:
-            self.popen.terminate()
-            try:
-                self.popen.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
 
 @dataclass
@@ -140,7 +72,7 @@ class Stack:
             **self.service_env,
         }
         self.procs["service"] = Proc("service", [sys.executable, "-m", "services.run"], service_env,
-                                     lambda: grpc_ready(self.grpc_addr), self.log_dir, cwd=self.root)
+                                     lambda: grpc_serving(self.grpc_addr, 1.0), self.log_dir, cwd=self.root)
         gateway_env = {
             **base, "GATEWAY_PORT": str(self.gateway_port), "GATEWAY_REDIS_URL": self.redis_url,
             "GATEWAY_GAMESTATE_ADDR": self.admin_addr, "GATEWAY_KEY_PREFIX": f"{self.prefix}gw:",
@@ -154,7 +86,7 @@ class Stack:
             **self.gateway_env,
         }
         self.procs["gateway"] = Proc("gateway", [sys.executable, "-m", "services.gateway"], gateway_env,
-                                     lambda: http_ready(self.gateway_url), self.log_dir, cwd=self.root)
+                                     lambda: http_ok(f"{self.gateway_url}/healthz", 1.0), self.log_dir, cwd=self.root)
         for i in range(self.workers):
             argv = [sys.executable, "-m", "celery", "-A", worker_app(), "worker", "-Q", self.bot_queue,
                     "-c", "1", "-P", "solo", "--without-gossip", "--without-mingle", "--without-heartbeat",

@@ -1,33 +1,9 @@
-"""The bot queue's policy: who goes first, and when levels think less.
+"""The bot queue's policy: which bot decision goes first, and when levels think less.
 
-**Order.** Three tiers, as Celery priorities (kombu's Redis transport consumes lower numbers first):
-
-- priority 0, **follow-ups**: a decision some human waits on (the game has a human seat still playing) queued by
-  a commit a bot or the platform made, a bot's own move (GameAdmin.SubmitBotAction), the auto-play of a
-  handed-over seat or the turn clock's default for a bot seat. The human has already waited on at least one
-  decision since their move (Blue Skies purchase turns, Aeroplanes' two bot seats): the game's next decision
-  goes ahead of other games' first ones rather than to the back of the queue again.
-- priority 3, **first decisions**: a decision a human waits on queued by a human's move (a turn-clock timeout
-  of a human seat, a resignation), a game's creation, or a re-dispatch of a stalled decision (the service does
-  not keep which tier the lost task had; the re-dispatch waited budget + BOT_REDISPATCH_S already, and a
-  still-queued original keeps its own place).
-- priority 9: a decision of a game with bots only.
-
-With `BOT_FOLLOW_UPS_FIRST=false` follow-ups are queued as first decisions (priority 3): human-waiting decisions
-in one FIFO list ahead of bot-only games, the order before follow-ups had a tier. On the Redis broker kombu keeps
-one list per priority step (`PRIORITY_STEPS` [0, 3, 6, 9] in kombu/transport/redis.py; a priority goes to the
-step at or below it): `BOT_QUEUE` for 0 and `BOT_QUEUE` + `\\x06\\x16` + the step for the others
-(`priority_list`). A worker BRPOPs the lists in step order, so a free worker takes any follow-up before any first
-decision and any of those before any bot-only game's. Workers keep consuming the one queue name,
-`-Q BOT_QUEUE`. A game's follow-ups stop at its human's next turn, so they cannot starve first decisions unless
-they alone exceed the workers' capacity; the oldest first decision then ages, and the budget rule below reads it.
-
-**Budget.** Every task carries `sent_at` (Unix seconds) in its headers. When the oldest human-waiting task (the
-oldest of both human tiers' lists, `human_lists`) has been queued longer than `BOT_DEGRADE_AFTER_S`, every
-level's think budget is multiplied by `BOT_DEGRADE_AFTER_S / age` (so at twice the threshold a level thinks half
-as long), never below `mcts-easy`'s budget (`ai.scaled_budget`). Workers read the age from Redis at most once a
-second per process; the ops exporter publishes the same scale as `skyboard_bot_budget_scale` (alert
-`SkyboardBotBudgetShrunk`).
+Humans should never wait behind bot-only games, nor see their game's next bot decision go to the back of the
+queue: three Celery priority tiers (follow-ups 0, first decisions 3, bot-only games 9) and, when the oldest
+human-waiting task ages past BOT_DEGRADE_AFTER_S, a shrunken think budget. The tiers, kombu's lists and the
+budget rule are described in docs/platform/bots.md ("Queue policy").
 """
 
 from __future__ import annotations

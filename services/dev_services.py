@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 
 from services import local_postgres, local_redis
 from services.healthcheck import redis_answers
-from services.stack import die_with_parent
+from services.launch import die_with_parent
 
 
 def say(text: str) -> None:

@@ -1,19 +1,9 @@
 """`python -m services.ops_exporter`: Prometheus gauges read from Redis, for the alerts no process sees alone.
 
-No single service instance knows the bot queue's depth, how long its oldest task
-has waited, or which games are stuck waiting on a bot; this small read-only
-exporter samples them from Redis every EXPORTER_INTERVAL_S and serves them on
-EXPORTER_PORT, along with the matchmaking queue (tickets waiting, oldest wait;
-GATEWAY_KEY_PREFIX). It writes nothing, so any number may run (one is enough).
-
-Queue: bot decisions a human waits on are in two lists, follow-ups in BOT_QUEUE (priority 0) and first
-decisions in the priority-3 list beside it, those of games with bots only in the priority-9 list
-(services/bot_policy.py); `skyboard_bot_queue_depth` counts all three, `skyboard_bot_queue_oldest_seconds` is
-the age of the oldest human-waiting task, the older of both human lists' heads: its `sent_at` header, or, for a
-message without one, when the exporter first saw its task id at the head of its list (exact to one sampling
-interval). `skyboard_bot_budget_scale` is the factor the workers' degradation policy puts on every level's think
-budget at that age (1: none). The wait of a game on a bot is exact: now minus the game's `updated_ms` when a bot
-seat is in `to_act`.
+No service instance knows the bot queue's depth and age (all three priority lists, services/bot_policy.py), the
+games stuck waiting on a bot or the matchmaking queue; this read-only exporter samples them from Redis every
+EXPORTER_INTERVAL_S and serves them on EXPORTER_PORT. It writes nothing, so any number may run (one is enough).
+What each gauge means: docs/platform/bots.md ("Queue policy").
 """
 
 from __future__ import annotations

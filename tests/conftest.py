@@ -12,15 +12,28 @@ the same Redis keeps its keys.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 import redis
 
 from ai.native import stale
 from tests.run_id import RUN
+from tests.unit_selection import UNIT_TESTS
 
 TEST_NAMESPACES = ("sbtest", "sbgwtest", "sbproof", "sbdeploy", "sbexp", "aismoke")
 _DATABASES = (0, 7, 11)  # the DB numbers the suites use
+
+
+TESTS = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Mark the tests of UNIT_TESTS `unit`."""
+    for item in items:
+        where = Path(str(item.fspath)).resolve().relative_to(TESTS).as_posix()
+        if any(where == unit or where.startswith(unit + "/") for unit in UNIT_TESTS):
+            item.add_marker(pytest.mark.unit)
 
 
 def pytest_sessionstart(session) -> None:

@@ -21,6 +21,8 @@ EMPTY = -1
 BLOCKED = -2
 
 CARD_NUMBER, CARD_IN_SERVICE, CARD_FACE_UP, CARD_BASE, CARD_TILES, CARD_PAX = range(6)
+#: The advantage types a player can hold (the type numbers used, 2-6).
+ADV_TYPES = (2, 3, 4, 5, 6)
 
 FIELDS = ("era", "phase", "current", "first", "acted", "home_order", "money", "vp", "home", "supply", "failures",
           "adv", "adv_supply", "cards", "set_aside", "slots", "display", "deck", "waiting", "overflow", "bag",

@@ -34,21 +34,19 @@ from engine.aeroplanes.actions import (
 )
 from engine.aeroplanes.data import DATA
 from engine.aeroplanes.model import (
-    CARD_BASE,
-    CARD_FACE_UP,
-    CARD_IN_SERVICE,
+    ADV_TYPES,
     CARD_NUMBER,
     CARD_PAX,
     CARD_TILES,
     Model,
 )
 from engine.aeroplanes.placement import ADV_BEACON, ADV_MAINTENANCE, ADV_NIGHT, ADV_PILOT, ADV_PRODUCTION
+from engine.aeroplanes.views import build_view
 from engine.core import Action, Event, IllegalAction, State
 
 CARDS = DATA.cards
 IDS = placement.IDS
 INDEX = DATA.index
-ADV_TYPES = (2, 3, 4, 5, 6)
 
 #: Rule cited when an action of this type is refused.
 RULE_OF = {
@@ -512,58 +510,7 @@ class AeroState(Model, State):
         """Everything is public in Aeroplanes; only the RNG (future chance) is withheld."""
         if seat is not None:
             self.check_seat(seat)
-        names = DATA.advantage_names
-        players = []
-        for p in range(self.num_players):
-            players.append({
-                "seat": p,
-                "money": self.money[p],
-                "vp": self.vp[p],
-                "home": IDS[self.home[p]] if self.home[p] >= 0 else None,
-                "supply": {"I": self.supply[p][1], "II": self.supply[p][2], "III": self.supply[p][3]},
-                "engine_failures": self.failures[p],
-                "advantages": {names[t]: self.adv[p][t] for t in ADV_TYPES},
-                "aircraft": [{"card": c[CARD_NUMBER], "in_service": bool(c[CARD_IN_SERVICE]),
-                              "face_up": bool(c[CARD_FACE_UP]), "capacity": c[CARD_BASE],
-                              "free_capacity": claims.free_capacity(c), "airport_tiles": c[CARD_TILES],
-                              "passengers": c[CARD_PAX][:]} for c in self.cards[p]],
-                "passengers_set_aside": self.set_aside[p][:],
-            })
-        slots = {}
-        for d, row in enumerate(self.slots):
-            slots[IDS[d]] = [None if v == -1 else ("blocked" if v == -2 else {"seat": v >> 2, "stage": v & 3})
-                             for v in row]
-        pend = None
-        if self.pending is not None:
-            pend = {k: (IDS[v] if k in ("target", "source", "via") and v is not None else v)
-                    for k, v in self.pending.items()}
-        sections = DATA.sections
-        per = DATA.section_slots
-        return {
-            "game": "aeroplanes",
-            "seat": seat,
-            "players_count": self.num_players,
-            "era": self.era,
-            "phase": self.phase,
-            "to_act": self.to_act(),
-            "first_player": self.first,
-            "acted_this_go_around": self.acted,
-            "players": players,
-            "slots": slots,
-            "display": [{"card": n, "cost": CARDS[n - 1].price + k} for k, n in enumerate(self.display)],
-            "deck": self.deck[:],
-            "waiting": {IDS[sec]: self.waiting[i * per:(i + 1) * per] for i, sec in enumerate(sections)},
-            "overflow": self.overflow[:],
-            "bag": self.bag[:],
-            "removed_passengers": self.removed[:],
-            "subsidy_notes": self.notes,
-            "subsidy_marker_taker": self.marker_taker if self.marker_taker >= 0 else None,
-            "advantage_supply": {names[t]: self.adv_supply[t] for t in ADV_TYPES},
-            "pending": pend,
-            "majority_counts": era.market_counts(self),
-            "profits": era.profits(self),
-            "winners": self.winners(),
-        }
+        return build_view(self, seat)
 
 
 def _names(kind: str, ids: list[int]) -> dict[str, int]:

@@ -8,14 +8,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.blueskies import actions as act
+from engine.blueskies.constants import AIRPORTS, LOCAL, PHASES
 from engine.blueskies.data import BOARD
-from engine.blueskies.state import (
-    AIRPORTS,
-    LOCAL,
-    PHASES,
-    BlueSkiesState,
-    json_copy,
-)
+from engine.blueskies.state import BlueSkiesState
+from engine.blueskies.views import json_copy
 from engine.core import JSON, Game, Whereabouts, rng_from_json
 
 

@@ -1,4 +1,4 @@
-"""Blue Skies game state: setup (BS-7), the round (BS-8), the end (BS-9).
+"""Blue Skies game state: representation, setup (BS-7), the board's primitives and the decisions (BS-5, BS-8).
 
 Representation, chosen for fast playouts:
 - airports are board indices 0..29; cards are airport indices;
@@ -7,9 +7,9 @@ Representation, chosen for fast playouts:
   (BS-4.2), and `income` is updated incrementally around every change;
 - deck, discard pile and hands are sorted lists (multisets without order), the
   bag is two counts; every draw is uniform from what remains (BS-3.1, BS-6);
-- what each seat knows of the deck beyond the unseen cards (see `_deck_bounds`):
-  `deck_cap[s]` the cards it can hold (None: any unseen card), `deck_sure[s]`
-  cards known to be in it less `deck_blind[s]` hidden draws since.
+- what each seat knows of the deck beyond the unseen cards: `deck_cap`, `deck_sure`, `deck_blind`
+  (knowledge.py, with determinisation).
+The round's flow is in flow.py and the views in views.py.
 Seats are 0-based (the spec's players are unnumbered; "first player" is a seat).
 """
 
@@ -22,53 +22,33 @@ from itertools import compress
 from typing import Any
 
 from engine.blueskies import actions as act
+from engine.blueskies.constants import (
+    AIRPORTS,
+    BUY,
+    BUYOUT_COST,
+    CODES,
+    COSTS,
+    FULL,
+    FULL_DECK,
+    HAND,
+    HELP,
+    HELP_DISCARD,
+    LOCAL,
+    N_AIRPORTS,
+    OVER,
+    PHASES,
+    PLAY,
+    SETUP_BUY,
+    SPACES,
+    SPECIAL_DISCARD,
+)
 from engine.blueskies.data import BOARD
+from engine.blueskies.flow import advance, start_purchase_turn
+from engine.blueskies.knowledge import determinize, note_draw, note_help_discard
 from engine.blueskies.passengers import draw_operation
-from engine.blueskies.scoring import final_scoring, winners
+from engine.blueskies.scoring import winners
+from engine.blueskies.views import build_view, holdings, json_copy
 from engine.core import JSON, Action, Event, Game, IllegalAction, State, clone_rng, rng_to_json
-
-LOCAL = -1
-FULL = 99  # "no usable empty space" in the next-cost table
-
-SETUP_BUY, BUY, PLAY, SPECIAL_DISCARD, HELP, HELP_DISCARD, OVER = range(7)
-PHASES = ("setup_buy", "buy", "play", "special_discard", "help", "help_discard", "over")
-#: The spec's step of the round for each phase (BS-8.n); setup and the end have none.
-STEPS = (None, 1, 2, 2, 6, 6, None)
-
-N_AIRPORTS = len(BOARD.airports)
-AIRPORTS = range(N_AIRPORTS)
-CODES = act.CODES
-FULL_DECK: tuple[int, ...] = tuple(sorted(a.index for a in BOARD.airports for _ in range(a.cards)))
-BUYOUT_COST: tuple[int, ...] = tuple(FULL if a.buyout is None else a.buyout for a in BOARD.airports)
-#: COSTS[players][a] = costs of the usable spaces of airport a, in space order (BS-2.1).
-COSTS: dict[int, tuple[tuple[int, ...], ...]] = {
-    n: tuple(tuple(c for c, m in zip(a.costs, a.min_players) if m <= n) for a in BOARD.airports) for n in range(2, 6)
-}
-#: SPACES[players][a] = 1-based numbers of the usable spaces of airport a.
-SPACES: dict[int, tuple[tuple[int, ...], ...]] = {
-    n: tuple(tuple(i + 1 for i, m in enumerate(a.min_players) if m <= n) for a in BOARD.airports) for n in range(2, 6)
-}
-HAND = BOARD.hand_size
-#: Most copies of one airport's card: after that many hidden draws a seat can no longer be sure of any card.
-MAX_COPIES = max(a.cards for a in BOARD.airports)
-#: Copies of each airport's card in the game (all of them start in the deck).
-FULL_COUNTS: tuple[int, ...] = tuple(a.cards for a in BOARD.airports)
-
-
-def json_copy(obj: Any) -> Any:
-    """A fresh copy of a JSON value (cheaper than copy.deepcopy, which memoises)."""
-    if isinstance(obj, dict):
-        return {k: json_copy(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [json_copy(v) for v in obj]
-    return obj
-
-
-def _code_counts(cards: list[int]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for c in cards:
-        out[CODES[c]] = out.get(CODES[c], 0) + 1
-    return out
 
 
 def _next_cost(costs: tuple[int, ...], opened: int) -> int:
@@ -177,7 +157,7 @@ class BlueSkiesState(State):
             self._draw_to_hand(seat, HAND, events)
         self.phase = SETUP_BUY
         self.pos = 0
-        self._start_purchase_turn()
+        start_purchase_turn(self)
         return events
 
     def rebuild_derived(self) -> None:
@@ -208,72 +188,6 @@ class BlueSkiesState(State):
                 self.deck_blind[s] = 0
         return deck.pop(int(self.rng.random() * len(deck)))
 
-    # ------------------------------------------------------------------ what each seat knows of the deck
-
-    def _note_draw(self, card: int, drawer: int) -> None:
-        """`card` left the deck, seen by everyone (drawer -1, a reveal) or by the drawer alone: those who saw it
-        drop it from their bounds, the others only know that one card they cannot name is gone."""
-        for s in range(self.num_players):
-            sure = self.deck_sure[s]
-            if drawer < 0 or s == drawer:
-                cap = self.deck_cap[s]
-                if cap is not None and card in cap:
-                    cap.remove(card)
-                if card in sure:
-                    sure.remove(card)
-            elif sure:
-                self.deck_blind[s] += 1
-                if self.deck_blind[s] >= MAX_COPIES:  # no card can be sure any more
-                    sure.clear()
-                    self.deck_blind[s] = 0
-
-    def _note_help_discard(self, seat: int, cards: list[int]) -> None:
-        """BS-8.6.4: the discarder knows these cards are now in the deck; the others only that some cards of
-        its hand are, so they no longer know what the deck can hold."""
-        if not cards:
-            return
-        low = self._sure_counts(seat)
-        sure = [c for c in AIRPORTS for _ in range(low[c])]
-        for c in cards:
-            insort(sure, c)
-        self.deck_sure[seat] = sure
-        self.deck_blind[seat] = 0
-        for s in range(self.num_players):
-            cap = self.deck_cap[s]
-            if s != seat:
-                self.deck_cap[s] = None
-            elif cap is not None:
-                for c in cards:
-                    insort(cap, c)
-
-    def _sure_counts(self, seat: int) -> list[int]:
-        """Per airport, how many of its cards `seat` knows to be in the deck."""
-        low = [0] * N_AIRPORTS
-        for c in self.deck_sure[seat]:
-            low[c] += 1
-        blind = self.deck_blind[seat]
-        return [k - blind if k > blind else 0 for k in low] if blind else low
-
-    def _deck_bounds(self, seat: int) -> tuple[list[int], list[int] | None]:
-        """What `seat` knows of the deck, per airport: the cards surely in it, and the most it can hold (None:
-        any card the seat has not seen, i.e. not in its hand or the discard pile).
-
-        Beyond the unseen cards, a seat knows the deck after a reshuffle (the face-up pile became it, BS-6.3),
-        minus what it saw leave since, and its own government-help discards (BS-8.6.4) until others draw."""
-        low = self._sure_counts(seat)
-        cap = self.deck_cap[seat]
-        if cap is None:
-            return low, None
-        unseen = list(FULL_COUNTS)
-        for c in self.discard:
-            unseen[c] -= 1
-        for c in self.hands[seat]:
-            unseen[c] -= 1
-        high = [0] * N_AIRPORTS
-        for c in cap:
-            high[c] += 1
-        return low, [min(h, u) for h, u in zip(high, unseen)]
-
     def _draw_to_hand(self, seat: int, count: int, events: list[Event]) -> None:
         """Draw up to `count` cards into the hand (fewer only when nothing is left, BS-6.3).
 
@@ -285,7 +199,7 @@ class BlueSkiesState(State):
             card = self._draw_card(events)
             if card is None:
                 break
-            self._note_draw(card, seat)
+            note_draw(self, card, seat)
             insort(hand, card)
             drawn.append(CODES[card])
         if drawn:
@@ -302,7 +216,7 @@ class BlueSkiesState(State):
         """Reveal a card for passengers, resolve it, discard it (BS-6.4, BS-6.2)."""
         card = self._draw_card(events)
         if card is not None:
-            self._note_draw(card, -1)
+            note_draw(self, card, -1)
             red, green = self._add_passengers(card)
             events.append(Event("reveal", {"card": CODES[card], "red": red, "green": green}))
             insort(self.discard, card)
@@ -357,132 +271,6 @@ class BlueSkiesState(State):
         else:
             owners.append(seat)
         self.nextcost[a] = _next_cost(COSTS[self.num_players][a], len(owners))
-
-    # ------------------------------------------------------------------ turn order
-
-    def _seat_at(self, pos: int) -> int:
-        if self.phase == SETUP_BUY:
-            return (self.first - 1 - pos) % self.num_players
-        return (self.first + pos) % self.num_players
-
-    def _start_purchase_turn(self) -> None:
-        self.actor = self._seat_at(self.pos)
-        self.budget = BOARD.budget
-        self.added = 0
-
-    def _advance(self, events: list[Event]) -> None:
-        """The current seat finished its part of the step: next seat, or the next step."""
-        self.pos += 1
-        n = self.num_players
-        phase = self.phase
-        if phase in (SETUP_BUY, BUY):
-            if self.pos < n:
-                self._start_purchase_turn()
-                return
-            if phase == SETUP_BUY:
-                self.round = 1
-                self._begin_round(events)
-            else:
-                self.phase = PLAY
-                self.pos = 0
-                self._next_player_to_play(events)
-            return
-        if phase in (PLAY, SPECIAL_DISCARD):
-            self.phase = PLAY
-            self._next_player_to_play(events)
-            return
-        if phase == HELP:
-            self._next_helper(events)
-            return
-        # HELP_DISCARD
-        if self.pos < n:
-            self.actor = self._seat_at(self.pos)
-            return
-        self._after_help_discards(events)
-
-    def _begin_round(self, events: list[Event]) -> None:
-        events.append(Event("round", {"round": self.round, "first_player": self.first}))
-        self.phase = BUY
-        self.pos = 0
-        self._start_purchase_turn()
-
-    def _next_player_to_play(self, events: list[Event]) -> None:
-        """Step 2 in turn order; a seat with no card and no special left has nothing to do."""
-        n = self.num_players
-        while self.pos < n:
-            seat = self._seat_at(self.pos)
-            if self.hands[seat] or not self.special_used[seat]:
-                self.actor = seat
-                return
-            events.append(Event("skip_play", {"seat": seat}))
-            self.pos += 1
-        self._after_plays(events)
-
-    def _after_plays(self, events: list[Event]) -> None:
-        """Steps 3-5, then government help or the end of the round."""
-        n = self.num_players
-        for _ in range(n):  # step 3 (BS-8.3)
-            self._reveal(events)
-        scores = self.points
-        income = self.income
-        for s in range(n):  # step 4 (BS-8.4)
-            scores[s] += income[s]
-        events.append(Event("income", {"income": list(income), "scores": list(scores)}))
-        if min(self.supply) == 0 or max(scores) >= BOARD.end_score:  # step 5 (BS-8.5)
-            self._finish(events)
-            return
-        if not self.help_used and max(scores) >= BOARD.government_threshold:  # step 6 (BS-8.6)
-            self.help_used = True
-            leader = max(scores)
-            self.help_entitlement = [min(N_AIRPORTS, (leader - s + 2) // 3) for s in scores]
-            events.append(Event("government_help", {"entitlement": list(self.help_entitlement)}))
-            self.phase = HELP
-            self.pos = 0
-            self._next_helper(events)
-            return
-        self._end_round(events)
-
-    def _next_helper(self, events: list[Event]) -> None:
-        """Next seat (turn order) entitled to government-help airports, else the discards."""
-        n = self.num_players
-        self.help_chosen = []
-        while self.pos < n:
-            seat = self._seat_at(self.pos)
-            if self.help_entitlement[seat] > 0:
-                self.actor = seat
-                return
-            self.pos += 1
-        self.phase = HELP_DISCARD
-        self.pos = 0
-        self.actor = self._seat_at(0)
-
-    def _after_help_discards(self, events: list[Event]) -> None:
-        """Discards are already in the deck (it has no order); draw back to 3 in turn order (BS-8.6.4)."""
-        for k in range(self.num_players):
-            self._refill(self._seat_at(k), events)
-        self._end_round(events)
-
-    def _end_round(self, events: list[Event]) -> None:
-        """Step 7 local airlines, step 8 first-player marker (BS-8.7, BS-8.8)."""
-        gates = self.gates
-        pax = self.pax
-        for a in AIRPORTS:
-            if pax[a] > 0 and not gates[a]:
-                self._open_local(a, events)
-        self.first = (self.first + 1) % self.num_players
-        self.round += 1
-        self._begin_round(events)
-
-    def _finish(self, events: list[Event]) -> None:
-        gains, breakdown = final_scoring(BOARD, self.num_players, self.gates, self.special_used)
-        for s, g in enumerate(gains):
-            self.points[s] += g
-        breakdown["winners"] = winners(self.points, self.income)
-        breakdown["scores"] = list(self.points)
-        self.final = breakdown
-        self.phase = OVER
-        self.actor = -1
-        events.append(Event("game_over", json_copy(breakdown)))
 
     # ------------------------------------------------------------------ contract: queries
 
@@ -615,7 +403,7 @@ class BlueSkiesState(State):
         events = [Event("done", {"seat": seat, "unspent": self.budget})]
         if self.phase == BUY and self.budget:
             self.points[seat] += self.budget  # BS-8.1.3; setup points are lost (BS-7.6)
-        self._advance(events)
+        advance(self, events)
         return events
 
     def _do_play(self, seat: int, action: act.PlayCard) -> list[Event]:
@@ -630,7 +418,7 @@ class BlueSkiesState(State):
         events = [Event("play", {"seat": seat, "card": CODES[a], "red": red, "green": green})]
         insort(self.discard, a)
         self._draw_to_hand(seat, 1, events)
-        self._advance(events)
+        advance(self, events)
         return events
 
     def _do_special(self, seat: int, action: act.Special) -> list[Event]:
@@ -668,7 +456,7 @@ class BlueSkiesState(State):
                 insort(self.discard, c)  # face up (BS-6.2)
             events = [Event("discard", {"seat": seat, "cards": [CODES[c] for c in cards]})]
             self._refill(seat, events)
-            self._advance(events)
+            advance(self, events)
             return events
         if phase == HELP_DISCARD:
             cards = self._discard_cards(seat, action, "BS-8.6.4")
@@ -676,12 +464,12 @@ class BlueSkiesState(State):
             for c in cards:
                 hand.remove(c)
                 insort(self.deck, c)  # shuffled into the deck, which has no order (BS-8.6.4)
-            self._note_help_discard(seat, cards)
+            note_help_discard(self, seat, cards)
             events = [
                 Event("help_discard", {"seat": seat, "count": len(cards)}),
                 Event("help_discard_cards", {"seat": seat, "cards": [CODES[c] for c in cards]}, (seat,)),
             ]
-            self._advance(events)
+            advance(self, events)
             return events
         raise IllegalAction(f"no discard is due in phase {PHASES[phase]}", "BS-8.2.1")
 
@@ -695,14 +483,14 @@ class BlueSkiesState(State):
         red, green = self._add_passengers(a)
         events = [Event("help", {"seat": seat, "airport": CODES[a], "red": red, "green": green})]
         if len(self.help_chosen) >= self.help_entitlement[seat]:
-            self._advance(events)
+            advance(self, events)
         return events
 
     def _do_help_done(self, seat: int, action: act.HelpDone) -> list[Event]:
         if self.phase != HELP:
             raise IllegalAction(f"government help is not under way (phase {PHASES[self.phase]})", "BS-8.6.3")
         events = [Event("help_done", {"seat": seat, "airports": len(self.help_chosen)})]
-        self._advance(events)
+        advance(self, events)
         return events
 
     # ------------------------------------------------------------------ contract: views and copies
@@ -710,79 +498,10 @@ class BlueSkiesState(State):
     def view(self, seat: Any) -> dict[str, JSON]:
         if seat is not None:
             self.check_seat(seat)
-        n = self.num_players
-        spaces = SPACES[n]
-        airports = []
-        for a in AIRPORTS:
-            owners = self.gates[a]
-            g = len(owners)
-            q, r = divmod(self.pax[a], g) if g else (0, 0)
-            airports.append(
-                {
-                    "code": CODES[a],
-                    "passengers": self.pax[a],
-                    "gates": [
-                        {
-                            "space": spaces[a][i],
-                            "owner": "local" if o == LOCAL else o,
-                            "passengers": q + 1 if i < r else q,
-                        }
-                        for i, o in enumerate(owners)
-                    ],
-                    "usable_spaces": len(spaces[a]),
-                    "next_cost": None if self.nextcost[a] == FULL else self.nextcost[a],
-                }
-            )
-        discard: dict[str, int] = {}
-        for c in self.discard:
-            discard[CODES[c]] = discard.get(CODES[c], 0) + 1
-        out: dict[str, JSON] = {
-            "game": "blueskies",
-            "players": n,
-            "seat": seat,
-            "phase": PHASES[self.phase],
-            "step": STEPS[self.phase],
-            "round": self.round,
-            "first_player": self.first,
-            "to_act": self.to_act(),
-            "scores": list(self.points),
-            "income": list(self.income),
-            "supply": list(self.supply),
-            "special_used": list(self.special_used),
-            "hand_counts": [len(h) for h in self.hands],
-            "hand": [CODES[c] for c in self.hands[seat]] if seat is not None else None,
-            "deck_count": len(self.deck),
-            "discard": discard,
-            "bag": {"red": self.red, "green": self.green},
-            "airports": airports,
-            "budget": self.budget if self.phase in (BUY, SETUP_BUY) else None,
-            "setup_gates_added": self.added if self.phase == SETUP_BUY else None,
-            "government": {
-                "used": self.help_used,
-                "entitlement": list(self.help_entitlement),
-                "chosen": [CODES[a] for a in self.help_chosen] if self.phase == HELP else [],
-            },
-            "final": json_copy(self.final),
-            "winners": self.winners(),
-            "deck_known": None if seat is None else self._deck_known_view(seat),
-        }
-        return out
-
-    def _deck_known_view(self, seat: int) -> dict[str, JSON]:
-        """`_deck_bounds` as codes: `at_least` the cards surely in the deck, `at_most` every card it can hold
-        (codes absent cannot be in it), or None when it can hold any card the seat has not seen."""
-        low, high = self._deck_bounds(seat)
-        return {
-            "at_least": {CODES[a]: k for a, k in enumerate(low) if k},
-            "at_most": None if high is None else {CODES[a]: k for a, k in enumerate(high) if k},
-        }
+        return build_view(self, seat)
 
     def holdings(self) -> dict[str, dict[str, int]]:
-        """Where every demand card is: the deck, the discard pile and each hand (`hand:<seat>`)."""
-        out = {"deck": _code_counts(self.deck), "discard": _code_counts(self.discard)}
-        for s, hand in enumerate(self.hands):
-            out[f"hand:{s}"] = _code_counts(hand)
-        return out
+        return holdings(self)
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -848,59 +567,9 @@ class BlueSkiesState(State):
         return new
 
     def determinize(self, seat: Any, rng: random.Random) -> BlueSkiesState:
-        """Deal the other seats' hands afresh from the cards `seat` has not seen (deck + their hands), keeping
-        the deck within what the seat knows of it (`_deck_bounds`). The other seats' own knowledge of the deck
-        is not the seat's to know: in the sample they know no more than the unseen cards."""
+        """Other hands dealt afresh within what `seat` knows (knowledge.py)."""
         self.check_seat(seat)
-        new = self.clone(copy_rng=False)
-        others = [s for s in range(self.num_players) if s != seat]
-        if self.deck_cap[seat] is None and not self.deck_sure[seat]:
-            pool = list(self.deck)
-            for s in others:
-                pool.extend(self.hands[s])
-            pool.sort()
-            # Deal only the hands, one uniform pick at a time: the deck has no order (draws are uniform picks,
-            # `_draw_card`), so the rest of the pool is the deck as it is, with no shuffle of the whole pool.
-            new.deck = self._deal(new, others, pool, rng)
-        else:
-            deck, pool = self._sample_deck(seat, others, rng)
-            self._deal(new, others, pool, rng)
-            new.deck = deck
-        for s in others:
-            new.deck_cap[s] = None
-            new.deck_sure[s] = []
-            new.deck_blind[s] = 0
-        new.rng = random.Random(rng.getrandbits(64))
-        return new
-
-    def _deal(self, new: BlueSkiesState, others: list[int], pool: list[int], rng: random.Random) -> list[int]:
-        """Deal each other seat a hand of its size from the sorted `pool` in `new`; return what is left."""
-        for s in others:
-            hand = [pool.pop(int(rng.random() * len(pool))) for _ in range(len(self.hands[s]))]
-            hand.sort()
-            new.hands[s] = hand
-        return pool
-
-    def _sample_deck(self, seat: int, others: list[int], rng: random.Random) -> tuple[list[int], list[int]]:
-        """A deck within what `seat` knows of it (`_deck_bounds`): the cards surely in it, then uniform picks
-        from the rest of what it can hold; and the sorted unseen cards left for the other seats' hands."""
-        unseen = [0] * N_AIRPORTS
-        for c in self.deck:
-            unseen[c] += 1
-        for s in others:
-            for c in self.hands[s]:
-                unseen[c] += 1
-        low, high = self._deck_bounds(seat)
-        if high is None:
-            high = unseen
-        deck = [c for c in AIRPORTS for _ in range(low[c])]
-        rest = [c for c in AIRPORTS for _ in range(min(high[c], unseen[c]) - low[c])]
-        for _ in range(len(self.deck) - len(deck)):
-            deck.append(rest.pop(int(rng.random() * len(rest))))
-        for c in deck:
-            unseen[c] -= 1
-        deck.sort()
-        return deck, [c for c in AIRPORTS for _ in range(unseen[c])]
+        return determinize(self, seat, rng)
 
 
 _HANDLERS: dict[type, Callable[[BlueSkiesState, int, Any], list[Event]]] = {

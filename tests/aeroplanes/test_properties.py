@@ -65,7 +65,7 @@ def test_views_are_json_and_never_show_the_rng(seed):
 
 
 def test_determinize_only_reseeds_because_nothing_is_hidden():
-    """Aeroplanes has no per-seat hidden information (README): a determinization differs only in its RNG."""
+    """Aeroplanes has no per-seat hidden information (docs/games): a determinization differs only in its RNG."""
     s = GAME.new(4, 3)
     rng = random.Random(3)
     for _ in range(60):

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from engine.blueskies import actions as act
+from engine.blueskies.flow import advance
 from engine.blueskies.state import BUY, HELP, HELP_DISCARD, PLAY, SETUP_BUY, SPECIAL_DISCARD
 from engine.core import IllegalAction
 from engine.playout import random_step
@@ -154,7 +155,7 @@ def test_BS_8_2_1_a_seat_without_cards_and_without_the_special_action_is_skipped
     # re-enter step 2 at this seat: it has no possible decision
     state.pos -= 1
     events = []
-    state._advance(events)
+    advance(state, events)
     assert state.actor == (seat + 1) % 3
     assert [e.data for e in events if e.type == "skip_play"] == [{"seat": seat}]
 

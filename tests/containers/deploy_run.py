@@ -36,6 +36,7 @@ from pathlib import Path
 import httpx
 
 import engine
+from services.launch import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 # podman's settings for this machine kind (runc, ulimits): deploy/podman/containers.conf
@@ -43,7 +44,7 @@ os.environ.setdefault("CONTAINERS_CONF", str(ROOT / "deploy/podman/containers.co
 PROJECT = os.environ.get("DEPLOY_TEST_PROJECT", "skyboard-deploy-test")
 COMPOSE = [str(Path(sys.executable).with_name("podman-compose")), "-p", PROJECT, "-f", str(ROOT / "docker-compose.yml"),
            "-f", str(ROOT / "tests/containers/compose.test.yml")]
-#: every compose service but Grafana (neither Debian nor PyPI has it; see the README)
+#: every compose service but Grafana (neither Debian nor PyPI has it; see docs/platform/running.md)
 SERVICES = ["postgres", "redis-0", "redis-1", "sentinel-1", "sentinel-2", "sentinel-3", "redis", "gamestate", "worker",
             "gateway", "matchmaker", "exporter", "prometheus"]
 INFRA = "localhost/skyboard-infra:latest"
@@ -53,7 +54,7 @@ GAMES = int(os.environ.get("DEPLOY_TEST_GAMES", "30"))
 TITLES = [("aeroplanes", 3), ("opensky", 2), ("blueskies", 3)]
 START_EVERY_S = 4.0  # games start one after another, so some are always in play while faults happen
 MOVE_PAUSE_S = 0.25  # a human thinks a little
-#: the documented window (README, "Scaling out"): writes acknowledged in the last seconds before a failover
+#: the documented window (docs/platform/scaling.md): writes acknowledged in the last seconds before a failover
 LOSS_WINDOW_S = 2.0
 T0 = time.monotonic()
 
@@ -106,20 +107,6 @@ def running(name: str) -> bool:
     return podman("inspect", "-f", "{{.State.Running}}", name, check=False).stdout.strip() == "true"
 
 
-def wait(what: str, check, timeout: float, every: float = 1.0) -> float:
-    """Poll `check` until true; seconds taken. RuntimeError after `timeout`."""
-    start = time.monotonic()
-    while True:
-        try:
-            if check():
-                return time.monotonic() - start
-        except Exception:
-            pass
-        if time.monotonic() - start > timeout:
-            raise RuntimeError(f"timed out after {timeout:.0f}s waiting for {what}")
-        time.sleep(every)
-
-
 def back_after_kill(name: str, timeout: float = 90) -> float:
     """The restart policy brings a killed container back (podman restarts it); if it did not, start it."""
     def up() -> bool:
@@ -127,7 +114,7 @@ def back_after_kill(name: str, timeout: float = 90) -> float:
             podman("start", name, check=False)
             return False
         return healthy(name)
-    return wait(f"{name} healthy again", up, timeout, every=1.0)
+    return wait_until(f"{name} healthy again", up, timeout, every=1.0)
 
 
 # ---------------------------------------------------------------------------------------------- stack
@@ -169,7 +156,7 @@ def all_ready(timeout: float) -> float:
             say(f"  not ready yet: {', '.join(p.removeprefix(PROJECT + '_') for p in pending)}")
             return False
         return httpx.get(f"{GATEWAY}/readyz", timeout=5).status_code == 200
-    return wait("every service ready", ready, timeout, every=3.0)
+    return wait_until("every service ready", ready, timeout, every=3.0)
 
 
 #: the Redis nodes' fixed addresses (docker-compose.yml)
@@ -359,7 +346,7 @@ def faults(report: list[Fault], games: list[Played], failover: dict) -> None:
     podman("network", "disconnect", f"{PROJECT}_default", name)
     time.sleep(10)
     podman("network", "connect", "--alias", "gamestate", f"{PROJECT}_default", name)
-    f.recovered_s = wait(f"{name} healthy again", lambda: healthy(name), 60)
+    f.recovered_s = wait_until(f"{name} healthy again", lambda: healthy(name), 60, every=1.0)
     f.note = "reconnected with its `gamestate` alias"
     report.append(f)
     time.sleep(6)
@@ -368,13 +355,13 @@ def faults(report: list[Fault], games: list[Played], failover: dict) -> None:
     say(f"fault: {f.name} ({f.active_games} games in play)")
     failover["killed_at"] = time.monotonic()
     sigkill(container(old))
-    wait("Sentinel failover", lambda: redis_master() != old, 60, every=0.5)
+    wait_until("Sentinel failover", lambda: redis_master() != old, 60, every=0.5)
     new = redis_master()
     failover["promoted_after_s"] = time.monotonic() - failover["killed_at"]
     say(f"  Sentinels promoted {new} after {failover['promoted_after_s']:.1f}s")
     back_after_kill(container(old), timeout=120)
-    wait(f"{old} replicating {new}", lambda: podman("exec", container(old), "redis-cli", "role").stdout.split()[0]
-         == "slave", 60)
+    wait_until(f"{old} replicating {new}",
+               lambda: podman("exec", container(old), "redis-cli", "role").stdout.split()[0] == "slave", 60, every=1.0)
     f.recovered_s = time.monotonic() - f.at
     f.note = f"{new} promoted after {failover['promoted_after_s']:.1f}s; {old} rejoined as its replica"
     failover["new"], failover["old"] = new, old
@@ -396,7 +383,7 @@ def main() -> int:
         took = all_ready(240)
         say(f"every service ready ({took:.0f}s after up)")
         lines.append(f"ready: {len(containers())} containers (gamestate x2), {took:.0f}s after podman-compose up")
-        wait("Prometheus targets up and rules loaded", lambda: prometheus_ok() is not None, 120, every=3)
+        wait_until("Prometheus targets up and rules loaded", lambda: prometheus_ok() is not None, 120, every=3)
         jobs, rules = prometheus_ok()
         lines.append(f"prometheus: targets up per job {jobs}; {rules} alert rules loaded (HTTP API)")
         say(lines[-1])
@@ -453,7 +440,7 @@ def main() -> int:
 
         # afterwards: everything ready again, every target up
         all_ready(180)
-        wait("Prometheus targets up again", lambda: prometheus_ok() is not None, 120, every=3)
+        wait_until("Prometheus targets up again", lambda: prometheus_ok() is not None, 120, every=3)
         lines.append("after the faults: every service ready, every Prometheus target up")
 
         finished = [p for p in games if p.status == "finished"]

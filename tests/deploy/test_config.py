@@ -217,36 +217,26 @@ def test_k8s_ports_match_the_settings(k8s, monkeypatch):
 # ---------------------------------------------------------------------------------------------- layout
 
 
-def test_compose_layout(compose):
+def test_compose_services_have_health_checks_restart_policies_and_agree_on_redis_addresses(compose):
+    """Invariants a manifest edit can break: every service is probed and restarted; the Redis nodes, the
+    Sentinels and HAProxy name the same fixed addresses (docker-compose.yml and deploy/redis/ must agree)."""
     services = compose["services"]
-    assert {"redis", "gamestate", "gateway", "worker", "matchmaker", "exporter", "prometheus", "grafana"} <= set(
-        services)
     for name, service in services.items():
         assert "healthcheck" in service and service["healthcheck"]["test"], f"{name} has no health check"
         assert service.get("restart") in ("unless-stopped", "always", "on-failure"), f"{name} has no restart policy"
-    assert services["gamestate"]["deploy"]["replicas"] == 2
-    # Redis as in deploy/k8s/: primary + replica (append-only on a volume each), three Sentinels, HAProxy `redis`
-    node = (DEPLOY / "redis" / "redis-node.sh").read_text(encoding="utf-8")
-    assert "appendonly yes" in node and "appendfsync everysec" in node
     address = {name: services[name]["networks"]["default"]["ipv4_address"]
                for name in ("redis-0", "redis-1", "sentinel-1", "sentinel-2", "sentinel-3")}
-    for name in ("redis-0", "redis-1"):
-        assert any(v.endswith(":/data") and v.split(":")[0] in compose["volumes"] for v in services[name]["volumes"])
     for name, service in services.items():
         if name in address:
             assert service["command"][-1] == address[name], name
             assert service["environment"]["REDIS_FIRST_MASTER"] == address["redis-0"]
             assert service["environment"]["SENTINELS"].split() == [address[f"sentinel-{i}"] for i in (1, 2, 3)]
-    assert services["redis"]["entrypoint"] == ["haproxy"]
     haproxy = (DEPLOY / "redis" / "haproxy.cfg").read_text(encoding="utf-8")
-    assert "tcp-check expect string role:master" in haproxy and "bind :6379" in haproxy
     servers = {f"server {n} {address[n]}:6379" for n in ("redis-0", "redis-1")}
     assert servers <= {x.strip() for x in haproxy.splitlines()}
-    assert "./deploy/prometheus:/etc/prometheus:ro" in services["prometheus"]["volumes"]
-    assert "./deploy/grafana/dashboards:/var/lib/grafana/dashboards:ro" in services["grafana"]["volumes"]
 
 
-def test_k8s_layout(k8s):
+def test_k8s_containers_have_resources_and_probes_and_kustomize_lists_every_manifest(k8s):
     w = workloads(k8s)
     for role in ("gamestate", "gateway", "worker", "matchmaker", "exporter", "redis", "redis-haproxy", "prometheus"):
         assert role in w, f"no workload {role}"
@@ -254,11 +244,6 @@ def test_k8s_layout(k8s):
             res = c["resources"]
             assert {"cpu", "memory"} <= res["requests"].keys() and {"cpu", "memory"} <= res["limits"].keys()
             assert "livenessProbe" in c or "readinessProbe" in c, f"{role}/{c['name']} has no probe"
-    hpas = {d["spec"]["scaleTargetRef"]["name"] for d in k8s if d["kind"] == "HorizontalPodAutoscaler"}
-    assert hpas == {"gateway", "gamestate", "worker"}
-    redis = w["redis"]
-    assert redis["kind"] == "StatefulSet" and redis["spec"]["replicas"] >= 3
-    assert {c["name"] for c in containers(redis)} == {"redis", "sentinel"}
     kustomization = yaml.safe_load((DEPLOY / "k8s" / "kustomization.yaml").read_text(encoding="utf-8"))
     listed = set(kustomization["resources"])
     assert listed == {p.name for p in (DEPLOY / "k8s").glob("*.yaml")} - {"kustomization.yaml"}
@@ -269,22 +254,6 @@ def test_k8s_prometheus_alerts_are_the_same_file(k8s):
     assert cm["data"]["alerts.yml"] == (DEPLOY / "prometheus" / "alerts.yml").read_text(encoding="utf-8")
     config = yaml.safe_load(cm["data"]["prometheus.yml"])
     assert config["rule_files"] == ["/etc/prometheus/alerts.yml"]
-
-
-def test_the_alerts_the_issue_asks_for(alerts):
-    rules = {r["alert"]: r["expr"] for g in alerts["groups"] for r in g["rules"]}
-    wanted = {
-        "SkyboardGatewayLatencyP99High": "histogram_quantile(0.99",
-        "SkyboardRpcLatencyP99High": "histogram_quantile(0.99",
-        "SkyboardGatewayErrorRateHigh": 'status=~"5.."',
-        "SkyboardBotQueueOld": "skyboard_bot_queue_oldest_seconds",
-        "SkyboardBotBudgetShrunk": "skyboard_bot_budget_scale",
-        "SkyboardGameStuckOnBot": "skyboard_bot_wait_oldest_seconds",
-        "SkyboardRedisDown": "skyboard_redis_up",
-        "SkyboardArchiveQuarantine": "skyboard_archive_quarantined_games",
-    }
-    for name, fragment in wanted.items():
-        assert fragment in rules[name], name
 
 
 # ---------------------------------------------------------------------------------------------- metrics
@@ -305,23 +274,20 @@ def test_every_metric_named_by_a_dashboard_or_alert_is_exported(alerts, dashboar
             assert name in exported, f"{where}: {name} is exported by no process"
 
 
-def test_dashboard_covers_the_issue_and_uses_the_provisioned_datasource(dashboards):
+def test_dashboards_use_the_provisioned_datasource_and_the_mounted_path(dashboards, compose):
     provisioned = yaml.safe_load(
         (DEPLOY / "grafana" / "provisioning" / "datasources" / "prometheus.yml").read_text(encoding="utf-8"))
     uid = provisioned["datasources"][0]["uid"]
-    (dash,) = dashboards
-    exprs = " ".join(t["expr"] for p in dash["panels"] for t in p["targets"])
-    for fragment in ("skyboard_gateway_request_seconds_bucket", "skyboard_rpc_seconds_bucket",
-                     "skyboard_actions_total", "skyboard_bot_think_seconds_bucket", "skyboard_bot_queue_depth",
-                     "skyboard_bot_queue_oldest_seconds", "skyboard_active_games", 'status=~"5.."'):
-        assert fragment in exprs, fragment
-    for panel in dash["panels"]:
-        assert panel["datasource"]["uid"] == uid
-        for target in panel["targets"]:
-            assert target["datasource"]["uid"] == uid
+    for dash in dashboards:
+        for panel in dash["panels"]:
+            assert panel["datasource"]["uid"] == uid
+            for target in panel.get("targets", []):
+                assert target["datasource"]["uid"] == uid
     provider = yaml.safe_load(
         (DEPLOY / "grafana" / "provisioning" / "dashboards" / "skyboard.yml").read_text(encoding="utf-8"))
-    assert provider["providers"][0]["options"]["path"] == "/var/lib/grafana/dashboards"
+    path = provider["providers"][0]["options"]["path"]
+    mounts = [v.split(":")[1] for v in compose["services"]["grafana"]["volumes"]]
+    assert path in mounts, "Grafana reads its dashboards from a directory compose does not mount"
 
 
 # ---------------------------------------------------------------------------------------------- docker
@@ -380,17 +346,12 @@ def test_entrypoint_is_valid_shell_and_its_healthcheck_role_works():
     assert _entrypoint("healthcheck", "redis", "redis://127.0.0.1:6379/0").returncode == (0 if up else 1)
 
 
-def test_dockerfile_is_multi_stage_non_root_and_generates_the_stubs():
+def test_dockerfile_runs_as_non_root_and_builds_what_the_roles_import():
     text = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
-    stages = re.findall(r"^FROM (\S+) AS (\w+)$", text, re.M)
-    assert [name for _, name in stages] == ["build", "runtime"] and all(image == "${BASE_IMAGE}" for image, _ in stages)
-    # one Dockerfile: the slim Python image by default, a local Debian base in `make test-deploy`
-    assert "slim" in re.search(r"^ARG BASE_IMAGE=(\S+)$", text, re.M).group(1)
     build, runtime = text.split("AS runtime")
-    assert "grpc_tools.protoc" in build and "proto/skyboard/v1/*.proto" in build
-    assert re.search(r"^USER 10001$", runtime, re.M) and "useradd" in runtime
-    assert 'ENTRYPOINT ["/usr/local/bin/entrypoint.sh"]' in runtime
-    assert "COPY --chmod=0755 deploy/entrypoint.sh /usr/local/bin/entrypoint.sh" in runtime
+    user = re.findall(r"^USER (\S+)$", runtime, re.M)
+    assert user and user[-1] not in ("root", "0"), "the image must not run as root"
+    assert "grpc_tools.protoc" in build  # stubs are never committed: the image generates them
     # every package a role imports is in the image (bench and tests are not)
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     packages = {p.rstrip("*") for p in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]} - {"bench"}

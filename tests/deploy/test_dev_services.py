@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import subprocess
 import sys
 import textwrap
@@ -14,16 +13,11 @@ import asyncpg
 
 from services import local_postgres
 from services.healthcheck import redis_answers
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from services.launch import free_port
 
 
 def test_a_temporary_postgresql_starts_answers_sql_and_leaves_nothing_behind() -> None:
-    port = _free_port()
+    port = free_port()
     server = local_postgres.start(port)
     try:
         async def one() -> int:
@@ -40,7 +34,7 @@ def test_a_temporary_postgresql_starts_answers_sql_and_leaves_nothing_behind() -
 
 
 def test_the_runner_starts_what_is_missing_for_the_command_and_stops_it_after() -> None:
-    redis_port, pg_port = _free_port(), _free_port()
+    redis_port, pg_port = free_port(), free_port()
     redis_url, pg_url = f"redis://127.0.0.1:{redis_port}/0", f"postgresql://postgres@127.0.0.1:{pg_port}"
     probe = textwrap.dedent(f"""
         import sys

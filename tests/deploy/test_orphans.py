@@ -20,7 +20,8 @@ import grpc
 import pytest
 
 from services.healthcheck import http_ok
-from services.stack import Child, Output, Role, StackSettings, Supervisor, die_with_parent, port_owner
+from services.launch import die_with_parent, free_port, port_owner
+from services.stack import Child, Output, Role, StackSettings, Supervisor
 from tests.deploy.conftest import ROOT, SETTINGS_MODELS
 from tests.deploy.test_stack_e2e import start_stack  # noqa: F401 (the fixture)
 from tests.redis_required import redis_db, require_redis
@@ -29,12 +30,6 @@ from tests.service_secret import SERVICE_SECRET
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG and /proc are Linux")
 
 REDIS_URL = redis_db(11)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _alive(pid: int) -> bool:
@@ -59,7 +54,7 @@ def test_a_child_dies_with_its_supervisor_killed_hard(tmp_path):
     pidfile = tmp_path / "child.pid"
     parent = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
         import subprocess, sys, time
-        from services.stack import die_with_parent
+        from services.launch import die_with_parent
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True,
                                  preexec_fn=die_with_parent())
         open({str(pidfile)!r}, "w").write(str(child.pid))
@@ -85,7 +80,7 @@ def test_die_with_parent_is_a_preexec_function():
 
 
 def test_port_owner_tells_the_child_from_a_stranger():
-    port = _free_port()
+    port = free_port()
     holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
         import socket, time
         s = socket.socket(); s.bind(("127.0.0.1", {port})); s.listen(); print("up", flush=True); time.sleep(600)
@@ -119,7 +114,7 @@ class _Ok(BaseHTTPRequestHandler):
 
 def test_a_leftover_answering_the_health_check_does_not_pass_for_the_child(capsys):
     """The orphan of #26: something else answers on the child's port; the child itself never binds it."""
-    port = _free_port()
+    port = free_port()
     orphan = HTTPServer(("127.0.0.1", port), _Ok)
     threading.Thread(target=orphan.serve_forever, daemon=True).start()
     try:
@@ -176,7 +171,7 @@ def test_a_taken_metrics_port_stops_the_service_with_a_clear_error():
         metrics = taken.getsockname()[1]
         result = subprocess.run(
             [sys.executable, "-m", "services.run"], cwd=ROOT, capture_output=True, text=True, timeout=60,
-            env=_service_env(GRPC_ADDR=f"127.0.0.1:{_free_port()}", METRICS_PORT=str(metrics),
+            env=_service_env(GRPC_ADDR=f"127.0.0.1:{free_port()}", METRICS_PORT=str(metrics),
                              METRICS_ADDR="127.0.0.1"),
         )
     assert result.returncode != 0

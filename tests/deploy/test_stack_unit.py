@@ -3,25 +3,19 @@
 from __future__ import annotations
 
 import shutil
-import socket
 from pathlib import Path
 
 import pytest
 
 from services import local_redis
 from services.healthcheck import redis_answers
+from services.launch import free_port
 from services.stack import WORKER_APP, Output, StackSettings, ensure_redis, plan
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _started_on_a_free_port(capsys) -> tuple[str, str]:
     """ensure_redis on a port nothing answers on: (the url, what the stack said); the server it started is gone."""
-    url = f"redis://127.0.0.1:{_free_port()}/0"
+    url = f"redis://127.0.0.1:{free_port()}/0"
     assert not redis_answers(url)
     proc = ensure_redis(url, StackSettings(start_redis=True), Output(6))
     try:
@@ -61,7 +55,7 @@ def test_a_redis_older_than_the_platform_needs_is_refused_with_the_reason():
 
 
 def test_an_answering_redis_is_used_as_is_and_a_missing_one_exits_2(capsys):
-    url = f"redis://127.0.0.1:{_free_port()}/0"
+    url = f"redis://127.0.0.1:{free_port()}/0"
     with pytest.raises(SystemExit) as exit_info:
         ensure_redis(url, StackSettings(start_redis=False), Output(6))
     assert exit_info.value.code == 2

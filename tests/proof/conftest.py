@@ -7,8 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench.soak import RedisServer
-from bench.stack import free_port
+from services.launch import RedisServer, free_port
 from tests.services.conftest import (  # noqa: F401 (pytest fixtures)
     client,
     instance,

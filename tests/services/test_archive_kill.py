@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 
 from services.archive.db import make_engine
 from services.archive.models import ArchivedGameRow, ArchivedPlayerRow
+from services.launch import start_announcing
 from tests.archive_db import own_archive
 from tests.services.archive_helpers import (
     archive_cli,
@@ -43,10 +44,7 @@ def _spawn(settings, archive_url: str) -> subprocess.Popen:
         "ARCHIVE_URL": archive_url, "ARCHIVE_AFTER_S": "0", "ARCHIVE_INTERVAL_S": "0.01", "ARCHIVE_BATCH": "2",
         "ARCHIVE_LEASE_S": "0.2",  # a killed archiver's claims expire quickly
     }
-    proc = subprocess.Popen([sys.executable, "-m", "tests.services.serve_proc"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, text=True)
-    assert proc.stdout.readline().startswith("PORT "), "service process did not start"
-    return proc
+    return start_announcing([sys.executable, "-m", "tests.services.serve_proc"], env, ROOT)[0]
 
 
 def _counts(url: str, ids: list[str]) -> tuple[dict[str, int], int]:

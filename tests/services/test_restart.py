@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from services.gamestate.client_sync import GameClient
+from services.launch import start_announcing
 from tests.services.helpers import play_random
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,14 +31,11 @@ def _spawn(settings) -> tuple[subprocess.Popen, str]:
         "SERVICE_SECRET": settings.service_secret,
         "ALLOW_ANONYMOUS_CREATE": "true",
     }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.services.serve_proc"], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
-    )
-    line = proc.stdout.readline()
-    if not line.startswith("PORT "):
-        proc.kill()
-        pytest.fail(f"service process did not start: {line!r}")
-    return proc, f"127.0.0.1:{int(line.split()[1])}"
+    try:
+        proc, port = start_announcing([sys.executable, "-m", "tests.services.serve_proc"], env, ROOT)
+    except RuntimeError as exc:
+        pytest.fail(f"service process did not start: {exc}")
+    return proc, f"127.0.0.1:{port}"
 
 
 def test_instance_killed_mid_game_serves_on_from_the_same_digest(settings):

@@ -5,25 +5,19 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import urllib.request
 from pathlib import Path
 
 from services.gamestate.client_sync import GameClient
+from services.launch import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_services_run_serves_exports_metrics_and_stops_on_ctrl_c(settings, tmp_path):
-    grpc_port, metrics_port = _free_port(), _free_port()
+    grpc_port, metrics_port = free_port(), free_port()
     env = {
         **os.environ,
         "REDIS_URL": settings.redis_url,
@@ -56,7 +50,7 @@ def test_services_run_serves_exports_metrics_and_stops_on_ctrl_c(settings, tmp_p
 
 def test_services_run_refuses_to_start_without_a_service_secret(settings):
     env = {k: v for k, v in os.environ.items() if not k.startswith("SERVICE_SECRET")}
-    env.update({"REDIS_URL": settings.redis_url, "GRPC_ADDR": f"127.0.0.1:{_free_port()}",
+    env.update({"REDIS_URL": settings.redis_url, "GRPC_ADDR": f"127.0.0.1:{free_port()}",
                 "ADMIN_GRPC_ADDR": "127.0.0.1:0", "METRICS_PORT": "0",
                 "KEY_PREFIX": settings.key_prefix, "DISPATCH_BOTS": "false"})
     for secret in (None, "skyboard-dev-bot-secret-change-me"):

@@ -144,7 +144,8 @@ def test_a_parameter_that_the_objects_lack_is_reported():
 
 
 def test_the_vocabulary_covers_the_documented_actions():
-    """Sanity of the derivation: the README's action tables' types are all found in the engines."""
+    """Sanity of the derivation: the action types of the games pages' tables (docs/games/) are all found in the
+    engines."""
     seen = {t for name in engine.games() for t in vocabulary(name)["action"]}
     assert {"bid", "flash_deal", "decline_flash", "pass", "lease", "choose_route", "pick_advantage_dice",
             "help_done", "discard"} <= seen

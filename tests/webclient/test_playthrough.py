@@ -3,7 +3,7 @@ accessible roles and names (no element ids, no engine field names), at desktop a
 (vendored, tests/webclient/vendor/axe.min.js, MPL-2.0) finds no serious or critical violation on the lobby, the
 game page and the end screen.
 
-Screenshots (desktop and phone, mid-game and final) go to test-artifacts/play-*.png; the README's come from here.
+Screenshots (desktop and phone, mid-game and final) go to test-artifacts/play-*.png; the docs' come from here.
 """
 
 from __future__ import annotations
