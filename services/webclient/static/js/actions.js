@@ -1,3 +1,4 @@
+// @ts-check
 // The action picker: every legal action from /actions as a button in the rulebook's words (grouped by kind;
 // a list box with a Play button when a kind has many), optionally narrowed to the actions naming a board
 // element. The words come from the caller's `describe` (the catalogue through the game's presentation module).
@@ -9,6 +10,7 @@ const MAX_BUTTONS = 40;
 /**
  * The board element names an action mentions: its string values (airport codes, routes, destinations),
  * strings in lists, and "field:number" for numbers (e.g. "card:7" for an aircraft card on display).
+ * @param {Action} action @returns {Set<string>}
  */
 export function refsOf(action) {
   const refs = new Set();
@@ -21,11 +23,24 @@ export function refsOf(action) {
   return refs;
 }
 
+/**
+ * What the picker says of an action: its label, a second line, a tooltip (the rule), the group of its type.
+ * @typedef {object} Describe
+ * @property {(a: Action) => string} label
+ * @property {(a: Action) => string | null} hint
+ * @property {(a: Action) => string | null} tooltip
+ * @property {(type: string) => string} group
+ */
+/** @typedef {import("./types.js").Action} Action */
+
+/** @type {Describe} */
 const plain = { label: (a) => a.type, hint: () => null, tooltip: () => null, group: (t) => t };
 
 /**
  * Render the picker into `root`; `play(action)` submits one; `filterRefs` (a list of board refs, or null) keeps
  * the actions naming any of them; `describe` gives label, hint, tooltip, group.
+ * @param {HTMLElement} root @param {Action[]} actions @param {(a: Action) => void} play
+ * @param {string[] | null} [filterRefs] @param {Describe} [describe]
  */
 export function renderPicker(root, actions, play, filterRefs = null, describe = plain) {
   const shown = filterRefs ? actions.filter((a) => { const r = refsOf(a); return filterRefs.some((x) => r.has(x)); }) : actions;

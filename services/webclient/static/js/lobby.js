@@ -1,10 +1,18 @@
+// @ts-check
 // The lobby: catalog, game creation (humans and bots), matchmaking and the list of my games.
 import { api } from "./api.js";
 import { h, show, words } from "./dom.js";
 import { catalogue, errorText, loadCatalogue, localize, number, ui } from "./i18n.js";
 import { forgetGame, myGames, player, saveGame, savePlayer } from "./store.js";
 
-const $ = (id) => document.getElementById(id);
+/** An element of the page by id. @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** An <input> of the page by id. @param {string} id */
+const $input = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+/** A <select> of the page by id. @param {string} id */
+const $select = (id) => /** @type {HTMLSelectElement} */ (document.getElementById(id));
+/** A <button> of the page by id. @param {string} id */
+const $button = (id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
 let catalog = { games: [], bot_levels: [] };
 
 function status(text, isError = false) {
@@ -38,19 +46,19 @@ function renderCatalog() {
       h("td", {}, Object.entries(g.options).map(([k, o]) => h("div", {}, h("b", {}, optionName(k)),
         `: ${(o.choices || []).map(choiceName).join(", ")} `, h("span", { class: "muted" }, optionAbout(g.name, k, o))))))),
     ));
-  for (const sel of [$("create-game"), $("match-game")]) {
+  for (const sel of [$select("create-game"), $select("match-game")]) {
     sel.replaceChildren(...catalog.games.map((g) => h("option", { value: g.name }, g.title)));
   }
 }
 
 function renderCreateForm() {
-  const g = gameByName($("create-game").value);
+  const g = gameByName($select("create-game").value);
   if (!g) return;
-  const players = $("create-players");
+  const players = $input("create-players");
   players.min = g.min_players;
   players.max = g.max_players;
   const n = Math.min(g.max_players, Math.max(g.min_players, Number(players.value) || g.min_players));
-  players.value = n;
+  players.value = String(n);
   const opts = $("create-options");
   // keep the options already chosen for this game (changing the player count must not reset the map)
   const chosen = opts.dataset.game === g.name
@@ -70,7 +78,7 @@ function renderCreateForm() {
         kinds.map((k) => h("option", { value: k, selected: (before[i] ?? (i === 0 ? "human" : "bot:random")) === k },
           k === "human" ? ui("seat_human") : botLabel(k.slice(4), g)))))),
     levelTable(g));
-  $("match-players").value ||= g.min_players;
+  $input("match-players").value ||= g.min_players;
 }
 
 /** Seconds as people say them: "instant", "0.1 s", "1.6 s". */
@@ -106,21 +114,21 @@ function levelTable(g) {
 
 async function createGame(ev) {
   ev.preventDefault();
-  const g = gameByName($("create-game").value);
-  const players = Number($("create-players").value);
+  const g = gameByName($select("create-game").value);
+  const players = Number($input("create-players").value);
   const options = {};
   for (const sel of $("create-options").querySelectorAll("select")) options[sel.dataset.option] = JSON.parse(sel.value);
   const bots = {};
   for (let i = 0; i < players; i++) {
-    const kind = $(`seat-kind-${i}`).value;
+    const kind = $select(`seat-kind-${i}`).value;
     if (kind.startsWith("bot:")) bots[String(i)] = kind.slice(4);
   }
   const body = { game: g.name, players, options, bots };
-  if ($("create-seed").value !== "") body.seed = Number($("create-seed").value);
-  if ($("create-turn-seconds").value !== "") body.turn_seconds = Number($("create-turn-seconds").value);
-  $("create-submit").disabled = true;
+  if ($input("create-seed").value !== "") body.seed = Number($input("create-seed").value);
+  if ($input("create-turn-seconds").value !== "") body.turn_seconds = Number($input("create-turn-seconds").value);
+  $button("create-submit").disabled = true;
   try {
-    const me = await ensurePlayer($("match-name").value.trim() || null);
+    const me = await ensurePlayer($input("match-name").value.trim() || null);
     const created = await api("/v1/games", { method: "POST", token: me.api_key, body });
     saveGame({ game_id: created.game_id, game: g.name, title: g.title, seats: created.seats, player: me.name });
     status(ui("created_game", { title: g.title, id: created.game_id }));
@@ -128,7 +136,7 @@ async function createGame(ev) {
   } catch (err) {
     status(ui("create_failed", { message: errorText(err).text }), true);
   } finally {
-    $("create-submit").disabled = false;
+    $button("create-submit").disabled = false;
   }
 }
 
@@ -148,12 +156,12 @@ let polling = null;
 
 async function findMatch(ev) {
   ev.preventDefault();
-  const name = $("match-name").value.trim();
-  const g = gameByName($("match-game").value);
+  const name = $input("match-name").value.trim();
+  const g = gameByName($select("match-game").value);
   try {
     const me = await ensurePlayer(name);
-    const body = { game: g.name, players: Number($("match-players").value), options: {} };
-    if ($("match-bots").value !== "") body.bots_after_s = Number($("match-bots").value);
+    const body = { game: g.name, players: Number($input("match-players").value), options: {} };
+    if ($input("match-bots").value !== "") body.bots_after_s = Number($input("match-bots").value);
     const ticket = await api("/v1/matchmaking/tickets", { method: "POST", token: me.api_key, body });
     $("match-status").textContent = ui("searching", { title: g.title });
     $("match-cancel").hidden = false;
@@ -223,13 +231,13 @@ async function main() {
   }
   renderCatalog();
   renderCreateForm();
-  $("create-game").addEventListener("change", renderCreateForm);
-  $("create-players").addEventListener("change", renderCreateForm);
+  $select("create-game").addEventListener("change", renderCreateForm);
+  $input("create-players").addEventListener("change", renderCreateForm);
   $("create-form").addEventListener("submit", createGame);
   $("match-form").addEventListener("submit", findMatch);
-  $("match-game").addEventListener("change", () => { $("match-players").value = gameByName($("match-game").value).min_players; });
-  $("match-players").value = catalog.games[0]?.min_players ?? 2;
-  if (player()) $("match-name").value = player().name;
+  $select("match-game").addEventListener("change", () => { $input("match-players").value = String(gameByName($select("match-game").value).min_players); });
+  $input("match-players").value = String(catalog.games[0]?.min_players ?? 2);
+  if (player()) $input("match-name").value = player().name;
   renderMine();
   status(ui("games_available", { n: catalog.games.length }));
   document.querySelector("main").classList.remove("loading"); // the forms appear once, filled: no layout shift

@@ -1,3 +1,4 @@
+// @ts-check
 // Aeroplanes board: destinations (board.json x/y) joined by coloured connections, each destination's
 // slots with airport tiles by stage and owner, the passenger waiting area and overflow, and the aircraft
 // display with the cards' data. Words: the catalogue's aeroplanes.board (and .regions, .text for the stages).
@@ -39,6 +40,12 @@ function cardInfo(data, number) {
     tiles: word("airport_tiles", { n: c.airportTiles }) });
 }
 
+/**
+ * The board of `view` (the interface of types.js Board).
+ * @param {import("../types.js").View} view @param {import("../types.js").BoardData} data
+ * @param {import("../types.js").Pick} pick @param {import("../types.js").Ctx} ctx
+ * @returns {[SVGSVGElement, ...HTMLElement[]]}
+ */
 export function draw(view, data, pick, ctx) {
   const name = ctx?.name || ((seat) => ui("player_n", { n: seat + 1 }));
   const board = data.board;
@@ -107,7 +114,7 @@ export function draw(view, data, pick, ctx) {
       const ref = `card:${c.card}`;
       const label = word("display_card", { cost: c.cost, card: cardInfo(data, c.card) });
       return h("li", { "data-ref": ref }, pick.refs.has(ref)
-        ? h("button", { type: "button", class: "card-pick", onclick: () => pick.onPick(ref) }, icon("aircraft-card"), label)
+        ? h("button", { type: "button", class: "card-pick", onclick: () => pick.onPick(ref, null) }, icon("aircraft-card"), label)
         : [icon("aircraft-card"), label]);
     })));
   return [svg, display];

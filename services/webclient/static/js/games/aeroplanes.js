@@ -1,3 +1,4 @@
+// @ts-check
 // Aeroplanes: Aviation Ascendant in the rulebook's words: destination and aircraft names instead of ids, the
 // Risk roll a route needs (AE-8.9 to AE-8.12) before you commit, panels and the final score categories.
 // Words: the catalogue's aeroplanes.text (formatters, panels, hints, end screen) and aeroplanes.state (labels).
@@ -91,6 +92,7 @@ const player = (view, seat) => (view.players || []).find((p) => p.seat === seat)
 
 export function score(view, seat) { return player(view, seat).vp ?? 0; }
 
+/** A player card's key numbers. @returns {[string, string | number][]} */
 export function seatStats(view, seat, ctx) {
   const p = player(view, seat);
   const tiles = Object.values(p.supply || {}).reduce((a, b) => a + b, 0);
@@ -98,6 +100,7 @@ export function seatStats(view, seat, ctx) {
     [label("aircraft"), (p.aircraft || []).length], [label("supply"), tiles], [label("engine_failures"), p.engine_failures ?? 0]];
 }
 
+/** "On the table"; the first pair heads the status bar. @returns {[string, string | number][]} */
 export function tableInfo(view, ctx) {
   const adv = Object.entries(view.advantage_supply || {}).map(([k, n]) => `${advantageName(k, ctx)} ${n}`).join(", ");
   return [[label("era"), view.era], [label("first_player"), ctx.name(view.first_player)], [label("subsidy_notes"), view.subsidy_notes ?? "—"],
@@ -119,6 +122,9 @@ export function myPanel(view, seat, ctx) {
     (a.passengers || []).length ? word("carrying", { passengers: a.passengers.map((x) => formatters.passenger(x, {}, ctx)).join(", ") }) : "")))
     : h("p", { class: "muted" }, word("no_aircraft"))];
 }
+
+/** Nothing beside the phase above Aeroplanes' actions (its hints go on each button). */
+export function actionNote() { return null; }
 
 export function isChance(ev) {
   return ["risk_roll", "first_player_die", "advantage_roll", "attempt_failed", "attempt_crashed", "tile_placed", "shortfall"].includes(ev.type);
@@ -178,6 +184,9 @@ export function final(view, ctx, events) {
     tiebreak: { key: "money", label: word("final_money"), value: money, text: (seat) => word("money", { money: money(seat) }) },
   };
 }
+
+/** Aeroplanes' end screen has no table beyond the categories'. */
+export function finalExtra() { return null; }
 
 export const RULE_OF = { choose_home: "AE-3", engine_maintenance: "AE-11", choose_action: "AE-6", buy_aircraft: "AE-7", place_tile: "AE-8",
   choose_route: "AE-8", keep_roll: "AE-11", radio_beacon: "AE-11", daring_pilot: "AE-11", pay_shortfall: "AE-8", abort: "AE-8",

@@ -1,3 +1,4 @@
+// @ts-check
 // Blue Skies in the rulebook's words: airport names, gate and buyout costs on the buttons, the budget in view,
 // my hand (the cards I hold, not a per-seat row), and the final region scoring as a table.
 // Words: the catalogue's blueskies.text (formatters, panels, end screen) and blueskies.state (labels).
@@ -40,12 +41,15 @@ export function variant(kind, o, ctx) {
 
 export function score(view, seat) { return view.scores?.[seat] ?? 0; }
 
+/** A player card's key numbers. @returns {[string, string | number][]} */
 export function seatStats(view, seat) {
   return [[label("income"), view.income?.[seat] ?? 0], [label("supply"), view.supply?.[seat] ?? 0],
     [label("hand_counts"), view.hand_counts?.[seat] ?? 0], [label("special_used"), word(view.special_used?.[seat] ? "used" : "ready")]];
 }
 
+/** "On the table"; the first pair heads the status bar. @returns {[string, string | number][]} */
 export function tableInfo(view, ctx) {
+  /** @type {[string, string | number][]} */
   const out = [[label("round"), view.round], [label("first_player"), ctx.name(view.first_player)],
     [label("deck_count"), word("deck_cards", { n: view.deck_count })],
     [label("bag"), word("bag", { red: view.bag?.red ?? "?", green: view.bag?.green ?? "?" })]];

@@ -1,0 +1,53 @@
+// Message formatting (services/webclient/static/js/i18n.js) with the real catalogues: ICU plural categories of each
+// language (Russian and Polish have few/many), numbers and money through Intl, `{field|formatter}` arguments, and
+// the English the issue #38 trial found wrong ("1 notes left", "share the win the market").
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { fill, joinAnd, money, number, say, tr, ui, useCatalogue } from "../../../services/webclient/static/js/i18n.js";
+
+const CATALOGUES = new URL("../../../services/webclient/static/i18n/", import.meta.url);
+const load = (lang) => JSON.parse(readFileSync(new URL(`${lang}.json`, CATALOGUES), "utf8"));
+const ctx = { name: (seat) => ["Ann", "Bob", "Cy"][seat], data: null, view: {}, me: 0, game: "blueskies" };
+
+test("plural categories: English one/other, Russian and Polish one/few/many", () => {
+  const cards = { en: ["1 card", "2 cards", "5 cards", "22 cards"], ru: ["1 карта", "2 карты", "5 карт", "22 карты"],
+    pl: ["1 karta", "2 karty", "5 kart", "22 karty"], it: ["1 carta", "2 carte", "5 carte", "22 carte"] };
+  for (const [lang, want] of Object.entries(cards)) {
+    useCatalogue(load(lang), lang);
+    assert.deepEqual([1, 2, 5, 22].map((n) => tr("blueskies", "text", "deck_cards", { n })), want, lang);
+  }
+});
+
+test("the English the trial found: 'no notes left', '1 note left', 'wins the market' for one winner", () => {
+  useCatalogue(load("en"), "en");
+  const subsidy = (left) => say("aeroplanes", "event", { type: "subsidy", seat: 1, money: 3, notes_left: left }, null, ctx);
+  assert.equal(subsidy(1), "Bob took a £3 subsidy (1 note left)");
+  assert.equal(subsidy(0), "Bob took a £3 subsidy (no notes left)");
+  assert.equal(subsidy(4), "Bob took a £3 subsidy (4 notes left)");
+  const pres = { formatters: { winners: (v, o, c) => joinAnd(v.map(c.name)) }, variant: () => null };
+  const won = (winners) => say("opensky", "event", { type: "market_won", winners }, pres, ctx);
+  assert.equal(won([0]), "Ann wins the market");
+  assert.equal(won([0, 2]), "Ann and Cy share the market");
+});
+
+test("numbers and money as each language writes them (Intl)", () => {
+  useCatalogue(load("en"), "en");
+  assert.equal(number(1250.5), "1,250.5");
+  assert.equal(money(12), "£12");
+  useCatalogue(load("ru"), "ru");
+  assert.equal(number(1250.5), "1\u00a0250,5");
+  useCatalogue(load("pl"), "pl");
+  assert.equal(number(1250.5, 2), "1250,50");
+  useCatalogue(load("it"), "it");
+  assert.match(money(12), /^12\s£$/);
+});
+
+test("a missing field shows as a dash, a list is joined in words, a formatter's result is the argument", () => {
+  useCatalogue(load("en"), "en");
+  assert.equal(fill("{a} and {b}", { a: 1 }), "1 and —");
+  assert.equal(fill("{xs}", { xs: ["A", "B", "C"] }), "A, B and C");
+  assert.equal(fill("{seat|player} has {cards|count, plural, one {# card} other {# cards}}", { seat: 2, cards: ["x"] }, {}, ctx),
+    "Cy has 1 card");
+  assert.equal(ui("no_such_key_at_all"), "no_such_key_at_all");
+});
