@@ -192,3 +192,20 @@ def test_a_resigned_player_is_shown_last_and_never_as_the_winner(page, wc_gatewa
     assert words["winner_tag"].strip() not in loser.inner_text()
     assert "1st" in winner.inner_text() and "2nd" in loser.inner_text()
     page.screenshot(path=str(artifacts / "end-screen-resigned.png"))
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_the_end_screen_fits_its_box_on_a_phone_and_in_the_desktop_side_column(page, finished_game, width, artifacts):
+    """Issue #38 item 2: Aeroplanes' eight columns ran off a 390 px phone and off the desktop's side column (Total
+    unseen). Where the box is narrow each row is a card of "category: value" lines, the total beside the name."""
+    page.set_viewport_size({"width": width, "height": 900})
+    end_screen(page, finished_game["id"])
+    box = page.eval_on_selector("#final", "e => e.getBoundingClientRect().right")
+    cells = page.eval_on_selector_all("#final-scores tbody td, #final-scores tbody th",
+                                      "els => els.map(e => [e.dataset.key || '', e.getBoundingClientRect().right])")
+    assert cells and [c for c in cells if c[1] > box + 0.5] == [], (box, cells)
+    assert page.eval_on_selector("#final-scores", "e => e.scrollWidth <= e.clientWidth"), "no sideways scrolling"
+    for total in page.locator('#final-scores td[data-key="total"]').all():
+        assert total.is_visible()
+        assert total.evaluate("e => getComputedStyle(e, '::before').content").startswith('"Total'), "labelled"
+    page.locator("#final").screenshot(path=str(artifacts / f"end-screen-aeroplanes-{width}.png"))

@@ -158,13 +158,14 @@ def test_a_click_on_crossing_routes_lists_both_and_plays_neither(context_for):
     assert set(crossing["refs"]) <= set(selected), "both crossing routes (and any other that near) are listed"
     assert page.locator("#action-list button.confirm").count() == 0, "nothing staged: the player picks the route"
     listed = page.locator("#action-list button.action").all_inner_texts()
-    named = [r.replace("-", "–") for r in selected]  # a route in words: "BRU–LIS"
+    named = [r.replace("-", "\N{EN DASH}") for r in selected]  # a route in words has an en dash between its airports
     assert len(listed) == len(selected) and all(any(r in t for t in listed) for r in named), (listed, selected)
     assert version(page) == before
 
 
 @pytest.mark.parametrize(("game", "players", "lang"),
-                         [("aeroplanes", 4, "it"), ("opensky", 4, "pl"), ("blueskies", 4, "ru"), ("aeroplanes", 3, "en")])
+                         [("aeroplanes", 4, "it"), ("opensky", 4, "pl"), ("blueskies", 4, "ru"),
+                          ("aeroplanes", 3, "en")])
 def test_the_phone_layout_keeps_every_player_whole_and_the_board_above_the_actions(context_for, game, players, lang,
                                                                                    artifacts: Path):
     page = context_for("phone", lang)
