@@ -51,3 +51,17 @@ test("a missing field shows as a dash, a list is joined in words, a formatter's 
     "Cy has 1 card");
   assert.equal(ui("no_such_key_at_all"), "no_such_key_at_all");
 });
+
+test("rule ids leave the words for the tooltip (issue #38 item 9), whatever the language", async () => {
+  const { splitRules } = await import("../../../services/webclient/static/js/rules.js");
+  const cases = [
+    ["Setup: add up to 2 gates with a budget of 6; unspent budget is lost (BS-7.6).", "Setup: add up to 2 gates with a budget of 6; unspent budget is lost.", ["BS-7.6"]],
+    ["Sole winner: add 0–3 ancillary fees of 100 each; any fee means a price-die check (OS-14, OS-15).", "Sole winner: add 0–3 ancillary fees of 100 each; any fee means a price-die check.", ["OS-14", "OS-15"]],
+    ["You cannot fly this market this month (no valid itinerary, OS-9).", "You cannot fly this market this month (no valid itinerary).", ["OS-9"]],
+    ["Money left (tie-break, AE-15.2)", "Money left (tie-break)", ["AE-15.2"]],
+    ["Majorities (AE-13.2): Europe 4.", "Majorities: Europe 4.", ["AE-13.2"]],
+    ["The price die (200–700) must reach your fare + 300", "The price die (200–700) must reach your fare + 300", []],
+    ["Подготовка: добавьте до 2 гейтов (BS-7.6).", "Подготовка: добавьте до 2 гейтов.", ["BS-7.6"]],
+  ];
+  for (const [text, words, rules] of cases) assert.deepEqual(splitRules(text), { text: words, rules }, text);
+});

@@ -10,6 +10,7 @@ import { refsOf, renderPicker } from "./actions.js";
 import { loadCatalogue, localize, say, section, ui } from "./i18n.js";
 import { mySeats, saveGame } from "./store.js";
 import { panZoom } from "./panzoom.js";
+import { showWithRules, splitRules } from "./rules.js";
 import { CLICK_RADIUS, nearTargets, resolveClick, resolveTap } from "./taps.js";
 import { $, $input, $select, computeNames, ctxFor, gameId, nameOf, params, pres, setOffline, showError, st, title, token } from "./game/state.js";
 import { drawBoard, markLastMove, setZoom } from "./game/board.js";
@@ -213,7 +214,7 @@ function renderActions() {
     h("button", { type: "button", class: "small", onclick: showAll }, ui("show_all"))] : []));
   $("actions-h").textContent = st.seat === null ? ui("spectating") : ui("your_actions", { name: nameOf(st.seat) });
   const note = p.actionNote(g.view, st.seat, ctx);
-  $("phase").textContent = [section(g.game, "phase")[g.view.phase] || "", note || ""].filter(Boolean).join(" ");
+  showWithRules($("phase"), [section(g.game, "phase")[g.view.phase] || "", note || ""].filter(Boolean).join(" "));
   if (g.status !== "active") {
     $("action-list").replaceChildren(h("p", { class: "muted" }, g.status === "aborted" ? ui("aborted_note") : ui("game_over_note")));
     return;
@@ -226,7 +227,7 @@ function renderActions() {
   const groups = section(g.game, "group");
   const describe = {
     label: (/** @type {Action} */ a) => say(g.game, "action", a, p, ctx),
-    hint: (/** @type {Action} */ a) => p.hint(a, ctx),
+    hint: (/** @type {Action} */ a) => { const text = p.hint(a, ctx); return text && splitRules(text).text; }, // the rule: the title
     tooltip: (/** @type {Action} */ a) => { const id = p.RULE_OF[a.type]; return id && rules[id] ? `${id}: ${rules[id]}` : null; },
     group: (/** @type {string} */ type) => groups[type] || type.replace(/_/g, " "),
   };

@@ -4,6 +4,7 @@
 import { readEvents } from "../api.js";
 import { h, seatBadge } from "../dom.js";
 import { ui } from "../i18n.js";
+import { splitRules } from "../rules.js";
 import { $, ctxFor, figure, gameId, nameOf, pres, st } from "./state.js";
 
 /** @typedef {import("../types.js").Game} Game */
@@ -67,6 +68,10 @@ export function renderFinal(g) {
     for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] > kb[i];
     return false;
   };
+  // a column's name without its rule id, which goes to the header's tooltip (issue #38 item 9)
+  const words = (/** @type {string} */ label) => splitRules(label).text;
+  const head = (/** @type {string} */ key, /** @type {string} */ label) =>
+    h("th", { scope: "col", "data-key": key, title: splitRules(label).rules.join(", ") || null }, words(label));
   const place = (/** @type {number} */ s) => 1 + seats.filter((o) => ahead(o, s)).length;
   const ranked = [...seats].sort((a, b) => place(a) - place(b) || a - b);
   const parts = Object.fromEntries(seats.map((s) => [s, f.values(s)]));
@@ -81,18 +86,18 @@ export function renderFinal(g) {
   $("final-scores").replaceChildren(h("table", { class: "grid-table final-table", "data-breakdown": pending ? "pending" : st.finalEvents ? "ready" : "unavailable" },
     h("caption", { class: "sr-only" }, ui("final_caption")),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ui("final_place")), h("th", { scope: "col" }, ui("final_player")),
-      f.categories.map((c) => h("th", { scope: "col", "data-key": c.key }, c.label)),
-      showOther ? h("th", { scope: "col", "data-key": "other" }, ui("final_other")) : null,
-      f.tiebreak ? h("th", { scope: "col", "data-key": f.tiebreak.key }, f.tiebreak.label) : null,
+      f.categories.map((c) => head(c.key, c.label)),
+      showOther ? head("other", ui("final_other")) : null,
+      f.tiebreak ? head(f.tiebreak.key, f.tiebreak.label) : null,
       h("th", { scope: "col", "data-key": "total" }, ui("total")))),
     h("tbody", {}, ranked.map((s) => h("tr", { "data-seat": s, "data-score": g.scores[s], "data-winner": g.winners.includes(s) ? "true" : null,
       "data-left": left(s) === "active" ? null : left(s), class: g.winners.includes(s) ? "winner" : "" },
       h("td", {}, ordinal(place(s))), h("th", { scope: "row" }, seatBadge(s), " ", nameOf(s),
         g.winners.includes(s) ? h("span", { class: "win-tag" }, ui("winner_tag")) : "",
         left(s) === "active" ? "" : h("span", { class: "left-tag muted" }, left(s) === "resigned" ? ui("resigned_tag") : ui("abandoned_tag"))),
-      f.categories.map((c, i) => cell(c.key, c.label, parts[s][i])),
+      f.categories.map((c, i) => cell(c.key, words(c.label), parts[s][i])),
       showOther ? cell("other", ui("final_other"), { value: other(s) }) : null,
-      f.tiebreak ? h("td", { "data-key": f.tiebreak.key, "data-label": f.tiebreak.label, "data-value": f.tiebreak.value(s) }, f.tiebreak.text(s)) : null,
+      f.tiebreak ? h("td", { "data-key": f.tiebreak.key, "data-label": words(f.tiebreak.label), "data-value": f.tiebreak.value(s) }, f.tiebreak.text(s)) : null,
       h("td", { "data-key": "total", "data-label": ui("total"), "data-value": g.scores[s] }, h("b", {}, figure(g.scores[s]))))))));
   $("winners").textContent = g.winners.length ? ui(g.winners.length > 1 ? "winners" : "winner", { names: g.winners.map(nameOf).join(", ") })
     : ui("no_winner");

@@ -4,6 +4,7 @@
 // Words: the catalogue's blueskies.text (formatters, panels, end screen) and blueskies.state (labels).
 import { h, icon, seatBadge } from "../dom.js";
 import { joinAnd, section, wordsOf } from "../i18n.js";
+import { showWithRules } from "../rules.js";
 
 const word = wordsOf("blueskies", "text");
 const label = wordsOf("blueskies", "state");
@@ -103,7 +104,7 @@ export function finalExtra(view, ctx) {
   const f = view.final;
   if (!f) return null;
   const seats = (f.scores || []).map((_, i) => i);
-  return h("table", { class: "grid-table regions-table" }, h("caption", {}, word("regions_caption")),
+  return h("table", { class: "grid-table regions-table" }, showWithRules(h("caption", {}), word("regions_caption")),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, word("region")), seats.map((s) => h("th", { scope: "col" }, seatBadge(s), " ", ctx.name(s))))),
     h("tbody", {}, f.regions.map((r) => h("tr", {}, h("th", { scope: "row" }, word("region_bonus", { region: regionName(r.region, ctx), bonus: r.first_bonus })),
       seats.map((s) => h("td", {}, `${r.values[s]}`, r.first.includes(s) ? h("b", {}, ` +${r.first_bonus}`) : r.second.includes(s) ? h("b", {}, ` +${r.second_bonus}`) : ""))))));
