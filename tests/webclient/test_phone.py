@@ -236,3 +236,16 @@ def test_a_replay_step_shows_that_steps_status_not_the_end(context_for, wc_gatew
     assert last["view"]["month_name"] in page.inner_text("#game-status")
     assert last["action"] is None and page.inner_text("#replay-info"), "the resignation's step is told by its events"
     assert not page.inner_text("#error")
+
+
+def test_a_player_has_the_same_name_in_every_browser(context_for, wc_gateway):
+    """Issue #38 item 9: the creator's browser called its seat by the lobby's name, another browser "Player 1". Every
+    browser now names a seat by its player's account (numbered when one player holds several seats)."""
+    http = httpx.Client(base_url=wc_gateway.url, timeout=30)
+    key = http.post("/v1/players", json={"name": "Mira"}).raise_for_status().json()["api_key"]
+    game_id = http.post("/v1/games", headers={"Authorization": f"Bearer {key}"},
+                        json={"game": "blueskies", "players": 2, "seed": 2}).raise_for_status().json()["game_id"]
+    page = context_for("phone", "pl")  # a browser that holds no seat of it: a spectator
+    page.goto(f"/game.html?id={game_id}")
+    page.wait_for_selector("#players .player-card")
+    assert page.locator("#players .pc-name").all_inner_texts() == ["Mira 1", "Mira 2"]

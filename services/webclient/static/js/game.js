@@ -56,7 +56,7 @@ async function refresh(minVersion = 0) {
         st.game = g;
         st.actions = actions;
         if (st.staged && !actions.some((a) => sameAction(a, st.staged.action))) st.staged = null; // the game moved on
-        if (!st.names.length) computeNames(g);
+        if (!st.names.length) await computeNames(g);
         showError(null);
         setOffline(false);
         if (!st.replay) render();

@@ -1,6 +1,7 @@
 // @ts-check
 // The game page's state: one object whose every field is declared here (no field appears on the fly), and the
 // few derived values every part of the page asks for (my seat's token, the game's presenter, a seat's name).
+import { api } from "../api.js";
 import { catalogue, errorText, number, ui } from "../i18n.js";
 import { findGame, player } from "../store.js";
 import { gameModule } from "../games/registry.js";
@@ -128,16 +129,28 @@ export function setOffline(offline) {
   $("offline-note").hidden = !offline;
 }
 
+/** Each seated player's account name (GET /v1/players/{id}), so a person has the same name in every browser
+ * (issue #38 item 9); a name that cannot be read is left out. @param {Game} g @returns {Promise<Record<string, string>>} */
+async function accountNames(g) {
+  const ids = [...new Set((g.seats || []).filter((x) => x.kind === "human" && x.player_id).map((x) => x.player_id))];
+  const named = await Promise.all(ids.map((id) => api(`/v1/players/${encodeURIComponent(id)}`, { tries: 2 })
+    .then((p) => [id, p.name], () => [id, null])));
+  return Object.fromEntries(named.filter(([, name]) => name));
+}
+
 /**
- * Player names: mine from the lobby (the player account's name), bots by level (not the zombie of a seat that
- * left: it stays its player's), other people "Player N".
+ * Player names: a seat's player account's name (numbered when one player holds several seats, hot-seat), bots by
+ * level (not the zombie of a seat that left: it stays its player's), else mine from the lobby, else "Player N".
  * @param {Game} g
  */
-export function computeNames(g) {
+export async function computeNames(g) {
   const entry = findGame(gameId);
   const me = entry?.player || player()?.name || null;
   const mine = st.seats.map((x) => x.seat);
   const bots = g.bots || {};
+  const accounts = await accountNames(g);
+  const holder = (/** @type {number} */ seat) => (g.seats || []).find((x) => x.seat === seat && x.kind === "human")?.player_id;
+  const seatsOf = (/** @type {string} */ id) => (g.seats || []).filter((x) => x.kind === "human" && x.player_id === id).map((x) => x.seat);
   /** @type {Record<string, number>} */
   const count = {};
   const kindOf = (/** @type {number} */ seat) => (g.seats || []).find((x) => x.seat === seat)?.kind;
@@ -153,6 +166,8 @@ export function computeNames(g) {
       const base = ui("bot", { level: level.charAt(0).toUpperCase() + level.slice(1) });
       return levels[level] > 1 ? `${base} ${count[level]}` : base;
     }
+    const id = holder(i);
+    if (id && accounts[id]) return seatsOf(id).length > 1 ? `${accounts[id]} ${seatsOf(id).indexOf(i) + 1}` : accounts[id];
     if (mine.includes(i) && me) return mine.length > 1 ? `${me} ${mine.indexOf(i) + 1}` : me;
     return ui("player_n", { n: i + 1 });
   });
