@@ -13,6 +13,7 @@ Every wait is on a condition of the page, never a fixed sleep.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -249,3 +250,56 @@ def test_a_player_has_the_same_name_in_every_browser(context_for, wc_gateway):
     page.goto(f"/game.html?id={game_id}")
     page.wait_for_selector("#players .player-card")
     assert page.locator("#players .pc-name").all_inner_texts() == ["Mira 1", "Mira 2"]
+
+
+def test_the_lobby_shows_my_rating_leaderboard_place_and_games_with_opponents_and_results(context_for, wc_gateway):
+    """Issue #38 item 10: two players matched into a rated 2-player Blue Skies game; Grace resigns, Ada wins. Ada's
+    lobby (a phone, in Russian) shows her rating and leaderboard place in Blue Skies and, in "My games", the game by
+    its title (no id), against Grace, won."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tests.gateway.test_matchmaking import run_matcher
+
+    http = httpx.Client(base_url=wc_gateway.url, timeout=30)
+    people = {}
+    for name in ("Ada", "Grace"):
+        created = http.post("/v1/players", json={"name": name}).raise_for_status().json()
+        auth = {"Authorization": f"Bearer {created['api_key']}"}
+        ticket = http.post("/v1/matchmaking/tickets", headers=auth, json={
+            "game": "blueskies", "players": 2, "options": {}, "bots_after_s": 600}).raise_for_status()
+        people[name] = {**created, "name": name, "auth": auth, "ticket": ticket.json()["ticket_id"]}
+    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API owns this thread's event loop
+        assert len(pool.submit(run_matcher, wc_gateway.settings).result(30)) == 1
+    for person in people.values():
+        t = http.get(f"/v1/matchmaking/tickets/{person['ticket']}", headers=person["auth"]).raise_for_status().json()
+        person.update(game_id=t["game_id"], seat=t["seat"], token=t["token"])
+    game_id = people["Ada"]["game_id"]
+    grace = {"Authorization": f"Bearer {people['Grace']['token']}"}
+    http.post(f"/v1/games/{game_id}/resign", headers=grace).raise_for_status()
+    ada = people["Ada"]
+    deadline = time.monotonic() + 30
+    while "blueskies" not in http.get(f"/v1/players/{ada['player_id']}").json()["ratings"]:  # settled once the
+        assert time.monotonic() < deadline, "the rated game was settled"  # gateway sees the ended game
+        http.get(f"/v1/games/{game_id}").raise_for_status()
+        time.sleep(0.2)
+    board = http.get("/v1/leaderboard/blueskies", params={"limit": 500}).json()["entries"]
+    rank = next(e["rank"] for e in board if e["player_id"] == ada["player_id"])
+
+    page = context_for("phone", "ru")
+    ui = words("ru")
+    stored_player = {"name": "Ada", "api_key": ada["api_key"], "player_id": ada["player_id"]}
+    stored_games = [{"game_id": game_id, "game": "blueskies", "title": "Blue Skies", "player": "Ada",
+                     "seats": [{"seat": ada["seat"], "token": ada["token"], "bot": None}]}]
+    page.add_init_script(f"localStorage.setItem('skyboard.player', {json.dumps(json.dumps(stored_player))});"
+                         f"localStorage.setItem('skyboard.games', {json.dumps(json.dumps(stored_games))})")
+    page.goto("/")
+    row = page.wait_for_selector('#my-rating tr[data-game="blueskies"]')
+    assert row.query_selector("th").inner_text() == ui["game_title_blueskies"]
+    assert row.query_selector('[data-key="rating"]').inner_text().lstrip("-").replace("\u00a0", "").isdigit()
+    assert row.query_selector('[data-key="place"]').inner_text() == ui["rating_place"].replace("{rank}", str(rank))
+    page.wait_for_function("() => ![...document.querySelectorAll('#my-games .muted')].some(e => e.textContent === '…')")
+    item = page.inner_text("#my-games li")
+    assert item.startswith(ui["game_title_blueskies"]) and game_id not in item, item
+    assert ui["game_against"].replace("{names}", "Grace") in item, item
+    assert ui["game_won"].split(",")[0] in item, item
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
