@@ -13,6 +13,7 @@ Every wait is on a condition of the page, never a fixed sleep.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -303,3 +304,35 @@ def test_the_lobby_shows_my_rating_leaderboard_place_and_games_with_opponents_an
     assert ui["game_against"].replace("{names}", "Grace") in item, item
     assert ui["game_won"].split(",")[0] in item, item
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_burst_of_bot_moves_can_be_stepped_through(context_for, bot_worker):
+    """Issue #38 item 7: after my move two bots move at once; the last-move line offers the earlier one too, and
+    stepping to it shows its words and marks its board elements, without playing anything."""
+    page = context_for("desktop", "it")
+    ui = words("it")
+    create_in_lobby(page, "blueskies", 3, {0: "human", 1: "bot:random", 2: "bot:random"})
+    for _ in range(12):  # my setup turn (gates, then done); the bots move once it ends
+        page.wait_for_function("() => document.querySelector('#last-move .moves-stepper') || (!document.body"
+                               ".classList.contains('busy') && document.querySelector('#action-list button.action'))",
+                               timeout=60_000)
+        if page.locator("#last-move .moves-stepper").count():
+            break
+        before = version(page)
+        page.locator("#action-list button.action").last.click()
+        wait_for_change(page, before)
+    # my turn again: the burst is over, nothing moves while it is stepped through
+    page.wait_for_selector("#action-list button.action")
+    page.wait_for_function("() => !document.body.classList.contains('busy')")
+    count = int(re.findall(r"\d+", page.inner_text("#last-move .moves-stepper .muted"))[1])
+    assert count >= 2
+    latest = page.inner_text("#last-move .move-text")
+    assert page.locator("#last-move .move-later").is_disabled()
+    now = version(page)
+    page.click("#last-move .move-earlier")
+    page.wait_for_function("t => document.querySelector('#last-move .move-text').textContent !== t", arg=latest)
+    shown = ui["moves_step"].replace("{n}", str(count - 1)).replace("{count}", str(count))
+    assert page.inner_text("#last-move .moves-stepper .muted") == shown
+    assert page.locator("#last-move .move-later").is_enabled()
+    assert page.locator("#board svg .last-move").count() >= 1, "the earlier move's board elements are marked"
+    assert version(page) == now, "stepping plays nothing"

@@ -16,7 +16,7 @@ import { $, $input, $select, computeNames, ctxFor, gameId, nameOf, params, pres,
 import { drawBoard, markLastMove, setZoom } from "./game/board.js";
 import { tick } from "./game/clock.js";
 import { renderFinal } from "./game/endscreen.js";
-import { logEvent } from "./game/log.js";
+import { forgetMoves, logEvent } from "./game/log.js";
 import { announceTurn, notifyWanted, setFavicon, setNotify } from "./game/notify.js";
 import { phaseLine, renderMe, renderTable } from "./game/panels.js";
 import { renderPlayers } from "./game/players.js";
@@ -260,6 +260,7 @@ async function play(action) {
     $("notice").textContent = "";
     st.filterRefs = null;
     st.staged = null;
+    forgetMoves();
     version = done.version;
     autoSwitch(done.status, done.to_act);
   } catch (err) {

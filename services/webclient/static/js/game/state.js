@@ -43,7 +43,10 @@ import { gameModule } from "../games/registry.js";
  * @property {Promise<void> | null} loading  the refresh under way
  * @property {number} want  the version the page waits for
  * @property {string[]} names  seat -> player name
- * @property {Set<string>} lastRefs  board refs named by the latest version's events
+ * @property {Set<string>} lastRefs  board refs named by the latest version's events (or the move stepped back to)
+ * @property {{version: number, lines: string[], refs: string[]}[]} recent  the moves since my last one, oldest
+ *   first (one entry per version): a burst of bot moves can be stepped through
+ * @property {number} recentAt  the index of the move shown (-1: the latest)
  * @property {number} lastVersion
  * @property {boolean} refocus  move focus to the actions after the next redraw
  * @property {number} zoom  1 = fit, up to 4
@@ -72,6 +75,8 @@ export const st = {
   want: 0,
   names: [],
   lastRefs: new Set(),
+  recent: [],
+  recentAt: -1,
   lastVersion: -1,
   refocus: false,
   zoom: 1,
