@@ -336,3 +336,40 @@ def test_a_burst_of_bot_moves_can_be_stepped_through(context_for, bot_worker):
     assert page.locator("#last-move .move-later").is_enabled()
     assert page.locator("#board svg .last-move").count() >= 1, "the earlier move's board elements are marked"
     assert version(page) == now, "stepping plays nothing"
+
+
+@pytest.mark.parametrize(("size", "lang"), [("phone", "pl"), ("desktop", "en")])
+def test_a_long_list_of_choices_is_grouped_and_filtered(context_for, size, lang):
+    """Issue #38 item 6: a choice among some 50 places (OpenSky's draft, OS-6; an Aeroplanes tile late in the game)
+    was one long list box; it is grouped (the routes under the airport they start from) and a filter keeps the
+    choices naming what is typed; Play plays the selected one."""
+    page = context_for(size, lang)
+    create_in_lobby(page, "opensky", 2, {0: "human", 1: "human"}, {"map": "europe"})
+    for _ in range(8):  # the callsigns (OS-4), then the draft's list
+        page.wait_for_selector("#action-list button.action")
+        page.wait_for_function("() => !document.body.classList.contains('busy')")
+        if page.locator("#action-list .long-list").count():
+            break
+        before = version(page)
+        page.locator("#action-list button.action").first.click()
+        wait_for_change(page, before)
+    long_list = page.locator("#action-list .long-list").first
+    groups = long_list.locator("optgroup").evaluate_all("els => els.map(e => e.label)")
+    assert len(groups) >= 5 and all(re.search(r"\([A-Z]{3}\)$", g) for g in groups), groups
+    options = long_list.locator("option").all_inner_texts()
+    assert len(options) > 40
+    wanted = next(o.split()[-1] for o in options if sum(o.split()[-1] in x for x in options) == 1)  # a route
+    filter_box = long_list.locator("input.choice-filter")
+    box = filter_box.bounding_box()
+    assert box["height"] >= FINGERTIP and box["x"] + box["width"] <= page.viewport_size["width"]
+    filter_box.fill(wanted.lower())
+    shown = long_list.locator("option").evaluate_all("els => els.filter(e => !e.hidden).map(e => e.textContent)")
+    assert len(shown) == 1 and wanted in shown[0], shown
+    assert long_list.locator("select").evaluate("s => s.selectedOptions[0].textContent") == shown[0]
+    filter_box.fill("zzzz")
+    assert long_list.locator("button.play-selected").is_disabled()
+    filter_box.fill(wanted)
+    before = version(page)
+    long_list.locator("button.play-selected").click()
+    wait_for_change(page, before)
+    assert wanted in page.inner_text("#log"), "the filtered choice was played"

@@ -230,6 +230,7 @@ function renderActions() {
     hint: (/** @type {Action} */ a) => { const text = p.hint(a, ctx); return text && splitRules(text).text; }, // the rule: the title
     tooltip: (/** @type {Action} */ a) => { const id = p.RULE_OF[a.type]; return id && rules[id] ? `${id}: ${rules[id]}` : null; },
     group: (/** @type {string} */ type) => groups[type] || type.replace(/_/g, " "),
+    choiceGroup: (/** @type {Action} */ a) => p.choiceGroup(a, ctx),
   };
   if (st.staged) {
     const a = st.staged.action;

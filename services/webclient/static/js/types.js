@@ -51,6 +51,7 @@
  * @property {(view: View, ctx: Ctx) => Node | null} finalExtra  a table under the end screen's
  * @property {Record<string, string>} RULE_OF  action type -> rule id (the tooltip's)
  * @property {(action: Action, ctx: Ctx) => string | null} hint  an action button's second line
+ * @property {(action: Action, ctx: Ctx) => string | null} choiceGroup  its heading in a long list of choices
  * @property {(ref: string, ctx: Ctx) => string} refLabel  a board element in words
  * @property {(ev: GameEvent) => string[]} refsOfEvent  the board elements an event names
  */

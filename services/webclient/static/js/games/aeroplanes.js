@@ -223,6 +223,16 @@ export function hint(action, ctx) {
   return null;
 }
 
+/** A tile's or a route's target under its region's name (AE-1: Europe, Africa, Asia/Australasia, the Americas):
+ * a tile can go to 50-60 places. */
+export function choiceGroup(action, ctx) {
+  const place = action.target ?? action.destination ?? action.city;
+  const region = place ? dest(place, ctx)?.region : null;
+  if (!region) return null;
+  const name = regionName(region);
+  return name.charAt(0).toLocaleUpperCase() + name.slice(1); // a heading: "The Americas"
+}
+
 export function refLabel(ref, ctx) {
   if (ref.startsWith("card:")) return formatters.aircraft(Number(ref.slice(5)), {}, ctx);
   if (ref.startsWith("tile:")) return formatters.passenger(Number(ref.slice(5)), {}, ctx);

@@ -115,6 +115,9 @@ export const RULE_OF = { buy_gate: "BS-8.1", buyout: "BS-8.1", done: "BS-8.1", p
 
 export function hint() { return null; }
 
+/** Blue Skies' lists are short: no headings. */
+export function choiceGroup() { return null; }
+
 export function refLabel(ref, ctx) { return formatters.airport(ref, {}, ctx); }
 
 export function refsOfEvent(ev) { return [ev.airport, ev.card].filter((x) => typeof x === "string"); }

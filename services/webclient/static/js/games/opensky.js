@@ -123,6 +123,11 @@ export function hint(action) {
   return null;
 }
 
+/** A route under the airport it starts from ("Amsterdam (AMS)"): the draft offers some 50 routes (OS-6). */
+export function choiceGroup(action, ctx) {
+  return action.type === "place_aircraft" && typeof action.route === "string" ? formatters.airport(action.route.split("-")[0], {}, ctx) : null;
+}
+
 export function refLabel(ref, ctx) { return /^[A-Z]{3}$/.test(ref) ? formatters.airport(ref, {}, ctx) : formatters.route(ref); }
 
 /** Board refs an event names, for the last-move highlight. */
