@@ -18,6 +18,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.webclient.rest import move, rest_game
+
 CATALOGUE = Path(__file__).resolve().parents[2] / "services" / "webclient" / "static" / "i18n" / "en.json"
 
 PLAYERS = 3
@@ -170,16 +172,8 @@ def test_a_resigned_player_is_shown_last_and_never_as_the_winner(page, wc_gatewa
     """OpenSky, 2 players: seat 0 makes a move and resigns; the game ends at once and the end screen crowns seat 1,
     with seat 0 below it marked as resigned, whatever the scores (services/standings.py)."""
     http = httpx.Client(base_url=wc_gateway.url, timeout=30)
-    key = http.post("/v1/players", json={"name": "Resigner"}).raise_for_status().json()["api_key"]
-    created = http.post("/v1/games", headers={"Authorization": f"Bearer {key}"},
-                        json={"game": "opensky", "players": 2, "seed": 3}).raise_for_status().json()
-    game_id = created["game_id"]
-    tokens = {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in created["seats"]}
-    game = http.get(f"/v1/games/{game_id}").raise_for_status().json()
-    seat = game["to_act"][0]
-    actions = http.get(f"/v1/games/{game_id}/actions", headers=tokens[seat]).raise_for_status().json()["actions"]
-    http.post(f"/v1/games/{game_id}/actions", headers=tokens[seat],
-              json={"action": actions[0], "expected_version": game["version"]}).raise_for_status()
+    game_id, tokens = rest_game(http, "Resigner", {"game": "opensky", "players": 2, "seed": 3})
+    move(http, game_id, tokens)
     http.post(f"/v1/games/{game_id}/resign", headers=tokens[0]).raise_for_status()
     assert http.get(f"/v1/games/{game_id}").json()["winners"] == [1]
     rows = end_screen(page, game_id)

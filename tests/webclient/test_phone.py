@@ -21,6 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.webclient.rest import move, rest_game
 from tests.webclient.test_browser import FIND_POINT, create_in_lobby, wait_for_change
 
 I18N = Path(__file__).resolve().parents[2] / "services" / "webclient" / "static" / "i18n"
@@ -199,17 +200,9 @@ def test_a_replay_step_shows_that_steps_status_not_the_end(context_for, wc_gatew
     """OpenSky, 2 players: 32 moves (April to November), then a resignation ends the game; at replay step 1 the status
     bar names step 1's month (April, not the final November), who acts next and its move; nobody is "thinking…"."""
     http = httpx.Client(base_url=wc_gateway.url, timeout=30)
-    key = http.post("/v1/players", json={"name": "Replayer"}).raise_for_status().json()["api_key"]
-    created = http.post("/v1/games", headers={"Authorization": f"Bearer {key}"},
-                        json={"game": "opensky", "players": 2, "seed": 4}).raise_for_status().json()
-    game_id = created["game_id"]
-    tokens = {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in created["seats"]}
+    game_id, tokens = rest_game(http, "Replayer", {"game": "opensky", "players": 2, "seed": 4})
     for _ in range(32):
-        game = http.get(f"/v1/games/{game_id}").raise_for_status().json()
-        seat = game["to_act"][0]
-        actions = http.get(f"/v1/games/{game_id}/actions", headers=tokens[seat]).raise_for_status().json()["actions"]
-        http.post(f"/v1/games/{game_id}/actions", headers=tokens[seat],
-                  json={"action": actions[-1], "expected_version": game["version"]}).raise_for_status()
+        move(http, game_id, tokens, lambda actions: actions[-1])
     http.post(f"/v1/games/{game_id}/resign", headers=tokens[0]).raise_for_status()
     page = context_for("desktop", "en")
     ui = words("en")
@@ -227,8 +220,8 @@ def test_a_replay_step_shows_that_steps_status_not_the_end(context_for, wc_gatew
     assert page.locator("#players .player-card.acting").count() == len(step["to_act"])
     assert ui["replay_to_act"] in page.inner_text("#players")
     info = page.inner_text("#replay-info")
-    move = info.split(" — ", 1)[1]
-    assert move in page.inner_text("#last-move"), "the last move is this step's"
+    said = info.split(" — ", 1)[1]
+    assert said in page.inner_text("#last-move"), "the last move is this step's"
     assert page.inner_text("#clock") == "—"
     assert step["view"]["month_name"] == "April" and "April" in page.inner_text("#game-status"), "step 1's month"
     assert "November" not in page.inner_text("#game-status")
@@ -244,9 +237,7 @@ def test_a_player_has_the_same_name_in_every_browser(context_for, wc_gateway):
     """Issue #38 item 9: the creator's browser called its seat by the lobby's name, another browser "Player 1". Every
     browser now names a seat by its player's account (numbered when one player holds several seats)."""
     http = httpx.Client(base_url=wc_gateway.url, timeout=30)
-    key = http.post("/v1/players", json={"name": "Mira"}).raise_for_status().json()["api_key"]
-    game_id = http.post("/v1/games", headers={"Authorization": f"Bearer {key}"},
-                        json={"game": "blueskies", "players": 2, "seed": 2}).raise_for_status().json()["game_id"]
+    game_id, _ = rest_game(http, "Mira", {"game": "blueskies", "players": 2, "seed": 2})
     page = context_for("phone", "pl")  # a browser that holds no seat of it: a spectator
     page.goto(f"/game.html?id={game_id}")
     page.wait_for_selector("#players .player-card")
