@@ -193,6 +193,11 @@ def test_the_phone_layout_keeps_every_player_whole_and_the_board_above_the_actio
     for box in page.locator("#action-list button.action").evaluate_all(
             "els => els.map(e => e.getBoundingClientRect()).map(r => [r.width, r.height])"):
         assert box[1] >= FINGERTIP, box
+    if game == "aeroplanes":  # the board's VPs/Era table (AE-13), the current era marked (issue #38 item 6)
+        era = json.loads((I18N / f"{lang}.json").read_text())["aeroplanes"]["board"]["era_table_row"]
+        assert page.locator("#board-extra .era-table tbody tr").count() == 3
+        assert page.inner_text('#board-extra .era-table tr[aria-current="true"] th') == era.replace("{era}", "1")
+        assert page.get_attribute("#era-table-h", "title") == "AE-13"
     page.screenshot(path=str(artifacts / f"phone-{game}-{lang}.png"), full_page=True)
 
 

@@ -5,6 +5,7 @@
 import { h, icon, s, seatFill, use } from "../dom.js";
 import { section, ui, wordsOf } from "../i18n.js";
 import { svgRoot, target, text } from "./common.js";
+import { showWithRules } from "../rules.js";
 
 const W = 1020;
 const MAP_H = 800;
@@ -117,5 +118,26 @@ export function draw(view, data, pick, ctx) {
         ? h("button", { type: "button", class: "card-pick", onclick: () => pick.onPick(ref, null) }, icon("aircraft-card"), label)
         : [icon("aircraft-card"), label]);
     })));
-  return [svg, display];
+  return [svg, display, eraTable(view, data)];
+}
+
+/**
+ * The board's VPs/Era table (AE-13; the data's vp_table): each era's VP for first and second place in each market
+ * and for the three best profits, the current era's row marked (issue #38 item 6: the table was nowhere on screen).
+ * @param {import("../types.js").View} view @param {import("../types.js").BoardData} data @returns {HTMLElement}
+ */
+function eraTable(view, data) {
+  const eras = data.vp_table?.eras || [];
+  const markets = Object.keys(eras[0]?.majority || {});
+  const section = h("section", { class: "panel era-table", "aria-labelledby": "era-table-h" },
+    showWithRules(h("h3", { id: "era-table-h" }), word("era_table")));
+  section.append(h("div", { class: "table-wrap" }, h("table", { class: "grid-table" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, word("era_table_era")),
+      markets.map((m) => h("th", { scope: "col" }, regionName(m))), h("th", { scope: "col" }, word("era_table_profit")))),
+    h("tbody", {}, eras.map((e) => h("tr", { class: e.era === view.era ? "me" : "", "aria-current": e.era === view.era ? "true" : null },
+      h("th", { scope: "row" }, word("era_table_row", { era: e.era })),
+      markets.map((m) => h("td", {}, (e.majority[m] || []).join(" / "))),
+      h("td", {}, (e.profit || []).join(" / "))))))),
+  h("p", { class: "muted" }, word("era_table_note")));
+  return section;
 }
