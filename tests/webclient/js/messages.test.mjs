@@ -65,3 +65,14 @@ test("rule ids leave the words for the tooltip (issue #38 item 9), whatever the 
   ];
   for (const [text, words, rules] of cases) assert.deepEqual(splitRules(text), { text: words, rules }, text);
 });
+
+test("an era's scoring line names each market's and the profit's VP per player, not only the totals (AE-13)", async () => {
+  const aeroplanes = await import("../../../services/webclient/static/js/games/aeroplanes.js");
+  const event = { type: "era_scoring", era: 1, profits: [4, 0], vp: [9, 2],
+    awards: { Europe: [4, 2], Africa: [0, 0], AsiaAustralasia: [0, 0], profit: [5, 0] } };
+  useCatalogue(load("en"), "en");
+  assert.equal(say("aeroplanes", "event", event, aeroplanes, ctx),
+    "Era 1 scoring — Europe: Ann 4, Bob 2; profit: Ann 5. VP: Ann 9, Bob 2; profits Ann 4, Bob 0");
+  useCatalogue(load("ru"), "ru");
+  assert.match(say("aeroplanes", "event", event, aeroplanes, ctx), /^Подсчёт в конце эры 1 — Европа: Ann 4, Bob 2; прибыль: Ann 5\./);
+});

@@ -55,6 +55,14 @@ export function rollsText(rolls) {
 }
 
 export const formatters = {
+  /** An era's scoring by source (AE-13): each market's and the profit's VP per player, not only the totals. */
+  era_awards(v, o, ctx) {
+    const parts = Object.entries(v || {}).map(([m, perSeat]) => {
+      const who = (perSeat || []).map((vp, seat) => (vp ? `${ctx.name(seat)} ${vp}` : null)).filter(Boolean);
+      return who.length ? word("era_award", { what: m === "profit" ? word("era_profit") : regionName(m), who: who.join(", ") }) : null;
+    }).filter(Boolean);
+    return parts.length ? parts.join("; ") : word("era_no_awards");
+  },
   place(v, o, ctx) { return placeName(v, ctx); },
   section(v, o, ctx) { return v === "overflow" ? word("overflow") : word("section", { place: placeName(v, ctx) }); },
   aircraft(v, o, ctx) { return card(v, ctx)?.name || word("aircraft_unknown", { number: v }); },
