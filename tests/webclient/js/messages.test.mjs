@@ -76,3 +76,14 @@ test("an era's scoring line names each market's and the profit's VP per player, 
   useCatalogue(load("ru"), "ru");
   assert.match(say("aeroplanes", "event", event, aeroplanes, ctx), /^Подсчёт в конце эры 1 — Европа: Ann 4, Bob 2; прибыль: Ann 5\./);
 });
+
+test("a start city's choice says its era 1 income, with the modifier printed beside it (AE-5.2, AE-16.3)", async () => {
+  const aeroplanes = await import("../../../services/webclient/static/js/games/aeroplanes.js");
+  const board = JSON.parse(readFileSync(new URL("../../../engine/aeroplanes/data/board.json", import.meta.url), "utf8"));
+  const withData = { ...ctx, data: { board } };
+  useCatalogue(load("en"), "en");
+  const income = (city) => aeroplanes.hint({ type: "choose_home", city }, withData);
+  assert.equal(income("paris"), "Era 1 income: £11 (AE-5.2)");
+  assert.equal(income("berlin"), "Era 1 income: £14 (AE-5.2)");
+  assert.equal(income("amsterdam"), "Era 1 income: £12 (AE-5.2)");
+});

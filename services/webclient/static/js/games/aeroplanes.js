@@ -225,7 +225,14 @@ function easiest(cardNo, target, ctx) {
     via: best.via ? formatters.place(best.via, {}, ctx) : null, rolls: rollsText(best.r) });
 }
 
+/** Era 1's income before the start city's modifier (AE-5.2: £12, e.g. Paris −1 gives £11, Berlin +2 £14). */
+const ERA1_INCOME = 12;
+
 export function hint(action, ctx) {
+  if (action.type === "choose_home") { // the start city's income modifier (AE-16.3), which the board prints beside it
+    const modifier = dest(action.city, ctx)?.incomeModifier;
+    return modifier === undefined ? null : word("home_income", { money: ERA1_INCOME + modifier });
+  }
   if (action.type === "place_tile" && (action.replace === null || action.replace !== ctx.me)) return easiest(action.card, action.target, ctx);
   if (action.type === "choose_route") return formatters.route_rolls(null, action, ctx);
   return null;
