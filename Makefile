@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PROTO_SRC := $(wildcard proto/skyboard/v1/*.proto)
 PROTO_GEN := $(PROTO_SRC:.proto=_pb2.py)
 
-.PHONY: install compile test test-unit test-slow lint run demo bench clean browser promtool docs docs-build
+.PHONY: install compile test test-unit test-slow lint run demo bench clean browser promtool docs docs-build webclient-tools
 
 install: $(STAMP) $(PROTO_GEN) compile
 
@@ -34,7 +34,7 @@ lint: $(STAMP)
 # after it (services/dev_services.py: the embedded Redis of the dev install, Debian's PostgreSQL in a temp dir)
 TEST_SERVICES := $(PY) -m services.dev_services --
 
-test: $(STAMP) $(PROTO_GEN) compile browser promtool
+test: $(STAMP) $(PROTO_GEN) compile browser promtool webclient-tools
 	$(VENV)/bin/ruff check .
 	$(TEST_SERVICES) $(PY) -m pytest -q -m "not slow"
 
@@ -61,6 +61,14 @@ docs-build: $(STAMP)
 # Debian's chromium for the web client's browser tests (tests/webclient); never `playwright install`
 browser:
 	@test -x /usr/bin/chromium || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
+
+# the web client's type checker and type generator (TypeScript, openapi-typescript), pinned in its package-lock.json;
+# tests/webclient/test_js.py runs tsc --noEmit and node --test with them. Node itself is Debian's nodejs package.
+WEBCLIENT := services/webclient
+webclient-tools: $(WEBCLIENT)/node_modules/.package-lock.json
+$(WEBCLIENT)/node_modules/.package-lock.json: $(WEBCLIENT)/package.json $(WEBCLIENT)/package-lock.json
+	@command -v npm >/dev/null || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm)
+	cd $(WEBCLIENT) && npm ci --no-audit --no-fund --loglevel=error
 
 # promtool (Debian's prometheus package) checks the alert rules and scrape configs in tests/deploy
 promtool:

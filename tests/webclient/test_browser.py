@@ -198,7 +198,8 @@ def test_hot_seat_game_played_to_the_end_by_clicking(page, wc_gateway, artifacts
 
 
 def test_board_targets_work_with_the_keyboard(page):
-    """A board element named by legal actions is focusable; Enter plays its action or narrows the picker.
+    """A board element named by legal actions is focusable; Enter stages its action (the Confirm button takes the
+    focus, a second Enter plays it: issue #38 item 3) or narrows the picker.
 
     The game has a 600 s turn clock set in the lobby: the bar counts down the time left instead of up."""
     create_in_lobby(page, "blueskies", 2, {0: "human", 1: "human"}, turn_seconds=600)
@@ -213,6 +214,10 @@ def test_board_targets_work_with_the_keyboard(page):
     target.focus()
     page.keyboard.press("Enter")
     if len(expected) == 1:
+        page.wait_for_selector("#action-list button.confirm:focus")
+        assert page.evaluate("document.body.dataset.version") == before, "nothing is sent before the confirmation"
+        assert page.locator(f'svg [data-ref="{ref}"].selected').count() == 1
+        page.keyboard.press("Enter")
         wait_for_change(page, before)
     else:
         assert page.locator("#actions-filter").is_visible()

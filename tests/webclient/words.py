@@ -44,6 +44,20 @@ def marked(node: Any) -> Any:
     return node
 
 
+HAS_RULE = re.compile(r"\b(?:AE|OS|BS)-\d")
+
+
+def without_rules(text: str) -> str:
+    """A template's words as the page shows them: its rule ids go to the tooltip (js/rules.js, issue #38 item 9)."""
+    def parenthesis(m: re.Match) -> str:
+        if not HAS_RULE.search(m.group(1)):
+            return m.group(0)
+        rest = ", ".join(p for p in re.split(r"\s*[,;]\s*", m.group(1)) if not HAS_RULE.search(p)).strip()
+        return f" ({rest})" if rest else ""
+
+    return re.sub(r",?\s*\b(?:AE|OS|BS)-\d+(?:\.\d+)*", "", re.sub(r"\s*\(([^()]*)\)", parenthesis, text))
+
+
 def serve_marked_catalogue(page) -> None:
     """Every page load in `page` gets the marked catalogue."""
     body = json.dumps(marked(json.loads(CATALOGUE.read_text())), ensure_ascii=False)

@@ -1,3 +1,4 @@
+// @ts-check
 // The action picker: every legal action from /actions as a button in the rulebook's words (grouped by kind;
 // a list box with a Play button when a kind has many), optionally narrowed to the actions naming a board
 // element. The words come from the caller's `describe` (the catalogue through the game's presentation module).
@@ -9,6 +10,7 @@ const MAX_BUTTONS = 40;
 /**
  * The board element names an action mentions: its string values (airport codes, routes, destinations),
  * strings in lists, and "field:number" for numbers (e.g. "card:7" for an aircraft card on display).
+ * @param {Action} action @returns {Set<string>}
  */
 export function refsOf(action) {
   const refs = new Set();
@@ -21,11 +23,25 @@ export function refsOf(action) {
   return refs;
 }
 
-const plain = { label: (a) => a.type, hint: () => null, tooltip: () => null, group: (t) => t };
+/**
+ * What the picker says of an action: its label, a second line, a tooltip (the rule), the group of its type.
+ * @typedef {object} Describe
+ * @property {(a: Action) => string} label
+ * @property {(a: Action) => string | null} hint
+ * @property {(a: Action) => string | null} tooltip
+ * @property {(type: string) => string} group
+ * @property {(a: Action) => string | null} choiceGroup  a heading among a long list's choices (a region), or none
+ */
+/** @typedef {import("./types.js").Action} Action */
+
+/** @type {Describe} */
+const plain = { label: (a) => a.type, hint: () => null, tooltip: () => null, group: (t) => t, choiceGroup: () => null };
 
 /**
  * Render the picker into `root`; `play(action)` submits one; `filterRefs` (a list of board refs, or null) keeps
  * the actions naming any of them; `describe` gives label, hint, tooltip, group.
+ * @param {HTMLElement} root @param {Action[]} actions @param {(a: Action) => void} play
+ * @param {string[] | null} [filterRefs] @param {Describe} [describe]
  */
 export function renderPicker(root, actions, play, filterRefs = null, describe = plain) {
   const shown = filterRefs ? actions.filter((a) => { const r = refsOf(a); return filterRefs.some((x) => r.has(x)); }) : actions;
@@ -48,15 +64,47 @@ export function renderPicker(root, actions, play, filterRefs = null, describe = 
           describe.label(a), hint ? h("span", { class: "hint" }, hint) : null);
       }));
     }
-    const id = `action-select-${gi}`;
-    const select = h("select", { id, size: 8, class: "action-select" },
-      list.map((a, i) => {
-        const hint = describe.hint(a);
-        return h("option", { value: i, selected: i === 0 }, hint ? `${describe.label(a)} — ${hint}` : describe.label(a));
-      }));
-    return h("fieldset", { class: "action-group" }, legend,
-      h("label", { for: id, class: "sr-only" }, ui("choose_group", { group })), select,
-      h("button", { type: "button", class: "action play-selected", "data-type": list[0].type, title: describe.tooltip(list[0]),
-        onclick: () => play(list[Number(select.value || 0)]) }, ui("play_selected", { group: group.toLowerCase() })));
+    return longList(group, list, gi, play, describe, legend);
   }));
+}
+
+/**
+ * A kind with more choices than buttons fit (an Aeroplanes tile can go to 50-60 places): a list box of them under
+ * headings (the game's choiceGroup, e.g. the region), and a filter that keeps the choices containing what is typed
+ * (issue #38 item 6). The Play button plays the selected choice.
+ * @param {string} group @param {Action[]} list @param {number} gi @param {(a: Action) => void} play
+ * @param {Describe} describe @param {HTMLElement} legend
+ */
+function longList(group, list, gi, play, describe, legend) {
+  const id = `action-select-${gi}`;
+  const text = (/** @type {Action} */ a) => { const hint = describe.hint(a); return hint ? `${describe.label(a)} — ${hint}` : describe.label(a); };
+  /** @type {Map<string, HTMLOptionElement[]>} */
+  const headed = new Map();
+  const options = list.map((a, i) => {
+    const option = /** @type {HTMLOptionElement} */ (h("option", { value: i, selected: i === 0 }, text(a)));
+    const heading = describe.choiceGroup(a) || "";
+    headed.set(heading, [...(headed.get(heading) || []), option]);
+    return option;
+  });
+  const select = /** @type {HTMLSelectElement} */ (h("select", { id, size: 8, class: "action-select" },
+    headed.size > 1 ? [...headed].map(([heading, opts]) => (heading ? h("optgroup", { label: heading }, opts) : opts)) : options));
+  const play1 = /** @type {HTMLButtonElement} */ (h("button", { type: "button", class: "action play-selected", "data-type": list[0].type,
+    title: describe.tooltip(list[0]), onclick: () => { if (select.value !== "") play(list[Number(select.value)]); } },
+  ui("play_selected", { group: group.toLowerCase() })));
+  const filter = /** @type {HTMLInputElement} */ (h("input", { type: "search", id: `${id}-filter`, class: "choice-filter",
+    placeholder: ui("filter_choices"), "aria-controls": id, autocomplete: "off" }));
+  filter.addEventListener("input", () => {
+    const wanted = filter.value.trim().toLocaleLowerCase();
+    let first = null;
+    for (const option of options) {
+      option.hidden = !!wanted && !option.text.toLocaleLowerCase().includes(wanted);
+      if (!option.hidden && !first) first = option;
+    }
+    select.querySelectorAll("optgroup").forEach((g) => { g.hidden = ![...g.children].some((o) => !(/** @type {HTMLOptionElement} */ (o)).hidden); });
+    select.value = first ? first.value : "";
+    play1.disabled = !first;
+  });
+  return h("fieldset", { class: "action-group long-list" }, legend,
+    h("label", { for: `${id}-filter`, class: "sr-only" }, ui("filter_label", { group })), filter,
+    h("label", { for: id, class: "sr-only" }, ui("choose_group", { group })), select, play1);
 }

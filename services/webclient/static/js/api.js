@@ -1,4 +1,6 @@
+// @ts-check
 // REST and SSE helpers of the Skyboard client: every call the pages make goes through here.
+import { SseParser } from "./sse.js";
 
 /** An error answered by the gateway, carrying its uniform body {error: {code, message, rule}}. */
 export class ApiError extends Error {
@@ -33,6 +35,7 @@ export const retryListeners = new Set();
  * waiting does not cure. Retrying a POST is safe: action submissions carry an Idempotency-Key.
  */
 export async function api(path, { method = "GET", token = null, body = undefined, headers = {}, tries = MAX_TRIES } = {}) {
+  /** @type {Record<string, string>} */
   const h = { Accept: "application/json", ...headers };
   if (token) h.Authorization = `Bearer ${token}`;
   if (body !== undefined) h["Content-Type"] = "application/json";
@@ -62,6 +65,8 @@ export async function api(path, { method = "GET", token = null, body = undefined
 /**
  * Read a Server-Sent Events stream with fetch (EventSource cannot send the Bearer header).
  * Calls onEvent({event, id, data}) for each event until the stream ends or `signal` aborts.
+ * @param {string} path
+ * @param {{token?: string | null, signal?: AbortSignal, onEvent: (ev: import("./sse.js").SseEvent) => void}} options
  */
 export async function readEvents(path, { token = null, signal, onEvent }) {
   const headers = { Accept: "text/event-stream" };
@@ -73,31 +78,10 @@ export async function readEvents(path, { token = null, signal, onEvent }) {
     throw new ApiError(res.status, body);
   }
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  let current = { event: "message", id: null, data: [] };
+  const parser = new SseParser(onEvent);
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
-    buffer += value.replace(/\r\n?/g, "\n");
-    let nl;
-    while ((nl = buffer.indexOf("\n")) >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      if (line === "") {
-        if (current.data.length) {
-          let data = current.data.join("\n");
-          try { data = JSON.parse(data); } catch { /* keep text */ }
-          onEvent({ event: current.event, id: current.id, data });
-        }
-        current = { event: "message", id: null, data: [] };
-      } else if (!line.startsWith(":")) {
-        const i = line.indexOf(":");
-        const field = i < 0 ? line : line.slice(0, i);
-        const val = i < 0 ? "" : line.slice(i + 1).replace(/^ /, "");
-        if (field === "event") current.event = val;
-        else if (field === "id") current.id = val;
-        else if (field === "data") current.data.push(val);
-      }
-    }
+    parser.push(value);
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Tiny DOM and SVG builders, seat colours and patterns. (Words live in i18n.js and games/*.js.)
 import { ui } from "./i18n.js";
 

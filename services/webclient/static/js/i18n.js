@@ -1,3 +1,4 @@
+// @ts-check
 // Words, not data: the message catalogue (i18n/<lang>.json, one per language with identical keys) and the filler.
 // Every action, log line, phase and panel label is an ICU MessageFormat template (plural, select, selectordinal,
 // number) with named parameters, filled from the engine's JSON object by FormatJS's intl-messageformat (vendored:
@@ -17,11 +18,17 @@ const compiled = new Map();
 
 /** Load the catalogue of `lang` (default: the player's or the browser's language) and set `<html lang>`. */
 export async function loadCatalogue(lang = chosenLanguage()) {
-  CAT = await api(`/i18n/${encodeURIComponent(lang)}.json`);
-  LANG = lang;
-  compiled.clear();
+  useCatalogue(await api(`/i18n/${encodeURIComponent(lang)}.json`), lang);
   document.documentElement.lang = lang;
   return CAT;
+}
+
+/** Speak `lang` with the catalogue `cat` from now on (loadCatalogue's second half; node's unit tests call it with a
+ * catalogue read from disk). */
+export function useCatalogue(cat, lang) {
+  CAT = cat;
+  LANG = lang;
+  compiled.clear();
 }
 
 export const catalogue = () => CAT;
@@ -94,7 +101,8 @@ export function fill(template, obj = {}, fmts = {}, ctx = {}) {
   const args = new Proxy(values, {
     has: () => true,
     get: (t, k) => {
-      const v = typeof k === "string" && k in t ? t[k] : "—";
+      if (typeof k !== "string") return undefined;
+      const v = k in t ? t[k] : "—";
       return typeof v === "number" && simple.has(k) && !src.includes(`{${k},`) ? number(v) : v;
     },
   });
@@ -166,10 +174,12 @@ export const wordsOf = (game, part) => (key, params = {}) => tr(game, part, key,
 export function localize(root = document) {
   bindLanguagePicker(LANG, root);
   for (const el of root.querySelectorAll("[data-i18n]")) {
+    if (!(el instanceof HTMLElement)) continue;
     const key = el.dataset.i18n;
     if (CAT.ui?.[key] !== undefined) el.textContent = ui(key);
   }
   for (const el of root.querySelectorAll("[data-i18n-attr]")) {
+    if (!(el instanceof HTMLElement)) continue;
     for (const pair of el.dataset.i18nAttr.split(";")) {
       const [attr, key] = pair.split(":").map((x) => x.trim());
       if (attr && CAT.ui?.[key] !== undefined) el.setAttribute(attr, ui(key));

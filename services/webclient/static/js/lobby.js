@@ -1,10 +1,18 @@
+// @ts-check
 // The lobby: catalog, game creation (humans and bots), matchmaking and the list of my games.
 import { api } from "./api.js";
 import { h, show, words } from "./dom.js";
 import { catalogue, errorText, loadCatalogue, localize, number, ui } from "./i18n.js";
 import { forgetGame, myGames, player, saveGame, savePlayer } from "./store.js";
 
-const $ = (id) => document.getElementById(id);
+/** An element of the page by id. @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** An <input> of the page by id. @param {string} id */
+const $input = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+/** A <select> of the page by id. @param {string} id */
+const $select = (id) => /** @type {HTMLSelectElement} */ (document.getElementById(id));
+/** A <button> of the page by id. @param {string} id */
+const $button = (id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
 let catalog = { games: [], bot_levels: [] };
 
 function status(text, isError = false) {
@@ -38,19 +46,19 @@ function renderCatalog() {
       h("td", {}, Object.entries(g.options).map(([k, o]) => h("div", {}, h("b", {}, optionName(k)),
         `: ${(o.choices || []).map(choiceName).join(", ")} `, h("span", { class: "muted" }, optionAbout(g.name, k, o))))))),
     ));
-  for (const sel of [$("create-game"), $("match-game")]) {
+  for (const sel of [$select("create-game"), $select("match-game")]) {
     sel.replaceChildren(...catalog.games.map((g) => h("option", { value: g.name }, g.title)));
   }
 }
 
 function renderCreateForm() {
-  const g = gameByName($("create-game").value);
+  const g = gameByName($select("create-game").value);
   if (!g) return;
-  const players = $("create-players");
+  const players = $input("create-players");
   players.min = g.min_players;
   players.max = g.max_players;
   const n = Math.min(g.max_players, Math.max(g.min_players, Number(players.value) || g.min_players));
-  players.value = n;
+  players.value = String(n);
   const opts = $("create-options");
   // keep the options already chosen for this game (changing the player count must not reset the map)
   const chosen = opts.dataset.game === g.name
@@ -70,7 +78,7 @@ function renderCreateForm() {
         kinds.map((k) => h("option", { value: k, selected: (before[i] ?? (i === 0 ? "human" : "bot:random")) === k },
           k === "human" ? ui("seat_human") : botLabel(k.slice(4), g)))))),
     levelTable(g));
-  $("match-players").value ||= g.min_players;
+  $input("match-players").value ||= g.min_players;
 }
 
 /** Seconds as people say them: "instant", "0.1 s", "1.6 s". */
@@ -106,21 +114,21 @@ function levelTable(g) {
 
 async function createGame(ev) {
   ev.preventDefault();
-  const g = gameByName($("create-game").value);
-  const players = Number($("create-players").value);
+  const g = gameByName($select("create-game").value);
+  const players = Number($input("create-players").value);
   const options = {};
   for (const sel of $("create-options").querySelectorAll("select")) options[sel.dataset.option] = JSON.parse(sel.value);
   const bots = {};
   for (let i = 0; i < players; i++) {
-    const kind = $(`seat-kind-${i}`).value;
+    const kind = $select(`seat-kind-${i}`).value;
     if (kind.startsWith("bot:")) bots[String(i)] = kind.slice(4);
   }
   const body = { game: g.name, players, options, bots };
-  if ($("create-seed").value !== "") body.seed = Number($("create-seed").value);
-  if ($("create-turn-seconds").value !== "") body.turn_seconds = Number($("create-turn-seconds").value);
-  $("create-submit").disabled = true;
+  if ($input("create-seed").value !== "") body.seed = Number($input("create-seed").value);
+  if ($input("create-turn-seconds").value !== "") body.turn_seconds = Number($input("create-turn-seconds").value);
+  $button("create-submit").disabled = true;
   try {
-    const me = await ensurePlayer($("match-name").value.trim() || null);
+    const me = await ensurePlayer($input("match-name").value.trim() || null);
     const created = await api("/v1/games", { method: "POST", token: me.api_key, body });
     saveGame({ game_id: created.game_id, game: g.name, title: g.title, seats: created.seats, player: me.name });
     status(ui("created_game", { title: g.title, id: created.game_id }));
@@ -128,7 +136,7 @@ async function createGame(ev) {
   } catch (err) {
     status(ui("create_failed", { message: errorText(err).text }), true);
   } finally {
-    $("create-submit").disabled = false;
+    $button("create-submit").disabled = false;
   }
 }
 
@@ -148,12 +156,12 @@ let polling = null;
 
 async function findMatch(ev) {
   ev.preventDefault();
-  const name = $("match-name").value.trim();
-  const g = gameByName($("match-game").value);
+  const name = $input("match-name").value.trim();
+  const g = gameByName($select("match-game").value);
   try {
     const me = await ensurePlayer(name);
-    const body = { game: g.name, players: Number($("match-players").value), options: {} };
-    if ($("match-bots").value !== "") body.bots_after_s = Number($("match-bots").value);
+    const body = { game: g.name, players: Number($input("match-players").value), options: {} };
+    if ($input("match-bots").value !== "") body.bots_after_s = Number($input("match-bots").value);
     const ticket = await api("/v1/matchmaking/tickets", { method: "POST", token: me.api_key, body });
     $("match-status").textContent = ui("searching", { title: g.title });
     $("match-cancel").hidden = false;
@@ -190,25 +198,93 @@ async function pollTicket(ticketId, me, g) {
   }
 }
 
+/** Player names by account id, asked once per page (GET /v1/players/{id}). @type {Map<string, Promise<string | null>>} */
+const accountNames = new Map();
+/** @param {string} id */
+function accountName(id) {
+  if (!accountNames.has(id)) accountNames.set(id, api(`/v1/players/${encodeURIComponent(id)}`, { tries: 2 }).then((p) => p.name, () => null));
+  return accountNames.get(id);
+}
+
+/** "Greedy bot", as the game page names a bot seat. @param {string} level */
+const botName = (level) => ui("bot", { level: level.charAt(0).toUpperCase() + level.slice(1) });
+
+/**
+ * Who I play against in a game (its other seats: players by their account names, bots by level); null when every
+ * seat is mine (hot-seat). @param {{seats?: {seat: number, kind: string, player_id: string | null, bot_level: string | null}[], bots?: Record<string, string>}} d
+ * @param {number[]} mine
+ */
+async function opponents(d, mine) {
+  const others = (d.seats || []).filter((s) => !mine.includes(s.seat));
+  if (!others.length) return null;
+  const names = await Promise.all(others.map(async (s) => (s.kind === "bot" ? botName(s.bot_level || d.bots?.[String(s.seat)] || "")
+    : (s.player_id && await accountName(s.player_id)) || ui("player_n", { n: s.seat + 1 }))));
+  return ui("game_against", { names: names.join(", ") });
+}
+
+/** How a finished game went for my best seat: won, or my place and score ("2nd of 3, 41 points"). */
+function result(d, mine) {
+  if (d.status === "aborted") return ui("game_aborted");
+  const scores = d.scores || [];
+  const place = (/** @type {number} */ s) => (d.winners.includes(s) ? 1
+    : 1 + scores.filter((x, o) => o !== s && (d.winners.includes(o) || x > scores[s])).length);
+  const best = [...mine].sort((a, b) => place(a) - place(b))[0];
+  if (best === undefined) return ui("game_finished");
+  const rank = place(best);
+  return d.winners.includes(best) ? ui("game_won", { score: scores[best] ?? 0 })
+    : ui("game_result", { place: rank <= 3 ? ui(`place_${rank}`) : ui("place_n", { n: rank }), players: d.players, score: scores[best] ?? 0 });
+}
+
+/** My games: each one's title, whom I play against, and how it stands or ended (issue #38 item 10). */
 async function renderMine() {
   const list = $("my-games");
   const games = myGames();
   if (!games.length) { list.replaceChildren(h("li", { class: "muted" }, ui("no_games_yet"))); return; }
   list.replaceChildren(...games.map((g) => {
     const st = h("span", { class: "muted" }, "…");
+    const against = h("span", { class: "against" }, "");
     const seats = g.seats.filter((s) => s.token).map((s) => s.seat);
     const item = h("li", {},
-      h("a", { href: `/game.html?id=${encodeURIComponent(g.game_id)}` }, `${titleOf(g.game, g.title)} · ${g.game_id}`),
-      ` — ${ui("seats_here", { n: seats.length })} — `, st, " ",
+      h("a", { href: `/game.html?id=${encodeURIComponent(g.game_id)}`, title: g.game_id }, titleOf(g.game, g.title)),
+      " — ", against, " — ", st, " ",
       h("button", { type: "button", class: "small", "aria-label": ui("forget_game", { id: g.game_id }),
         onclick: () => { forgetGame(g.game_id); renderMine(); } }, ui("forget")));
     const token = g.seats.find((s) => s.token)?.token;
-    api(`/v1/games/${encodeURIComponent(g.game_id)}`, { token }).then((d) => {
-      const mine = d.to_act.some((x) => seats.includes(x));
-      st.textContent = d.status === "finished" ? ui("game_finished") : ui(mine ? "game_your_turn" : "game_waiting");
-    }).catch((err) => { st.textContent = errorText(err).text; });
+    const mine = g.seats.map((s) => s.seat);
+    api(`/v1/games/${encodeURIComponent(g.game_id)}`, { token }).then(async (d) => {
+      against.textContent = (await opponents(d, mine)) || ui("seats_here", { n: seats.length });
+      const myTurn = d.to_act.some((x) => seats.includes(x));
+      st.textContent = d.status === "active" ? ui(myTurn ? "game_your_turn" : "game_waiting") : result(d, mine);
+    }).catch((err) => { st.textContent = errorText(err).text; against.textContent = ui("seats_here", { n: seats.length }); });
     return item;
   }));
+}
+
+/** My rating in each title I have played rated games of, and my place on its leaderboard (issue #38 item 10). */
+async function renderRatings() {
+  const root = $("my-rating");
+  const me = player();
+  const none = () => root.replaceChildren(h("p", { class: "muted" }, ui("rating_none")));
+  if (!me?.api_key) { none(); return; }
+  try {
+    const account = await api("/v1/players/me", { token: me.api_key });
+    const rated = Object.entries(account.ratings || {}).filter(([, r]) => r.games > 0);
+    if (!rated.length) { none(); return; }
+    const rows = await Promise.all(rated.map(async ([game, r]) => {
+      const board = await api(`/v1/leaderboard/${encodeURIComponent(game)}?limit=500`).catch(() => null);
+      const entry = board?.entries.find((e) => e.player_id === account.player_id);
+      return h("tr", { "data-game": game }, h("th", { scope: "row" }, titleOf(game, game)),
+        h("td", { "data-key": "rating" }, number(Math.round(r.ordinal))), h("td", {}, number(r.games)),
+        h("td", { "data-key": "place" }, entry ? ui("rating_place", { rank: entry.rank }) : ui("rating_unplaced")));
+    }));
+    root.replaceChildren(h("table", { class: "grid-table ratings-table" },
+      h("caption", { class: "sr-only" }, ui("lobby_my_rating")),
+      h("thead", {}, h("tr", {}, [ui("rating_game"), ui("levels_rating"), ui("rating_games"), ui("rating_place_h")]
+        .map((w) => h("th", { scope: "col" }, w)))),
+      h("tbody", {}, rows)));
+  } catch (err) {
+    root.replaceChildren(h("p", { class: "muted" }, errorText(err).text));
+  }
 }
 
 async function main() {
@@ -223,14 +299,15 @@ async function main() {
   }
   renderCatalog();
   renderCreateForm();
-  $("create-game").addEventListener("change", renderCreateForm);
-  $("create-players").addEventListener("change", renderCreateForm);
+  $select("create-game").addEventListener("change", renderCreateForm);
+  $input("create-players").addEventListener("change", renderCreateForm);
   $("create-form").addEventListener("submit", createGame);
   $("match-form").addEventListener("submit", findMatch);
-  $("match-game").addEventListener("change", () => { $("match-players").value = gameByName($("match-game").value).min_players; });
-  $("match-players").value = catalog.games[0]?.min_players ?? 2;
-  if (player()) $("match-name").value = player().name;
+  $select("match-game").addEventListener("change", () => { $input("match-players").value = String(gameByName($select("match-game").value).min_players); });
+  $input("match-players").value = String(catalog.games[0]?.min_players ?? 2);
+  if (player()) $input("match-name").value = player().name;
   renderMine();
+  renderRatings();
   status(ui("games_available", { n: catalog.games.length }));
   document.querySelector("main").classList.remove("loading"); // the forms appear once, filled: no layout shift
 }

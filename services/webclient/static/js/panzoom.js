@@ -1,3 +1,4 @@
+// @ts-check
 // The board frame's touch and mouse gestures (pointer events): drag pans the zoomed board inside its frame,
 // two fingers pinch to zoom about their midpoint, Ctrl+wheel zooms about the cursor. A drag never becomes a click
 // on the board target it started on. The zoom buttons and the keyboard (arrows scroll the focused frame,

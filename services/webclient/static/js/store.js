@@ -1,3 +1,4 @@
+// @ts-check
 // The browser's memory of my games and players (localStorage): seat tokens never leave this browser.
 
 const GAMES = "skyboard.games";

@@ -1,9 +1,11 @@
+// @ts-check
 // Aeroplanes board: destinations (board.json x/y) joined by coloured connections, each destination's
 // slots with airport tiles by stage and owner, the passenger waiting area and overflow, and the aircraft
 // display with the cards' data. Words: the catalogue's aeroplanes.board (and .regions, .text for the stages).
 import { h, icon, s, seatFill, use } from "../dom.js";
 import { section, ui, wordsOf } from "../i18n.js";
 import { svgRoot, target, text } from "./common.js";
+import { showWithRules } from "../rules.js";
 
 const W = 1020;
 const MAP_H = 800;
@@ -39,6 +41,12 @@ function cardInfo(data, number) {
     tiles: word("airport_tiles", { n: c.airportTiles }) });
 }
 
+/**
+ * The board of `view` (the interface of types.js Board).
+ * @param {import("../types.js").View} view @param {import("../types.js").BoardData} data
+ * @param {import("../types.js").Pick} pick @param {import("../types.js").Ctx} ctx
+ * @returns {[SVGSVGElement, ...HTMLElement[]]}
+ */
 export function draw(view, data, pick, ctx) {
   const name = ctx?.name || ((seat) => ui("player_n", { n: seat + 1 }));
   const board = data.board;
@@ -107,8 +115,29 @@ export function draw(view, data, pick, ctx) {
       const ref = `card:${c.card}`;
       const label = word("display_card", { cost: c.cost, card: cardInfo(data, c.card) });
       return h("li", { "data-ref": ref }, pick.refs.has(ref)
-        ? h("button", { type: "button", class: "card-pick", onclick: () => pick.onPick(ref) }, icon("aircraft-card"), label)
+        ? h("button", { type: "button", class: "card-pick", onclick: () => pick.onPick(ref, null) }, icon("aircraft-card"), label)
         : [icon("aircraft-card"), label]);
     })));
-  return [svg, display];
+  return [svg, display, eraTable(view, data)];
+}
+
+/**
+ * The board's VPs/Era table (AE-13; the data's vp_table): each era's VP for first and second place in each market
+ * and for the three best profits, the current era's row marked (issue #38 item 6: the table was nowhere on screen).
+ * @param {import("../types.js").View} view @param {import("../types.js").BoardData} data @returns {HTMLElement}
+ */
+function eraTable(view, data) {
+  const eras = data.vp_table?.eras || [];
+  const markets = Object.keys(eras[0]?.majority || {});
+  const section = h("section", { class: "panel era-table", "aria-labelledby": "era-table-h" },
+    showWithRules(h("h3", { id: "era-table-h" }), word("era_table")));
+  section.append(h("div", { class: "table-wrap" }, h("table", { class: "grid-table" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, word("era_table_era")),
+      markets.map((m) => h("th", { scope: "col" }, regionName(m))), h("th", { scope: "col" }, word("era_table_profit")))),
+    h("tbody", {}, eras.map((e) => h("tr", { class: e.era === view.era ? "me" : "", "aria-current": e.era === view.era ? "true" : null },
+      h("th", { scope: "row" }, word("era_table_row", { era: e.era })),
+      markets.map((m) => h("td", {}, (e.majority[m] || []).join(" / "))),
+      h("td", {}, (e.profit || []).join(" / "))))))),
+  h("p", { class: "muted" }, word("era_table_note")));
+  return section;
 }

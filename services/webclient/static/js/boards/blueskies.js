@@ -1,3 +1,4 @@
+// @ts-check
 // Blue Skies board: the grid of airports (data file col/row) coloured by region, each with its gate
 // spaces (owner colour, passengers at the gate), waiting passengers, value and the next gate's cost.
 // Words: the catalogue's blueskies.board.
@@ -14,6 +15,12 @@ const REGION_COLOURS = { NE: "#cfe2ff", MA: "#d3f9d8", SE: "#fff3bf", GL: "#e5db
 
 export const drawnKeys = ["airports", "bag"];
 
+/**
+ * The board of `view` (the interface of types.js Board).
+ * @param {import("../types.js").View} view @param {import("../types.js").BoardData} data
+ * @param {import("../types.js").Pick} pick @param {import("../types.js").Ctx} ctx
+ * @returns {[SVGSVGElement, ...HTMLElement[]]}
+ */
 export function draw(view, data, pick, ctx) {
   const name = ctx?.name || ((seat) => ui("player_n", { n: seat + 1 }));
   const owner = (o) => (o === "local" ? word("local_airline") : name(o));

@@ -1,3 +1,4 @@
+// @ts-check
 // OpenSky board: the map's airports and routes (lat/lon from the data file), aircraft tokens on routes,
 // hubs, cross-border routes, callsign markers with subsidy cubes, and the month's dice and market.
 // Words: the catalogue's opensky.board (country names under opensky.countries).
@@ -83,6 +84,12 @@ function legend(map) {
 
 export const drawnKeys = ["map", "callsigns", "subsidy_cubes", "dice", "market"];
 
+/**
+ * The board of `view` (the interface of types.js Board).
+ * @param {import("../types.js").View} view @param {import("../types.js").BoardData} data
+ * @param {import("../types.js").Pick} pick @param {import("../types.js").Ctx} ctx
+ * @returns {[SVGSVGElement, ...HTMLElement[]]}
+ */
 export function draw(view, data, pick, ctx) {
   const name = ctx?.name || ((seat) => ui("player_n", { n: seat + 1 }));
   const map = data[view.map] || data.europe;

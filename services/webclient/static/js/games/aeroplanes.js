@@ -1,3 +1,4 @@
+// @ts-check
 // Aeroplanes: Aviation Ascendant in the rulebook's words: destination and aircraft names instead of ids, the
 // Risk roll a route needs (AE-8.9 to AE-8.12) before you commit, panels and the final score categories.
 // Words: the catalogue's aeroplanes.text (formatters, panels, hints, end screen) and aeroplanes.state (labels).
@@ -54,6 +55,14 @@ export function rollsText(rolls) {
 }
 
 export const formatters = {
+  /** An era's scoring by source (AE-13): each market's and the profit's VP per player, not only the totals. */
+  era_awards(v, o, ctx) {
+    const parts = Object.entries(v || {}).map(([m, perSeat]) => {
+      const who = (perSeat || []).map((vp, seat) => (vp ? `${ctx.name(seat)} ${vp}` : null)).filter(Boolean);
+      return who.length ? word("era_award", { what: m === "profit" ? word("era_profit") : regionName(m), who: who.join(", ") }) : null;
+    }).filter(Boolean);
+    return parts.length ? parts.join("; ") : word("era_no_awards");
+  },
   place(v, o, ctx) { return placeName(v, ctx); },
   section(v, o, ctx) { return v === "overflow" ? word("overflow") : word("section", { place: placeName(v, ctx) }); },
   aircraft(v, o, ctx) { return card(v, ctx)?.name || word("aircraft_unknown", { number: v }); },
@@ -91,6 +100,7 @@ const player = (view, seat) => (view.players || []).find((p) => p.seat === seat)
 
 export function score(view, seat) { return player(view, seat).vp ?? 0; }
 
+/** A player card's key numbers. @returns {[string, string | number][]} */
 export function seatStats(view, seat, ctx) {
   const p = player(view, seat);
   const tiles = Object.values(p.supply || {}).reduce((a, b) => a + b, 0);
@@ -98,6 +108,7 @@ export function seatStats(view, seat, ctx) {
     [label("aircraft"), (p.aircraft || []).length], [label("supply"), tiles], [label("engine_failures"), p.engine_failures ?? 0]];
 }
 
+/** "On the table"; the first pair heads the status bar. @returns {[string, string | number][]} */
 export function tableInfo(view, ctx) {
   const adv = Object.entries(view.advantage_supply || {}).map(([k, n]) => `${advantageName(k, ctx)} ${n}`).join(", ");
   return [[label("era"), view.era], [label("first_player"), ctx.name(view.first_player)], [label("subsidy_notes"), view.subsidy_notes ?? "—"],
@@ -119,6 +130,9 @@ export function myPanel(view, seat, ctx) {
     (a.passengers || []).length ? word("carrying", { passengers: a.passengers.map((x) => formatters.passenger(x, {}, ctx)).join(", ") }) : "")))
     : h("p", { class: "muted" }, word("no_aircraft"))];
 }
+
+/** Nothing beside the phase above Aeroplanes' actions (its hints go on each button). */
+export function actionNote() { return null; }
 
 export function isChance(ev) {
   return ["risk_roll", "first_player_die", "advantage_roll", "attempt_failed", "attempt_crashed", "tile_placed", "shortfall"].includes(ev.type);
@@ -179,6 +193,9 @@ export function final(view, ctx, events) {
   };
 }
 
+/** Aeroplanes' end screen has no table beyond the categories'. */
+export function finalExtra() { return null; }
+
 export const RULE_OF = { choose_home: "AE-3", engine_maintenance: "AE-11", choose_action: "AE-6", buy_aircraft: "AE-7", place_tile: "AE-8",
   choose_route: "AE-8", keep_roll: "AE-11", radio_beacon: "AE-11", daring_pilot: "AE-11", pay_shortfall: "AE-8", abort: "AE-8",
   roll_next: "AE-8", end_action: "AE-8", claim_passenger: "AE-9", take_advantage: "AE-10", roll_advantage: "AE-10", pick_advantage_dice: "AE-10" };
@@ -208,10 +225,27 @@ function easiest(cardNo, target, ctx) {
     via: best.via ? formatters.place(best.via, {}, ctx) : null, rolls: rollsText(best.r) });
 }
 
+/** Era 1's income before the start city's modifier (AE-5.2: £12, e.g. Paris −1 gives £11, Berlin +2 £14). */
+const ERA1_INCOME = 12;
+
 export function hint(action, ctx) {
+  if (action.type === "choose_home") { // the start city's income modifier (AE-16.3), which the board prints beside it
+    const modifier = dest(action.city, ctx)?.incomeModifier;
+    return modifier === undefined ? null : word("home_income", { money: ERA1_INCOME + modifier });
+  }
   if (action.type === "place_tile" && (action.replace === null || action.replace !== ctx.me)) return easiest(action.card, action.target, ctx);
   if (action.type === "choose_route") return formatters.route_rolls(null, action, ctx);
   return null;
+}
+
+/** A tile's or a route's target under its region's name (AE-1: Europe, Africa, Asia/Australasia, the Americas):
+ * a tile can go to 50-60 places. */
+export function choiceGroup(action, ctx) {
+  const place = action.target ?? action.destination ?? action.city;
+  const region = place ? dest(place, ctx)?.region : null;
+  if (!region) return null;
+  const name = regionName(region);
+  return name.charAt(0).toLocaleUpperCase() + name.slice(1); // a heading: "The Americas"
 }
 
 export function refLabel(ref, ctx) {

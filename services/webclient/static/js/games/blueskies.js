@@ -1,8 +1,10 @@
+// @ts-check
 // Blue Skies in the rulebook's words: airport names, gate and buyout costs on the buttons, the budget in view,
 // my hand (the cards I hold, not a per-seat row), and the final region scoring as a table.
 // Words: the catalogue's blueskies.text (formatters, panels, end screen) and blueskies.state (labels).
 import { h, icon, seatBadge } from "../dom.js";
 import { joinAnd, section, wordsOf } from "../i18n.js";
+import { showWithRules } from "../rules.js";
 
 const word = wordsOf("blueskies", "text");
 const label = wordsOf("blueskies", "state");
@@ -40,12 +42,15 @@ export function variant(kind, o, ctx) {
 
 export function score(view, seat) { return view.scores?.[seat] ?? 0; }
 
+/** A player card's key numbers. @returns {[string, string | number][]} */
 export function seatStats(view, seat) {
   return [[label("income"), view.income?.[seat] ?? 0], [label("supply"), view.supply?.[seat] ?? 0],
     [label("hand_counts"), view.hand_counts?.[seat] ?? 0], [label("special_used"), word(view.special_used?.[seat] ? "used" : "ready")]];
 }
 
+/** "On the table"; the first pair heads the status bar. @returns {[string, string | number][]} */
 export function tableInfo(view, ctx) {
+  /** @type {[string, string | number][]} */
   const out = [[label("round"), view.round], [label("first_player"), ctx.name(view.first_player)],
     [label("deck_count"), word("deck_cards", { n: view.deck_count })],
     [label("bag"), word("bag", { red: view.bag?.red ?? "?", green: view.bag?.green ?? "?" })]];
@@ -99,7 +104,7 @@ export function finalExtra(view, ctx) {
   const f = view.final;
   if (!f) return null;
   const seats = (f.scores || []).map((_, i) => i);
-  return h("table", { class: "grid-table regions-table" }, h("caption", {}, word("regions_caption")),
+  return h("table", { class: "grid-table regions-table" }, showWithRules(h("caption", {}), word("regions_caption")),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, word("region")), seats.map((s) => h("th", { scope: "col" }, seatBadge(s), " ", ctx.name(s))))),
     h("tbody", {}, f.regions.map((r) => h("tr", {}, h("th", { scope: "row" }, word("region_bonus", { region: regionName(r.region, ctx), bonus: r.first_bonus })),
       seats.map((s) => h("td", {}, `${r.values[s]}`, r.first.includes(s) ? h("b", {}, ` +${r.first_bonus}`) : r.second.includes(s) ? h("b", {}, ` +${r.second_bonus}`) : ""))))));
@@ -109,6 +114,9 @@ export const RULE_OF = { buy_gate: "BS-8.1", buyout: "BS-8.1", done: "BS-8.1", p
   help: "BS-8.6", help_done: "BS-8.6" };
 
 export function hint() { return null; }
+
+/** Blue Skies' lists are short: no headings. */
+export function choiceGroup() { return null; }
 
 export function refLabel(ref, ctx) { return formatters.airport(ref, {}, ctx); }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // OpenSky in the rulebook's words: formatters for the catalogue's templates, the panels' contents, the
 // final score categories and the hints (which itineraries you can fly for this month's market).
 // Words: the catalogue's opensky.text (formatters, panels, hints, end screen) and opensky.state (labels).
@@ -54,15 +55,16 @@ const onBoard = (p) => Object.values(p.aircraft || {}).reduce((a, b) => a + b, 0
 
 export function score(view, seat) { return player(view, seat).score?.total ?? 0; }
 
-/** Public resources of a seat for its player panel: [label, value] pairs. */
+/** Public resources of a seat for its player card: [label, value] pairs. @returns {[string, string | number][]} */
 export function seatStats(view, seat) {
   const p = player(view, seat);
   return [[label("hand_count"), (p.hand || []).length], [label("aircraft_on_board"), onBoard(p)],
     [label("ancillary_unused"), p.ancillary_unused ?? 0], [label("flash_deal"), word(p.flash_deal ? "ready" : "used")]];
 }
 
-/** The month, the market and what was rolled. */
+/** The month, the market and what was rolled; the first pair heads the status bar. @returns {[string, string | number][]} */
 export function tableInfo(view, ctx) {
+  /** @type {[string, string | number][]} */
   const out = [[label("month"), word("month_season", { month: monthName(view.month_name), season: view.season ?? "—" })],
     [label("roller"), ctx.name(view.roller)]];
   if ((view.dice || []).length) out.push([label("dice"), joinAnd(view.dice.map((c) => `${c} (${view.callsigns?.[c] || "?"})`))]);
@@ -92,6 +94,12 @@ export function myPanel(view, seat, ctx) {
   return out;
 }
 
+/** Nothing beside the phase above OpenSky's actions (its hints go on each button). */
+export function actionNote() { return null; }
+
+/** OpenSky's end screen has no table beyond the categories'. */
+export function finalExtra() { return null; }
+
 export function isChance(ev) { return ["dice_rolled", "price_check", "bids_revealed", "market_won", "market_not_travelled"].includes(ev.type); }
 
 /** Score categories of the end screen (OS-19.2), from the final view's score breakdown; no tie-break (OS-19.4). */
@@ -113,6 +121,11 @@ export function hint(action) {
   if (action.type === "bid" && action.itinerary.length > 2) return word("hint_one_stop");
   if (action.type === "add_ancillaries" && action.tokens) return word("hint_price_die", { fees: action.tokens * 100 });
   return null;
+}
+
+/** A route under the airport it starts from ("Amsterdam (AMS)"): the draft offers some 50 routes (OS-6). */
+export function choiceGroup(action, ctx) {
+  return action.type === "place_aircraft" && typeof action.route === "string" ? formatters.airport(action.route.split("-")[0], {}, ctx) : null;
 }
 
 export function refLabel(ref, ctx) { return /^[A-Z]{3}$/.test(ref) ? formatters.airport(ref, {}, ctx) : formatters.route(ref); }

@@ -1,0 +1,73 @@
+// @ts-check
+// The board frame: draws the game's board (boards/<game>.js) with the targets legal actions name, marks the last
+// move's and the chosen elements, and zooms about a point.
+import { h } from "../dom.js";
+import { refsOf } from "../actions.js";
+import { ui } from "../i18n.js";
+import { $, boardOf, ctxFor, pres, st } from "./state.js";
+
+/** @typedef {import("../types.js").View} View */
+/** @typedef {import("../types.js").Pick} Pick */
+
+/** Add `cls` to the board elements named by `refs` (and remove it from every other). @param {Element} svg @param {string} cls @param {Iterable<string>} refs */
+function mark(svg, cls, refs) {
+  svg.querySelectorAll(`.${cls}`).forEach((el) => el.classList.remove(cls));
+  for (const ref of refs) svg.querySelectorAll(`[data-ref="${CSS.escape(ref)}"]`).forEach((el) => el.classList.add(cls));
+}
+
+/** The board refs of the staged choice, or of the narrowed list. */
+const chosenRefs = () => (st.staged ? [st.staged.ref] : st.filterRefs || []);
+
+/**
+ * Draw the board of `view`. With `onPick`, the targets of my legal actions are buttons calling it (a click with its
+ * event, the keyboard with null); without it (a replay, a spectator) nothing is a target.
+ * @param {View} view @param {Pick["onPick"] | null} onPick
+ */
+export function drawBoard(view, onPick) {
+  const board = boardOf();
+  /** @type {Set<string>} */
+  const refs = new Set();
+  if (onPick) st.actions.forEach((a) => refsOf(a).forEach((r) => refs.add(r)));
+  /** @type {Pick} */
+  const pick = { refs, onPick: onPick || (() => {}), label: (ref) => pres().refLabel(ref, ctxFor(view)) || ref };
+  if (!st.boardData) {
+    $("board").replaceChildren(h("p", { class: "muted" }, ui("loading_board")));
+    $("board-extra").replaceChildren();
+    return;
+  }
+  const [svg, ...extra] = board.draw(view, st.boardData, pick, ctxFor(view));
+  mark(svg, "selected", chosenRefs());
+  mark(svg, "last-move", st.lastRefs);
+  svg.classList.toggle("staging", !!st.staged); // the other targets step back while a choice waits for its confirmation
+  svg.style.width = `${100 * st.zoom}%`;
+  $("board").replaceChildren(svg);
+  $("board-extra").replaceChildren(...extra);
+}
+
+/** Highlight the board elements the latest events named, in place (the board is not redrawn). */
+export function markLastMove() {
+  const svg = $("board").querySelector("svg");
+  if (svg) mark(svg, "last-move", st.lastRefs);
+}
+
+/**
+ * Zoom the board (1 = fit, up to 4), keeping the board point under `anchor` (client coordinates; default: the
+ * frame's centre) where it is.
+ * @param {number} z @param {{x: number, y: number} | null} [anchor]
+ */
+export function setZoom(z, anchor = null) {
+  const frame = $("board");
+  const old = st.zoom;
+  st.zoom = Math.max(1, Math.min(4, z));
+  const svg = frame.querySelector("svg");
+  if (!svg) return;
+  const box = frame.getBoundingClientRect();
+  const ax = (anchor ? anchor.x : box.left + box.width / 2) - box.left;
+  const ay = (anchor ? anchor.y : box.top + box.height / 2) - box.top;
+  const px = (frame.scrollLeft + ax) / old; // the anchor's board point, in "fit" pixels
+  const py = (frame.scrollTop + ay) / old;
+  svg.style.width = `${100 * st.zoom}%`;
+  frame.classList.toggle("zoomed", st.zoom > 1);
+  frame.scrollLeft = px * st.zoom - ax;
+  frame.scrollTop = py * st.zoom - ay;
+}
