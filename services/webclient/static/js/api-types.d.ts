@@ -2095,7 +2095,7 @@ export interface components {
             cpu_seconds?: number | null;
             /**
              * Rating
-             * @description Openskill ordinal over the ladder's games; null until measured.
+             * @description Bradley-Terry rating on the Elo scale, greedy = 0, over the ladder's games (bench/RESULTS.md 'The ladder'); null until measured.
              */
             rating?: number | null;
             /**
@@ -3783,6 +3783,7 @@ export interface operations {
                      *         "random",
                      *         "greedy",
                      *         "mcts-easy",
+                     *         "fast",
                      *         "mcts-normal",
                      *         "mcts-hard"
                      *       ],
