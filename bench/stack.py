@@ -139,7 +139,7 @@ class Stack:
             "ALLOW_ANONYMOUS_CREATE": "true",
             **self.service_env,
         }
-        self.procs["service"] = Proc("service", [sys.executable, "-m", "services.run"], service_env,
+        self.procs["service"] = Proc("service", [sys.executable, "-m", "services.gamestate"], service_env,
                                      lambda: grpc_ready(self.grpc_addr), self.log_dir, cwd=self.root)
         gateway_env = {
             **base, "GATEWAY_PORT": str(self.gateway_port), "GATEWAY_REDIS_URL": self.redis_url,

@@ -1,6 +1,6 @@
 """Bot workers: Celery tasks that play bot seats through the game-state service.
 
-    celery -A services.workers.app worker -Q bots --pool=prefork --concurrency=2
+    python -m services.workers --concurrency 2    (celery -A services.workers.app:app worker, __main__.py)
 
 - `skyboard.bot_move(game_id, seat, version)` (tasks.py, logic in move.py):
   load the state at `version` from Redis through the service's storage layer
@@ -21,3 +21,6 @@
 Configuration (environment, besides the service's Settings: REDIS_URL,
 KEY_PREFIX, BOT_QUEUE, SERVICE_SECRET): see config.py.
 """
+
+#: The Celery app (module:attribute) every bot worker runs (python -m services.workers); it registers skyboard.bot_move.
+WORKER_APP = "services.workers.app:app"
