@@ -71,7 +71,7 @@ class Stack:
             "ALLOW_ANONYMOUS_CREATE": "true",
             **self.service_env,
         }
-        self.procs["service"] = Proc("service", [sys.executable, "-m", "services.run"], service_env,
+        self.procs["service"] = Proc("service", [sys.executable, "-m", "services.gamestate"], service_env,
                                      lambda: grpc_serving(self.grpc_addr, 1.0), self.log_dir, cwd=self.root)
         gateway_env = {
             **base, "GATEWAY_PORT": str(self.gateway_port), "GATEWAY_REDIS_URL": self.redis_url,

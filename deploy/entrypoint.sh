@@ -1,5 +1,5 @@
 #!/bin/sh
-# One image, one role per container: `entrypoint.sh <role> [extra args]`.
+# One image, one role per container: `entrypoint.sh <role> [extra args]`, each role `python -m services.<role>`.
 # Every role reads the same environment variables as `make run` (services/settings.py,
 # services/gateway/settings.py, services/matchmaker/settings.py, services/ops_exporter.py); nothing is configured here
 # except where each process listens inside the container.
@@ -14,7 +14,7 @@ case "$role" in
     # never publish it (docker-compose.yml does not; deploy/k8s/ restricts it with a NetworkPolicy)
     export GRPC_ADDR="${GRPC_ADDR:-0.0.0.0:50051}" ADMIN_GRPC_ADDR="${ADMIN_GRPC_ADDR:-0.0.0.0:50052}"
     export METRICS_ADDR="${METRICS_ADDR:-0.0.0.0}"
-    exec python -m services.run "$@"
+    exec python -m services.gamestate "$@"
     ;;
   gateway)
     export GATEWAY_HOST="${GATEWAY_HOST:-0.0.0.0}"
@@ -28,8 +28,7 @@ case "$role" in
     # Celery forks its pool: metrics go through prometheus-client's multiprocess files.
     export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-/tmp/prometheus}" METRICS_ADDR="${METRICS_ADDR:-0.0.0.0}"
     rm -rf "$PROMETHEUS_MULTIPROC_DIR" && mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
-    exec python -m celery -A services.workers.app:app worker -Q "${BOT_QUEUE:-bots}" -n "worker@$(hostname)" \
-      --concurrency "${WORKER_CONCURRENCY:-2}" --loglevel INFO --without-gossip --without-mingle "$@"
+    exec python -m services.workers --name "worker@$(hostname)" --concurrency "${WORKER_CONCURRENCY:-2}" "$@"
     ;;
   exporter)
     export EXPORTER_HOST="${EXPORTER_HOST:-0.0.0.0}"

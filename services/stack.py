@@ -35,8 +35,6 @@ from services.launch import die_with_parent, port_owner
 from services.ops_exporter import ExporterSettings
 from services.settings import Settings
 
-#: The Celery app (module:attribute) the bot workers run; it registers skyboard.bot_move.
-WORKER_APP = "services.workers.app:app"
 #: The workers' own default metrics port (services/workers/config.py); worker i gets this + i - 1.
 WORKER_METRICS_PORT = 9102
 #: A child without a health endpoint counts as healthy once it has stayed alive this long.
@@ -149,7 +147,8 @@ def plan() -> list[Role]:
     gw_base = f"http://{_local(gateway.host)}:{gateway.port}"
     roles = [
         Role(
-            "gamestate", [py, "-m", "services.run"], {"ARCHIVE_URL": archive_url}, _bind(grpc_serving, grpc_target),
+            "gamestate", [py, "-m", "services.gamestate"], {"ARCHIVE_URL": archive_url},
+            _bind(grpc_serving, grpc_target),
             [f"gRPC       {grpc_target} (skyboard.v1.GameService, health, reflection)",
              f"internal   {admin_target} (skyboard.v1.GameAdmin: gateway, matchmaker, workers)"]
             + ([f"metrics    http://127.0.0.1:{settings.metrics_port}/metrics (game-state service)"]
@@ -163,9 +162,7 @@ def plan() -> list[Role]:
         port = worker_metrics + i - 1 if worker_metrics else 0
         roles.append(Role(
             f"worker{i}",
-            [py, "-m", "celery", "-A", WORKER_APP, "worker", "-Q", settings.bot_queue, "-n", node,
-             "--concurrency", str(stack.worker_concurrency), "--loglevel", "INFO", "--without-gossip",
-             "--without-mingle"],
+            [py, "-m", "services.workers", "--name", node, "--concurrency", str(stack.worker_concurrency)],
             # the prefork pool's children write metric files; the worker's exporter adds them up
             {"WORKER_METRICS_PORT": str(port), "PROMETHEUS_MULTIPROC_DIR": "",
              "GAMESTATE_TARGET": env.get("GAMESTATE_TARGET", admin_target)},

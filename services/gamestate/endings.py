@@ -1,7 +1,7 @@
 """How games end early: abort, abandoned seats (consecutive timeouts, inactivity) and the zombie hand-over.
 
 Why a module of its own: these rules are about the platform's seats, not about any game, and they are shared
-by Resign, the turn clock (`GameStateService._expire`), Abort and the inactivity sweep. The service holds no
+by Resign, the turn clock (services/gamestate/turn_clock.py), Abort and the inactivity sweep. The service holds no
 rules logic: a zombie seat is just a bot seat (the worker asks the engine), and a seat auto-played without a
 bot gets the engine's `default_action`.
 
@@ -24,17 +24,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Collection
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.core import Event
 from services import standings
-from services.gamestate import errors, metrics
+from services.gamestate import errors
+from services.gamestate.bot_dispatch import BotDispatch
+from services.gamestate.bots import bot_levels
+from services.gamestate.lookup import Lookup
+from services.gamestate.pipeline import Pipeline, running_deadlines
 from services.gamestate.records import Commit, Meta
 from services.gamestate.store import dumps, now_ms
-
-if TYPE_CHECKING:
-    from engine.core import State
-    from services.gamestate.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -122,45 +122,92 @@ def undecided_humans(meta: Meta, entries: list[dict[str, Any]]) -> list[int]:
 
 
 class Endings:
-    """GameStateService's abort, abandonment and inactivity sweep (mixed into it; uses its helpers)."""
+    """Resign, abort and the inactivity sweep: each builds its change and commits it through the pipeline."""
 
-    store: Store
-    zombie_bot_level: str
-    inactive_game_ms: int
+    def __init__(self, lookup: Lookup, pipeline: Pipeline, bots: BotDispatch, *, zombie_bot_level: str,
+                 inactive_game_ms: int):
+        self.lookup = lookup
+        self.store = lookup.store
+        self.pipeline = pipeline
+        self.bots = bots
+        if zombie_bot_level and zombie_bot_level not in bot_levels():
+            raise ValueError(f"ZOMBIE_BOT_LEVEL {zombie_bot_level!r} is not a bot level: {', '.join(bot_levels())}")
+        #: who plays resigned and abandoned seats ("" = the engine's default decision)
+        self.zombie_bot_level = zombie_bot_level
+        #: an active game with no commit for this long ends (0 = never): see sweep_inactive
+        self.inactive_game_ms = inactive_game_ms
 
-    if TYPE_CHECKING:  # GameStateService provides these
-        async def _meta(self, game_id: str) -> Meta: ...
-        async def _seat(self, meta: Meta, token: str, *, required: bool) -> int | None: ...
-        async def _state(self, meta: Meta) -> tuple[int, State]: ...
-        def _bot_wait_ms(self, bots: dict[int, str], to_act: list[int]) -> int | None: ...
-        async def _after_commit(self, meta: Meta, version: int, state: State,
-                                deadlines: dict[int, int] | None = None, *, follow_up: bool = False) -> None: ...
+    # ------------------------------------------------------------------ resign
+
+    async def resign(self, game_id: str, token: str, bot_level: str) -> int:
+        """Resign the token's seat: the zombie bot (ZOMBIE_BOT_LEVEL) plays it from now on. Only an unrated game
+        lets the client name another level (`bot_level`); the player ranks last if the game is rated."""
+        meta = await self.lookup.meta(game_id)
+        seat = await self.lookup.seat(meta, token, required=True)
+        if bot_level and meta.rated:
+            raise errors.invalid(
+                f"a rated game's resigned seat is played by the zombie level ({self.zombie_bot_level or 'default'}); "
+                "leave bot_level empty", "bot_level_not_allowed")
+        if bot_level and bot_level not in bot_levels():
+            raise errors.invalid(f"unknown bot level {bot_level!r}; known: {', '.join(bot_levels())}")
+        if seat in meta.bots:
+            raise errors.unauthenticated("this seat was resigned or abandoned: a bot plays it now")
+        level = bot_level or self.zombie_bot_level
+        for _attempt in range(5):  # a resignation does not depend on the position: retry a lost race
+            if meta.ended:
+                raise errors.precondition("the game is over", "game_over")
+            version = await self._resign_once(meta, seat, level)
+            if version is not None:
+                return version
+            meta = await self.lookup.meta(game_id)
+        raise errors.stale(meta.version, meta.version)
+
+    async def _resign_once(self, meta: Meta, seat: int, bot_level: str) -> int | None:
+        """One compare-and-set attempt at resigning; None if the game moved on meanwhile."""
+        version, state = await self.lookup.state(meta)
+        if version != meta.version:
+            return None  # resigned/bots below must come from the metadata of the version we commit on
+        bot_level = zombie_level(meta.players, {*meta.forfeited, seat}, bot_level)
+        seats = hand_over(meta, seat, bot_level, "resigned")
+        events = [Event("seat_resigned", {"seat": seat, "bot": bot_level or None}).to_json(),
+                  *forfeit_events(meta.players, seats.forfeited, "resigned")]
+        commit = Commit.resign(
+            version, state, seat, events, meta.clock_ms, running_deadlines(meta.deadlines, state.to_act(), -1),
+            extra_meta={**seats.fields(),
+                        "timeouts": timeouts_field({s: n for s, n in meta.timeouts.items() if s != seat})},
+            bot_wait_ms=self.bots.wait_ms(seats.bots, state.to_act()),
+            reserves=meta.reserves,
+            forfeited=seats.forfeited,
+        )
+        result = await self.pipeline.run(meta, commit, after=seats.apply_to(meta))
+        if result.status == "stale":
+            return None
+        if result.status != "ok":
+            raise errors.not_found(meta.game_id)
+        return result.version or 0
 
     # ------------------------------------------------------------------ abort
 
     async def abort(self, game_id: str, token: str) -> int:
         """End the game unrated (status "aborted") on a seat's request, while the abort rule allows it."""
-        meta = await self._meta(game_id)
-        seat = await self._seat(meta, token, required=True)
+        meta = await self.lookup.meta(game_id)
+        seat = await self.lookup.seat(meta, token, required=True)
         if meta.ended:
             raise errors.precondition("the game has already ended", "game_over")
-        version, state = await self._state(meta)
+        version, state = await self.lookup.state(meta)
         if version != meta.version:
             raise errors.stale(meta.version, version)
         refusal = await self._abort_refusal(meta)
         if refusal:
             raise errors.precondition(refusal, "abort_not_allowed")
         event = Event("game_aborted", {"seat": seat, "reason": "requested"}).to_json()
-        result = await self.store.commit(
-            game_id,
-            Commit.abort(version, state, seat, [event], meta.clock_ms, reserves=meta.reserves,
-                         forfeited=meta.forfeited),
-        )
+        result = await self.pipeline.run(
+            meta, Commit.abort(version, state, seat, [event], meta.clock_ms, reserves=meta.reserves,
+                               forfeited=meta.forfeited))
         if result.status == "stale":
             raise errors.stale(version, result.version or 0)
         if result.status != "ok":
             raise errors.not_found(game_id)
-        metrics.ENDINGS.labels(meta.game, "aborted").inc()
         return result.version or 0
 
     async def _abort_refusal(self, meta: Meta) -> str | None:
@@ -200,10 +247,7 @@ class Endings:
             event = Event("game_aborted", {"seat": None, "reason": "inactive"}).to_json()
             commit = Commit.abort(version, state, None, [event], meta.clock_ms, reserves=meta.reserves, at_ms=now,
                                   forfeited=meta.forfeited)
-            if (await self.store.commit(game_id, commit)).status == "ok":
-                metrics.ENDINGS.labels(meta.game, "aborted").inc()
-                return 1
-            return 0
+            return 1 if (await self.pipeline.run(meta, commit)).status == "ok" else 0
         gone = [s for s in state.to_act() if s in meta.playing_humans()]
         if not gone:
             await self.store.touch(game_id, now)  # waits on bots or auto-play: look again a period later
@@ -220,13 +264,6 @@ class Endings:
         commit = Commit.abandon(
             version, state, events, meta.clock_ms, dict(meta.deadlines), reserves=meta.reserves, at_ms=now,
             extra_meta={**seats.fields(), "timeouts": timeouts_field(timeouts)},
-            bot_wait_ms=self._bot_wait_ms(seats.bots, state.to_act()), forfeited=seats.forfeited,
+            bot_wait_ms=self.bots.wait_ms(seats.bots, state.to_act()), forfeited=seats.forfeited,
         )
-        result = await self.store.commit(game_id, commit)
-        if result.status != "ok":
-            return 0
-        for seat in gone:
-            await self.store.revoke_seat_token(game_id, seat)
-            metrics.ENDINGS.labels(meta.game, "abandoned").inc()
-        await self._after_commit(seats.apply_to(meta), result.version or 0, state, result.deadlines)
-        return 1
+        return 1 if (await self.pipeline.run(meta, commit, after=seats.apply_to(meta))).status == "ok" else 0

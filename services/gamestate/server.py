@@ -29,12 +29,14 @@ from services.credentials import ServiceCredentials
 from services.gamestate import errors, metrics
 from services.gamestate.archiver import Archiver, run_archiver
 from services.gamestate.bots import CeleryDispatcher, Dispatcher, NoDispatcher, bot_level_details_json
+from services.gamestate.creation import CreateArgs
 from services.gamestate.endings import seat_states
+from services.gamestate.lookup import Registry
 from services.gamestate.pb import SERVICE_NAME, pb2, pb2_grpc
 from services.gamestate.public_port import PublicGate
 from services.gamestate.quotas import QuotaBook, Quotas
 from services.gamestate.records import Meta
-from services.gamestate.service import CreateArgs, GameStateService, Registry, ViewData
+from services.gamestate.service import GameStateService, ViewData
 from services.gamestate.store import Store, dumps, game_status, result_winners
 from services.redis_clients import async_redis
 from services.settings import Settings
@@ -193,7 +195,7 @@ class GameServicer(pb2_grpc.GameServiceServicer):
         game = getattr(request, "game", "")
         if game and game in self.service.registry.names():
             return game
-        return self.service.game_names.get(getattr(request, "game_id", ""), "-")
+        return self.service.lookup.game_names.get(getattr(request, "game_id", ""), "-")
 
     @_handler("ListCatalog")
     async def ListCatalog(self, request, context):
@@ -215,7 +217,7 @@ class GameServicer(pb2_grpc.GameServiceServicer):
 
     @_handler("CreateGame")
     async def CreateGame(self, request, context):
-        return _created(await self.service.create(_create_args(request), anonymous=True))
+        return _created(await self.service.creator.create(_create_args(request), anonymous=True))
 
     @_handler("GetGame")
     async def GetGame(self, request, context):
@@ -230,7 +232,7 @@ class GameServicer(pb2_grpc.GameServiceServicer):
 
     @_handler("SubmitAction")
     async def SubmitAction(self, request, context):
-        r = await self.service.submit(
+        r = await self.service.moves.submit(
             request.game_id, request.token, request.action_json, request.expected_version, request.idempotency_key
         )
         return _submitted(r)
@@ -241,7 +243,7 @@ class GameServicer(pb2_grpc.GameServiceServicer):
             if self.gate is not None:
                 await self.gate.admit(context, request.token)
                 slot = self.gate.open_stream(context, request.token)
-            stream = await self.service.watch(
+            stream = await self.service.watcher.watch(
                 request.game_id,
                 request.token,
                 request.after_version if request.HasField("after_version") else None,
@@ -280,12 +282,12 @@ class GameServicer(pb2_grpc.GameServiceServicer):
 
     @_handler("Resign")
     async def Resign(self, request, context):
-        version = await self.service.resign(request.game_id, request.token, request.bot_level)
+        version = await self.service.endings.resign(request.game_id, request.token, request.bot_level)
         return pb2.ResignResponse(version=version)
 
     @_handler("Abort")
     async def Abort(self, request, context):
-        return pb2.AbortResponse(version=await self.service.abort(request.game_id, request.token))
+        return pb2.AbortResponse(version=await self.service.endings.abort(request.game_id, request.token))
 
     @_handler("RotateToken")
     async def RotateToken(self, request, context):
@@ -345,12 +347,12 @@ class GameAdminServicer(pb2_grpc.GameAdminServicer):
     @_handler("Admin.CreateGame")
     async def CreateGame(self, request, context):
         args = _create_args(request.game, request.owner, request.rated, request.seat_players)
-        return _created(await self.service.create(args))
+        return _created(await self.service.creator.create(args))
 
     @_internal
     @_handler("Admin.CreateGames")
     async def CreateGames(self, request, context):
-        results = await self.service.create_many(
+        results = await self.service.creator.create_many(
             [_create_args(r.game, r.owner, r.rated, r.seat_players) for r in request.games]
         )
         out = pb2.CreateGamesResponse()
@@ -365,7 +367,7 @@ class GameAdminServicer(pb2_grpc.GameAdminServicer):
     @_internal
     @_handler("Admin.SubmitBotAction")
     async def SubmitBotAction(self, request, context):
-        r = await self.service.submit_bot(
+        r = await self.service.moves.submit_bot(
             request.game_id, request.seat, request.action_json, request.expected_version, request.idempotency_key
         )
         return _submitted(r)
@@ -541,7 +543,7 @@ async def _open_archive(settings: Settings, service: GameStateService) -> tuple[
     engine = make_engine(settings.archive_url or "")
     await upgrade(engine)
     repo = ArchiveRepository(engine)
-    service.archive = ArchivedReads(repo, service.registry.get)
+    service.lookup.archive = ArchivedReads(repo, service.registry.get)
     if settings.archive_interval_s <= 0:
         return repo, None
     store = service.store

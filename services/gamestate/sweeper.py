@@ -20,15 +20,15 @@ log = logging.getLogger(__name__)
 async def run_sweeper(service: GameStateService, interval_s: float, stop: asyncio.Event) -> None:
     """Sweep expired turn clocks, stalled bot waits and inactive games every interval_s until `stop` is set;
     refresh the active-games gauge."""
-    indexed = service.inactive_game_ms <= 0  # games of earlier releases join the inactivity index once
+    indexed = service.endings.inactive_game_ms <= 0  # games of earlier releases join the inactivity index once
     while not stop.is_set():
         try:
             if not indexed:
                 await service.store.index_untouched()
                 indexed = True
-            await service.sweep_once()
-            await service.redispatch_stalled_bots()
-            await service.sweep_inactive()
+            await service.clock.sweep_once()
+            await service.bots.redispatch_stalled()
+            await service.endings.sweep_inactive()
             metrics.ACTIVE_GAMES.set(await service.store.count_active())
         except Exception:
             if stop.is_set():

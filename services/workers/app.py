@@ -1,4 +1,4 @@
-"""The worker's Celery entry point: `celery -A services.workers.app worker -Q <BOT_QUEUE>`.
+"""The worker's Celery app, which `python -m services.workers` runs (`celery -A services.workers.app:app worker`).
 
 Importing it registers the tasks on the shared app; when the worker is ready
 it starts the metrics exporter. (Stalled decisions are re-queued by the

@@ -7,7 +7,7 @@ import pkgutil
 
 from prometheus_client import REGISTRY, CollectorRegistry
 
-from services.stack import WORKER_APP
+from services.workers import WORKER_APP
 
 # the suffixes prometheus_client adds to a family's samples, per type
 _SUFFIXES = {

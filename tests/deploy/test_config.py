@@ -22,7 +22,7 @@ import yaml
 from services.gateway.settings import GatewaySettings
 from services.ops_exporter import ExporterSettings
 from services.settings import Settings
-from services.stack import WORKER_APP
+from services.workers import WORKER_APP
 from tests.deploy.conftest import (
     DEPLOY,
     ROOT,

@@ -154,7 +154,7 @@ def test_a_taken_grpc_port_stops_the_service_with_a_clear_error():
     old.start()
     try:
         result = subprocess.run(
-            [sys.executable, "-m", "services.run"], cwd=ROOT, capture_output=True, text=True, timeout=60,
+            [sys.executable, "-m", "services.gamestate"], cwd=ROOT, capture_output=True, text=True, timeout=60,
             env=_service_env(GRPC_ADDR=f"127.0.0.1:{port}", METRICS_PORT="0"),
         )
     finally:
@@ -170,7 +170,7 @@ def test_a_taken_metrics_port_stops_the_service_with_a_clear_error():
         taken.listen()
         metrics = taken.getsockname()[1]
         result = subprocess.run(
-            [sys.executable, "-m", "services.run"], cwd=ROOT, capture_output=True, text=True, timeout=60,
+            [sys.executable, "-m", "services.gamestate"], cwd=ROOT, capture_output=True, text=True, timeout=60,
             env=_service_env(GRPC_ADDR=f"127.0.0.1:{free_port()}", METRICS_PORT=str(metrics),
                              METRICS_ADDR="127.0.0.1"),
         )

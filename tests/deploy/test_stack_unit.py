@@ -10,7 +10,7 @@ import pytest
 from services import local_redis
 from services.healthcheck import redis_answers
 from services.launch import free_port
-from services.stack import WORKER_APP, Output, StackSettings, ensure_redis, plan
+from services.stack import Output, StackSettings, ensure_redis, plan
 
 
 def _started_on_a_free_port(capsys) -> tuple[str, str]:
@@ -86,7 +86,7 @@ def test_plan_follows_the_environment(monkeypatch):
     assert [roles[f"worker{i}"].env["WORKER_METRICS_PORT"] for i in (1, 2)] == ["9300", "9301"]
     assert roles["worker1"].env["GAMESTATE_TARGET"] == "127.0.0.1:50998"
     assert roles["gamestate"].ports[:2] == [50999, 50998]  # both listeners' ports are checked free first
-    assert WORKER_APP in roles["worker1"].argv
+    assert roles["worker1"].argv[1:3] == ["-m", "services.workers"]  # the container's worker entry point
     monkeypatch.setenv("GATEWAY_GAMESTATE_ADDR", "dns:///elsewhere:1")
     assert {r.name: r for r in plan()}["gateway"].env["GATEWAY_GAMESTATE_ADDR"] == "dns:///elsewhere:1"
     monkeypatch.setenv("ARCHIVE_URL", "postgresql+asyncpg://db/x")

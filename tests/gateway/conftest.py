@@ -76,7 +76,7 @@ class ServiceInstance:
 
     def sweep(self) -> int:
         """One turn-clock sweep, as the (here disabled) sweeper loop would run it; returns the defaults applied."""
-        return self._run(self.running.service.sweep_once())
+        return self._run(self.running.service.clock.sweep_once())
 
     def stop(self) -> None:
         self._run(self.running.stop(0.5))

@@ -1,7 +1,7 @@
 """A game-state service process for the kill/restart test: services' own `start`, plus the toy game.
 
 Run as `python -m tests.services.serve_proc`; configured by the same
-environment variables as `services.run`; prints "PORT <n>" once serving.
+environment variables as `python -m services.gamestate`; prints "PORT <n>" once serving.
 """
 
 from __future__ import annotations

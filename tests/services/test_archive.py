@@ -146,7 +146,7 @@ def _seat_0_only(inst, client, game) -> None:
         assert view.deadlines, view
         while time.time() * 1000 <= min(view.deadlines.values()):
             time.sleep(0.01)
-        inst.run(inst.running.service.sweep_once())
+        inst.run(inst.running.service.clock.sweep_once())
     raise AssertionError("the game did not end")
 
 

@@ -39,7 +39,8 @@ KILLS = 12
 
 def _spawn(settings, archive_url: str) -> subprocess.Popen:
     env = {
-        **os.environ, "REDIS_URL": settings.redis_url, "GRPC_ADDR": "127.0.0.1:0", "METRICS_PORT": "0",
+        **os.environ, "REDIS_URL": settings.redis_url, "GRPC_ADDR": "127.0.0.1:0", "ADMIN_GRPC_ADDR": "127.0.0.1:0",
+        "METRICS_PORT": "0",
         "KEY_PREFIX": settings.key_prefix, "DISPATCH_BOTS": "false", "SERVICE_SECRET": settings.service_secret,
         "ARCHIVE_URL": archive_url, "ARCHIVE_AFTER_S": "0", "ARCHIVE_INTERVAL_S": "0.01", "ARCHIVE_BATCH": "2",
         "ARCHIVE_LEASE_S": "0.2",  # a killed archiver's claims expire quickly

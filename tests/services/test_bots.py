@@ -133,7 +133,7 @@ def test_a_service_killed_between_commit_and_queueing_still_leaves_the_bot_a_tim
     async def killed_after_commit(*args, **kwargs) -> None:
         return None
 
-    a.running.service._after_commit = killed_after_commit
+    a.running.service.pipeline.settle = killed_after_commit
     client = make_client(a)
     game = client.create_game("toybids", 2, seed=56, bots={1: "random"})
     assert _firsts(rdb, settings) == []  # the "killed" instance queued nothing
@@ -271,7 +271,7 @@ def test_a_turn_clock_default_queues_by_whose_seat_timed_out(make_instance, make
         due = max(client.get_game(gid).deadlines.values())
         while time.time() * 1000 <= due:
             time.sleep(0.01)
-        assert inst.run(inst.running.service.sweep_once()) >= 1
+        assert inst.run(inst.running.service.clock.sweep_once()) >= 1
 
     hand0 = client.get_game(gid, game.token(0)).view["hand"]
     client.submit(gid, game.token(0), {"type": "bid", "card": hand0[0]}, 0)  # v1: both bots to act

@@ -12,8 +12,8 @@ import pytest
 
 from engine.core import State
 from services.gamestate.client import MAX_BATCH, Created, GameServiceError, NewGame
+from services.gamestate.creation import MAX_BATCH as SERVICE_MAX_BATCH
 from services.gamestate.pb import pb2
-from services.gamestate.service import MAX_BATCH as SERVICE_MAX_BATCH
 from services.gamestate.service import Registry
 from tests.services import toygame
 from tests.services.helpers import expect_error, play_random

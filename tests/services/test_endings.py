@@ -21,7 +21,7 @@ C = grpc.StatusCode
 
 
 def _sweep(inst) -> int:
-    return inst.run(inst.running.service.sweep_once())
+    return inst.run(inst.running.service.clock.sweep_once())
 
 
 def _bid(client: GameClient, game, seat: int) -> int:
@@ -201,15 +201,15 @@ def test_an_idle_game_nobody_moved_in_is_aborted(make_instance, make_client):
     inst = make_instance(sweeper=False, inactive_game_days=IDLE_DAYS)
     client = make_client(inst)
     game = client.create_game("toybids", 2, seed=22)
-    assert inst.run(inst.running.service.sweep_inactive()) == 0  # not idle yet
+    assert inst.run(inst.running.service.endings.sweep_inactive()) == 0  # not idle yet
     time.sleep(0.35)
-    assert inst.run(inst.running.service.sweep_inactive()) == 1
+    assert inst.run(inst.running.service.endings.sweep_inactive()) == 1
     view = client.get_game(game.game_id)
     assert view.status == "aborted"
     last = list(client.watch(game.game_id, after_version=0))[-1]
     assert (last.kind, last.actor, last.events) == ("abort", None, [
         {"type": "game_aborted", "seat": None, "reason": "inactive"}])
-    assert inst.run(inst.running.service.sweep_inactive()) == 0
+    assert inst.run(inst.running.service.endings.sweep_inactive()) == 0
 
 
 def test_an_idle_game_abandons_the_human_seats_that_must_act(make_instance, make_client):
@@ -220,7 +220,7 @@ def test_an_idle_game_abandons_the_human_seats_that_must_act(make_instance, make
     _bid(client, game, 0)
     _bid(client, game, 1)  # seat 2 never bids
     time.sleep(0.35)
-    assert inst.run(inst.running.service.sweep_inactive()) == 1
+    assert inst.run(inst.running.service.endings.sweep_inactive()) == 1
     view = client.get_game(game.game_id)
     assert view.status == "active" and view.abandoned == [2] and view.bots == {2: "greedy"}
     last = next(iter(client.watch(game.game_id, game.token(0), after_version=2)))

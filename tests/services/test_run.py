@@ -1,5 +1,5 @@
-"""`make run`'s entry point: services.run prints its address, serves, exports multiprocess
-metrics over HTTP, and stops cleanly on Ctrl-C (SIGINT)."""
+"""`python -m services.gamestate` (the game-state role; `make run` starts it): it prints its address, serves,
+exports multiprocess metrics over HTTP, and stops cleanly on Ctrl-C (SIGINT)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def test_services_run_serves_exports_metrics_and_stops_on_ctrl_c(settings, tmp_p
         "SERVICE_SECRET": settings.service_secret,
     }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "services.run"], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-m", "services.gamestate"], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
     )
     try:
         first = proc.stdout.readline()
@@ -56,7 +56,7 @@ def test_services_run_refuses_to_start_without_a_service_secret(settings):
     for secret in (None, "skyboard-dev-bot-secret-change-me"):
         if secret:
             env["SERVICE_SECRET"] = secret
-        done = subprocess.run([sys.executable, "-m", "services.run"], cwd=ROOT, env=env, capture_output=True,
+        done = subprocess.run([sys.executable, "-m", "services.gamestate"], cwd=ROOT, env=env, capture_output=True,
                               text=True, timeout=60)
         assert done.returncode != 0
         assert "SERVICE_SECRET" in done.stderr, done.stderr

@@ -144,7 +144,7 @@ def test_a_watcher_that_falls_behind_catches_up_in_order_with_only_its_own_secre
     service = inst.running.service
 
     async def open_stream():
-        stream = await service.watch(game.game_id, game.token(1), None)
+        stream = await service.watcher.watch(game.game_id, game.token(1), None)
         return stream, await stream.__anext__()  # version 0; then nobody reads for a while
 
     async def rest(stream) -> list:

@@ -79,10 +79,10 @@ def test_the_clock_fires_once_decision_time_and_reserve_are_both_used_up(make_in
     client.submit(game.game_id, game.token(0), {"type": "bid", "card": hand0[0]}, 0)
     due = client.get_game(game.game_id).deadlines[1]
     time.sleep(0.3)  # past the 0.1 s per decision, well inside seat 1's reserve
-    assert inst.run(inst.running.service.sweep_once()) == 0
+    assert inst.run(inst.running.service.clock.sweep_once()) == 0
     while time.time() * 1000 <= due:
         time.sleep(0.02)
-    assert inst.run(inst.running.service.sweep_once()) == 1
+    assert inst.run(inst.running.service.clock.sweep_once()) == 1
     entry = _log(rdb, prefix, game.game_id)[-1]
     assert entry["kind"] == "timeout" and entry["seat"] == 1 and entry["at_ms"] >= due
     view = client.get_game(game.game_id)

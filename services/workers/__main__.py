@@ -1,9 +1,9 @@
-"""Start a bot worker (used by `make run` next to the game-state service).
+"""`python -m services.workers`: a bot worker (the container's `entrypoint.sh worker`, and `make run`'s).
 
-    python -m services.workers.run [--concurrency N]
+    python -m services.workers [--name NODE] [--concurrency N] [--loglevel LEVEL] [celery worker options...]
 
-Replaces itself with `celery -A services.workers.app worker` on BOT_QUEUE,
-prefork pool (one process per core by default), so signals reach Celery.
+Checks the service credential, then replaces itself with `celery -A services.workers.app:app worker` on
+BOT_QUEUE, prefork pool, so signals reach Celery; options it does not know go to `celery worker` as they are.
 """
 
 from __future__ import annotations
@@ -13,14 +13,16 @@ import os
 import sys
 
 from services.credentials import CredentialError
+from services.workers import WORKER_APP
 from services.workers.config import load_config
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--name", default="", help="the Celery node name (-n), e.g. worker@HOST")
     parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--loglevel", default="INFO")
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
     config = load_config()
     settings = config.settings
     try:
@@ -33,9 +35,9 @@ def main(argv: list[str] | None = None) -> None:
         flush=True,
     )
     cmd = [
-        sys.executable, "-m", "celery", "-A", "services.workers.app", "worker", "-Q", settings.bot_queue,
-        "--pool=prefork", f"--concurrency={args.concurrency}", f"--loglevel={args.loglevel}",
-        "--without-gossip", "--without-mingle",
+        sys.executable, "-m", "celery", "-A", WORKER_APP, "worker", "-Q", settings.bot_queue,
+        *(["-n", args.name] if args.name else []), "--pool=prefork", f"--concurrency={args.concurrency}",
+        f"--loglevel={args.loglevel}", "--without-gossip", "--without-mingle", *extra,
     ]
     os.execv(sys.executable, cmd)
 

@@ -1,4 +1,5 @@
-"""`make run`: start the game-state service (gRPC) and its metrics exporter.
+"""`python -m services.gamestate`: the game-state service (gRPC) and its metrics exporter (`make run` starts it
+under the development supervisor, the container's `entrypoint.sh gamestate` directly).
 
 Prints the address it listens on; Ctrl-C (SIGINT) or SIGTERM stops it
 gracefully, letting in-flight calls finish within SHUTDOWN_GRACE_S. It runs on

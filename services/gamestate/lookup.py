@@ -1,0 +1,119 @@
+"""The lookups every request starts with: which game, its metadata, the seat a token speaks for, its state.
+
+Why apart: every kind of change (services/gamestate/pipeline.py) and every read resolves a request the same way,
+Redis first and then the SQL archive for games that left it, so one object does it for all of them."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+import engine
+from engine.core import Game, State
+from services import boundedjson
+from services.gamestate import errors, tokens
+from services.gamestate.archive_reads import ArchivedReads
+from services.gamestate.records import Meta
+from services.gamestate.store import Store, now_ms
+
+GAME_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+MAX_ACTION_BYTES = 64 * 1024
+
+
+def json_argument(text: str, what: str) -> Any:
+    """`text` parsed within services.boundedjson's limits (size, depth, 64-bit integers, no lone surrogates,
+    no NaN): anything else is INVALID_ARGUMENT, never a RecursionError turned INTERNAL."""
+    try:
+        return boundedjson.loads(text, max_bytes=MAX_ACTION_BYTES)
+    except boundedjson.JsonRefused as exc:
+        raise errors.invalid(f"{what}: {exc.message}") from None
+
+
+class Registry:
+    """Which games exist: the engine registry by default (tests may add games)."""
+
+    def __init__(self, extra: dict[str, Game] | None = None):
+        self._extra = dict(extra or {})
+
+    def names(self) -> list[str]:
+        return sorted({*engine.games(), *self._extra})
+
+    def get(self, name: str) -> Game:
+        if name in self._extra:
+            return self._extra[name]
+        return engine.get(name)
+
+
+class Lookup:
+    """Resolves game names, game ids and seat tokens; refusals are ServiceErrors."""
+
+    def __init__(self, store: Store, registry: Registry):
+        self.store = store
+        self.registry = registry
+        #: the SQL archive, where finished games go once they leave Redis (None: no archive configured)
+        self.archive: ArchivedReads | None = None
+        #: game id -> game name of recently seen games (metric labels only)
+        self.game_names: dict[str, str] = {}
+
+    def game(self, name: str) -> Game:
+        try:
+            return self.registry.get(name)
+        except KeyError:
+            raise errors.invalid(f"unknown game {name!r}; known games: {', '.join(self.registry.names())}") from None
+
+    async def meta(self, game_id: str) -> Meta:
+        if not isinstance(game_id, str) or not GAME_ID_RE.match(game_id):
+            raise errors.invalid("game_id must be 1-64 characters of A-Z a-z 0-9 _ -")
+        meta = await self.store.meta(game_id)
+        if meta is None and self.archive is not None:  # not in Redis: an archived game, perhaps
+            meta = await self.archive.meta(game_id)
+        if meta is None:
+            raise errors.not_found(game_id)
+        self.name(meta)
+        return meta
+
+    def name(self, meta: Meta) -> None:
+        """Remember the game's name for metric labels."""
+        if len(self.game_names) > 10_000:
+            self.game_names.clear()
+        self.game_names[meta.game_id] = meta.game
+
+    async def seat(self, meta: Meta, token: str, *, required: bool) -> int | None:
+        """The seat `token` speaks for in this game; None for a spectator (if allowed)."""
+        if token and self.tokens_expired(meta):
+            raise errors.unauthenticated(
+                "seat tokens of this game expired SEAT_TOKEN_TTL_AFTER_END_S "
+                f"({self.store.token_ttl_after_end_ms / 1000:g} s) after it ended; read it without a token"
+            )
+        if not token:
+            if required:
+                raise errors.unauthenticated("a seat token is required")
+            return None
+        if token.startswith(tokens.RETIRED_BOT_PREFIX):
+            raise errors.unauthenticated("bot seats take no token: the platform's workers play them")
+        h = tokens.token_hash(token)
+        for seat, stored in meta.token_hashes.items():
+            if secrets.compare_digest(stored, h):
+                return seat
+        owner = await self.store.token_owner(h)
+        if owner is not None and owner[0] != meta.game_id:
+            raise errors.denied("this token belongs to another game")
+        raise errors.unauthenticated("unknown or revoked seat token")
+
+    def tokens_expired(self, meta: Meta) -> bool:
+        """Whether a finished game's seat tokens have expired (its last commit, which finished it, is its end).
+        Decided from the metadata alone, so every instance agrees; the token index expires by itself."""
+        return meta.ended and now_ms() >= meta.updated_ms + self.store.token_ttl_after_end_ms
+
+    async def state(self, meta: Meta) -> tuple[int, State]:
+        """The game's state and its version: from Redis, else from the archive."""
+        if not meta.archived:
+            try:
+                return await self.store.load(meta.game_id, meta)
+            except LookupError:
+                pass  # archived since its metadata was read, perhaps
+        found = await self.archive.state(meta.game_id) if self.archive is not None else None
+        if found is None:
+            raise errors.not_found(meta.game_id)
+        return found
