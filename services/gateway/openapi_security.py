@@ -3,8 +3,9 @@
 Why a table: the routes read `Authorization` themselves (a bearer that is an API key or a seat token), so
 FastAPI cannot infer it; a generated client needs each operation's `security` to know what to send. Every
 public operation must be listed (a test checks it); one that is not falls back to "any of them", which is
-what the document said before the table. `[{}]` is an operation that needs no credential; `[{"SeatToken": []},
-{}]` one where a seat's token is optional (without it, a spectator's answer).
+what the document said before the table. `[]` is an operation that needs no credential (the document has no
+root-level `security`); `[{"SeatToken": []}, {}]` one where a seat's token is optional (without it, a
+spectator's answer).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 API_KEY: list[dict[str, list[str]]] = [{"ApiKey": []}]
 SEAT: list[dict[str, list[str]]] = [{"SeatToken": []}]
 SEAT_OR_NONE: list[dict[str, list[str]]] = [{"SeatToken": []}, {}]
-NONE: list[dict[str, list[str]]] = [{}]
+NONE: list[dict[str, list[str]]] = []
 ANY: list[dict[str, list[str]]] = [{"ApiKey": []}, {"SeatToken": []}, {}]
 
 SECURITY: dict[tuple[str, str], list[dict[str, list[str]]]] = {

@@ -22,6 +22,9 @@ from services.gateway.vocabulary import json_type, option_sets, vocabulary
 
 REF = "#/components/schemas/"
 SPECTATOR_SEEDS = 3
+#: Every how many positions a game's views are added to the nested shape (each position's top-level fields are)
+SKETCH_EVERY = 10
+RARE = 25
 
 
 def _name(game: str, suffix: str) -> str:
@@ -36,6 +39,7 @@ class Samples:
     public: dict[str, frozenset[str]]
     seat_only: frozenset[str]
     view: Sketch
+    always: frozenset[str]
     events: dict[str, Sketch] = field(default_factory=dict)
 
 
@@ -47,16 +51,26 @@ def samples(name: str) -> Samples:
     seen: dict[str, set[str]] = {}
     seat_extra: set[str] = set()
     view = Sketch()
+    always: set[str] | None = None
     events: dict[str, Sketch] = {}
 
-    def compare(state: Any) -> None:
+    def sketch(obj: dict[str, Any], step: int) -> None:
+        nonlocal always
+        always = set(obj) if always is None else always & set(obj)
+        # the nested shapes of every few positions, and of every one with a field seen rarely so far or of a JSON
+        # type not seen in it yet (a result that is null until the end): enough
+        if step % SKETCH_EVERY == 0 or any(
+                view.key_counts.get(k, 0) < RARE or json_type(v) not in view.props[k].types for k, v in obj.items()):
+            view.add(obj)
+
+    def compare(state: Any, step: int) -> None:
         public = state.view(None)
-        view.add(public)
+        sketch(public, step)
         for key, value in public.items():
             seen.setdefault(key, set()).add(json_type(value))
         for seat in range(len(state.scores())):
             own = state.view(seat)
-            view.add(own)
+            sketch(own, step)
             seat_extra.update(set(own) - set(public))
 
     for seed in range(SPECTATOR_SEEDS):
@@ -67,15 +81,18 @@ def samples(name: str) -> Samples:
                 except ValueError:
                     continue
                 rng = random.Random(seed)
+                step = 0
                 while not state.is_over():
-                    compare(state)
+                    compare(state, step)
+                    step += 1
                     seat = rng.choice(state.to_act())
                     legal = state.legal_actions(seat)
                     for event in state.apply(seat, legal[rng.randrange(len(legal))]):
                         data = event.to_json()
                         events.setdefault(data.pop("type"), Sketch()).add(data)
-                compare(state)
-    return Samples({k: frozenset(v) for k, v in seen.items()}, frozenset(seat_extra - set(seen)), view, events)
+                compare(state, step)
+    return Samples({k: frozenset(v) for k, v in seen.items()}, frozenset(seat_extra - set(seen)), view,
+                   frozenset(always or ()), events)
 
 
 def view_schema(name: str) -> dict[str, Any]:
@@ -92,8 +109,7 @@ def view_schema(name: str) -> dict[str, Any]:
             prop["description"] = "seat only: absent from a spectator's view"
         properties[key] = prop
     example = shape.example or {}
-    always = sorted(k for k in properties
-                    if k not in seen.seat_only and seen.view.key_counts.get(k) == seen.view.objects)
+    always = sorted(k for k in properties if k not in seen.seat_only and k in seen.always)
     return {"type": "object", "title": _name(name, "view"), "properties": properties, "required": always,
             "description": f"What a seat of a {game.title} game sees (`view` of GET /v1/games/{{id}} with that seat's "
                            "token); a spectator's view has the fields not marked seat only.",

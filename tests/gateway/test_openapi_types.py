@@ -12,6 +12,7 @@ import pytest
 
 import engine
 from engine.playout import random_step
+from services.gateway.openapi_security import SECURITY
 from services.gateway.openapi_types import action_schemas
 from tests.gateway.helpers import auth, create
 
@@ -64,7 +65,7 @@ def test_openapi_declares_typed_actions_bearer_schemes_and_error_bodies(http: ht
     assert {f"#/components/schemas/{n.capitalize()}Action" for n in engine.games()} == refs
     for path, ops in doc["paths"].items():
         for method, op in ops.items():
-            assert op.get("security"), (method, path)
+            assert op["security"] == SECURITY[(method, path)], (method, path)  # each call says its credential
             for status in ("401", "422", "429"):
                 body = op["responses"][status]["content"]["application/json"]["schema"]
                 assert body == {"$ref": "#/components/schemas/ErrorBody"}, (method, path, status)
