@@ -19,7 +19,7 @@ from services.gateway.vocabulary import json_type
 #: A record's key: a lower-case identifier. Any other key (ATL, 0, LHR-CDG) makes the object a map.
 RECORD_KEY = re.compile(r"^[a-z_][a-z0-9_]*$")
 #: More distinct keys than this: a map, whatever they look like.
-MAX_RECORD_KEYS = 40
+MAX_RECORD_KEYS = 20
 #: A nested key is required only when at least this many samples of its object all had it.
 REQUIRED_AFTER = 10
 

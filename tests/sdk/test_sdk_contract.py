@@ -23,7 +23,9 @@ MODELS = {
     "TicketOut": m.Ticket, "ChallengeOut": m.Challenge, "ChallengeCreated": m.ChallengeCreated,
     "ChallengeAccepted": m.ChallengeAccepted, "MyGame": m.MyGame, "LeaderboardEntry": m.LeaderboardEntry,
     "Leaderboard": m.Leaderboard, "HistoryGame": m.HistoryGame, "History": m.History,
-    "GameSummaryOut": m.GameSummary,
+    "GameSummaryOut": m.GameSummary, "AccountChallengeEvent": m.ChallengeEvent,
+    "AccountChallengeClosedEvent": m.ChallengeClosedEvent, "AccountGameStartEvent": m.GameStartEvent,
+    "AccountYourTurnEvent": m.YourTurnEvent, "AccountGameEndEvent": m.GameEndEvent,
 }
 
 
@@ -47,6 +49,16 @@ def test_each_model_has_the_fields_of_its_schema(openapi: dict, schema: str) -> 
     assert set(model.model_fields) == set(published["properties"]), schema
     required = {name for name, f in model.model_fields.items() if f.is_required()}
     assert required <= set(published.get("required", [])), f"{schema}: the SDK requires what the server may omit"
+
+
+def test_every_account_event_type_has_a_typed_payload(openapi: dict) -> None:
+    published = openapi["components"]["schemas"]["AccountStreamFrame"]["discriminator"]["mapping"]
+    assert set(published) - {"error"} == set(m.ACCOUNT_PAYLOADS)
+    for kind, cls in m.ACCOUNT_PAYLOADS.items():
+        event = m.AccountEvent(type=kind, id="1-0", data={})
+        with pytest.raises(ValueError):  # a payload without its required fields is refused, not passed through
+            _ = event.payload
+        assert MODELS[f"Account{''.join(p.capitalize() for p in kind.split('_'))}Event"] is cls
 
 
 def test_every_public_operation_has_a_method_in_both_clients(openapi: dict) -> None:
