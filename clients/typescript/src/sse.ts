@@ -43,6 +43,8 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
       }
     }
   } finally {
+    // a consumer that stops early closes the connection (else it stays open and keeps the process alive)
+    await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
 }
