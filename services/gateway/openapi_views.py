@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
-from services.gateway.openapi_infer import Sketch
+from services.gateway.openapi_infer import Sketch, kind_of
 from services.gateway.vocabulary import json_type, option_sets, vocabulary
 
 REF = "#/components/schemas/"
@@ -60,7 +60,7 @@ def samples(name: str) -> Samples:
         # the nested shapes of every few positions, and of every one with a field seen rarely so far or of a JSON
         # type not seen in it yet (a result that is null until the end): enough
         if step % SKETCH_EVERY == 0 or any(
-                view.key_counts.get(k, 0) < RARE or json_type(v) not in view.props[k].types for k, v in obj.items()):
+                view.key_counts.get(k, 0) < RARE or kind_of(v) not in view.props[k].types for k, v in obj.items()):
             view.add(obj)
 
     def compare(state: Any, step: int) -> None:
