@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PROTO_SRC := $(wildcard proto/skyboard/v1/*.proto)
 PROTO_GEN := $(PROTO_SRC:.proto=_pb2.py)
 
-.PHONY: install compile test test-unit test-slow lint run demo bench clean browser promtool docs docs-build webclient-tools
+.PHONY: install compile test test-unit test-slow lint run demo bench clean browser promtool docs docs-build webclient-tools sdk-tools sdk-generate
 
 install: $(STAMP) $(PROTO_GEN) compile
 
@@ -34,7 +34,7 @@ lint: $(STAMP)
 # after it (services/dev_services.py: the embedded Redis of the dev install, Debian's PostgreSQL in a temp dir)
 TEST_SERVICES := $(PY) -m services.dev_services --
 
-test: $(STAMP) $(PROTO_GEN) compile browser promtool webclient-tools
+test: $(STAMP) $(PROTO_GEN) compile browser promtool webclient-tools sdk-tools
 	$(VENV)/bin/ruff check .
 	$(TEST_SERVICES) $(PY) -m pytest -q -m "not slow"
 
@@ -47,7 +47,7 @@ test-unit: $(STAMP) $(PROTO_GEN) compile
 # the suites that take minutes of wall clock (soak and fault runs, the make-run stack end to end, a person playing
 # every game in the browser at two sizes, whole games clicked against bots, the archiver SIGKILL run and its
 # benchmark's smoke run, whole games checked against the published schemas, schemathesis): `.ci/run` runs them too
-test-slow: $(STAMP) $(PROTO_GEN) compile browser promtool
+test-slow: $(STAMP) $(PROTO_GEN) compile browser promtool sdk-tools
 	$(TEST_SERVICES) $(PY) -m pytest -q -m slow
 
 # the documentation site (mkdocs.yml, docs/): served with live reload on DOCS_ADDR; the tests build it --strict
@@ -69,6 +69,28 @@ webclient-tools: $(WEBCLIENT)/node_modules/.package-lock.json
 $(WEBCLIENT)/node_modules/.package-lock.json: $(WEBCLIENT)/package.json $(WEBCLIENT)/package-lock.json
 	@command -v npm >/dev/null || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm)
 	cd $(WEBCLIENT) && npm ci --no-audit --no-fund --loglevel=error
+
+# The SDKs' tool chain (tests/sdk/test_generated_clients.py): openapi-python-client, mypy, build and twine in their own
+# venv (build/sdk-tools, pinned in clients/tools/requirements.txt), and the TypeScript package's pinned npm packages
+# (openapi-typescript, typescript: clients/typescript/package-lock.json). Node 20+ and npm come from Debian.
+SDK_TOOLS := build/sdk-tools/.installed
+sdk-tools: $(SDK_TOOLS) clients/typescript/node_modules/.package-lock.json
+
+$(SDK_TOOLS): clients/tools/requirements.txt
+	@command -v npm >/dev/null || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm)
+	$(PYTHON) -m venv build/sdk-tools
+	build/sdk-tools/bin/pip install --quiet -r clients/tools/requirements.txt
+	touch $@
+
+clients/typescript/node_modules/.package-lock.json: clients/typescript/package-lock.json
+	@command -v npm >/dev/null || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm)
+	cd clients/typescript && npm ci --no-audit --no-fund
+
+# After a change to the REST contract: rewrite clients/openapi.json and the TypeScript types generated from it
+# (the tests fail while either is stale)
+sdk-generate: $(STAMP) sdk-tools
+	$(PY) clients/tools/write_openapi.py
+	cd clients/typescript && npm run --silent generate
 
 # promtool (Debian's prometheus package) checks the alert rules and scrape configs in tests/deploy
 promtool:

@@ -19,7 +19,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 MARKER = re.compile(r"<!-- skyboard:(\w+)(?: ([^ ]+))? -->")
-LANGS = {".proto": "proto", ".py": "python", ".json": "json"}
+LANGS = {".proto": "proto", ".py": "python", ".json": "json", ".ts": "ts"}
 
 
 def cell(text: str) -> str:
@@ -111,8 +111,17 @@ def catalog(_arg: str | None) -> str:
     return "\n".join(rows)
 
 
+def credential(security: list[dict[str, Any]]) -> str:
+    """An operation's `security`, read as the credential it takes."""
+    names = {"ApiKey": "API key", "SeatToken": "seat token"}
+    needed = [names.get(next(iter(r), ""), "") for r in security if r]
+    if not security:
+        return "none"
+    return " or ".join(needed) + (" (optional)" if {} in security else "")
+
+
 def operations(_arg: str | None) -> str:
-    rows = ["| method | path | what it does | SDK |", "|---|---|---|---|"]
+    rows = ["| method | path | what it does | credential | operationId | Python SDK |", "|---|---|---|---|---|---|"]
     from skyboard_client._core import OPERATIONS
 
     for path, item in openapi()["paths"].items():
@@ -121,6 +130,7 @@ def operations(_arg: str | None) -> str:
         for method, op in item.items():
             sdk = OPERATIONS.get((method, path))
             rows.append(f"| `{method.upper()}` | `{path}` | {cell(op.get('summary', ''))} | "
+                        f"{credential(op.get('security', []))} | `{op.get('operationId', '')}` | "
                         f"{f'`{sdk}`' if sdk else ''} |")
     return "\n".join(rows)
 

@@ -12,6 +12,7 @@ import pytest
 
 import engine
 from engine.playout import random_step
+from services.gateway.openapi.security import SECURITY
 from services.gateway.openapi.types import action_schemas
 from tests.gateway.helpers import auth, create
 
@@ -43,7 +44,7 @@ def _seen_actions(name: str) -> dict[str, dict]:
 @pytest.mark.parametrize("name", engine.games())
 def test_every_action_type_of_every_engine_has_a_schema(name: str) -> None:
     components, _any = action_schemas()
-    union = next(s for s in components.values() if s.get("title") == f"{engine.get(name).title} action")
+    union = next(s for s in components.values() if s.get("description") == f"{engine.get(name).title} action")
     mapping = union["discriminator"]["mapping"]
     seen = _seen_actions(name)
     assert seen and set(seen) <= set(mapping), set(seen) - set(mapping)
@@ -64,7 +65,7 @@ def test_openapi_declares_typed_actions_bearer_schemes_and_error_bodies(http: ht
     assert {f"#/components/schemas/{n.capitalize()}Action" for n in engine.games()} == refs
     for path, ops in doc["paths"].items():
         for method, op in ops.items():
-            assert op.get("security"), (method, path)
+            assert op["security"] == SECURITY[(method, path)], (method, path)  # each call says its credential
             for status in ("401", "422", "429"):
                 body = op["responses"][status]["content"]["application/json"]["schema"]
                 assert body == {"$ref": "#/components/schemas/ErrorBody"}, (method, path, status)
@@ -125,6 +126,13 @@ def test_every_view_a_seat_or_a_spectator_gets_matches_its_published_schema(name
 
 
 def test_game_views_are_typed_in_the_openapi(http: httpx.Client) -> None:
+    """GameOut is one variant per title, discriminated by `game`, each naming its title's view."""
     schemas = http.get("/openapi.json").json()["components"]["schemas"]
-    refs = {r["$ref"] for r in schemas["GameOut"]["properties"]["view"]["anyOf"]}
+    mapping = schemas["GameOut"]["discriminator"]["mapping"]
+    assert schemas["GameOut"]["discriminator"]["propertyName"] == "game" and set(mapping) == set(engine.games())
+    refs = set()
+    for name, ref in mapping.items():
+        variant = schemas[ref.rsplit("/", 1)[1]]["properties"]
+        assert variant["game"]["const"] == name
+        refs.add(variant["view"]["$ref"])
     assert refs == {f"#/components/schemas/{n.capitalize()}View" for n in engine.games()}

@@ -4,6 +4,7 @@ every public operation of /openapi.json has a method in both clients."""
 from __future__ import annotations
 
 import inspect
+from typing import Any
 
 import pytest
 from skyboard_client import AsyncClient, Client
@@ -23,7 +24,9 @@ MODELS = {
     "TicketOut": m.Ticket, "ChallengeOut": m.Challenge, "ChallengeCreated": m.ChallengeCreated,
     "ChallengeAccepted": m.ChallengeAccepted, "MyGame": m.MyGame, "LeaderboardEntry": m.LeaderboardEntry,
     "Leaderboard": m.Leaderboard, "HistoryGame": m.HistoryGame, "History": m.History,
-    "GameSummaryOut": m.GameSummary,
+    "GameSummaryOut": m.GameSummary, "AccountChallengeEvent": m.ChallengeEvent,
+    "AccountChallengeClosedEvent": m.ChallengeClosedEvent, "AccountGameStartEvent": m.GameStartEvent,
+    "AccountYourTurnEvent": m.YourTurnEvent, "AccountGameEndEvent": m.GameEndEvent,
 }
 
 
@@ -38,10 +41,61 @@ def openapi() -> dict:
 @pytest.mark.parametrize("schema", sorted(MODELS))
 def test_each_model_has_the_fields_of_its_schema(openapi: dict, schema: str) -> None:
     published = openapi["components"]["schemas"][schema]
+    if "discriminator" in published:  # one variant per title (GameOut): the same fields in each
+        variants = [openapi["components"]["schemas"][r.rsplit("/", 1)[1]] for r in published["discriminator"]
+                    ["mapping"].values()]
+        assert all(v["properties"].keys() == variants[0]["properties"].keys() for v in variants), schema
+        published = variants[0]
     model = MODELS[schema]
     assert set(model.model_fields) == set(published["properties"]), schema
     required = {name for name, f in model.model_fields.items() if f.is_required()}
     assert required <= set(published.get("required", [])), f"{schema}: the SDK requires what the server may omit"
+
+
+def kinds(schema: dict[str, Any]) -> frozenset[str]:
+    """The JSON types a schema admits ("object" for a $ref: every referenced schema here is an object; "any")."""
+    if "$ref" in schema:
+        return frozenset({"object"})
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            return frozenset().union(*(kinds(s) for s in schema[key]))
+    if "type" in schema:
+        return frozenset([schema["type"]] if isinstance(schema["type"], str) else schema["type"])
+    values = schema.get("enum", [schema["const"]] if "const" in schema else None)
+    if values is not None:
+        return frozenset("string" if isinstance(v, str) else "null" if v is None else "integer" for v in values)
+    return frozenset({"any"})
+
+
+@pytest.mark.parametrize("schema", sorted(MODELS))
+def test_each_model_field_has_the_json_types_of_its_schema(openapi: dict, schema: str) -> None:
+    """Field for field, the SDK's pydantic model admits what the published schema does; only an optional field
+    the server may omit may also be None in the SDK (None: absent)."""
+    published = openapi["components"]["schemas"][schema]
+    if "discriminator" in published:  # one variant per title (GameOut): the same fields in each
+        published = openapi["components"]["schemas"][next(iter(published["discriminator"]["mapping"].values()))
+                                                      .rsplit("/", 1)[1]]
+    model = MODELS[schema]
+    mine = model.model_json_schema()["properties"]
+    for field, prop in published["properties"].items():
+        theirs, ours = kinds(prop), kinds(mine[field])
+        optional = field not in published.get("required", []) and model.model_fields[field].default is None
+        assert ours == theirs or (optional and ours == theirs | {"null"}), (schema, field, theirs, ours)
+
+
+def test_a_model_with_a_wrong_field_type_would_fail() -> None:
+    assert kinds({"anyOf": [{"type": "integer"}, {"type": "null"}]}) != kinds(m.Version.model_json_schema()
+                                                                             ["properties"]["version"])
+
+
+def test_every_account_event_type_has_a_typed_payload(openapi: dict) -> None:
+    published = openapi["components"]["schemas"]["AccountStreamFrame"]["discriminator"]["mapping"]
+    assert set(published) - {"error"} == set(m.ACCOUNT_PAYLOADS)
+    for kind, cls in m.ACCOUNT_PAYLOADS.items():
+        event = m.AccountEvent(type=kind, id="1-0", data={})
+        with pytest.raises(ValueError):  # a payload without its required fields is refused, not passed through
+            _ = event.payload
+        assert MODELS[f"Account{''.join(p.capitalize() for p in kind.split('_'))}Event"] is cls
 
 
 def test_every_public_operation_has_a_method_in_both_clients(openapi: dict) -> None:

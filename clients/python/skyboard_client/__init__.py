@@ -26,9 +26,14 @@ from skyboard_client.errors import (
 )
 from skyboard_client.models import (
     AccountEvent,
+    ChallengeClosedEvent,
+    ChallengeEvent,
     CorrespondenceControl,
+    GameEndEvent,
     GameEvent,
+    GameStartEvent,
     RealtimeControl,
+    YourTurnEvent,
 )
 
 __version__ = "0.1.0"
@@ -36,12 +41,16 @@ __version__ = "0.1.0"
 __all__ = [
     "AccountEvent",
     "AsyncClient",
+    "ChallengeClosedEvent",
+    "ChallengeEvent",
     "Client",
     "Conflict",
     "CorrespondenceControl",
     "Forbidden",
+    "GameEndEvent",
     "GameEvent",
     "GameOver",
+    "GameStartEvent",
     "IllegalAction",
     "InvalidRequest",
     "NotFound",
@@ -54,4 +63,5 @@ __all__ = [
     "StreamClosed",
     "Unauthenticated",
     "Unavailable",
+    "YourTurnEvent",
 ]

@@ -305,9 +305,63 @@ class GameEvent(Model):
         return int(v) if v is not None else None
 
 
+class ChallengeEvent(Model):
+    """`challenge`: a challenge to or from this account."""
+
+    challenge: Challenge
+
+
+class ChallengeClosedEvent(Model):
+    """`challenge_closed`: a challenge of this account left `pending`."""
+
+    challenge_id: str
+    status: Literal["accepted", "declined", "cancelled", "expired"]
+
+
+class GameStartEvent(Model):
+    """`game_start`: a game with a seat of this account began; `token` is the seat token on the one delivery that
+    hands it out (`token_delivered`), else null."""
+
+    game_id: str
+    game: str
+    seat: int
+    token: str | None
+    token_delivered: bool
+    challenge_id: str | None = None
+    ticket_id: str | None = None
+    note: str | None = None
+
+
+class YourTurnEvent(Model):
+    """`your_turn`: the seat is to act at `version`; `deadline` is unix ms when its clock runs out (null: none)."""
+
+    game_id: str
+    seat: int
+    version: int
+    deadline: int | None
+
+
+class GameEndEvent(Model):
+    """`game_end`: a game with a seat of this account ended."""
+
+    game_id: str
+    seat: int
+    status: Literal["finished", "aborted"]
+    scores: list[int] | None
+    winners: list[int] | None
+
+
+AccountPayload = ChallengeEvent | ChallengeClosedEvent | GameStartEvent | YourTurnEvent | GameEndEvent
+ACCOUNT_PAYLOADS: dict[str, type[AccountPayload]] = {
+    "challenge": ChallengeEvent, "challenge_closed": ChallengeClosedEvent, "game_start": GameStartEvent,
+    "your_turn": YourTurnEvent, "game_end": GameEndEvent,
+}
+
+
 class AccountEvent(Model):
     """One event of the account stream: `type` is `challenge`, `challenge_closed`, `game_start`, `your_turn` or
-    `game_end`; `id` is its stream id (what `Last-Event-ID` resumes after); `data` its payload."""
+    `game_end`; `id` is its stream id (what `Last-Event-ID` resumes after); `data` its payload as sent, `payload`
+    the same as its typed model."""
 
     type: str
     id: str | None
@@ -316,3 +370,9 @@ class AccountEvent(Model):
     @property
     def game_id(self) -> str | None:
         return self.data.get("game_id")
+
+    @property
+    def payload(self) -> AccountPayload | None:
+        """The typed payload (`YourTurnEvent`, ...), None for an event type this SDK does not know yet."""
+        cls = ACCOUNT_PAYLOADS.get(self.type)
+        return cls.model_validate(self.data) if cls else None

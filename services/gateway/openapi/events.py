@@ -20,6 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 import engine
+from services.gateway.openapi.infer import Sketch
+from services.gateway.openapi.views import samples
 from services.gateway.openapi.vocabulary import PLATFORM_EVENTS, vocabulary
 
 REF = "#/components/schemas/"
@@ -29,14 +31,14 @@ NULLABLE_SEAT = {"anyOf": [SEAT, {"type": "null"}]}
 
 PLATFORM_SCHEMAS: dict[str, dict[str, Any]] = {
     "game_created": {"game": {"type": "string"}, "players": {"type": "integer", "minimum": 1},
-                     "options": {"type": "object"}},
+                     "options": {"type": "object", "additionalProperties": True}},
     "timeout": {"seat": SEAT},
     "seat_auto_played": {"seat": SEAT},
     "seat_resigned": {"seat": SEAT, "bot": {"type": ["string", "null"]}},
     "seat_abandoned": {"seat": SEAT, "bot": {"type": ["string", "null"]},
-                       "reason": {"enum": ["timeouts", "inactive"]}, "timeouts": {"type": "integer"}},
-    "game_forfeited": {"seat": SEAT, "reason": {"enum": ["resigned", "abandoned"]}},
-    "game_aborted": {"seat": NULLABLE_SEAT, "reason": {"enum": ["requested", "inactive"]}},
+                       "reason": {"type": "string", "enum": ["timeouts", "inactive"]}, "timeouts": {"type": "integer"}},
+    "game_forfeited": {"seat": SEAT, "reason": {"type": "string", "enum": ["resigned", "abandoned"]}},
+    "game_aborted": {"seat": NULLABLE_SEAT, "reason": {"type": "string", "enum": ["requested", "inactive"]}},
 }
 assert set(PLATFORM_SCHEMAS) == set(PLATFORM_EVENTS)
 
@@ -48,10 +50,20 @@ def _name(*parts: str) -> str:
     return "".join(p.capitalize() for p in "_".join(parts).split("_"))
 
 
-def _event_schema(title: str, event_type: str, fields: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "object", "title": f"{title}: {event_type}",
-            "properties": {"type": {"type": "string", "const": event_type}, **fields, **COMMON},
+def _event_schema(name: str, event_type: str, fields: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "title": name,
+            "properties": {"type": {"type": "string", "const": event_type, "enum": [event_type]}, **fields, **COMMON},
             "required": ["type"]}
+
+
+def _field(sketch: Sketch | None, types: set[str]) -> dict[str, Any]:
+    """A field's schema: its nested shape where seeded games showed it, else the JSON types seen (an array of
+    any items), else any value (a field only declared in the engine's source)."""
+    merged = Sketch()
+    if sketch is not None:
+        merged.merge(sketch)
+    merged.types |= types & _TYPES
+    return merged.schema()
 
 
 def game_event_schemas() -> dict[str, dict[str, Any]]:
@@ -60,21 +72,24 @@ def game_event_schemas() -> dict[str, dict[str, Any]]:
     platform: dict[str, str] = {}
     for event_type, fields in PLATFORM_SCHEMAS.items():
         name = _name("platform", event_type, "event")
-        out[name] = {**_event_schema("Platform", event_type, fields), "required": ["type", *fields]}
+        out[name] = {**_event_schema(name, event_type, fields), "required": ["type", *fields]}
         platform[event_type] = REF + name
     for game_name in engine.games():
         game = engine.get(game_name)
         mapping = dict(platform)
+        sketches = samples(game_name).events
         for event_type, shape in vocabulary(game_name).events.items():
-            fields = {f: ({"type": sorted(t)[0] if len(t) == 1 else sorted(t)} if t and t <= _TYPES else {})
-                      for f, t in shape.fields.items()}
+            sketch = sketches.get(event_type)
+            fields = {f: _field(sketch.props.get(f) if sketch else None, t) for f, t in shape.fields.items()}
             name = _name(game_name, event_type, "event")
-            out[name] = _event_schema(game.title, event_type, fields)
+            out[name] = _event_schema(name, event_type, fields)
             mapping[event_type] = REF + name
         out[_name(game_name, "event")] = {
-            "title": f"{game.title} event", "oneOf": [{"$ref": r} for r in mapping.values()],
+            "title": _name(game_name, "event"), "description": f"An event of a {game.title} game",
+            "oneOf": [{"$ref": r} for r in mapping.values()],
             "discriminator": {"propertyName": "type", "mapping": mapping}}
-    out["GameEvent"] = {"description": "An event of any title's game (the game id says which title)",
+    out["GameEvent"] = {"title": "GameEvent",
+                        "description": "An event of any title's game (the game id says which title)",
                         "anyOf": [{"$ref": REF + _name(g, "event")} for g in engine.games()]}
     return out
 
@@ -117,24 +132,51 @@ ACCOUNT_EVENTS: dict[str, dict[str, Any]] = {
 }
 
 
+def _frame(name: str, event: str, data: dict[str, Any]) -> dict[str, Any]:
+    """One Server-Sent Event as a client reads it: its name, its id, its data parsed from JSON."""
+    return {"type": "object", "title": name, "required": ["event", "id", "data"],
+            "properties": {"event": {"type": "string", "const": event, "enum": [event]},
+                           "id": {"anyOf": [{"type": "string"}, {"type": "null"}]}, "data": data}}
+
+
+def _stream(schemas: dict[str, Any], union: str, events: dict[str, dict[str, Any]], prefix: str) -> dict[str, Any]:
+    """Publish one frame schema per SSE event name and their union (discriminated by `event`); the union's $ref."""
+    mapping = {}
+    for event, data in events.items():
+        name = "ErrorFrame" if event == "error" else _name(prefix, event, "frame")
+        schemas[name] = _frame(name, event, data)
+        mapping[event] = REF + name
+    schemas[union] = {"title": union, "oneOf": [{"$ref": r} for r in mapping.values()],
+                      "discriminator": {"propertyName": "event", "mapping": mapping},
+                      "description": "One event of the stream: `event` is the SSE event name, `data` its JSON data"}
+    return {"$ref": REF + union}
+
+
 def attach(doc: dict[str, Any]) -> None:
-    """Publish the stream schemas and name them on the two streaming operations (in place)."""
+    """Publish the stream schemas and name them on the two streaming operations (in place): per SSE event name
+    in `x-sse-events`, and as the `text/event-stream` answer's schema (a union of frames, which generators
+    turn into types)."""
     schemas = doc["components"]["schemas"]
     schemas.update(game_event_schemas())
     schemas["GameStreamState"] = GAME_STREAM_STATE
     for kind, schema in ACCOUNT_EVENTS.items():
         schemas[_name("account", kind, "event")] = {"title": _name("account", kind, "event"), **schema}
     streams = {
-        ("/v1/games/{game_id}/events", "get"): {
+        ("/v1/games/{game_id}/events", "get", "GameStreamFrame", "game"): {
             "message": {"$ref": REF + "GameEvent"}, "state": {"$ref": REF + "GameStreamState"},
             "end": {"$ref": REF + "GameStreamState"}, "error": {"$ref": REF + "ErrorBody"}},
-        ("/v1/players/me/events", "get"): {
+        ("/v1/players/me/events", "get", "AccountStreamFrame", "account"): {
             **{k: {"$ref": REF + _name("account", k, "event")} for k in ACCOUNT_EVENTS},
             "error": {"$ref": REF + "ErrorBody"}},
     }
-    for (path, method), events in streams.items():
+    for (path, method, union, prefix), events in streams.items():
+        frame = _stream(schemas, union, events, prefix)
         op = doc["paths"].get(path, {}).get(method)
         if op is not None:
             op["x-sse-events"] = events
+            ok = next(s for s in op["responses"] if s.startswith("2"))
+            content = op["responses"][ok].setdefault("content", {})
+            content.pop("application/json", None)
+            content["text/event-stream"] = {"schema": frame}
     if "Submitted" in schemas:  # a submission's events are the game's too
         schemas["Submitted"]["properties"]["events"] = {"type": "array", "items": {"$ref": REF + "GameEvent"}}

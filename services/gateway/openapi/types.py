@@ -21,6 +21,7 @@ from engine.core import Game
 from services.gateway.http.errors import ERROR_RESPONSES, ErrorBody, ErrorDetail
 from services.gateway.openapi import events as openapi_events
 from services.gateway.openapi import examples as openapi_examples
+from services.gateway.openapi import security as openapi_security
 from services.gateway.openapi import views as openapi_views
 
 _PRIMITIVES: dict[Any, dict[str, Any]] = {bool: {"type": "boolean"}, int: {"type": "integer"}, str: {"type": "string"}}
@@ -67,13 +68,14 @@ def game_action_schemas(game: Game) -> tuple[dict[str, dict[str, Any]], dict[str
         fields = [f.name for f in dataclasses.fields(cls)]
         name = _schema_name(game.name, action_type)
         components[name] = {
-            "type": "object", "title": f"{game.title}: {action_type}",
+            "type": "object", "title": name, "description": f"{game.title}: {action_type}",
             "properties": {"type": {"type": "string", "const": action_type, "enum": [action_type]},
                            **{f: field_schema(hints[f]) for f in fields}},
             "required": ["type", *fields], "additionalProperties": False,
         }
         mapping[action_type] = f"#/components/schemas/{name}"
-    union = {"title": f"{game.title} action", "oneOf": [{"$ref": ref} for ref in mapping.values()],
+    union = {"title": _schema_name(game.name, "").removesuffix("Action") + "Action",
+             "description": f"{game.title} action", "oneOf": [{"$ref": ref} for ref in mapping.values()],
              "discriminator": {"propertyName": "type", "mapping": mapping}}
     return components, union
 
@@ -111,7 +113,6 @@ def install(app: FastAPI) -> None:
         schemas.setdefault("ErrorDetail", ErrorDetail.model_json_schema())
         for path in doc["paths"].values():
             for op in path.values():
-                op.setdefault("security", [{"ApiKey": []}, {"SeatToken": []}, {}])
                 responses = op.setdefault("responses", {})
                 for status, spec in ERROR_RESPONSES.items():  # every error answer has the error body
                     responses.setdefault(str(status), {"description": spec["description"], "content": {
@@ -119,6 +120,7 @@ def install(app: FastAPI) -> None:
         openapi_events.attach(doc)  # the schemas of the event streams' payloads
         openapi_views.attach(doc)  # what a seat and a spectator of each title see
         openapi_examples.attach(doc)  # an example on every operation
+        openapi_security.apply(doc)  # servers, operationIds, each call's credential; no internal routes
         app.openapi_schema = doc
         return doc
 

@@ -12,7 +12,7 @@ export interface paths {
             cookie?: never;
         };
         /** The process is up */
-        get: operations["healthz_healthz_get"];
+        get: operations["healthz"];
         put?: never;
         post?: never;
         delete?: never;
@@ -29,7 +29,7 @@ export interface paths {
             cookie?: never;
         };
         /** Redis, the SQL database and the game-state service are reachable */
-        get: operations["readyz_readyz_get"];
+        get: operations["readyz"];
         put?: never;
         post?: never;
         delete?: never;
@@ -46,7 +46,7 @@ export interface paths {
             cookie?: never;
         };
         /** The games this platform serves and the bot levels */
-        get: operations["catalog_v1_catalog_get"];
+        get: operations["catalog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -63,13 +63,13 @@ export interface paths {
             cookie?: never;
         };
         /** My challenges, incoming and outgoing */
-        get: operations["list_challenges_v1_challenges_get"];
+        get: operations["listChallenges"];
         put?: never;
         /**
          * Challenge another player
          * @description Bearer: your API key. The challenged player sees a `challenge` event on its account stream and accepts or declines; it expires after `GATEWAY_CHALLENGE_TTL_S` (24 h). Accepting creates the game, owned by the challenger (its quotas apply), with random seats; extra seats beyond two are played by bots. A rated challenge's game updates both ratings when it ends. An account may have at most `GATEWAY_CHALLENGES_PER_SENDER` (20) pending challenges sent and `GATEWAY_CHALLENGES_PER_RECIPIENT` (50) received (429 `too_many_challenges`).
          */
-        post: operations["create_challenge_v1_challenges_post"];
+        post: operations["createChallenge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -84,11 +84,11 @@ export interface paths {
             cookie?: never;
         };
         /** One of my challenges */
-        get: operations["get_challenge_v1_challenges__challenge_id__get"];
+        get: operations["getChallenge"];
         put?: never;
         post?: never;
         /** Cancel a challenge I sent */
-        delete: operations["cancel_challenge_v1_challenges__challenge_id__delete"];
+        delete: operations["cancelChallenge"];
         options?: never;
         head?: never;
         patch?: never;
@@ -107,7 +107,7 @@ export interface paths {
          * Accept a challenge sent to me
          * @description Creates the game; the answer holds your seat token, shown only here. The challenger gets its own through its account stream (`game_start`, delivered once). 409 `challenge_<status>` once it is no longer pending.
          */
-        post: operations["accept_challenge_v1_challenges__challenge_id__accept_post"];
+        post: operations["acceptChallenge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -124,7 +124,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Decline a challenge sent to me */
-        post: operations["decline_challenge_v1_challenges__challenge_id__decline_post"];
+        post: operations["declineChallenge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -142,13 +142,13 @@ export interface paths {
          * Games by status and title, newest first
          * @description What gRPC ListGames answers: active games (to watch as a spectator), finished and aborted ones (finished games come from the archive once they leave Redis). No credential needed; every game's public view is public.
          */
-        get: operations["list_games_v1_games_get"];
+        get: operations["listGames"];
         put?: never;
         /**
          * Create a game (with a player's API key)
          * @description Bearer: a player's API key (`POST /v1/players`). The player owns the game, and it counts against the player's quotas: active games at once, bot seats across them, creations per hour (429 `quota_exceeded` names the one reached). The answer holds each human seat's token, shown only here.
          */
-        post: operations["create_game_v1_games_post"];
+        post: operations["createGame"];
         delete?: never;
         options?: never;
         head?: never;
@@ -163,7 +163,7 @@ export interface paths {
             cookie?: never;
         };
         /** A game as a seat (Bearer) or a spectator sees it */
-        get: operations["get_game_v1_games__game_id__get"];
+        get: operations["getGame"];
         put?: never;
         post?: never;
         delete?: never;
@@ -185,7 +185,7 @@ export interface paths {
          * Abort the game (before everyone has decided)
          * @description Bearer: a seat token. The game ends with status `aborted`, unrated, and every seat sees a `game_aborted` event. Allowed while some human seat has not yet made a decision of its own (a turn clock's default is not one) and no seat has resigned or been abandoned; otherwise 409 `abort_not_allowed` (409 `game_over` once the game has ended).
          */
-        post: operations["abort_v1_games__game_id__abort_post"];
+        post: operations["abort"];
         delete?: never;
         options?: never;
         head?: never;
@@ -200,10 +200,10 @@ export interface paths {
             cookie?: never;
         };
         /** The legal actions of your seat */
-        get: operations["legal_actions_v1_games__game_id__actions_get"];
+        get: operations["legalActions"];
         put?: never;
         /** Submit one action for your seat */
-        post: operations["submit_action_v1_games__game_id__actions_post"];
+        post: operations["submitAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -218,7 +218,7 @@ export interface paths {
             cookie?: never;
         };
         /** Server-Sent Events of a game, redacted for your seat (or a spectator) */
-        get: operations["game_events_v1_games__game_id__events_get"];
+        get: operations["gameEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -235,7 +235,7 @@ export interface paths {
             cookie?: never;
         };
         /** Seed and actions of a finished game */
-        get: operations["game_log_v1_games__game_id__log_get"];
+        get: operations["gameLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -257,7 +257,7 @@ export interface paths {
          * Resign your seat (a bot plays it out)
          * @description Bearer: the seat token. The seat's remaining decisions go to the zombie bot (the service's `ZOMBIE_BOT_LEVEL`, default `greedy`), the token is revoked (its event streams end) and every seat sees a `seat_resigned` event. In a rated game the player ranks last. 409 `game_over` once the game has ended.
          */
-        post: operations["resign_v1_games__game_id__resign_post"];
+        post: operations["resign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -277,7 +277,7 @@ export interface paths {
          * Rotate your seat token
          * @description Bearer: the seat token, which is revoked (its event streams end within a second); the answer holds the seat's new token, shown only here.
          */
-        post: operations["rotate_token_v1_games__game_id__token_post"];
+        post: operations["rotateToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -292,7 +292,7 @@ export interface paths {
             cookie?: never;
         };
         /** Best rated players of a game */
-        get: operations["leaderboard_v1_leaderboard__game__get"];
+        get: operations["leaderboard"];
         put?: never;
         post?: never;
         delete?: never;
@@ -311,7 +311,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Queue for a game */
-        post: operations["create_ticket_v1_matchmaking_tickets_post"];
+        post: operations["createTicket"];
         delete?: never;
         options?: never;
         head?: never;
@@ -329,11 +329,11 @@ export interface paths {
          * Poll a ticket (keeps it alive)
          * @description Poll at least every `GATEWAY_TICKET_TTL_S` while `queued`. Once `matched`, the answer names the game and seat, and the one poll that first sees the match gets the seat `token`: it is handed out once, then deleted from the server (until then it is stored encrypted), so keep it. Later polls show the match with `token` null, `token_delivered` true and a `note` saying so.
          */
-        get: operations["poll_ticket_v1_matchmaking_tickets__ticket_id__get"];
+        get: operations["pollTicket"];
         put?: never;
         post?: never;
         /** Cancel a queued ticket */
-        delete: operations["cancel_ticket_v1_matchmaking_tickets__ticket_id__delete"];
+        delete: operations["cancelTicket"];
         options?: never;
         head?: never;
         patch?: never;
@@ -349,7 +349,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create a player and its api key */
-        post: operations["create_player_v1_players_post"];
+        post: operations["createPlayer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -364,7 +364,7 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's account: name, kind and ratings */
-        get: operations["get_me_v1_players_me_get"];
+        get: operations["getMe"];
         put?: never;
         post?: never;
         delete?: never;
@@ -381,7 +381,7 @@ export interface paths {
             cookie?: never;
         };
         /** The account stream (Server-Sent Events): challenges, game starts, your turns, game ends */
-        get: operations["account_events_v1_players_me_events_get"];
+        get: operations["accountEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -401,7 +401,7 @@ export interface paths {
          * My ongoing games, the ones where it is my turn first
          * @description Games an account holds a seat in through a challenge or a matchmaking ticket, while they are active (finished ones: `GET /v1/players/{id}/games`). Each is read live from the game-state service.
          */
-        get: operations["my_games_v1_players_me_games_get"];
+        get: operations["myGames"];
         put?: never;
         post?: never;
         delete?: never;
@@ -423,7 +423,7 @@ export interface paths {
          * Rotate the caller's API key
          * @description Bearer: the account's current API key (a key in its grace period is refused, 403 `key_retired`, so a leaked key cannot outlive the rotation that retired it). Answers a new API key; the key it replaces keeps working for `GATEWAY_API_KEY_GRACE_S` seconds (24 h by default) so every client can switch, then stops. An account holds at most `GATEWAY_API_KEYS_MAX` (5) working keys: one more rotation is 409 `too_many_keys`.
          */
-        post: operations["rotate_key_v1_players_me_keys_post"];
+        post: operations["rotateKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -443,7 +443,7 @@ export interface paths {
          * Stop every other API key of the caller now
          * @description Bearer: the account's current API key (403 `key_retired` otherwise). Every other key of the account, including those in their grace period, stops working at once (their open account streams close within about a second). What to do when a key leaked: rotate with the current key, then revoke the others.
          */
-        post: operations["revoke_other_keys_v1_players_me_keys_revoke_others_post"];
+        post: operations["revokeOtherKeys"];
         delete?: never;
         options?: never;
         head?: never;
@@ -458,7 +458,7 @@ export interface paths {
             cookie?: never;
         };
         /** A player's name and rating per game */
-        get: operations["get_player_v1_players__player_id__get"];
+        get: operations["getPlayer"];
         put?: never;
         post?: never;
         delete?: never;
@@ -475,41 +475,7 @@ export interface paths {
             cookie?: never;
         };
         /** A player's archived games, newest first */
-        get: operations["player_games_v1_players__player_id__games_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webclient/boards/{game}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Static board data of a game (the engine's data files, by name) */
-        get: operations["boards_webclient_boards__game__get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webclient/replay/{game_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The public view of a finished game after its first `step` actions */
-        get: operations["replay_webclient_replay__game_id__get"];
+        get: operations["playerGames"];
         put?: never;
         post?: never;
         delete?: never;
@@ -528,9 +494,29 @@ export interface components {
             /** @enum {unknown} */
             status: "accepted" | "declined" | "cancelled" | "expired";
         };
+        /** AccountChallengeClosedFrame */
+        AccountChallengeClosedFrame: {
+            data: components["schemas"]["AccountChallengeClosedEvent"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "challenge_closed";
+            id: string | null;
+        };
         /** AccountChallengeEvent */
         AccountChallengeEvent: {
             challenge: components["schemas"]["ChallengeOut"];
+        };
+        /** AccountChallengeFrame */
+        AccountChallengeFrame: {
+            data: components["schemas"]["AccountChallengeEvent"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "challenge";
+            id: string | null;
         };
         /** AccountGameEndEvent */
         AccountGameEndEvent: {
@@ -540,6 +526,16 @@ export interface components {
             /** @enum {unknown} */
             status: "finished" | "aborted";
             winners: number[] | null;
+        };
+        /** AccountGameEndFrame */
+        AccountGameEndFrame: {
+            data: components["schemas"]["AccountGameEndEvent"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "game_end";
+            id: string | null;
         };
         /** AccountGameStartEvent */
         AccountGameStartEvent: {
@@ -552,6 +548,21 @@ export interface components {
             token: string | null;
             token_delivered: boolean;
         };
+        /** AccountGameStartFrame */
+        AccountGameStartFrame: {
+            data: components["schemas"]["AccountGameStartEvent"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "game_start";
+            id: string | null;
+        };
+        /**
+         * AccountStreamFrame
+         * @description One event of the stream: `event` is the SSE event name, `data` its JSON data
+         */
+        AccountStreamFrame: components["schemas"]["AccountChallengeFrame"] | components["schemas"]["AccountChallengeClosedFrame"] | components["schemas"]["AccountGameStartFrame"] | components["schemas"]["AccountYourTurnFrame"] | components["schemas"]["AccountGameEndFrame"] | components["schemas"]["ErrorFrame"];
         /** AccountYourTurnEvent */
         AccountYourTurnEvent: {
             deadline: number | null;
@@ -559,7 +570,20 @@ export interface components {
             seat: number;
             version: number;
         };
-        /** Aeroplanes: Aviation Ascendant: abort */
+        /** AccountYourTurnFrame */
+        AccountYourTurnFrame: {
+            data: components["schemas"]["AccountYourTurnEvent"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "your_turn";
+            id: string | null;
+        };
+        /**
+         * AeroplanesAbortAction
+         * @description Aeroplanes: Aviation Ascendant: abort
+         */
         AeroplanesAbortAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -567,9 +591,12 @@ export interface components {
              */
             type: "abort";
         };
-        /** Aeroplanes: Aviation Ascendant action */
+        /**
+         * AeroplanesAction
+         * @description Aeroplanes: Aviation Ascendant action
+         */
         AeroplanesAction: components["schemas"]["AeroplanesChooseHomeAction"] | components["schemas"]["AeroplanesEngineMaintenanceAction"] | components["schemas"]["AeroplanesChooseActionAction"] | components["schemas"]["AeroplanesBuyAircraftAction"] | components["schemas"]["AeroplanesPlaceTileAction"] | components["schemas"]["AeroplanesChooseRouteAction"] | components["schemas"]["AeroplanesRollNextAction"] | components["schemas"]["AeroplanesKeepRollAction"] | components["schemas"]["AeroplanesRadioBeaconAction"] | components["schemas"]["AeroplanesDaringPilotAction"] | components["schemas"]["AeroplanesPayShortfallAction"] | components["schemas"]["AeroplanesAbortAction"] | components["schemas"]["AeroplanesEndActionAction"] | components["schemas"]["AeroplanesClaimPassengerAction"] | components["schemas"]["AeroplanesTakeAdvantageAction"] | components["schemas"]["AeroplanesRollAdvantageAction"] | components["schemas"]["AeroplanesPickAdvantageDiceAction"];
-        /** Aeroplanes: Aviation Ascendant: action_chosen */
+        /** AeroplanesActionChosenEvent */
         AeroplanesActionChosenEvent: {
             kind?: string;
             seat?: number;
@@ -583,7 +610,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: action_ended */
+        /** AeroplanesActionEndedEvent */
         AeroplanesActionEndedEvent: {
             seat?: number;
             /**
@@ -596,7 +623,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: advantage_bought */
+        /** AeroplanesAdvantageBoughtEvent */
         AeroplanesAdvantageBoughtEvent: {
             kind?: number;
             money?: number;
@@ -611,9 +638,9 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: advantage_gained */
+        /** AeroplanesAdvantageGainedEvent */
         AeroplanesAdvantageGainedEvent: {
-            kinds?: unknown[];
+            kinds?: number[];
             seat?: number;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -625,9 +652,9 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: advantage_roll */
+        /** AeroplanesAdvantageRollEvent */
         AeroplanesAdvantageRollEvent: {
-            dice?: unknown[];
+            dice?: number[];
             money?: number;
             seat?: number;
             /**
@@ -640,11 +667,11 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: aircraft_bought */
+        /** AeroplanesAircraftBoughtEvent */
         AeroplanesAircraftBoughtEvent: {
             card?: number;
             cost?: number;
-            display?: unknown[];
+            display?: number[];
             increased_production?: boolean;
             seat?: number;
             tiles?: number;
@@ -658,7 +685,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: america_bonus */
+        /** AeroplanesAmericaBonusEvent */
         AeroplanesAmericaBonusEvent: {
             destination?: string;
             money?: number;
@@ -674,7 +701,7 @@ export interface components {
             visible_to?: number[];
             vp?: number;
         };
-        /** Aeroplanes: Aviation Ascendant: attempt_crashed */
+        /** AeroplanesAttemptCrashedEvent */
         AeroplanesAttemptCrashedEvent: {
             card?: number;
             seat?: number;
@@ -688,7 +715,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: attempt_failed */
+        /** AeroplanesAttemptFailedEvent */
         AeroplanesAttemptFailedEvent: {
             card?: number;
             seat?: number;
@@ -702,7 +729,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: buy_aircraft */
+        /**
+         * AeroplanesBuyAircraftAction
+         * @description Aeroplanes: Aviation Ascendant: buy_aircraft
+         */
         AeroplanesBuyAircraftAction: {
             card: number;
             extra: boolean;
@@ -712,7 +742,10 @@ export interface components {
              */
             type: "buy_aircraft";
         };
-        /** Aeroplanes: Aviation Ascendant: choose_action */
+        /**
+         * AeroplanesChooseActionAction
+         * @description Aeroplanes: Aviation Ascendant: choose_action
+         */
         AeroplanesChooseActionAction: {
             kind: string;
             /**
@@ -721,7 +754,10 @@ export interface components {
              */
             type: "choose_action";
         };
-        /** Aeroplanes: Aviation Ascendant: choose_home */
+        /**
+         * AeroplanesChooseHomeAction
+         * @description Aeroplanes: Aviation Ascendant: choose_home
+         */
         AeroplanesChooseHomeAction: {
             city: string;
             /**
@@ -730,7 +766,10 @@ export interface components {
              */
             type: "choose_home";
         };
-        /** Aeroplanes: Aviation Ascendant: choose_route */
+        /**
+         * AeroplanesChooseRouteAction
+         * @description Aeroplanes: Aviation Ascendant: choose_route
+         */
         AeroplanesChooseRouteAction: {
             source: string;
             /**
@@ -740,7 +779,10 @@ export interface components {
             type: "choose_route";
             via: string | null;
         };
-        /** Aeroplanes: Aviation Ascendant: claim_passenger */
+        /**
+         * AeroplanesClaimPassengerAction
+         * @description Aeroplanes: Aviation Ascendant: claim_passenger
+         */
         AeroplanesClaimPassengerAction: {
             card: number;
             tile: number;
@@ -750,7 +792,10 @@ export interface components {
              */
             type: "claim_passenger";
         };
-        /** Aeroplanes: Aviation Ascendant: daring_pilot */
+        /**
+         * AeroplanesDaringPilotAction
+         * @description Aeroplanes: Aviation Ascendant: daring_pilot
+         */
         AeroplanesDaringPilotAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -758,7 +803,7 @@ export interface components {
              */
             type: "daring_pilot";
         };
-        /** Aeroplanes: Aviation Ascendant: daring_pilot */
+        /** AeroplanesDaringPilotEvent */
         AeroplanesDaringPilotEvent: {
             missing?: number;
             seat?: number;
@@ -772,7 +817,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: end_action */
+        /**
+         * AeroplanesEndActionAction
+         * @description Aeroplanes: Aviation Ascendant: end_action
+         */
         AeroplanesEndActionAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -780,7 +828,7 @@ export interface components {
              */
             type: "end_action";
         };
-        /** Aeroplanes: Aviation Ascendant: engine_failures */
+        /** AeroplanesEngineFailuresEvent */
         AeroplanesEngineFailuresEvent: {
             new?: number;
             seat?: number;
@@ -795,7 +843,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: engine_maintenance */
+        /**
+         * AeroplanesEngineMaintenanceAction
+         * @description Aeroplanes: Aviation Ascendant: engine_maintenance
+         */
         AeroplanesEngineMaintenanceAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -803,7 +854,7 @@ export interface components {
              */
             type: "engine_maintenance";
         };
-        /** Aeroplanes: Aviation Ascendant: engine_maintenance */
+        /** AeroplanesEngineMaintenanceEvent */
         AeroplanesEngineMaintenanceEvent: {
             discarded?: number;
             seat?: number;
@@ -817,11 +868,13 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: era_scoring */
+        /** AeroplanesEraScoringEvent */
         AeroplanesEraScoringEvent: {
-            awards?: Record<string, never>;
+            awards?: {
+                [key: string]: number[];
+            };
             era?: number;
-            profits?: unknown[];
+            profits?: number[];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -831,14 +884,14 @@ export interface components {
             version?: number;
             /** @description Only these seats see this event */
             visible_to?: number[];
-            vp?: unknown[];
+            vp?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: era_update */
+        /** AeroplanesEraUpdateEvent */
         AeroplanesEraUpdateEvent: {
-            display?: unknown[];
+            display?: number[];
             era?: number;
-            overflow?: unknown[];
-            removed_cards?: unknown[];
+            overflow?: number[];
+            removed_cards?: number[];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -848,14 +901,17 @@ export interface components {
             version?: number;
             /** @description Only these seats see this event */
             visible_to?: number[];
-            waiting?: unknown[];
+            waiting?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant event */
+        /**
+         * AeroplanesEvent
+         * @description An event of a Aeroplanes: Aviation Ascendant game
+         */
         AeroplanesEvent: components["schemas"]["PlatformGameCreatedEvent"] | components["schemas"]["PlatformTimeoutEvent"] | components["schemas"]["PlatformSeatAutoPlayedEvent"] | components["schemas"]["PlatformSeatResignedEvent"] | components["schemas"]["PlatformSeatAbandonedEvent"] | components["schemas"]["PlatformGameForfeitedEvent"] | components["schemas"]["PlatformGameAbortedEvent"] | components["schemas"]["AeroplanesActionChosenEvent"] | components["schemas"]["AeroplanesActionEndedEvent"] | components["schemas"]["AeroplanesAdvantageBoughtEvent"] | components["schemas"]["AeroplanesAdvantageGainedEvent"] | components["schemas"]["AeroplanesAdvantageRollEvent"] | components["schemas"]["AeroplanesAircraftBoughtEvent"] | components["schemas"]["AeroplanesAmericaBonusEvent"] | components["schemas"]["AeroplanesAttemptCrashedEvent"] | components["schemas"]["AeroplanesAttemptFailedEvent"] | components["schemas"]["AeroplanesDaringPilotEvent"] | components["schemas"]["AeroplanesEngineFailuresEvent"] | components["schemas"]["AeroplanesEngineMaintenanceEvent"] | components["schemas"]["AeroplanesEraScoringEvent"] | components["schemas"]["AeroplanesEraUpdateEvent"] | components["schemas"]["AeroplanesFinalScoringEvent"] | components["schemas"]["AeroplanesFirstPlayerDieEvent"] | components["schemas"]["AeroplanesHomeChosenEvent"] | components["schemas"]["AeroplanesIncomeEvent"] | components["schemas"]["AeroplanesPassengerClaimedEvent"] | components["schemas"]["AeroplanesPlacementDeclaredEvent"] | components["schemas"]["AeroplanesRadioBeaconEvent"] | components["schemas"]["AeroplanesRiskRollEvent"] | components["schemas"]["AeroplanesRouteDeclaredEvent"] | components["schemas"]["AeroplanesShortfallEvent"] | components["schemas"]["AeroplanesShortfallPaidEvent"] | components["schemas"]["AeroplanesSubsidyEvent"] | components["schemas"]["AeroplanesSubsidyMarkerEvent"] | components["schemas"]["AeroplanesTilePlacedEvent"] | components["schemas"]["AeroplanesTileReplacedEvent"];
-        /** Aeroplanes: Aviation Ascendant: final_scoring */
+        /** AeroplanesFinalScoringEvent */
         AeroplanesFinalScoringEvent: {
-            added?: unknown[];
-            money?: unknown[];
+            added?: number[];
+            money?: number[];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -865,9 +921,9 @@ export interface components {
             version?: number;
             /** @description Only these seats see this event */
             visible_to?: number[];
-            vp?: unknown[];
+            vp?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: first_player_die */
+        /** AeroplanesFirstPlayerDieEvent */
         AeroplanesFirstPlayerDieEvent: {
             first?: number;
             roll?: number;
@@ -882,7 +938,70 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: home_chosen */
+        /** AeroplanesGameOut */
+        AeroplanesGameOut: {
+            /** Bots */
+            bots: {
+                [key: string]: string;
+            };
+            /**
+             * Deadlines
+             * @description seat (as a string) -> unix ms when its running turn clock expires
+             */
+            deadlines?: {
+                [key: string]: number;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "aeroplanes";
+            /** Game Id */
+            game_id: string;
+            /** Players */
+            players: number;
+            /**
+             * Reserves
+             * @description seat (as a string) -> ms of reserve left at the start of its current decision (realtime controls with a reserve); its deadline already includes it
+             */
+            reserves?: {
+                [key: string]: number;
+            };
+            /** Scores */
+            scores: number[] | null;
+            /** Seat */
+            seat: number | null;
+            /**
+             * Seats
+             * @description Who holds and who plays each seat
+             */
+            seats?: components["schemas"]["SeatOut"][];
+            /**
+             * Status
+             * @description aborted: ended by an abort or for inactivity before anyone decided; unrated, no winners
+             * @enum {string}
+             */
+            status: "active" | "finished" | "aborted";
+            /**
+             * Time Control
+             * @description The game's time control; None: no clock
+             */
+            time_control?: (components["schemas"]["RealtimeControlOut"] | components["schemas"]["CorrespondenceControlOut"]) | null;
+            /** To Act */
+            to_act: number[];
+            /**
+             * Turn Seconds
+             * @description Seconds per decision, or None when the game has no clock
+             */
+            turn_seconds?: number | null;
+            /** Version */
+            version: number;
+            /** @description A seat's view with its token, else a spectator's */
+            view: components["schemas"]["AeroplanesView"];
+            /** Winners */
+            winners: number[] | null;
+        };
+        /** AeroplanesHomeChosenEvent */
         AeroplanesHomeChosenEvent: {
             city?: string;
             seat?: number;
@@ -896,9 +1015,9 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: income */
+        /** AeroplanesIncomeEvent */
         AeroplanesIncomeEvent: {
-            amounts?: unknown[];
+            amounts?: number[];
             era?: number;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -910,7 +1029,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: keep_roll */
+        /**
+         * AeroplanesKeepRollAction
+         * @description Aeroplanes: Aviation Ascendant: keep_roll
+         */
         AeroplanesKeepRollAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -918,7 +1040,7 @@ export interface components {
              */
             type: "keep_roll";
         };
-        /** Aeroplanes: Aviation Ascendant: passenger_claimed */
+        /** AeroplanesPassengerClaimedEvent */
         AeroplanesPassengerClaimedEvent: {
             card?: number;
             from?: string;
@@ -935,7 +1057,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: pay_shortfall */
+        /**
+         * AeroplanesPayShortfallAction
+         * @description Aeroplanes: Aviation Ascendant: pay_shortfall
+         */
         AeroplanesPayShortfallAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -943,7 +1068,10 @@ export interface components {
              */
             type: "pay_shortfall";
         };
-        /** Aeroplanes: Aviation Ascendant: pick_advantage_dice */
+        /**
+         * AeroplanesPickAdvantageDiceAction
+         * @description Aeroplanes: Aviation Ascendant: pick_advantage_dice
+         */
         AeroplanesPickAdvantageDiceAction: {
             first: number;
             second: number;
@@ -953,7 +1081,10 @@ export interface components {
              */
             type: "pick_advantage_dice";
         };
-        /** Aeroplanes: Aviation Ascendant: place_tile */
+        /**
+         * AeroplanesPlaceTileAction
+         * @description Aeroplanes: Aviation Ascendant: place_tile
+         */
         AeroplanesPlaceTileAction: {
             card: number;
             replace: number | null;
@@ -964,7 +1095,7 @@ export interface components {
              */
             type: "place_tile";
         };
-        /** Aeroplanes: Aviation Ascendant: placement_declared */
+        /** AeroplanesPlacementDeclaredEvent */
         AeroplanesPlacementDeclaredEvent: {
             card?: number;
             replace?: number | null;
@@ -980,7 +1111,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: radio_beacon */
+        /**
+         * AeroplanesRadioBeaconAction
+         * @description Aeroplanes: Aviation Ascendant: radio_beacon
+         */
         AeroplanesRadioBeaconAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -988,7 +1122,7 @@ export interface components {
              */
             type: "radio_beacon";
         };
-        /** Aeroplanes: Aviation Ascendant: radio_beacon */
+        /** AeroplanesRadioBeaconEvent */
         AeroplanesRadioBeaconEvent: {
             seat?: number;
             /**
@@ -1001,10 +1135,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: risk_roll */
+        /** AeroplanesRiskRollEvent */
         AeroplanesRiskRollEvent: {
             bonus?: number;
-            dice?: unknown[];
+            dice?: number[];
             of?: number;
             roll?: number;
             seat?: number;
@@ -1019,7 +1153,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: roll_advantage */
+        /**
+         * AeroplanesRollAdvantageAction
+         * @description Aeroplanes: Aviation Ascendant: roll_advantage
+         */
         AeroplanesRollAdvantageAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1027,7 +1164,10 @@ export interface components {
              */
             type: "roll_advantage";
         };
-        /** Aeroplanes: Aviation Ascendant: roll_next */
+        /**
+         * AeroplanesRollNextAction
+         * @description Aeroplanes: Aviation Ascendant: roll_next
+         */
         AeroplanesRollNextAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1035,9 +1175,9 @@ export interface components {
              */
             type: "roll_next";
         };
-        /** Aeroplanes: Aviation Ascendant: route_declared */
+        /** AeroplanesRouteDeclaredEvent */
         AeroplanesRouteDeclaredEvent: {
-            rolls?: unknown[];
+            rolls?: number[][];
             seat?: number;
             source?: string;
             /**
@@ -1047,11 +1187,11 @@ export interface components {
             type: "route_declared";
             /** @description The version the event belongs to (streams) */
             version?: number;
-            via?: null | string;
+            via?: string | null;
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: shortfall */
+        /** AeroplanesShortfallEvent */
         AeroplanesShortfallEvent: {
             missing?: number;
             seat?: number;
@@ -1065,7 +1205,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: shortfall_paid */
+        /** AeroplanesShortfallPaidEvent */
         AeroplanesShortfallPaidEvent: {
             money?: number;
             seat?: number;
@@ -1079,7 +1219,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: subsidy */
+        /** AeroplanesSubsidyEvent */
         AeroplanesSubsidyEvent: {
             money?: number;
             notes_left?: number;
@@ -1094,7 +1234,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: subsidy_marker */
+        /** AeroplanesSubsidyMarkerEvent */
         AeroplanesSubsidyMarkerEvent: {
             era?: number;
             seat?: number;
@@ -1108,7 +1248,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: take_advantage */
+        /**
+         * AeroplanesTakeAdvantageAction
+         * @description Aeroplanes: Aviation Ascendant: take_advantage
+         */
         AeroplanesTakeAdvantageAction: {
             kind: number;
             /**
@@ -1117,7 +1260,7 @@ export interface components {
              */
             type: "take_advantage";
         };
-        /** Aeroplanes: Aviation Ascendant: tile_placed */
+        /** AeroplanesTilePlacedEvent */
         AeroplanesTilePlacedEvent: {
             card?: number;
             destination?: string;
@@ -1133,7 +1276,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Aeroplanes: Aviation Ascendant: tile_replaced */
+        /** AeroplanesTileReplacedEvent */
         AeroplanesTileReplacedEvent: {
             destination?: string;
             seat?: number;
@@ -1149,7 +1292,7 @@ export interface components {
             visible_to?: number[];
         };
         /**
-         * Aeroplanes: Aviation Ascendant view
+         * AeroplanesView
          * @description What a seat of a Aeroplanes: Aviation Ascendant game sees (`view` of GET /v1/games/{id} with that seat's token); a spectator's view has the fields not marked seat only.
          * @example {
          *       "acted_this_go_around": 0,
@@ -1346,33 +1489,99 @@ export interface components {
          *     }
          */
         AeroplanesView: {
-            acted_this_go_around?: number;
-            advantage_supply?: Record<string, never>;
-            bag?: unknown[];
-            deck?: unknown[];
-            display?: unknown[];
-            era?: number;
-            first_player?: number;
-            game?: string;
-            majority_counts?: Record<string, never>;
-            overflow?: unknown[];
-            pending?: null | Record<string, never>;
-            phase?: string;
-            players?: unknown[];
-            players_count?: number;
-            profits?: unknown[];
-            removed_passengers?: unknown[];
-            seat?: number | null;
-            slots?: Record<string, never>;
-            subsidy_marker_taker?: number | null;
-            subsidy_notes?: number;
-            to_act?: unknown[];
-            waiting?: Record<string, never>;
-            winners?: unknown[];
+            acted_this_go_around: number;
+            advantage_supply: {
+                daring_pilot: number;
+                engine_maintenance: number;
+                increased_production: number;
+                night_flights: number;
+                radio_beacons: number;
+            };
+            bag: number[];
+            deck: number[];
+            display: {
+                card: number;
+                cost: number;
+            }[];
+            era: number;
+            first_player: number;
+            game: string;
+            majority_counts: {
+                [key: string]: number[];
+            };
+            overflow: number[];
+            pending: {
+                card?: number;
+                dice?: number[];
+                i?: number;
+                pilots?: number;
+                replace?: number | null;
+                rolls?: number[][];
+                source?: string;
+                target?: string;
+                via?: string | null;
+                wild?: number[];
+            } | null;
+            phase: string;
+            players: {
+                advantages: {
+                    daring_pilot: number;
+                    engine_maintenance: number;
+                    increased_production: number;
+                    night_flights: number;
+                    radio_beacons: number;
+                };
+                aircraft: {
+                    airport_tiles: number;
+                    capacity: number;
+                    card: number;
+                    face_up: boolean;
+                    free_capacity: number;
+                    in_service: boolean;
+                    passengers: number[];
+                }[];
+                engine_failures: number;
+                home: string | null;
+                money: number;
+                passengers_set_aside: number[];
+                seat: number;
+                supply: {
+                    [key: string]: number;
+                };
+                vp: number;
+            }[];
+            players_count: number;
+            profits: number[];
+            removed_passengers: number[];
+            seat: number | null;
+            slots: {
+                [key: string]: ({
+                    seat: number;
+                    stage: number;
+                } | string | null)[];
+            };
+            subsidy_marker_taker: number | null;
+            subsidy_notes: number;
+            to_act: number[];
+            waiting: {
+                amsterdam: number[];
+                berlin: number[];
+                london: number[];
+                paris: number[];
+                rome: number[];
+                zurich: number[];
+            };
+            winners: number[];
         };
-        /** Blue Skies action */
+        /**
+         * BlueskiesAction
+         * @description Blue Skies action
+         */
         BlueskiesAction: components["schemas"]["BlueskiesBuyGateAction"] | components["schemas"]["BlueskiesBuyoutAction"] | components["schemas"]["BlueskiesDoneAction"] | components["schemas"]["BlueskiesPlayCardAction"] | components["schemas"]["BlueskiesSpecialAction"] | components["schemas"]["BlueskiesDiscardAction"] | components["schemas"]["BlueskiesHelpAction"] | components["schemas"]["BlueskiesHelpDoneAction"];
-        /** Blue Skies: buy_gate */
+        /**
+         * BlueskiesBuyGateAction
+         * @description Blue Skies: buy_gate
+         */
         BlueskiesBuyGateAction: {
             airport: string;
             /**
@@ -1381,7 +1590,10 @@ export interface components {
              */
             type: "buy_gate";
         };
-        /** Blue Skies: buyout */
+        /**
+         * BlueskiesBuyoutAction
+         * @description Blue Skies: buyout
+         */
         BlueskiesBuyoutAction: {
             airport: string;
             /**
@@ -1390,7 +1602,7 @@ export interface components {
              */
             type: "buyout";
         };
-        /** Blue Skies: buyout */
+        /** BlueskiesBuyoutEvent */
         BlueskiesBuyoutEvent: {
             airport?: string;
             cost?: number;
@@ -1405,7 +1617,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: deck_empty */
+        /** BlueskiesDeckEmptyEvent */
         BlueskiesDeckEmptyEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1417,7 +1629,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: discard */
+        /**
+         * BlueskiesDiscardAction
+         * @description Blue Skies: discard
+         */
         BlueskiesDiscardAction: {
             cards: string[];
             /**
@@ -1426,9 +1641,9 @@ export interface components {
              */
             type: "discard";
         };
-        /** Blue Skies: discard */
+        /** BlueskiesDiscardEvent */
         BlueskiesDiscardEvent: {
-            cards?: unknown[];
+            cards?: string[];
             seat?: number;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1440,7 +1655,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: done */
+        /**
+         * BlueskiesDoneAction
+         * @description Blue Skies: done
+         */
         BlueskiesDoneAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1448,7 +1666,7 @@ export interface components {
              */
             type: "done";
         };
-        /** Blue Skies: done */
+        /** BlueskiesDoneEvent */
         BlueskiesDoneEvent: {
             seat?: number;
             /**
@@ -1462,9 +1680,9 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: draw_cards */
+        /** BlueskiesDrawCardsEvent */
         BlueskiesDrawCardsEvent: {
-            cards?: unknown[];
+            cards?: string[];
             seat?: number;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1476,7 +1694,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: draw */
+        /** BlueskiesDrawEvent */
         BlueskiesDrawEvent: {
             count?: number;
             seat?: number;
@@ -1490,9 +1708,12 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies event */
+        /**
+         * BlueskiesEvent
+         * @description An event of a Blue Skies game
+         */
         BlueskiesEvent: components["schemas"]["PlatformGameCreatedEvent"] | components["schemas"]["PlatformTimeoutEvent"] | components["schemas"]["PlatformSeatAutoPlayedEvent"] | components["schemas"]["PlatformSeatResignedEvent"] | components["schemas"]["PlatformSeatAbandonedEvent"] | components["schemas"]["PlatformGameForfeitedEvent"] | components["schemas"]["PlatformGameAbortedEvent"] | components["schemas"]["BlueskiesBuyoutEvent"] | components["schemas"]["BlueskiesDeckEmptyEvent"] | components["schemas"]["BlueskiesDiscardEvent"] | components["schemas"]["BlueskiesDoneEvent"] | components["schemas"]["BlueskiesDrawEvent"] | components["schemas"]["BlueskiesDrawCardsEvent"] | components["schemas"]["BlueskiesFirstPlayerEvent"] | components["schemas"]["BlueskiesGameOverEvent"] | components["schemas"]["BlueskiesGateEvent"] | components["schemas"]["BlueskiesGovernmentHelpEvent"] | components["schemas"]["BlueskiesHelpEvent"] | components["schemas"]["BlueskiesHelpDiscardEvent"] | components["schemas"]["BlueskiesHelpDiscardCardsEvent"] | components["schemas"]["BlueskiesHelpDoneEvent"] | components["schemas"]["BlueskiesIncomeEvent"] | components["schemas"]["BlueskiesLocalGateEvent"] | components["schemas"]["BlueskiesPlayEvent"] | components["schemas"]["BlueskiesReshuffleEvent"] | components["schemas"]["BlueskiesRevealEvent"] | components["schemas"]["BlueskiesRoundEvent"] | components["schemas"]["BlueskiesSkipPlayEvent"] | components["schemas"]["BlueskiesSpecialEvent"];
-        /** Blue Skies: first_player */
+        /** BlueskiesFirstPlayerEvent */
         BlueskiesFirstPlayerEvent: {
             seat?: unknown;
             /**
@@ -1505,24 +1726,94 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: game_over */
+        /** BlueskiesGameOut */
+        BlueskiesGameOut: {
+            /** Bots */
+            bots: {
+                [key: string]: string;
+            };
+            /**
+             * Deadlines
+             * @description seat (as a string) -> unix ms when its running turn clock expires
+             */
+            deadlines?: {
+                [key: string]: number;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "blueskies";
+            /** Game Id */
+            game_id: string;
+            /** Players */
+            players: number;
+            /**
+             * Reserves
+             * @description seat (as a string) -> ms of reserve left at the start of its current decision (realtime controls with a reserve); its deadline already includes it
+             */
+            reserves?: {
+                [key: string]: number;
+            };
+            /** Scores */
+            scores: number[] | null;
+            /** Seat */
+            seat: number | null;
+            /**
+             * Seats
+             * @description Who holds and who plays each seat
+             */
+            seats?: components["schemas"]["SeatOut"][];
+            /**
+             * Status
+             * @description aborted: ended by an abort or for inactivity before anyone decided; unrated, no winners
+             * @enum {string}
+             */
+            status: "active" | "finished" | "aborted";
+            /**
+             * Time Control
+             * @description The game's time control; None: no clock
+             */
+            time_control?: (components["schemas"]["RealtimeControlOut"] | components["schemas"]["CorrespondenceControlOut"]) | null;
+            /** To Act */
+            to_act: number[];
+            /**
+             * Turn Seconds
+             * @description Seconds per decision, or None when the game has no clock
+             */
+            turn_seconds?: number | null;
+            /** Version */
+            version: number;
+            /** @description A seat's view with its token, else a spectator's */
+            view: components["schemas"]["BlueskiesView"];
+            /** Winners */
+            winners: number[] | null;
+        };
+        /** BlueskiesGameOverEvent */
         BlueskiesGameOverEvent: {
-            gains?: unknown[];
-            regions?: unknown[];
-            scores?: unknown[];
+            gains?: number[];
+            regions?: {
+                first: number[];
+                first_bonus: number;
+                region: string;
+                second: number[];
+                second_bonus: number;
+                values: number[];
+            }[];
+            scores?: number[];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "game_over";
-            unused_special?: unknown[];
+            unused_special?: number[];
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
             visible_to?: number[];
-            winners?: unknown[];
+            winners?: number[];
         };
-        /** Blue Skies: gate */
+        /** BlueskiesGateEvent */
         BlueskiesGateEvent: {
             airport?: string;
             cost?: number;
@@ -1538,9 +1829,9 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: government_help */
+        /** BlueskiesGovernmentHelpEvent */
         BlueskiesGovernmentHelpEvent: {
-            entitlement?: unknown[];
+            entitlement?: number[];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1551,7 +1842,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: help */
+        /**
+         * BlueskiesHelpAction
+         * @description Blue Skies: help
+         */
         BlueskiesHelpAction: {
             airport: string;
             /**
@@ -1560,9 +1854,9 @@ export interface components {
              */
             type: "help";
         };
-        /** Blue Skies: help_discard_cards */
+        /** BlueskiesHelpDiscardCardsEvent */
         BlueskiesHelpDiscardCardsEvent: {
-            cards?: unknown[];
+            cards?: string[];
             seat?: number;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1574,7 +1868,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: help_discard */
+        /** BlueskiesHelpDiscardEvent */
         BlueskiesHelpDiscardEvent: {
             count?: number;
             seat?: number;
@@ -1588,7 +1882,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: help_done */
+        /**
+         * BlueskiesHelpDoneAction
+         * @description Blue Skies: help_done
+         */
         BlueskiesHelpDoneAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1596,7 +1893,7 @@ export interface components {
              */
             type: "help_done";
         };
-        /** Blue Skies: help_done */
+        /** BlueskiesHelpDoneEvent */
         BlueskiesHelpDoneEvent: {
             airports?: number;
             seat?: number;
@@ -1610,7 +1907,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: help */
+        /** BlueskiesHelpEvent */
         BlueskiesHelpEvent: {
             airport?: string;
             green?: number;
@@ -1626,10 +1923,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: income */
+        /** BlueskiesIncomeEvent */
         BlueskiesIncomeEvent: {
-            income?: unknown[];
-            scores?: unknown[];
+            income?: number[];
+            scores?: number[];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1640,7 +1937,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: local_gate */
+        /** BlueskiesLocalGateEvent */
         BlueskiesLocalGateEvent: {
             airport?: string;
             /**
@@ -1653,7 +1950,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: play_card */
+        /**
+         * BlueskiesPlayCardAction
+         * @description Blue Skies: play_card
+         */
         BlueskiesPlayCardAction: {
             airport: string;
             /**
@@ -1662,7 +1962,7 @@ export interface components {
              */
             type: "play_card";
         };
-        /** Blue Skies: play */
+        /** BlueskiesPlayEvent */
         BlueskiesPlayEvent: {
             card?: string;
             green?: number;
@@ -1678,7 +1978,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: reshuffle */
+        /** BlueskiesReshuffleEvent */
         BlueskiesReshuffleEvent: {
             cards?: number;
             /**
@@ -1691,7 +1991,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: reveal */
+        /** BlueskiesRevealEvent */
         BlueskiesRevealEvent: {
             card?: string;
             green?: number;
@@ -1706,7 +2006,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: round */
+        /** BlueskiesRoundEvent */
         BlueskiesRoundEvent: {
             first_player?: number;
             round?: number;
@@ -1720,7 +2020,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: skip_play */
+        /** BlueskiesSkipPlayEvent */
         BlueskiesSkipPlayEvent: {
             seat?: unknown;
             /**
@@ -1733,7 +2033,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Blue Skies: special */
+        /**
+         * BlueskiesSpecialAction
+         * @description Blue Skies: special
+         */
         BlueskiesSpecialAction: {
             airport: string;
             /**
@@ -1742,7 +2045,7 @@ export interface components {
              */
             type: "special";
         };
-        /** Blue Skies: special */
+        /** BlueskiesSpecialEvent */
         BlueskiesSpecialEvent: {
             airport?: string;
             green?: number;
@@ -1759,7 +2062,7 @@ export interface components {
             visible_to?: number[];
         };
         /**
-         * Blue Skies view
+         * BlueskiesView
          * @description What a seat of a Blue Skies game sees (`view` of GET /v1/games/{id} with that seat's token); a spectator's view has the fields not marked seat only.
          * @example {
          *       "airports": [
@@ -2050,30 +2353,69 @@ export interface components {
          *     }
          */
         BlueskiesView: {
-            airports?: unknown[];
-            bag?: Record<string, never>;
-            budget?: number | null;
-            deck_count?: number;
-            deck_known?: null | Record<string, never>;
-            discard?: Record<string, never>;
-            final?: null | Record<string, never>;
-            first_player?: number;
-            game?: string;
-            government?: Record<string, never>;
-            hand?: unknown[] | null;
-            hand_counts?: unknown[];
-            income?: unknown[];
-            phase?: string;
-            players?: number;
-            round?: number;
-            scores?: unknown[];
-            seat?: number | null;
-            setup_gates_added?: number | null;
-            special_used?: unknown[];
-            step?: number | null;
-            supply?: unknown[];
-            to_act?: unknown[];
-            winners?: unknown[];
+            airports: {
+                code: string;
+                gates: {
+                    owner: number | string;
+                    passengers: number;
+                    space: number;
+                }[];
+                next_cost: number | null;
+                passengers: number;
+                usable_spaces: number;
+            }[];
+            bag: {
+                green: number;
+                red: number;
+            };
+            budget: number | null;
+            deck_count: number;
+            deck_known: {
+                at_least: {
+                    [key: string]: number;
+                };
+                at_most: {
+                    [key: string]: number;
+                } | null;
+            } | null;
+            discard: {
+                [key: string]: number;
+            };
+            final: {
+                gains?: number[];
+                regions?: {
+                    first?: number[];
+                    first_bonus?: number;
+                    region?: string;
+                    second?: unknown[];
+                    second_bonus?: number;
+                    values?: number[];
+                }[];
+                scores?: number[];
+                unused_special?: number[];
+                winners?: number[];
+            } | null;
+            first_player: number;
+            game: string;
+            government: {
+                chosen: string[];
+                entitlement: number[];
+                used: boolean;
+            };
+            hand: string[] | null;
+            hand_counts: number[];
+            income: number[];
+            phase: string;
+            players: number;
+            round: number;
+            scores: number[];
+            seat: number | null;
+            setup_gates_added: number | null;
+            special_used: boolean[];
+            step: number | null;
+            supply: number[];
+            to_act: number[];
+            winners: number[];
         };
         /** BotLevel */
         BotLevel: {
@@ -2302,7 +2644,30 @@ export interface components {
             /** Rule */
             rule?: string | null;
         };
-        /** @description An event of any title's game (the game id says which title) */
+        /** ErrorFrame */
+        ErrorFrame: {
+            data: components["schemas"]["ErrorBody"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "error";
+            id: string | null;
+        };
+        /** GameEndFrame */
+        GameEndFrame: {
+            data: components["schemas"]["GameStreamState"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "end";
+            id: string | null;
+        };
+        /**
+         * GameEvent
+         * @description An event of any title's game (the game id says which title)
+         */
         GameEvent: components["schemas"]["AeroplanesEvent"] | components["schemas"]["BlueskiesEvent"] | components["schemas"]["OpenskyEvent"];
         /** GameList */
         GameList: {
@@ -2351,66 +2716,36 @@ export interface components {
              */
             winners: number[] | null;
         };
-        /** GameOut */
-        GameOut: {
-            /** Bots */
-            bots: {
-                [key: string]: string;
-            };
+        /** GameMessageFrame */
+        GameMessageFrame: {
+            data: components["schemas"]["GameEvent"];
             /**
-             * Deadlines
-             * @description seat (as a string) -> unix ms when its running turn clock expires
-             */
-            deadlines?: {
-                [key: string]: number;
-            };
-            /** Game */
-            game: string;
-            /** Game Id */
-            game_id: string;
-            /** Players */
-            players: number;
-            /**
-             * Reserves
-             * @description seat (as a string) -> ms of reserve left at the start of its current decision (realtime controls with a reserve); its deadline already includes it
-             */
-            reserves?: {
-                [key: string]: number;
-            };
-            /** Scores */
-            scores: number[] | null;
-            /** Seat */
-            seat: number | null;
-            /**
-             * Seats
-             * @description Who holds and who plays each seat
-             */
-            seats?: components["schemas"]["SeatOut"][];
-            /**
-             * Status
-             * @description aborted: ended by an abort or for inactivity before anyone decided; unrated, no winners
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            status: "active" | "finished" | "aborted";
-            /**
-             * Time Control
-             * @description The game's time control; None: no clock
-             */
-            time_control?: (components["schemas"]["RealtimeControlOut"] | components["schemas"]["CorrespondenceControlOut"]) | null;
-            /** To Act */
-            to_act: number[];
-            /**
-             * Turn Seconds
-             * @description Seconds per decision, or None when the game has no clock
-             */
-            turn_seconds?: number | null;
-            /** Version */
-            version: number;
-            /** @description The view of the game's title (`game`): a seat's with its token, else a spectator's */
-            view: components["schemas"]["AeroplanesView"] | components["schemas"]["BlueskiesView"] | components["schemas"]["OpenskyView"];
-            /** Winners */
-            winners: number[] | null;
+            event: "message";
+            id: string | null;
         };
+        /**
+         * GameOut
+         * @description A game; `game` (its title) says which view it has
+         */
+        GameOut: components["schemas"]["AeroplanesGameOut"] | components["schemas"]["BlueskiesGameOut"] | components["schemas"]["OpenskyGameOut"];
+        /** GameStateFrame */
+        GameStateFrame: {
+            data: components["schemas"]["GameStreamState"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "state";
+            id: string | null;
+        };
+        /**
+         * GameStreamFrame
+         * @description One event of the stream: `event` is the SSE event name, `data` its JSON data
+         */
+        GameStreamFrame: components["schemas"]["GameMessageFrame"] | components["schemas"]["GameStateFrame"] | components["schemas"]["GameEndFrame"] | components["schemas"]["ErrorFrame"];
         /**
          * GameStreamState
          * @description `state` (closes each version) and `end` (the game is over) data of a game's event stream
@@ -2716,9 +3051,15 @@ export interface components {
              */
             token: string;
         };
-        /** OpenSky action */
+        /**
+         * OpenskyAction
+         * @description OpenSky action
+         */
         OpenskyAction: components["schemas"]["OpenskyPlaceCallsignAction"] | components["schemas"]["OpenskyPlaceAircraftAction"] | components["schemas"]["OpenskyPlaceHubAction"] | components["schemas"]["OpenskyKeepHubAction"] | components["schemas"]["OpenskyChooseMarketAction"] | components["schemas"]["OpenskyBidAction"] | components["schemas"]["OpenskyPassAction"] | components["schemas"]["OpenskyFlashDealAction"] | components["schemas"]["OpenskyDeclineFlashAction"] | components["schemas"]["OpenskyAddAncillariesAction"] | components["schemas"]["OpenskyLeaseAction"];
-        /** OpenSky: add_ancillaries */
+        /**
+         * OpenskyAddAncillariesAction
+         * @description OpenSky: add_ancillaries
+         */
         OpenskyAddAncillariesAction: {
             tokens: number;
             /**
@@ -2727,7 +3068,7 @@ export interface components {
              */
             type: "add_ancillaries";
         };
-        /** OpenSky: aircraft_placed */
+        /** OpenskyAircraftPlacedEvent */
         OpenskyAircraftPlacedEvent: {
             cross_border_token?: boolean;
             route?: string;
@@ -2742,7 +3083,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** OpenSky: bid */
+        /**
+         * OpenskyBidAction
+         * @description OpenSky: bid
+         */
         OpenskyBidAction: {
             fare: number;
             itinerary: string[];
@@ -2752,7 +3096,7 @@ export interface components {
              */
             type: "bid";
         };
-        /** OpenSky: bid_sealed */
+        /** OpenskyBidSealedEvent */
         OpenskyBidSealedEvent: {
             seat?: number;
             /**
@@ -2765,11 +3109,16 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** OpenSky: bids_revealed */
+        /** OpenskyBidsRevealedEvent */
         OpenskyBidsRevealedEvent: {
-            offers?: unknown[];
+            offers?: {
+                fare?: number;
+                itinerary?: string[];
+                seat?: number;
+                stops?: number;
+            }[];
             passed?: unknown[];
-            provisional_winners?: unknown[];
+            provisional_winners?: number[];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2780,7 +3129,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** OpenSky: callsign_placed */
+        /** OpenskyCallsignPlacedEvent */
         OpenskyCallsignPlacedEvent: {
             airport?: string;
             callsign?: string;
@@ -2795,7 +3144,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** OpenSky: choose_market */
+        /**
+         * OpenskyChooseMarketAction
+         * @description OpenSky: choose_market
+         */
         OpenskyChooseMarketAction: {
             destination: string;
             origin: string;
@@ -2805,7 +3157,10 @@ export interface components {
              */
             type: "choose_market";
         };
-        /** OpenSky: decline_flash */
+        /**
+         * OpenskyDeclineFlashAction
+         * @description OpenSky: decline_flash
+         */
         OpenskyDeclineFlashAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2813,10 +3168,10 @@ export interface components {
              */
             type: "decline_flash";
         };
-        /** OpenSky: dice_rolled */
+        /** OpenskyDiceRolledEvent */
         OpenskyDiceRolledEvent: {
-            airports?: unknown[];
-            callsigns?: unknown[];
+            airports?: string[];
+            callsigns?: string[];
             month?: string;
             roller?: number;
             /**
@@ -2829,9 +3184,15 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** OpenSky event */
+        /**
+         * OpenskyEvent
+         * @description An event of a OpenSky game
+         */
         OpenskyEvent: components["schemas"]["PlatformGameCreatedEvent"] | components["schemas"]["PlatformTimeoutEvent"] | components["schemas"]["PlatformSeatAutoPlayedEvent"] | components["schemas"]["PlatformSeatResignedEvent"] | components["schemas"]["PlatformSeatAbandonedEvent"] | components["schemas"]["PlatformGameForfeitedEvent"] | components["schemas"]["PlatformGameAbortedEvent"] | components["schemas"]["OpenskyAircraftPlacedEvent"] | components["schemas"]["OpenskyBidSealedEvent"] | components["schemas"]["OpenskyBidsRevealedEvent"] | components["schemas"]["OpenskyCallsignPlacedEvent"] | components["schemas"]["OpenskyDiceRolledEvent"] | components["schemas"]["OpenskyFlashDealEvent"] | components["schemas"]["OpenskyFlashDeclinedEvent"] | components["schemas"]["OpenskyGameOverEvent"] | components["schemas"]["OpenskyHubKeptEvent"] | components["schemas"]["OpenskyHubMovedEvent"] | components["schemas"]["OpenskyHubPlacedEvent"] | components["schemas"]["OpenskyLeasedEvent"] | components["schemas"]["OpenskyMarketChosenEvent"] | components["schemas"]["OpenskyMarketNotTravelledEvent"] | components["schemas"]["OpenskyMarketWonEvent"] | components["schemas"]["OpenskyMyBidEvent"] | components["schemas"]["OpenskyPriceCheckEvent"] | components["schemas"]["OpenskyPricingStartedEvent"] | components["schemas"]["OpenskySeasonResetEvent"] | components["schemas"]["OpenskySubsidyTakenEvent"];
-        /** OpenSky: flash_deal */
+        /**
+         * OpenskyFlashDealAction
+         * @description OpenSky: flash_deal
+         */
         OpenskyFlashDealAction: {
             fare: number;
             /**
@@ -2840,7 +3201,7 @@ export interface components {
              */
             type: "flash_deal";
         };
-        /** OpenSky: flash_deal */
+        /** OpenskyFlashDealEvent */
         OpenskyFlashDealEvent: {
             fare?: unknown;
             previous?: unknown;
@@ -2856,7 +3217,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** OpenSky: flash_declined */
+        /** OpenskyFlashDeclinedEvent */
         OpenskyFlashDeclinedEvent: {
             seat?: unknown;
             /**
@@ -2869,9 +3230,72 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** OpenSky: game_over */
+        /** OpenskyGameOut */
+        OpenskyGameOut: {
+            /** Bots */
+            bots: {
+                [key: string]: string;
+            };
+            /**
+             * Deadlines
+             * @description seat (as a string) -> unix ms when its running turn clock expires
+             */
+            deadlines?: {
+                [key: string]: number;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "opensky";
+            /** Game Id */
+            game_id: string;
+            /** Players */
+            players: number;
+            /**
+             * Reserves
+             * @description seat (as a string) -> ms of reserve left at the start of its current decision (realtime controls with a reserve); its deadline already includes it
+             */
+            reserves?: {
+                [key: string]: number;
+            };
+            /** Scores */
+            scores: number[] | null;
+            /** Seat */
+            seat: number | null;
+            /**
+             * Seats
+             * @description Who holds and who plays each seat
+             */
+            seats?: components["schemas"]["SeatOut"][];
+            /**
+             * Status
+             * @description aborted: ended by an abort or for inactivity before anyone decided; unrated, no winners
+             * @enum {string}
+             */
+            status: "active" | "finished" | "aborted";
+            /**
+             * Time Control
+             * @description The game's time control; None: no clock
+             */
+            time_control?: (components["schemas"]["RealtimeControlOut"] | components["schemas"]["CorrespondenceControlOut"]) | null;
+            /** To Act */
+            to_act: number[];
+            /**
+             * Turn Seconds
+             * @description Seconds per decision, or None when the game has no clock
+             */
+            turn_seconds?: number | null;
+            /** Version */
+            version: number;
+            /** @description A seat's view with its token, else a spectator's */
+            view: components["schemas"]["OpenskyView"];
+            /** Winners */
+            winners: number[] | null;
+        };
+        /** OpenskyGameOverEvent */
         OpenskyGameOverEvent: {
-            scores?: unknown[];
+            scores?: number[];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2881,9 +3305,9 @@ export interface components {
             version?: number;
             /** @description Only these seats see this event */
             visible_to?: number[];
-            winners?: unknown[];
+            winners?: number[];
         };
-        /** OpenSky: hub_kept */
+        /** OpenskyHubKeptEvent */
         OpenskyHubKeptEvent: {
             airport?: string;
             seat?: number;
@@ -2897,7 +3321,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** OpenSky: hub_moved */
+        /** OpenskyHubMovedEvent */
         OpenskyHubMovedEvent: {
             from?: string;
             seat?: number;
@@ -2912,7 +3336,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** OpenSky: hub_placed */
+        /** OpenskyHubPlacedEvent */
         OpenskyHubPlacedEvent: {
             airport?: string;
             seat?: number;
@@ -2926,7 +3350,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** OpenSky: keep_hub */
+        /**
+         * OpenskyKeepHubAction
+         * @description OpenSky: keep_hub
+         */
         OpenskyKeepHubAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2934,7 +3361,10 @@ export interface components {
              */
             type: "keep_hub";
         };
-        /** OpenSky: lease */
+        /**
+         * OpenskyLeaseAction
+         * @description OpenSky: lease
+         */
         OpenskyLeaseAction: {
             aircraft: number;
             cards: number[];
@@ -2944,10 +3374,10 @@ export interface components {
              */
             type: "lease";
         };
-        /** OpenSky: leased */
+        /** OpenskyLeasedEvent */
         OpenskyLeasedEvent: {
             aircraft?: number;
-            cards?: unknown[];
+            cards?: number[];
             credit?: number;
             seat?: number;
             /**
@@ -2960,7 +3390,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** OpenSky: market_chosen */
+        /** OpenskyMarketChosenEvent */
         OpenskyMarketChosenEvent: {
             destination?: string;
             origin?: string;
@@ -2975,7 +3405,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** OpenSky: market_not_travelled */
+        /** OpenskyMarketNotTravelledEvent */
         OpenskyMarketNotTravelledEvent: {
             reason?: string;
             /**
@@ -2988,7 +3418,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** OpenSky: market_won */
+        /** OpenskyMarketWonEvent */
         OpenskyMarketWonEvent: {
             tie?: boolean;
             /**
@@ -3000,12 +3430,18 @@ export interface components {
             version?: number;
             /** @description Only these seats see this event */
             visible_to?: number[];
-            winners?: unknown[];
+            winners?: {
+                ancillaries?: number;
+                fare?: number;
+                itinerary?: string[];
+                seat?: number;
+                stops?: number;
+            }[];
         };
-        /** OpenSky: my_bid */
+        /** OpenskyMyBidEvent */
         OpenskyMyBidEvent: {
             fare?: number;
-            itinerary?: unknown[];
+            itinerary?: string[];
             pass?: boolean;
             seat?: number;
             /**
@@ -3018,7 +3454,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** OpenSky: pass */
+        /**
+         * OpenskyPassAction
+         * @description OpenSky: pass
+         */
         OpenskyPassAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3026,7 +3465,10 @@ export interface components {
              */
             type: "pass";
         };
-        /** OpenSky: place_aircraft */
+        /**
+         * OpenskyPlaceAircraftAction
+         * @description OpenSky: place_aircraft
+         */
         OpenskyPlaceAircraftAction: {
             route: string;
             /**
@@ -3035,7 +3477,10 @@ export interface components {
              */
             type: "place_aircraft";
         };
-        /** OpenSky: place_callsign */
+        /**
+         * OpenskyPlaceCallsignAction
+         * @description OpenSky: place_callsign
+         */
         OpenskyPlaceCallsignAction: {
             airport: string;
             /**
@@ -3044,7 +3489,10 @@ export interface components {
              */
             type: "place_callsign";
         };
-        /** OpenSky: place_hub */
+        /**
+         * OpenskyPlaceHubAction
+         * @description OpenSky: place_hub
+         */
         OpenskyPlaceHubAction: {
             airport: string;
             /**
@@ -3053,7 +3501,7 @@ export interface components {
              */
             type: "place_hub";
         };
-        /** OpenSky: price_check */
+        /** OpenskyPriceCheckEvent */
         OpenskyPriceCheckEvent: {
             accepted?: boolean;
             ancillaries?: number;
@@ -3071,21 +3519,23 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** OpenSky: pricing_started */
+        /** OpenskyPricingStartedEvent */
         OpenskyPricingStartedEvent: {
-            eligible?: unknown[];
+            eligible?: number[];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "pricing_started";
-            valid_itineraries?: Record<string, never>;
+            valid_itineraries?: {
+                [key: string]: string[][];
+            };
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** OpenSky: season_reset */
+        /** OpenskySeasonResetEvent */
         OpenskySeasonResetEvent: {
             month?: string;
             /**
@@ -3098,7 +3548,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** OpenSky: subsidy_taken */
+        /** OpenskySubsidyTakenEvent */
         OpenskySubsidyTakenEvent: {
             airport?: string;
             callsign?: string;
@@ -3114,7 +3564,7 @@ export interface components {
             visible_to?: number[];
         };
         /**
-         * OpenSky view
+         * OpenskyView
          * @description What a seat of a OpenSky game sees (`view` of GET /v1/games/{id} with that seat's token); a spectator's view has the fields not marked seat only.
          * @example {
          *       "aircraft_per_player": 6,
@@ -3195,29 +3645,76 @@ export interface components {
          *     }
          */
         OpenskyView: {
-            aircraft_per_player?: number;
-            callsigns?: Record<string, never>;
-            dice?: unknown[];
-            draft?: Record<string, never>;
-            game?: string;
-            lease?: Record<string, never>;
-            map?: string;
-            market?: unknown[];
-            month?: number;
-            month_name?: string;
-            phase?: string;
-            players?: unknown[];
-            pricing?: Record<string, never>;
-            roller?: number;
-            season?: number;
-            seat?: number | null;
-            subsidy_cubes?: Record<string, never>;
-            to_act?: unknown[];
-            winners?: unknown[];
+            aircraft_per_player: number;
+            callsigns: {
+                [key: string]: string;
+            };
+            dice: string[];
+            draft?: {
+                seat: number;
+                tokens_left_in_turn: number;
+                turn: number;
+            };
+            game: string;
+            lease?: {
+                aircraft_to_place: number;
+                month: number;
+                month_name: string;
+                queue: number[];
+            };
+            map: string;
+            market: string[];
+            month: number;
+            month_name: string;
+            phase: string;
+            players: {
+                aircraft: {
+                    [key: string]: number;
+                };
+                aircraft_supply: number;
+                ancillary_unused: number;
+                ancillary_used: number;
+                credit: number;
+                cross_border_routes: string[];
+                flash_deal: boolean;
+                hand: number[];
+                hubs: string[];
+                score: {
+                    ancillaries: number;
+                    fares: number;
+                    subsidies: number;
+                    total: number;
+                };
+                seat: number;
+                subsidies: number;
+                table: number[];
+            }[];
+            pricing?: {
+                decided: number[];
+                eligible: number[];
+                offers: {
+                    fare: number;
+                    itinerary: string[];
+                    seat: number;
+                    stops: number;
+                }[];
+                provisional_winners?: number[];
+                valid_itineraries: {
+                    [key: string]: string[][];
+                };
+            };
+            roller: number;
+            season: number;
+            seat: number | null;
+            subsidy_cubes: {
+                [key: string]: number;
+            };
+            to_act: number[];
+            winners?: number[];
         };
-        /** Platform: game_aborted */
+        /** PlatformGameAbortedEvent */
         PlatformGameAbortedEvent: {
-            /** @enum {unknown} */
+            /** @enum {string} */
             reason: "requested" | "inactive";
             seat: number | null;
             /**
@@ -3230,10 +3727,12 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Platform: game_created */
+        /** PlatformGameCreatedEvent */
         PlatformGameCreatedEvent: {
             game: string;
-            options: Record<string, never>;
+            options: {
+                [key: string]: unknown;
+            };
             players: number;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3245,9 +3744,9 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Platform: game_forfeited */
+        /** PlatformGameForfeitedEvent */
         PlatformGameForfeitedEvent: {
-            /** @enum {unknown} */
+            /** @enum {string} */
             reason: "resigned" | "abandoned";
             seat: number;
             /**
@@ -3260,10 +3759,10 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Platform: seat_abandoned */
+        /** PlatformSeatAbandonedEvent */
         PlatformSeatAbandonedEvent: {
             bot: string | null;
-            /** @enum {unknown} */
+            /** @enum {string} */
             reason: "timeouts" | "inactive";
             seat: number;
             timeouts: number;
@@ -3277,7 +3776,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Platform: seat_auto_played */
+        /** PlatformSeatAutoPlayedEvent */
         PlatformSeatAutoPlayedEvent: {
             seat: number;
             /**
@@ -3290,7 +3789,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Platform: seat_resigned */
+        /** PlatformSeatResignedEvent */
         PlatformSeatResignedEvent: {
             bot: string | null;
             seat: number;
@@ -3304,7 +3803,7 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** Platform: timeout */
+        /** PlatformTimeoutEvent */
         PlatformTimeoutEvent: {
             seat: number;
             /**
@@ -3518,7 +4017,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    healthz_healthz_get: {
+    healthz: {
         parameters: {
             query?: never;
             header?: never;
@@ -3635,7 +4134,7 @@ export interface operations {
             };
         };
     };
-    readyz_readyz_get: {
+    readyz: {
         parameters: {
             query?: never;
             header?: never;
@@ -3762,7 +4261,7 @@ export interface operations {
             };
         };
     };
-    catalog_v1_catalog_get: {
+    catalog: {
         parameters: {
             query?: never;
             header?: never;
@@ -3907,7 +4406,7 @@ export interface operations {
             };
         };
     };
-    list_challenges_v1_challenges_get: {
+    listChallenges: {
         parameters: {
             query?: {
                 status?: string | null;
@@ -4044,7 +4543,7 @@ export interface operations {
             };
         };
     };
-    create_challenge_v1_challenges_post: {
+    createChallenge: {
         parameters: {
             query?: never;
             header?: never;
@@ -4178,7 +4677,7 @@ export interface operations {
             };
         };
     };
-    get_challenge_v1_challenges__challenge_id__get: {
+    getChallenge: {
         parameters: {
             query?: never;
             header?: never;
@@ -4311,7 +4810,7 @@ export interface operations {
             };
         };
     };
-    cancel_challenge_v1_challenges__challenge_id__delete: {
+    cancelChallenge: {
         parameters: {
             query?: never;
             header?: never;
@@ -4444,7 +4943,7 @@ export interface operations {
             };
         };
     };
-    accept_challenge_v1_challenges__challenge_id__accept_post: {
+    acceptChallenge: {
         parameters: {
             query?: never;
             header?: never;
@@ -4564,7 +5063,7 @@ export interface operations {
             };
         };
     };
-    decline_challenge_v1_challenges__challenge_id__decline_post: {
+    declineChallenge: {
         parameters: {
             query?: never;
             header?: never;
@@ -4697,7 +5196,7 @@ export interface operations {
             };
         };
     };
-    list_games_v1_games_get: {
+    listGames: {
         parameters: {
             query?: {
                 /** @description '' = any */
@@ -4840,7 +5339,7 @@ export interface operations {
             };
         };
     };
-    create_game_v1_games_post: {
+    createGame: {
         parameters: {
             query?: never;
             header?: never;
@@ -4986,7 +5485,7 @@ export interface operations {
             };
         };
     };
-    get_game_v1_games__game_id__get: {
+    getGame: {
         parameters: {
             query?: never;
             header?: never;
@@ -5048,15 +5547,317 @@ export interface operations {
                      *       "turn_seconds": 60,
                      *       "version": 3,
                      *       "view": {
-                     *         "budget": 6,
-                     *         "game": "blueskies",
-                     *         "hand": [
-                     *           "ATL",
-                     *           "ORD",
-                     *           "DEN"
+                     *         "airports": [
+                     *           {
+                     *             "code": "SEA",
+                     *             "gates": [],
+                     *             "next_cost": 2,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "PDX",
+                     *             "gates": [],
+                     *             "next_cost": 1,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "SFO",
+                     *             "gates": [],
+                     *             "next_cost": 3,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "LAX",
+                     *             "gates": [],
+                     *             "next_cost": 4,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "SAN",
+                     *             "gates": [],
+                     *             "next_cost": 1,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "SLC",
+                     *             "gates": [],
+                     *             "next_cost": 1,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "DEN",
+                     *             "gates": [],
+                     *             "next_cost": 3,
+                     *             "passengers": 1,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "LAS",
+                     *             "gates": [
+                     *               {
+                     *                 "owner": "local",
+                     *                 "passengers": 1,
+                     *                 "space": 1
+                     *               }
+                     *             ],
+                     *             "next_cost": 3,
+                     *             "passengers": 1,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "PHX",
+                     *             "gates": [
+                     *               {
+                     *                 "owner": "local",
+                     *                 "passengers": 1,
+                     *                 "space": 1
+                     *               }
+                     *             ],
+                     *             "next_cost": 3,
+                     *             "passengers": 1,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "AUS",
+                     *             "gates": [],
+                     *             "next_cost": 1,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "MSP",
+                     *             "gates": [],
+                     *             "next_cost": 2,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "MCI",
+                     *             "gates": [],
+                     *             "next_cost": 1,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "STL",
+                     *             "gates": [],
+                     *             "next_cost": 1,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "DFW",
+                     *             "gates": [
+                     *               {
+                     *                 "owner": "local",
+                     *                 "passengers": 1,
+                     *                 "space": 1
+                     *               }
+                     *             ],
+                     *             "next_cost": 4,
+                     *             "passengers": 1,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "IAH",
+                     *             "gates": [],
+                     *             "next_cost": 2,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "ORD",
+                     *             "gates": [],
+                     *             "next_cost": 4,
+                     *             "passengers": 1,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "CVG",
+                     *             "gates": [],
+                     *             "next_cost": 1,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "BNA",
+                     *             "gates": [],
+                     *             "next_cost": 1,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "ATL",
+                     *             "gates": [
+                     *               {
+                     *                 "owner": "local",
+                     *                 "passengers": 1,
+                     *                 "space": 1
+                     *               }
+                     *             ],
+                     *             "next_cost": 5,
+                     *             "passengers": 1,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "MSY",
+                     *             "gates": [],
+                     *             "next_cost": 1,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "DTW",
+                     *             "gates": [],
+                     *             "next_cost": 2,
+                     *             "passengers": 1,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "CLE",
+                     *             "gates": [],
+                     *             "next_cost": 1,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "CLT",
+                     *             "gates": [
+                     *               {
+                     *                 "owner": "local",
+                     *                 "passengers": 1,
+                     *                 "space": 1
+                     *               }
+                     *             ],
+                     *             "next_cost": 3,
+                     *             "passengers": 1,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "MCO",
+                     *             "gates": [],
+                     *             "next_cost": 2,
+                     *             "passengers": 1,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "MIA",
+                     *             "gates": [],
+                     *             "next_cost": 2,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "BOS",
+                     *             "gates": [],
+                     *             "next_cost": 2,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "JFK",
+                     *             "gates": [],
+                     *             "next_cost": 3,
+                     *             "passengers": 1,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "PHL",
+                     *             "gates": [],
+                     *             "next_cost": 2,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "BWI",
+                     *             "gates": [],
+                     *             "next_cost": 1,
+                     *             "passengers": 0,
+                     *             "usable_spaces": 2
+                     *           },
+                     *           {
+                     *             "code": "IAD",
+                     *             "gates": [],
+                     *             "next_cost": 1,
+                     *             "passengers": 1,
+                     *             "usable_spaces": 2
+                     *           }
                      *         ],
-                     *         "phase": "buy",
-                     *         "round": 1
+                     *         "bag": {
+                     *           "green": 25,
+                     *           "red": 89
+                     *         },
+                     *         "budget": 6,
+                     *         "deck_count": 42,
+                     *         "deck_known": {
+                     *           "at_least": {},
+                     *           "at_most": null
+                     *         },
+                     *         "discard": {
+                     *           "ATL": 1,
+                     *           "CLT": 1,
+                     *           "DEN": 1,
+                     *           "DFW": 1,
+                     *           "DTW": 1,
+                     *           "IAD": 1,
+                     *           "JFK": 1,
+                     *           "LAS": 1,
+                     *           "MCO": 1,
+                     *           "ORD": 1,
+                     *           "PHX": 1
+                     *         },
+                     *         "final": null,
+                     *         "first_player": 1,
+                     *         "game": "blueskies",
+                     *         "government": {
+                     *           "chosen": [],
+                     *           "entitlement": [
+                     *             0,
+                     *             0
+                     *           ],
+                     *           "used": false
+                     *         },
+                     *         "hand": [
+                     *           "STL",
+                     *           "BNA",
+                     *           "JFK"
+                     *         ],
+                     *         "hand_counts": [
+                     *           3,
+                     *           3
+                     *         ],
+                     *         "income": [
+                     *           0,
+                     *           0
+                     *         ],
+                     *         "phase": "setup_buy",
+                     *         "players": 2,
+                     *         "round": 0,
+                     *         "scores": [
+                     *           0,
+                     *           0
+                     *         ],
+                     *         "seat": 0,
+                     *         "setup_gates_added": 0,
+                     *         "special_used": [
+                     *           false,
+                     *           false
+                     *         ],
+                     *         "step": null,
+                     *         "supply": [
+                     *           20,
+                     *           20
+                     *         ],
+                     *         "to_act": [
+                     *           0
+                     *         ],
+                     *         "winners": []
                      *       },
                      *       "winners": null
                      *     }
@@ -5157,7 +5958,7 @@ export interface operations {
             };
         };
     };
-    abort_v1_games__game_id__abort_post: {
+    abort: {
         parameters: {
             query?: never;
             header?: never;
@@ -5275,7 +6076,7 @@ export interface operations {
             };
         };
     };
-    legal_actions_v1_games__game_id__actions_get: {
+    legalActions: {
         parameters: {
             query?: never;
             header?: never;
@@ -5416,7 +6217,7 @@ export interface operations {
             };
         };
     };
-    submit_action_v1_games__game_id__actions_post: {
+    submitAction: {
         parameters: {
             query?: never;
             header?: {
@@ -5565,7 +6366,7 @@ export interface operations {
             };
         };
     };
-    game_events_v1_games__game_id__events_get: {
+    gameEvents: {
         parameters: {
             query?: {
                 /** @description Send the versions after this one */
@@ -5595,7 +6396,7 @@ export interface operations {
                      *     id: 12
                      *     data: {"version": 12, "kind": "action", "actor": 0, "status": "active", "to_act": [1], "scores": null, "winners": null}
                      */
-                    "text/event-stream": unknown;
+                    "text/event-stream": components["schemas"]["GameStreamFrame"];
                 };
             };
             /** @description unauthenticated */
@@ -5691,7 +6492,7 @@ export interface operations {
             };
         };
     };
-    game_log_v1_games__game_id__log_get: {
+    gameLog: {
         parameters: {
             query?: never;
             header?: never;
@@ -5836,7 +6637,7 @@ export interface operations {
             };
         };
     };
-    resign_v1_games__game_id__resign_post: {
+    resign: {
         parameters: {
             query?: never;
             header?: never;
@@ -5954,7 +6755,7 @@ export interface operations {
             };
         };
     };
-    rotate_token_v1_games__game_id__token_post: {
+    rotateToken: {
         parameters: {
             query?: never;
             header?: never;
@@ -6072,7 +6873,7 @@ export interface operations {
             };
         };
     };
-    leaderboard_v1_leaderboard__game__get: {
+    leaderboard: {
         parameters: {
             query?: {
                 limit?: number;
@@ -6205,7 +7006,7 @@ export interface operations {
             };
         };
     };
-    create_ticket_v1_matchmaking_tickets_post: {
+    createTicket: {
         parameters: {
             query?: never;
             header?: never;
@@ -6339,7 +7140,7 @@ export interface operations {
             };
         };
     };
-    poll_ticket_v1_matchmaking_tickets__ticket_id__get: {
+    pollTicket: {
         parameters: {
             query?: never;
             header?: never;
@@ -6470,7 +7271,7 @@ export interface operations {
             };
         };
     };
-    cancel_ticket_v1_matchmaking_tickets__ticket_id__delete: {
+    cancelTicket: {
         parameters: {
             query?: never;
             header?: never;
@@ -6601,7 +7402,7 @@ export interface operations {
             };
         };
     };
-    create_player_v1_players_post: {
+    createPlayer: {
         parameters: {
             query?: never;
             header?: never;
@@ -6728,7 +7529,7 @@ export interface operations {
             };
         };
     };
-    get_me_v1_players_me_get: {
+    getMe: {
         parameters: {
             query?: never;
             header?: never;
@@ -6855,7 +7656,7 @@ export interface operations {
             };
         };
     };
-    account_events_v1_players_me_events_get: {
+    accountEvents: {
         parameters: {
             query?: never;
             header?: {
@@ -6881,7 +7682,7 @@ export interface operations {
                      *     id: 1767225600120-0
                      *     data: {"game_id": "Xy3kP0qLr8sT2uVw", "seat": 1, "version": 0, "deadline": 1767225960000}
                      */
-                    "text/event-stream": unknown;
+                    "text/event-stream": components["schemas"]["AccountStreamFrame"];
                 };
             };
             /** @description unauthenticated */
@@ -6977,7 +7778,7 @@ export interface operations {
             };
         };
     };
-    my_games_v1_players_me_games_get: {
+    myGames: {
         parameters: {
             query?: never;
             header?: never;
@@ -7106,7 +7907,7 @@ export interface operations {
             };
         };
     };
-    rotate_key_v1_players_me_keys_post: {
+    rotateKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -7223,7 +8024,7 @@ export interface operations {
             };
         };
     };
-    revoke_other_keys_v1_players_me_keys_revoke_others_post: {
+    revokeOtherKeys: {
         parameters: {
             query?: never;
             header?: never;
@@ -7339,7 +8140,7 @@ export interface operations {
             };
         };
     };
-    get_player_v1_players__player_id__get: {
+    getPlayer: {
         parameters: {
             query?: never;
             header?: never;
@@ -7467,7 +8268,7 @@ export interface operations {
             };
         };
     };
-    player_games_v1_players__player_id__games_get: {
+    playerGames: {
         parameters: {
             query?: {
                 /** @description Only games of this title */
@@ -7527,278 +8328,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["History"];
-                };
-            };
-            /** @description unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "stale_version",
-                     *         "current_version": 12,
-                     *         "message": "expected version 11, the game is at 12",
-                     *         "rule": null
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "illegal_action",
-                     *         "message": "fare 600 is not a card in hand",
-                     *         "rule": "OS-10.2"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description rate limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "rate_limited",
-                     *         "message": "too many requests; retry after 12 s",
-                     *         "rule": null
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    boards_webclient_boards__game__get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                game: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "board": {
-                     *         "airports": {
-                     *           "ATL": {
-                     *             "x": 612,
-                     *             "y": 388
-                     *           }
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "stale_version",
-                     *         "current_version": 12,
-                     *         "message": "expected version 11, the game is at 12",
-                     *         "rule": null
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description payload too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "illegal_action",
-                     *         "message": "fare 600 is not a card in hand",
-                     *         "rule": "OS-10.2"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description rate limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "rate_limited",
-                     *         "message": "too many requests; retry after 12 s",
-                     *         "rule": null
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    replay_webclient_replay__game_id__get: {
-        parameters: {
-            query?: {
-                step?: number;
-            };
-            header?: never;
-            path: {
-                game_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "action": {
-                     *         "route": "AMS-CDG",
-                     *         "type": "place_aircraft"
-                     *       },
-                     *       "events": [],
-                     *       "game": "opensky",
-                     *       "game_id": "Xy3kP0qLr8sT2uVw",
-                     *       "players": 2,
-                     *       "scores": [
-                     *         412,
-                     *         380
-                     *       ],
-                     *       "seat": 0,
-                     *       "step": 1,
-                     *       "steps": 54,
-                     *       "to_act": [
-                     *         1
-                     *       ],
-                     *       "view": {
-                     *         "phase": "draft"
-                     *       },
-                     *       "winners": [
-                     *         0
-                     *       ]
-                     *     }
-                     */
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
                 };
             };
             /** @description unauthenticated */

@@ -1,0 +1,38 @@
+/**
+ * A bot that plays rated matchmaking games with random legal moves, using only @skyboard/client.
+ * SKYBOARD_URL (http://127.0.0.1:8000), SKYBOARD_API_KEY (none: registers a bot account), GAME, PLAYERS, GAMES.
+ */
+import { SkyboardClient, StaleVersion } from "../src/index.js";
+
+const env = (name: string, fallback: string): string => process.env[name] ?? fallback;
+const sky = new SkyboardClient({ baseUrl: env("SKYBOARD_URL", "http://127.0.0.1:8000"), apiKey: process.env.SKYBOARD_API_KEY });
+if (!sky.apiKey) console.log("registered bot", (await sky.createPlayer({ name: env("BOT_NAME", "ts-bot"), kind: "bot" })).player_id);
+let lastEventId: string | undefined;
+for (let n = 0; n < Number(env("GAMES", "1")); n++) {
+  let ticket = await sky.pollTicket((await sky.seek({ game: env("GAME", "opensky"), players: Number(env("PLAYERS", "2")) })).ticket_id);
+  while (ticket.status === "queued") {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    ticket = await sky.pollTicket(ticket.ticket_id);
+  }
+  const { game_id: gameId, token } = ticket;
+  if (!gameId || !token) throw new Error(`ticket ${ticket.status}: ${ticket.note ?? "no seat"}`);
+  console.log("matched", gameId, "seat", ticket.seat);
+  for await (const frame of sky.accountEvents(lastEventId === undefined ? {} : { lastEventId })) {
+    lastEventId = frame.id ?? lastEventId; // resumes by itself if the connection drops
+    if (frame.event === "your_turn" && frame.data.game_id === gameId) {
+      for (let legal = await sky.legalActions(gameId, token); legal.actions.length; legal = await sky.legalActions(gameId, token)) {
+        const action = legal.actions[Math.floor(Math.random() * legal.actions.length)]!;
+        try {
+          await sky.submit(gameId, token, action, legal.version);
+          break;
+        } catch (error) {
+          if (!(error instanceof StaleVersion)) throw error; // another seat moved first: read again
+        }
+      }
+    } else if (frame.event === "game_end" && frame.data.game_id === gameId) {
+      console.log("game over: scores", JSON.stringify(frame.data.scores), "winners", JSON.stringify(frame.data.winners));
+      break;
+    }
+  }
+}
+console.log("ratings", JSON.stringify((await sky.me()).ratings));
