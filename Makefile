@@ -31,8 +31,8 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
 # Redis and PostgreSQL: the ones answering on their local ports, else private ones started for the run and stopped
-# after it (services/dev_services.py: the embedded Redis of the dev install, Debian's PostgreSQL in a temp dir)
-TEST_SERVICES := $(PY) -m services.dev_services --
+# after it (services/dev/dev_services.py: the embedded Redis of the dev install, Debian's PostgreSQL in a temp dir)
+TEST_SERVICES := $(PY) -m services.dev.dev_services --
 
 test: $(STAMP) $(PROTO_GEN) compile browser promtool webclient-tools sdk-tools
 	$(VENV)/bin/ruff check .
@@ -97,7 +97,7 @@ promtool:
 	@command -v promtool >/dev/null || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends prometheus)
 
 run: $(STAMP) $(PROTO_GEN) compile
-	$(PY) -m services.stack
+	$(PY) -m services.dev.stack
 
 demo: $(STAMP)
 	$(PY) -m engine.demo opensky --seed 1

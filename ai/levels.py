@@ -102,7 +102,7 @@ def default_budget(level: str) -> Budget | None:
     return config.budget if config else None
 
 
-#: The level whose budget is the floor of every shrunk budget (services/bot_policy.py).
+#: The level whose budget is the floor of every shrunk budget (services/common/bot_policy.py).
 FLOOR_LEVEL = "mcts-easy"
 
 

@@ -18,7 +18,7 @@ After `--warmup` s the measured window of `--seconds` s begins. Reported per pha
 - **queue wait** of every bot decision the worker started in the window: from the decision becoming pending
   (the game's last commit) to the worker starting on it, read from the worker's log line
   (`waited X s, thought Y s, budget xZ, priority P`), p50 / p95 / p99 / max, and p50 / p99 per tier (the
-  Celery priority it was queued at: 0 follow-ups, 3 first decisions; services/bot_policy.py);
+  Celery priority it was queued at: 0 follow-ups, 3 first decisions; services/common/bot_policy.py);
 - the worker's think time and budget scale (the policy's factor, 1 = none);
 - **human wait**: from a human's accepted submission to the human's next turn (every bot seat's decisions in
   between, queue included), as the human sees it on its WatchGame stream, mean / p50 / p90 / p99 / max (the

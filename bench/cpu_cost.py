@@ -2,7 +2,7 @@
 
 Why: wall-clock throughput on this shared 2-core machine moves with the neighbours by up to 2x, but the
 user+system CPU time a process spends per request does not (much). This runs the real processes of one
-source tree (`python -m services.run`, `python -m services.gateway`, via bench.stack), plays `--games`
+source tree (`python -m services.gamestate`, `python -m services.gateway`, via bench.stack), plays `--games`
 concurrent games as fast as answers come with bench.load's REST (or gRPC) driver, and reads both processes'
 /proc/<pid>/stat around a measured window. Trees are run alternately, round after round, and medians and
 ratios to the first tree are printed, e.g. the main branch against this one:

@@ -2,7 +2,7 @@
 
 Why: the gateway's cost is framework overhead; wall-clock throughput on this shared 2-core machine
 depends on the neighbours, but the gateway process's own user+system CPU time per request does not
-(much). Runs the real processes (`python -m services.run`, `python -m services.gateway`) via
+(much). Runs the real processes (`python -m services.gamestate`, `python -m services.gateway`) via
 bench.stack, plays games with one keep-alive lean client and reads the gateway's /proc/<pid>/stat.
 
     python -m bench.gateway_cpu --rounds 300

@@ -46,8 +46,8 @@ import httpx
 
 from bench.lean_http import LeanClient
 from bench.stack import REDIS_URL, SERVICE_SECRET, Stack, workers_available
-from services.healthcheck import http_ok
-from services.launch import Proc, free_port
+from services.common.healthcheck import http_ok
+from services.dev.launch import Proc, free_port
 
 GAMES = (("opensky", 3), ("aeroplanes", 3), ("blueskies", 3))
 

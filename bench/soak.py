@@ -38,7 +38,7 @@ import httpx
 
 import engine
 from bench.stack import REDIS_URL, Stack, workers_available
-from services.launch import RedisServer, free_port
+from services.dev.launch import RedisServer, free_port
 
 GAMES = ("opensky", "aeroplanes", "blueskies")
 RETRY_STATUS = {502, 503, 504}  # 502 is only retried to finish the game; it is reported as unclean

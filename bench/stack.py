@@ -1,7 +1,7 @@
-"""Real platform processes on loopback for the load bench and the soak, launched by services/launch.py.
+"""Real platform processes on loopback for the load bench and the soak, launched by services/dev/launch.py.
 
 Each role runs as its own OS process (the same entry points an operator
-starts: `python -m services.run`, `python -m services.gateway`, a Celery
+starts: `python -m services.gamestate`, `python -m services.gateway`, a Celery
 worker), on fixed free ports so that a process killed with SIGKILL can be
 restarted on the same address and clients simply reconnect. Every key goes
 under one prefix, deleted by `cleanup`.
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import redis
 
-from services.healthcheck import grpc_serving, http_ok
-from services.launch import Proc, free_port
+from services.common.healthcheck import grpc_serving, http_ok
+from services.dev.launch import Proc, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")

@@ -26,9 +26,9 @@ import grpc
 import redis
 from prometheus_client import REGISTRY
 
+from services.common.settings import Settings
 from services.gamestate.client import AsyncGameClient, GameServiceError
 from services.gamestate.server import start
-from services.settings import Settings
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # One image, one role per container: `entrypoint.sh <role> [extra args]`, each role `python -m services.<role>`.
-# Every role reads the same environment variables as `make run` (services/settings.py,
+# Every role reads the same environment variables as `make run` (services/common/settings.py,
 # services/gateway/settings.py, services/matchmaker/settings.py, services/ops_exporter.py); nothing is configured here
 # except where each process listens inside the container.
 set -eu
@@ -37,9 +37,9 @@ case "$role" in
   healthcheck)
     # healthcheck <grpc|http|celery|redis> <target>; `celery self` pings this container's worker
     if [ "${1:-}" = "celery" ] && [ "${2:-}" = "self" ]; then
-      exec python -m services.healthcheck celery "worker@$(hostname)"
+      exec python -m services.common.healthcheck celery "worker@$(hostname)"
     fi
-    exec python -m services.healthcheck "$@"
+    exec python -m services.common.healthcheck "$@"
     ;;
   *)
     echo "usage: entrypoint.sh {gamestate|gateway|matchmaker|worker|exporter|healthcheck} [args]" >&2

@@ -1,6 +1,6 @@
 """`python -m services.ops_exporter`: Prometheus gauges read from Redis, for the alerts no process sees alone.
 
-No service instance knows the bot queue's depth and age (all three priority lists, services/bot_policy.py), the
+No service instance knows the bot queue's depth and age (all three priority lists, services/common/bot_policy.py), the
 games stuck waiting on a bot or the matchmaking queue; this read-only exporter samples them from Redis every
 EXPORTER_INTERVAL_S and serves them on EXPORTER_PORT. It writes nothing, so any number may run (one is enough).
 What each gauge means: docs/platform/bots.md ("Queue policy").
@@ -21,16 +21,16 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from services.accounts.keys import Keys as GatewayKeys
-from services.bot_policy import background_list, budget_scale, human_lists, sent_at
+from services.common.bot_policy import background_list, budget_scale, human_lists, sent_at
+from services.common.settings import Settings
 from services.gamestate.keys import Keys
 from services.gateway.settings import GatewaySettings
-from services.settings import Settings
 
 log = logging.getLogger("services.ops_exporter")
 
 
 class ExporterSettings(BaseSettings):
-    """Knobs of the exporter itself (Redis, key prefix and bot queue come from services.settings)."""
+    """Knobs of the exporter itself (Redis, key prefix and bot queue come from services.common.settings)."""
 
     model_config = SettingsConfigDict(env_prefix="EXPORTER_", extra="ignore", frozen=True)
 

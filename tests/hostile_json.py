@@ -16,7 +16,7 @@ import json
 
 from hypothesis import strategies as st
 
-MAX_DEPTH = 32  # services.boundedjson.MAX_DEPTH, restated: the tests pin the documented limit
+MAX_DEPTH = 32  # services.common.boundedjson.MAX_DEPTH, restated: the tests pin the documented limit
 
 #: Characters `str.isdigit()` accepts that are not ASCII digits: `int()` fails on some ("²") and silently
 #: reads others ("٣" is 3), so neither may pass for a seat number or version.

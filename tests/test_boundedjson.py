@@ -1,4 +1,4 @@
-"""services.boundedjson: plain JSON parses exactly as the stdlib parses it; every hostile class (too deep, too
+"""services.common.boundedjson: plain JSON parses exactly as the stdlib parses it; every hostile class (too deep, too
 large, integers beyond 64 bits, lone surrogates, NaN/Infinity, not UTF-8) is a JsonRefused naming its rule,
 and no input raises anything else (RecursionError least of all)."""
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.boundedjson import INT_MAX, INT_MIN, MAX_BYTES, MAX_DEPTH, JsonRefused, loads
+from services.common.boundedjson import INT_MAX, INT_MIN, MAX_BYTES, MAX_DEPTH, JsonRefused, loads
 from tests import hostile_json
 
 plain_values = st.recursive(

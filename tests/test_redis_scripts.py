@@ -1,4 +1,4 @@
-"""The Lua script loader (services/redis_scripts.py): names ordered by the script's header, a wrong name refused
+"""The Lua script loader (services/common/redis_scripts.py): names ordered by the script's header, a wrong name refused
 before Redis sees the call, tails, shared functions, and every service script's header well formed."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from services.redis_scripts import LuaScript, ScriptArgsError
+from services.common.redis_scripts import LuaScript, ScriptArgsError
 from tests.redis_required import redis_db, require_redis
 from tests.run_id import RUN
 

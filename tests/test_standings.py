@@ -1,4 +1,4 @@
-"""The platform's result rule (services/standings.py): forfeited seats rank last and never win; at most one seat
+"""The platform's result rule (services/common/standings.py): forfeited seats rank last and never win; at most one seat
 left ends the game; an aborted game shows no result. Unit and property tests of the pure functions every read uses."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services import standings
+from services.common import standings
 
 
 def test_forfeited_seats_rank_last_and_share_the_last_place() -> None:

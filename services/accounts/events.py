@@ -27,7 +27,7 @@ from redis.asyncio import Redis
 
 from services.accounts.keys import Keys
 from services.accounts.sealing import seal, unseal
-from services.redis_scripts import LuaScript
+from services.common.redis_scripts import LuaScript
 
 #: The event types of the account stream.
 TYPES = ("challenge", "challenge_closed", "game_start", "your_turn", "game_end")

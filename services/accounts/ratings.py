@@ -23,10 +23,10 @@ from typing import Protocol
 from openskill.models import PlackettLuce
 from redis.asyncio import Redis
 
-from services import standings
 from services.accounts.keys import Keys
 from services.accounts.repository import AccountRepository, BoardRow, Skill
-from services.redis_scripts import LuaScript
+from services.common import standings
+from services.common.redis_scripts import LuaScript
 
 MODEL = PlackettLuce()
 

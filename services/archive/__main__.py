@@ -25,16 +25,16 @@ from sqlalchemy import text
 
 from services.archive.db import make_engine
 from services.archive.migrate import downgrade, upgrade
-from services.settings import Settings
+from services.common.settings import Settings
 
 
 async def _quarantine(args: argparse.Namespace, engine) -> None:
     """List the games set aside, or retry them."""
     from services.archive.repository import ArchiveRepository
+    from services.common.redis_clients import async_redis
     from services.gamestate.archiver import Archiver
     from services.gamestate.keys import Keys
     from services.gamestate.service import Registry
-    from services.redis_clients import async_redis
 
     redis = async_redis(args.redis_url, decode_responses=True)
     try:

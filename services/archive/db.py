@@ -13,7 +13,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-#: The embedded default of `make run` (services/stack.py makes the path absolute, under the repository).
+#: The embedded default of `make run` (services/dev/stack.py makes the path absolute, under the repository).
 DEFAULT_SQLITE_FILE = ".skyboard/archive.db"
 
 

@@ -16,11 +16,11 @@ import signal
 
 import uvloop
 
-from services.credentials import CredentialError
+from services.common.credentials import CredentialError
+from services.common.gctune import tune_gc
+from services.common.settings import get_settings
 from services.gamestate.metrics import serve_metrics
 from services.gamestate.server import PortTaken, start
-from services.gctune import tune_gc
-from services.settings import get_settings
 
 
 async def main() -> None:

@@ -36,12 +36,12 @@ from engine.core import Game, canonical_json
 from services.archive.record import ArchivedGame
 from services.archive.refusals import Refusal, clean_message, refusal_of
 from services.archive.repository import ArchiveRepository
+from services.common.redis_scripts import LuaScript
 from services.gamestate import metrics
 from services.gamestate.keys import Keys
 from services.gamestate.records import Meta
 from services.gamestate.replay import replay_entries
 from services.gamestate.store import now_ms
-from services.redis_scripts import LuaScript
 
 log = logging.getLogger(__name__)
 

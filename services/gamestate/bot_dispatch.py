@@ -38,7 +38,7 @@ class BotDispatch:
 
     async def dispatch(self, meta: Meta, version: int, to_act: list[int], follow_up: bool = False) -> None:
         """Queue a bot_move for each bot seat in to_act (the commit that left them to act armed the timer), in the
-        tier of services/bot_policy.py: a human waiting on it or not, after a bot's or the platform's commit
+        tier of services/common/bot_policy.py: a human waiting on it or not, after a bot's or the platform's commit
         (`follow_up`) or not."""
         human = human_waiting(meta.players, meta.bots, meta.resigned)
         for seat in (s for s in to_act if s in meta.bots):
@@ -54,7 +54,7 @@ class BotDispatch:
 
         Each due entry is claimed by one instance, which moves it one period on rather than removing it (an
         instance killed after its claim leaves the timer); a duplicate task is harmless (stale versions exit,
-        idempotency keys replay). It is queued as a first decision (services/bot_policy.py): nothing records
+        idempotency keys replay). It is queued as a first decision (services/common/bot_policy.py): nothing records
         the stalled task's tier, and a lost task's replacement still goes ahead of every bot-only game's."""
         sent = 0
         now = now_ms()

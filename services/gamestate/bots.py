@@ -16,7 +16,7 @@ import logging
 import time
 from typing import Protocol
 
-from services.bot_policy import SENT_AT, priority
+from services.common.bot_policy import SENT_AT, priority
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ class Dispatcher(Protocol):
 
 class CeleryDispatcher:
     """Queues skyboard.bot_move on the Celery app's broker (by task name, no worker import) at the priority of
-    services/bot_policy.py: 0 for a follow-up a human waits on (`follow_up`: queued by a bot's or the platform's
+    services/common/bot_policy.py: 0 for a follow-up a human waits on (`follow_up`: queued by a bot's or the platform's
     commit; with `follow_ups_first` off, BOT_FOLLOW_UPS_FIRST=false, as a first decision), 3 for a first decision
     a human waits on, 9 in a game of bots only; with the time it was queued in the `sent_at` header (the workers'
     and the exporter's queue age)."""

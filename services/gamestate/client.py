@@ -17,7 +17,7 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from services.credentials import call_metadata
+from services.common.credentials import call_metadata
 from services.gamestate.pb import pb2, pb2_grpc
 
 

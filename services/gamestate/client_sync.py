@@ -12,7 +12,7 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from services.credentials import call_metadata
+from services.common.credentials import call_metadata
 from services.gamestate.client import (
     Created,
     GameLog,

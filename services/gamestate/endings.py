@@ -8,7 +8,7 @@ bot gets the engine's `default_action`.
 Rules (documented in README "The game-state service"):
 - A seat handed over (resigned, or abandoned) is played to the end by the zombie level (ZOMBIE_BOT_LEVEL,
   "greedy"; "" = the engine's default decision); its token is revoked and every seat sees a public
-  `seat_resigned` / `seat_abandoned` event. Its player ranks last and never wins (services/standings.py); when
+  `seat_resigned` / `seat_abandoned` event. Its player ranks last and never wins (services/common/standings.py); when
   at most one seat is left the game finishes in the same commit (`game_forfeited`) and nobody plays on.
 - Abandonment: ABANDON_AFTER_TIMEOUTS (3) consecutive timeouts of a seat its player still holds (a move of its
   own resets the count), or inactivity (below).
@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.core import Event
-from services import standings
+from services.common import standings
 from services.gamestate import errors
 from services.gamestate.bot_dispatch import BotDispatch
 from services.gamestate.bots import bot_levels
@@ -62,7 +62,7 @@ class Seats:
 
     @property
     def forfeited(self) -> list[int]:
-        """Resigned or abandoned: ranked last, never winners (services/standings.py)."""
+        """Resigned or abandoned: ranked last, never winners (services/common/standings.py)."""
         return sorted({*self.resigned, *self.abandoned})
 
     def fields(self) -> dict[str, str]:
@@ -80,7 +80,7 @@ def hand_over(meta: Meta, seat: int, level: str, status: str) -> Seats:
 
 def forfeit_events(players: int, forfeited: Collection[int], reason: str) -> list[dict[str, Any]]:
     """`game_forfeited` when these forfeits leave one seat: the commit ends the game and that seat wins
-    (services/standings.py). Nothing when the game plays on, or when nobody is left to win."""
+    (services/common/standings.py). Nothing when the game plays on, or when nobody is left to win."""
     left = standings.seats_left(players, forfeited)
     if not standings.ends_by_forfeit(players, forfeited) or not left:
         return []

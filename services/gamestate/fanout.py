@@ -2,7 +2,7 @@
 
 Why: a blocking XREAD holds a Redis connection for its whole wait, so one read per watcher made every open
 stream cost a connection (200 streams of one game: 200 more Redis clients). Here a game's watchers share one
-reader (services/stream_fanout.py), which hands each read to their bounded in-memory queues: a watcher costs
+reader (services/common/stream_fanout.py), which hands each read to their bounded in-memory queues: a watcher costs
 memory, not a connection. The reader stops, freeing its connection, within one read (at most `block_ms`) of its
 last watcher leaving.
 
@@ -18,8 +18,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from services.common.stream_fanout import Fanout, Subscription
 from services.gamestate.store import Store
-from services.stream_fanout import Fanout, Subscription
 
 #: Redis reads that opening or catching-up watchers may make at once: a burst of new streams (200 opened on
 #: one connection) would otherwise grow the connection pool to its size, and pooled connections stay open.

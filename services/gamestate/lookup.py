@@ -11,7 +11,7 @@ from typing import Any
 
 import engine
 from engine.core import Game, State
-from services import boundedjson
+from services.common import boundedjson
 from services.gamestate import errors, tokens
 from services.gamestate.archive_reads import ArchivedReads
 from services.gamestate.records import Meta
@@ -22,7 +22,7 @@ MAX_ACTION_BYTES = 64 * 1024
 
 
 def json_argument(text: str, what: str) -> Any:
-    """`text` parsed within services.boundedjson's limits (size, depth, 64-bit integers, no lone surrogates,
+    """`text` parsed within services.common.boundedjson's limits (size, depth, 64-bit integers, no lone surrogates,
     no NaN): anything else is INVALID_ARGUMENT, never a RecursionError turned INTERNAL."""
     try:
         return boundedjson.loads(text, max_bytes=MAX_ACTION_BYTES)

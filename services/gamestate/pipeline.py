@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 
 from engine.core import Event, State
-from services import standings
+from services.common import standings
 from services.gamestate import metrics
 from services.gamestate.bot_dispatch import BotDispatch
 from services.gamestate.records import Commit, CommitResult, Meta
@@ -72,7 +72,7 @@ class Pipeline:
         `meta` is the metadata the caller's commit was checked against, with the seats that commit handed over:
         its bots, resigned and abandoned seats are current, since changing them is itself a versioned commit.
         `follow_up`: the caller's commit decided for a seat no human plays (a bot's move, the turn clock's default
-        for a bot seat), so the bot moves it leaves are follow-ups (services/bot_policy.py); so are those left by
+        for a bot seat), so the bot moves it leaves are follow-ups (services/common/bot_policy.py); so are those left by
         an auto-play here. False: a human's move, resignation or timeout, a creation.
         """
         if not state.is_over() and standings.ends_by_forfeit(meta.players, meta.forfeited):

@@ -14,11 +14,11 @@ import grpc
 from redis.asyncio import Redis
 
 from services.accounts.keys import Keys as GatewayKeys
+from services.common.settings import Settings
+from services.common.stream_slots import Slot, StreamSlots, TooManyStreams
 from services.gamestate import errors, tokens
 from services.gamestate.keys import Keys
 from services.gateway.http.limits import RateLimiter
-from services.settings import Settings
-from services.stream_slots import Slot, StreamSlots, TooManyStreams
 
 
 def peer_address(peer: str | None) -> str:

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 
+from services.common.redis_scripts import LuaScript
 from services.gamestate import errors
 from services.gamestate.keys import Keys
-from services.redis_scripts import LuaScript
 
 RESERVE = LuaScript.beside(__file__, "reserve_quota")
 

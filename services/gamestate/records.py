@@ -63,7 +63,7 @@ class Meta:
 
     @property
     def forfeited(self) -> list[int]:
-        """Seats their players resigned or abandoned: they rank last and never win (services/standings.py)."""
+        """Seats their players resigned or abandoned: they rank last and never win (services/common/standings.py)."""
         return sorted({*self.resigned, *self.abandoned})
 
     def playing_humans(self) -> list[int]:
@@ -165,7 +165,7 @@ class Commit:
     reserves: dict[int, int] = field(default_factory=dict)
     #: the commit's time (epoch ms); None = now. The service passes the instant it spent reserves at.
     at_ms: int | None = None
-    #: the seats resigned or abandoned once this commit is in (services/standings.py): they never win, and when
+    #: the seats resigned or abandoned once this commit is in (services/common/standings.py): they never win, and when
     #: at most one seat is left the game finishes here. Required: a site that forgot it would crown a resigner.
     forfeited: Collection[int] = field(kw_only=True)
 

@@ -25,7 +25,9 @@ from grpc_reflection.v1alpha import reflection, reflection_pb2
 from redis import exceptions as redis_errors
 
 from services.archive.repository import ArchiveRepository
-from services.credentials import ServiceCredentials
+from services.common.credentials import ServiceCredentials
+from services.common.redis_clients import async_redis
+from services.common.settings import Settings
 from services.gamestate import errors, metrics
 from services.gamestate.archiver import Archiver, run_archiver
 from services.gamestate.bots import CeleryDispatcher, Dispatcher, NoDispatcher, bot_level_details_json
@@ -38,8 +40,6 @@ from services.gamestate.quotas import QuotaBook, Quotas
 from services.gamestate.records import Meta
 from services.gamestate.service import GameStateService, ViewData
 from services.gamestate.store import Store, dumps, game_status, result_winners
-from services.redis_clients import async_redis
-from services.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -412,7 +412,7 @@ def build_service(
     registry = registry or Registry()
     if dispatcher is None:
         if settings.dispatch_bots:
-            from services.celery_app import make_celery
+            from services.common.celery_app import make_celery
 
             dispatcher = CeleryDispatcher(make_celery(settings), settings.bot_queue,
                                           follow_ups_first=settings.bot_follow_ups_first)

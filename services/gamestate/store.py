@@ -25,12 +25,12 @@ import orjson
 import redis.asyncio as aioredis
 
 from engine.core import Game, State, canonical_json
-from services import boundedjson, standings
+from services.common import boundedjson, standings
+from services.common.redis_scripts import LuaScript
 from services.gamestate.clocks import seat_deadline
 from services.gamestate.keys import Keys
 from services.gamestate.records import Commit, CommitResult, Creation, Meta
 from services.gamestate.replay import from_snapshot, replay_entries
-from services.redis_scripts import LuaScript
 
 COMMIT = LuaScript.beside(__file__, "commit")
 CREATE = LuaScript.beside(__file__, "create")
@@ -90,7 +90,7 @@ def game_status(meta: Meta, state: State) -> str:
 
 
 def result_winners(state: State, forfeited: Collection[int]) -> list[int]:
-    """The platform's winners of a game that finished at `state` (services/standings.py): never a forfeited
+    """The platform's winners of a game that finished at `state` (services/common/standings.py): never a forfeited
     seat; the seat left when the others forfeited before the engine's end."""
     over = state.is_over()
     return standings.winners(len(state.scores()), state.scores(), state.winners() if over else [], forfeited, over)

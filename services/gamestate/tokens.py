@@ -4,7 +4,7 @@ Human tokens are returned once at creation and stored only as sha256 hashes
 (in the game's metadata and in a global index that tells "unknown token"
 apart from "token of another game"). Bot seats have no token at all: the bot
 workers act for them through the internal GameAdmin service with the service
-credential (services/credentials.py), so nothing a client can present speaks
+credential (services/common/credentials.py), so nothing a client can present speaks
 for a bot seat.
 """
 

@@ -87,7 +87,7 @@ class TurnClock:
             version, state, deadlines = result.version or 0, new, result.deadlines
             reserves, timeouts, seats = spent, counts, after
             bot_timed_out = seat in meta.bots
-            if result.ended:  # the engine's end, or the last rival abandoned (services/standings.py)
+            if result.ended:  # the engine's end, or the last rival abandoned (services/common/standings.py)
                 break
         if applied:
             await self.pipeline.settle(seats.apply_to(meta), version, state, deadlines, follow_up=bot_timed_out)

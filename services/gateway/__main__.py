@@ -6,10 +6,10 @@ import logging
 
 import uvicorn
 
-from services.credentials import CredentialError, check_secret
+from services.common.credentials import CredentialError, check_secret
+from services.common.gctune import tune_gc
 from services.gateway.app import create_app
 from services.gateway.settings import GatewaySettings, proxy_options
-from services.gctune import tune_gc
 
 
 def main() -> None:

@@ -14,14 +14,15 @@ from contextlib import asynccontextmanager
 import redis.asyncio as aioredis
 from fastapi import FastAPI
 
-from services import boundedjson
 from services.accounts.keys import Keys
 from services.accounts.ratings import Ratings
 from services.accounts.repository import AccountRepository
 from services.archive.db import make_engine
 from services.archive.migrate import upgrade
 from services.archive.repository import ArchiveRepository
-from services.credentials import check_secret
+from services.common import boundedjson
+from services.common.credentials import check_secret
+from services.common.redis_clients import async_redis
 from services.gamestate.client import AsyncGameClient
 from services.gateway.context import Context
 from services.gateway.domain.following import Follower
@@ -34,7 +35,6 @@ from services.gateway.openapi import types as openapi_types
 from services.gateway.routes import challenges, games, leaderboard, matchmaking, ops, players
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.store import TicketStore
-from services.redis_clients import async_redis
 from services.webclient import install as install_webclient
 
 DESCRIPTION = f"""REST gateway of Skyboard. Every game call goes to the game-state service.

@@ -17,6 +17,7 @@ from services.accounts.keys import Keys
 from services.accounts.ratings import Ratings
 from services.accounts.repository import AccountRepository
 from services.archive.repository import ArchiveRepository
+from services.common.stream_slots import StreamSlots
 from services.gamestate.client import AsyncAdminClient, AsyncGameClient, GameServiceError, GameState
 from services.gateway.domain.account_fanout import AccountFanout
 from services.gateway.domain.address_quota import AddressQuota
@@ -27,7 +28,6 @@ from services.gateway.http.errors import ApiError
 from services.gateway.metrics import GatewayMetrics
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.store import TicketStore
-from services.stream_slots import StreamSlots
 
 log = logging.getLogger(__name__)
 

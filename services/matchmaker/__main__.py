@@ -14,12 +14,12 @@ from services.accounts.keys import Keys
 from services.accounts.ratings import Ratings
 from services.accounts.repository import AccountRepository
 from services.archive.db import make_engine
-from services.credentials import CredentialError, check_secret
+from services.common.credentials import CredentialError, check_secret
+from services.common.redis_clients import async_redis
 from services.gamestate.client import AsyncGameClient
 from services.matchmaker.matcher import Matcher
 from services.matchmaker.settings import MatchmakerSettings
 from services.matchmaker.store import TicketStore
-from services.redis_clients import async_redis
 
 log = logging.getLogger("services.matchmaker")
 

@@ -26,7 +26,7 @@ from redis.asyncio import Redis
 
 from services.accounts.keys import Keys
 from services.accounts.sealing import seal, unseal
-from services.redis_scripts import LuaScript
+from services.common.redis_scripts import LuaScript
 
 log = logging.getLogger(__name__)
 

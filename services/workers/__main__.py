@@ -12,7 +12,7 @@ import argparse
 import os
 import sys
 
-from services.credentials import CredentialError
+from services.common.credentials import CredentialError
 from services.workers import WORKER_APP
 from services.workers.config import load_config
 

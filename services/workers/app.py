@@ -13,7 +13,7 @@ import sys
 
 from celery.signals import worker_ready
 
-from services.celery_app import celery_app as app
+from services.common.celery_app import celery_app as app
 from services.workers import tasks
 
 log = logging.getLogger(__name__)

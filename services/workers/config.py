@@ -13,8 +13,8 @@ import os
 from dataclasses import dataclass
 
 import ai
+from services.common.settings import Settings, get_settings
 from services.gamestate.bots import level_budget_seconds
-from services.settings import Settings, get_settings
 
 
 def max_budget_seconds() -> float:

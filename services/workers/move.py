@@ -18,7 +18,7 @@ import grpc
 
 import ai
 from engine.core import Game
-from services.bot_policy import QueueAge, budget_scale
+from services.common.bot_policy import QueueAge, budget_scale
 from services.gamestate.client import GameServiceError
 from services.gamestate.client_sync import AdminClient
 from services.gamestate.keys import Keys
@@ -76,7 +76,7 @@ class Mover:
     get_game: Callable[[str], Game] | None = None
     budget: ai.Budget | None = None  # overrides the level's budget (tests, quick runs)
     bots: BotCache = field(default_factory=BotCache)  # kept between a seat's decisions (tree reuse)
-    #: The degradation policy (services/bot_policy.py): the human-waiting queue's age and the threshold above
+    #: The degradation policy (services/common/bot_policy.py): the human-waiting queue's age and the threshold above
     #: which levels think less (0 or no queue_age: never).
     queue_age: QueueAge | None = None
     degrade_after_s: float = 0.0

@@ -1,4 +1,4 @@
-"""The Celery task `skyboard.bot_move`, registered on the shared app of services/celery_app.py."""
+"""The Celery task `skyboard.bot_move`, registered on the shared app of services/common/celery_app.py."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import logging
 import grpc
 from celery.exceptions import SoftTimeLimitExceeded
 
-from services.bot_policy import QueueAge
-from services.celery_app import celery_app
+from services.common.bot_policy import QueueAge
+from services.common.celery_app import celery_app
+from services.common.redis_clients import sync_redis
 from services.gamestate.client import GameServiceError
 from services.gamestate.client_sync import GameClient
-from services.redis_clients import sync_redis
 from services.workers import metrics
 from services.workers.config import load_config
 from services.workers.move import Mover, action_kind
@@ -76,7 +76,7 @@ def bot_move(self, game_id: str, seat: int, version: int) -> None:
         metrics.FAILURES.labels(type(exc).__name__).inc()
         raise
     # the kind of action only: its content may be hidden from other seats (a sealed bid, a discard); the priority
-    # it was queued at is its tier (services/bot_policy.py)
+    # it was queued at is its tier (services/common/bot_policy.py)
     priority = (self.request.delivery_info or {}).get("priority")
     log.info("bot move %s seat %s version %s: %s %s (waited %.3f s, thought %.3f s, budget x%.2f, priority %s)",
              game_id, seat, version, result.outcome, action_kind(result.action), result.waited, result.seconds,

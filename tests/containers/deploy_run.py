@@ -36,7 +36,7 @@ from pathlib import Path
 import httpx
 
 import engine
-from services.launch import wait_until
+from services.dev.launch import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 # podman's settings for this machine kind (runc, ulimits): deploy/podman/containers.conf

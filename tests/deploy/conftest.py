@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 import yaml
 
+from services.common.settings import Settings
+from services.dev.stack import StackSettings
 from services.gateway.settings import GatewaySettings
 from services.ops_exporter import ExporterSettings
-from services.settings import Settings
-from services.stack import StackSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"

@@ -19,9 +19,9 @@ import pytest
 import redis
 import yaml
 
+from services.common.settings import Settings
 from services.gateway.settings import GatewaySettings
 from services.ops_exporter import ExporterSettings
-from services.settings import Settings
 from services.workers import WORKER_APP
 from tests.deploy.conftest import (
     DEPLOY,

@@ -1,4 +1,4 @@
-"""`make test` on a machine where nothing listens on Redis's or PostgreSQL's port (services/dev_services.py):
+"""`make test` on a machine where nothing listens on Redis's or PostgreSQL's port (services/dev/dev_services.py):
 private servers start for the run, answer, and are gone afterwards; the command's exit code is kept."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import textwrap
 
 import asyncpg
 
-from services import local_postgres
-from services.healthcheck import redis_answers
-from services.launch import free_port
+from services.common.healthcheck import redis_answers
+from services.dev import local_postgres
+from services.dev.launch import free_port
 
 
 def test_a_temporary_postgresql_starts_answers_sql_and_leaves_nothing_behind() -> None:
@@ -38,12 +38,12 @@ def test_the_runner_starts_what_is_missing_for_the_command_and_stops_it_after() 
     redis_url, pg_url = f"redis://127.0.0.1:{redis_port}/0", f"postgresql://postgres@127.0.0.1:{pg_port}"
     probe = textwrap.dedent(f"""
         import sys
-        from services import local_postgres
-        from services.healthcheck import redis_answers
+        from services.dev import local_postgres
+        from services.common.healthcheck import redis_answers
         sys.exit(7 if redis_answers({redis_url!r}) and local_postgres.answers({pg_port}) else 1)
     """)
     env = {**os.environ, "REDIS_URL": redis_url, "ARCHIVE_TEST_PG": pg_url}
-    done = subprocess.run([sys.executable, "-m", "services.dev_services", "--", sys.executable, "-c", probe],
+    done = subprocess.run([sys.executable, "-m", "services.dev.dev_services", "--", sys.executable, "-c", probe],
                           env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 7, done.stdout + done.stderr  # both answered inside, and the exit code is kept
     assert "starting" in done.stdout and "stopping the PostgreSQL" in done.stdout
@@ -52,7 +52,7 @@ def test_the_runner_starts_what_is_missing_for_the_command_and_stops_it_after() 
 
 def test_the_runner_uses_servers_that_already_answer() -> None:
     """This machine kind (and CI) starts Redis and PostgreSQL before the run: nothing is started then."""
-    done = subprocess.run([sys.executable, "-m", "services.dev_services", "--", sys.executable, "-c", "pass"],
+    done = subprocess.run([sys.executable, "-m", "services.dev.dev_services", "--", sys.executable, "-c", "pass"],
                           capture_output=True, text=True, timeout=60,
                           env={k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "ARCHIVE_TEST_PG")})
     assert done.returncode == 0, done.stderr

@@ -10,7 +10,7 @@ from urllib.parse import urlparse
 import pytest
 import yaml
 
-from services.bot_policy import background_list, human_lists
+from services.common.bot_policy import background_list, human_lists
 from tests.deploy.conftest import DEPLOY
 from tests.deploy.metrics_names import exported_metric_names
 

@@ -10,9 +10,9 @@ import pytest
 import redis
 
 from services.accounts.keys import Keys as GatewayKeys
+from services.common.settings import Settings
 from services.gamestate.keys import Keys
 from services.ops_exporter import OpsMetrics, Sampler
-from services.settings import Settings
 from tests.redis_required import redis_db, require_redis
 from tests.run_id import RUN
 
@@ -89,7 +89,7 @@ def test_redis_down_is_a_zero_not_a_crash():
 def test_sampler_reads_the_sent_at_header_and_publishes_the_budget_scale(rdb):
     """The human-waiting list's age comes from the dispatcher's `sent_at` header; bot-only games' tasks (the
     priority-9 list) count in the depth but not in that age; the degradation scale follows the age."""
-    from services.bot_policy import background_list
+    from services.common.bot_policy import background_list
 
     client, tag = rdb
     settings = Settings(redis_url=REDIS_URL, key_prefix=f"{tag}:", bot_queue=f"{tag}-bots", bot_degrade_after_s=3)
@@ -116,7 +116,7 @@ def test_the_queue_age_is_the_oldest_of_both_human_lists(rdb):
     """Human-waiting decisions are in two lists (follow-ups at priority 0, first decisions at 3): the depth counts
     both (and the bot-only list), the age is the older of their heads, with or without a `sent_at` header (a
     message without one is timed from when the exporter first saw it at the head of its own list)."""
-    from services.bot_policy import background_list, human_lists
+    from services.common.bot_policy import background_list, human_lists
 
     client, tag = rdb
     settings = Settings(redis_url=REDIS_URL, key_prefix=f"{tag}:", bot_queue=f"{tag}-bots", bot_degrade_after_s=3)

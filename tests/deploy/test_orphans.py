@@ -19,9 +19,9 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import grpc
 import pytest
 
-from services.healthcheck import http_ok
-from services.launch import die_with_parent, free_port, port_owner
-from services.stack import Child, Output, Role, StackSettings, Supervisor
+from services.common.healthcheck import http_ok
+from services.dev.launch import die_with_parent, free_port, port_owner
+from services.dev.stack import Child, Output, Role, StackSettings, Supervisor
 from tests.deploy.conftest import ROOT, SETTINGS_MODELS
 from tests.deploy.test_stack_e2e import start_stack  # noqa: F401 (the fixture)
 from tests.redis_required import redis_db, require_redis
@@ -54,7 +54,7 @@ def test_a_child_dies_with_its_supervisor_killed_hard(tmp_path):
     pidfile = tmp_path / "child.pid"
     parent = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
         import subprocess, sys, time
-        from services.launch import die_with_parent
+        from services.dev.launch import die_with_parent
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True,
                                  preexec_fn=die_with_parent())
         open({str(pidfile)!r}, "w").write(str(child.pid))

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from services import stack
-from services.credentials import MIN_SECRET_LENGTH
+from services.common.credentials import MIN_SECRET_LENGTH
+from services.dev import stack
 from tests.deploy.conftest import ROOT, containers, skyboard_services, workloads
 
 #: The roles that present or check the service credential (the exporter only reads Redis).

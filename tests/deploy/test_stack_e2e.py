@@ -1,4 +1,4 @@
-"""End to end: `python -m services.stack` (what `make run` runs) on free ports and its own Redis DB,
+"""End to end: `python -m services.dev.stack` (what `make run` runs) on free ports and its own Redis DB,
 a game with only `random` bot seats created over REST plays to the end, and every metrics endpoint
 answers with the metrics the dashboard reads; Ctrl-C (SIGINT) stops everything with exit code 0."""
 
@@ -21,7 +21,7 @@ import httpx
 import pytest
 import redis
 
-from services.launch import free_port
+from services.dev.launch import free_port
 from tests.deploy.conftest import ROOT, SETTINGS_MODELS
 from tests.redis_required import redis_db, require_redis
 from tests.run_id import RUN
@@ -92,7 +92,7 @@ def start_stack() -> Iterator[Callable[..., Stack]]:
         for name in drop:
             env.pop(name, None)
         proc = subprocess.Popen(
-            [sys.executable, "-m", "services.stack"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+            [sys.executable, "-m", "services.dev.stack"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True,
         )
         running = Stack(proc, env)
@@ -252,7 +252,7 @@ def test_make_run_generates_its_secret_and_holds_against_a_probe(start_stack):
     the credential, hostile JSON, metrics on the public port)."""
     import grpc
 
-    from services.credentials import call_metadata
+    from services.common.credentials import call_metadata
     from services.gamestate.pb import pb2, pb2_grpc
 
     stack = start_stack(drop=("SERVICE_SECRET",))

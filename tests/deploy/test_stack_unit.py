@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from services import local_redis
-from services.healthcheck import redis_answers
-from services.launch import free_port
-from services.stack import Output, StackSettings, ensure_redis, plan
+from services.common.healthcheck import redis_answers
+from services.dev import local_redis
+from services.dev.launch import free_port
+from services.dev.stack import Output, StackSettings, ensure_redis, plan
 
 
 def _started_on_a_free_port(capsys) -> tuple[str, str]:

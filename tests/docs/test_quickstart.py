@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from services.common.settings import Settings
 from services.gamestate.service import Registry
-from services.settings import Settings
 from tests.gateway.conftest import Gateway, ServiceInstance, gateway_settings, new_prefix, rdb, redis_url
 from tests.service_secret import SERVICE_SECRET
 from tests.workers.conftest import Worker

@@ -22,11 +22,11 @@ import pytest
 import redis
 import uvicorn
 
+from services.common.settings import Settings
 from services.gamestate.server import Running, start
 from services.gamestate.service import Registry
 from services.gateway.app import create_app
 from services.gateway.settings import GatewaySettings, proxy_options
-from services.settings import Settings
 from tests.archive_db import shared_pg_url
 from tests.redis_required import require_redis
 from tests.run_id import RUN

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from services.accounts.ratings import DEFAULT
-from services.standings import ranks
+from services.common.standings import ranks
 from tests.gateway.conftest import ServiceInstance
 from tests.gateway.helpers import api_key, auth, create, read_sse
 from tests.gateway.test_basics import assert_error
@@ -84,7 +84,7 @@ def test_resign_over_rest_hands_the_seat_over_and_says_so_to_every_seat(http: ht
     assert r.status_code == 200 and r.json() == {"version": 1}
     game = http.get(f"/v1/games/{gid}").json()
     assert game["seats"][0]["status"] == "resigned" and game["seats"][0]["kind"] == "human"
-    # two players: the resignation ends the game at once and the opponent wins (services/standings.py)
+    # two players: the resignation ends the game at once and the opponent wins (services/common/standings.py)
     assert (game["version"], game["status"], game["winners"], game["to_act"]) == (1, "finished", [1], [])
     assert_error(http.get(f"/v1/games/{gid}", headers=auth(tokens[0])), 401)  # the token is revoked
     assert http.get(f"/v1/games/{gid}/actions", headers=auth(tokens[1])).json()["actions"] == []

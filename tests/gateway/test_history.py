@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from services.common.settings import Settings
 from services.gamestate.service import Registry
-from services.settings import Settings
 from tests.gateway.conftest import Gateway, ServiceInstance, gateway_settings, new_prefix
 from tests.gateway.helpers import gateway_commands
 from tests.gateway.test_challenges import events
@@ -184,7 +184,7 @@ def test_archived_games_show_the_time_control_they_had(slow_archiving_stack, rdb
 
 
 def test_archived_resigned_and_aborted_games_keep_the_result_every_read_showed(archived_stack: Gateway):
-    """services/standings.py: the archive, the history and reads of the archived game agree with what the live
+    """services/common/standings.py: the archive, the history and reads of the archived game agree with what the live
     game showed: a 2-player resignation is won by the opponent; an aborted game has no scores and no winners."""
     with archived_stack.client() as http:
         player = http.post("/v1/players", json={"name": "quits"}).json()

@@ -11,7 +11,7 @@ import json
 import httpx
 import pytest
 
-from services.boundedjson import JsonRefused
+from services.common.boundedjson import JsonRefused
 from services.gateway.http import jsonbody
 from services.gateway.http.hot import plain_submission
 from tests.gateway.helpers import auth, create

@@ -1,4 +1,4 @@
-"""A resigned player never wins, wherever the result is shown (services/standings.py): the game view, the account
+"""A resigned player never wins, wherever the result is shown (services/common/standings.py): the game view, the account
 stream's `game_end`, the player's history and the ratings agree; an aborted game has one shape everywhere (no
 scores, no winners). Over the real gateway, service, Redis and SQL archive."""
 

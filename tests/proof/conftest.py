@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from services.launch import RedisServer, free_port
+from services.dev.launch import RedisServer, free_port
 from tests.services.conftest import (  # noqa: F401 (pytest fixtures)
     client,
     instance,

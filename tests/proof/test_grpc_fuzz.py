@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 
 from proto.skyboard.v1 import game_service_pb2 as pb2
 from proto.skyboard.v1 import game_service_pb2_grpc as pb2_grpc
-from services.credentials import call_metadata
+from services.common.credentials import call_metadata
 from tests import hostile_json
 from tests.service_secret import SERVICE_SECRET
 

@@ -11,7 +11,7 @@ import grpc
 import pytest
 import redis
 
-from services.redis_clients import async_redis, sync_redis
+from services.common.redis_clients import async_redis, sync_redis
 from tests.services.helpers import expect_error
 
 

@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterator
 import pytest
 import redis
 
+from services.common.settings import Settings
 from services.gamestate.client_sync import AdminClient, GameClient
 from services.gamestate.server import Running, start
 from services.gamestate.service import Registry
-from services.settings import Settings
 from tests.redis_required import require_redis
 from tests.run_id import RUN
 from tests.service_secret import SERVICE_SECRET

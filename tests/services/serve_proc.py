@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 import signal
 
+from services.common.settings import Settings
 from services.gamestate.server import start
 from services.gamestate.service import Registry
-from services.settings import Settings
 from tests.services import toygame
 
 

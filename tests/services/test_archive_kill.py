@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 
 from services.archive.db import make_engine
 from services.archive.models import ArchivedGameRow, ArchivedPlayerRow
-from services.launch import start_announcing
+from services.dev.launch import start_announcing
 from tests.archive_db import own_archive
 from tests.services.archive_helpers import (
     archive_cli,

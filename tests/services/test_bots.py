@@ -12,7 +12,7 @@ import grpc
 import pytest
 import redis as redis_sync
 
-from services.bot_policy import background_list, human_lists
+from services.common.bot_policy import background_list, human_lists
 from services.workers.loader import load_game_sync
 from tests.services.helpers import expect_error
 
@@ -173,7 +173,7 @@ def test_decisions_a_human_waits_on_are_queued_before_bot_only_games(make_instan
     """Celery priority 3 (kombu's priority-3 list, which workers pop before the priority-9 one) for a human-waiting
     game's first decisions, 9 (the priority-9 list) in a game of bots only; every task carries the time it was
     queued."""
-    from services.bot_policy import SENT_AT
+    from services.common.bot_policy import SENT_AT
 
     client = make_client(make_instance())
     before = time.time()
@@ -188,7 +188,8 @@ def test_decisions_a_human_waits_on_are_queued_before_bot_only_games(make_instan
     for raw in rdb.lrange(firsts, 0, -1) + rdb.lrange(background_list(settings.bot_queue), 0, -1):
         assert before <= json.loads(raw)["headers"][SENT_AT] <= after
     assert rdb.llen(follow_ups) == 0
-    # a human who resigns to a bot leaves a game of bots only (3 players: it is played out, services/standings.py):
+    # a human who resigns to a bot leaves a game of bots only (3 players: it is played out,
+    # services/common/standings.py):
     # its decisions go to the back
     client.resign(with_human.game_id, with_human.token(0), bot_level="random")
     assert ("skyboard.bot_move", [with_human.game_id, 0, 1]) in _queued(rdb, background_list(settings.bot_queue))
@@ -201,7 +202,7 @@ def test_the_tier_lists_are_kombus_priority_lists():
 
     from kombu.transport import redis as kombu_redis
 
-    from services import bot_policy
+    from services.common import bot_policy
 
     assert tuple(kombu_redis.PRIORITY_STEPS) == bot_policy.KOMBU_PRIORITY_STEPS
     assert kombu_redis.Channel.sep == bot_policy.KOMBU_PRIORITY_SEP

@@ -13,7 +13,7 @@ from itertools import islice
 import grpc
 import pytest
 
-from services.bot_policy import human_lists
+from services.common.bot_policy import human_lists
 from services.gamestate.client_sync import GameClient
 from tests.services.helpers import expect_error
 
@@ -71,7 +71,7 @@ def test_three_timeouts_in_a_row_abandon_the_seat_to_the_zombie_bot(make_instanc
 
 def test_a_two_player_game_ends_when_a_seat_is_abandoned_and_the_other_wins(make_instance, make_client, rdb,
                                                                            settings):
-    """The platform's forfeit rule (services/standings.py): nobody is left to play against, so the game finishes
+    """The platform's forfeit rule (services/common/standings.py): nobody is left to play against, so the game finishes
     at the third timeout, with the scores as they stood, and no zombie is queued."""
     inst, client, game = _clocked(make_instance, make_client, zombie_bot_level="greedy")
     for _round in range(3):

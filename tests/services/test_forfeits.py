@@ -1,5 +1,5 @@
-"""A seat that left never wins (services/standings.py): resigned and abandoned players rank last, and a game with at
-most one seat left ends at once, won by that seat. Over the real service and Redis, with the toy game (TOY-n).
+"""A seat that left never wins (services/common/standings.py): resigned and abandoned players rank last, and a game
+with at most one seat left ends at once, won by that seat. Over the real service and Redis, with the toy game (TOY-n).
 
 The reads that show a result must agree: the game view, the watch stream's last entry, the game list and the log.
 The engine's own standing is never touched: replaying the log through the engine still names its own winner.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import grpc
 
-from services.bot_policy import human_lists
+from services.common.bot_policy import human_lists
 from services.gamestate.client_sync import GameClient
 from tests.services import toygame
 from tests.services.helpers import expect_error

@@ -1,10 +1,10 @@
-"""The servers' garbage-collector settings (services/gctune.py) take effect."""
+"""The servers' garbage-collector settings (services/common/gctune.py) take effect."""
 
 from __future__ import annotations
 
 import gc
 
-from services.gctune import YOUNG_THRESHOLD, tune_gc
+from services.common.gctune import YOUNG_THRESHOLD, tune_gc
 
 
 def test_tune_gc_freezes_startup_objects_and_widens_the_young_generation() -> None:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from services.dev.launch import start_announcing
 from services.gamestate.client_sync import GameClient
-from services.launch import start_announcing
 from tests.services.helpers import play_random
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,8 +10,8 @@ import sys
 import urllib.request
 from pathlib import Path
 
+from services.dev.launch import free_port
 from services.gamestate.client_sync import GameClient
-from services.launch import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from services.bot_policy import human_lists
+from services.common.bot_policy import human_lists
 from tests.services.helpers import expect_error
 
 C = grpc.StatusCode
@@ -61,7 +61,7 @@ def test_resigned_seat_is_played_by_the_default_decision_TOY_5(client):
     view = client.get_game(game.game_id, game.token(1))
     assert version == 1 and view.version == 2 and view.resigned == [0] and view.to_act == [1, 2]
     expect_error(C.UNAUTHENTICATED, client.get_game, game.game_id, game.token(0))  # token revoked
-    # seats 1 and 2 play on (two players are left: services/standings.py); seat 0 answers every round with its
+    # seats 1 and 2 play on (two players are left: services/common/standings.py); seat 0 answers every round with its
     # lowest card
     while view.status != "finished":
         for seat in (1, 2):
@@ -115,7 +115,7 @@ def test_concurrent_resignations_on_two_instances_are_all_kept(make_instance, ma
         t.join(10)
     view = a.get_game(game.game_id)
     assert view.resigned == [1, 2]
-    # the second resignation left one seat: the game finished there (services/standings.py), so only the first
+    # the second resignation left one seat: the game finished there (services/common/standings.py), so only the first
     # resigner's seat was handed to its bot
     assert (view.status, view.winners) == ("finished", [0])
     assert view.bots in ({1: "random"}, {2: "greedy"})

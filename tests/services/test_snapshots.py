@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from services.settings import Settings
+from services.common.settings import Settings
 
 
 def test_default_snapshot_interval_is_above_one_and_a_cold_instance_replays_the_tail(

@@ -12,7 +12,7 @@ import grpc
 import pytest
 import redis
 
-from services import stream_fanout
+from services.common import stream_fanout
 from services.gamestate.client import AsyncGameClient, GameServiceError
 from services.gamestate.fanout import WATCHER_READS
 from tests.services.helpers import play_random

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import grpc
 import pytest
 
-from services.credentials import CredentialError, ServiceCredentials, call_metadata
+from services.common.credentials import CredentialError, ServiceCredentials, call_metadata
 from services.gamestate.server import start
 from services.workers.move import decision_seed
 from tests.services.helpers import expect_error, play_random

@@ -281,7 +281,7 @@ def check_replay(page, artifacts: Path) -> None:
 
 def test_a_player_resigns_or_aborts_from_the_page_after_confirming(page, wc_gateway, bot_worker, artifacts: Path):
     """Table basics: abort before anyone moved ends the game unrated; resigning a 2-player game ends it at once and
-    the opponent wins (services/standings.py; the page then shows the end). Both ask for confirmation first."""
+    the opponent wins (services/common/standings.py; the page then shows the end). Both ask for confirmation first."""
     dialogs: list[str] = []
 
     def answer(dialog) -> None:

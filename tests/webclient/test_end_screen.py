@@ -170,7 +170,7 @@ def test_a_difference_the_categories_do_not_explain_shows_as_other(page, finishe
 
 def test_a_resigned_player_is_shown_last_and_never_as_the_winner(page, wc_gateway, artifacts):
     """OpenSky, 2 players: seat 0 makes a move and resigns; the game ends at once and the end screen crowns seat 1,
-    with seat 0 below it marked as resigned, whatever the scores (services/standings.py)."""
+    with seat 0 below it marked as resigned, whatever the scores (services/common/standings.py)."""
     http = httpx.Client(base_url=wc_gateway.url, timeout=30)
     game_id, tokens = rest_game(http, "Resigner", {"game": "opensky", "players": 2, "seed": 3})
     move(http, game_id, tokens)

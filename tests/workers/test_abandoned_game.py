@@ -4,7 +4,7 @@ worker, the REST gateway and the matchmaker's pass.
 
 The path: timeouts (the default decision each time, after the seat's reserve ran out) -> after
 ABANDON_AFTER_TIMEOUTS (3) in a row the seat is abandoned and, with only one seat left, the game finishes in that
-same commit (services/standings.py): every seat sees `seat_abandoned` and `game_forfeited`, nobody plays on, the
+same commit (services/common/standings.py): every seat sees `seat_abandoned` and `game_forfeited`, nobody plays on, the
 player who stayed wins and the one who left ranks last.
 """
 

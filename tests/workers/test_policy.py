@@ -1,4 +1,4 @@
-"""The bot queue's policy (services/bot_policy.py) with a real Celery worker, Redis and service: a game's
+"""The bot queue's policy (services/common/bot_policy.py) with a real Celery worker, Redis and service: a game's
 follow-up decisions are taken before other games' first decisions, and those before bot-only games', even when
 queued later (in FIFO order among human-waiting ones with BOT_FOLLOW_UPS_FIRST off); levels think less once the
 oldest human-waiting task (of both human lists) is older than BOT_DEGRADE_AFTER_S, never below mcts-easy's
@@ -16,8 +16,8 @@ import redis as redis_sync
 
 import ai
 from ai.levels import floor_budget
-from services.bot_policy import QueueAge, background_list, budget_scale, human_lists
-from services.celery_app import make_celery
+from services.common.bot_policy import QueueAge, background_list, budget_scale, human_lists
+from services.common.celery_app import make_celery
 from services.gamestate.bots import CeleryDispatcher
 from services.workers.move import Mover
 

@@ -13,7 +13,7 @@ from prometheus_client import CollectorRegistry, multiprocess
 
 import ai
 import engine
-from services.celery_app import make_celery
+from services.common.celery_app import make_celery
 from services.gamestate.bots import BOT_MOVE_TASK
 from services.gamestate.client_sync import GameClient
 from services.gamestate.keys import Keys

@@ -2,7 +2,8 @@
 (GET /v1/players/me/events), so an open stream costs memory, not a Redis connection held in a blocking XREAD.
 
 Each stream catches up on what it has not seen (a non-blocking read after its `Last-Event-ID`) once it has
-joined the account's reader, which follows new entries only; and again if it falls behind (services/stream_fanout.py).
+joined the account's reader, which follows new entries only; and again if it falls behind
+(services/common/stream_fanout.py).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from services.accounts.events import AccountEvents
-from services.stream_fanout import Fanout
+from services.common.stream_fanout import Fanout
 
 #: (entry id, type, data) of one account stream entry, as AccountEvents.read returns them.
 Batch = list[tuple[str, str, dict[str, Any]]]

@@ -16,8 +16,8 @@ from fastapi import Request
 from redis.asyncio import Redis
 
 from services.accounts.keys import Keys
+from services.common.redis_scripts import LuaScript
 from services.gateway.http.errors import ApiError
-from services.redis_scripts import LuaScript
 
 TAKE = LuaScript.beside(__file__, "address_take")
 

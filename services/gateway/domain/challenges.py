@@ -18,7 +18,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from services.accounts.keys import Keys
-from services.redis_scripts import LuaScript
+from services.common.redis_scripts import LuaScript
 
 MOVE = LuaScript.beside(__file__, "challenge_move")
 

@@ -26,11 +26,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from services.accounts.events import PUBLISH_TURNS
+from services.common.redis_scripts import LuaScript
+from services.common.standings import shown_scores, shown_winners
 from services.gamestate.client import GameServiceError
 from services.gateway.context import Context
 from services.gateway.domain.challenge_flow import expire_due
-from services.redis_scripts import LuaScript
-from services.standings import shown_scores, shown_winners
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ Starlette per request; the gateway had four of them (metrics, CORS, body size, r
 call. In order, outermost first: the security headers on every answer (`security_headers`); latency and
 request metrics per route template; CORS when configured (Starlette's CORSMiddleware, around the rest); the
 body size limit (413, before anything parses the body); the rate limits (429); JSON bodies parsed within
-services.boundedjson's limits (422, see `jsonbody`); then the two move calls on the hot path
+services.common.boundedjson's limits (422, see `jsonbody`); then the two move calls on the hot path
 (`hot.HotRoutes`) or the FastAPI app for everything else.
 """
 
@@ -16,7 +16,7 @@ import time
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from services.boundedjson import JsonRefused
+from services.common.boundedjson import JsonRefused
 from services.gateway.context import Context
 from services.gateway.http import jsonbody
 from services.gateway.http.hot import HotRoutes

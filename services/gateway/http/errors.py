@@ -21,7 +21,7 @@ from sqlalchemy.exc import OperationalError as SqlOperationalError
 from sqlalchemy.exc import TimeoutError as SqlPoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from services import boundedjson
+from services.common import boundedjson
 from services.gamestate.client import GameServiceError
 from services.gateway.http.allow import allowed_methods
 
@@ -183,7 +183,7 @@ def install_error_handlers(app: FastAPI) -> None:
         return error_response(422, _validation_message(exc))
 
 
-#: What a 422 means, on every operation. The JSON limits are services.boundedjson's, checked by `edge.Edge`
+#: What a 422 means, on every operation. The JSON limits are services.common.boundedjson's, checked by `edge.Edge`
 #: before any route (`jsonbody`); the catalog is the game-state service's, so no static schema can tell an
 #: unknown game name from a known one.
 INVALID_REQUEST = (

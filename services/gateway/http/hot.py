@@ -7,7 +7,7 @@ to the game-state service. Here they are answered by the same code as their Fast
 bodies), without the framework. A request this path cannot take exactly as FastAPI would (a HEAD, a root
 path, another content type, a body that is not plainly a valid `SubmitAction`, a repeated
 Idempotency-Key) is left to the FastAPI route, which answers it (422s and all) as before. The body comes
-already parsed by `edge.Edge` (`jsonbody.parse`, within services.boundedjson's limits).
+already parsed by `edge.Edge` (`jsonbody.parse`, within services.common.boundedjson's limits).
 """
 
 from __future__ import annotations

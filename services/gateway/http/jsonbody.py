@@ -3,7 +3,7 @@
 Why: FastAPI parses JSON bodies with Python's json, which recurses per nesting level (a 2 KB body of
 brackets raised RecursionError: a 500 with two tracebacks) and lets NaN, lone surrogates and integers of
 any length through to the models, Redis and gRPC, where they failed as 500s. Here every body FastAPI would
-parse as JSON goes through services.boundedjson first (at most 32 levels, integers within 64 bits, no lone
+parse as JSON goes through services.common.boundedjson first (at most 32 levels, integers within 64 bits, no lone
 surrogates, no NaN/Infinity, UTF-8); one that breaks a limit is answered 422 with the standard error body,
 the status FastAPI gives malformed JSON. The hot path takes the parsed value instead of parsing again;
 FastAPI routes still parse the body themselves, now known to be within the limits.
@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from starlette.types import ASGIApp, Scope
 
-from services import boundedjson
+from services.common import boundedjson
 from services.gateway.http.errors import error_response
 
 #: What `parse` returns for a body FastAPI would not parse as JSON (no body, or another content type).
@@ -46,7 +46,7 @@ def content_type(scope: Scope) -> str | None:
 
 def parse(scope: Scope, body: bytes, max_bytes: int) -> Any:
     """The JSON value of `body`, or NOT_JSON if FastAPI would not read it as JSON; JsonRefused if it breaks a
-    limit of services.boundedjson (size: `max_bytes`, the gateway's own body limit)."""
+    limit of services.common.boundedjson (size: `max_bytes`, the gateway's own body limit)."""
     if not body:
         return NOT_JSON
     ctype = content_type(scope)

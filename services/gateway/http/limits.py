@@ -19,9 +19,9 @@ from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope
 
 from services.accounts.keys import Keys, token_hash
+from services.common.redis_scripts import LuaScript
 from services.gateway.domain.api_keys import HUMAN_KEY_PREFIX, is_bot_key
 from services.gateway.http.errors import error_response
-from services.redis_scripts import LuaScript
 
 log = logging.getLogger(__name__)
 

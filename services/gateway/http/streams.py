@@ -1,13 +1,13 @@
 """The gateway's bound on open SSE streams (game streams and the account stream, counted together) per client
-address and per bearer credential: 429 with the JSON error body beyond it (services/stream_slots.py)."""
+address and per bearer credential: 429 with the JSON error body beyond it (services/common/stream_slots.py)."""
 
 from __future__ import annotations
 
 from fastapi import Request
 
 from services.accounts.keys import token_hash
+from services.common.stream_slots import Slot, StreamSlots, TooManyStreams
 from services.gateway.http.errors import ApiError
-from services.stream_slots import Slot, StreamSlots, TooManyStreams
 
 
 def open_stream(slots: StreamSlots, request: Request, credential: str | None) -> Slot:

@@ -16,6 +16,8 @@ from fastapi import APIRouter, Header, Query, Request, Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.background import BackgroundTask
 
+from services.common.standings import shown_scores, shown_winners
+from services.common.stream_slots import Slot
 from services.gamestate.client import GameServiceError
 from services.gateway.auth import Bearer, SeatToken
 from services.gateway.context import Context, Ctx
@@ -39,8 +41,6 @@ from services.gateway.models.games import (
     Submitted,
     Version,
 )
-from services.standings import shown_scores, shown_winners
-from services.stream_slots import Slot
 
 router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES)
 

@@ -18,6 +18,8 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.background import BackgroundTask
 
 from services.archive.repository import BadCursor
+from services.common.standings import shown_scores, shown_winners
+from services.common.stream_slots import Slot
 from services.gamestate.client import GameServiceError
 from services.gateway.auth import CurrentAccount, CurrentPlayer
 from services.gateway.context import Context, Ctx
@@ -27,8 +29,6 @@ from services.gateway.http.errors import ERROR_RESPONSES, ApiError
 from services.gateway.http.streams import open_stream
 from services.gateway.models.accounts import History, HistoryGame, KeyRotated, KeysRevoked, Me, MyGame, MyGames
 from services.gateway.models.games import NewPlayer, PlayerCreated, PlayerOut, RatingOut
-from services.standings import shown_scores, shown_winners
-from services.stream_slots import Slot
 
 router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES)
 #: the OpenAPI tag of the caller's own account routes

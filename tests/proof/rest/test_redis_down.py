@@ -3,7 +3,7 @@ error body (regression: an unhandled redis ConnectionError was a 500, e.g. in se
 
 from __future__ import annotations
 
-from services.launch import RedisServer, free_port
+from services.dev.launch import RedisServer, free_port
 from tests.gateway.conftest import Gateway, gateway_settings
 
 

@@ -1,8 +1,8 @@
 """Health probes of every role, shared by the local stack and the container health checks.
 
-`python -m services.healthcheck grpc HOST:PORT | http URL | celery NODE | redis URL`
+`python -m services.common.healthcheck grpc HOST:PORT | http URL | celery NODE | redis URL`
 exits 0 when healthy and 1 otherwise, printing why; Docker and Kubernetes call
-it inside the container, `services.stack` calls the functions directly.
+it inside the container, `services.dev.stack` calls the functions directly.
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ def http_ok(url: str, timeout: float = 2.0) -> bool:
 
 def celery_pong(node: str, broker_url: str | None = None, timeout: float = 1.0) -> bool:
     """The Celery worker `node` (e.g. worker@host) answers a broadcast ping on the broker."""
-    from services.celery_app import make_celery
-    from services.settings import Settings
+    from services.common.celery_app import make_celery
+    from services.common.settings import Settings
 
     settings = Settings(celery_broker_url=broker_url) if broker_url else Settings()
     app = make_celery(settings)
@@ -69,7 +69,7 @@ CHECKS = {"grpc": grpc_serving, "http": http_ok, "celery": celery_pong, "redis":
 
 def main(argv: list[str]) -> int:
     if len(argv) != 2 or argv[0] not in CHECKS:
-        print(f"usage: python -m services.healthcheck {{{'|'.join(CHECKS)}}} TARGET", file=sys.stderr)
+        print(f"usage: python -m services.common.healthcheck {{{'|'.join(CHECKS)}}} TARGET", file=sys.stderr)
         return 2
     kind, target = argv
     ok = CHECKS[kind](target)

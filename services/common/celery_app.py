@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from celery import Celery
 
-from services.settings import Settings, get_settings
+from services.common.settings import Settings, get_settings
 
 
 def make_celery(settings: Settings | None = None) -> Celery:

@@ -1,6 +1,6 @@
 """Throughput and latency of the game-state service over real gRPC and Redis.
 
-    python -m services.gamestate.bench --games 5 --clients 4
+    python -m bench.submit --games 5 --clients 4
 
 Starts one instance (in this process) on a loopback port with a throw-away
 key prefix, plays random games of every registered game from `--clients`
@@ -23,9 +23,9 @@ from concurrent.futures import ThreadPoolExecutor
 import redis
 
 import engine
+from services.common.settings import Settings
 from services.gamestate.client_sync import GameClient
 from services.gamestate.server import start
-from services.settings import Settings
 
 
 def _play(target: str, name: str, seed: int) -> list[float]:

@@ -12,7 +12,7 @@ from functools import lru_cache
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from services.credentials import ServiceCredentials, check_secret
+from services.common.credentials import ServiceCredentials, check_secret
 
 
 class Settings(BaseSettings):
@@ -36,7 +36,7 @@ class Settings(BaseSettings):
         repr=False,
         description="The service credential (no default): the bot workers, the REST gateway and the matchmaker "
         "present it to the internal GameAdmin service. Required by every process that serves or calls GameAdmin; "
-        "`make run` generates one per stack (services/credentials.py).",
+        "`make run` generates one per stack (services/common/credentials.py).",
     )
     service_secret_previous: str | None = Field(
         None, repr=False, description="During a rotation: the old secret, still accepted until the time below."
@@ -64,12 +64,12 @@ class Settings(BaseSettings):
     bot_degrade_after_s: float = Field(
         3.0, ge=0, description="When the oldest bot decision a human waits on has been queued longer than this, "
         "workers shrink every level's think budget by this / its age, never below mcts-easy's (0 = never; "
-        "services/bot_policy.py).",
+        "services/common/bot_policy.py).",
     )
     bot_follow_ups_first: bool = Field(
         True, description="Queue a game's next bot decision while a human waits on it (after a bot's or the "
         "platform's commit) ahead of other games' first decisions after a human's move; false = one FIFO tier "
-        "for every human-waiting decision (services/bot_policy.py).",
+        "for every human-waiting decision (services/common/bot_policy.py).",
     )
     seat_token_ttl_after_end_s: float = Field(
         3600.0, ge=0, description="Seat tokens of a finished game are refused (UNAUTHENTICATED) this long after "

@@ -1,8 +1,8 @@
-"""`python -m services.stack` (what `make run` runs): the whole platform as local processes under one supervisor.
+"""`python -m services.dev.stack` (what `make run` runs): the whole platform as local processes under one supervisor.
 
 A laptop gets the same roles, environment variables and health checks as the containers, in start order, each
 restarted with back-off when it dies and all stopped in reverse order on Ctrl-C; a private Redis is started when
-none answers. Children are started with services/launch.py (they die with the supervisor, and a leftover process
+none answers. Children are started with services/dev/launch.py (they die with the supervisor, and a leftover process
 answering on a child's port never passes for it). What it prints and every STACK_* knob: docs/platform/running.md.
 """
 
@@ -27,13 +27,13 @@ from urllib.parse import urlparse
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from services import local_redis
 from services.archive.db import DEFAULT_SQLITE_FILE
+from services.common.healthcheck import celery_pong, grpc_serving, http_ok, redis_answers
+from services.common.settings import Settings
+from services.dev import local_redis
+from services.dev.launch import die_with_parent, port_owner
 from services.gateway.settings import GatewaySettings
-from services.healthcheck import celery_pong, grpc_serving, http_ok, redis_answers
-from services.launch import die_with_parent, port_owner
 from services.ops_exporter import ExporterSettings
-from services.settings import Settings
 
 #: The workers' own default metrics port (services/workers/config.py); worker i gets this + i - 1.
 WORKER_METRICS_PORT = 9102
@@ -117,7 +117,7 @@ def _local(host: str) -> str:
 
 def archive_default(env: Mapping[str, str]) -> str:
     """ARCHIVE_URL, else the embedded archive of a laptop run: a SQLite file under .skyboard/ (gitignored)."""
-    return env.get("ARCHIVE_URL") or f"sqlite+aiosqlite:///{Path(__file__).resolve().parents[1] / DEFAULT_SQLITE_FILE}"
+    return env.get("ARCHIVE_URL") or f"sqlite+aiosqlite:///{Path(__file__).resolve().parents[2] / DEFAULT_SQLITE_FILE}"
 
 
 def plan() -> list[Role]:
@@ -127,11 +127,12 @@ def plan() -> list[Role]:
     stack = StackSettings()
     grpc_host, grpc_port = _host_port(settings.grpc_addr)
     if grpc_port == 0:
-        raise SystemExit("GRPC_ADDR needs a fixed port under services.stack (the others must find the service)")
+        raise SystemExit("GRPC_ADDR needs a fixed port under services.dev.stack (the others must find the service)")
     grpc_target = f"{_local(grpc_host)}:{grpc_port}"
     admin_host, admin_port = _host_port(settings.admin_grpc_addr)
     if admin_port == 0:
-        raise SystemExit("ADMIN_GRPC_ADDR needs a fixed port under services.stack (the others must find the service)")
+        raise SystemExit("ADMIN_GRPC_ADDR needs a fixed port under services.dev.stack "
+                         "(the others must find the service)")
     admin_target = f"{_local(admin_host)}:{admin_port}"
     # the gateway, matchmaker and workers follow REDIS_URL and reach the service's internal listener
     # (ADMIN_GRPC_ADDR: GameAdmin, and GameService without the public port's per-caller limits)

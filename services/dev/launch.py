@@ -1,5 +1,5 @@
 """Starting local processes and waiting until they serve: the one launcher that `make run`'s supervisor
-(services/stack.py), the benchmarks' private stacks (bench/), the kill/restart tests and the container run share.
+(services/dev/stack.py), the benchmarks' private stacks (bench/), the kill/restart tests and the container run share.
 
 A child is ready only when its own check says so. `die_with_parent` (PR_SET_PDEATHSIG) is for children of a
 long-lived main thread only: the signal follows the thread that forked, and the benchmarks restart processes
@@ -23,9 +23,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from services.healthcheck import redis_answers
+from services.common.healthcheck import redis_answers
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:

@@ -1,9 +1,9 @@
-"""`python -m services.dev_services -- CMD...`: run CMD with Redis and PostgreSQL answering on their local ports.
+"""`python -m services.dev.dev_services -- CMD...`: run CMD with Redis and PostgreSQL answering on their local ports.
 
 Why: `make test` must pass on a fresh machine with nothing but Python, and on a machine (this project's CI) whose
 Redis and PostgreSQL were started before the run, use those as they are. For each of Redis (REDIS_URL's port,
 default 6379) and PostgreSQL (ARCHIVE_TEST_PG's port, default 5432) that does not answer on this machine, a
-private one is started for CMD's run (services/local_redis.py, services/local_postgres.py) and stopped after it,
+private one is started for CMD's run (services/dev/local_redis.py, services/dev/local_postgres.py) and stopped after it,
 whatever CMD's outcome; CMD's exit code is this command's. A server started here dies with this process too.
 """
 
@@ -16,9 +16,9 @@ import time
 from contextlib import ExitStack
 from urllib.parse import urlparse
 
-from services import local_postgres, local_redis
-from services.healthcheck import redis_answers
-from services.launch import die_with_parent
+from services.common.healthcheck import redis_answers
+from services.dev import local_postgres, local_redis
+from services.dev.launch import die_with_parent
 
 
 def say(text: str) -> None:
@@ -75,7 +75,7 @@ def _stop_postgres(server: local_postgres.Server) -> None:
 
 def main(argv: list[str]) -> int:
     if "--" not in argv or argv.index("--") == len(argv) - 1:
-        print("usage: python -m services.dev_services -- CMD [ARGS...]", file=sys.stderr)
+        print("usage: python -m services.dev.dev_services -- CMD [ARGS...]", file=sys.stderr)
         return 2
     command = argv[argv.index("--") + 1:]
     with ExitStack() as stack:
