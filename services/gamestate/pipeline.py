@@ -1,12 +1,12 @@
 """The one path every change to a game takes, as boardgame.io's master does: validate -> apply -> commit ->
 revoke/publish -> dispatch bots.
 
-The kinds of change (services/gamestate/moves.py, endings.py, turn_clock.py, creation.py) validate a request and
+The kinds of change (services/gamestate/moves.py, endings.py, turn_clock.py) validate a request and
 apply it to a clone of the state, which gives a `Commit` built by the constructor named after the kind
 (records.py). From there they all go through `Pipeline.commit` (the compare-and-set write, which also appends the
 change to the game's stream, then the tokens of seats it handed over revoked and the change counted) and
 `Pipeline.settle` (handed-over seats no bot plays auto-played, through `commit` again, then bot moves queued).
-No other code writes a change."""
+No other code commits a change; a creation writes version 0 (Store.create_many) and is then settled here."""
 
 from __future__ import annotations
 
