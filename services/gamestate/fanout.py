@@ -28,7 +28,8 @@ WATCHER_READS = 8
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One stream entry, parsed once for every watcher (shared: never mutated)."""
+    """One stream entry, parsed once for every watcher (shared: never mutated); each watcher is sent a copy with
+    the events its seat may see (services/gamestate/watch.py)."""
 
     entry_id: str
     version: int

@@ -9,8 +9,6 @@ import asyncio
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
-from typing import Any
 
 from services.gamestate import errors, metrics, tokens
 from services.gamestate.fanout import Entry, GameFanout, Read
@@ -20,18 +18,6 @@ from services.gamestate.records import Meta
 
 #: Entries one catching-up read of a watcher takes at once.
 CATCH_UP = 100
-
-
-@dataclass(slots=True)
-class StreamItem:
-    version: int
-    kind: str
-    actor: int | None
-    events: list[dict[str, Any]]
-    status: str
-    to_act: list[int]
-    scores: list[int]
-    winners: list[int]
 
 
 class Watch:
@@ -51,8 +37,9 @@ class Watch:
         after_version: int | None,
         gone: Callable[[], bool] = lambda: False,
         on_gone: Callable[[Callable[[], None]], None] | None = None,
-    ) -> AsyncIterator[StreamItem]:
-        """Redacted stream entries after `after_version` (all from creation if None), in order.
+    ) -> AsyncIterator[Entry]:
+        """Redacted stream entries after `after_version` (all from creation if None), in order; heartbeats (kind
+        "heartbeat") while idle, and an archived game's end alone (kind "archived").
 
         `gone()` tells whether the watcher has disconnected, and `on_gone(wake)` (if given) registers a call
         made the moment it does, so a closed stream leaves its game's reader at once. A stream opened with a
@@ -79,7 +66,7 @@ class Watch:
         gone: Callable[[], bool],
         token_hash: str | None = None,
         on_gone: Callable[[Callable[[], None]], None] | None = None,
-    ) -> AsyncIterator[StreamItem]:
+    ) -> AsyncIterator[Entry]:
         """The stream loop, fed by the game's shared reader (`self.fanout`, services/gamestate/fanout.py).
 
         It first catches up on its own (XRANGE, no waiting) and again whenever it finds a gap (it fell behind).
@@ -133,8 +120,8 @@ class Watch:
                         behind = True  # a gap: read the missing entries ourselves
                         break
                     done = entry.version
-                    yield StreamItem(entry.version, entry.kind, entry.actor, redact(entry.events, seat),
-                                     entry.status, entry.to_act, entry.scores, entry.winners)
+                    yield Entry(entry.entry_id, entry.version, entry.kind, entry.actor, redact(entry.events, seat),
+                                entry.status, entry.to_act, entry.scores, entry.winners)
                     version, status, to_act, last_sent, sent = entry.version, entry.status, entry.to_act, \
                         time.monotonic(), True
                     if entry.status != "active":  # finished or aborted: nothing follows
@@ -142,7 +129,7 @@ class Watch:
                 if not sent and time.monotonic() - last_sent >= self.heartbeat_s:
                     # Idle: a heartbeat keeps proxies open and is how a vanished watcher is noticed
                     # (writing to a cancelled stream ends this handler).
-                    yield StreamItem(version, "heartbeat", None, [], status, to_act, [], [])
+                    yield Entry("", version, "heartbeat", None, [], status, to_act, [], [])
                     last_sent = time.monotonic()
             raise errors.unavailable("the service is shutting down; resume with after_version")
         finally:
@@ -150,11 +137,11 @@ class Watch:
             metrics.WATCHERS.dec()
 
 
-async def _empty() -> AsyncIterator[StreamItem]:
+async def _empty() -> AsyncIterator[Entry]:
     return
     yield  # an async generator that yields nothing
 
 
-async def _archived_end(meta: Meta) -> AsyncIterator[StreamItem]:
+async def _archived_end(meta: Meta) -> AsyncIterator[Entry]:
     """The stream of an archived game: one entry with its final state (its events were not archived)."""
-    yield StreamItem(meta.version, "archived", None, [], meta.status, [], meta.scores, meta.winners)
+    yield Entry("", meta.version, "archived", None, [], meta.status, [], meta.scores, meta.winners)
