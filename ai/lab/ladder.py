@@ -11,7 +11,7 @@
 The levels default to the distinct strengths the game offers (`ai.levels.ladder`: OpenSky offers two, random and
 greedy). With `--ledger` every finished game is appended to a JSONL file and a run started again plays only what
 is missing (a line counts only for the same game, line-up, deal, iteration caps and code:
-`ai.tournament.code_fingerprint`, which leaves out what plays no move).
+`ai.lab.tournament.code_fingerprint`, which leaves out what plays no move).
 
 For each neighbouring pair (lower, upper) every seed is played once per distinct rotation of the line-up (2 players:
 upper-lower and lower-upper; n players: the levels alternate and the line-up is rotated through every seat, 2
@@ -40,9 +40,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import ai
+from ai.lab.match import MatchResult, play_match
+from ai.lab.tournament import append_ledger, code_fingerprint, game_seed, read_ledger, wilson
 from ai.levels import SAME_AS, CappedBot, free_core_iterations
-from ai.match import MatchResult, play_match
-from ai.tournament import append_ledger, code_fingerprint, game_seed, read_ledger, wilson
 
 #: Decisions per seat in one game, as the ladder's own games made them (bench/results/ladder-*.jsonl, the mean over
 #: every level; the 4-player rows scaled from the 2/3-player ones by the same game's ratio): the estimate's last

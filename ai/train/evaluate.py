@@ -3,7 +3,7 @@
 Why paired: the ladder's method (`ai.lab.ladder`): every deal is played once with each seating (the model first,
 then the opponent first), so both meet the same cards from the same seats; the share of the win credit gets a 95%
 Wilson interval. The opponent is a ladder level held to its free-core iteration cap (`ai.levels.CappedBot`).
-Deals are `ai.tournament.game_seed(seed, i)`, all below 2**31; training deals start at 10**10
+Deals are `ai.lab.tournament.game_seed(seed, i)`, all below 2**31; training deals start at 10**10
 (`ai.train.label.TRAIN_DEAL_BASE`).
 
 The evaluation ledger (JSONL, one line a game, resumable: a rerun plays only the games missing) keys each game by
@@ -23,9 +23,9 @@ from pathlib import Path
 import numpy as np
 
 from ai.lab.ladder import credit, lineups
+from ai.lab.match import MatchResult, play_match
+from ai.lab.tournament import code_fingerprint, game_seed, wilson
 from ai.levels import CappedBot, free_core_iterations
-from ai.match import MatchResult, play_match
-from ai.tournament import code_fingerprint, game_seed, wilson
 from ai.train.model import file_digest
 from ai.train.policy import PolicyBot
 

@@ -9,7 +9,7 @@ import random
 import engine
 from ai.lab.ladder import _code, main
 from ai.lab.openspiel_bot import OpenSpielISMCTSBot
-from ai.tournament import code_fingerprint
+from ai.lab.tournament import code_fingerprint
 
 
 class _Honest:

@@ -8,8 +8,8 @@ import pytest
 
 import ai
 import engine
-from ai.match import play_match
-from ai.tournament import format_table, main, seating, summarize, wilson
+from ai.lab.match import play_match
+from ai.lab.tournament import format_table, main, seating, summarize, wilson
 from tests.ai.toygame import TOY
 
 
@@ -96,13 +96,13 @@ def test_the_code_fingerprint_covers_a_game_and_the_shared_code_but_not_other_ga
     """A change to one game's engine or heuristic voids only that game's ledgers; shared code voids all."""
     import shutil
 
-    import ai.tournament as tournament
+    import ai.lab.tournament as tournament
 
-    root = Path(tournament.__file__).resolve().parent.parent
+    root = Path(tournament.__file__).resolve().parents[2]
     copy = tmp_path / "repo"
     for package in ("ai", "engine"):
         shutil.copytree(root / package, copy / package, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(tournament, "__file__", str(copy / "ai" / "tournament.py"))
+    monkeypatch.setattr(tournament, "__file__", str(copy / "ai" / "lab" / "tournament.py"))
     names = engine.games()
     before = {g: tournament.code_fingerprint(g) for g in names}
     first, rest = names[0], names[1:]

@@ -1,6 +1,6 @@
 """Bot tournaments: many seeded games in parallel processes, with a summary table.
 
-    python -m ai.tournament --game opensky --players 2 --bots mcts-normal,greedy --games 200 --seed 1
+    python -m ai.lab.tournament --game opensky --players 2 --bots mcts-normal,greedy --games 200 --seed 1
 
 `--bots` lists one level per seat; if it names fewer levels than players, the
 last one fills the remaining seats (`--players 4 --bots mcts-normal,greedy` is
@@ -40,8 +40,8 @@ from pathlib import Path
 
 import engine
 from ai.bot import Budget
+from ai.lab.match import MatchResult, play_match
 from ai.levels import levels as known_levels
-from ai.match import MatchResult, play_match
 
 
 def wilson(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -76,10 +76,13 @@ def seating(lineup: Sequence[str], index: int) -> list[str]:
 
 
 #: Sources under ai/ and engine/ that decide no game's moves: what is published about the levels, the research tools
-#: (which play through `ai.levels` and `ai.match`, both fingerprinted), the learned-bot pipeline (no level plays a
+#: (which play through `ai.levels` and `ai.lab.match`, both fingerprinted), the learned-bot pipeline (no level plays a
 #: model yet: registering one must take `ai/train` out of this set) and the OpenSpiel and PettingZoo adapters
 #: (which drive the engines for other libraries; no level plays through them).
 NOT_PLAY = {"ai/level_figures.py", "ai/lab", "ai/train", "engine/adapters"}
+#: What under NOT_PLAY plays all the same: the game loop and the tournaments' deals and seating (they live in
+#: `ai/lab/` because only the research tools and bench/ use them), fingerprinted as before.
+PLAYS = {"ai/lab/match.py", "ai/lab/tournament.py"}
 
 
 def code_fingerprint(game: str) -> str:
@@ -88,7 +91,7 @@ def code_fingerprint(game: str) -> str:
     another's ledger valid), and less what plays no move: the published figures (`ai/level_figures.py`, so
     writing a ladder's results does not void its ledger) and the research tools (`ai/lab/`, and `ai/train/`, the
     learned bots' pipeline, while no level plays a model: its evaluations fingerprint their own model files)."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     others = [g for g in engine.games() if g != game]
     foreign = {f"engine/{g}" for g in others} | NOT_PLAY
     foreign |= {f"ai/heuristics/{g}.py" for g in others} | {f"ai/heuristics/fitted/{g}.json" for g in others}
@@ -98,7 +101,7 @@ def code_fingerprint(game: str) -> str:
             if path.suffix not in (".py", ".json") or "__pycache__" in path.parts:
                 continue
             relative = path.relative_to(root).as_posix()
-            if any(relative == f or relative.startswith(f + "/") for f in foreign):
+            if relative not in PLAYS and any(relative == f or relative.startswith(f + "/") for f in foreign):
                 continue
             digest.update(relative.encode())
             digest.update(b"\0")
