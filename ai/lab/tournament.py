@@ -52,7 +52,10 @@ def wilson(successes: float, trials: int, z: float = 1.959964) -> tuple[float, f
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # at p = 0 (p = 1) the lower (upper) bound is exactly 0 (1); rounding must not put it past p
+    low = 0.0 if p <= 0 else max(0.0, centre - half)
+    high = 1.0 if p >= 1 else min(1.0, centre + half)
+    return low, high
 
 
 @dataclass(frozen=True, slots=True)
