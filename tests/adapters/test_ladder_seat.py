@@ -1,5 +1,6 @@
-"""OpenSpiel's ISMCTS seated in the ladder (`--levels ...,openspiel-ismcts`): it plays whole games through the
-adapter, honestly (from a determinisation), and its ledger lines say how it played and which adapter code."""
+"""OpenSpiel's ISMCTS seated in the ladder (`--levels ...,openspiel-ismcts`): it plays whole games of every title
+through the adapter, honestly (from a determinisation), at a budget a decision, and its ledger lines say how it
+played and which adapter code."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import json
 import random
 
 import engine
-from ai.lab.ladder import _code, main
+from ai.lab.ladder import _code, lineups, main
 from ai.lab.openspiel_bot import OpenSpielISMCTSBot
 from ai.lab.tournament import code_fingerprint
+from engine.adapters.actions import Cursor, table
 
 
 class _Honest:
@@ -53,3 +55,51 @@ def test_the_ladder_seats_openspiel_ismcts_and_keys_its_games(tmp_path, capsys):
         seat = line["key"]["lineup"].index("openspiel-ismcts")
         assert line["result"]["iterations"][seat] > 0
     assert "openspiel-ismcts" in capsys.readouterr().out
+
+
+def _asked(state: engine.State, action) -> int:
+    """How many integers the adapter asks for `action` in `state`: the tokens at which there is a choice."""
+    tokens, cursor, asked = table(state.game.name).encode(action), Cursor(state.clone()), 0
+    while True:
+        asked += len(cursor.legal_tokens()) > 1
+        if cursor.step(tokens[len(cursor.prefix)]) is not None:  # the prefix holds the forced tokens too
+            return asked
+
+
+def test_simulations_are_a_decision_budget_the_later_integers_read_from_the_same_tree():
+    """Aeroplanes' multi-part decisions (a tile's card then its destination, a route's source then its stop)
+    cost one search, not one per integer; every decision is a whole number of searches of `simulations`."""
+    state = engine.get("aeroplanes").new(3, 11)
+    rng, bot, simulations = random.Random(2), OpenSpielISMCTSBot(simulations=24), 24
+    spent = asked = searched = 0
+    while searched < 14:
+        seat = state.to_act()[0]
+        if len(state.legal_actions(seat)) == 1:
+            state.apply(seat, state.legal_actions(seat)[0])
+            continue
+        action = bot.choose(state, seat, rng)
+        assert bot.stats.iterations % simulations == 0 and bot.stats.iterations >= simulations
+        spent += bot.stats.iterations
+        asked += _asked(state, action)
+        searched += 1
+        state.apply(seat, action)
+    assert asked > searched  # some decisions asked several integers
+    assert spent < simulations * asked  # and they were not searched once each
+
+
+def test_the_ladder_plays_aeroplanes_against_openspiel_at_given_caps(tmp_path):
+    """The 3-player table through the adapter, every seat rotated, and `--iterations` as the platform's cap."""
+    ledger = tmp_path / "ladder.jsonl"
+    (pair,) = main(["--game", "aeroplanes", "--players", "3", "--levels", "openspiel-ismcts,mcts-normal",
+                    "--as-built", "--iterations", "5", "--openspiel-simulations", "4", "--seeds", "1",
+                    "--workers", "1", "--ledger", str(ledger)])
+    lines = [json.loads(line) for line in ledger.read_text().splitlines()]
+    assert pair.games == len(lines) == 6
+    assert {tuple(line["key"]["lineup"]) for line in lines} == {tuple(lineup) for lineup in
+                                                               lineups("openspiel-ismcts", "mcts-normal", 3)}
+    for line in lines:
+        assert line["key"]["caps"] == {"openspiel-ismcts": 4, "mcts-normal": 5}
+        result = line["result"]
+        for level, iterations, decisions in zip(result["levels"], result["iterations"], result["decisions"],
+                                                strict=True):
+            assert 0 < iterations <= (5 if level == "mcts-normal" else 8) * decisions
