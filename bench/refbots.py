@@ -3,45 +3,28 @@ the same positions in the same run, so the machine's load cancels out of the rat
 
     python -m bench.refbots [--games aeroplanes:3 blueskies:2 opensky:2] [--seconds 0.1] [--positions 4]
 
-For each table, `--positions` decisions spread over a greedy self-play game are searched by `mcts-normal` (its
-own search, `ai.levels.SEARCH`) and by OpenSpiel's ISMCTS (`ai.lab.openspiel_bot`), each at a fixed number of
-iterations, timed in CPU seconds (`time.process_time`). Printed: each search's iterations a CPU second now, and
-the caps for `--seconds` of CPU a decision on a free core: the project's level at `--seconds` x its free-core rate
-(`ai.levels.FREE_CORE_RATE`, the ladder's convention), OpenSpiel's at that cap times the measured ratio of the
-two speeds. The ladder then plays both at those caps (`--iterations`, `--openspiel-simulations`): the same games
-on any machine. The load average is printed before and after: a ratio is the more trustworthy the steadier it is.
+For each table, `--positions` decisions spread over a greedy self-play game (`ai.lab.ladder.calibrate`) are
+searched by `mcts-normal` (its own search, `ai.levels.SEARCH`) and by OpenSpiel's ISMCTS (`ai.lab.openspiel_bot`),
+each at a fixed number of iterations, timed in CPU seconds (`time.process_time`). Printed: each search's iterations
+a CPU second now, and the caps for `--seconds` of CPU a decision on a free core: the project's level at `--seconds`
+x its free-core rate (`ai.levels.FREE_CORE_RATE`, the ladder's convention), OpenSpiel's at that cap times the
+measured ratio of the two speeds. The ladder then plays both at those caps (`--iterations`,
+`--openspiel-simulations`): the same games on any machine. The load average is printed before and after: a ratio
+is the more trustworthy the steadier it is.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import random
-import time
 
-import ai
-from ai.bot import Bot, Budget
+from ai.lab.ladder import calibrate
 from ai.lab.openspiel_bot import OpenSpielISMCTSBot
-from ai.lab.selfplay import greedy_positions
 from ai.levels import FREE_CORE_RATE
 
 #: Iterations a measured decision: enough that the fixed cost of a search (its root, the final choice) is small.
 PROJECT_ITERATIONS = 1500
 OPENSPIEL_SIMULATIONS = 60
-
-
-def rate(make: type[Bot] | None, game: str, players: int, positions: int, iterations: int) -> float:
-    """Iterations a CPU second of one search over `positions` decisions of greedy self-play game 1."""
-    found = [(state.clone(), seat) for state, seat, _legal, _step in greedy_positions(game, players, 1, 1)]
-    picks = [found[len(found) * (i + 1) // (positions + 1)] for i in range(positions)]
-    done = spent = 0.0
-    for index, (state, seat) in enumerate(picks):
-        bot = make() if make is not None else ai.make_bot("mcts-normal")
-        start = time.process_time()
-        bot.choose(state, seat, random.Random(index), Budget(iterations=iterations))
-        spent += time.process_time() - start
-        done += bot.stats.iterations
-    return done / spent
 
 
 def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float, int, int]]:
@@ -56,8 +39,8 @@ def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float, in
     rows = []
     for table in args.games:
         game, players = table.split(":")[0], int(table.split(":")[1])
-        ours = rate(None, game, players, args.positions, PROJECT_ITERATIONS)
-        theirs = rate(OpenSpielISMCTSBot, game, players, args.positions, OPENSPIEL_SIMULATIONS)
+        ours = calibrate(game, players, args.positions, PROJECT_ITERATIONS)
+        theirs = calibrate(game, players, args.positions, OPENSPIEL_SIMULATIONS, make=OpenSpielISMCTSBot)
         cap = round(args.seconds * FREE_CORE_RATE[game])
         simulations = max(1, round(cap * theirs / ours))
         rows.append((game, players, ours, theirs, cap, simulations))

@@ -38,12 +38,13 @@ import argparse
 import itertools
 import json
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import ai
-from ai.bot import Budget
+from ai.bot import Bot, Budget
 from ai.lab.match import MatchResult, play_match
 from ai.lab.tournament import append_ledger, code_fingerprint, game_seed, read_ledger, wilson
 from ai.levels import SAME_AS, CappedBot, free_core_iterations
@@ -210,9 +211,11 @@ def level_iterations(game: str, players: int, level: str, ledgers: Path = LEDGER
     return DECISIONS_PER_SEAT[(game, players)] * cap
 
 
-def calibrate(game: str, players: int, positions: int = 3, iterations: int = 1500) -> float:
+def calibrate(game: str, players: int, positions: int = 3, iterations: int = 1500,
+              make: Callable[[], Bot] = lambda: ai.make_bot("mcts-normal")) -> float:
     """This machine's search iterations per CPU second in `game`, at `positions` decisions spread over a greedy
-    self-play game (a first decision is faster than a mid-game one): a few seconds of CPU."""
+    self-play game (a first decision is faster than a mid-game one): a few seconds of CPU. `make`: the searching
+    bot (default the `mcts-normal` level's own search; bench/refbots.py also times OpenSpiel's)."""
     import random
     import time
 
@@ -222,7 +225,7 @@ def calibrate(game: str, players: int, positions: int = 3, iterations: int = 150
     picks = [found[len(found) * (i + 1) // (positions + 1)] for i in range(positions)]
     done = spent = 0.0
     for index, (state, seat) in enumerate(picks):
-        bot = ai.make_bot("mcts-normal")
+        bot = make()
         start = time.process_time()
         bot.choose(state, seat, random.Random(index), ai.Budget(iterations=iterations))
         spent += time.process_time() - start
