@@ -138,6 +138,13 @@ def credit(result: MatchResult, level: str) -> float:
     return sum(1 / len(winners) for seat in winners if result.levels[seat] == level) if winners else 0.0
 
 
+def per_decision(results: list[MatchResult], level: str) -> float:
+    """The mean search iterations of `level`'s seats a decision (forced ones, searched by nobody, included)."""
+    seats = [(r.iterations[s], r.decisions[s]) for r in results for s, name in enumerate(r.levels) if name == level]
+    decisions = sum(d for _, d in seats)
+    return sum(i for i, _ in seats) / decisions if decisions else 0.0
+
+
 def rate(results: list[MatchResult], names: list[str]) -> dict[str, float]:
     """Openskill (Plackett-Luce) ordinals of the levels over all games: each seat is one team of its level."""
     from openskill.models import PlackettLuce
@@ -382,9 +389,12 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
             share, fair, low, high = pair.share()
             verdict = "separated" if low > fair or high < fair else "NOT separated"
             think = sum(sum(r.think_seconds) for r in played)
+            searched = "" if not any(sum(r.iterations) for r in played) else (
+                f"  iterations a decision {upper} {per_decision(played, upper):.0f}, "
+                f"{lower} {per_decision(played, lower):.0f}")
             print(f"{args.game} {args.players}p  {upper:>11} vs {lower:<11} {pair.games:>4} games  {upper} "
                   f"{share:6.1%} [{low:.1%}, {high:.1%}] (fair {fair:.0%})  {verdict}  "
-                  f"think {think:.0f} s", flush=True)
+                  f"think {think:.0f} s{searched}", flush=True)
     names = [name for name in names if any(name in r.levels for r in every)]
     ordinals = rate(every, names)
     print("openskill ordinal: " + ", ".join(f"{name} {ordinals[name]:.2f}" for name in names))

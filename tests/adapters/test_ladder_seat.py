@@ -8,7 +8,8 @@ import json
 import random
 
 import engine
-from ai.lab.ladder import _code, lineups, main
+from ai.lab.ladder import _code, lineups, main, per_decision
+from ai.lab.match import MatchResult
 from ai.lab.openspiel_bot import OpenSpielISMCTSBot
 from ai.lab.tournament import code_fingerprint
 from engine.adapters.actions import Cursor, table
@@ -87,7 +88,7 @@ def test_simulations_are_a_decision_budget_the_later_integers_read_from_the_same
     assert spent < simulations * asked  # and they were not searched once each
 
 
-def test_the_ladder_plays_aeroplanes_against_openspiel_at_given_caps(tmp_path):
+def test_the_ladder_plays_aeroplanes_against_openspiel_at_given_caps(tmp_path, capsys):
     """The 3-player table through the adapter, every seat rotated, and `--iterations` as the platform's cap."""
     ledger = tmp_path / "ladder.jsonl"
     (pair,) = main(["--game", "aeroplanes", "--players", "3", "--levels", "openspiel-ismcts,mcts-normal",
@@ -103,3 +104,8 @@ def test_the_ladder_plays_aeroplanes_against_openspiel_at_given_caps(tmp_path):
         for level, iterations, decisions in zip(result["levels"], result["iterations"], result["decisions"],
                                                 strict=True):
             assert 0 < iterations <= (5 if level == "mcts-normal" else 8) * decisions
+    results = [MatchResult(**line["result"]) for line in lines]
+    shown = {level: f"{per_decision(results, level):.0f}" for level in ("mcts-normal", "openspiel-ismcts")}
+    assert 0 < per_decision(results, "mcts-normal") <= 5
+    assert (f"iterations a decision mcts-normal {shown['mcts-normal']}, openspiel-ismcts "
+            f"{shown['openspiel-ismcts']}") in capsys.readouterr().out
