@@ -85,6 +85,9 @@ class OpenSpielISMCTSBot(Bot):
         numpy_rng = np.random.RandomState(rng.getrandbits(32))
         bot = ismcts.ISMCTSBot(search_state.get_game(), EngineRollout(random.Random(rng.getrandbits(64))),
                                uct_c=self.uct_c, max_simulations=simulations, random_state=numpy_rng)
+        # the resampling seeded from `rng` too: OpenSpiel's default sampler draws from a seed of its own, and the
+        # same deal, bots and rng would then play a different game on every run
+        bot.set_resampler(lambda state, player: state.resample_from_infostate(player, numpy_rng.uniform))
         cursor, searched = search_state.cursor, False
         while True:
             legal = cursor.legal_tokens()
