@@ -68,6 +68,29 @@ class EngineRollout(mcts.Evaluator):
         return [(token, 1.0 / len(legal)) for token in legal]
 
 
+class ReferenceISMCTS(ismcts.ISMCTSBot):
+    """OpenSpiel's ISMCTS, unchanged wherever a node's actions are the same in every determinisation reaching it.
+    A node is keyed by the seat's information state (its view), and deep in the tree two determinisations with the
+    same view for a seat can still offer it different integers (seen in Aeroplanes 3p: OpenSpiel's ISMCTS then
+    fails with a KeyError in `expand_if_necessary`); at such a node only, OpenSpiel's own handling of inconsistent
+    action sets applies (the children filtered to the legal ones, the prior map completed)."""
+
+    def expand_if_necessary(self, state: pyspiel.State, node: ismcts.ISMCTSNode, action: int) -> None:
+        if action not in node.child_info and action not in node.prior_map:
+            self.repopulate_prior_map_inconsistent_action_sets(state, node)
+        super().expand_if_necessary(state, node, action)
+
+    def select_action_tree_policy(self, state: pyspiel.State, node: ismcts.ISMCTSNode, legal_actions: list[int]
+                                  ) -> int:
+        if all(action in legal_actions for action in node.child_info):
+            return super().select_action_tree_policy(state, node, legal_actions)
+        self._allow_inconsistent_action_sets = True
+        try:
+            return super().select_action_tree_policy(state, node, legal_actions)
+        finally:
+            self._allow_inconsistent_action_sets = False
+
+
 class OpenSpielISMCTSBot(Bot):
     level = LEVEL
 
@@ -83,7 +106,7 @@ class OpenSpielISMCTSBot(Bot):
         search_state = _game(state.game.name, state.num_players).new_initial_state()
         search_state.cursor = Cursor(state.determinize(seat, rng))
         numpy_rng = np.random.RandomState(rng.getrandbits(32))
-        bot = ismcts.ISMCTSBot(search_state.get_game(), EngineRollout(random.Random(rng.getrandbits(64))),
+        bot = ReferenceISMCTS(search_state.get_game(), EngineRollout(random.Random(rng.getrandbits(64))),
                                uct_c=self.uct_c, max_simulations=simulations, random_state=numpy_rng)
         # the resampling seeded from `rng` too: OpenSpiel's default sampler draws from a seed of its own, and the
         # same deal, bots and rng would then play a different game on every run
@@ -95,14 +118,16 @@ class OpenSpielISMCTSBot(Bot):
                 token = legal[0]
             else:
                 node = bot.lookup_node(search_state) if searched else None
-                if node is None or node.total_visits < len(legal):
+                policy = [] if node is None or node.total_visits < len(legal) else \
+                    [(t, p) for t, p in bot.get_final_policy(search_state, node) if t in legal]
+                if not sum(p for _, p in policy):  # no tree here yet, or none of its choices legal in this state
                     policy = bot.run_search(search_state)  # a fresh tree
                     self.stats.iterations += simulations
                     searched = True
-                else:
-                    policy = bot.get_final_policy(search_state, node)
                 tokens, weights = zip(*policy, strict=True)
-                token = int(numpy_rng.choice(tokens, p=weights))  # the most visited; ties at random, as step()
+                total = sum(weights)
+                token = int(numpy_rng.choice(tokens, p=[w / total for w in weights]))  # the most visited; ties at
+                # random, as step() chooses
             action = cursor.step(token)
             if action is not None:
                 break

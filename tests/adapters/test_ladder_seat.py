@@ -123,3 +123,25 @@ def test_the_ladder_plays_aeroplanes_against_openspiel_at_given_caps(tmp_path, c
     assert 0 < per_decision(results, "mcts-normal") <= 5
     assert (f"iterations a decision mcts-normal {shown['mcts-normal']}, openspiel-ismcts "
             f"{shown['openspiel-ismcts']}") in capsys.readouterr().out
+
+
+def test_a_node_whose_actions_differ_between_determinisations_is_searched_over_the_legal_ones():
+    """Deep in the tree a seat's view can be the same in two determinisations that offer it different integers
+    (Aeroplanes 3p made OpenSpiel's ISMCTS fail with a KeyError): such a node chooses among this state's legal
+    integers and expands one its prior never saw."""
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts
+
+    from ai.lab.openspiel_bot import EngineRollout, ReferenceISMCTS, _game
+
+    state = _game("opensky", 2).new_initial_state()
+    legal = state.legal_actions()
+    bot = ReferenceISMCTS(state.get_game(), EngineRollout(random.Random(1)), uct_c=2.0, max_simulations=4,
+                          random_state=np.random.RandomState(1))
+    node = bot.create_new_node(state)
+    stranger = max(legal) + 1  # an integer another determinisation offered here
+    node.total_visits, node.prior_map = 3, {stranger: 1.0}
+    node.child_info = {stranger: ismcts.ChildInfo(3, 1.0, 1.0)}
+    assert bot.select_action_tree_policy(state, node, legal) in legal
+    bot.expand_if_necessary(state, node, legal[0])
+    assert legal[0] in node.child_info and set(legal) <= set(node.prior_map)
