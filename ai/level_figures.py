@@ -1,7 +1,8 @@
 """What the catalog publishes about each bot level: a description, the CPU (and think time) of one decision and a
 rating, per game. Measured figures, not play: kept apart from `ai/levels.py` (the budgets, the levels each level
 plays as) so that publishing a ladder's results does not change the code fingerprint its ledgers are keyed by
-(`ai.tournament.code_fingerprint` leaves this file out), and a ledger resumes after its own figures are written here.
+(`ai.lab.tournament.code_fingerprint` leaves this file out), and a ledger resumes after its
+own figures are written here.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
     python -m ai.lab.anatomy --game opensky --players 2 --games 200
 
-Every seat plays the `greedy` rule; game g is seeded as game g of `ai.tournament`. The report gives the
+Every seat plays the `greedy` rule; game g is seeded as game g of `ai.lab.tournament`. The report gives the
 share of games by the winner's lead over the runner-up (in bands), the share of shared victories, the win
 credit of each seat, and the mean of each part of the final score (the view's `score` breakdown, where a
 game gives one) for the winner and for the other seats, with the mean number of decisions of each kind in
@@ -18,7 +18,7 @@ from typing import Any
 
 import engine
 from ai.lab.selfplay import greedy_positions
-from ai.tournament import game_seed
+from ai.lab.tournament import game_seed
 
 
 def play(game: str, players: int, seed: int) -> dict[str, Any]:

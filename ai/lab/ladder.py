@@ -11,7 +11,7 @@
 The levels default to the distinct strengths the game offers (`ai.levels.ladder`: OpenSky offers two, random and
 greedy). With `--ledger` every finished game is appended to a JSONL file and a run started again plays only what
 is missing (a line counts only for the same game, line-up, deal, iteration caps and code:
-`ai.tournament.code_fingerprint`, which leaves out what plays no move).
+`ai.lab.tournament.code_fingerprint`, which leaves out what plays no move).
 
 For each neighbouring pair (lower, upper) every seed is played once per distinct rotation of the line-up (2 players:
 upper-lower and lower-upper; n players: the levels alternate and the line-up is rotated through every seat, 2
@@ -25,9 +25,12 @@ Bradley-Terry rating of every level on the Elo scale, greedy = 0, with 95% inter
 listed levels in the ledger (`ai.lab.rating`; openskill's ordinals moved with game order and games played).
 
 `openspiel-ismcts` is no level of the platform: it is OpenSpiel's ISMCTS seated as a reference opponent, at
-`--openspiel-simulations` simulations for each integer it is asked (`ai.lab.openspiel_bot`). Its ledger lines
-record that count as its cap, and their code key adds a digest of the adapters, that bot and OpenSpiel's
-version, which the platform's code fingerprint leaves out.
+`--openspiel-simulations` simulations a decision (`ai.lab.openspiel_bot`). Its ledger lines record that count as
+its cap, and their code key adds a digest of the adapters, that bot and OpenSpiel's version, which the platform's
+code fingerprint leaves out. `--iterations N` caps every searching level of the platform at N a decision instead
+of its free-core cap (recorded as its cap): with `--as-built --levels mcts-normal,openspiel-ismcts` the two
+searches meet at equal simulations, or at equal CPU with caps in the ratio of their measured speeds
+(`python -m bench.refbots --calibrate`, bench/RESULTS.md "Against OpenSpiel's ISMCTS").
 """
 
 from __future__ import annotations
@@ -36,15 +39,17 @@ import argparse
 import itertools
 import json
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import ai
+from ai.bot import Bot, Budget
+from ai.lab.match import MatchResult, play_match
 from ai.lab.rating import bradley_terry
+from ai.lab.tournament import append_ledger, code_fingerprint, game_seed, read_ledger, wilson
 from ai.levels import SAME_AS, CappedBot, free_core_iterations
-from ai.match import MatchResult, play_match
-from ai.tournament import append_ledger, code_fingerprint, game_seed, read_ledger, wilson
 
 #: Decisions per seat in one game, as the ladder's own games made them (bench/results/ladder-*.jsonl, the mean over
 #: every level; the 4-player rows scaled from the 2/3-player ones by the same game's ratio): the estimate's last
@@ -81,17 +86,21 @@ def lineups(lower: str, upper: str, players: int) -> list[list[str]]:
 OPENSPIEL = "openspiel-ismcts"
 
 
-def _bot(level: str, game: str, as_built: bool, simulations: int):
+def _bot(level: str, game: str, as_built: bool, simulations: int, iterations: int | None = None):
     if level == OPENSPIEL:
         from ai.lab.openspiel_bot import OpenSpielISMCTSBot
 
         return OpenSpielISMCTSBot(simulations)
-    return CappedBot(level, game, as_built)
+    bot = CappedBot(level, game, as_built)
+    if iterations is not None and bot.budget is not None:
+        bot.budget = Budget(iterations=iterations)
+    return bot
 
 
-def _play(args: tuple[str, list[str], int, bool, int]) -> MatchResult:
-    game, levels, seed, as_built, simulations = args
-    return play_match(game, levels, seed, bots=[_bot(level, game, as_built, simulations) for level in levels])
+def _play(args: tuple[str, list[str], int, bool, int, int | None]) -> MatchResult:
+    game, levels, seed, as_built, simulations, iterations = args
+    return play_match(game, levels, seed,
+                      bots=[_bot(level, game, as_built, simulations, iterations) for level in levels])
 
 
 def _code(game: str, lineup: list[str]) -> str:
@@ -129,6 +138,13 @@ def credit(result: MatchResult, level: str) -> float:
     """The win credit of `level`'s seats in one game (a shared win is split)."""
     winners = result.winners
     return sum(1 / len(winners) for seat in winners if result.levels[seat] == level) if winners else 0.0
+
+
+def per_decision(results: list[MatchResult], level: str) -> float:
+    """The mean search iterations of `level`'s seats a decision (forced ones, searched by nobody, included)."""
+    seats = [(r.iterations[s], r.decisions[s]) for r in results for s, name in enumerate(r.levels) if name == level]
+    decisions = sum(d for _, d in seats)
+    return sum(i for i, _ in seats) / decisions if decisions else 0.0
 
 
 def deals_for(players: int, seeds: int | None) -> int:
@@ -177,9 +193,11 @@ def level_iterations(game: str, players: int, level: str, ledgers: Path = LEDGER
     return DECISIONS_PER_SEAT[(game, players)] * cap
 
 
-def calibrate(game: str, players: int, positions: int = 3, iterations: int = 1500) -> float:
+def calibrate(game: str, players: int, positions: int = 3, iterations: int = 1500,
+              make: Callable[[], Bot] = lambda: ai.make_bot("mcts-normal")) -> float:
     """This machine's search iterations per CPU second in `game`, at `positions` decisions spread over a greedy
-    self-play game (a first decision is faster than a mid-game one): a few seconds of CPU."""
+    self-play game (a first decision is faster than a mid-game one): a few seconds of CPU. `make`: the searching
+    bot (default the `mcts-normal` level's own search; bench/refbots.py also times OpenSpiel's)."""
     import random
     import time
 
@@ -189,7 +207,7 @@ def calibrate(game: str, players: int, positions: int = 3, iterations: int = 150
     picks = [found[len(found) * (i + 1) // (positions + 1)] for i in range(positions)]
     done = spent = 0.0
     for index, (state, seat) in enumerate(picks):
-        bot = ai.make_bot("mcts-normal")
+        bot = make()
         start = time.process_time()
         bot.choose(state, seat, random.Random(index), ai.Budget(iterations=iterations))
         spent += time.process_time() - start
@@ -216,19 +234,27 @@ def estimate(seeds: int | None, table=FULL_TABLE, rate: dict[str, float] | None 
     return out
 
 
-def _caps(game: str, names: list[str], as_built: bool = False, simulations: int = 0) -> dict[str, int | None]:
-    return {name: simulations if name == OPENSPIEL else free_core_iterations(name, game, as_built) for name in names}
+def _caps(game: str, names: list[str], as_built: bool = False, simulations: int = 0,
+          iterations: int | None = None) -> dict[str, int | None]:
+    """Each level's iteration cap a decision: OpenSpiel's `simulations`; a searching level's free-core cap, or
+    `iterations` when given (a non-searching level has none)."""
+    caps = {name: simulations if name == OPENSPIEL else free_core_iterations(name, game, as_built) for name in names}
+    return {name: iterations if iterations is not None and cap is not None and name != OPENSPIEL else cap
+            for name, cap in caps.items()}
 
 
 def play_pair(pool: ProcessPoolExecutor, game: str, players: int, lower: str, upper: str, deals: int, seed: int,
-              ledger: str | None, as_built: bool = False, simulations: int = 0) -> list[MatchResult]:
+              ledger: str | None, as_built: bool = False, simulations: int = 0,
+              iterations: int | None = None) -> list[MatchResult]:
     """Every deal of one pair once per line-up; games already in the ledger are read, not played. `as_built`: each
     level plays its own search even where the game offers it as another (the caps in a ledger line tell which).
-    `simulations`: OpenSpiel's bot's, when seated."""
-    jobs = [(game, lineup, game_seed(seed, s), as_built, simulations) for s in range(deals)
+    `simulations`: OpenSpiel's bot's, when seated; `iterations`: every searching level's cap instead of its
+    free-core one."""
+    jobs = [(game, lineup, game_seed(seed, s), as_built, simulations, iterations) for s in range(deals)
             for lineup in lineups(lower, upper, players)]
-    keys = [{"ladder": game, "lineup": lineup, "deal": deal_seed, "caps": _caps(game, lineup, as_built, simulations),
-             "code": _code(game, lineup)} for game, lineup, deal_seed, _, _ in jobs]
+    keys = [{"ladder": game, "lineup": lineup, "deal": deal_seed,
+             "caps": _caps(game, lineup, as_built, simulations, iterations), "code": _code(game, lineup)}
+            for game, lineup, deal_seed, *_ in jobs]
     done = {i: r for i, key in enumerate(keys) for r in read_ledger(ledger, key).values()} if ledger else {}
     todo = [i for i in range(len(jobs)) if i not in done]
     for i, result in zip(todo, pool.map(_play, [jobs[i] for i in todo]), strict=True):
@@ -239,14 +265,15 @@ def play_pair(pool: ProcessPoolExecutor, game: str, players: int, lower: str, up
 
 
 def recorded_pair(ledger: str, game: str, players: int, lower: str, upper: str, deals: int, seed: int,
-                  as_built: bool = False, simulations: int = 0) -> tuple[list[MatchResult], int]:
+                  as_built: bool = False, simulations: int = 0, iterations: int | None = None
+                  ) -> tuple[list[MatchResult], int]:
     """The games of one pair a ledger holds, for a report of a run that has not finished or ran at another
     commit; plays nothing. Per deal and line-up the line played at the pair's current iteration caps and code is
     taken first, then one at the current caps by other code, then any other (the latest line of the best kind,
     never merely the first line found). Returns the games and how many of them were not played at the current
     caps and code."""
     wanted = {(tuple(lineup), game_seed(seed, s)) for s in range(deals) for lineup in lineups(lower, upper, players)}
-    caps = _caps(game, [lower, upper], as_built, simulations)
+    caps = _caps(game, [lower, upper], as_built, simulations, iterations)
     codes: dict[tuple, str] = {}  # line-up -> the current code key (OpenSpiel's line-ups hash more files)
     found: dict[tuple, tuple[int, MatchResult]] = {}
     with open(ledger, encoding="utf-8") as handle:
@@ -286,7 +313,10 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
     parser.add_argument("--as-built", action="store_true", help="every level plays its own search, even where the "
                         "game offers it as another level (ai.levels.SAME_AS): to measure a level before offering it")
     parser.add_argument("--openspiel-simulations", type=int, default=100, metavar="N", help=f"{OPENSPIEL} (a level "
-                        "name for --levels): OpenSpiel's ISMCTS through the adapter, N simulations an integer asked")
+                        "name for --levels): OpenSpiel's ISMCTS through the adapter, N simulations a decision")
+    parser.add_argument("--iterations", type=int, default=None, metavar="N", help="every searching level of the "
+                        "platform at N iterations a decision instead of its free-core cap (to compare with "
+                        f"{OPENSPIEL} at equal simulations or equal CPU)")
     args = parser.parse_args(argv)
     if args.estimate and args.levels and OPENSPIEL in args.levels.split(","):
         parser.error(f"--estimate prices the platform's levels only, not {OPENSPIEL}")
@@ -316,13 +346,13 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
             deals = deals_for(args.players, args.seeds)
             if args.report:
                 played, stale = recorded_pair(args.ledger, args.game, args.players, lower, upper, deals, args.seed,
-                                              args.as_built, args.openspiel_simulations)
+                                              args.as_built, args.openspiel_simulations, args.iterations)
                 if stale:
                     print(f"note: {stale} of {len(played)} {upper} vs {lower} games were played at other iteration "
                           "caps or by other code than the current")
             else:
                 played = play_pair(pool, args.game, args.players, lower, upper, deals, args.seed, args.ledger,
-                                   args.as_built, args.openspiel_simulations)
+                                   args.as_built, args.openspiel_simulations, args.iterations)
             if not played:
                 print(f"{args.game} {args.players}p  {upper:>11} vs {lower:<11} no games in the ledger")
                 continue
@@ -334,9 +364,12 @@ def main(argv: list[str] | None = None) -> list[PairResult]:
             share, fair, low, high = pair.share()
             verdict = "separated" if low > fair or high < fair else "NOT separated"
             think = sum(sum(r.think_seconds) for r in played)
+            searched = "" if not any(sum(r.iterations) for r in played) else (
+                f"  iterations a decision {upper} {per_decision(played, upper):.0f}, "
+                f"{lower} {per_decision(played, lower):.0f}")
             print(f"{args.game} {args.players}p  {upper:>11} vs {lower:<11} {pair.games:>4} games  {upper} "
                   f"{share:6.1%} [{low:.1%}, {high:.1%}] (fair {fair:.0%})  {verdict}  "
-                  f"think {think:.0f} s", flush=True)
+                  f"think {think:.0f} s{searched}", flush=True)
     if args.ledger and os.path.exists(args.ledger):  # the levels' other meetings in the ledger count too
         neighbours = set(itertools.pairwise(names))
         for lower, upper in itertools.combinations(names, 2):

@@ -7,12 +7,12 @@ import dataclasses
 import json
 
 from ai.ismcts import final_margin, mean_and_error
-from ai.match import MatchResult
-from ai.tournament import wilson
+from ai.lab.match import MatchResult
+from ai.lab.tournament import wilson
 
 
 def variant_seat(index: int, players: int) -> int:
-    """The seat the variant plays in game `index`: where `ai.tournament.seating` puts line-up position 0."""
+    """The seat the variant plays in game `index`: where `ai.lab.tournament.seating` puts line-up position 0."""
     return (-index) % players
 
 

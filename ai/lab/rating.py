@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ai.match import MatchResult
+from ai.lab.match import MatchResult
 
 ELO = 400 / math.log(10)
 

@@ -6,7 +6,7 @@ A ledger's code fingerprint changes with any edit under ai/ or the game's engine
 then refuses to resume or reprint it. When the decisions themselves did not change, the same games
 still replay move for move: every bot is seeded by the tournament, and a search stopped by an
 iteration cap (OpenSky's levels) does not depend on the machine. This replays game i with the
-tournament's seed and seating (`ai.tournament.game_seed`, `seating`) and compares scores, winners and
+tournament's seed and seating (`ai.lab.tournament.game_seed`, `seating`) and compares scores, winners and
 search iterations per seat with the ledger's line. Games whose bots stop on a time limit (Aeroplanes,
 Blue Skies) are not expected to replay exactly.
 
@@ -23,8 +23,8 @@ import sys
 from pathlib import Path
 
 from ai.bot import Budget
-from ai.match import play_match
-from ai.tournament import game_seed, seating
+from ai.lab.match import play_match
+from ai.lab.tournament import game_seed, seating
 
 
 def replay(ledger: Path, games: int, iterations: int | None = None) -> list[tuple[int, bool, list[int], list[int]]]:

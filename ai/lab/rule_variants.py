@@ -4,7 +4,7 @@
         --variant base='{}' --variant lease2='{"lease_aircraft": 2}'
 
 A variant is the game's rule (`ai/heuristics/<game>.py`) with some `RuleParams` fields replaced. It plays one
-seat of each seeded game (game g: seed (--seed, g), line-up rotated by g places, as in `ai.tournament`)
+seat of each seeded game (game g: seed (--seed, g), line-up rotated by g places, as in `ai.lab.tournament`)
 against the unchanged `greedy` rule in the others. Rules are cheap, so thousands of games take seconds, and
 every variant plays the same games, so the differences between variants are paired. `base='{}'` is the
 greedy rule against itself: its win rate is the seat's fair share only on average over seats.
@@ -21,9 +21,9 @@ import sys
 from typing import Any
 
 from ai.greedy import GreedyBot
+from ai.lab.match import play_match
 from ai.lab.paired import parse_fields, seat_lines, seat_outcome, summarize, variant_seat
-from ai.match import play_match
-from ai.tournament import game_seed
+from ai.lab.tournament import game_seed
 
 
 def rule_module(game: str) -> Any:

@@ -22,10 +22,10 @@ import time
 
 from ai.bot import Budget
 from ai.ismcts import ISMCTSBot, SearchConfig
+from ai.lab.match import play_match
 from ai.lab.paired import parse_fields, seat_lines, seat_outcome, summarize, variant_seat
+from ai.lab.tournament import game_seed, seating
 from ai.levels import SEARCH, make_bot
-from ai.match import play_match
-from ai.tournament import game_seed, seating
 
 
 def parse_variant(text: str) -> tuple[str, dict]:

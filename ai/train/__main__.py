@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> None:
     ev.add_argument("--game", default="blueskies")
     ev.add_argument("--players", type=int, default=2)
     ev.add_argument("--deals", type=int, default=100, help="deals; games = deals x line-ups")
-    ev.add_argument("--seed", type=int, default=35, help="evaluation deals are ai.tournament.game_seed(seed, i)")
+    ev.add_argument("--seed", type=int, default=35, help="evaluation deals are ai.lab.tournament.game_seed(seed, i)")
     ev.add_argument("--ledger", default=None, help="evaluation ledger (JSONL); resumes")
     ev.add_argument("--workers", type=int, default=1)
     ev.add_argument("--report", action="store_true", help="play nothing: summarise the --ledger's games")

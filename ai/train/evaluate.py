@@ -2,8 +2,9 @@
 
 Why paired: the ladder's method (`ai.lab.ladder`): every deal is played once with each seating (the model first,
 then the opponent first), so both meet the same cards from the same seats; the share of the win credit gets a 95%
-Wilson interval. The opponent is a ladder level held to its free-core iteration cap (`ai.levels.CappedBot`).
-Deals are `ai.tournament.game_seed(seed, i)`, all below 2**31; training deals start at 10**10
+Wilson interval. The opponent is a ladder level's own search (as built, even where the game offers it as another
+level) held to its free-core iteration cap (`ai.levels.CappedBot`).
+Deals are `ai.lab.tournament.game_seed(seed, i)`, all below 2**31; training deals start at 10**10
 (`ai.train.label.TRAIN_DEAL_BASE`).
 
 The evaluation ledger (JSONL, one line a game, resumable: a rerun plays only the games missing) keys each game by
@@ -23,11 +24,11 @@ from pathlib import Path
 import numpy as np
 
 from ai.lab.ladder import credit, lineups
+from ai.lab.match import MatchResult, play_match
+from ai.lab.tournament import code_fingerprint, game_seed, wilson
 from ai.levels import CappedBot, free_core_iterations
-from ai.match import MatchResult, play_match
 from ai.policy.bot import PolicyBot
 from ai.policy.model import file_digest
-from ai.tournament import code_fingerprint, game_seed, wilson
 
 MODEL = "learned-policy"
 TRAIN_SOURCES = ("features.py", "model.py", "bot.py")
@@ -50,7 +51,7 @@ def _loose(key: dict) -> str:
 def _play(job: tuple[str, list[str], int, str]) -> tuple[MatchResult, list[float]]:
     game, lineup, deal, model_path = job
     policy = PolicyBot(model_path)
-    bots = [policy if level == MODEL else CappedBot(level, game) for level in lineup]
+    bots = [policy if level == MODEL else CappedBot(level, game, as_built=True) for level in lineup]
     return play_match(game, lineup, deal, bots=bots), policy.decision_cpu
 
 
@@ -63,7 +64,8 @@ def evaluate(model_path: str, opponent: str, game: str = "blueskies", players: i
     jobs = [(game, lineup, game_seed(seed, s), model_path) for s in range(deals)
             for lineup in lineups(opponent, MODEL, players)]
     keys = [{"eval": game, "lineup": lineup, "deal": deal, "model": digest, "opponent": opponent,
-             "cap": free_core_iterations(opponent, game), "code": code_fingerprint(game), "train_code": train_code()}
+             "cap": free_core_iterations(opponent, game, as_built=True), "code": code_fingerprint(game),
+             "train_code": train_code()}
             for game, lineup, deal, _ in jobs]
     done: dict[int, tuple[MatchResult, list[float]]] = {}
     stale = 0

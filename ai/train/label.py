@@ -6,7 +6,7 @@ Plan `bs2-distill` (the first round, learned-bots.md "Distillation"): Blue Skies
 labels do not depend on the machine's load); the game goes on by the teacher's choice.
 
 Deal split: training deals are `TRAIN_DEAL_BASE + game_index` (10,000,000,000 and up). Every evaluation deal of
-the ladder and of `ai.train.evaluate` comes from `ai.tournament.game_seed`, which is below 2**31, so no training
+the ladder and of `ai.train.evaluate` comes from `ai.lab.tournament.game_seed`, which is below 2**31, so no training
 deal is ever an evaluation deal.
 
 Plan `os2-rule-plus` (plan A, `ai.train.rollouts`): OpenSky, 2 players, greedy self-play with 15% random moves on
@@ -32,13 +32,13 @@ from pathlib import Path
 
 import engine
 from ai.bot import Budget
+from ai.lab.tournament import code_fingerprint
 from ai.levels import CappedBot
 from ai.outcome import terminal_rewards
 from ai.policy.features import FEATURE_VERSION, action_features, feature_names, feature_version
-from ai.tournament import code_fingerprint
 from ai.train.ledger import Ledger, write_json_atomic
 
-#: First training deal; evaluation deals (`ai.tournament.game_seed`) are all below 2**31.
+#: First training deal; evaluation deals (`ai.lab.tournament.game_seed`) are all below 2**31.
 TRAIN_DEAL_BASE = 10_000_000_000
 
 PLANS = {
@@ -61,7 +61,7 @@ def play_labelled_game(plan: str, game_index: int, code: str, run: str, iteratio
     game, players, teacher = spec["game"], spec["players"], spec["teacher"]
     deal = TRAIN_DEAL_BASE + game_index
     state = engine.get(game).new(players, deal)
-    bots = [CappedBot(teacher, game) for _ in range(players)]
+    bots = [CappedBot(teacher, game, as_built=True) for _ in range(players)]  # its own search, whatever it plays as
     for bot in bots:
         bot.bot.record_root = True
         if iterations is not None:
@@ -151,7 +151,7 @@ def run_job(plan: str, out: Path, positions: int, games: int | None = None, iter
                 "run": run, "plan": plan, **spec, "teacher_iterations": cap,
                 "deals": f"TRAIN_DEAL_BASE{' + OS_DEAL_OFFSET (1e9)' if plan == 'os2-rule-plus' else ''} + "
                 f"game_index, TRAIN_DEAL_BASE = {TRAIN_DEAL_BASE} "
-                "(evaluation deals, ai.tournament.game_seed, are all below 2**31)",
+                "(evaluation deals, ai.lab.tournament.game_seed, are all below 2**31)",
                 "feature_version": feature_version(spec["game"]), "feature_names": feature_names(spec["game"]),
                 "code": code, "games": len(ledger.done), "positions": ledger.positions, "updated": _now(),
                 "command": " ".join(["python -m ai.train label", *sys.argv[2:]]) if sys.argv[1:2] == ["label"]

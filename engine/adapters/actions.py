@@ -211,6 +211,10 @@ class Cursor:
         n = len(prefix)
         return [(s, a) for s, a in self._legal() if s[:n] == prefix]
 
+    def completions(self) -> list[Action]:
+        """The legal engine actions the tokens chosen so far extend (every legal action before the first)."""
+        return [a for _, a in self._candidates(self.prefix)]
+
     def legal_tokens(self) -> list[int]:
         """The integers the seat to act may choose now, ascending; [] once the game is over."""
         n = len(self.prefix)

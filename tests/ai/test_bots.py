@@ -8,7 +8,7 @@ import random
 import pytest
 
 import ai
-from ai.match import play_match
+from ai.lab.match import play_match
 from engine.core import State, canonical_json
 from engine.playout import random_step
 from tests.ai.conftest import GAME_IDS, GAMES

@@ -17,10 +17,10 @@ import ai
 import engine
 from ai.greedy import GreedyBot
 from ai.lab.selfplay import greedy_positions
+from ai.lab.tournament import code_fingerprint
 from ai.policy import MODELS_DIR, SHIPPED, shipped_model
 from ai.policy.bot import FastBot, PolicyBot
 from ai.policy.model import PolicyModel, file_digest
-from ai.tournament import code_fingerprint
 from ai.train.label import TRAIN_DEAL_BASE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,7 +90,7 @@ def test_the_fast_level_plays_the_rule_at_a_player_count_without_a_model(monkeyp
 
 def test_a_shipped_model_counts_in_its_own_games_fingerprint_only(tmp_path, monkeypatch):
     """A ladder ledger is keyed by the code that plays: a new model file changes its game's fingerprint, not the
-    others' (ai.tournament.code_fingerprint)."""
+    others' (ai.lab.tournament.code_fingerprint)."""
     game = next(iter(SHIPPED))
     other = next(g for g in engine.games() if g not in SHIPPED)
     before = {g: code_fingerprint(g) for g in (game, other)}

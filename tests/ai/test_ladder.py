@@ -117,7 +117,7 @@ def test_a_small_ladder_separates_greedy_from_random(capsys):
 
 
 def test_credit_splits_shared_wins():
-    from ai.match import MatchResult
+    from ai.lab.match import MatchResult
 
     shared = MatchResult(["a", "b", "a"], [5, 5, 1], [0, 1])
     assert credit(shared, "a") == 0.5 and credit(shared, "b") == 0.5
@@ -137,7 +137,7 @@ def test_a_report_reads_the_ledger_and_plays_nothing(tmp_path, capsys, monkeypat
 
 
 def test_a_report_prefers_the_games_at_the_current_caps_and_code(tmp_path, capsys):
-    from ai.tournament import code_fingerprint, game_seed
+    from ai.lab.tournament import code_fingerprint, game_seed
 
     ledger = tmp_path / "ladder.jsonl"
     game, lineup = "blueskies", ["mcts-hard", "greedy"]

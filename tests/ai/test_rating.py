@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ai.lab.match import MatchResult
 from ai.lab.rating import bradley_terry, comparisons
-from ai.match import MatchResult
 
 
 def duel(winner: str, loser: str, first: bool = True) -> MatchResult:

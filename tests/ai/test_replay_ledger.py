@@ -7,7 +7,7 @@ import json
 import pytest
 
 from ai.lab.replay_ledger import main, replay
-from ai.tournament import main as tournament
+from ai.lab.tournament import main as tournament
 
 
 def _ledger(tmp_path):

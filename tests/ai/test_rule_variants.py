@@ -6,10 +6,10 @@ import pytest
 
 from ai.greedy import GreedyBot
 from ai.heuristics.opensky import HEURISTIC, OpenSkyHeuristic, RuleParams
+from ai.lab.match import play_match
 from ai.lab.paired import seat_lines, summarize
 from ai.lab.rule_variants import parse_variant, play
-from ai.match import play_match
-from ai.tournament import game_seed
+from ai.lab.tournament import game_seed
 
 
 def test_variants_parse_into_ruleparams_fields_and_refuse_anything_else():
@@ -31,7 +31,7 @@ def test_the_greedy_level_plays_the_default_params():
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_base_variant_replays_the_all_greedy_game_in_the_variants_seat(players):
-    """Seat mapping: game g puts the variant where `ai.tournament` puts line-up position 0."""
+    """Seat mapping: game g puts the variant where `ai.lab.tournament` puts line-up position 0."""
     for index in range(players):
         name, got_index, credit, margin = play(("opensky", players, "base", {}, index, 7, {}))
         result = play_match("opensky", ["greedy"] * players, game_seed(7, index))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import ai
+from ai.lab.match import play_match
 from ai.lab.search_variants import main, parse_variant, play
-from ai.match import play_match
 
 
 def test_variants_parse_into_searchconfig_fields_and_refuse_anything_else():

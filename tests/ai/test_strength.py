@@ -13,9 +13,9 @@ import ai
 import engine
 from ai.heuristics import has_module
 from ai.ismcts import ISMCTSBot
+from ai.lab.match import play_match
+from ai.lab.tournament import seating
 from ai.levels import SEARCH
-from ai.match import play_match
-from ai.tournament import seating
 
 GAMES = engine.games()
 

@@ -8,8 +8,8 @@ import pytest
 
 import ai
 import engine
-from ai.match import play_match
-from ai.tournament import format_table, main, seating, summarize, wilson
+from ai.lab.match import play_match
+from ai.lab.tournament import format_table, main, seating, summarize, wilson
 from tests.ai.toygame import TOY
 
 
@@ -20,6 +20,8 @@ def test_wilson_interval_matches_known_values():
     assert wilson(0, 10)[0] == 0.0
     assert wilson(10, 10)[1] == pytest.approx(1.0)
     assert wilson(0, 0) == (0.0, 1.0)
+    for trials in (1, 3, 4, 7, 40):  # the bounds at p = 1 and p = 0 are exact, never a rounding short of p
+        assert wilson(trials, trials)[1] == 1.0 and wilson(0, trials)[0] == 0.0
 
 
 def test_seats_rotate_so_each_level_plays_each_seat_equally():
@@ -96,13 +98,13 @@ def test_the_code_fingerprint_covers_a_game_and_the_shared_code_but_not_other_ga
     """A change to one game's engine or heuristic voids only that game's ledgers; shared code voids all."""
     import shutil
 
-    import ai.tournament as tournament
+    import ai.lab.tournament as tournament
 
-    root = Path(tournament.__file__).resolve().parent.parent
+    root = Path(tournament.__file__).resolve().parents[2]
     copy = tmp_path / "repo"
     for package in ("ai", "engine"):
         shutil.copytree(root / package, copy / package, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(tournament, "__file__", str(copy / "ai" / "tournament.py"))
+    monkeypatch.setattr(tournament, "__file__", str(copy / "ai" / "lab" / "tournament.py"))
     names = engine.games()
     before = {g: tournament.code_fingerprint(g) for g in names}
     first, rest = names[0], names[1:]
@@ -127,3 +129,9 @@ def test_the_code_fingerprint_covers_a_game_and_the_shared_code_but_not_other_ga
         with path.open("a") as handle:
             handle.write("# changed\n")
     assert {g: tournament.code_fingerprint(g) for g in names} == after
+    # but the game loop and the tournaments' seeding play, though they live in ai/lab/
+    for name in ("match.py", "tournament.py"):
+        with (copy / "ai" / "lab" / name).open("a") as handle:
+            handle.write("# changed\n")
+        assert all(tournament.code_fingerprint(g) != after[g] for g in names)
+        after = {g: tournament.code_fingerprint(g) for g in names}

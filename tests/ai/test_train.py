@@ -12,10 +12,10 @@ import pytest
 
 import engine
 from ai.lab.selfplay import greedy_positions
+from ai.lab.tournament import game_seed
 from ai.policy.bot import PolicyBot
 from ai.policy.features import action_features, feature_names
 from ai.policy.model import PolicyModel
-from ai.tournament import game_seed
 from ai.train.label import TRAIN_DEAL_BASE, play_labelled_game, run_job
 from ai.train.ledger import Ledger, read_positions, snapshot
 

@@ -1,6 +1,6 @@
 """Bot tournaments: many seeded games in parallel processes, with a summary table.
 
-    python -m ai.tournament --game opensky --players 2 --bots mcts-normal,greedy --games 200 --seed 1
+    python -m ai.lab.tournament --game opensky --players 2 --bots mcts-normal,greedy --games 200 --seed 1
 
 `--bots` lists one level per seat; if it names fewer levels than players, the
 last one fills the remaining seats (`--players 4 --bots mcts-normal,greedy` is
@@ -40,8 +40,8 @@ from pathlib import Path
 
 import engine
 from ai.bot import Budget
+from ai.lab.match import MatchResult, play_match
 from ai.levels import levels as known_levels
-from ai.match import MatchResult, play_match
 from ai.policy import SHIPPED
 
 
@@ -53,8 +53,10 @@ def wilson(successes: float, trials: int, z: float = 1.959964) -> tuple[float, f
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    # the interval always holds p; at p = 0 or 1 rounding would put the bound a hair inside it
-    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
+    # at p = 0 (p = 1) the lower (upper) bound is exactly 0 (1); rounding must not put it past p
+    low = 0.0 if p <= 0 else max(0.0, centre - half)
+    high = 1.0 if p >= 1 else min(1.0, centre + half)
+    return low, high
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +80,14 @@ def seating(lineup: Sequence[str], index: int) -> list[str]:
 
 
 #: Sources under ai/ and engine/ that decide no game's moves: what is published about the levels, the research tools
-#: (which play through `ai.levels` and `ai.match`, both fingerprinted), the learned bots' training pipeline (the
-#: `fast` level plays `ai/policy`, which is fingerprinted with the game's shipped model file) and the OpenSpiel and
-#: PettingZoo adapters (which drive the engines for other libraries; no level plays through them).
+#: (which play through `ai.levels` and `ai.lab.match`, both fingerprinted), the learned bots' training pipeline
+#: (the `fast` level plays `ai/policy`, which is fingerprinted with the game's shipped model file) and the OpenSpiel
+#: and PettingZoo adapters (which drive the engines for other libraries; no level plays through them).
 NOT_PLAY = {"ai/level_figures.py", "ai/lab", "ai/train", "engine/adapters"}
+#: What under NOT_PLAY plays all the same: the game loop and the tournaments' deals and seating (they live in
+#: `ai/lab/` because only the research tools and bench/ use them), fingerprinted as before.
+PLAYS = {"ai/lab/match.py", "ai/lab/tournament.py"}
 MODELS = "ai/policy/models"
-
 
 
 def code_fingerprint(game: str) -> str:
@@ -92,7 +96,7 @@ def code_fingerprint(game: str) -> str:
     another's ledger valid), and less what plays no move: the published figures (`ai/level_figures.py`, so
     writing a ladder's results does not void its ledger) and the research tools (`ai/lab/`, `ai/train/`). Of the
     learned models (`ai/policy/models`, data beside them) only the file the game ships counts (`ai.policy.SHIPPED`)."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     others = [g for g in engine.games() if g != game]
     foreign = {f"engine/{g}" for g in others} | NOT_PLAY
     foreign |= {f"ai/heuristics/{g}.py" for g in others} | {f"ai/heuristics/fitted/{g}.json" for g in others}
@@ -106,7 +110,7 @@ def code_fingerprint(game: str) -> str:
                     continue
             elif path.suffix not in (".py", ".json") or "__pycache__" in path.parts:
                 continue
-            if any(relative == f or relative.startswith(f + "/") for f in foreign):
+            if relative not in PLAYS and any(relative == f or relative.startswith(f + "/") for f in foreign):
                 continue
             digest.update(relative.encode())
             digest.update(b"\0")
