@@ -70,7 +70,7 @@ def test_default_deals_give_at_least_forty_games_a_pair():
 def test_games_offer_their_distinct_strengths_and_play_them():
     """The ladder runs over the game's distinct strengths; a level that plays as another gets that bot."""
     assert ai.ladder("opensky") == ["random", "greedy"]
-    assert ai.ladder("blueskies") == ["random", "greedy", "fast", "mcts-hard"]  # mcts-normal plays as fast
+    assert ai.ladder("blueskies") == ["random", "greedy", "fast", "mcts-normal", "mcts-hard"]  # fast: a model
     assert ai.ladder("aeroplanes") == ["random", "greedy", "mcts-normal"]  # mcts-hard: not measured
     assert CappedBot("mcts-hard", "opensky").budget is None  # plays the greedy rule there
     assert type(ai.make_bot("mcts-easy", "blueskies")).__name__ == "GreedyBot"
@@ -183,10 +183,9 @@ def test_the_estimate_costs_a_game_by_the_iterations_its_seats_made_in_the_ledge
     assert level_iterations("blueskies", 2, "mcts-hard", tmp_path) == 120_000 * 15_900 / 5300
     assert level_iterations("blueskies", 2, "greedy", tmp_path) == 0.0
     (row,) = estimate(1, [("blueskies", 2)], rate={"blueskies": 1000.0}, ledgers=tmp_path)
-    # pairs random-greedy, greedy-fast (no search), fast-hard (one hard seat a game): 2 line-ups each; mcts-normal
-    # plays as fast in Blue Skies (ai.levels.SAME_AS)
-    expected = 2 * 360_000
-    assert row == ("blueskies", 2, 6, expected / 1000 / 3600)
+    # pairs random-greedy, greedy-fast (no search), fast-normal (one normal seat a game), normal-hard: 2 line-ups each
+    expected = 2 * 120_000 + 2 * (120_000 + 360_000)
+    assert row == ("blueskies", 2, 8, expected / 1000 / 3600)
 
 
 def test_the_machine_rate_is_measured():

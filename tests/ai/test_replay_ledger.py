@@ -12,7 +12,7 @@ from ai.lab.tournament import main as tournament
 
 def _ledger(tmp_path):
     path = tmp_path / "ledger.jsonl"
-    tournament(["--game", "blueskies", "--players", "2", "--bots", "mcts-hard,greedy", "--games", "2", "--seed", "4",
+    tournament(["--game", "blueskies", "--players", "2", "--bots", "mcts-normal,greedy", "--games", "2", "--seed", "4",
                 "--iterations", "20", "--workers", "1", "--no-progress", "--ledger", str(path)])
     return path
 

@@ -55,11 +55,11 @@ def test_a_movers_search_starts_from_the_subtree_its_last_decision_kept(make_ins
     worker process, reuses the kept subtree."""
     inst = make_instance(dispatch_bots=False)
     client = make_client(inst)
-    created = client.create_game("blueskies", 2, seed=4, bots={0: "mcts-hard", 1: "mcts-hard"})
+    created = client.create_game("blueskies", 2, seed=4, bots={0: "mcts-normal", 1: "mcts-normal"})
     gid = created.game_id
     sync = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
     mover = Mover(sync, settings.key_prefix, client.admin(settings.service_secret),
-                  budget=ai.Budget(iterations=200))  # a small search (mcts-normal plays fast here)
+                  budget=ai.Budget(iterations=200))  # a small search (mcts-easy plays the greedy rule)
     reused = 0
     for _ in range(40):
         game = client.get_game(gid)

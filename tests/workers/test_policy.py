@@ -15,7 +15,6 @@ import pytest
 import redis as redis_sync
 
 import ai
-import engine
 from ai.levels import floor_budget
 from services.common.bot_policy import QueueAge, background_list, budget_scale, human_lists
 from services.common.celery_app import make_celery
@@ -26,15 +25,14 @@ from services.workers.move import Mover
 def test_budget_scale_and_its_floor():
     assert budget_scale(0.0, 3.0) == budget_scale(3.0, 3.0) == 1.0
     assert budget_scale(6.0, 3.0) == 0.5 and budget_scale(100.0, 0.0) == 1.0
-    assert ai.scaled_budget("mcts-hard", "blueskies", 0.5) == ai.Budget(seconds=1.5, iterations=50_000)
+    assert ai.scaled_budget("mcts-normal", "blueskies", 0.5) == ai.Budget(seconds=0.5, iterations=10_000)
     assert ai.scaled_budget("mcts-normal", "opensky", 0.5) is None  # plays the greedy rule there: nothing to shrink
-    assert ai.scaled_budget("mcts-normal", "blueskies", 0.5) is None  # plays the learned fast level there
     easy = floor_budget("blueskies")  # mcts-easy's search, though mcts-easy plays greedy in Blue Skies
     assert easy == ai.Budget(seconds=0.1, iterations=200)
     assert ai.game_budget("mcts-easy", "blueskies") is None
-    for level, game in (("mcts-normal", "aeroplanes"), ("mcts-hard", "blueskies")):
-        shrunk, floor = ai.scaled_budget(level, game, 0.001), floor_budget(game)
-        assert shrunk.seconds >= floor.seconds and shrunk.iterations >= floor.iterations
+    for level in ("mcts-normal", "mcts-hard"):
+        shrunk = ai.scaled_budget(level, "blueskies", 0.001)
+        assert shrunk.seconds >= easy.seconds and shrunk.iterations >= easy.iterations
     assert ai.scaled_budget("greedy", "opensky", 0.1) is None
 
 
@@ -149,9 +147,8 @@ def test_queue_age_is_the_oldest_of_both_human_lists(settings):
     sync.close()
 
 
-@pytest.mark.parametrize(("level", "game"), [("mcts-normal", "aeroplanes"), ("mcts-hard", "blueskies")])
-def test_levels_think_less_when_the_human_queue_is_old(level, game, make_instance, make_client, settings):
-    """Where each level searches (OpenSky's levels play the rule; Blue Skies' mcts-normal plays the learned model)."""
+@pytest.mark.parametrize("level", ["mcts-normal", "mcts-hard"])
+def test_levels_think_less_when_the_human_queue_is_old(level, make_instance, make_client, settings):
     inst = make_instance(dispatch_bots=False)
     client = make_client(inst)
     sync = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
@@ -161,24 +158,23 @@ def test_levels_think_less_when_the_human_queue_is_old(level, game, make_instanc
         sync.delete(settings.bot_queue)
         if queued_s is not None:  # a human-waiting task queued `queued_s` ago heads the queue
             sync.lpush(settings.bot_queue, json.dumps({"headers": {"id": "x", "sent_at": time.time() - queued_s}}))
-        players = engine.get(game).min_players
-        created = client.create_game(game, players, seed=3, bots={seat: level for seat in range(players)})
-        seat = client.get_game(created.game_id).to_act[0]
+        game = client.create_game("blueskies", 2, seed=3, bots={0: level, 1: level})  # OpenSky's levels don't search
+        seat = client.get_game(game.game_id).to_act[0]
         mover = Mover(sync, settings.key_prefix, admin, queue_age=QueueAge(sync, settings.bot_queue),
                       degrade_after_s=3.0)
-        return mover.play(created.game_id, seat, 0)
+        return mover.play(game.game_id, seat, 0)
 
     calm = decide(None)
     assert calm.outcome == "submitted" and calm.scale == 1.0
     old = decide(12.0)  # 4x the 3 s threshold: a quarter of the budget (its seconds and its iteration cap)
     assert old.outcome == "submitted" and old.scale == pytest.approx(0.25, abs=0.02)
-    budget = ai.game_budget(level, game)
+    budget = ai.game_budget(level, "blueskies")
     assert old.iterations <= budget.iterations * 0.25 + 10
     # the search stops at a quarter of its seconds; what the clock adds around it (the model, the prior, a pause of
     # a busy 2-core machine: 0.42 s once in CI) stays well under the full budget
     assert old.seconds <= budget.seconds * 0.25 + 0.5 < budget.seconds
     very_old = decide(600.0)  # down to mcts-easy's budget (0.1 s, 200 iterations), never below
-    floor = floor_budget(game)
+    floor = floor_budget("blueskies")
     assert very_old.scale < 0.01 and very_old.seconds <= floor.seconds + 0.15
     assert very_old.iterations <= max(floor.iterations, budget.iterations * very_old.scale) + 10
     sync.delete(settings.bot_queue)
