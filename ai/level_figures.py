@@ -38,16 +38,16 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
 
 #: Bradley-Terry rating of each level by game on the Elo scale, greedy = 0, over every game of the levels in the
 #: ladder's ledgers (`python -m ai.lab.ladder --report`, `ai.lab.rating`; bench/RESULTS.md "The ladder"; 3 December):
-#: OpenSky 2p over 400 games, Blue Skies 2p (`--as-built --seeds 40`: 39-80 games a pair), Aeroplanes 3p over 82.
+#: OpenSky 2p over 400 games, Blue Skies 2p (`--as-built --seeds 40`: 40-80 games a pair), Aeroplanes 3p over 82.
 #: A clean sweep (random) is bounded by one virtual draw, so random's figure only says "far below". Ratings compare
 #: levels within one game only; a level without games has none (the catalog says null); a level that plays as
 #: another shows that level's.
 RATINGS: dict[str, dict[str, float]] = {
     "random": {"opensky": -1161, "blueskies": -763, "aeroplanes": -770},
     "greedy": {"opensky": 0, "blueskies": 0, "aeroplanes": 0},
-    "fast": {"blueskies": 110},
-    "mcts-normal": {"blueskies": 198, "aeroplanes": 433},
-    "mcts-hard": {"blueskies": 364},
+    "fast": {"blueskies": 109},
+    "mcts-normal": {"blueskies": 202, "aeroplanes": 433},
+    "mcts-hard": {"blueskies": 368},
 }
 
 
