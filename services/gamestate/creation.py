@@ -38,6 +38,15 @@ YIELD_EVERY = 16
 Created = tuple[str, list[tuple[int, str, str]], int]
 
 
+
+def new_game_id() -> str:
+    """16 URL-safe random characters that never begin with '-': every command line (the archive's `retry <game
+    id>`, curl, grep) would read such an id as an option."""
+    while True:
+        game_id = secrets.token_urlsafe(12)
+        if not game_id.startswith("-"):
+            return game_id
+
 class CreateArgs(NamedTuple):
     """One CreateGame request, as the RPC carries it."""
 
@@ -161,7 +170,7 @@ class Creator:
         seat_tokens = {s: tokens.new_token() for s in range(players) if s not in args.bots}
         created = Event("game_created", {"game": game.name, "players": players, "options": options})
         record = Creation(
-            game_id=secrets.token_urlsafe(12),
+            game_id=new_game_id(),
             game=game,
             state=state,
             players=players,

@@ -167,3 +167,20 @@ def test_the_cached_metadata_of_new_games_is_what_redis_holds(instance, client, 
         parsed = Meta.from_hash(r.game_id, rdb.hgetall(f"{prefix}game:{{{r.game_id}}}:meta"))
         assert store._metas[r.game_id] == parsed
     assert store._metas[results[0].game_id].deadlines, "the clocked game has running deadlines"
+
+
+def test_game_ids_never_begin_with_a_dash_and_are_ids_the_service_reads(monkeypatch):
+    """A game id that began with '-' read as an option on the archive's command line (`retry <game id>` refused
+    one in CI); ids are drawn again until they do not, and keep the id format every read checks."""
+    import secrets
+
+    from services.gamestate import creation
+    from services.gamestate.lookup import GAME_ID_RE
+
+    draws = iter(["-3B-s5NA1rdmHhrW", "-x", "Ab3_s5NA1rdmHhrW"])
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda n: next(draws))
+    assert creation.new_game_id() == "Ab3_s5NA1rdmHhrW"
+    monkeypatch.undo()
+    ids = [creation.new_game_id() for _ in range(2000)]
+    assert all(not i.startswith("-") and GAME_ID_RE.match(i) and len(i) == 16 for i in ids)
+    assert len(set(ids)) == len(ids)
