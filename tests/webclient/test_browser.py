@@ -180,9 +180,11 @@ def check_aeroplanes_breakdown(page, wc_gateway, game_id: str) -> None:
     """Aeroplanes' end screen breaks the VP out by source, from the engine's events (tests/webclient/test_end_screen.py
     checks each against them): Era 1-3, Americas bonus, AE-15.1; they add up to the total, nothing is "Other"."""
     page.wait_for_selector("#final-scores table[data-breakdown=ready]")
-    heads = page.locator("#final-scores thead th").all_text_contents()
-    assert heads[2:] == ["Era 1 (AE-13)", "Era 2 (AE-13)", "Era 3 (AE-13)", "Americas bonus (AE-8.17)",
-                         "Aircraft cards and passengers (AE-15.1)", "Money left (tie-break, AE-15.2)", "Total"]
+    heads = page.locator("#final-scores thead th")
+    assert heads.all_text_contents()[2:] == ["Era 1", "Era 2", "Era 3", "Americas bonus",
+                                             "Aircraft cards and passengers", "Money left (tie-break)", "Total"]
+    rules = heads.evaluate_all("cells => cells.map(c => c.getAttribute('title'))")[2:]
+    assert rules == ["AE-13", "AE-13", "AE-13", "AE-8.17", "AE-15.1", "AE-15.2", None]  # the rule ids, as tooltips
     for row in page.locator("#final-scores tbody tr").all():
         parts = row.locator('td[data-key^="era_"], td[data-key="america_bonus"], td[data-key="final_scoring"]')
         values = [int(v) for v in parts.evaluate_all("cells => cells.map(c => c.dataset.value)")]
