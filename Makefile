@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PROTO_SRC := $(wildcard proto/skyboard/v1/*.proto)
 PROTO_GEN := $(PROTO_SRC:.proto=_pb2.py)
 
-.PHONY: install compile test test-unit test-slow lint run demo bench clean browser promtool docs docs-build webclient-tools sdk-tools sdk-generate
+.PHONY: install compile test test-unit test-slow test-cluster lint run demo bench clean browser promtool docs docs-build webclient-tools sdk-tools sdk-generate
 
 install: $(STAMP) $(PROTO_GEN) compile
 
@@ -49,6 +49,12 @@ test-unit: $(STAMP) $(PROTO_GEN) compile
 # benchmark's smoke run, whole games checked against the published schemas, schemathesis): `.ci/run` runs them too
 test-slow: $(STAMP) $(PROTO_GEN) compile browser promtool sdk-tools
 	$(TEST_SERVICES) $(PY) -m pytest -q -m slow
+
+# Redis Cluster (issue #40): the suites of CLUSTER_SUITES against a local cluster of 3 primaries and 3 replicas
+# (services/dev/local_cluster.py, Debian's redis-server), with REDIS_CLUSTER=true; failover tests included
+CLUSTER_SUITES ?= tests/cluster
+test-cluster: $(STAMP) $(PROTO_GEN) compile
+	$(TEST_SERVICES) $(PY) -m services.dev.local_cluster -- $(PY) -m pytest -q $(CLUSTER_SUITES)
 
 # the documentation site (mkdocs.yml, docs/): served with live reload on DOCS_ADDR; the tests build it --strict
 DOCS_ADDR ?= 127.0.0.1:8001

@@ -18,6 +18,7 @@ import pytest
 import redis
 
 from ai.native import stale
+from tests.redis_required import CLUSTER, test_redis
 from tests.run_id import RUN
 from tests.unit_selection import UNIT_TESTS
 
@@ -45,9 +46,9 @@ def pytest_sessionstart(session) -> None:
 def pytest_sessionfinish(session, exitstatus) -> None:
     drop_shared_pg()
     base = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0").rsplit("/", 1)[0]
-    for db in _DATABASES:
+    for db in (0,) if CLUSTER else _DATABASES:  # a cluster has only database 0
         try:
-            client = redis.Redis.from_url(f"{base}/{db}", socket_connect_timeout=2, decode_responses=True)
+            client = test_redis(f"{base}/{db}", socket_connect_timeout=2, decode_responses=True)
             stale = {
                 key
                 for ns in TEST_NAMESPACES
