@@ -29,6 +29,7 @@ from redis.exceptions import NoScriptError
 
 from engine.core import Game, State, canonical_json
 from services.common import boundedjson, standings
+from services.common.redis_clients import _FAILOVER_ERRORS, FAILOVER_PATIENCE_S
 from services.common.redis_scripts import BoundScript, LuaScript
 from services.gamestate import buckets, errors, metrics
 from services.gamestate.clocks import seat_deadline
@@ -534,25 +535,49 @@ class Store:
         if not self.wait_replicas:
             return await script(keys=keys, args=args)
         k, a = script.script.ordered(keys, args)
-        route = {"target_nodes": self.redis.get_node_from_key(k[0])} if self._cluster else {}
-        for attempt in range(2):
-            async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.evalsha(script.registered.sha, len(k), *k, *a)
-                pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms, **route)
-                reply, acked = await pipe.execute(raise_on_error=False)
-            if isinstance(reply, NoScriptError) and not attempt:
+        deadline = time.monotonic() + FAILOVER_PATIENCE_S
+        failures = 0
+        while True:
+            reply, acked = await self._run_and_wait(script, k, a)
+            if isinstance(reply, NoScriptError) and not failures:
+                failures += 1
                 await self.redis.script_load(script.script.source)  # Redis lost its scripts (a restart)
+                continue
+            if isinstance(reply, _FAILOVER_ERRORS) and time.monotonic() < deadline:
+                # the script was refused on a dead connection (a primary failing over): the slot map again, later
+                failures += 1
+                if self._cluster:
+                    self.redis._initialize = True  # type: ignore[attr-defined]
+                await asyncio.sleep(min(0.5, 0.05 * 2 ** failures))
                 continue
             if isinstance(reply, Exception):
                 raise reply
             if isinstance(acked, Exception) or int(acked) < self.wait_replicas:
                 metrics.REPLICA_WAIT_SHORT.inc()
+                if self._cluster:
+                    self.redis._initialize = True  # type: ignore[attr-defined]
                 raise errors.unavailable(
                     f"the change was written but {acked!s} of REDIS_WAIT_REPLICAS={self.wait_replicas} replicas "
                     f"confirmed it within {self.wait_timeout_ms} ms; retry with the same idempotency key to learn "
                     "its outcome")
             return reply
-        raise AssertionError("unreachable")
+
+    async def _run_and_wait(self, script: BoundScript, k: list[Any], a: list[Any]) -> tuple[Any, Any]:
+        """EVALSHA then WAIT in one pipeline, so on one connection (on a cluster: the primary of the keys' slot)."""
+        route: dict[str, Any] = {}
+        if self._cluster:
+            if self.redis._initialize:  # type: ignore[attr-defined]
+                await self.redis.initialize()  # type: ignore[attr-defined]
+            route = {"target_nodes": self.redis.get_node_from_key(k[0])}  # type: ignore[attr-defined]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            # by name: redis-py's cluster pipeline blocks its evalsha() method, not the command (one slot here)
+            pipe.execute_command("EVALSHA", script.registered.sha, len(k), *k, *a)
+            pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms, **route)
+            try:
+                reply, acked = await pipe.execute(raise_on_error=False)
+            except _FAILOVER_ERRORS as exc:
+                return exc, exc
+        return reply, acked
 
     # ------------------------------------------------------------------ cache
 
