@@ -118,17 +118,19 @@ class Matcher:
             return []
         placed: list[tuple[_Seating, str, dict[str, Placement]]] = []
         failed: list[_Seating] = []
+        refused: set[str] = set()
         for seating, result in zip(seatings, results):
             if isinstance(result, GameServiceError):
                 log.warning("could not create a %s game for %d tickets: %s", seating.group.tickets[0].game,
                             len(seating.human_seats), result.reason)
                 failed.append(seating)
+                refused |= await self._refuse_over_quota(claim_id, seating, result)
                 continue
             game_id = result.game_id
             tokens = {s.seat: s.token for s in result.seats}
             placements = {tid: (game_id, seat, tokens.get(seat)) for tid, seat in seating.human_seats.items()}
             placed.append((seating, game_id, placements))
-        await self._release(claim_id, bucket, failed)
+        await self._release(claim_id, bucket, failed, refused)
         recorded = await self.store.matched_groups(claim_id, [p for _s, _g, p in placed])
         rated = []
         seated = 0
@@ -173,9 +175,19 @@ class Matcher:
         human = dict(zip((t.ticket_id for t in group.tickets), seats[: len(group.tickets)]))
         return _Seating(group, human, {seat: self.settings.bot_fill_level for seat in seats[len(group.tickets):]})
 
-    async def _release(self, claim_id: str, bucket: str, seatings: list[_Seating]) -> None:
-        """Put the tickets of groups whose game was not created back in the queue (one script)."""
-        ids = [tid for s in seatings for tid in s.ticket_ids]
+    async def _refuse_over_quota(self, claim_id: str, seating: _Seating, error: GameServiceError) -> set[str]:
+        """End the tickets of players the game-state service found over a quota (issue #34: every seated player is
+        charged) as `refused`, with its message, instead of queueing them again forever; returns their ids (the
+        group's other tickets go back to the queue)."""
+        over = set(error.extra.get("players") or []) if error.reason == "quota_exceeded" else set()
+        refused = [t.ticket_id for t in seating.group.tickets if t.player_id in over]
+        await self.store.refuse(claim_id, refused, error.message)
+        return set(refused)
+
+    async def _release(self, claim_id: str, bucket: str, seatings: list[_Seating],
+                       refused: set[str] | frozenset[str] = frozenset()) -> None:
+        """Put the tickets of groups whose game was not created back in the queue (one script), but `refused`."""
+        ids = [tid for s in seatings for tid in s.ticket_ids if tid not in refused]
         if ids:
             await self.store.release(claim_id, bucket, ids)
 

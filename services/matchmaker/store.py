@@ -1,6 +1,6 @@
 """Matchmaking tickets in Redis, with every state change an atomic Lua script.
 
-A ticket is a hash (status queued | claimed | matched | expired | cancelled)
+A ticket is a hash (status queued | claimed | matched | expired | cancelled | refused)
 plus an "alive" key whose TTL each poll renews. Queued tickets also sit in
 their bucket's sorted set (bucket = game, player count, options and time control). A
 matchmaker claims a whole group in one script that checks every ticket is
@@ -38,6 +38,7 @@ IDS = LuaScript.beside(__file__, "ids")
 QUEUED = LuaScript.beside(__file__, "queued")
 CLAIM = LuaScript.beside(__file__, "claim")
 RELEASE = LuaScript.beside(__file__, "release")
+REFUSE = LuaScript.beside(__file__, "refuse")
 MATCHED = LuaScript.beside(__file__, "matched")
 
 #: Tickets read per QUEUED call: bounds how long one script holds Redis.
@@ -69,6 +70,8 @@ class Ticket:
     #: the game's time control (JSON shape, services/gamestate/clocks.py); the gateway always resolves one (its
     #: default: GATEWAY_MM_*), None = a game without a clock (tickets queued straight into the store: tests, bench)
     time_control: dict | None = None
+    #: why a refused ticket was refused (its player over a quota: issue #34)
+    note: str | None = None
 
     @property
     def bucket(self) -> str:
@@ -112,6 +115,7 @@ def _ticket(ticket_id: str, raw: dict) -> Ticket:
         token_delivered_ms=int(d["token_delivered_ms"]) if "token_delivered_ms" in d else None,
         opponents=d.get("opponents", "any"),
         time_control=json.loads(d["time_control"]) if "time_control" in d else None,
+        note=d.get("note"),
     )
 
 
@@ -128,6 +132,7 @@ class TicketStore:
         self._cancel = CANCEL.register(redis)
         self._claim = CLAIM.register(redis)
         self._release = RELEASE.register(redis)
+        self._refuse = REFUSE.register(redis)
         self._matched = MATCHED.register(redis)
         self._queued = QUEUED.register(redis)
         self._ids = IDS.register(redis)
@@ -247,6 +252,13 @@ class TicketStore:
         """Put claimed tickets back in the queue (game creation failed), with a fresh TTL."""
         keys = {"queue": self.keys.queue(bucket), "claims": self.keys.claims(), "pairs": self._pairs(ticket_ids)}
         await self._release(keys=keys, args={"claim_id": claim_id, "ttl_ms": self.ttl_ms, "ids": ticket_ids})
+
+    async def refuse(self, claim_id: str, ticket_ids: list[str], note: str) -> None:
+        """End claimed tickets for good (status refused, `note` saying why): their player is over a quota, so
+        queueing them again would only fail again."""
+        if ticket_ids:
+            await self._refuse(keys={"claims": self.keys.claims(), "pairs": self._pairs(ticket_ids)},
+                               args={"claim_id": claim_id, "note": note, "ids": ticket_ids})
 
     async def matched(self, claim_id: str, placements: dict[str, Placement]) -> bool:
         """Record each claimed ticket's game, seat and (sealed) seat token; False (nothing written) if the claim

@@ -520,3 +520,22 @@ def test_an_active_rated_game_that_is_due_is_checked_and_pushed_to_its_next_chec
         at = rdb.zscore(due, game_id)
         assert at is not None and start + 599_000 <= at <= time.time() * 1000 + 600_000
         assert rdb.sismember(f"{gw.settings.key_prefix}rated_pending", game_id)
+
+
+def test_a_player_over_the_active_games_quota_gets_a_refused_ticket_not_a_requeue(make_gateway) -> None:
+    """Issue #34: "a player at 20 active games queued 2 tickets with `bots_after_s: 0`: 22 active". A matched game is
+    charged to its players, so the game-state service refuses it; the ticket ends `refused` with the reason instead
+    of going back to the queue forever, and the player still has 20 active games."""
+    gw = make_gateway(bot_fill_level="random")
+    with gw.client() as c:
+        _pid, key = new_player(c, "busy")
+        for _ in range(20):  # the service's QUOTA_ACTIVE_GAMES default
+            assert c.post("/v1/games", headers=auth(key), json={"game": "toybids", "players": 2}).status_code == 201
+        t = ticket(c, key, "toybids", 2, bots_after_s=0)
+        assert run_matcher(gw.settings) == []
+        refused = poll(c, key, t)
+        assert refused["status"] == "refused" and "20 active games" in refused["note"], refused
+        assert run_matcher(gw.settings) == [], "a refused ticket is never queued again"
+        assert poll(c, key, t)["status"] == "refused"
+        r = c.post("/v1/games", headers=auth(key), json={"game": "toybids", "players": 2})
+        assert_error(r, 429, "quota_exceeded")

@@ -256,7 +256,10 @@ class TicketCreated(BaseModel):
 
 class TicketOut(BaseModel):
     ticket_id: str
-    status: Literal["queued", "matched", "expired", "cancelled"]
+    status: Literal["queued", "matched", "expired", "cancelled", "refused"] = Field(
+        ..., description="`refused`: the ticket's game could not be created because its player is over a quota "
+        "(active games or bot seats: every seat of a matched game is charged to its player); `note` says which. "
+        "It is never queued again.")
     game: str
     players: int
     game_id: str | None = None
@@ -270,7 +273,7 @@ class TicketOut(BaseModel):
         "else by an earlier poll.",
     )
     time_control: TimeControlOut | None = Field(None, description="The time control the ticket asked for")
-    note: str | None = Field(None, description="Why a matched ticket shows no `token`.")
+    note: str | None = Field(None, description="Why a matched ticket shows no `token`; why a ticket was refused.")
 
 
 class LeaderboardEntry(BaseModel):

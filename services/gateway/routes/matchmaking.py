@@ -62,7 +62,7 @@ OwnTicket = Annotated[Ticket, Depends(_own_ticket)]
 def _ticket_out(t: Ticket) -> TicketOut:
     status = "queued" if t.status == "claimed" else t.status
     delivered = t.token is not None or t.token_delivered_ms is not None
-    note = None
+    note = t.note if status == "refused" else None
     if status == "matched" and t.token is None:
         note = ("the seat token was handed out by an earlier poll and is never shown again" if delivered
                 else "the seat token could not be handed out (the gateway could not unseal it)")
