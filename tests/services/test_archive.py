@@ -44,7 +44,7 @@ def test_finished_games_leave_redis_and_every_read_falls_back_to_sql(
     move = client.legal_actions(keyed.game_id, keyed.token(seat)).actions[0]
     client.submit(keyed.game_id, keyed.token(seat), move, 0, idempotency_key="k1")
     play_random([client], keyed, 2, random.Random(3))
-    assert rdb.keys(Keys(prefix).idem(keyed.game_id, 0, "*").replace(":0:*", ":*"))
+    assert list(rdb.scan_iter(match=Keys(prefix).idem(keyed.game_id, 0, "*").replace(":0:*", ":*")))
     games = [keyed, *finished_games(client, 3, seed=11)]
     active = client.create_game("toybids", 2, seed=5)
     before = _views(client, games)

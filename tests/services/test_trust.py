@@ -180,13 +180,10 @@ def test_each_game_has_a_bot_key_that_no_reply_carries(client, admin, rdb, prefi
 
 def _bot_card(rdb, prefix: str, gid: str) -> int:
     """A card of the bot seat's hand, read as a worker reads the state (straight from the service's Redis)."""
-    import redis as redis_sync
-
     from services.workers.loader import load_game_sync
     from tests.services import toygame
 
-    sync = redis_sync.Redis(connection_pool=rdb.connection_pool)
-    loaded = load_game_sync(sync, prefix, gid, lambda _name: toygame.GAME)
+    loaded = load_game_sync(rdb, prefix, gid, lambda _name: toygame.GAME)
     return loaded.state.legal_actions(1)[0].to_json()["card"]
 
 
