@@ -1209,9 +1209,10 @@ export interface components {
             ticket_id: string;
             /**
              * Status
+             * @description `refused`: the ticket's game could not be created because its player is over a quota (active games or bot seats: every seat of a matched game is charged to its player); `note` says which. It is never queued again.
              * @enum {string}
              */
-            status: "queued" | "matched" | "expired" | "cancelled";
+            status: "queued" | "matched" | "expired" | "cancelled" | "refused";
             /** Game */
             game: string;
             /** Players */
@@ -1238,7 +1239,7 @@ export interface components {
             time_control?: (components["schemas"]["RealtimeControlOut"] | components["schemas"]["CorrespondenceControlOut"]) | null;
             /**
              * Note
-             * @description Why a matched ticket shows no `token`.
+             * @description Why a matched ticket shows no `token`; why a ticket was refused.
              */
             note?: string | null;
         };

@@ -3969,7 +3969,7 @@ export interface components {
             game_id?: string | null;
             /**
              * Note
-             * @description Why a matched ticket shows no `token`.
+             * @description Why a matched ticket shows no `token`; why a ticket was refused.
              */
             note?: string | null;
             /** Players */
@@ -3978,9 +3978,10 @@ export interface components {
             seat?: number | null;
             /**
              * Status
+             * @description `refused`: the ticket's game could not be created because its player is over a quota (active games or bot seats: every seat of a matched game is charged to its player); `note` says which. It is never queued again.
              * @enum {string}
              */
-            status: "queued" | "matched" | "expired" | "cancelled";
+            status: "queued" | "matched" | "expired" | "cancelled" | "refused";
             /** Ticket Id */
             ticket_id: string;
             /**
