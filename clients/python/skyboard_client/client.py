@@ -231,7 +231,8 @@ class Client:
             if ticket.status == "matched":
                 return ticket
             if ticket.status != "queued":
-                raise SkyboardError(0, f"ticket_{ticket.status}", f"ticket {ticket_id} is {ticket.status}")
+                why = f": {ticket.note}" if ticket.note else ""
+                raise SkyboardError(0, f"ticket_{ticket.status}", f"ticket {ticket_id} is {ticket.status}{why}")
             if deadline is not None and time.monotonic() > deadline:
                 raise SkyboardError(0, "timeout", f"ticket {ticket_id} not matched within {timeout} s")
             time.sleep(poll_s)

@@ -194,7 +194,7 @@ class TicketCreated(Model):
 
 class Ticket(Model):
     ticket_id: str
-    status: Literal["queued", "matched", "expired", "cancelled"]
+    status: Literal["queued", "matched", "expired", "cancelled", "refused"]  # refused: over a quota (`note`)
     game: str
     players: int
     game_id: str | None = None
