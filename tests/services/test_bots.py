@@ -14,7 +14,7 @@ import pytest
 from services.common.bot_policy import background_list, human_lists
 from services.gamestate.keys import Keys
 from services.workers.loader import load_game_sync
-from tests.redis_required import test_redis
+from tests.redis_required import test_redis as run_redis
 from tests.services.helpers import expect_error
 
 
@@ -55,7 +55,7 @@ def test_bot_seat_tasks_are_queued_and_the_worker_path_acts(make_instance, make_
     ]
 
     # what a worker does for (gid, 1, 1): load from Redis without gRPC, decide, submit idempotently
-    sync = test_redis(settings.redis_url, decode_responses=True)
+    sync = run_redis(settings.redis_url, decode_responses=True)
     loaded = load_game_sync(sync, settings.key_prefix, gid, registry.get)
     sync.close()
     assert loaded.version == 1 and loaded.state.digest() == client.get_game(gid).digest
@@ -83,7 +83,7 @@ def test_load_game_sync_replays_the_log_tail_after_the_snapshot(make_instance, m
         seat = client.get_game(game.game_id).to_act[0]
         action = client.legal_actions(game.game_id, game.token(seat)).actions[-1]
         client.submit(game.game_id, game.token(seat), action, version)
-    sync = test_redis(settings.redis_url, decode_responses=True)
+    sync = run_redis(settings.redis_url, decode_responses=True)
     assert sync.hget(Keys(settings.key_prefix).snap(game.game_id), "version") == "0"
     loaded = load_game_sync(sync, settings.key_prefix, game.game_id, registry.get)
     sync.close()
@@ -235,7 +235,7 @@ def test_a_bots_move_queues_a_follow_up_and_a_humans_a_first_decision(follow_ups
     hand0 = client.get_game(gid, game.token(0)).view["hand"]
     client.submit(gid, game.token(0), {"type": "bid", "card": hand0[0]}, 0)  # a human's move: v1
     assert _firsts(broker, settings) == [task(1, 0), task(2, 0), task(1, 1), task(2, 1)]
-    sync = test_redis(settings.redis_url, decode_responses=True)
+    sync = run_redis(settings.redis_url, decode_responses=True)
     action = load_game_sync(sync, settings.key_prefix, gid, registry.get).state.legal_actions(1)[0].to_json()
     admin.submit_bot(gid, 1, action, 1, idempotency_key=f"bot:{gid}:1:1")  # a bot's move: v2, seat 2 still to act
     if follow_ups_first:
@@ -285,7 +285,7 @@ def test_a_turn_clock_default_queues_by_whose_seat_timed_out(make_instance, make
     assert view.version == 3 and view.to_act == [0, 1, 2]
     assert _follow_ups(broker, settings) == [("skyboard.bot_move", [gid, 1, 3]), ("skyboard.bot_move", [gid, 2, 3])]
     firsts = len(_firsts(broker, settings))
-    sync = test_redis(settings.redis_url, decode_responses=True)
+    sync = run_redis(settings.redis_url, decode_responses=True)
     state = load_game_sync(sync, settings.key_prefix, gid, registry.get).state
     sync.close()
     admin = client.admin(settings.service_secret)

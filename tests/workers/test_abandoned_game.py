@@ -20,7 +20,7 @@ from services.workers.move import Mover
 from tests.gateway.conftest import Gateway, gateway_settings
 from tests.gateway.helpers import auth, read_sse
 from tests.gateway.test_matchmaking import new_player, poll, run_matcher, ticket
-from tests.redis_required import test_redis
+from tests.redis_required import test_redis as run_redis
 
 GAME = "opensky"
 #: short decisions keep the test fast; the staying player's reserve absorbs a slow moment of a busy machine
@@ -98,7 +98,7 @@ def test_a_bot_task_of_an_aborted_game_exits_without_submitting(make_instance, m
     created = client.create_game(GAME, 2, seed=3, bots={0: "random"})
     assert client.get_game(created.game_id).to_act == [0]
     version = client.abort(created.game_id, created.token(1))
-    sync = test_redis(settings.redis_url, decode_responses=True)
+    sync = run_redis(settings.redis_url, decode_responses=True)
     try:
         mover = Mover(sync, settings.key_prefix, client.admin(settings.service_secret))
         assert mover.play(created.game_id, 0, version).outcome == "finished"

@@ -7,7 +7,7 @@ import ai
 from ai.ismcts import ISMCTSBot
 from services.workers.bot_cache import BotCache
 from services.workers.move import Mover
-from tests.redis_required import test_redis
+from tests.redis_required import test_redis as run_redis
 
 
 def test_a_seats_bot_comes_back_for_its_next_decision():
@@ -56,7 +56,7 @@ def test_a_movers_search_starts_from_the_subtree_its_last_decision_kept(make_ins
     client = make_client(inst)
     created = client.create_game("blueskies", 2, seed=4, bots={0: "mcts-normal", 1: "mcts-normal"})
     gid = created.game_id
-    sync = test_redis(settings.redis_url, decode_responses=True)
+    sync = run_redis(settings.redis_url, decode_responses=True)
     mover = Mover(sync, settings.key_prefix, client.admin(settings.service_secret),
                   budget=ai.Budget(iterations=200))  # a small search (mcts-easy plays the greedy rule)
     reused = 0

@@ -11,7 +11,7 @@ import pytest
 from services.gamestate.keys import Keys
 from services.workers import tasks
 from services.workers.move import Mover
-from tests.redis_required import test_redis
+from tests.redis_required import test_redis as run_redis
 
 
 @pytest.mark.parametrize("game, players", [("opensky", 2), ("blueskies", 2)])
@@ -21,7 +21,7 @@ def test_bot_move_logs_name_the_kind_not_the_content(make_instance, make_client,
     client = make_client(inst)
     created = client.create_game(game, players, seed=5, bots={s: "greedy" for s in range(players)})
     gid = created.game_id
-    sync = test_redis(settings.redis_url, decode_responses=True)
+    sync = run_redis(settings.redis_url, decode_responses=True)
     monkeypatch.setattr(tasks, "_MOVER", Mover(sync, settings.key_prefix, client.admin(settings.service_secret)))
     caplog.set_level(logging.INFO)
     for _ in range(40):

@@ -17,7 +17,7 @@ from services.gamestate.bots import BOT_MOVE_TASK
 from services.gamestate.client_sync import GameClient
 from services.gamestate.keys import Keys
 from services.workers.move import Mover, idempotency_key
-from tests.redis_required import test_redis
+from tests.redis_required import test_redis as run_redis
 
 LINEUPS = {
     "opensky": ["random", "mcts-easy"],
@@ -101,7 +101,7 @@ def test_a_redelivery_racing_the_first_delivery_replays_its_outcome(make_instanc
     client = make_client(inst)
     created = client.create_game("opensky", 2, seed=5, bots={0: "mcts-easy", 1: "random"})
     gid = created.game_id
-    sync = test_redis(settings.redis_url, decode_responses=True)
+    sync = run_redis(settings.redis_url, decode_responses=True)
     budget = ai.Budget(iterations=30)
     first = Mover(sync, settings.key_prefix, client.admin(settings.service_secret), budget=budget)
     second_client = GameClient(inst.admin_target)
@@ -161,7 +161,7 @@ def test_a_task_that_has_nothing_to_do_exits_without_submitting(make_instance, m
     client = make_client(inst)
     created = client.create_game("opensky", 2, seed=13, bots={1: "random"})
     gid = created.game_id
-    sync = test_redis(settings.redis_url, decode_responses=True)
+    sync = run_redis(settings.redis_url, decode_responses=True)
     mover = Mover(sync, settings.key_prefix, client.admin(settings.service_secret))
     assert client.get_game(gid).to_act == [0]
     assert mover.play("no-such-game", 1, 0).outcome == "unknown_game"
