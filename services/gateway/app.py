@@ -62,7 +62,7 @@ def create_app(
     own_redis = redis is None
     own_gamestate = gamestate is None
     # redis-py 8 caps a pool at 100 connections (then MaxConnectionsError); concurrent requests need more
-    redis = redis or async_redis(settings.redis_url, max_connections=10_000,
+    redis = redis or async_redis(settings.redis_url, cluster=settings.redis_cluster, max_connections=10_000,
                                  client_name=settings.redis_client_name or None)
     if gamestate is None:
         check_secret(settings.service_secret)  # GameAdmin calls need it: refuse to start without one

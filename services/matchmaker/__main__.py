@@ -25,7 +25,7 @@ log = logging.getLogger("services.matchmaker")
 
 
 async def run(settings: MatchmakerSettings, stop: asyncio.Event) -> None:
-    redis = async_redis(settings.redis_url)
+    redis = async_redis(settings.redis_url, cluster=settings.redis_cluster)
     keys = Keys(settings.key_prefix)
     engine = make_engine(settings.archive_url or "", pool_size=2)  # ratings are in SQL
     check_secret(settings.service_secret)
@@ -63,7 +63,8 @@ def main() -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        log.info("matchmaker on %s, game-state service %s", settings.key_prefix, settings.gamestate_addr)
+        log.info("matchmaker on %s%s, game-state service %s", settings.key_prefix,
+                 " (Redis Cluster)" if settings.redis_cluster else "", settings.gamestate_addr)
         await run(settings, stop)
 
     asyncio.run(_main())
