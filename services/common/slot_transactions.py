@@ -9,14 +9,26 @@ two accounts may land one after the other. On a standalone Redis nothing changes
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import redis.asyncio.cluster as aiocluster
+from redis.exceptions import RedisError
 
 
 def is_cluster(client: Any) -> bool:
     """True for a Redis Cluster client (services/common/redis_clients.py: `async_redis(url, cluster=True)`)."""
     return isinstance(client, aiocluster.RedisCluster)
+
+
+async def cluster_ready(client: Any) -> None:
+    """Read a cluster client's slot map before it serves concurrent calls: redis-py 8.1's asyncio cluster client,
+    used first by many tasks at once, fails some of them (AttributeError on a connection another task reset;
+    tests/cluster/test_edge_keys.py). Nothing for a standalone client; a cluster not answering yet is left to the
+    first call (and to /readyz)."""
+    if is_cluster(client):
+        with contextlib.suppress(RedisError):
+            await client.initialize()
 
 
 class SlotTransactions:

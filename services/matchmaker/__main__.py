@@ -16,6 +16,7 @@ from services.accounts.repository import AccountRepository
 from services.archive.db import make_engine
 from services.common.credentials import CredentialError, check_secret
 from services.common.redis_clients import async_redis
+from services.common.slot_transactions import cluster_ready
 from services.gamestate.client import AsyncGameClient
 from services.matchmaker.matcher import Matcher
 from services.matchmaker.settings import MatchmakerSettings
@@ -35,6 +36,7 @@ async def run(settings: MatchmakerSettings, stop: asyncio.Event) -> None:
         Ratings(redis, keys, AccountRepository(engine)), gamestate, settings,
     )
     try:
+        await cluster_ready(redis)
         while not stop.is_set():
             try:
                 await matcher.run_once()
