@@ -39,6 +39,7 @@ import sys
 import time
 import uuid
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,7 @@ from services.archive.migrate import upgrade
 from services.archive.record import ArchivedGame
 from services.archive.repository import ArchiveRepository
 from services.gamestate.archiver import Archiver
+from services.gamestate.buckets import per_bucket
 from services.gamestate.client import AsyncGameClient
 from services.gamestate.keys import Keys
 
@@ -270,12 +272,16 @@ async def soak_phase(args, stack: Stack, r: aioredis.Redis, repo: ArchiveReposit
     rows0 = await repo.count()
     stop = asyncio.Event()
 
+    async def count(index: Callable[[int], str]) -> int:
+        """Entries of a per-bucket index over every bucket (services/gamestate/keys.py)."""
+        return sum(await per_bucket(r, lambda pipe, b: pipe.zcard(index(b))))
+
     async def sample() -> None:
         pb = await prefix_bytes(r, stack.prefix)
         samples.append({
             "t": round(time.perf_counter() - t0, 2), "finished": len(done), "archive_rows": await repo.count() - rows0,
             "redis_used": await used_memory(r), "prefix_bytes": sum(pb.values()), "prefix_keys": len(pb),
-            "awaiting": await r.zcard(keys.finished), "active": await r.zcard(keys.active), "load1": load()[0],
+            "awaiting": await count(keys.finished), "active": await count(keys.active), "load1": load()[0],
         })
 
     async def sampler() -> None:
@@ -295,7 +301,7 @@ async def soak_phase(args, stack: Stack, r: aioredis.Redis, repo: ArchiveReposit
     secs = await play_many(stack.grpc_addr, args.games, args.backlog, args.seed, args.concurrency, args.players, done)
     say(f"soak: {len(done)} games played in {secs:.0f} s ({len(done) / secs:.1f} games/s); waiting for the archive")
     deadline = time.perf_counter() + 120
-    while time.perf_counter() < deadline and (await r.zcard(keys.finished) or await repo.count() - rows0 < len(done)):
+    while time.perf_counter() < deadline and (await count(keys.finished) or await repo.count() - rows0 < len(done)):
         await asyncio.sleep(0.5)
     await asyncio.sleep(max(3 * args.sample_s, 2))  # a few flat samples after the last archival
     stop.set()

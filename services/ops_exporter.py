@@ -23,7 +23,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from services.accounts.keys import Keys as GatewayKeys
 from services.common.bot_policy import background_list, budget_scale, human_lists, sent_at
 from services.common.settings import Settings
-from services.gamestate.keys import Keys
+from services.gamestate.keys import BUCKETS, Keys
 from services.gateway.settings import GatewaySettings
 
 log = logging.getLogger("services.ops_exporter")
@@ -148,8 +148,11 @@ class Sampler:
         return 0.0 if task is None else max(0.0, now - (sent if sent is not None else self.heads[name].since))
 
     def _games(self, now: float) -> None:
-        ids = [i.decode() if isinstance(i, bytes) else i for i in self.redis.zrange(self.keys.active, 0,
-                                                                                     self.scan_limit - 1)]
+        listing = self.redis.pipeline()
+        for b in range(BUCKETS):  # the per-bucket indexes (services/gamestate/keys.py)
+            listing.zrange(self.keys.active(b), 0, self.scan_limit - 1)
+        ids = [i.decode() if isinstance(i, bytes) else i for found in listing.execute() for i in found]
+        ids = ids[: self.scan_limit]
         pipe = self.redis.pipeline()
         for game_id in ids:
             pipe.hmget(self.keys.meta(game_id), "game", "status", "to_act", "bots", "updated_ms")

@@ -36,7 +36,7 @@ async def _quarantine(args: argparse.Namespace, engine) -> None:
     from services.gamestate.keys import Keys
     from services.gamestate.service import Registry
 
-    redis = async_redis(args.redis_url, decode_responses=True)
+    redis = async_redis(args.redis_url, cluster=args.cluster, decode_responses=True)
     try:
         archiver = Archiver(redis, Keys(args.prefix), ArchiveRepository(engine), Registry().get, after_s=0)
         if args.command == "quarantine":
@@ -99,6 +99,7 @@ def main() -> None:
         settings = Settings()
         args.redis_url = args.redis_url or settings.redis_url
         args.prefix = args.prefix if args.prefix is not None else settings.key_prefix
+        args.cluster = settings.redis_cluster  # REDIS_CLUSTER: the service's Redis is a cluster
     asyncio.run(_main(args))
 
 

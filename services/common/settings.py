@@ -25,6 +25,15 @@ class Settings(BaseSettings):
         False, description="REDIS_URL names a node of a Redis Cluster (issue #40): the service, the bot workers and "
         "the archive CLI open cluster clients (docs/platform/redis-cluster.md). Off: a standalone Redis.",
     )
+    redis_wait_replicas: int = Field(
+        0, ge=0, description="Replicas that must confirm a commit or creation (Redis WAIT, on the connection that "
+        "wrote it) before the service acknowledges it, so an acknowledged action survives a failover; short of "
+        "them within REDIS_WAIT_TIMEOUT_MS the call answers UNAVAILABLE (retry with the same idempotency key). "
+        "0 = no wait. Its cost per action: bench/RESULTS.md.",
+    )
+    redis_wait_timeout_ms: int = Field(
+        1000, gt=0, description="How long a commit waits for REDIS_WAIT_REPLICAS replicas."
+    )
     grpc_addr: str = Field("127.0.0.1:50051", description="host:port the gRPC server listens on (port 0 = any).")
     redis_client_name: str = Field(
         "skyboard-gamestate", description="CLIENT SETNAME of the service's Redis connections, so CLIENT LIST shows "

@@ -13,10 +13,10 @@ One game must never hold the others back. When the database refuses a batch for 
 cannot hold, a constraint, an encoding: services/archive/refusals.py), the batch's games are written again one
 transaction each, so every other game commits and leaves Redis; a game refused alone (or whose Redis record makes
 no archive record, or whose id the archive holds with another digest) stays in Redis, readable as before, and is
-set aside: its refusal in `game:{id}:refused` (the database's sentence, never the row's values), its id in the
-`games:quarantined` zset scored by its next automatic retry (ARCHIVE_RETRY_S, doubling at each refusal, at most a
-day; never when 0), which passes skip until then. `skyboard_archive_refusals_total` counts the refusals,
-`skyboard_archive_quarantined_games` the games set aside (alert SkyboardArchiveQuarantine); `python -m
+set aside: its refusal in `game:{b:n}:<id>:refused` (the database's sentence, never the row's values), its id in the
+`games:quarantined:{b:n}` zset (its bucket's) scored by its next automatic retry (ARCHIVE_RETRY_S, doubling at each
+refusal, at most a day; never when 0), which passes skip until then. `skyboard_archive_refusals_total` counts the
+refusals, `skyboard_archive_quarantined_games` the games set aside (alert SkyboardArchiveQuarantine); `python -m
 services.archive quarantine` lists them and `retry` archives them at once, once the cause is fixed. A database that
 cannot work at all (unreachable, restarting) sets nothing aside: the pass fails and the batch is retried later.
 """
@@ -37,8 +37,8 @@ from services.archive.record import ArchivedGame
 from services.archive.refusals import Refusal, clean_message, refusal_of
 from services.archive.repository import ArchiveRepository
 from services.common.redis_scripts import LuaScript
-from services.gamestate import metrics
-from services.gamestate.keys import Keys
+from services.gamestate import buckets, metrics
+from services.gamestate.keys import Keys, bucket_of
 from services.gamestate.records import Meta
 from services.gamestate.replay import replay_entries
 from services.gamestate.store import now_ms
@@ -150,15 +150,15 @@ class Archiver:
             else:
                 outcomes[gid] = "kept"
         if "refused" in outcomes.values():
-            metrics.ARCHIVE_QUARANTINED.set(await self.redis.zcard(self.keys.quarantined))
+            metrics.ARCHIVE_QUARANTINED.set(await self._count_set_aside())
         return outcomes
 
     async def _quarantine(self, game_id: str, refusal: Refusal, digest: str = "") -> int:
         """Set a refused game aside (it stays in Redis); returns its attempts so far (0: no longer in Redis)."""
         k = self.keys
         attempts = int(await self._set_aside(
-            keys={"meta": k.meta(game_id), "refused": k.refused(game_id), "quarantined": k.quarantined,
-                  "lease": k.archiving(game_id)},
+            keys={"meta": k.meta(game_id), "refused": k.refused(game_id),
+                  "quarantined": k.quarantined(bucket_of(game_id)), "lease": k.archiving(game_id)},
             args={"game_id": game_id, "now": now_ms(), "first_retry": self.retry_ms,
                   "longest": max(self.retry_ms, RETRY_CAP_MS), "holder": self.owner,
                   "refusal": ["kind", refusal.kind, "error", refusal.error, "sqlstate", refusal.sqlstate,
@@ -173,7 +173,7 @@ class Archiver:
         """The games set aside, oldest retry first: id, game, status, the refusal (kind, error, sqlstate, message,
         digest), attempts, first_ms / last_ms, and retry_at_ms (None: only an operator's retry)."""
         k = self.keys
-        entries = await self.redis.zrange(k.quarantined, 0, -1, withscores=True)
+        entries = await self._set_aside_entries()
         if not entries:
             return []
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -196,7 +196,7 @@ class Archiver:
         """Archive games set aside now, whatever their next automatic retry (every one when `ids` is None): game
         id -> archived, refused (set aside again, its attempts counted), busy (another archiver holds its lease),
         not quarantined, gone (no longer in Redis: its entry is removed), or as `_archive`."""
-        listed = {gid for gid, _at in await self.redis.zrange(self.keys.quarantined, 0, -1, withscores=True)}
+        listed = {gid for gid, _at in await self._set_aside_entries()}
         wanted = sorted(listed) if ids is None else list(dict.fromkeys(ids))
         out = {gid: "not quarantined" for gid in wanted if gid not in listed}
         todo = [gid for gid in wanted if gid in listed]
@@ -207,18 +207,27 @@ class Archiver:
         for gid in claimed:
             if out[gid] == "absent" and await self.drop(gid, "") == 0:  # only if no metadata is left
                 out[gid] = "gone"
-        metrics.ARCHIVE_QUARANTINED.set(await self.redis.zcard(self.keys.quarantined))
+        metrics.ARCHIVE_QUARANTINED.set(await self._count_set_aside())
         return {gid: out[gid] for gid in wanted}
+
+    async def _set_aside_entries(self) -> list[tuple[str, float]]:
+        """Every bucket's quarantine entries (game id, next retry ms), the soonest retry first."""
+        replies = await buckets.per_bucket(
+            self.redis, lambda pipe, b: pipe.zrange(self.keys.quarantined(b), 0, -1, withscores=True))
+        return sorted((entry for entries in replies for entry in entries), key=lambda e: (e[1], e[0]))
+
+    async def _count_set_aside(self) -> int:
+        return sum(await buckets.per_bucket(self.redis, lambda pipe, b: pipe.zcard(self.keys.quarantined(b))))
 
     async def drop(self, game_id: str, digest: str) -> int:
         """Delete the game's Redis keys if Redis holds `digest` (the one committed to SQL)."""
-        k = self.keys
+        k, b = self.keys, bucket_of(game_id)
         done = await self._drop(
             keys={"meta": k.meta(game_id), "log": k.log(game_id), "snap": k.snap(game_id),
                   "events": k.events(game_id), "idem_index": k.idem_index(game_id), "lease": k.archiving(game_id),
-                  "active": k.active, "finished": k.finished, "clock": k.clock, "bot_wait": k.bot_wait,
-                  "quarantined": k.quarantined, "refused": k.refused(game_id)},
-            args={"game_id": game_id, "token_head": k.token_head, "digest": digest},
+                  "active": k.active(b), "finished": k.finished(b), "clock": k.clock(b), "bot_wait": k.bot_wait(b),
+                  "quarantined": k.quarantined(b), "refused": k.refused(game_id)},
+            args={"game_id": game_id, "token_head": k.token_head(b), "digest": digest},
         )
         self.on_dropped(game_id)
         return int(done)
@@ -226,19 +235,19 @@ class Archiver:
     async def _due(self, now: int) -> list[str]:
         """Finished games whose end is at least after_ms old and that are not set aside until later, oldest created
         first, at most `batch`."""
-        set_aside = await self.redis.zcard(self.keys.quarantined)
+        set_aside = await self._count_set_aside()
         metrics.ARCHIVE_QUARANTINED.set(set_aside)
         due: list[str] = []
-        start = 0
-        while len(due) < self.batch and start < SCAN_LIMIT + set_aside:
-            ids = await self.redis.zrange(self.keys.finished, start, start + 499)
-            if not ids:
+        scanned = 0
+        async for entries in buckets.merged(self.redis, [self.keys.finished], newest_first=False, batch=500):
+            if len(due) >= self.batch or scanned >= SCAN_LIMIT + set_aside:
                 break
-            start += len(ids)
+            ids = [gid for gid, _created in entries]
+            scanned += len(ids)
             async with self.redis.pipeline(transaction=False) as pipe:
                 for gid in ids:
                     pipe.hmget(self.keys.meta(gid), ["updated_ms", "status"])
-                    pipe.zscore(self.keys.quarantined, gid)
+                    pipe.zscore(self.keys.quarantined(bucket_of(gid)), gid)
                 found = await pipe.execute()
             for gid, (updated, status), retry_at in zip(ids, found[0::2], found[1::2]):
                 if retry_at is not None and retry_at > now:
@@ -258,10 +267,11 @@ class Archiver:
         return [gid for gid, ok in zip(ids, taken) if ok]
 
     async def _read(self, ids: list[str], unreadable: dict[str, Refusal] | None = None) -> list[ArchivedGame]:
-        """The records of the games still in Redis and finished, read in one Redis transaction. A game whose Redis
-        record makes no archive record is left out (and named in `unreadable`, with why)."""
+        """The records of the games still in Redis and finished, read in one pipeline (not a transaction: the games
+        live in many slots of a cluster; an ended game no longer changes, and its metadata is read before its log and
+        snapshot). A game whose Redis record makes no archive record is left out (and named in `unreadable`)."""
         k = self.keys
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with self.redis.pipeline(transaction=False) as pipe:
             for gid in ids:
                 pipe.hgetall(k.meta(gid))
                 pipe.lrange(k.log(gid), 0, -1)

@@ -18,9 +18,10 @@ from services.gamestate import errors, tokens
 from services.gamestate.bot_dispatch import BotDispatch
 from services.gamestate.bots import bot_levels
 from services.gamestate.clocks import TimeControl
+from services.gamestate.keys import bucket_of
 from services.gamestate.lookup import Lookup, json_argument
 from services.gamestate.pipeline import Pipeline
-from services.gamestate.quotas import QuotaBook
+from services.gamestate.quotas import QuotaBook, accounts_of
 from services.gamestate.records import Creation
 
 log = logging.getLogger(__name__)
@@ -107,10 +108,12 @@ class Creator:
         return new.created()
 
     async def _reserve(self, new: _NewGame) -> None:
-        """Count an owned game against its owner's quotas (RESOURCE_EXHAUSTED when one is reached)."""
+        """Charge the game to every account holding a seat, its owner's included (issue #34; RESOURCE_EXHAUSTED
+        naming the players over a quota)."""
         record = new.record
-        if record.owner and self.quotas is not None:
-            await self.quotas.reserve(record.owner, record.game_id, len(record.bots))
+        if self.quotas is not None:
+            await self.quotas.reserve_all(accounts_of(record.owner, record.seat_players), record.game_id,
+                                          len(record.bots))
 
     async def create_many(self, requests: Sequence[CreateArgs]) -> list[Created | errors.ServiceError]:
         """Create up to MAX_BATCH games with one Redis script; per request its result or its error.
@@ -167,10 +170,11 @@ class Creator:
             state = game.new(players, seed, options)
         except ValueError as exc:
             raise errors.invalid(str(exc)) from None
-        seat_tokens = {s: tokens.new_token() for s in range(players) if s not in args.bots}
+        game_id = new_game_id()
+        seat_tokens = {s: tokens.new_token(bucket_of(game_id)) for s in range(players) if s not in args.bots}
         created = Event("game_created", {"game": game.name, "players": players, "options": options})
         record = Creation(
-            game_id=new_game_id(),
+            game_id=game_id,
             game=game,
             state=state,
             players=players,

@@ -33,6 +33,7 @@ from services.gamestate.bot_dispatch import BotDispatch
 from services.gamestate.bots import bot_levels
 from services.gamestate.lookup import Lookup
 from services.gamestate.pipeline import Pipeline, running_deadlines
+from services.gamestate.quotas import account_of_seat
 from services.gamestate.records import Commit, Meta
 from services.gamestate.store import dumps, now_ms
 
@@ -152,6 +153,8 @@ class Endings:
             raise errors.invalid(f"unknown bot level {bot_level!r}; known: {', '.join(bot_levels())}")
         if seat in meta.bots:
             raise errors.unauthenticated("this seat was resigned or abandoned: a bot plays it now")
+        if bot_level and bot_level != self.zombie_bot_level:
+            await self._check_bot_seat_room(meta, seat)
         level = bot_level or self.zombie_bot_level
         for _attempt in range(5):  # a resignation does not depend on the position: retry a lost race
             if meta.ended:
@@ -161,6 +164,20 @@ class Endings:
                 return version
             meta = await self.lookup.meta(game_id)
         raise errors.stale(meta.version, meta.version)
+
+    async def _check_bot_seat_room(self, meta: Meta, seat: int) -> None:
+        """A level the client names for its resigned seat is a bot seat charged to the seat's account (issue #34):
+        refused (RESOURCE_EXHAUSTED) when that account has no bot seat left. The platform's own zombie level is
+        charged too but never refused: resigning must always be possible."""
+        quotas = self.pipeline.quotas
+        account = account_of_seat(meta, seat)
+        if quotas is None or not account:
+            return  # an unowned development game: nobody to charge (as its creation)
+        if await quotas.bot_seat_room(account) < 1:
+            message = (f"quota reached: at most {quotas.quotas.bot_seats} bot seats across active games per player; "
+                       "resign without bot_level (the platform's zombie level plays the seat)")
+            raise errors.ServiceError(errors.quota_exceeded(message).code, "quota_exceeded", message,
+                                      extra={"players": [account], "quota": "bot_seats"})
 
     async def _resign_once(self, meta: Meta, seat: int, bot_level: str) -> int | None:
         """One compare-and-set attempt at resigning; None if the game moved on meanwhile."""

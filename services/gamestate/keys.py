@@ -1,113 +1,156 @@
 """The Redis key layout, in one place.
 
-Per game (the `{id}` hash tag keeps one game's keys in one cluster slot):
-  {p}game:{id}:meta     hash   game, players, options, seed, bots, resigned, abandoned, token
-                                hashes (tok:<seat>), status (active | finished | aborted), version,
-                                digest, to_act, scores, winners, created_ms, updated_ms, clock_ms
-                                (ms per decision), time_control (JSON or null), reserves (seat ->
-                                ms), timeouts (seat -> consecutive), rated ("1"/"0"), deadline_ms,
-                                owner (player id or ""), bot_key (the secret that seeds
-                                its bots' randomness; never leaves the platform)
-  {p}game:{id}:log      list   one JSON entry per accepted action: {v, seat, kind, action, at_ms};
-                                entry i created version i+1 (version = accepted actions)
-  {p}game:{id}:snap     hash   state (engine JSON), version, digest
-  {p}game:{id}:events   stream one entry per version, id "<version>-1" (0-1 = creation):
-                                fields v, kind, actor, events (full JSON, visible_to kept;
-                                watchers redact), status, to_act, scores, winners
-  {p}game:{id}:idem:<seat>:<key>  string  the first accepted outcome, with a TTL
-  {p}game:{id}:idems    set    the names of its idempotency keys (so archival can delete them)
-  {p}game:{id}:archiving string the archiver lease on a finished game (archiver.py), with a TTL
-  {p}game:{id}:refused  hash   why the SQL archive refused the finished game (archiver.py): kind, error,
-                                sqlstate, message (the database's sentence, no values), digest, attempts,
-                                first_ms, last_ms; deleted with the game once it is archived
-Global:
-  {p}token:<sha256>     string "<game_id>:<seat>" for every live human seat token; expires
-                                SEAT_TOKEN_TTL_AFTER_END_S after the game ends (set by the commit that ends it)
-  {p}games:active / {p}games:finished   zsets of game ids scored by creation ms (finished: every ended
+One shape for a standalone Redis and for Redis Cluster (issue #40): every script and transaction of the game-state
+service touches ONE slot. Games are spread over BUCKETS fixed buckets (`bucket_of`: CRC-32 of the game id); a game's
+keys and the per-bucket indexes carry the bucket's hash tag (`bucket_tag`: `{b:<n>}` or `{b:<n>.<i>}`, chosen so the
+buckets' slots are evenly spaced), so a game's commit (which moves it between
+indexes) is one atomic script in one slot, and every sweeper walks the BUCKETS indexes (pipelined). BUCKETS is part
+of the layout: changing it moves every key. See docs/platform/redis-cluster.md.
+
+Per game (tag `{b:<bucket of id>}`):
+  {p}game:{b:n}:<id>:meta     hash   game, players, options, seed, bots, resigned, abandoned, token hashes
+                                (tok:<seat>), status (active | finished | aborted), version, digest, to_act, scores,
+                                winners, created_ms, updated_ms, clock_ms (ms per decision), time_control (JSON or
+                                null), reserves (seat -> ms), timeouts (seat -> consecutive), rated ("1"/"0"),
+                                deadline_ms, owner (player id or ""), seat_players, charged (JSON list of the
+                                accounts charged for it, services/gamestate/quotas.py), bot_key (the secret that
+                                seeds its bots' randomness; never leaves the platform)
+  ...:log      list   one JSON entry per accepted action: {v, seat, kind, action, at_ms}; entry i created version i+1
+  ...:snap     hash   state (engine JSON), version, digest
+  ...:events   stream one entry per version, id "<version>-1" (0-1 = creation): fields v, kind, actor, events (full
+                       JSON, visible_to kept; watchers redact), status, to_act, scores, winners
+  ...:idem:<seat>:<key>  string  the first accepted outcome, with a TTL
+  ...:idems    set    the names of its idempotency keys (so archival can delete them)
+  ...:archiving string the archiver lease on a finished game (archiver.py), with a TTL
+  ...:refused  hash   why the SQL archive refused the finished game (archiver.py): kind, error, sqlstate, message
+                       (the database's sentence, no values), digest, attempts, first_ms, last_ms
+Per bucket (same tag as its games):
+  {p}token:{b:n}:<sha256>     string "<game_id>:<seat>" for every live human seat token; a token names its game's
+                                bucket (services/gamestate/tokens.py); expires SEAT_TOKEN_TTL_AFTER_END_S after the
+                                game ends (set by the commit that ends it)
+  {p}games:active:{b:n} / {p}games:finished:{b:n}   zsets of game ids scored by creation ms (finished: every ended
                                 game, finished or aborted)
-  {p}clock              zset   game id -> deadline ms of its current decision
-  {p}games:touched      zset   active game id -> ms of its last commit (INACTIVE_GAME_DAYS sweep)
-  {p}botwait            zset   game id -> when to re-queue its bot move if no bot has acted by then
-  {p}games:quarantined  zset   finished game id the archive refused -> ms of its next automatic retry (inf:
+  {p}clock:{b:n}              zset   game id -> deadline ms of its current decision
+  {p}games:touched:{b:n}      zset   active game id -> ms of its last commit (INACTIVE_GAME_DAYS sweep)
+  {p}botwait:{b:n}            zset   game id -> when to re-queue its bot move if no bot has acted by then
+  {p}games:quarantined:{b:n}  zset   finished game id the archive refused -> ms of its next automatic retry (inf:
                                 only an operator's `python -m services.archive retry`); archive passes skip it
-Per owner (a player who created games; services/gamestate/quotas.py):
-  {p}owner:<id>:games   hash   game id -> "<bot seats>:<reserved ms>", of the games it owns that were active
-                                (or being written) at its last creation
-  {p}owner:<id>:made:<hour>  string  games created in that clock hour (expires with it)
+Per account (tag `{<player id>}`; services/gamestate/quotas.py):
+  {p}owner:{id}:games   hash   game id -> "<bot seats charged>:<reserved ms>", the games charged to the account
+                                that have not been released (ended) yet
+  {p}owner:{id}:made:<hour>  string  games charged to it in that clock hour (expires with it)
 """
 
 from __future__ import annotations
 
+import itertools
+import zlib
 from dataclasses import dataclass
+
+from redis.crc import key_slot
+
+#: Fixed number of buckets: enough for many primaries, few enough that a sweep's pipeline of one command per bucket
+#: stays cheap (~40 us of client CPU a command: 256 buckets cost a sweep 40 ms). Part of the key layout.
+BUCKETS = 64
+
+SLOTS = 16384  # Redis Cluster's hash slots
+
+
+def _balanced_tag(bucket: int) -> str:
+    """The first of `b:<n>`, `b:<n>.0`, `b:<n>.1`, ... whose cluster slot lies in the bucket's own 1/BUCKETS of the
+    slot space: the buckets are spread evenly over the slots, so over primaries that own equal slot ranges."""
+    low, high = bucket * SLOTS // BUCKETS, (bucket + 1) * SLOTS // BUCKETS
+    for candidate in itertools.chain([f"b:{bucket}"], (f"b:{bucket}.{i}" for i in itertools.count())):
+        if low <= key_slot(candidate.encode()) < high:
+            return candidate
+    raise AssertionError("unreachable")
+
+
+_TAGS = tuple(f"{{{_balanced_tag(b)}}}" for b in range(BUCKETS))
+
+
+def bucket_of(game_id: str) -> int:
+    """The game's bucket: a stable hash (CRC-32, the same in every process and release) of its id."""
+    return zlib.crc32(game_id.encode()) % BUCKETS
+
+
+def bucket_tag(bucket: int) -> str:
+    """The hash tag every key of the bucket carries (`_balanced_tag`)."""
+    return _TAGS[bucket]
 
 
 @dataclass(frozen=True, slots=True)
 class Keys:
     prefix: str
 
+    # ------------------------------------------------------------------ one game
+
+    def _game(self, game_id: str) -> str:
+        return f"{self.prefix}game:{bucket_tag(bucket_of(game_id))}:{game_id}"
+
     def meta(self, game_id: str) -> str:
-        return f"{self.prefix}game:{{{game_id}}}:meta"
+        return f"{self._game(game_id)}:meta"
 
     def log(self, game_id: str) -> str:
-        return f"{self.prefix}game:{{{game_id}}}:log"
+        return f"{self._game(game_id)}:log"
 
     def snap(self, game_id: str) -> str:
-        return f"{self.prefix}game:{{{game_id}}}:snap"
-
-    @property
-    def meta_head(self) -> str:
-        """What precedes the game id in its meta key (a Lua script builds meta keys from game ids)."""
-        return f"{self.prefix}game:{{"
-
-    def owner_games(self, owner: str) -> str:
-        return f"{self.prefix}owner:{owner}:games"
-
-    def owner_creations(self, owner: str, hour: int) -> str:
-        return f"{self.prefix}owner:{owner}:made:{hour}"
+        return f"{self._game(game_id)}:snap"
 
     def events(self, game_id: str) -> str:
-        return f"{self.prefix}game:{{{game_id}}}:events"
+        return f"{self._game(game_id)}:events"
 
     def idem(self, game_id: str, seat: int, key: str) -> str:
-        return f"{self.prefix}game:{{{game_id}}}:idem:{seat}:{key}"
+        return f"{self._game(game_id)}:idem:{seat}:{key}"
 
     def idem_index(self, game_id: str) -> str:
-        return f"{self.prefix}game:{{{game_id}}}:idems"
+        return f"{self._game(game_id)}:idems"
 
     def archiving(self, game_id: str) -> str:
-        return f"{self.prefix}game:{{{game_id}}}:archiving"
+        return f"{self._game(game_id)}:archiving"
 
     def refused(self, game_id: str) -> str:
-        return f"{self.prefix}game:{{{game_id}}}:refused"
+        return f"{self._game(game_id)}:refused"
 
-    @property
-    def token_head(self) -> str:
-        """What precedes a token hash in its index key (the archival script builds them from the metadata)."""
-        return f"{self.prefix}token:"
+    # ------------------------------------------------------------------ seat tokens
 
-    def token(self, token_hash: str) -> str:
-        return f"{self.prefix}token:{token_hash}"
+    def token_head(self, bucket: int) -> str:
+        """What precedes a token hash in its index key (scripts build them from the metadata's hashes)."""
+        return f"{self.prefix}token:{bucket_tag(bucket)}:"
 
-    @property
-    def active(self) -> str:
-        return f"{self.prefix}games:active"
+    def token(self, bucket: int, token_hash: str) -> str:
+        return f"{self.token_head(bucket)}{token_hash}"
 
-    @property
-    def finished(self) -> str:
-        return f"{self.prefix}games:finished"
+    # ------------------------------------------------------------------ per-bucket indexes
 
-    @property
-    def quarantined(self) -> str:
-        return f"{self.prefix}games:quarantined"
+    def active(self, bucket: int) -> str:
+        return f"{self.prefix}games:active:{bucket_tag(bucket)}"
 
-    @property
-    def clock(self) -> str:
-        return f"{self.prefix}clock"
+    def finished(self, bucket: int) -> str:
+        return f"{self.prefix}games:finished:{bucket_tag(bucket)}"
 
-    @property
-    def touched(self) -> str:
-        return f"{self.prefix}games:touched"
+    def quarantined(self, bucket: int) -> str:
+        return f"{self.prefix}games:quarantined:{bucket_tag(bucket)}"
 
-    @property
-    def bot_wait(self) -> str:
-        return f"{self.prefix}botwait"
+    def clock(self, bucket: int) -> str:
+        return f"{self.prefix}clock:{bucket_tag(bucket)}"
+
+    def touched(self, bucket: int) -> str:
+        return f"{self.prefix}games:touched:{bucket_tag(bucket)}"
+
+    def bot_wait(self, bucket: int) -> str:
+        return f"{self.prefix}botwait:{bucket_tag(bucket)}"
+
+    def indexes(self, game_id: str) -> dict[str, str]:
+        """The indexes of the game's bucket, by the names the scripts give them."""
+        b = bucket_of(game_id)
+        return {"active": self.active(b), "finished": self.finished(b), "clock": self.clock(b),
+                "bot_wait": self.bot_wait(b), "touched": self.touched(b)}
+
+    # ------------------------------------------------------------------ accounts
+
+    def owner_games(self, owner: str) -> str:
+        return f"{self.prefix}owner:{{{owner}}}:games"
+
+    def owner_creations(self, owner: str, hour: int) -> str:
+        return f"{self.prefix}owner:{{{owner}}}:made:{hour}"

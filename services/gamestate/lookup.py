@@ -96,7 +96,8 @@ class Lookup:
         for seat, stored in meta.token_hashes.items():
             if secrets.compare_digest(stored, h):
                 return seat
-        owner = await self.store.token_owner(h)
+        bucket = tokens.bucket_of_token(token)
+        owner = await self.store.token_owner(bucket, h) if bucket is not None else None
         if owner is not None and owner[0] != meta.game_id:
             raise errors.denied("this token belongs to another game")
         raise errors.unauthenticated("unknown or revoked seat token")

@@ -49,6 +49,10 @@ ARCHIVE_QUARANTINED = Gauge(
     "Finished games the archive refused, set aside in Redis until a retry (read by every archive pass).",
     multiprocess_mode="livemax",
 )
+REPLICA_WAIT_SHORT = Counter(
+    "skyboard_replica_wait_short_total",
+    "Commits and creations written but not confirmed by REDIS_WAIT_REPLICAS replicas in time (answered UNAVAILABLE).",
+)
 ADMIN_REFUSED = Counter(
     "skyboard_admin_refused_total", "GameAdmin calls refused for a missing or wrong service credential."
 )

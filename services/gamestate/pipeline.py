@@ -16,6 +16,7 @@ from engine.core import Event, State
 from services.common import standings
 from services.gamestate import metrics
 from services.gamestate.bot_dispatch import BotDispatch
+from services.gamestate.quotas import QuotaBook, accounts_of
 from services.gamestate.records import Commit, CommitResult, Meta
 from services.gamestate.store import Store
 
@@ -30,9 +31,11 @@ def running_deadlines(deadlines: dict[int, int], before_to_act: list[int], actor
 class Pipeline:
     """Commits changes and does what follows each; the store and the bot dispatch are injected."""
 
-    def __init__(self, store: Store, bots: BotDispatch):
+    def __init__(self, store: Store, bots: BotDispatch, quotas: QuotaBook | None = None):
         self.store = store
         self.bots = bots
+        #: the accounts' books a game leaves when it ends (services/gamestate/quotas.py)
+        self.quotas = quotas
 
     async def run(self, meta: Meta, commit: Commit, *, after: Meta | None = None,
                   follow_up: bool = False) -> CommitResult:
@@ -57,6 +60,8 @@ class Pipeline:
         for seat in handed:  # their players' streams end; the zombie bot plays on
             await self.store.revoke_seat_token(meta.game_id, seat)
             metrics.ENDINGS.labels(meta.game, "resigned" if commit.kind == "resign" else "abandoned").inc()
+        if result.game_status != "active" and self.quotas is not None:  # the game leaves its accounts' books
+            await self.quotas.release(meta.game_id, accounts_of(meta.owner, meta.seat_players))
         if commit.kind == "abort":
             metrics.ENDINGS.labels(meta.game, "aborted").inc()
         elif commit.kind == "timeout":

@@ -48,7 +48,8 @@ class PublicGate:
     async def _known(self, token: str) -> bool:
         """Whether `token` is a seat token the platform issued and has not revoked (its index entry exists):
         a made-up token must not buy its caller a fresh bucket."""
-        return bool(await self.redis.exists(self.keys.token(tokens.token_hash(token))))
+        bucket = tokens.bucket_of_token(token)
+        return bucket is not None and bool(await self.redis.exists(self.keys.token(bucket, tokens.token_hash(token))))
 
     async def admit(self, context: grpc.aio.ServicerContext, token: str) -> None:
         """Count the call, in its seat token's bucket if the token is known, else in its address's anonymous

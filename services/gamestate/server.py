@@ -426,6 +426,8 @@ def build_service(
         idempotency_ttl_s=settings.idempotency_ttl_s,
         cache_size=settings.cache_size,
         token_ttl_after_end_ms=round(settings.seat_token_ttl_after_end_s * 1000),
+        wait_replicas=settings.redis_wait_replicas,
+        wait_timeout_ms=settings.redis_wait_timeout_ms,
     )
     quotas = Quotas(settings.quota_active_games, settings.quota_bot_seats, settings.quota_creations_per_hour)
     return GameStateService(
@@ -462,8 +464,8 @@ async def start(
     from services.gamestate.sweeper import run_sweeper
 
     credentials = settings.credentials()  # no secret, no service: CredentialError before anything starts
-    redis = async_redis(settings.redis_url, decode_responses=True, max_connections=REDIS_MAX_CONNECTIONS,
-                        client_name=settings.redis_client_name or None)
+    redis = async_redis(settings.redis_url, cluster=settings.redis_cluster, decode_responses=True,
+                        max_connections=REDIS_MAX_CONNECTIONS, client_name=settings.redis_client_name or None)
     await redis.ping()
     service = build_service(settings, redis, registry, dispatcher)
     archive, archiver = await _open_archive(settings, service) if settings.archive_url else (None, None)

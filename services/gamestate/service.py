@@ -20,6 +20,7 @@ from services.gamestate.bots import Dispatcher, bot_levels
 from services.gamestate.creation import Creator
 from services.gamestate.endings import Endings
 from services.gamestate.fanout import GameFanout
+from services.gamestate.keys import bucket_of
 from services.gamestate.lookup import Lookup, Registry
 from services.gamestate.moves import Moves
 from services.gamestate.pipeline import Pipeline
@@ -63,7 +64,7 @@ class GameStateService:
         self.stopping = asyncio.Event()
         self.lookup = Lookup(store, registry)
         self.bots = BotDispatch(store, dispatcher, bot_redispatch_s)
-        self.pipeline = Pipeline(store, self.bots)
+        self.pipeline = Pipeline(store, self.bots, quotas)
         self.creator = Creator(self.lookup, self.pipeline, self.bots, quotas=quotas,
                                allow_anonymous_create=allow_anonymous_create, max_turn_seconds=max_turn_seconds)
         self.moves = Moves(self.lookup, self.pipeline, self.bots)
@@ -126,7 +127,7 @@ class GameStateService:
         seat = await self.lookup.seat(meta, token, required=True)
         if seat in meta.bots:
             raise errors.invalid("this seat is played by a bot; it has no token to rotate")
-        new = tokens.new_token()
+        new = tokens.new_token(bucket_of(game_id))
         if not await self.store.set_token(game_id, seat, tokens.token_hash(token), tokens.token_hash(new)):
             raise errors.unauthenticated("unknown or revoked seat token")
         return seat, new

@@ -13,6 +13,7 @@ Key layout: see `keys.py`; the scripts: `lua/`; the records read and written: `r
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import time
@@ -23,12 +24,15 @@ from typing import Any
 
 import orjson
 import redis.asyncio as aioredis
+import redis.asyncio.cluster as aiocluster
+from redis.exceptions import NoScriptError
 
 from engine.core import Game, State, canonical_json
 from services.common import boundedjson, standings
-from services.common.redis_scripts import LuaScript
+from services.common.redis_scripts import BoundScript, LuaScript
+from services.gamestate import buckets, errors, metrics
 from services.gamestate.clocks import seat_deadline
-from services.gamestate.keys import Keys
+from services.gamestate.keys import BUCKETS, Keys, bucket_of
 from services.gamestate.records import Commit, CommitResult, Creation, Meta
 from services.gamestate.replay import from_snapshot, replay_entries
 
@@ -37,6 +41,10 @@ CREATE = LuaScript.beside(__file__, "create")
 CLAIM_WAIT = LuaScript.beside(__file__, "claim_wait")
 RELEASE_WAIT = LuaScript.beside(__file__, "release_wait")
 LOAD = LuaScript.beside(__file__, "load")
+SET_TOKEN = LuaScript.beside(__file__, "set_token")
+
+#: Entries a listing looks at, at most (over every bucket).
+LIST_SCAN_LIMIT = 10_000
 
 
 def _serialise(state: State) -> tuple[str, str]:
@@ -110,6 +118,8 @@ class Store:
         idempotency_ttl_s: int = 86_400,
         cache_size: int = 512,
         token_ttl_after_end_ms: int = 3_600_000,
+        wait_replicas: int = 0,
+        wait_timeout_ms: int = 1_000,
     ):
         self.redis = redis
         self.keys = Keys(prefix)
@@ -119,6 +129,10 @@ class Store:
         self.cache_size = cache_size
         #: a finished game's seat tokens (and their token-index entries) expire this long after its end
         self.token_ttl_after_end_ms = token_ttl_after_end_ms
+        #: REDIS_WAIT_REPLICAS: replicas that must hold a commit or creation before it is acknowledged (0: none)
+        self.wait_replicas = wait_replicas
+        self.wait_timeout_ms = wait_timeout_ms
+        self._cluster = isinstance(redis, aiocluster.RedisCluster)
         self._cache: OrderedDict[str, tuple[int, State]] = OrderedDict()
         #: game id -> parsed metadata at its `version`; its token hashes are never served (read fresh)
         self._metas: OrderedDict[str, Meta] = OrderedDict()
@@ -127,6 +141,7 @@ class Store:
         self._create = CREATE.register(redis)
         self._claim_wait = CLAIM_WAIT.register(redis)
         self._release_wait = RELEASE_WAIT.register(redis)
+        self._set_token = SET_TOKEN.register(redis)
 
     # ------------------------------------------------------------------ creation
 
@@ -149,7 +164,9 @@ class Store:
         return (await self.create_many([new]))[0]
 
     async def create_many(self, games: list[Creation]) -> list[Meta]:
-        """Write new games with one CREATE script (one round trip, atomic); their metadata, in order.
+        """Write new games with one CREATE script per bucket (atomic within a bucket, the buckets' scripts sent
+        at once); their metadata, in order. A storage failure may leave some buckets' games written: no token of
+        the batch is returned, so nobody plays them and the inactivity sweep aborts them.
 
         Each game's fields travel inside one JSON argument, its snapshot as one more: packing ~80 separate
         arguments per game cost the service more CPU than building the game.
@@ -158,12 +175,12 @@ class Store:
             return []
         k = self.keys
         now = now_ms()
-        game_keys: list[str] = []
-        token_keys: list[str] = []
-        records: list[dict[str, Any]] = []
-        snapshots: list[str] = []
+        #: bucket -> (game keys, token keys, records, snapshots): one CREATE script per bucket (one slot each)
+        groups: dict[int, tuple[list[str], list[str], list[dict[str, Any]], list[str]]] = {}
         metas: list[Meta] = []
         for c in games:
+            bucket = bucket_of(c.game_id)
+            game_keys, token_keys, records, snapshots = groups.setdefault(bucket, ([], [], [], []))
             state = c.state
             state_text, digest = _serialise(state)
             status = status_of(state)
@@ -214,13 +231,17 @@ class Store:
                 "x": str(now + self.token_ttl_after_end_ms),
             })
             game_keys += [k.meta(c.game_id), k.snap(c.game_id), k.events(c.game_id)]
-            token_keys += [k.token(h) for h in c.token_hashes.values()]
+            token_keys += [k.token(bucket, h) for h in c.token_hashes.values()]
             snapshots.append(state_text)
-        await self._create(
-            keys={"active": k.active, "finished": k.finished, "clock": k.clock, "bot_wait": k.bot_wait,
-                  "touched": k.touched, "games": game_keys + token_keys},
-            args={"now": str(now), "records": dumps(records), "snapshots": snapshots},
-        )
+        await asyncio.gather(*(
+            self._durably(
+                self._create,
+                keys={"active": k.active(b), "finished": k.finished(b), "clock": k.clock(b),
+                      "bot_wait": k.bot_wait(b), "touched": k.touched(b), "games": game_keys + token_keys},
+                args={"now": str(now), "records": dumps(records), "snapshots": snapshots},
+            )
+            for b, (game_keys, token_keys, records, snapshots) in groups.items()
+        ))
         for c, parsed in zip(games, metas):
             self._remember(c.game_id, 0, c.state)
             self._remember_meta(parsed)
@@ -326,82 +347,93 @@ class Store:
             entries, hashes = await pipe.execute()
         return list(entries), {s: h for s, h in enumerate(hashes) if h is not None}
 
-    async def token_owner(self, token_hash: str) -> tuple[str, int] | None:
-        raw = await self.redis.get(self.keys.token(token_hash))
+    async def token_owner(self, bucket: int, token_hash: str) -> tuple[str, int] | None:
+        """The (game id, seat) a live token of `bucket` speaks for (its bucket: tokens.bucket_of_token)."""
+        raw = await self.redis.get(self.keys.token(bucket, token_hash))
         if not raw:
             return None
         game_id, seat = raw.rsplit(":", 1)
         return game_id, int(seat)
 
     async def list_games(self, status: str, game: str, limit: int) -> list[Meta]:
-        """Games of `status` ("" = any; "finished" and "aborted" games share the index of ended games)."""
-        zsets = {"active": [self.keys.active], "finished": [self.keys.finished], "aborted": [self.keys.finished]}.get(
-            status, [self.keys.active, self.keys.finished]
-        )
+        """Games of `status` ("" = any; "finished" and "aborted" games share the index of ended games), newest
+        first (the buckets' indexes merged: services/gamestate/buckets.py), looking at LIST_SCAN_LIMIT at most."""
+        k = self.keys
+        indexes = {"active": [k.active], "finished": [k.finished], "aborted": [k.finished]}.get(
+            status, [k.active, k.finished])
         found: list[Meta] = []
-        for zkey in zsets:
+        scanned = 0
+        async for entries in buckets.merged(self.redis, indexes, newest_first=True):
+            scanned += len(entries)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for game_id, _created in entries:
+                    pipe.hgetall(k.meta(game_id))
+                hashes = await pipe.execute()
+            for (game_id, _created), h in zip(entries, hashes):
+                if h and (not game or h["game"] == game) and (not status or h["status"] == status):
+                    found.append(Meta.from_hash(game_id, h))
+            if len(found) >= limit or scanned >= LIST_SCAN_LIMIT:
+                break
+        found.sort(key=lambda m: m.created_ms, reverse=True)
+        return found[:limit]
+
+    async def _due(self, index: Callable[[int], str], until: float, limit: int) -> list[str]:
+        """The ids scored at most `until` in a per-bucket index, earliest first, at most `limit`."""
+        replies = await buckets.per_bucket(self.redis, lambda pipe, b: pipe.zrangebyscore(
+            index(b), "-inf", until, start=0, num=limit, withscores=True))
+        due = sorted((score, game_id) for entries in replies for game_id, score in entries)
+        return [game_id for _score, game_id in due[:limit]]
+
+    async def due_clocks(self, now: int, limit: int = 100) -> list[str]:
+        return await self._due(self.keys.clock, now, limit)
+
+    async def idle_since(self, before_ms: int, limit: int = 100) -> list[str]:
+        """Active games whose last commit is older than `before_ms` (the inactivity sweep)."""
+        return await self._due(self.keys.touched, before_ms, limit)
+
+    async def touch(self, game_id: str, at_ms: int) -> None:
+        """Look at an active game again for inactivity as if it had last changed at `at_ms`."""
+        await self.redis.zadd(self.keys.touched(bucket_of(game_id)), {game_id: at_ms}, xx=True)
+
+    async def index_untouched(self, chunk: int = 500) -> int:
+        """Give every active game without an inactivity entry one (games created before the index existed),
+        scored by its last commit; returns how many were added. Idempotent: any instance may run it."""
+        added = 0
+        for b in range(BUCKETS):
             start = 0
-            while len(found) < limit and start < 10_000:
-                ids = await self.redis.zrevrange(zkey, start, start + 199)
+            while True:
+                ids = await self.redis.zrange(self.keys.active(b), start, start + chunk - 1)
                 if not ids:
                     break
                 start += len(ids)
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for game_id in ids:
-                        pipe.hgetall(self.keys.meta(game_id))
-                    hashes = await pipe.execute()
-                for game_id, h in zip(ids, hashes):
-                    if h and (not game or h["game"] == game) and (not status or h["status"] == status):
-                        found.append(Meta.from_hash(game_id, h))
-        found.sort(key=lambda m: m.created_ms, reverse=True)
-        return found[:limit]
-
-    async def due_clocks(self, now: int, limit: int = 100) -> list[str]:
-        return await self.redis.zrangebyscore(self.keys.clock, "-inf", now, start=0, num=limit)
-
-    async def idle_since(self, before_ms: int, limit: int = 100) -> list[str]:
-        """Active games whose last commit is older than `before_ms` (the inactivity sweep)."""
-        return await self.redis.zrangebyscore(self.keys.touched, "-inf", before_ms, start=0, num=limit)
-
-    async def touch(self, game_id: str, at_ms: int) -> None:
-        """Look at an active game again for inactivity as if it had last changed at `at_ms`."""
-        await self.redis.zadd(self.keys.touched, {game_id: at_ms}, xx=True)
-
-    async def index_untouched(self, chunk: int = 500) -> int:
-        """Give every active game without an inactivity entry one (games created before the index existed),
-        scored by its last commit; returns how many were added. Idempotent: any instance may run it."""
-        added, start = 0, 0
-        while True:
-            ids = await self.redis.zrange(self.keys.active, start, start + chunk - 1)
-            if not ids:
-                return added
-            start += len(ids)
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for game_id in ids:
-                    pipe.hget(self.keys.meta(game_id), "updated_ms")
-                updated = await pipe.execute()
-            stamps = {g: int(u) for g, u in zip(ids, updated) if u is not None}
-            if stamps:
-                added += await self.redis.zadd(self.keys.touched, stamps, nx=True)
+                        pipe.hget(self.keys.meta(game_id), "updated_ms")
+                    updated = await pipe.execute()
+                stamps = {g: int(u) for g, u in zip(ids, updated) if u is not None}
+                if stamps:
+                    added += await self.redis.zadd(self.keys.touched(b), stamps, nx=True)
+        return added
 
     async def arm_bot_wait(self, game_id: str, due_ms: int) -> None:
-        await self.redis.zadd(self.keys.bot_wait, {game_id: due_ms})
+        await self.redis.zadd(self.keys.bot_wait(bucket_of(game_id)), {game_id: due_ms})
 
     async def due_bot_waits(self, now: int, limit: int = 100) -> list[str]:
-        return await self.redis.zrangebyscore(self.keys.bot_wait, "-inf", now, start=0, num=limit)
+        return await self._due(self.keys.bot_wait, now, limit)
 
     async def claim_bot_wait(self, game_id: str, now: int, next_due: int) -> bool:
         """True for exactly one of the instances racing for the same due entry. The claim moves the entry to
         `next_due` instead of removing it, so an instance killed right after claiming leaves a timer."""
-        return bool(await self._claim_wait(keys={"bot_wait": self.keys.bot_wait},
+        return bool(await self._claim_wait(keys={"bot_wait": self.keys.bot_wait(bucket_of(game_id))},
                                            args={"game_id": game_id, "now": now, "next_due": next_due}))
 
     async def release_bot_wait(self, game_id: str, due: int) -> None:
         """Drop the entry a claim set to `due`, unless a commit has re-armed it since."""
-        await self._release_wait(keys={"bot_wait": self.keys.bot_wait}, args={"game_id": game_id, "due": due})
+        await self._release_wait(keys={"bot_wait": self.keys.bot_wait(bucket_of(game_id))},
+                                 args={"game_id": game_id, "due": due})
 
     async def count_active(self) -> int:
-        return await self.redis.zcard(self.keys.active)
+        return sum(await buckets.per_bucket(self.redis, lambda pipe, b: pipe.zcard(self.keys.active(b))))
 
     # ------------------------------------------------------------------ writes
 
@@ -430,11 +462,11 @@ class Store:
         for name, value in c.extra_meta.items():
             extra += [name, value]
         idem_key = k.idem(game_id, c.seat, c.idem_key) if c.idem_key else k.idem(game_id, c.seat, "-")
-        reply = await self._commit(
+        reply = await self._durably(
+            self._commit,
             keys={"meta": k.meta(game_id), "log": k.log(game_id), "snap": k.snap(game_id),
-                  "events": k.events(game_id), "idem": idem_key, "active": k.active, "finished": k.finished,
-                  "clock": k.clock, "bot_wait": k.bot_wait, "idem_index": k.idem_index(game_id),
-                  "touched": k.touched},
+                  "events": k.events(game_id), "idem": idem_key, "idem_index": k.idem_index(game_id),
+                  **k.indexes(game_id)},
             args={
                 "expected": c.expected_version,
                 "entry": dumps(entry),
@@ -457,7 +489,7 @@ class Store:
                 "token_field": f"tok:{c.token_check[0]}" if c.token_check else "",
                 "token_hash": c.token_check[1] if c.token_check else "",
                 "bot_due": now + c.bot_wait_ms if c.bot_wait_ms is not None else 0,
-                "token_prefix": k.token(""),
+                "token_prefix": k.token_head(bucket_of(game_id)),
                 "tokens_expire": now + self.token_ttl_after_end_ms,
                 "extra": extra,
             },
@@ -479,29 +511,13 @@ class Store:
     async def set_token(self, game_id: str, seat: int, old_hash: str | None, new_hash: str | None) -> bool:
         """Replace a seat's token hash (revoke with new_hash=None) iff it is still old_hash. In a finished game
         the new token's index entry expires with the game's other tokens."""
-        k = self.keys
-        async with self.redis.pipeline(transaction=True) as pipe:
-            while True:
-                try:
-                    await pipe.watch(k.meta(game_id))
-                    current, status, updated = await pipe.hmget(k.meta(game_id), f"tok:{seat}", "status", "updated_ms")
-                    if current != old_hash:
-                        await pipe.unwatch()
-                        return False
-                    pipe.multi()
-                    if old_hash:
-                        pipe.delete(k.token(old_hash))
-                    if new_hash:
-                        pipe.hset(k.meta(game_id), f"tok:{seat}", new_hash)
-                        ended = status is not None and status != "active"
-                        expires = int(updated) + self.token_ttl_after_end_ms if ended else None
-                        pipe.set(k.token(new_hash), f"{game_id}:{seat}", pxat=expires)
-                    else:
-                        pipe.hdel(k.meta(game_id), f"tok:{seat}")
-                    await pipe.execute()
-                    return True
-                except aioredis.WatchError:
-                    continue
+        k, b = self.keys, bucket_of(game_id)
+        return bool(await self._set_token(
+            keys={"meta": k.meta(game_id), "old_token": k.token(b, old_hash or "-"),
+                  "new_token": k.token(b, new_hash or "-")},
+            args={"seat": seat, "old_hash": old_hash or "", "new_hash": new_hash or "",
+                  "entry": f"{game_id}:{seat}", "ttl_after_end": self.token_ttl_after_end_ms},
+        ))
 
     async def revoke_seat_token(self, game_id: str, seat: int) -> None:
         """Revoke whatever token the seat holds now (a seat handed to a bot; a rotation meanwhile is no escape)."""
@@ -509,6 +525,34 @@ class Store:
             current = await self.redis.hget(self.keys.meta(game_id), f"tok:{seat}")
             if current is None or await self.set_token(game_id, seat, current, None):
                 return
+
+    async def _durably(self, script: BoundScript, keys: dict[str, Any], args: dict[str, Any]) -> Any:
+        """Run a writing script; with wait_replicas, WAIT on the same connection (WAIT counts the replicas that
+        hold this connection's writes) for that many replicas before the caller acknowledges anything. Fewer
+        within wait_timeout_ms: UNAVAILABLE (the write may survive a failover or not; a retry with the same
+        idempotency key answers its outcome), never an acknowledgement that a failover could take back."""
+        if not self.wait_replicas:
+            return await script(keys=keys, args=args)
+        k, a = script.script.ordered(keys, args)
+        route = {"target_nodes": self.redis.get_node_from_key(k[0])} if self._cluster else {}
+        for attempt in range(2):
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.evalsha(script.registered.sha, len(k), *k, *a)
+                pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms, **route)
+                reply, acked = await pipe.execute(raise_on_error=False)
+            if isinstance(reply, NoScriptError) and not attempt:
+                await self.redis.script_load(script.script.source)  # Redis lost its scripts (a restart)
+                continue
+            if isinstance(reply, Exception):
+                raise reply
+            if isinstance(acked, Exception) or int(acked) < self.wait_replicas:
+                metrics.REPLICA_WAIT_SHORT.inc()
+                raise errors.unavailable(
+                    f"the change was written but {acked!s} of REDIS_WAIT_REPLICAS={self.wait_replicas} replicas "
+                    f"confirmed it within {self.wait_timeout_ms} ms; retry with the same idempotency key to learn "
+                    "its outcome")
+            return reply
+        raise AssertionError("unreachable")
 
     # ------------------------------------------------------------------ cache
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 
 from services.gamestate import metrics
 from services.gamestate.service import GameStateService
@@ -17,10 +18,16 @@ from services.gamestate.service import GameStateService
 log = logging.getLogger(__name__)
 
 
+#: How often the active-games gauge is refreshed (one ZCARD per bucket: not at every sweep).
+GAUGE_EVERY_S = 5.0
+
+
 async def run_sweeper(service: GameStateService, interval_s: float, stop: asyncio.Event) -> None:
     """Sweep expired turn clocks, stalled bot waits and inactive games every interval_s until `stop` is set;
-    refresh the active-games gauge."""
+    refresh the active-games gauge every GAUGE_EVERY_S. Each sweep reads every bucket's index (one pipeline per
+    index: services/gamestate/keys.py)."""
     indexed = service.endings.inactive_game_ms <= 0  # games of earlier releases join the inactivity index once
+    gauged = 0.0
     while not stop.is_set():
         try:
             if not indexed:
@@ -29,7 +36,9 @@ async def run_sweeper(service: GameStateService, interval_s: float, stop: asynci
             await service.clock.sweep_once()
             await service.bots.redispatch_stalled()
             await service.endings.sweep_inactive()
-            metrics.ACTIVE_GAMES.set(await service.store.count_active())
+            if time.monotonic() - gauged >= GAUGE_EVERY_S:
+                metrics.ACTIVE_GAMES.set(await service.store.count_active())
+                gauged = time.monotonic()
         except Exception:
             if stop.is_set():
                 return

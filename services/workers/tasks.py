@@ -30,7 +30,7 @@ def mover() -> Mover:
     global _MOVER
     if _MOVER is None:
         settings = CONFIG.settings
-        redis = sync_redis(settings.redis_url, decode_responses=True)
+        redis = sync_redis(settings.redis_url, cluster=settings.redis_cluster, decode_responses=True)
         _MOVER = Mover(
             redis=redis,
             prefix=settings.key_prefix,

@@ -11,7 +11,7 @@ import redis
 
 from services.accounts.keys import Keys as GatewayKeys
 from services.common.settings import Settings
-from services.gamestate.keys import Keys
+from services.gamestate.keys import Keys, bucket_of
 from services.ops_exporter import OpsMetrics, Sampler
 from tests.redis_required import redis_db, require_redis
 from tests.run_id import RUN
@@ -49,7 +49,8 @@ def test_sampler_reads_queue_games_and_matchmaking(rdb):
     client.hset(keys.meta("g1"), mapping=_meta("opensky", [1], {1: "random"}, int((now - 40) * 1000)))
     client.hset(keys.meta("g2"), mapping=_meta("opensky", [0], {1: "random"}, int((now - 90) * 1000)))
     client.hset(keys.meta("g3"), mapping={**_meta("blueskies", [], {}, 0), "status": "finished"})
-    client.zadd(keys.active, {"g1": 1, "g2": 2, "g3": 3})
+    for gid, created in {"g1": 1, "g2": 2, "g3": 3}.items():
+        client.zadd(keys.active(bucket_of(gid)), {gid: created})
     for task in ("t-old", "t-new"):  # kombu LPUSHes: the oldest message ends up last
         client.lpush(settings.bot_queue, json.dumps({"headers": {"id": task, "task": "skyboard.bot_move"}}))
     client.zadd(gw.queue("opensky:2"), {"a": (now - 12) * 1000, "b": (now - 3) * 1000})
@@ -71,7 +72,8 @@ def test_sampler_reads_queue_games_and_matchmaking(rdb):
     sampler.sample(now + 7)  # the same task still heads the queue: it has waited 7 s
     assert _value(metrics, "skyboard_bot_queue_oldest_seconds") == pytest.approx(7)
     client.rpop(settings.bot_queue)  # a worker took it; the next one is new at the head
-    client.zrem(keys.active, "g1", "g2")
+    for gid in ("g1", "g2"):
+        client.zrem(keys.active(bucket_of(gid)), gid)
     sampler.sample(now + 8)
     assert _value(metrics, "skyboard_bot_queue_depth") == 1
     assert _value(metrics, "skyboard_bot_queue_oldest_seconds") == 0

@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from services.common.settings import Settings
+from services.gamestate.keys import Keys
 from services.gamestate.service import Registry
 from tests.gateway.conftest import Gateway, ServiceInstance, gateway_settings, new_prefix
 from tests.gateway.helpers import gateway_commands
@@ -140,7 +141,7 @@ def test_archived_games_show_the_time_control_they_had(slow_archiving_stack, rdb
     gw, service = slow_archiving_stack
 
     def meta(game_id: str) -> str:
-        return f"{service.settings.key_prefix}game:{{{game_id}}}:meta"
+        return Keys(service.settings.key_prefix).meta(game_id)
 
     with gw.client() as http:
         player = http.post("/v1/players", json={"name": "clocked"}).json()

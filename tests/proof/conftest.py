@@ -9,6 +9,7 @@ import pytest
 
 from services.dev.launch import RedisServer, free_port
 from tests.services.conftest import (  # noqa: F401 (pytest fixtures)
+    broker,
     client,
     instance,
     loop_thread,

@@ -45,9 +45,9 @@ def leftover_keys(rdb: redis.Redis, prefix: str, game_ids: list[str]) -> list[st
     left = []
     for key in rdb.scan_iter(match=f"{prefix}*", count=1000):
         is_token = key.startswith(f"{prefix}token:")
-        if (is_token and (rdb.get(key) or "").rsplit(":", 1)[0] in ids) or any(f"{{{gid}}}" in key for gid in ids):
+        if (is_token and (rdb.get(key) or "").rsplit(":", 1)[0] in ids) or any(f"}}:{gid}:" in key for gid in ids):
             left.append(key)
-        elif key in (f"{prefix}games:finished", f"{prefix}games:active", f"{prefix}clock", f"{prefix}botwait"):
+        elif key.startswith(tuple(f"{prefix}{i}:" for i in ("games:finished", "games:active", "clock", "botwait"))):
             left += [f"{key}#{m}" for m in rdb.zrange(key, 0, -1) if m in ids]
     return left
 

@@ -22,7 +22,7 @@ from services.common.settings import Settings
 from services.gamestate.client_sync import AdminClient, GameClient
 from services.gamestate.server import Running, start
 from services.gamestate.service import Registry
-from tests.redis_required import require_redis
+from tests.redis_required import require_redis, test_redis
 from tests.run_id import RUN
 from tests.service_secret import SERVICE_SECRET
 from tests.services import toygame
@@ -37,20 +37,31 @@ def redis_url() -> str:
 
 @pytest.fixture
 def rdb(redis_url: str) -> Iterator[redis.Redis]:
-    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    """The run's Redis: a cluster client under `make test-cluster` (tests/redis_required.py)."""
+    client = test_redis(redis_url, decode_responses=True)
     yield client
     client.close()
 
 
 @pytest.fixture
-def prefix(rdb: redis.Redis) -> Iterator[str]:
+def broker(redis_url: str) -> Iterator[redis.Redis]:
+    """The Celery broker's Redis, where bot tasks queue: REDIS_URL, or CELERY_BROKER_URL (a standalone Redis: Celery
+    has no cluster support, so `make test-cluster` points it at one)."""
+    client = redis.Redis.from_url(os.environ.get("CELERY_BROKER_URL") or redis_url, decode_responses=True)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def prefix(rdb: redis.Redis, broker: redis.Redis) -> Iterator[str]:
     """A key prefix of this test alone; every key under it (and its Celery queue) is deleted after."""
     value = f"sbtest{RUN}:{uuid.uuid4().hex[:10]}:"
     yield value
-    for pattern in (f"{value}*", f"_kombu.binding.{value}*"):
-        keys = list(rdb.scan_iter(match=pattern, count=1000))
-        if keys:
-            rdb.delete(*keys)
+    for client in (rdb, broker):
+        for pattern in (f"{value}*", f"_kombu.binding.{value}*"):
+            keys = list(client.scan_iter(match=pattern, count=1000))
+            if keys:
+                client.delete(*keys)
 
 
 @pytest.fixture

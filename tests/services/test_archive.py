@@ -10,6 +10,7 @@ import grpc
 from services.archive.db import make_engine
 from services.archive.repository import ArchiveRepository
 from services.gamestate.archiver import Archiver
+from services.gamestate.keys import Keys
 from services.gamestate.pb import pb2
 from services.gamestate.service import GameStateService
 from tests.services.archive_helpers import archived, finished_games, leftover_keys, replayed_digest
@@ -43,7 +44,7 @@ def test_finished_games_leave_redis_and_every_read_falls_back_to_sql(
     move = client.legal_actions(keyed.game_id, keyed.token(seat)).actions[0]
     client.submit(keyed.game_id, keyed.token(seat), move, 0, idempotency_key="k1")
     play_random([client], keyed, 2, random.Random(3))
-    assert rdb.keys(f"{prefix}game:{{{keyed.game_id}}}:idem:*")
+    assert rdb.keys(Keys(prefix).idem(keyed.game_id, 0, "*").replace(":0:*", ":*"))
     games = [keyed, *finished_games(client, 3, seed=11)]
     active = client.create_game("toybids", 2, seed=5)
     before = _views(client, games)
@@ -83,7 +84,7 @@ def test_a_crash_between_commit_and_delete_neither_loses_nor_duplicates(make_ins
         assert leftover_keys(rdb, prefix, ids)  # still in Redis
         assert inst.run(archiver.archive_once()) == 0  # the dead archiver's leases hold until they expire
         for gid in ids:
-            rdb.delete(f"{prefix}game:{{{gid}}}:archiving")
+            rdb.delete(Keys(prefix).archiving(gid))
         assert inst.run(archiver.archive_once()) == 2
         assert inst.run(repo.digests(ids)) == {r.game_id: r.digest for r in records}
     finally:

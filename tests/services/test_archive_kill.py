@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 from services.archive.db import make_engine
 from services.archive.models import ArchivedGameRow, ArchivedPlayerRow
 from services.dev.launch import start_announcing
+from services.gamestate.keys import Keys
 from tests.archive_db import own_archive
 from tests.services.archive_helpers import (
     archive_cli,
@@ -136,7 +137,7 @@ def test_archiver_killed_around_a_refused_game_loses_and_duplicates_nothing(
         assert leftover_keys(rdb, prefix, good) == []
         assert _counts(url, ids)[0] == dict.fromkeys(good, 1)  # every other game exactly once; not the refused one
         assert client.get_game(bad).status == "finished" and client.get_game(bad).digest == digests[bad]
-        assert int(rdb.hget(f"{prefix}game:{{{bad}}}:refused", "attempts")) >= 1
+        assert int(rdb.hget(Keys(prefix).refused(bad), "attempts")) >= 1
         stop_refusing(url)
         code, lines = archive_cli(url, settings, "retry", "--all")
         assert (code, lines) == (0, [{"game_id": bad, "outcome": "archived"}])

@@ -23,6 +23,7 @@ from sqlalchemy import event
 from services.archive.db import make_engine
 from services.archive.repository import ArchiveRepository
 from services.gamestate.archiver import Archiver
+from services.gamestate.keys import Keys
 from services.gamestate.pb import pb2
 from tests.archive_db import own_archive, require_postgres
 from tests.services.archive_helpers import (
@@ -91,7 +92,7 @@ def test_one_refused_game_leaves_its_batch_archived_and_waits_for_the_operator(
     good = [g for g in games if g is not bad]
     refuse(own_url, bad.game_id)
     before = _views(client, bad)
-    token_hashes = [v for f, v in rdb.hgetall(f"{prefix}game:{{{bad.game_id}}}:meta").items() if f.startswith("tok:")]
+    token_hashes = [v for f, v in rdb.hgetall(Keys(prefix).meta(bad.game_id)).items() if f.startswith("tok:")]
     assert token_hashes
     refused_before = _refusals("constraint")
     archiver, repo = _archiver(inst, own_url, batch=10)
@@ -263,7 +264,7 @@ def test_an_unreadable_record_and_a_digest_the_archive_contradicts_are_set_aside
     client = make_client(inst)
     games = finished_games(client, 4, seed=36)
     broken, contradicted = games[0], games[1]
-    rdb.hset(f"{prefix}game:{{{broken.game_id}}}:meta", "seed", "not a number")
+    rdb.hset(Keys(prefix).meta(broken.game_id), "seed", "not a number")
     archiver, repo = _archiver(inst, archive_url, batch=10, retry_s=0)  # ARCHIVE_RETRY_S=0: only an operator's
     try:
         (record,) = inst.run(archiver._read([contradicted.game_id]))
@@ -276,10 +277,10 @@ def test_an_unreadable_record_and_a_digest_the_archive_contradicts_are_set_aside
         assert held[contradicted.game_id]["kind"] == "mismatch"
         assert inst.run(archiver.archive_once()) == 0  # left aside, not tried again
         assert [(e["attempts"], e["retry_at_ms"]) for e in inst.run(archiver.quarantined())] == [(1, None)] * 2
-        rdb.delete(f"{prefix}game:{{{broken.game_id}}}:meta")  # a game gone from Redis some other way
+        rdb.delete(Keys(prefix).meta(broken.game_id))  # a game gone from Redis some other way
         assert inst.run(archiver.retry([broken.game_id])) == {broken.game_id: "gone"}
         assert [e["game_id"] for e in inst.run(archiver.quarantined())] == [contradicted.game_id]
-        assert not rdb.exists(f"{prefix}game:{{{broken.game_id}}}:refused")
+        assert not rdb.exists(Keys(prefix).refused(broken.game_id))
     finally:
         inst.run(repo.close())
     assert leftover_keys(rdb, prefix, [g.game_id for g in games[2:]]) == []

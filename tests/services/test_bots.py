@@ -13,41 +13,43 @@ import pytest
 import redis as redis_sync
 
 from services.common.bot_policy import background_list, human_lists
+from services.gamestate.keys import Keys
 from services.workers.loader import load_game_sync
 from tests.services.helpers import expect_error
 
 
-def _queued(rdb, queue: str) -> list[tuple[str, list]]:
+def _queued(broker, queue: str) -> list[tuple[str, list]]:
     """(task name, args) of the Celery messages waiting in `queue`, oldest first."""
     out = []
-    for raw in reversed(rdb.lrange(queue, 0, -1)):  # kombu LPUSHes, workers BRPOP
+    for raw in reversed(broker.lrange(queue, 0, -1)):  # kombu LPUSHes, workers BRPOP
         message = json.loads(raw)
         body = json.loads(base64.b64decode(message["body"]))
         out.append((message["headers"]["task"], body[0]))
     return out
 
 
-def _follow_ups(rdb, settings) -> list[tuple[str, list]]:
+def _follow_ups(broker, settings) -> list[tuple[str, list]]:
     """The queued follow-ups (priority 0: a human waits, queued by a bot's or the platform's commit)."""
-    return _queued(rdb, human_lists(settings.bot_queue)[0])
+    return _queued(broker, human_lists(settings.bot_queue)[0])
 
 
-def _firsts(rdb, settings) -> list[tuple[str, list]]:
+def _firsts(broker, settings) -> list[tuple[str, list]]:
     """The queued first decisions (priority 3: a human waits, queued by a human's move, a creation, a re-dispatch)."""
-    return _queued(rdb, human_lists(settings.bot_queue)[1])
+    return _queued(broker, human_lists(settings.bot_queue)[1])
 
 
-def test_bot_seat_tasks_are_queued_and_the_worker_path_acts(make_instance, make_client, rdb, settings, registry):
+def test_bot_seat_tasks_are_queued_and_the_worker_path_acts(make_instance, make_client, rdb, settings, registry,
+                                                             broker):
     client = make_client(make_instance())
     game = client.create_game("toybids", 3, seed=51, bots={1: "random", 2: "mcts-normal"})
     assert [s.bot for s in game.seats] == [None, "random", "mcts-normal"]
     assert game.seats[0].token and game.seats[1].token is None and game.seats[2].token is None
     gid = game.game_id
-    assert _firsts(rdb, settings) == [("skyboard.bot_move", [gid, 1, 0]), ("skyboard.bot_move", [gid, 2, 0])]
+    assert _firsts(broker, settings) == [("skyboard.bot_move", [gid, 1, 0]), ("skyboard.bot_move", [gid, 2, 0])]
 
     hand0 = client.get_game(gid, game.token(0)).view["hand"]
     client.submit(gid, game.token(0), {"type": "bid", "card": hand0[0]}, 0)
-    assert _firsts(rdb, settings)[2:] == [
+    assert _firsts(broker, settings)[2:] == [
         ("skyboard.bot_move", [gid, 1, 1]),
         ("skyboard.bot_move", [gid, 2, 1]),
     ]
@@ -65,7 +67,7 @@ def test_bot_seat_tasks_are_queued_and_the_worker_path_acts(make_instance, make_
     assert first.version == 2 and duplicate.replayed and duplicate.version == 2
     assert client.get_game(gid).version == 2
     # a bot's move leaves the other bot to act while the human waits: a follow-up, ahead of first decisions
-    assert _follow_ups(rdb, settings) == [("skyboard.bot_move", [gid, 2, 2])] and len(_firsts(rdb, settings)) == 4
+    assert _follow_ups(broker, settings) == [("skyboard.bot_move", [gid, 2, 2])] and len(_firsts(broker, settings)) == 4
 
     # the internal call acts only for bot seats, and only with the service credential
     expect_error(grpc.StatusCode.FAILED_PRECONDITION, admin.submit_bot, gid, 1, action, 2)  # already bid
@@ -82,14 +84,14 @@ def test_load_game_sync_replays_the_log_tail_after_the_snapshot(make_instance, m
         action = client.legal_actions(game.game_id, game.token(seat)).actions[-1]
         client.submit(game.game_id, game.token(seat), action, version)
     sync = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
-    assert sync.hget(f"{settings.key_prefix}game:{{{game.game_id}}}:snap", "version") == "0"
+    assert sync.hget(Keys(settings.key_prefix).snap(game.game_id), "version") == "0"
     loaded = load_game_sync(sync, settings.key_prefix, game.game_id, registry.get)
     sync.close()
     assert loaded.version == 3 and loaded.state.digest() == client.get_game(game.game_id).digest
 
 
 def test_a_game_waiting_on_a_bot_is_requeued_once_per_period_across_instances(make_instance, make_client, rdb,
-                                                                               settings):
+                                                                               settings, broker):
     a = make_client(make_instance(bot_redispatch_s=0.4))
     make_instance(bot_redispatch_s=0.4)  # a second sweeper racing for the same due entries
     game = a.create_game("toybids", 2, seed=53, bots={1: "random"})
@@ -97,8 +99,8 @@ def test_a_game_waiting_on_a_bot_is_requeued_once_per_period_across_instances(ma
     start = time.monotonic()
     a.submit(game.game_id, game.token(0), {"type": "bid", "card": hand0[0]}, 0)  # now only the bot must act
     time.sleep(1.0)
-    queued = _firsts(rdb, settings)  # the creation's, the human's move's, then the re-dispatches (first decisions)
-    assert _follow_ups(rdb, settings) == []
+    queued = _firsts(broker, settings)  # the creation's, the human's move's, then the re-dispatches (first decisions)
+    assert _follow_ups(broker, settings) == []
     elapsed = time.monotonic() - start
     assert queued[:2] == [("skyboard.bot_move", [game.game_id, 1, 0]), ("skyboard.bot_move", [game.game_id, 1, 1])]
     assert set(map(str, queued[2:])) == {str(("skyboard.bot_move", [game.game_id, 1, 1]))}
@@ -109,7 +111,7 @@ def test_a_game_waiting_on_a_bot_is_requeued_once_per_period_across_instances(ma
 def test_the_redispatch_wait_is_the_waiting_level_budget_plus_the_margin(make_instance, make_client, rdb, settings):
     """A slow level is not re-queued while it may still be thinking: due = its budget + BOT_REDISPATCH_S."""
     from services.gamestate.bots import level_budget_seconds
-    from services.gamestate.keys import Keys
+    from services.gamestate.keys import Keys, bucket_of
 
     assert level_budget_seconds("random") == 0.0 and level_budget_seconds("mcts-normal") == 1.0
     assert level_budget_seconds("no-such-level") == 0.0
@@ -118,13 +120,14 @@ def test_the_redispatch_wait_is_the_waiting_level_budget_plus_the_margin(make_in
     fast = client.create_game("toybids", 2, seed=54, bots={1: "random"}).game_id
     slow = client.create_game("toybids", 2, seed=55, bots={1: "mcts-normal"}).game_id
     after = time.time() * 1000
-    due = dict(rdb.zrange(Keys(settings.key_prefix).bot_wait, 0, -1, withscores=True))
+    keys = Keys(settings.key_prefix)
+    due = {g: rdb.zscore(keys.bot_wait(bucket_of(g)), g) for g in (fast, slow)}
     assert before + 7_000 <= due[fast] <= after + 7_000
     assert before + 8_000 <= due[slow] <= after + 8_000
 
 
 def test_a_service_killed_between_commit_and_queueing_still_leaves_the_bot_a_timer(make_instance, make_client, rdb,
-                                                                                   settings):
+                                                                                   settings, broker):
     """The creation and every commit arm the re-dispatch timer in the same atomic write as the new state.
     Instance `a` stands for a service SIGKILLed right after each commit: its post-commit work (queueing the
     bot move, arming the timer) never runs. Another instance's sweeper must still queue the bot's move."""
@@ -136,29 +139,29 @@ def test_a_service_killed_between_commit_and_queueing_still_leaves_the_bot_a_tim
     a.running.service.pipeline.settle = killed_after_commit
     client = make_client(a)
     game = client.create_game("toybids", 2, seed=56, bots={1: "random"})
-    assert _firsts(rdb, settings) == []  # the "killed" instance queued nothing
+    assert _firsts(broker, settings) == []  # the "killed" instance queued nothing
     make_instance(bot_redispatch_s=0.4)  # a surviving instance, whose sweeper finds the armed timer
     deadline = time.monotonic() + 10
-    while not _firsts(rdb, settings) and time.monotonic() < deadline:
+    while not _firsts(broker, settings) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert _firsts(rdb, settings)[:1] == [("skyboard.bot_move", [game.game_id, 1, 0])]
+    assert _firsts(broker, settings)[:1] == [("skyboard.bot_move", [game.game_id, 1, 0])]
 
     hand0 = client.get_game(game.game_id, game.token(0)).view["hand"]
     client.submit(game.game_id, game.token(0), {"type": "bid", "card": hand0[0]}, 0)  # only the bot acts now
     target = ("skyboard.bot_move", [game.game_id, 1, 1])
-    while target not in _firsts(rdb, settings) and time.monotonic() < deadline:
+    while target not in _firsts(broker, settings) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert target in _firsts(rdb, settings)
+    assert target in _firsts(broker, settings)
 
 
 def test_claiming_a_due_bot_wait_moves_it_on_rather_than_removing_it(make_instance, rdb, settings):
     """An instance killed right after its claim must not take the timer with it: the claim re-arms it one
     period on, and only a release with that same due time (nothing re-armed it since) drops it."""
-    from services.gamestate.keys import Keys
+    from services.gamestate.keys import Keys, bucket_of
 
     inst = make_instance(sweeper=False)
     store = inst.running.service.store
-    key = Keys(settings.key_prefix).bot_wait
+    key = Keys(settings.key_prefix).bot_wait(bucket_of("g-claim"))
     inst.run(store.arm_bot_wait("g-claim", 1_000))
     assert inst.run(store.claim_bot_wait("g-claim", 2_000, 5_000)) is True
     assert rdb.zscore(key, "g-claim") == 5_000
@@ -169,7 +172,7 @@ def test_claiming_a_due_bot_wait_moves_it_on_rather_than_removing_it(make_instan
     assert rdb.zscore(key, "g-claim") is None
 
 
-def test_decisions_a_human_waits_on_are_queued_before_bot_only_games(make_instance, make_client, rdb, settings):
+def test_decisions_a_human_waits_on_are_queued_before_bot_only_games(make_instance, make_client, rdb, settings, broker):
     """Celery priority 3 (kombu's priority-3 list, which workers pop before the priority-9 one) for a human-waiting
     game's first decisions, 9 (the priority-9 list) in a game of bots only; every task carries the time it was
     queued."""
@@ -180,19 +183,19 @@ def test_decisions_a_human_waits_on_are_queued_before_bot_only_games(make_instan
     bots_only = client.create_game("toybids", 2, seed=57, bots={0: "random", 1: "random"}).game_id
     with_human = client.create_game("toybids", 3, seed=58, bots={1: "random", 2: "random"})
     after = time.time()
-    assert _firsts(rdb, settings) == [("skyboard.bot_move", [with_human.game_id, 1, 0]),
+    assert _firsts(broker, settings) == [("skyboard.bot_move", [with_human.game_id, 1, 0]),
                                       ("skyboard.bot_move", [with_human.game_id, 2, 0])]
-    assert _queued(rdb, background_list(settings.bot_queue)) == [
+    assert _queued(broker, background_list(settings.bot_queue)) == [
         ("skyboard.bot_move", [bots_only, 0, 0]), ("skyboard.bot_move", [bots_only, 1, 0])]
     follow_ups, firsts = human_lists(settings.bot_queue)
-    for raw in rdb.lrange(firsts, 0, -1) + rdb.lrange(background_list(settings.bot_queue), 0, -1):
+    for raw in broker.lrange(firsts, 0, -1) + broker.lrange(background_list(settings.bot_queue), 0, -1):
         assert before <= json.loads(raw)["headers"][SENT_AT] <= after
-    assert rdb.llen(follow_ups) == 0
+    assert broker.llen(follow_ups) == 0
     # a human who resigns to a bot leaves a game of bots only (3 players: it is played out,
     # services/common/standings.py):
     # its decisions go to the back
     client.resign(with_human.game_id, with_human.token(0), bot_level="random")
-    assert ("skyboard.bot_move", [with_human.game_id, 0, 1]) in _queued(rdb, background_list(settings.bot_queue))
+    assert ("skyboard.bot_move", [with_human.game_id, 0, 1]) in _queued(broker, background_list(settings.bot_queue))
 
 
 def test_the_tier_lists_are_kombus_priority_lists():
@@ -219,7 +222,7 @@ def test_the_tier_lists_are_kombus_priority_lists():
 
 @pytest.mark.parametrize("follow_ups_first", [True, False])
 def test_a_bots_move_queues_a_follow_up_and_a_humans_a_first_decision(follow_ups_first, make_instance, make_client,
-                                                                       rdb, settings, registry):
+                                                                       rdb, settings, registry, broker):
     """Who made the commit decides the tier: a human's move (or the creation) queues the bots it leaves to act as
     first decisions, a bot's move (SubmitBotAction) as follow-ups while a human still plays the game, nothing
     queues at priority 0 in a game of bots only. BOT_FOLLOW_UPS_FIRST=false queues follow-ups as first decisions
@@ -231,35 +234,36 @@ def test_a_bots_move_queues_a_follow_up_and_a_humans_a_first_decision(follow_ups
     task = lambda seat, version: ("skyboard.bot_move", [gid, seat, version])  # noqa: E731
     hand0 = client.get_game(gid, game.token(0)).view["hand"]
     client.submit(gid, game.token(0), {"type": "bid", "card": hand0[0]}, 0)  # a human's move: v1
-    assert _firsts(rdb, settings) == [task(1, 0), task(2, 0), task(1, 1), task(2, 1)]
+    assert _firsts(broker, settings) == [task(1, 0), task(2, 0), task(1, 1), task(2, 1)]
     sync = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
     action = load_game_sync(sync, settings.key_prefix, gid, registry.get).state.legal_actions(1)[0].to_json()
     admin.submit_bot(gid, 1, action, 1, idempotency_key=f"bot:{gid}:1:1")  # a bot's move: v2, seat 2 still to act
     if follow_ups_first:
-        assert _follow_ups(rdb, settings) == [task(2, 2)] and _firsts(rdb, settings)[4:] == []
+        assert _follow_ups(broker, settings) == [task(2, 2)] and _firsts(broker, settings)[4:] == []
     else:
-        assert _follow_ups(rdb, settings) == [] and _firsts(rdb, settings)[4:] == [task(2, 2)]
+        assert _follow_ups(broker, settings) == [] and _firsts(broker, settings)[4:] == [task(2, 2)]
     bots_only = client.create_game("toybids", 2, seed=60, bots={0: "random", 1: "random"}).game_id
     state = load_game_sync(sync, settings.key_prefix, bots_only, registry.get).state
     sync.close()
     admin.submit_bot(bots_only, 0, state.legal_actions(0)[0].to_json(), 0, idempotency_key=f"bot:{bots_only}:0:0")
-    assert _queued(rdb, background_list(settings.bot_queue))[-1] == ("skyboard.bot_move", [bots_only, 1, 1])
-    assert len(_follow_ups(rdb, settings)) == (1 if follow_ups_first else 0)  # no human waits: not a follow-up
+    assert _queued(broker, background_list(settings.bot_queue))[-1] == ("skyboard.bot_move", [bots_only, 1, 1])
+    assert len(_follow_ups(broker, settings)) == (1 if follow_ups_first else 0)  # no human waits: not a follow-up
 
 
-def test_the_auto_play_of_a_handed_over_seat_queues_follow_ups(make_instance, make_client, rdb, settings):
+def test_the_auto_play_of_a_handed_over_seat_queues_follow_ups(make_instance, make_client, rdb, settings, broker):
     """A resigned seat no bot plays (ZOMBIE_BOT_LEVEL="", the fixture's) is auto-played by the platform: the bot
     decision that commit leaves is a follow-up, like one after a bot's move."""
     client = make_client(make_instance())
     game = client.create_game("toybids", 3, seed=61, bots={2: "random"})
     gid = game.game_id
-    assert _firsts(rdb, settings) == [("skyboard.bot_move", [gid, 2, 0])]
+    assert _firsts(broker, settings) == [("skyboard.bot_move", [gid, 2, 0])]
     client.resign(gid, game.token(1))  # v1 the resignation, v2 seat 1's bid auto-played
     assert client.get_game(gid).version == 2
-    assert _follow_ups(rdb, settings) == [("skyboard.bot_move", [gid, 2, 2])]
+    assert _follow_ups(broker, settings) == [("skyboard.bot_move", [gid, 2, 2])]
 
 
-def test_a_turn_clock_default_queues_by_whose_seat_timed_out(make_instance, make_client, rdb, settings, registry):
+def test_a_turn_clock_default_queues_by_whose_seat_timed_out(make_instance, make_client, rdb, settings, registry,
+                                                             broker):
     """The turn clock deciding for a human's seat is that human's move (first decisions follow); deciding for a
     bot's seat is the platform deciding for a bot (follow-ups follow)."""
     inst = make_instance(sweeper=False)
@@ -279,8 +283,8 @@ def test_a_turn_clock_default_queues_by_whose_seat_timed_out(make_instance, make
     sweep_after_deadlines()  # both bots time out (v2, v3): the round ends, everyone bids again
     view = client.get_game(gid)
     assert view.version == 3 and view.to_act == [0, 1, 2]
-    assert _follow_ups(rdb, settings) == [("skyboard.bot_move", [gid, 1, 3]), ("skyboard.bot_move", [gid, 2, 3])]
-    firsts = len(_firsts(rdb, settings))
+    assert _follow_ups(broker, settings) == [("skyboard.bot_move", [gid, 1, 3]), ("skyboard.bot_move", [gid, 2, 3])]
+    firsts = len(_firsts(broker, settings))
     sync = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
     state = load_game_sync(sync, settings.key_prefix, gid, registry.get).state
     sync.close()
@@ -289,4 +293,5 @@ def test_a_turn_clock_default_queues_by_whose_seat_timed_out(make_instance, make
         admin.submit_bot(gid, seat, state.legal_actions(seat)[0].to_json(), version)
     sweep_after_deadlines()  # the human's seat times out (v6): the next round's bot decisions are first decisions
     assert client.get_game(gid).version == 6
-    assert _firsts(rdb, settings)[firsts:] == [("skyboard.bot_move", [gid, 1, 6]), ("skyboard.bot_move", [gid, 2, 6])]
+    assert _firsts(broker, settings)[firsts:] == [("skyboard.bot_move", [gid, 1, 6]),
+                                                  ("skyboard.bot_move", [gid, 2, 6])]

@@ -6,6 +6,7 @@ import json
 import time
 
 from engine.core import canonical_json
+from services.gamestate.keys import Keys
 
 
 def _wait_finished(client, game_id, timeout=10.0):
@@ -25,7 +26,7 @@ def test_turn_clock_applies_the_default_once_with_two_instances(make_instance, m
     start = a.get_game(game.game_id)
     assert start.deadline_ms > 0 and start.turn_seconds == 0.3
     final = _wait_finished(b, game.game_id)  # nobody plays: every decision is left to the clock
-    entries = [json.loads(e) for e in rdb.lrange(f"{prefix}game:{{{game.game_id}}}:log", 0, -1)]
+    entries = [json.loads(e) for e in rdb.lrange(Keys(prefix).log(game.game_id), 0, -1)]
     # 3 rounds x 2 seats = 6 decisions, each taken once by the clock, never twice
     assert final.version == 6 == len(entries)
     assert [e["kind"] for e in entries] == ["timeout"] * 6
@@ -70,7 +71,7 @@ def test_a_sealed_choice_clock_runs_on_while_others_answer(make_instance, make_c
         if client.get_game(game.game_id).version >= 2:
             break
         time.sleep(0.05)
-    entry = json.loads(rdb.lindex(f"{prefix}game:{{{game.game_id}}}:log", 1))
+    entry = json.loads(rdb.lindex(Keys(prefix).log(game.game_id), 1))
     assert entry["kind"] == "timeout" and entry["seat"] == 1 and entry["at_ms"] >= first.deadlines[1]
     fresh = client.get_game(game.game_id)  # a new round: both seats get a fresh clock
     assert set(fresh.deadlines) == {0, 1} and min(fresh.deadlines.values()) >= entry["at_ms"] + 1000

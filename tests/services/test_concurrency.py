@@ -9,11 +9,12 @@ from concurrent.futures import ThreadPoolExecutor
 import grpc
 
 from services.gamestate.client import GameServiceError
+from services.gamestate.keys import Keys
 from tests.services.helpers import play_random
 
 
 def _log(rdb, prefix, game_id):
-    return rdb.lrange(f"{prefix}game:{{{game_id}}}:log", 0, -1)
+    return rdb.lrange(Keys(prefix).log(game_id), 0, -1)
 
 
 def test_two_instances_drive_the_same_game_to_the_same_digest(make_instance, make_client, rdb, prefix):

@@ -13,6 +13,7 @@ import pytest
 from engine.core import State
 from services.gamestate.client import MAX_BATCH, Created, GameServiceError, NewGame
 from services.gamestate.creation import MAX_BATCH as SERVICE_MAX_BATCH
+from services.gamestate.keys import Keys
 from services.gamestate.pb import pb2
 from services.gamestate.service import Registry
 from tests.services import toygame
@@ -164,7 +165,7 @@ def test_the_cached_metadata_of_new_games_is_what_redis_holds(instance, client, 
     ])
     store = instance.running.service.store
     for r in results:
-        parsed = Meta.from_hash(r.game_id, rdb.hgetall(f"{prefix}game:{{{r.game_id}}}:meta"))
+        parsed = Meta.from_hash(r.game_id, rdb.hgetall(Keys(prefix).meta(r.game_id)))
         assert store._metas[r.game_id] == parsed
     assert store._metas[results[0].game_id].deadlines, "the clocked game has running deadlines"
 

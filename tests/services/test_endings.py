@@ -15,6 +15,7 @@ import pytest
 
 from services.common.bot_policy import human_lists
 from services.gamestate.client_sync import GameClient
+from services.gamestate.keys import Keys, bucket_of
 from tests.services.helpers import expect_error
 
 C = grpc.StatusCode
@@ -46,7 +47,7 @@ def _clocked(make_instance, make_client, players: int = 2, **settings):
     return inst, client, game
 
 
-def test_three_timeouts_in_a_row_abandon_the_seat_to_the_zombie_bot(make_instance, make_client, rdb, settings):
+def test_three_timeouts_in_a_row_abandon_the_seat_to_the_zombie_bot(make_instance, make_client, rdb, settings, broker):
     inst, client, game = _clocked(make_instance, make_client, players=3, zombie_bot_level="greedy")
     for _round in range(3):  # seats 0 and 2 bid every round; seat 1 never does
         _bid(client, game, 0)
@@ -61,7 +62,7 @@ def test_three_timeouts_in_a_row_abandon_the_seat_to_the_zombie_bot(make_instanc
         {"seat": 2, "kind": "human", "status": "active", "bot_level": None},
     ]
     expect_error(C.UNAUTHENTICATED, client.get_game, game.game_id, game.token(1))  # its token is revoked
-    assert rdb.llen(human_lists(settings.bot_queue)[1]) == 1  # the zombie's first move: a first decision
+    assert broker.llen(human_lists(settings.bot_queue)[1]) == 1  # the zombie's first move: a first decision
     updates = list(islice(client.watch(game.game_id, game.token(0), after_version=0), 9))
     abandoned = [e for u in updates for e in u.events if e["type"] == "seat_abandoned"]
     assert abandoned == [{"type": "seat_abandoned", "seat": 1, "bot": "greedy", "reason": "timeouts", "timeouts": 3}]
@@ -70,7 +71,7 @@ def test_three_timeouts_in_a_row_abandon_the_seat_to_the_zombie_bot(make_instanc
 
 
 def test_a_two_player_game_ends_when_a_seat_is_abandoned_and_the_other_wins(make_instance, make_client, rdb,
-                                                                           settings):
+                                                                           settings, broker):
     """The platform's forfeit rule (services/common/standings.py): nobody is left to play against, so the game finishes
     at the third timeout, with the scores as they stood, and no zombie is queued."""
     inst, client, game = _clocked(make_instance, make_client, zombie_bot_level="greedy")
@@ -80,7 +81,7 @@ def test_a_two_player_game_ends_when_a_seat_is_abandoned_and_the_other_wins(make
     view = client.get_game(game.game_id)
     assert (view.status, view.winners, view.abandoned, view.to_act) == ("finished", [0], [1], [])
     assert view.deadlines == {}
-    assert rdb.llen(human_lists(settings.bot_queue)[1]) == 0
+    assert broker.llen(human_lists(settings.bot_queue)[1]) == 0
     expect_error(C.FAILED_PRECONDITION, _bid, client, game, 0)
     assert _sweep(inst) == 0  # no clock runs on a finished game
     last = list(client.watch(game.game_id, game.token(0), after_version=0))[-1]
@@ -113,7 +114,7 @@ def test_bot_seats_time_out_without_being_abandoned(make_instance, make_client):
     assert view.status == "finished" and view.abandoned == [] and view.bots == {1: "random"}
 
 
-def test_resigning_hands_the_seat_to_the_zombie_level(make_instance, make_client, rdb, settings):
+def test_resigning_hands_the_seat_to_the_zombie_level(make_instance, make_client, rdb, settings, broker):
     client = make_client(make_instance(zombie_bot_level="greedy"))
     game = client.create_game("toybids", 3, seed=13)
     assert client.resign(game.game_id, game.token(0)) == 1
@@ -121,7 +122,7 @@ def test_resigning_hands_the_seat_to_the_zombie_level(make_instance, make_client
     assert view.status == "active"  # two players are left: the zombie plays the seat out
     assert view.resigned == [0] and view.bots == {0: "greedy"}
     assert view.seats[0] == {"seat": 0, "kind": "human", "status": "resigned", "bot_level": "greedy"}
-    assert rdb.llen(human_lists(settings.bot_queue)[1]) == 1  # after a human's resignation: a first decision
+    assert broker.llen(human_lists(settings.bot_queue)[1]) == 1  # after a human's resignation: a first decision
     assert next(iter(client.watch(game.game_id, after_version=0))).events == [
         {"type": "seat_resigned", "seat": 0, "bot": "greedy"}]
 
@@ -233,11 +234,12 @@ def test_games_of_earlier_releases_join_the_inactivity_index(make_instance, make
     inst = make_instance(sweeper=False)
     client = make_client(inst)
     game = client.create_game("toybids", 2, seed=24)
-    stamp = rdb.zscore(f"{prefix}games:touched", game.game_id)
-    assert stamp == int(rdb.hget(f"{prefix}game:{{{game.game_id}}}:meta", "updated_ms"))
-    rdb.zrem(f"{prefix}games:touched", game.game_id)
+    touched = Keys(prefix).touched(bucket_of(game.game_id))
+    stamp = rdb.zscore(touched, game.game_id)
+    assert stamp == int(rdb.hget(Keys(prefix).meta(game.game_id), "updated_ms"))
+    rdb.zrem(touched, game.game_id)
     assert inst.run(inst.running.service.store.index_untouched()) == 1
-    assert rdb.zscore(f"{prefix}games:touched", game.game_id) == stamp
+    assert rdb.zscore(touched, game.game_id) == stamp
     client.abort(game.game_id, game.token(0))
     assert rdb.zscore(f"{prefix}games:touched", game.game_id) is None
 

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from services.gamestate.keys import Keys
 from services.gamestate.pb import pb2
 from tests.services.helpers import expect_error
 
@@ -18,8 +19,8 @@ C = grpc.StatusCode
 def _fingerprint(client, rdb, prefix, created):
     """Everything that must stay unchanged by a refused call."""
     views = [client.get_game(created.game_id, created.token(s)) for s in range(2)]
-    log_len = rdb.llen(f"{prefix}game:{{{created.game_id}}}:log")
-    stream_len = rdb.xlen(f"{prefix}game:{{{created.game_id}}}:events")
+    log_len = rdb.llen(Keys(prefix).log(created.game_id))
+    stream_len = rdb.xlen(Keys(prefix).events(created.game_id))
     return [(v.version, v.digest, json.dumps(v.view, sort_keys=True)) for v in views], log_len, stream_len
 
 

@@ -45,7 +45,7 @@ def _assert_reads_agree(client: GameClient, game_id: str, status: str, winners: 
 
 
 def test_a_two_player_resignation_ends_the_game_at_once_and_the_opponent_wins(make_instance, make_client, rdb,
-                                                                              settings) -> None:
+                                                                              settings, broker) -> None:
     client = make_client(make_instance(zombie_bot_level="greedy"))
     game = client.create_game("toybids", 2, seed=31, options={"rounds": ROUNDS})
     _bid_lowest(client, game, 0)
@@ -53,7 +53,7 @@ def test_a_two_player_resignation_ends_the_game_at_once_and_the_opponent_wins(ma
     view = client.get_game(game.game_id, game.token(1))
     assert (view.status, view.winners, view.to_act, view.resigned) == ("finished", [1], [], [0])
     assert view.version == version and view.scores == [0, 0]  # the scores as they stood
-    assert rdb.llen(human_lists(settings.bot_queue)[1]) == 0  # nobody plays on: no zombie is queued
+    assert broker.llen(human_lists(settings.bot_queue)[1]) == 0  # nobody plays on: no zombie is queued
     assert client.legal_actions(game.game_id, game.token(1)).actions == []
     err = expect_error(C.FAILED_PRECONDITION, _bid_lowest, client, game, 1)
     assert err.reason == "game_over"

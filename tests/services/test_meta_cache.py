@@ -7,6 +7,7 @@ import random
 
 import grpc
 
+from services.gamestate.keys import Keys
 from services.gamestate.records import Meta
 from tests.services.helpers import expect_error
 
@@ -14,7 +15,7 @@ C = grpc.StatusCode
 
 
 def _fresh(rdb, prefix, game_id) -> Meta:
-    return Meta.from_hash(game_id, rdb.hgetall(f"{prefix}game:{{{game_id}}}:meta"))
+    return Meta.from_hash(game_id, rdb.hgetall(Keys(prefix).meta(game_id)))
 
 
 def test_cached_metadata_equals_the_parsed_hash_after_every_commit(make_instance, make_client, rdb, prefix):
@@ -61,7 +62,7 @@ def test_a_deleted_game_is_not_found_even_when_cached(make_instance, make_client
     client = make_client(inst)
     game = client.create_game("toybids", 2, seed=14)
     assert client.get_game(game.game_id).version == 0
-    rdb.delete(f"{prefix}game:{{{game.game_id}}}:meta")
+    rdb.delete(Keys(prefix).meta(game.game_id))
     expect_error(C.NOT_FOUND, client.get_game, game.game_id)
 
 

@@ -14,6 +14,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from prometheus_client import REGISTRY
 
 from services.gamestate.client import GameServiceError
+from services.gamestate.keys import Keys
 from services.gamestate.metrics import serve_metrics
 from tests.services.helpers import play_random
 
@@ -175,4 +176,4 @@ def test_graceful_shutdown_finishes_in_flight_submissions(make_instance, make_cl
     # refused: new calls (UNAVAILABLE), or calls the server had not started when it closed (CANCELLED)
     assert set(errors) <= {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED}, errors
     for game, count in zip(games, accepted):
-        assert rdb.llen(f"{prefix}game:{{{game.game_id}}}:log") == count
+        assert rdb.llen(Keys(prefix).log(game.game_id)) == count

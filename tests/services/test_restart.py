@@ -13,6 +13,7 @@ import pytest
 
 from services.dev.launch import start_announcing
 from services.gamestate.client_sync import GameClient
+from services.gamestate.keys import Keys
 from tests.services.helpers import play_random
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,7 +76,7 @@ def test_a_corrupt_snapshot_is_repaired_from_the_log(make_instance, make_client,
         seat = a.get_game(game.game_id).to_act[0]
         a.submit(game.game_id, game.token(seat), a.legal_actions(game.game_id, game.token(seat)).actions[0], version)
     before = a.get_game(game.game_id, game.token(0))
-    snap_key = f"{prefix}game:{{{game.game_id}}}:snap"
+    snap_key = Keys(prefix).snap(game.game_id)
     wrong = registry.get("toybids").new(2, 999)  # another deal altogether
     rdb.hset(snap_key, mapping={"state": json.dumps(wrong.to_json()), "version": 0})
     b = make_client(make_instance())  # a fresh instance: nothing cached

@@ -78,12 +78,12 @@ def test_resigned_seat_is_played_by_the_default_decision_TOY_5(client):
     assert log.entries[0]["action"] is None and log.final_digest == view.digest
 
 
-def test_resigning_to_a_bot_queues_its_moves(client, rdb, settings):
+def test_resigning_to_a_bot_queues_its_moves(client, rdb, settings, broker):
     game = client.create_game("toybids", 3, seed=66)
     client.resign(game.game_id, game.token(1), bot_level="greedy")
     view = client.get_game(game.game_id)
     assert view.bots == {1: "greedy"} and view.resigned == [1] and view.to_act == [0, 1, 2]
-    assert rdb.llen(human_lists(settings.bot_queue)[1]) == 1  # after a human's resignation: a first decision
+    assert broker.llen(human_lists(settings.bot_queue)[1]) == 1  # after a human's resignation: a first decision
     expect_error(C.FAILED_PRECONDITION, client.get_log, game.game_id)
 
 

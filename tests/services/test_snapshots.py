@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from services.common.settings import Settings
+from services.gamestate.keys import Keys
 
 
 def test_default_snapshot_interval_is_above_one_and_a_cold_instance_replays_the_tail(
@@ -21,7 +22,7 @@ def test_default_snapshot_interval_is_above_one_and_a_cold_instance_replays_the_
                  view.version)
         view = a.get_game(game.game_id)
     assert view.status == "active" and view.version == 5
-    assert rdb.hget(f"{prefix}game:{{{game.game_id}}}:snap", "version") == "0"  # no snapshot since creation
+    assert rdb.hget(Keys(prefix).snap(game.game_id), "version") == "0"  # no snapshot since creation
     b = make_client(make_instance())  # empty cache: snapshot 0 + five log entries
     cold = b.get_game(game.game_id, game.token(0))
     assert (cold.version, cold.digest) == (5, view.digest)

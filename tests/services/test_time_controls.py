@@ -11,6 +11,7 @@ import time
 import grpc
 import pytest
 
+from services.gamestate.keys import Keys
 from tests.services.helpers import expect_error
 
 C = grpc.StatusCode
@@ -18,7 +19,7 @@ REALTIME = {"kind": "realtime", "seconds_per_decision": 5.0, "reserve_seconds": 
 
 
 def _log(rdb, prefix: str, game_id: str) -> list[dict]:
-    return [json.loads(e) for e in rdb.lrange(f"{prefix}game:{{{game_id}}}:log", 0, -1)]
+    return [json.loads(e) for e in rdb.lrange(Keys(prefix).log(game_id), 0, -1)]
 
 
 def test_a_realtime_control_is_kept_shown_and_gives_each_seat_its_decision_time_plus_reserve(client):

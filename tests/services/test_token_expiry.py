@@ -10,6 +10,7 @@ from typing import Any
 import grpc
 import pytest
 
+from services.gamestate.keys import Keys, bucket_of
 from services.gamestate.service import Registry
 from services.gamestate.tokens import token_hash
 from tests.services import toygame
@@ -44,13 +45,13 @@ def test_seat_tokens_and_their_index_entries_expire_after_the_game_ends(make_ins
     client = make_client(make_instance(seat_token_ttl_after_end_s=TTL_S))
     game = client.create_game("toybids", 2, seed=91, options={"rounds": 2})
     gid = game.game_id
-    index = [f"{prefix}token:{token_hash(game.token(s))}" for s in (0, 1)]
+    index = [Keys(prefix).token(bucket_of(gid), token_hash(game.token(s))) for s in (0, 1)]
     assert [rdb.pttl(k) for k in index] == [-1, -1], "a live game's tokens never expire"
     play_random([client], game, 2, random.Random(9))
     assert client.get_game(gid, game.token(0)).seat == 0, "right after the end they still work"
     assert all(0 < rdb.pttl(k) <= TTL_S * 1000 for k in index)
     rotated = client.rotate_token(gid, game.token(1))  # a token rotated after the end expires with the others
-    index.append(f"{prefix}token:{token_hash(rotated)}")
+    index.append(Keys(prefix).token(bucket_of(gid), token_hash(rotated)))
     assert 0 < rdb.pttl(index[-1]) <= TTL_S * 1000
     time.sleep(TTL_S + 0.1)
     assert_expired(client.get_game, gid, game.token(0))
@@ -70,7 +71,7 @@ def test_a_game_created_finished_gives_its_token_index_entries_the_same_expiry(m
     client = make_client(make_instance(seat_token_ttl_after_end_s=TTL_S))
     game = client.create_game(OverAtOnce.name, 2, seed=92)
     assert client.get_game(game.game_id).status == "finished"
-    index = [f"{prefix}token:{token_hash(game.token(s))}" for s in (0, 1)]
+    index = [Keys(prefix).token(bucket_of(game.game_id), token_hash(game.token(s))) for s in (0, 1)]
     assert all(0 < rdb.pttl(k) <= TTL_S * 1000 for k in index)
     assert client.get_game(game.game_id, game.token(1)).seat == 1
     time.sleep(TTL_S + 0.1)

@@ -15,6 +15,7 @@ import grpc
 import pytest
 
 from services.common.credentials import CredentialError, ServiceCredentials, call_metadata
+from services.gamestate.keys import Keys
 from services.gamestate.server import start
 from services.workers.move import decision_seed
 from tests.services.helpers import expect_error, play_random
@@ -163,8 +164,8 @@ def test_each_game_has_a_bot_key_that_no_reply_carries(client, admin, rdb, prefi
     """The secret that seeds a game's bots lives in its metadata only: no public reply or stream carries it."""
     game = admin.create_game("toybids", 2, seed=7, bots={1: "random"}, options={"rounds": 2})
     other = admin.create_game("toybids", 2, seed=7, bots={1: "random"})
-    key = rdb.hget(f"{prefix}game:{{{game.game_id}}}:meta", "bot_key")
-    other_key = rdb.hget(f"{prefix}game:{{{other.game_id}}}:meta", "bot_key")
+    key = rdb.hget(Keys(prefix).meta(game.game_id), "bot_key")
+    other_key = rdb.hget(Keys(prefix).meta(other.game_id), "bot_key")
     assert len(key) == 64 and key != other_key
     gid, token = game.game_id, game.token(0)
     while (view := client.get_game(gid)).status == "active":  # the bot's moves come as a worker's would

@@ -16,6 +16,7 @@ import pytest
 
 from services.gamestate.service import Registry
 from tests.services.conftest import (  # noqa: F401 - fixtures re-exported for these tests
+    broker,
     loop_thread,
     make_client,
     make_instance,

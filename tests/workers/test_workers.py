@@ -120,7 +120,7 @@ def test_a_redelivery_racing_the_first_delivery_replays_its_outcome(make_instanc
     assert results["first"].action == results["second"].action
     assert client.get_game(gid).version == 1
     assert first.play(gid, 0, 0).outcome == "stale"
-    assert rdb.exists(f"{settings.key_prefix}game:{{{gid}}}:idem:0:{idempotency_key(gid, 0, 0)}")
+    assert rdb.exists(Keys(settings.key_prefix).idem(gid, 0, idempotency_key(gid, 0, 0)))
     second_client.close()
     sync.close()
 
