@@ -51,10 +51,12 @@ test-slow: $(STAMP) $(PROTO_GEN) compile browser promtool sdk-tools
 	$(TEST_SERVICES) $(PY) -m pytest -q -m slow
 
 # Redis Cluster (issue #40): the suites of CLUSTER_SUITES against a local cluster of 3 primaries and 3 replicas
-# (services/dev/local_cluster.py, Debian's redis-server), with REDIS_CLUSTER=true; failover tests included
-CLUSTER_SUITES ?= tests/cluster
+# (services/dev/local_cluster.py, Debian's redis-server), with REDIS_CLUSTER=true; failover tests included. Celery
+# has no cluster support: its broker stays the standalone Redis (CELERY_BROKER_URL, default REDIS_URL's).
+CLUSTER_SUITES ?= tests/cluster tests/services tests/archive tests/workers tests/gateway
 test-cluster: $(STAMP) $(PROTO_GEN) compile
-	$(TEST_SERVICES) $(PY) -m services.dev.local_cluster -- $(PY) -m pytest -q $(CLUSTER_SUITES)
+	CELERY_BROKER_URL=$${CELERY_BROKER_URL:-$${REDIS_URL:-redis://127.0.0.1:6379/0}} \
+	  $(TEST_SERVICES) $(PY) -m services.dev.local_cluster -- $(PY) -m pytest -q -m "not slow" $(CLUSTER_SUITES)
 
 # the documentation site (mkdocs.yml, docs/): served with live reload on DOCS_ADDR; the tests build it --strict
 DOCS_ADDR ?= 127.0.0.1:8001

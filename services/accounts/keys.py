@@ -1,7 +1,7 @@
 """Redis key layout of the gateway and the matchmaker (one place, one prefix).
 
 Redis Cluster (issue #40): every script and transaction touches ONE slot, so keys that one operation touches
-together share a hash tag (the `{...}` part; docs/platform/redis-cluster.md):
+together share a hash tag (the `{...}` part; docs/platform/redis-cluster-running.md):
 
 - per account `{a:<player id>}`: its event stream, sealed seat-token hand-offs, ongoing games, challenge indexes
   and what the turn follower last published to it;

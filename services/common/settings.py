@@ -45,7 +45,7 @@ class Settings(BaseSettings):
     celery_broker_url: str | None = Field(
         None, description="Celery broker, a standalone Redis (bot tasks, and the queue age the workers read); "
         "default: REDIS_URL. Required with REDIS_CLUSTER=true: Celery cannot use a Redis Cluster as its broker, "
-        "and bot traffic on its own Redis never competes with game state (docs/platform/redis-cluster.md).",
+        "and bot traffic on its own Redis never competes with game state (docs/platform/redis-cluster-running.md).",
     )
     bot_queue: str = Field("bots", description="Celery queue the skyboard.bot_move tasks go to.")
     service_secret: str | None = Field(
@@ -184,7 +184,8 @@ class Settings(BaseSettings):
     def _broker_apart_on_a_cluster(self) -> Settings:
         if self.redis_cluster and not self.celery_broker_url:
             raise ValueError("REDIS_CLUSTER=true needs CELERY_BROKER_URL: Celery cannot use a Redis Cluster as its "
-                             "broker; name a standalone Redis for the bot tasks (docs/platform/redis-cluster.md)")
+                             "broker; name a standalone Redis for the bot tasks "
+                             "(docs/platform/redis-cluster-running.md)")
         return self
 
     @property

@@ -23,8 +23,9 @@ class MatchmakerSettings(BaseSettings):
     redis_cluster: bool = Field(
         False,
         validation_alias=AliasChoices("GATEWAY_REDIS_CLUSTER", "REDIS_CLUSTER"),
-        description="GATEWAY_REDIS_URL names a node of a Redis Cluster (issue #40; docs/platform/redis-cluster.md): "
-        "the gateway and the matchmaker use a cluster client. Off: one Redis (the default, and `make run`'s). "
+        description="GATEWAY_REDIS_URL names a node of a Redis Cluster (issue #40; "
+        "docs/platform/redis-cluster-running.md): the gateway and the matchmaker use a cluster client. Off: one "
+        "Redis (the default, and `make run`'s). "
         "GATEWAY_REDIS_CLUSTER, or REDIS_CLUSTER as the other services read it.",
     )
     key_prefix: str = Field("sbgw:", description="Prefix of every Redis key the gateway and matchmaker write.")

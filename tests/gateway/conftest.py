@@ -88,7 +88,8 @@ class ServiceInstance:
 @pytest.fixture(scope="session")
 def service(redis_url: str, rdb: redis.Redis) -> Iterator[ServiceInstance]:
     settings = Settings(
-        redis_url=redis_url, grpc_addr="127.0.0.1:0", metrics_port=0, key_prefix=new_prefix(),
+        redis_url=redis_url, redis_cluster=CLUSTER, celery_broker_url=os.environ.get("CELERY_BROKER_URL"),
+        grpc_addr="127.0.0.1:0", metrics_port=0, key_prefix=new_prefix(),
         dispatch_bots=False, service_secret=SERVICE_SECRET, watch_block_ms=200, shutdown_grace_s=0.5,
         zombie_bot_level="",  # no worker here: the default decision plays resigned and abandoned seats
     )
