@@ -10,7 +10,7 @@ import httpx
 from tests.gateway.helpers import auth
 from tests.gateway.test_basics import assert_error
 from tests.gateway.test_matchmaking import poll, run_matcher, ticket
-from tests.redis_required import test_redis
+from tests.redis_required import test_redis as redis_client
 
 
 def new_account(c: httpx.Client, name: str, kind: str | None = None) -> tuple[str, str]:
@@ -104,7 +104,7 @@ def test_keys_are_stored_only_hashed(make_gateway) -> None:
     with gw.client() as c:
         _pid, key = new_account(c, "hash")
         new = c.post("/v1/players/me/keys", headers=auth(key)).json()["api_key"]
-    rdb = test_redis(gw.settings.redis_url, decode_responses=True)
+    rdb = redis_client(gw.settings.redis_url, decode_responses=True)
     try:
         for k in rdb.scan_iter(match=f"{gw.settings.key_prefix}*"):
             kind = rdb.type(k)

@@ -197,6 +197,7 @@ def test_two_matchmaker_processes_never_put_a_ticket_in_two_games(make_gateway, 
             "GATEWAY_GAMESTATE_ADDR": gw.settings.gamestate_addr, "GATEWAY_MM_INTERVAL_S": "0.01",
             "GATEWAY_MM_BASE_GAP": "1000", "SERVICE_SECRET": gw.settings.service_secret,
             "GATEWAY_ARCHIVE_URL": gw.settings.archive_url,
+            "GATEWAY_REDIS_CLUSTER": str(gw.settings.redis_cluster).lower(),  # make test-cluster: both on a cluster
         })
         procs = [subprocess.Popen([sys.executable, "-m", "services.matchmaker"], env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for _ in range(2)]
