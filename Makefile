@@ -54,7 +54,7 @@ test-slow: $(STAMP) $(PROTO_GEN) compile browser promtool sdk-tools
 # (services/dev/local_cluster.py, Debian's redis-server), with REDIS_CLUSTER=true; then the failover tests of
 # tests/cluster (marked slow: each starts its own cluster). Celery has no cluster support: its broker stays the
 # standalone Redis (CELERY_BROKER_URL, default REDIS_URL's).
-CLUSTER_SUITES ?= tests/cluster tests/services tests/archive tests/workers
+CLUSTER_SUITES ?= tests/cluster tests/services tests/archive tests/workers tests/gateway
 test-cluster: $(STAMP) $(PROTO_GEN) compile
 	CELERY_BROKER_URL=$${CELERY_BROKER_URL:-$${REDIS_URL:-redis://127.0.0.1:6379/0}} \
 	  $(TEST_SERVICES) $(PY) -m services.dev.local_cluster -- $(PY) -m pytest -q -m "not slow" $(CLUSTER_SUITES)

@@ -22,6 +22,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from services.accounts.keys import Keys as GatewayKeys
 from services.common.bot_policy import background_list, budget_scale, human_lists, sent_at
+from services.common.redis_clients import sync_redis
 from services.common.settings import Settings
 from services.gamestate.keys import BUCKETS, Keys
 from services.gateway.settings import GatewaySettings
@@ -95,8 +96,12 @@ class Sampler:
     """One sample of Redis into the gauges."""
 
     def __init__(self, client: redis.Redis, settings: Settings, metrics: OpsMetrics, scan_limit: int,
-                 gateway_prefix: str = GatewaySettings.model_fields["key_prefix"].default):
+                 gateway_prefix: str = GatewaySettings.model_fields["key_prefix"].default,
+                 broker: redis.Redis | None = None):
+        """`broker`: the Celery broker's Redis, where the bot lists are (CELERY_BROKER_URL; on a Redis Cluster a
+        standalone Redis apart from `client`); default `client` (one Redis for both)."""
         self.redis = client
+        self.broker = client if broker is None else broker
         self.keys = Keys(settings.key_prefix)
         self.gateway_keys = GatewayKeys(gateway_prefix)
         self.queue = settings.bot_queue
@@ -124,7 +129,7 @@ class Sampler:
         m.sample_seconds.set(time.perf_counter() - started)
 
     def _queue(self, now: float) -> None:
-        pipe = self.redis.pipeline()
+        pipe = self.broker.pipeline()
         for name in (*self.human, self.background):
             pipe.llen(name)
             pipe.lindex(name, -1)  # kombu LPUSHes and workers BRPOP: each list's oldest message is last
@@ -196,8 +201,9 @@ def main() -> None:
     settings = Settings()
     own = ExporterSettings()
     metrics = OpsMetrics()
-    client = redis.Redis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=5)
-    sampler = Sampler(client, settings, metrics, own.scan_limit, GatewaySettings().key_prefix)
+    client = sync_redis(settings.redis_url, cluster=settings.redis_cluster, socket_timeout=5, socket_connect_timeout=5)
+    broker = redis.Redis.from_url(settings.broker_url, socket_timeout=5, socket_connect_timeout=5)
+    sampler = Sampler(client, settings, metrics, own.scan_limit, GatewaySettings().key_prefix, broker=broker)
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
@@ -207,6 +213,7 @@ def main() -> None:
         sampler.sample()
         stop.wait(own.interval_s)
     client.close()
+    broker.close()
 
 
 if __name__ == "__main__":

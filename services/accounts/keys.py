@@ -1,13 +1,42 @@
-"""Redis key layout of the gateway and the matchmaker (one place, one prefix)."""
+"""Redis key layout of the gateway and the matchmaker (one place, one prefix).
+
+Redis Cluster (issue #40): every script and transaction touches ONE slot, so keys that one operation touches
+together share a hash tag (the `{...}` part; docs/platform/redis-cluster-running.md):
+
+- per account `{a:<player id>}`: its event stream, sealed seat-token hand-offs, ongoing games, challenge indexes
+  and what the turn follower last published to it;
+- per matchmaking pool `{mm:<pool tag>}` (`pool_tag`: 4 hex digits of the pool's bucket string): the pool's
+  queue, claims and tickets; a ticket id begins with its pool's tag, so a poll finds the slot from the id alone;
+- per rate-limit subject `{rl:<kind>:<who>}` (one key per script call on a cluster);
+- indexes a loop walks are split into a fixed number of buckets, an entry in the bucket of its id (`bucket_of`):
+  the followed games and their seats (`{f:<n>}`), the rated games with their pending set and check schedule
+  (`{r:<n>}`), the challenges with their expiry index (`{c:<n>}`).
+
+A key touched alone (the API-key cache, a follow lease, the pool registry) is one slot whatever its name.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import zlib
+
+#: Buckets of each walked index. Part of the layout: changing it moves keys (a drained deployment only).
+BUCKETS = 32
 
 
 def token_hash(secret: str) -> str:
     """What we store or key on instead of a secret (api keys, seat tokens)."""
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def bucket_of(ident: str) -> int:
+    """The bucket of a game or challenge id: a stable hash (CRC-32, the same in every process and release)."""
+    return zlib.crc32(ident.encode()) % BUCKETS
+
+
+def pool_tag(bucket: str) -> str:
+    """4 hex digits naming a matchmaking pool's slot (pools that share them share a slot: harmless)."""
+    return hashlib.sha256(bucket.encode()).hexdigest()[:4]
 
 
 class Keys:
@@ -21,81 +50,92 @@ class Keys:
         """A cached API-key lookup: the player id (or "-" once revoked), TTL <= 30 s and <= the key's grace."""
         return f"{self.prefix}akc:{key_hash}"
 
-    # rated games in play (hot; their settlement is recorded in SQL, `settled_games`)
+    # rated games in play (hot; their settlement is recorded in SQL, `settled_games`), per bucket {r:<n>}
 
     def rated_game(self, game_id: str) -> str:
         """Hash seat -> entity id of a rated game created by the matchmaker."""
-        return f"{self.prefix}rated:{game_id}"
+        return f"{self.prefix}rated:{{r:{bucket_of(game_id)}}}:{game_id}"
 
-    def rated_pending(self) -> str:
-        """Set of rated game ids not yet settled."""
-        return f"{self.prefix}rated_pending"
+    def rated_pending(self, bucket: int) -> str:
+        """Set of the bucket's rated game ids not yet settled."""
+        return f"{self.prefix}rated_pending:{{r:{bucket}}}"
 
-    def rated_due(self) -> str:
+    def rated_due(self, bucket: int) -> str:
         """Sorted set game id -> epoch ms when the matchmaker next checks whether that rated game finished."""
-        return f"{self.prefix}rated_due"
+        return f"{self.prefix}rated_due:{{r:{bucket}}}"
 
-    # rate limits
+    # rate limits: one subject's window counter
     def rate(self, kind: str, who: str, window: int) -> str:
-        return f"{self.prefix}rl:{kind}:{who}:{window}"
+        return f"{self.prefix}rl:{{rl:{kind}:{who}}}:{window}"
 
-    # matchmaking
+    # matchmaking, per pool {mm:<pool tag>}; a ticket id's first 4 characters are its pool's tag
     def ticket(self, ticket_id: str) -> str:
-        return f"{self.prefix}mm:t:{ticket_id}"
+        return f"{self.prefix}mm:t:{{mm:{ticket_id[:4]}}}:{ticket_id}"
 
     def ticket_alive(self, ticket_id: str) -> str:
-        return f"{self.prefix}mm:alive:{ticket_id}"
+        return f"{self.prefix}mm:alive:{{mm:{ticket_id[:4]}}}:{ticket_id}"
 
     def queue(self, bucket: str) -> str:
-        return f"{self.prefix}mm:q:{bucket}"
+        return f"{self.prefix}mm:q:{{mm:{pool_tag(bucket)}}}:{bucket}"
 
-    def claims(self) -> str:
-        """Sorted set ticket id -> claim time (ms) of the tickets being made into a game."""
-        return f"{self.prefix}mm:claims"
+    def claims(self, bucket: str) -> str:
+        """Sorted set ticket id -> claim time (ms) of the pool's tickets being made into a game."""
+        return f"{self.prefix}mm:claims:{{mm:{pool_tag(bucket)}}}"
 
     def buckets(self) -> str:
+        """Set of the pools (bucket strings) that have had tickets: what a matchmaking pass walks."""
         return f"{self.prefix}mm:buckets"
 
-    # accounts (services/accounts/events.py, services/gateway/domain/: api_keys, challenges, following)
+    # accounts, per account {a:<id>} (services/accounts/events.py, services/gateway/domain/: api_keys,
+    # challenges, following)
+    @staticmethod
+    def account_tag(player_id: str) -> str:
+        return f"{{a:{player_id}}}"
+
     def account_events(self, player_id: str) -> str:
         """Redis stream of one account's events (bounded length): what GET /v1/players/me/events replays."""
-        return f"{self.prefix}acct:ev:{player_id}"
+        return f"{self.prefix}acct:ev:{self.account_tag(player_id)}"
 
     def handoff(self, player_id: str, game_id: str) -> str:
         """A seat token sealed for its owner's account stream, deleted by the one delivery that takes it."""
-        return f"{self.prefix}acct:handoff:{player_id}:{game_id}"
+        return f"{self.prefix}acct:handoff:{self.account_tag(player_id)}:{game_id}"
 
     def account_games(self, player_id: str) -> str:
         """Hash game_id -> JSON {"seat", "game", "since_ms"} of an account's ongoing games."""
-        return f"{self.prefix}acct:games:{player_id}"
+        return f"{self.prefix}acct:games:{self.account_tag(player_id)}"
 
     def game_accounts(self, game_id: str) -> str:
-        """Hash seat -> player_id of the account-held seats of one game."""
-        return f"{self.prefix}acct:seats:{game_id}"
+        """Hash seat -> player_id of the account-held seats of one game (in its followed bucket's slot)."""
+        return f"{self.prefix}acct:seats:{{f:{bucket_of(game_id)}}}:{game_id}"
 
-    def followed(self) -> str:
-        """Sorted set game_id -> registration ms of games whose turns are published to account streams."""
-        return f"{self.prefix}follow:games"
+    def followed(self, bucket: int) -> str:
+        """Sorted set game_id -> registration ms of the bucket's games whose turns are published to account
+        streams."""
+        return f"{self.prefix}follow:games:{{f:{bucket}}}"
 
     def follow_lease(self, game_id: str) -> str:
         return f"{self.prefix}follow:lease:{game_id}"
 
     def follow_pos(self, game_id: str) -> str:
-        """Hash {"v", "to_act"}: the last version whose turns were published (exactly once, by script)."""
+        """Hash {"v", "to_act"}: the last version whose turns the follower has published (where it resumes)."""
         return f"{self.prefix}follow:pos:{game_id}"
 
+    def follow_sent(self, player_id: str, game_id: str) -> str:
+        """The last version of the game whose events reached this account (exactly once, by script)."""
+        return f"{self.prefix}follow:sent:{self.account_tag(player_id)}:{game_id}"
+
     def challenge(self, challenge_id: str) -> str:
-        return f"{self.prefix}ch:{challenge_id}"
+        return f"{self.prefix}ch:{{c:{bucket_of(challenge_id)}}}:{challenge_id}"
 
     def challenges_of(self, player_id: str) -> str:
         """Sorted set challenge_id -> created ms of the challenges a player sent or received."""
-        return f"{self.prefix}ch:of:{player_id}"
+        return f"{self.prefix}ch:of:{self.account_tag(player_id)}"
 
     def challenges_open(self, direction: str, player_id: str) -> str:
         """Sorted set challenge_id -> expiry ms of the challenges a player sent (`from`) or received (`to`) that
         are still pending (or being accepted): what the per-sender and per-recipient bounds count."""
-        return f"{self.prefix}ch:open:{direction}:{player_id}"
+        return f"{self.prefix}ch:open:{direction}:{self.account_tag(player_id)}"
 
-    def challenges_due(self) -> str:
-        """Sorted set challenge_id -> expiry ms of pending challenges (the expiry sweep reads it)."""
-        return f"{self.prefix}ch:due"
+    def challenges_due(self, bucket: int) -> str:
+        """Sorted set challenge_id -> expiry ms of the bucket's pending challenges (the expiry sweep walks them)."""
+        return f"{self.prefix}ch:due:{{c:{bucket}}}"

@@ -14,6 +14,7 @@ that played the seat out achieved; an aborted game settles nothing (`discard`).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Collection, Sequence
@@ -23,7 +24,7 @@ from typing import Protocol
 from openskill.models import PlackettLuce
 from redis.asyncio import Redis
 
-from services.accounts.keys import Keys
+from services.accounts.keys import BUCKETS, Keys, bucket_of
 from services.accounts.repository import AccountRepository, BoardRow, Skill
 from services.common import standings
 from services.common.redis_scripts import LuaScript
@@ -103,34 +104,50 @@ class Ratings:
         first checks them at check_at_ms."""
         if not games:
             return
-        rows = [[game_id, game, [x for seat, entity in seats.items() for x in (str(seat), entity)]]
-                for game_id, game, seats in games]
-        await self._register(
-            keys={"pending": self.keys.rated_pending(), "due": self.keys.rated_due(),
-                  "games": [self.keys.rated_game(g[0]) for g in games]},
-            args={"check_at": check_at_ms, "rows": json.dumps(rows)},
-        )
+        by_bucket: dict[int, list[tuple[str, str, dict[int, str]]]] = {}
+        for row in games:
+            by_bucket.setdefault(bucket_of(row[0]), []).append(row)
+        # one script per bucket (a bucket is one cluster slot), all sent together
+        await asyncio.gather(*(self._register(
+            keys={"pending": self.keys.rated_pending(b), "due": self.keys.rated_due(b),
+                  "games": [self.keys.rated_game(g[0]) for g in rows]},
+            args={"check_at": check_at_ms, "rows": json.dumps(
+                [[game_id, game, [x for seat, entity in seats.items() for x in (str(seat), entity)]]
+                 for game_id, game, seats in rows])},
+        ) for b, rows in by_bucket.items()))
 
     async def due(self, now_ms: int, limit: int) -> list[str]:
-        """Up to `limit` unsettled rated games whose next check time has come, earliest first."""
-        ids = await self.redis.zrangebyscore(self.keys.rated_due(), "-inf", now_ms, start=0, num=limit)
-        return [i.decode() if isinstance(i, bytes) else i for i in ids]
+        """Up to `limit` unsettled rated games whose next check time has come, earliest first (every bucket's
+        schedule read in one pipeline)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for b in range(BUCKETS):
+                pipe.zrangebyscore(self.keys.rated_due(b), "-inf", now_ms, start=0, num=limit, withscores=True)
+            replies = await pipe.execute()
+        due = sorted((score, _text(i)) for reply in replies for i, score in reply)
+        return [i for _score, i in due[:limit]]
 
     async def schedule(self, game_ids: list[str], at_ms: int) -> None:
         """Check these games again at `at_ms`."""
-        if game_ids:
-            await self.redis.zadd(self.keys.rated_due(), dict.fromkeys(game_ids, at_ms))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for b, ids in _by_bucket(game_ids).items():
+                pipe.zadd(self.keys.rated_due(b), dict.fromkeys(ids, at_ms))
+            await pipe.execute()
 
     async def unschedule(self, game_ids: list[str]) -> None:
-        if game_ids:
-            await self.redis.zrem(self.keys.rated_due(), *game_ids)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for b, ids in _by_bucket(game_ids).items():
+                pipe.zrem(self.keys.rated_due(b), *ids)
+            await pipe.execute()
 
     async def is_rated(self, game_id: str) -> bool:
         return bool(await self.redis.exists(self.keys.rated_game(game_id)))
 
     async def pending(self) -> list[str]:
-        return sorted(m.decode() if isinstance(m, bytes) else m for m in await self.redis.smembers(
-            self.keys.rated_pending()))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for b in range(BUCKETS):
+                pipe.smembers(self.keys.rated_pending(b))
+            replies = await pipe.execute()
+        return sorted(_text(m) for members in replies for m in members)
 
     async def conclude(self, game: Ended) -> bool:
         """Settle a finished rated game (its resigned and abandoned seats last) or discard an aborted one, as
@@ -147,8 +164,8 @@ class Ratings:
         game = _text(await self.redis.hget(self.keys.rated_game(game_id), "game")) or ""
         await self.repo.discard(game_id, game, _now_ms())
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.srem(self.keys.rated_pending(), game_id)
-            pipe.zrem(self.keys.rated_due(), game_id)
+            pipe.srem(self.keys.rated_pending(bucket_of(game_id)), game_id)
+            pipe.zrem(self.keys.rated_due(bucket_of(game_id)), game_id)
             removed, _due = await pipe.execute()
         return bool(removed)
 
@@ -174,10 +191,17 @@ class Ratings:
             _now_ms(), DEFAULT.skill,
         )
         async with self.redis.pipeline(transaction=True) as pipe:  # settled here or before: stop checking it
-            pipe.srem(self.keys.rated_pending(), game_id)
-            pipe.zrem(self.keys.rated_due(), game_id)
+            pipe.srem(self.keys.rated_pending(bucket_of(game_id)), game_id)
+            pipe.zrem(self.keys.rated_due(bucket_of(game_id)), game_id)
             await pipe.execute()
         return applied
+
+
+def _by_bucket(game_ids: list[str]) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    for game_id in game_ids:
+        out.setdefault(bucket_of(game_id), []).append(game_id)
+    return out
 
 
 def _now_ms() -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from services.common.credentials import ServiceCredentials, check_secret
@@ -42,7 +42,11 @@ class Settings(BaseSettings):
     metrics_port: int = Field(9101, description="Prometheus HTTP exporter port; 0 disables it.")
     metrics_addr: str = Field("127.0.0.1", description="Address the metrics exporter binds (0.0.0.0 in containers).")
     key_prefix: str = Field("sb:", description="Prefix of every Redis key the service writes.")
-    celery_broker_url: str | None = Field(None, description="Celery broker; default: REDIS_URL.")
+    celery_broker_url: str | None = Field(
+        None, description="Celery broker, a standalone Redis (bot tasks, and the queue age the workers read); "
+        "default: REDIS_URL. Required with REDIS_CLUSTER=true: Celery cannot use a Redis Cluster as its broker, "
+        "and bot traffic on its own Redis never competes with game state (docs/platform/redis-cluster-running.md).",
+    )
     bot_queue: str = Field("bots", description="Celery queue the skyboard.bot_move tasks go to.")
     service_secret: str | None = Field(
         None,
@@ -175,6 +179,14 @@ class Settings(BaseSettings):
         "refusals.py) stays in Redis, set aside from archive passes; it is tried again this long after, the wait "
         "doubling at each refusal (at most a day). 0 = only when an operator runs `python -m services.archive retry`.",
     )
+
+    @model_validator(mode="after")
+    def _broker_apart_on_a_cluster(self) -> Settings:
+        if self.redis_cluster and not self.celery_broker_url:
+            raise ValueError("REDIS_CLUSTER=true needs CELERY_BROKER_URL: Celery cannot use a Redis Cluster as its "
+                             "broker; name a standalone Redis for the bot tasks "
+                             "(docs/platform/redis-cluster-running.md)")
+        return self
 
     @property
     def broker_url(self) -> str:

@@ -23,6 +23,7 @@ from services.archive.repository import ArchiveRepository
 from services.common import boundedjson
 from services.common.credentials import check_secret
 from services.common.redis_clients import async_redis
+from services.common.slot_transactions import cluster_ready
 from services.gamestate.client import AsyncGameClient
 from services.gateway.context import Context
 from services.gateway.domain.following import Follower
@@ -62,7 +63,7 @@ def create_app(
     own_redis = redis is None
     own_gamestate = gamestate is None
     # redis-py 8 caps a pool at 100 connections (then MaxConnectionsError); concurrent requests need more
-    redis = redis or async_redis(settings.redis_url, max_connections=10_000,
+    redis = redis or async_redis(settings.redis_url, cluster=settings.redis_cluster, max_connections=10_000,
                                  client_name=settings.redis_client_name or None)
     if gamestate is None:
         check_secret(settings.service_secret)  # GameAdmin calls need it: refuse to start without one
@@ -81,6 +82,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
+        await cluster_ready(redis)
         if settings.migrate:
             await upgrade(engine)  # idempotent (PostgreSQL: replicas take turns under an advisory lock)
         exporter = serve_metrics(metrics, settings.metrics_host, settings.metrics_port)

@@ -16,6 +16,7 @@ from services.accounts.repository import AccountRepository
 from services.archive.db import make_engine
 from services.common.credentials import CredentialError, check_secret
 from services.common.redis_clients import async_redis
+from services.common.slot_transactions import cluster_ready
 from services.gamestate.client import AsyncGameClient
 from services.matchmaker.matcher import Matcher
 from services.matchmaker.settings import MatchmakerSettings
@@ -25,7 +26,7 @@ log = logging.getLogger("services.matchmaker")
 
 
 async def run(settings: MatchmakerSettings, stop: asyncio.Event) -> None:
-    redis = async_redis(settings.redis_url)
+    redis = async_redis(settings.redis_url, cluster=settings.redis_cluster)
     keys = Keys(settings.key_prefix)
     engine = make_engine(settings.archive_url or "", pool_size=2)  # ratings are in SQL
     check_secret(settings.service_secret)
@@ -35,6 +36,7 @@ async def run(settings: MatchmakerSettings, stop: asyncio.Event) -> None:
         Ratings(redis, keys, AccountRepository(engine)), gamestate, settings,
     )
     try:
+        await cluster_ready(redis)
         while not stop.is_set():
             try:
                 await matcher.run_once()
@@ -63,7 +65,8 @@ def main() -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        log.info("matchmaker on %s, game-state service %s", settings.key_prefix, settings.gamestate_addr)
+        log.info("matchmaker on %s%s, game-state service %s", settings.key_prefix,
+                 " (Redis Cluster)" if settings.redis_cluster else "", settings.gamestate_addr)
         await run(settings, stop)
 
     asyncio.run(_main())

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from services.accounts.events import AccountEvents
 from services.accounts.ratings import Ratings
 from services.accounts.seats import register_on
+from services.common.slot_transactions import SlotTransactions
 from services.gamestate.client import AsyncGameClient, GameServiceError, NewGame
 from services.matchmaker.grouping import Group, form_groups
 from services.matchmaker.settings import MatchmakerSettings
@@ -124,14 +125,14 @@ class Matcher:
                 log.warning("could not create a %s game for %d tickets: %s", seating.group.tickets[0].game,
                             len(seating.human_seats), result.reason)
                 failed.append(seating)
-                refused |= await self._refuse_over_quota(claim_id, seating, result)
+                refused |= await self._refuse_over_quota(claim_id, bucket, seating, result)
                 continue
             game_id = result.game_id
             tokens = {s.seat: s.token for s in result.seats}
             placements = {tid: (game_id, seat, tokens.get(seat)) for tid, seat in seating.human_seats.items()}
             placed.append((seating, game_id, placements))
         await self._release(claim_id, bucket, failed, refused)
-        recorded = await self.store.matched_groups(claim_id, [p for _s, _g, p in placed])
+        recorded = await self.store.matched_groups(claim_id, bucket, [p for _s, _g, p in placed])
         rated = []
         seated = 0
         for (seating, game_id, _p), ok in zip(placed, recorded):
@@ -154,19 +155,19 @@ class Matcher:
         keys, s = self.store.keys, self.settings
         events = AccountEvents(self.store.redis, keys, s.service_secret or "", s.account_events_maxlen,
                                s.account_events_keep_s)
-        async with self.store.redis.pipeline(transaction=True) as pipe:
-            for (seating, game_id, _p), ok in zip(placed, recorded):
-                if not ok:
-                    continue
-                game = seating.group.tickets[0].game
-                seats = {seating.human_seats[t.ticket_id]: t.player_id for t in seating.group.tickets}
-                register_on(pipe, keys, s.account_events_keep_s, game_id, game, seats)
-                for t in seating.group.tickets:
-                    events.add_to(pipe, t.player_id, "game_start", {
-                        "game_id": game_id, "game": game, "seat": seating.human_seats[t.ticket_id],
-                        "ticket_id": t.ticket_id, "token": None, "token_delivered": False,
-                        "note": "the seat token is handed out by the ticket's next poll"})
-            await pipe.execute()
+        tx = SlotTransactions(self.store.redis)  # one MULTI; on a cluster one per account and followed bucket
+        for (seating, game_id, _p), ok in zip(placed, recorded):
+            if not ok:
+                continue
+            game = seating.group.tickets[0].game
+            seats = {seating.human_seats[t.ticket_id]: t.player_id for t in seating.group.tickets}
+            register_on(tx, keys, s.account_events_keep_s, game_id, game, seats)
+            for t in seating.group.tickets:
+                events.add_to(tx.on(keys.account_tag(t.player_id)), t.player_id, "game_start", {
+                    "game_id": game_id, "game": game, "seat": seating.human_seats[t.ticket_id],
+                    "ticket_id": t.ticket_id, "token": None, "token_delivered": False,
+                    "note": "the seat token is handed out by the ticket's next poll"})
+        await tx.execute()
 
     def _seat(self, group: Group) -> _Seating:
         """Random seats for the group's tickets; the remaining seats get the bot-fill level."""
@@ -175,13 +176,14 @@ class Matcher:
         human = dict(zip((t.ticket_id for t in group.tickets), seats[: len(group.tickets)]))
         return _Seating(group, human, {seat: self.settings.bot_fill_level for seat in seats[len(group.tickets):]})
 
-    async def _refuse_over_quota(self, claim_id: str, seating: _Seating, error: GameServiceError) -> set[str]:
+    async def _refuse_over_quota(self, claim_id: str, bucket: str, seating: _Seating,
+                                 error: GameServiceError) -> set[str]:
         """End the tickets of players the game-state service found over a quota (issue #34: every seated player is
         charged) as `refused`, with its message, instead of queueing them again forever; returns their ids (the
         group's other tickets go back to the queue)."""
         over = set(error.extra.get("players") or []) if error.reason == "quota_exceeded" else set()
         refused = [t.ticket_id for t in seating.group.tickets if t.player_id in over]
-        await self.store.refuse(claim_id, refused, error.message)
+        await self.store.refuse(claim_id, bucket, refused, error.message)
         return set(refused)
 
     async def _release(self, claim_id: str, bucket: str, seatings: list[_Seating],

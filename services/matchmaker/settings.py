@@ -20,6 +20,14 @@ class MatchmakerSettings(BaseSettings):
         "redis://127.0.0.1:6379/0", description="Redis, the hot store: rated games in play, tickets, rate limits, "
         "account streams, the API-key lookup cache (players, keys and ratings are in SQL: GATEWAY_ARCHIVE_URL)."
     )
+    redis_cluster: bool = Field(
+        False,
+        validation_alias=AliasChoices("GATEWAY_REDIS_CLUSTER", "REDIS_CLUSTER"),
+        description="GATEWAY_REDIS_URL names a node of a Redis Cluster (issue #40; "
+        "docs/platform/redis-cluster-running.md): the gateway and the matchmaker use a cluster client. Off: one "
+        "Redis (the default, and `make run`'s). "
+        "GATEWAY_REDIS_CLUSTER, or REDIS_CLUSTER as the other services read it.",
+    )
     key_prefix: str = Field("sbgw:", description="Prefix of every Redis key the gateway and matchmaker write.")
     gamestate_addr: str = Field(
         "127.0.0.1:50052", description="host:port of the game-state service's internal gRPC listener (its "

@@ -9,6 +9,10 @@ games, and expired or cancelled tickets are never matched. Reads, claims and
 placements each take one script for many tickets or groups (a pass of
 thousands of tickets costs a few round trips, not a few per game).
 
+Redis Cluster (issue #40): a pool's queue, claims and tickets share the pool's hash tag (services/accounts/keys.py;
+a ticket id begins with it), so every script above touches one slot, and race-safety between matchmakers is the
+same on a cluster as on one Redis.
+
 A matched ticket's seat token is stored sealed (`sealing`, never in clear) and
 handed out once: the first poll that sees the match takes it off the ticket in
 the same script, and only the time it was handed out is kept.
@@ -24,7 +28,7 @@ from dataclasses import dataclass, replace
 
 from redis.asyncio import Redis
 
-from services.accounts.keys import Keys
+from services.accounts.keys import Keys, pool_tag
 from services.accounts.sealing import seal, unseal
 from services.common.redis_scripts import LuaScript
 
@@ -144,9 +148,9 @@ class TicketStore:
     ) -> Ticket:
         """Queue a ticket; `time_control` (its JSON shape) is the game's, already resolved to the default. A
         humans-only ticket never gets bot fill (its `bots_after_s` is infinite)."""
-        ticket_id = uuid.uuid4().hex
-        now = int(time.time() * 1000)
         bucket = bucket_of(game, players, options, time_control, opponents)
+        ticket_id = pool_tag(bucket) + uuid.uuid4().hex[:28]  # its pool's slot, readable from the id (keys.py)
+        now = int(time.time() * 1000)
         fields = {
             "player_id": player_id, "game": game, "players": players,
             "options": json.dumps(options, sort_keys=True),
@@ -155,12 +159,12 @@ class TicketStore:
         }
         if time_control is not None:
             fields["time_control"] = json.dumps(time_control, sort_keys=True)
-        async with self.redis.pipeline(transaction=True) as pipe:
+        await self.redis.sadd(self.keys.buckets(), bucket)  # the pool registry first: a pass then finds the pool
+        async with self.redis.pipeline(transaction=True) as pipe:  # the pool's slot
             pipe.hset(self.keys.ticket(ticket_id), mapping=fields)
             pipe.expire(self.keys.ticket(ticket_id), self.keep_s)
             pipe.set(self.keys.ticket_alive(ticket_id), "1", px=self.ttl_ms)
             pipe.zadd(self.keys.queue(bucket), {ticket_id: now})
-            pipe.sadd(self.keys.buckets(), bucket)
             await pipe.execute()
         return await self.get(ticket_id)  # type: ignore[return-value]
 
@@ -244,47 +248,50 @@ class TicketStore:
             return []
         now_ms = int(time.time() * 1000) if now_ms is None else now_ms
         ids = [tid for group in groups for tid in group]
-        keys = {"queue": self.keys.queue(bucket), "claims": self.keys.claims(), "pairs": self._pairs(ids)}
+        keys = {"queue": self.keys.queue(bucket), "claims": self.keys.claims(bucket), "pairs": self._pairs(ids)}
         args = {"claim_id": claim_id, "now": now_ms, "groups": _dumps(groups)}
         return [int(r) for r in await self._claim(keys=keys, args=args)]
 
     async def release(self, claim_id: str, bucket: str, ticket_ids: list[str]) -> None:
         """Put claimed tickets back in the queue (game creation failed), with a fresh TTL."""
-        keys = {"queue": self.keys.queue(bucket), "claims": self.keys.claims(), "pairs": self._pairs(ticket_ids)}
+        keys = {"queue": self.keys.queue(bucket), "claims": self.keys.claims(bucket),
+                "pairs": self._pairs(ticket_ids)}
         await self._release(keys=keys, args={"claim_id": claim_id, "ttl_ms": self.ttl_ms, "ids": ticket_ids})
 
-    async def refuse(self, claim_id: str, ticket_ids: list[str], note: str) -> None:
+    async def refuse(self, claim_id: str, bucket: str, ticket_ids: list[str], note: str) -> None:
         """End claimed tickets for good (status refused, `note` saying why): their player is over a quota, so
         queueing them again would only fail again."""
         if ticket_ids:
-            await self._refuse(keys={"claims": self.keys.claims(), "pairs": self._pairs(ticket_ids)},
+            await self._refuse(keys={"claims": self.keys.claims(bucket), "pairs": self._pairs(ticket_ids)},
                                args={"claim_id": claim_id, "note": note, "ids": ticket_ids})
 
-    async def matched(self, claim_id: str, placements: dict[str, Placement]) -> bool:
+    async def matched(self, claim_id: str, bucket: str, placements: dict[str, Placement]) -> bool:
         """Record each claimed ticket's game, seat and (sealed) seat token; False (nothing written) if the claim
         was lost."""
-        return (await self.matched_groups(claim_id, [placements]))[0]
+        return (await self.matched_groups(claim_id, bucket, [placements]))[0]
 
-    async def matched_groups(self, claim_id: str, groups: list[dict[str, Placement]]) -> list[bool]:
+    async def matched_groups(self, claim_id: str, bucket: str, groups: list[dict[str, Placement]]) -> list[bool]:
         """`matched` for several groups in one script; each group is recorded whole or not at all."""
         if not groups:
             return []
         ids = [tid for group in groups for tid in group]
         rows = [[[tid, game_id, str(seat), seal(self.secret, tid, token) if token else ""]
                  for tid, (game_id, seat, token) in group.items()] for group in groups]
-        keys = {"claims": self.keys.claims(), "pairs": self._pairs(ids)}
+        keys = {"claims": self.keys.claims(bucket), "pairs": self._pairs(ids)}
         return [bool(r) for r in await self._matched(keys=keys, args={"claim_id": claim_id, "groups": _dumps(rows)})]
 
     async def release_stale_claims(self, older_than_s: float) -> int:
-        """Release claims held longer than `older_than_s` (their matchmaker died mid-creation)."""
+        """Release claims held longer than `older_than_s` (their matchmaker died mid-creation), pool by pool."""
         cutoff = int((time.time() - older_than_s) * 1000)
         released = 0
-        for tid in [_text(t) for t in await self.redis.zrangebyscore(self.keys.claims(), "-inf", cutoff)]:
-            ticket = await self.get(tid)
-            claim = _text(await self.redis.hget(self.keys.ticket(tid), "claim"))
-            if ticket is None or ticket.status != "claimed" or claim is None:
-                await self.redis.zrem(self.keys.claims(), tid)
-                continue
-            await self.release(claim, ticket.bucket, [tid])
-            released += 1
+        for bucket in await self.buckets():
+            claims = self.keys.claims(bucket)
+            for tid in [_text(t) for t in await self.redis.zrangebyscore(claims, "-inf", cutoff)]:
+                ticket = await self.get(tid)
+                claim = _text(await self.redis.hget(self.keys.ticket(tid), "claim"))
+                if ticket is None or ticket.status != "claimed" or claim is None:
+                    await self.redis.zrem(claims, tid)
+                    continue
+                await self.release(claim, ticket.bucket, [tid])
+                released += 1
         return released

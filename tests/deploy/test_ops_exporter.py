@@ -153,3 +153,22 @@ def test_the_queue_age_is_the_oldest_of_both_human_lists(rdb):
     client.rpop(follow_ups)
     sampler.sample(now + 15)
     assert _value(metrics, "skyboard_bot_queue_oldest_seconds") == pytest.approx(1)  # b, first seen at +14
+
+
+def test_the_bot_queue_is_read_on_the_broker_not_on_the_game_redis(rdb):
+    """On a Redis Cluster the Celery broker is a Redis of its own (CELERY_BROKER_URL, issue #40): the queue gauges
+    read the broker; the games' and matchmaking gauges read the game Redis."""
+    client, tag = rdb
+    broker = redis.Redis.from_url(redis_db(12), socket_connect_timeout=2)
+    settings = Settings(redis_url=REDIS_URL, key_prefix=f"{tag}:", bot_queue=f"{tag}-bots")
+    try:
+        for task in ("t1", "t2", "t3"):
+            broker.lpush(settings.bot_queue, json.dumps({"headers": {"id": task, "task": "skyboard.bot_move"}}))
+        client.lpush(settings.bot_queue, json.dumps({"headers": {"id": "stray", "task": "skyboard.bot_move"}}))
+        metrics = OpsMetrics()
+        Sampler(client, settings, metrics, scan_limit=100, gateway_prefix=f"{tag}gw:", broker=broker).sample()
+        assert _value(metrics, "skyboard_bot_queue_depth") == 3
+        assert _value(metrics, "skyboard_redis_up") == 1
+    finally:
+        broker.delete(settings.bot_queue)
+        broker.close()

@@ -28,7 +28,7 @@ from services.gamestate.service import Registry
 from services.gateway.app import create_app
 from services.gateway.settings import GatewaySettings, proxy_options
 from tests.archive_db import shared_pg_url
-from tests.redis_required import require_redis
+from tests.redis_required import CLUSTER, require_redis, test_redis
 from tests.run_id import RUN
 from tests.service_secret import SERVICE_SECRET
 from tests.services import toygame
@@ -43,7 +43,7 @@ def redis_url() -> str:
 
 @pytest.fixture(scope="session")
 def rdb(redis_url: str) -> Iterator[redis.Redis]:
-    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    client = test_redis(redis_url, decode_responses=True)
     yield client
     keys = list(client.scan_iter(match=f"sbgwtest{RUN}:*", count=1000))
     if keys:
@@ -88,7 +88,8 @@ class ServiceInstance:
 @pytest.fixture(scope="session")
 def service(redis_url: str, rdb: redis.Redis) -> Iterator[ServiceInstance]:
     settings = Settings(
-        redis_url=redis_url, grpc_addr="127.0.0.1:0", metrics_port=0, key_prefix=new_prefix(),
+        redis_url=redis_url, redis_cluster=CLUSTER, celery_broker_url=os.environ.get("CELERY_BROKER_URL"),
+        grpc_addr="127.0.0.1:0", metrics_port=0, key_prefix=new_prefix(),
         dispatch_bots=False, service_secret=SERVICE_SECRET, watch_block_ms=200, shutdown_grace_s=0.5,
         zombie_bot_level="",  # no worker here: the default decision plays resigned and abandoned seats
     )
@@ -135,7 +136,8 @@ class Gateway:
 
 def gateway_settings(redis_url: str, service: ServiceInstance, **overrides) -> GatewaySettings:
     values = dict(
-        redis_url=redis_url, key_prefix=new_prefix(), gamestate_addr=service.addr, rate_limit_ip=100_000,
+        redis_url=redis_url, redis_cluster=CLUSTER, key_prefix=new_prefix(), gamestate_addr=service.addr,
+        rate_limit_ip=100_000,
         rate_limit_token=100_000, rate_limit_ip_ceiling=0, accounts_per_address=100_000,
         # clocks of a fraction of a second let the clock tests time out quickly (test_quotas checks the floor)
         min_seconds_per_decision=0.0, sse_ping_s=0.5, ticket_ttl_s=30, default_bots_after_s=60,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import threading
@@ -12,6 +13,8 @@ from dataclasses import dataclass, field
 
 import httpx
 import redis
+
+from tests.redis_required import CLUSTER, test_redis
 
 
 def auth(token: str) -> dict[str, str]:
@@ -104,15 +107,20 @@ def read_sse(client: httpx.Client, url: str, headers: dict[str, str] | None = No
 
 
 class Monitor:
-    """The commands Redis runs meanwhile (MONITOR on a connection of its own), between two ECHO markers."""
+    """The commands Redis runs meanwhile (MONITOR on a connection of its own), between two ECHO markers; on a
+    Redis Cluster (`make test-cluster`) MONITOR on every node, the commands of all of them."""
 
     def __init__(self, url: str):
-        self.client = redis.Redis.from_url(url, decode_responses=True)
+        if CLUSTER:
+            nodes = test_redis(url).get_nodes()
+            self.clients = [redis.Redis(host=n.host, port=n.port, decode_responses=True) for n in nodes]
+        else:
+            self.clients = [redis.Redis.from_url(url, decode_responses=True)]
         self.marker = f"monitor-{uuid.uuid4().hex}"
         self.commands: list[str] = []
-        self.started = threading.Event()
+        self.lock = threading.Lock()
 
-    def _listen(self, monitor) -> None:
+    def _listen(self, monitor, started: threading.Event) -> None:
         inside = False
         for item in monitor.listen():
             command = item["command"]
@@ -120,24 +128,32 @@ class Monitor:
                 if inside:
                     return
                 inside = True
-                self.started.set()
+                started.set()
             elif inside:
-                self.commands.append(command)
+                with self.lock:
+                    self.commands.append(command)
 
     @contextmanager
     def watching(self) -> Iterator[list[str]]:
-        with self.client.monitor() as monitor:
-            thread = threading.Thread(target=self._listen, args=(monitor,), daemon=True)
-            thread.start()
-            while not self.started.is_set():  # MONITOR is on once it has seen the first marker
-                self.client.echo(self.marker)
-                self.started.wait(0.05)
+        with contextlib.ExitStack() as stack:
+            threads = []
+            for client in self.clients:
+                monitor = stack.enter_context(client.monitor())
+                started = threading.Event()
+                thread = threading.Thread(target=self._listen, args=(monitor, started), daemon=True)
+                thread.start()
+                while not started.is_set():  # MONITOR is on once it has seen the first marker
+                    client.echo(self.marker)
+                    started.wait(0.05)
+                threads.append(thread)
             try:
                 yield self.commands
             finally:
-                self.client.echo(self.marker)
-                thread.join(10)
-        self.client.close()
+                for client, thread in zip(self.clients, threads):
+                    client.echo(self.marker)
+                    thread.join(10)
+        for client in self.clients:
+            client.close()
 
 
 def gateway_commands(gw, call: Callable[[], object]) -> list[str]:

@@ -10,6 +10,7 @@ import httpx
 from tests.gateway.helpers import auth
 from tests.gateway.test_basics import assert_error
 from tests.gateway.test_matchmaking import poll, run_matcher, ticket
+from tests.redis_required import test_redis as redis_client
 
 
 def new_account(c: httpx.Client, name: str, kind: str | None = None) -> tuple[str, str]:
@@ -99,13 +100,11 @@ def test_without_a_grace_period_the_old_key_stops_at_once(make_gateway) -> None:
 
 
 def test_keys_are_stored_only_hashed(make_gateway) -> None:
-    import redis
-
     gw = make_gateway()
     with gw.client() as c:
         _pid, key = new_account(c, "hash")
         new = c.post("/v1/players/me/keys", headers=auth(key)).json()["api_key"]
-    rdb = redis.Redis.from_url(gw.settings.redis_url, decode_responses=True)
+    rdb = redis_client(gw.settings.redis_url, decode_responses=True)
     try:
         for k in rdb.scan_iter(match=f"{gw.settings.key_prefix}*"):
             kind = rdb.type(k)

@@ -62,16 +62,19 @@ def test_a_flood_never_trims_the_game_start_that_carries_a_seat_token(make_gatew
 def test_the_turn_followers_events_never_trim_a_pending_seat_token(rdb) -> None:
     """The follower publishes `your_turn` / `game_end` with its own script; it trims the same way."""
     keys = Keys(new_prefix())
-    stream, pos = keys.account_events("p1"), keys.follow_pos("g1")
+    stream, sent = keys.account_events("p1"), keys.follow_sent("p1", "g2")
     start = json.dumps({"game_id": "g1", "seat": 0, "token_pending": True}, separators=(",", ":"))
     add = {"type": "game_start", "data": start, "maxlen": 10, "minid": "0-0", "ttl": 3600}
     account_events.ADD.register(rdb)(keys={"stream": stream}, args=add)
     publish = account_events.PUBLISH_TURNS.register(rdb)
     for version in range(1, 301):
         turn = json.dumps({"game_id": "g2", "seat": 1, "version": version, "deadline": None})
-        assert publish(keys={"follow_pos": pos, "streams": [stream]},
-                       args={"version": version, "to_act": "[1]", "minid": "0-0", "maxlen": 10, "keep": 3600,
+        assert publish(keys={"sent": sent, "stream": stream},
+                       args={"version": version, "minid": "0-0", "maxlen": 10, "keep": 3600,
                              "events": ["your_turn", turn]}) == 1
+    assert publish(keys={"sent": sent, "stream": stream}, args={
+        "version": 300, "minid": "0-0", "maxlen": 10, "keep": 3600, "events": ["your_turn", "{}"]}) == 0, \
+        "a version already published to this account is never published again"
     kept = rdb.xrange(stream)
     assert len(kept) == 10
     assert kept[0][1] == {"type": "game_start", "data": start}, "the pending token's entry survived 300 turns"

@@ -16,13 +16,13 @@ import time
 
 import httpx
 import pytest
-import redis.asyncio as aioredis
 
-from services.accounts.keys import Keys
+from services.accounts.keys import Keys, bucket_of
 from services.accounts.ratings import Ratings
 from services.accounts.repository import AccountRepository
 from services.accounts.sealing import unseal
 from services.archive.db import make_engine
+from services.common.redis_clients import async_redis
 from services.gamestate.client import AsyncGameClient
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.grouping import form_groups
@@ -30,13 +30,14 @@ from services.matchmaker.matcher import Matcher
 from services.matchmaker.store import Ticket, TicketStore
 from tests.gateway.helpers import auth, play_random
 from tests.gateway.test_basics import assert_error
+from tests.redis_required import CLUSTER
 
 
 def run_matcher(settings: GatewaySettings, passes: int = 1) -> list[str]:
     """Run matchmaking passes in a fresh loop (as a separate matchmaker would); returns created game ids."""
 
     async def go() -> list[str]:
-        redis = aioredis.from_url(settings.redis_url)
+        redis = async_redis(settings.redis_url, cluster=settings.redis_cluster)
         keys = Keys(settings.key_prefix)
         gamestate = AsyncGameClient(settings.gamestate_addr)
         tickets = TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s,
@@ -196,6 +197,7 @@ def test_two_matchmaker_processes_never_put_a_ticket_in_two_games(make_gateway, 
             "GATEWAY_GAMESTATE_ADDR": gw.settings.gamestate_addr, "GATEWAY_MM_INTERVAL_S": "0.01",
             "GATEWAY_MM_BASE_GAP": "1000", "SERVICE_SECRET": gw.settings.service_secret,
             "GATEWAY_ARCHIVE_URL": gw.settings.archive_url,
+            "GATEWAY_REDIS_CLUSTER": str(gw.settings.redis_cluster).lower(),  # make test-cluster: both on a cluster
         })
         procs = [subprocess.Popen([sys.executable, "-m", "services.matchmaker"], env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for _ in range(2)]
@@ -221,7 +223,7 @@ def test_two_matchmaker_processes_never_put_a_ticket_in_two_games(make_gateway, 
                 seats_of.setdefault(entity, []).append(key)
     assert len(rated) == n_tickets // 2, "exactly one game per pair of tickets"
     assert all(len(games) == 1 for games in seats_of.values()), "no player (ticket) sits in two games"
-    assert {f"{prefix}rated:{r['game_id']}" for r in results} == set(rated)
+    assert {Keys(prefix).rated_game(r["game_id"]) for r in results} == set(rated)
 
 
 @pytest.mark.parametrize("batch_size", [1, 3, 128])
@@ -235,7 +237,7 @@ def test_concurrent_matchers_in_one_loop_claim_each_ticket_once(make_gateway, rd
         settings = gw.settings
 
         async def race() -> list[list[str]]:
-            redis = aioredis.from_url(settings.redis_url)
+            redis = async_redis(settings.redis_url, cluster=settings.redis_cluster)
             keys = Keys(settings.key_prefix)
             clients = [AsyncGameClient(settings.gamestate_addr) for _ in range(4)]
             engine = make_engine(settings.archive_url)
@@ -269,14 +271,14 @@ def test_a_dead_matchmakers_claim_is_released_and_a_lost_claim_writes_nothing(ma
         ta, tb = ticket(c, ka, "toybids", 2), ticket(c, kb, "toybids", 2)
 
         async def die_holding_a_claim() -> tuple[int, int, bool]:
-            redis = aioredis.from_url(settings.redis_url)
+            redis = async_redis(settings.redis_url, cluster=settings.redis_cluster)
             store = TicketStore(redis, Keys(settings.key_prefix), settings.ticket_ttl_s, settings.ticket_keep_s,
                                 secret=settings.service_secret)
             bucket = (await store.get(ta)).bucket
             won = await store.claim("dead-matchmaker", bucket, [ta, tb], now_ms=int(time.time() * 1000) - 60_000)
             assert await store.claim("other", bucket, [ta]) != 0, "a claimed ticket cannot be claimed again"
             released = await store.release_stale_claims(settings.mm_claim_stale_s)
-            late = await store.matched("dead-matchmaker", {ta: ("g-late", 0, "t"), tb: ("g-late", 1, "t")})
+            late = await store.matched("dead-matchmaker", bucket, {ta: ("g-late", 0, "t"), tb: ("g-late", 1, "t")})
             await redis.aclose()
             return won, released, late
 
@@ -330,7 +332,7 @@ def test_concurrent_settles_apply_exactly_once(redis_url: str, archive_pg_url: s
     from tests.gateway.conftest import new_prefix
 
     async def go() -> list[bool]:
-        redis = aioredis.from_url(redis_url)
+        redis = async_redis(redis_url, cluster=CLUSTER)
         keys = Keys(new_prefix())
         engines = [make_engine(archive_pg_url) for _ in range(4)]
         repos = [AccountRepository(e) for e in engines]
@@ -372,10 +374,11 @@ def test_a_pass_starts_many_groups_in_batches(make_gateway, rdb) -> None:
             by_game.setdefault(r["game_id"], []).append(r["seat"])
             view = c.get(f"/v1/games/{r['game_id']}", headers=auth(r["token"])).json()
             assert view["seat"] == r["seat"] and view["bots"] == {}
-            rated = rdb.hgetall(f"{gw.settings.key_prefix}rated:{r['game_id']}")
+            rated = rdb.hgetall(Keys(gw.settings.key_prefix).rated_game(r["game_id"]))
             assert rated[str(r["seat"])] == f"player:{pid}" and rated["game"] == "toybids"
         assert set(by_game) == set(created) and all(sorted(s) == [0, 1] for s in by_game.values())
-        due = dict(rdb.zrange(f"{gw.settings.key_prefix}rated_due", 0, -1, withscores=True))
+        keys = Keys(gw.settings.key_prefix)
+        due = {g: at for g in created for at in [rdb.zscore(keys.rated_due(bucket_of(g)), g)] if at is not None}
         assert set(due) == set(created)
         assert all(before + 59_000 <= at <= time.time() * 1000 + 60_000 for at in due.values())
         assert run_matcher(gw.settings) == []
@@ -391,7 +394,7 @@ def test_groups_whose_game_is_refused_are_released_and_the_rest_matched(make_gat
         good_tickets = [ticket(c, key, "toybids", 2) for _pid, key in good]
 
         async def bad_tickets() -> list[str]:
-            redis = aioredis.from_url(settings.redis_url)
+            redis = async_redis(settings.redis_url, cluster=settings.redis_cluster)
             store = TicketStore(redis, Keys(settings.key_prefix), settings.ticket_ttl_s, settings.ticket_keep_s,
                                 secret=settings.service_secret)
             made = [await store.create(f"bad{i}", "toybids", 2, {"rounds": 99}, 60.0, 0.0) for i in range(4)]
@@ -403,14 +406,15 @@ def test_groups_whose_game_is_refused_are_released_and_the_rest_matched(make_gat
         assert len(created) == 1
         assert {poll(c, key, t)["game_id"] for (_p, key), t in zip(good, good_tickets)} == set(created)
     prefix = settings.key_prefix
+    keys = Keys(prefix)
     for tid in bad:
-        t = rdb.hgetall(f"{prefix}mm:t:{tid}")
+        t = rdb.hgetall(keys.ticket(tid))
         assert t["status"] == "queued" and "claim" not in t and "game_id" not in t
-        assert rdb.exists(f"{prefix}mm:alive:{tid}")
-    bucket = next(b for b in rdb.smembers(f"{prefix}mm:buckets") if "99" in b)
-    assert set(rdb.zrange(f"{prefix}mm:q:{bucket}", 0, -1)) == set(bad)
-    assert rdb.zcard(f"{prefix}mm:claims") == 0
-    assert [k for k in rdb.scan_iter(match=f"{prefix}rated:*")] == [f"{prefix}rated:{created[0]}"]
+        assert rdb.exists(keys.ticket_alive(tid))
+    bucket = next(b for b in rdb.smembers(keys.buckets()) if "99" in b)
+    assert set(rdb.zrange(keys.queue(bucket), 0, -1)) == set(bad)
+    assert all(rdb.zcard(keys.claims(b)) == 0 for b in rdb.smembers(keys.buckets()))
+    assert [k for k in rdb.scan_iter(match=f"{prefix}rated:*")] == [keys.rated_game(created[0])]
 
 
 def test_batch_claims_and_placements_are_atomic_per_group(make_gateway, rdb) -> None:
@@ -421,33 +425,35 @@ def test_batch_claims_and_placements_are_atomic_per_group(make_gateway, rdb) -> 
     prefix = settings.key_prefix
 
     async def go() -> tuple[list[int], list[bool], list]:
-        redis = aioredis.from_url(settings.redis_url)
-        store = TicketStore(redis, Keys(settings.key_prefix), settings.ticket_ttl_s, settings.ticket_keep_s,
+        redis = async_redis(settings.redis_url, cluster=settings.redis_cluster)
+        keys = Keys(settings.key_prefix)
+        store = TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s,
                             secret=settings.service_secret)
         t = [(await store.create(f"a{i}", "toybids", 2, {}, 60.0, 0.0)).ticket_id for i in range(8)]
         bucket = (await store.get(t[0])).bucket
         assert await store.claim("other", bucket, [t[2]]) == 0
-        await redis.delete(f"{prefix}mm:alive:{t[5]}")  # t[5]'s TTL lapsed
+        await redis.delete(keys.ticket_alive(t[5]))  # t[5]'s TTL lapsed
         claimed = await store.claim_groups("mine", bucket, [[t[0], t[1]], [t[3], t[2]], [t[4], t[5]], [t[6], t[7]]])
         await store.release("mine", bucket, [t[6], t[7]])  # as if stale and released by another matchmaker
-        recorded = await store.matched_groups("mine", [
+        recorded = await store.matched_groups("mine", bucket, [
             {t[0]: ("g1", 0, "tok0"), t[1]: ("g1", 1, None)},
             {t[6]: ("g2", 0, "tok6"), t[7]: ("g2", 1, "tok7")},
         ])
         statuses = [(await store.get(x)).status for x in t]
         await redis.aclose()
-        return claimed, recorded, [statuses, t]
+        return claimed, recorded, [statuses, t, bucket]
 
-    claimed, recorded, (statuses, t) = asyncio.run(go())
+    claimed, recorded, (statuses, t, bucket) = asyncio.run(go())
+    keys = Keys(prefix)
     assert claimed == [0, 2, 2, 0]
     assert recorded == [True, False]
     assert statuses == ["matched", "matched", "claimed", "queued", "queued", "expired", "queued", "queued"]
-    sealed = rdb.hget(f"{prefix}mm:t:{t[0]}", "token_sealed")  # stored sealed, never in clear
-    assert unseal(settings.service_secret, t[0], sealed) == "tok0" and rdb.hget(f"{prefix}mm:t:{t[0]}", "token") is None
-    assert rdb.hget(f"{prefix}mm:t:{t[1]}", "token_sealed") is None
-    assert rdb.hget(f"{prefix}mm:t:{t[0]}", "game_id") == "g1" and not rdb.exists(f"{prefix}mm:alive:{t[0]}")
-    assert rdb.hget(f"{prefix}mm:t:{t[6]}", "game_id") is None
-    assert set(rdb.zrange(f"{prefix}mm:claims", 0, -1)) == {t[2]}, "only the other claim's ticket is held"
+    sealed = rdb.hget(keys.ticket(t[0]), "token_sealed")  # stored sealed, never in clear
+    assert unseal(settings.service_secret, t[0], sealed) == "tok0" and rdb.hget(keys.ticket(t[0]), "token") is None
+    assert rdb.hget(keys.ticket(t[1]), "token_sealed") is None
+    assert rdb.hget(keys.ticket(t[0]), "game_id") == "g1" and not rdb.exists(keys.ticket_alive(t[0]))
+    assert rdb.hget(keys.ticket(t[6]), "game_id") is None
+    assert set(rdb.zrange(keys.claims(bucket), 0, -1)) == {t[2]}, "only the other claim's ticket is held"
 
 
 def test_the_queue_read_drops_vanished_and_expired_tickets(make_gateway, rdb) -> None:
@@ -456,21 +462,22 @@ def test_the_queue_read_drops_vanished_and_expired_tickets(make_gateway, rdb) ->
     prefix = settings.key_prefix
 
     async def go() -> tuple[list[str], list[str]]:
-        redis = aioredis.from_url(settings.redis_url)
-        store = TicketStore(redis, Keys(settings.key_prefix), settings.ticket_ttl_s, settings.ticket_keep_s,
+        redis = async_redis(settings.redis_url, cluster=settings.redis_cluster)
+        keys = Keys(settings.key_prefix)
+        store = TicketStore(redis, keys, settings.ticket_ttl_s, settings.ticket_keep_s,
                             secret=settings.service_secret)
         t = [await store.create(f"v{i}", "toybids", 2, {"rounds": 2}, 60.0, float(i)) for i in range(4)]
-        await redis.delete(f"{prefix}mm:t:{t[1].ticket_id}")
-        await redis.delete(f"{prefix}mm:alive:{t[2].ticket_id}")
+        await redis.delete(keys.ticket(t[1].ticket_id))
+        await redis.delete(keys.ticket_alive(t[2].ticket_id))
         queued = await store.queued(t[0].bucket)
         assert queued == [t[0], t[3]], "same Ticket values as a plain read, oldest first"
-        left = [x.decode() for x in await redis.zrange(f"{prefix}mm:q:{t[0].bucket}", 0, -1)]
+        left = [x.decode() for x in await redis.zrange(keys.queue(t[0].bucket), 0, -1)]
         await redis.aclose()
         return [x.ticket_id for x in t], left
 
     ids, left = asyncio.run(go())
     assert left == [ids[0], ids[3]]
-    assert rdb.hget(f"{prefix}mm:t:{ids[2]}", "status") == "expired"
+    assert rdb.hget(Keys(prefix).ticket(ids[2]), "status") == "expired"
 
 
 def test_the_matchmaker_settles_a_finished_game_nobody_watched_once_it_is_due(make_gateway, rdb) -> None:
@@ -494,13 +501,14 @@ def test_the_matchmaker_settles_a_finished_game_nobody_watched_once_it_is_due(ma
                 r = g.submit(game_id, tokens[seat], action, version)
                 version, to_act, status = r.version, r.to_act, r.status
         games = lambda pid: c.get(f"/v1/players/{pid}").json()["ratings"].get("toybids", {}).get("games", 0)  # noqa: E731
-        due = f"{gw.settings.key_prefix}rated_due"
+        keys = Keys(gw.settings.key_prefix)
+        due = keys.rated_due(bucket_of(game_id))
         run_matcher(gw.settings)
         assert games(pa) == games(pb) == 0, "not due yet"
         rdb.zadd(due, {game_id: 0})  # as if its check time had come
         run_matcher(gw.settings)
         assert games(pa) == games(pb) == 1
-        assert rdb.zscore(due, game_id) is None and not rdb.sismember(f"{gw.settings.key_prefix}rated_pending", game_id)
+        assert rdb.zscore(due, game_id) is None and not rdb.sismember(keys.rated_pending(bucket_of(game_id)), game_id)
         run_matcher(gw.settings, passes=2)
         assert games(pa) == games(pb) == 1
 
@@ -509,17 +517,18 @@ def test_an_active_rated_game_that_is_due_is_checked_and_pushed_to_its_next_chec
     """A rated game whose check time has come is read on the next pass; one still active is pushed to its next
     check (GATEWAY_MM_SETTLE_CHECK_S later) instead of being read on every pass."""
     gw = make_gateway(mm_settle_check_s=600.0)
-    due = f"{gw.settings.key_prefix}rated_due"
+    keys = Keys(gw.settings.key_prefix)
     with gw.client() as c:
         (_pa, ka), (_pb, kb) = new_player(c, "oa"), new_player(c, "ob")
         ticket(c, ka, "toybids", 2), ticket(c, kb, "toybids", 2)
         (game_id,) = run_matcher(gw.settings)
+        due = keys.rated_due(bucket_of(game_id))
         rdb.zadd(due, {game_id: 0})  # its check time has come
         start = time.time() * 1000
         run_matcher(gw.settings)
         at = rdb.zscore(due, game_id)
         assert at is not None and start + 599_000 <= at <= time.time() * 1000 + 600_000
-        assert rdb.sismember(f"{gw.settings.key_prefix}rated_pending", game_id)
+        assert rdb.sismember(keys.rated_pending(bucket_of(game_id)), game_id)
 
 
 def test_a_player_over_the_active_games_quota_gets_a_refused_ticket_not_a_requeue(make_gateway) -> None:

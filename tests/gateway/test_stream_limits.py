@@ -11,6 +11,7 @@ import uuid
 
 import httpx
 
+from services.accounts.keys import Keys
 from tests.gateway.helpers import api_key, auth, create
 
 
@@ -81,7 +82,7 @@ def test_account_streams_share_one_redis_reader_per_account(make_gateway, rdb):
         blocked = _blocked(rdb, name)
         print(f"30 account streams of one key: {blocked} of the gateway's Redis connections blocked in XREAD")
         assert blocked <= 1, f"{blocked} connections blocked in XREAD for one account's 30 streams"
-        rdb.xadd(f"{gw.settings.key_prefix}acct:ev:{me}",
+        rdb.xadd(Keys(gw.settings.key_prefix).account_events(me),
                  {"type": "your_turn", "data": json.dumps({"game_id": "g", "seat": 0, "version": 3, "deadline": None})})
         for r in opened:  # every stream gets the entry from the shared reader
             assert _next_event(r) == ("your_turn", {"game_id": "g", "seat": 0, "version": 3, "deadline": None})

@@ -7,6 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import redis
 
+from services.accounts.keys import Keys
 from services.accounts.sealing import seal, unseal
 from tests.gateway.helpers import auth
 from tests.gateway.test_matchmaking import new_player, poll, run_matcher, ticket
@@ -60,8 +61,8 @@ def test_the_token_is_never_in_clear_in_redis_and_only_the_first_poll_gets_it(ma
         other = poll(c, kb, tb)
         assert other["token"].startswith("sbt_") and other["seat"] == 1 - first["seat"]
         assert clear_tokens(rdb) == []
-        ticket_hash = rdb.hgetall(f"{gw.settings.key_prefix}mm:t:{ta}")
-        assert not any("token" in f for f in ticket_hash if f != "token_delivered_ms"), ticket_hash
+        ticket_hash = rdb.hgetall(Keys(gw.settings.key_prefix).ticket(ta))
+        assert ticket_hash and not any("token" in f for f in ticket_hash if f != "token_delivered_ms"), ticket_hash
         described = c.get("/openapi.json").json()["paths"]["/v1/matchmaking/tickets/{ticket_id}"]["get"]
         assert "once" in described["description"]
 
@@ -89,7 +90,7 @@ def test_a_ticket_matched_before_the_seal_hands_its_clear_token_out_once_too(mak
     gw = make_gateway()
     with gw.client() as c:
         (ka, ta), _b, _game_id = matched_pair(c, gw.settings)
-        key = f"{gw.settings.key_prefix}mm:t:{ta}"
+        key = Keys(gw.settings.key_prefix).ticket(ta)
         rdb.hdel(key, "token_sealed")
         rdb.hset(key, "token", "sbt_from-the-previous-release")
         assert poll(c, ka, ta)["token"] == "sbt_from-the-previous-release"

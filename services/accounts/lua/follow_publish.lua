@@ -1,15 +1,14 @@
--- Appends one game version's account events only if `version` is newer than the last published one; returns 1
--- if it did (services/gateway/domain/following.py). streams: the account stream of each event; events: (type, data
--- JSON) per event, in the same order; keep: seconds.
+-- Appends one game version's events to ONE account's stream only if `version` is newer than the last version of
+-- that game published to this account; returns 1 if it did (services/gateway/domain/following.py). `sent` and
+-- the stream are both in the account's slot (Redis Cluster, issue #40), so exactly-once holds per account.
+-- events: (type, data JSON) per event; keep: seconds.
 -- USES: append
--- KEYS: follow_pos streams...
--- ARGV: version to_act minid maxlen keep events...
-local last = tonumber(redis.call('HGET', K.follow_pos, 'v') or '-1')
+-- KEYS: sent stream
+-- ARGV: version minid maxlen keep events...
+local last = tonumber(redis.call('GET', K.sent) or '-1')
 if last >= tonumber(A.version) then return 0 end
-redis.call('HSET', K.follow_pos, 'v', A.version, 'to_act', A.to_act)
-redis.call('EXPIRE', K.follow_pos, A.keep)
-for i, stream in ipairs(K.streams) do
-  local j = 2 * i - 1
-  append(stream, A.events[j], A.events[j + 1], tonumber(A.maxlen), A.minid, A.keep)
+redis.call('SET', K.sent, A.version, 'EX', A.keep)
+for j = 1, #A.events, 2 do
+  append(K.stream, A.events[j], A.events[j + 1], tonumber(A.maxlen), A.minid, A.keep)
 end
 return 1

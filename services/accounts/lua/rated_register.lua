@@ -1,4 +1,5 @@
--- Mark games as rated (services/accounts/ratings.py). games: rated:<id> per game; rows: JSON array of
+-- Mark games of ONE bucket as rated (services/accounts/ratings.py): the bucket's pending set, its check schedule
+-- and its games' hashes share the bucket's slot. games: rated:<id> per game; rows: JSON array of
 -- [game_id, game, [seat, entity, seat, entity, ...]] per game, in the same order.
 -- KEYS: pending due games...
 -- ARGV: check_at rows

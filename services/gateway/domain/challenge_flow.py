@@ -11,7 +11,9 @@ import random
 import time
 from collections.abc import Mapping
 
+from services.accounts.keys import bucket_of
 from services.accounts.seats import register_on
+from services.common.slot_transactions import SlotTransactions
 from services.gateway.context import Context
 from services.gateway.domain.challenges import Challenge
 from services.gateway.http.errors import ApiError
@@ -24,18 +26,19 @@ STUCK_ACCEPT_S = 120
 
 async def closed(c: Context, ch: Challenge, status: str) -> None:
     """Tell both players that the challenge closed."""
-    async with c.redis.pipeline(transaction=True) as pipe:
-        for pid in (ch.challenger, ch.to):
-            c.events.add_to(pipe, pid, "challenge_closed", {"challenge_id": ch.challenge_id, "status": status})
-        await pipe.execute()
+    tx = SlotTransactions(c.redis)
+    for pid in (ch.challenger, ch.to):
+        c.events.add_to(tx.on(c.keys.account_tag(pid)), pid, "challenge_closed",
+                        {"challenge_id": ch.challenge_id, "status": status})
+    await tx.execute()
 
 
 async def announce(c: Context, ch: Challenge) -> None:
     """The new challenge on both players' streams."""
-    async with c.redis.pipeline(transaction=True) as pipe:
-        for pid in (ch.challenger, ch.to):
-            c.events.add_to(pipe, pid, "challenge", {"challenge": ch.to_json(pid)})
-        await pipe.execute()
+    tx = SlotTransactions(c.redis)
+    for pid in (ch.challenger, ch.to):
+        c.events.add_to(tx.on(c.keys.account_tag(pid)), pid, "challenge", {"challenge": ch.to_json(pid)})
+    await tx.execute()
 
 
 def refused(challenge_id: str, status: str | None) -> ApiError:
@@ -73,26 +76,28 @@ async def accept(c: Context, ch: Challenge) -> tuple[str, int, str]:
         check_ms = int((time.time() + c.settings.mm_settle_check_s) * 1000)
         await c.ratings.register_game(game_id, ch.game, entities, check_ms)
     await c.challenges.move(ch.challenge_id, "accepting", "accepted")
-    async with c.redis.pipeline(transaction=True) as pipe:
-        c.events.hand_off(pipe, ch.challenger, game_id, tokens[challenger_seat])
-        c.events.add_to(pipe, ch.challenger, "game_start", {
-            "game_id": game_id, "game": ch.game, "seat": challenger_seat, "challenge_id": ch.challenge_id,
-            "token_pending": True})
-        c.events.add_to(pipe, ch.to, "game_start", {
-            "game_id": game_id, "game": ch.game, "seat": accepter_seat, "challenge_id": ch.challenge_id,
-            "token": None, "token_delivered": True, "note": "the seat token was in the accept answer"})
-        for pid in (ch.challenger, ch.to):
-            c.events.add_to(pipe, pid, "challenge_closed", {"challenge_id": ch.challenge_id, "status": "accepted"})
-        await pipe.execute()
+    tx = SlotTransactions(c.redis)  # the sealed token and the game_start that delivers it: one account, one MULTI
+    mine, theirs = tx.on(c.keys.account_tag(ch.challenger)), tx.on(c.keys.account_tag(ch.to))
+    c.events.hand_off(mine, ch.challenger, game_id, tokens[challenger_seat])
+    c.events.add_to(mine, ch.challenger, "game_start", {
+        "game_id": game_id, "game": ch.game, "seat": challenger_seat, "challenge_id": ch.challenge_id,
+        "token_pending": True})
+    c.events.add_to(theirs, ch.to, "game_start", {
+        "game_id": game_id, "game": ch.game, "seat": accepter_seat, "challenge_id": ch.challenge_id,
+        "token": None, "token_delivered": True, "note": "the seat token was in the accept answer"})
+    for pid in (ch.challenger, ch.to):
+        c.events.add_to(tx.on(c.keys.account_tag(pid)), pid, "challenge_closed",
+                        {"challenge_id": ch.challenge_id, "status": "accepted"})
+    await tx.execute()
     await register_game(c, game_id, ch.game, {challenger_seat: ch.challenger, accepter_seat: ch.to})
     return game_id, accepter_seat, tokens[accepter_seat]
 
 
 async def register_game(c: Context, game_id: str, game: str, seats: Mapping[int, str]) -> None:
     """Seat the accounts in the new game (`accounts.seats`) and wake this gateway's follower at once."""
-    async with c.redis.pipeline(transaction=True) as pipe:
-        register_on(pipe, c.keys, c.settings.account_events_keep_s, game_id, game, seats)
-        await pipe.execute()
+    tx = SlotTransactions(c.redis)
+    register_on(tx, c.keys, c.settings.account_events_keep_s, game_id, game, seats)
+    await tx.execute()
     if c.follower is not None:
         c.follower.kick()
 
@@ -106,12 +111,12 @@ async def expire_due(c: Context) -> int:
         moved = await c.challenges.move(cid, "pending", "expired")
         ch = await c.challenges.get(cid)
         if ch is None:
-            await c.redis.zrem(c.keys.challenges_due(), cid)
+            await c.redis.zrem(c.keys.challenges_due(bucket_of(cid)), cid)
             continue
         if moved == "accepting" and ch.expires_ms + STUCK_ACCEPT_S * 1000 <= now:
             moved = await c.challenges.move(cid, "accepting", "expired")
         elif moved not in ("ok", "accepting"):
-            await c.redis.zrem(c.keys.challenges_due(), cid)
+            await c.redis.zrem(c.keys.challenges_due(bucket_of(cid)), cid)
         if moved == "ok":
             await closed(c, ch, "expired")
             expired += 1

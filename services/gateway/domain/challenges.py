@@ -5,6 +5,9 @@ both players' `challenges_of` index and, while pending, in `challenges_due` by e
 (lua/challenge_move.lua) checks the status and the expiry in the same script that changes it, so an accept
 racing a cancel, a decline or the expiry sweep has exactly one winner, and only the winner publishes the
 `challenge_closed` events.
+
+Redis Cluster (issue #40): a challenge and its bucket's expiry index share a slot (services/accounts/keys.py), so
+`MOVE` stays one script; a player's indexes are in the player's slot.
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from services.accounts.keys import Keys
+from services.accounts.keys import BUCKETS, Keys, bucket_of
 from services.common.redis_scripts import LuaScript
+from services.common.slot_transactions import SlotTransactions
 
 MOVE = LuaScript.beside(__file__, "challenge_move")
 
@@ -100,28 +104,36 @@ class Challenges:
         """A new pending challenge; TooManyChallenges when the sender or the recipient is at its bound."""
         cid = uuid.uuid4().hex
         now = int(time.time() * 1000)
-        taken = _text(await self._reserve(
-            keys={"sender": self.keys.challenges_open("from", challenger),
-                  "recipient": self.keys.challenges_open("to", to)},
-            args={"now": now, "challenge_id": cid, "expires": now + self.ttl_ms, "max_sender": self.per_sender,
-                  "max_recipient": self.per_recipient, "ttl": self.ttl_s},
-        ))
-        if taken != "ok":
-            raise TooManyChallenges(taken or "sender", self.per_sender if taken == "sender" else self.per_recipient)
+        await self._take_places(cid, challenger, to, now)
         fields = {"id": cid, "challenger": challenger, "to": to, "game": game, "players": players,
                   "options": json.dumps(options, sort_keys=True), "rated": "1" if rated else "0",
                   "time_control": json.dumps(time_control) if time_control else "", "status": "pending",
                   "created_ms": now, "expires_ms": now + self.ttl_ms}
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(self.keys.challenge(cid), mapping=fields)
-            pipe.expire(self.keys.challenge(cid), self.keep_s)
-            pipe.zadd(self.keys.challenges_due(), {cid: now + self.ttl_ms})
-            for pid in (challenger, to):
-                pipe.zadd(self.keys.challenges_of(pid), {cid: now})
-                pipe.zremrangebyrank(self.keys.challenges_of(pid), 0, -INDEX_KEEP - 1)
-                pipe.expire(self.keys.challenges_of(pid), self.keep_s)
-            await pipe.execute()
+        tx = SlotTransactions(self.redis)  # the challenge with its bucket's expiry index; each player's index
+        pipe = tx.on(f"c:{bucket_of(cid)}")
+        pipe.hset(self.keys.challenge(cid), mapping=fields)
+        pipe.expire(self.keys.challenge(cid), self.keep_s)
+        pipe.zadd(self.keys.challenges_due(bucket_of(cid)), {cid: now + self.ttl_ms})
+        for pid in (challenger, to):
+            pipe = tx.on(self.keys.account_tag(pid))
+            pipe.zadd(self.keys.challenges_of(pid), {cid: now})
+            pipe.zremrangebyrank(self.keys.challenges_of(pid), 0, -INDEX_KEEP - 1)
+            pipe.expire(self.keys.challenges_of(pid), self.keep_s)
+        await tx.execute()
         return _challenge(cid, {k: str(v) for k, v in fields.items()})
+
+    async def _take_places(self, cid: str, challenger: str, to: str, now: int) -> None:
+        """A place in the sender's and the recipient's open sets (one script each: each set is its account's
+        slot); TooManyChallenges, holding neither, when one is full."""
+        for side, pid, bound in (("sender", challenger, self.per_sender), ("recipient", to, self.per_recipient)):
+            taken = _text(await self._reserve(
+                keys={"open": self.keys.challenges_open("from" if side == "sender" else "to", pid)},
+                args={"now": now, "challenge_id": cid, "expires": now + self.ttl_ms, "max": bound, "ttl": self.ttl_s},
+            ))
+            if taken != "ok":
+                if side == "recipient":  # give the sender's place back
+                    await self.redis.zrem(self.keys.challenges_open("from", challenger), cid)
+                raise TooManyChallenges(side, bound)
 
     async def get(self, challenge_id: str) -> Challenge | None:
         raw = await self.redis.hgetall(self.keys.challenge(challenge_id))
@@ -131,7 +143,7 @@ class Challenges:
         """Move `required` -> `new` atomically; "ok", else the status it has (None: no such challenge). A challenge
         that closed no longer counts against its players' bounds (a lapsed one drops out by its expiry)."""
         result = await self._move(keys={"challenge": self.keys.challenge(challenge_id),
-                                        "due": self.keys.challenges_due()},
+                                        "due": self.keys.challenges_due(bucket_of(challenge_id))},
                                   args={"required": required, "new": new, "now": int(time.time() * 1000)})
         if result and _text(result) == "ok" and new not in ("pending", "accepting"):
             challenger, to = await self.redis.hmget(self.keys.challenge(challenge_id), ["challenger", "to"])
@@ -156,6 +168,9 @@ class Challenges:
         return [_challenge(cid, raw) for cid, raw in zip(ids, raws) if raw]
 
     async def due(self, now_ms: int, limit: int = 100) -> list[str]:
-        """Pending challenges whose expiry has come (the sweep expires them)."""
-        ids = await self.redis.zrangebyscore(self.keys.challenges_due(), "-inf", now_ms, start=0, num=limit)
-        return [_text(i) for i in ids]
+        """Pending challenges whose expiry has come (the sweep expires them), from every bucket (one pipeline)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for b in range(BUCKETS):
+                pipe.zrangebyscore(self.keys.challenges_due(b), "-inf", now_ms, start=0, num=limit, withscores=True)
+            replies = await pipe.execute()
+        return [_text(i) for _score, i in sorted((s, i) for reply in replies for i, s in reply)[:limit]]

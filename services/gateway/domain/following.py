@@ -8,10 +8,13 @@ follows), reads it once as a spectator (GetGame), then follows it with WatchGame
 carries `to_act` and the status, never a seat's secrets) until it ends. At most `GATEWAY_FOLLOW_MAX_GAMES`
 games per gateway.
 
-Restart-safe and exactly once: the last version published is kept per game (`follow_pos`) and one script
-checks it and appends every stream entry of a version together, so a gateway that dies mid-game is
-replaced within a lease by another one that resumes at the current version, and no version is published
-twice. Events name only the seat's own owner (`your_turn`) or carry what every seat may know (`game_end`).
+Restart-safe and exactly once: the last version published to each account is kept per account and game
+(`follow_sent`, in the account's slot) and one script per account checks it and appends that account's entries of
+a version together; the follower's own position (`follow_pos`, the last version and who was to act) is written
+after. A gateway that dies mid-game is replaced within a lease by another one that resumes at the current version,
+and no account gets a version twice. The followed games are split into buckets (services/accounts/keys.py), a
+game's seats in its bucket's slot, which the scan walks (Redis Cluster, issue #40).
+Events name only the seat's own owner (`your_turn`) or carry what every seat may know (`game_end`).
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from services.accounts.events import PUBLISH_TURNS
+from services.accounts.keys import BUCKETS, bucket_of
 from services.common.redis_scripts import LuaScript
+from services.common.slot_transactions import SlotTransactions
 from services.common.standings import shown_scores, shown_winners
 from services.gamestate.client import GameServiceError
 from services.gateway.context import Context
@@ -90,8 +95,11 @@ class Follower:
         if room <= 0:
             return
         lease_ms = int(self.settings.follow_lease_s * 1000)
-        for raw in await self.c.redis.zrange(self.c.keys.followed(), 0, -1):
-            game_id = _text(raw)
+        async with self.c.redis.pipeline(transaction=False) as pipe:
+            for b in range(BUCKETS):
+                pipe.zrange(self.c.keys.followed(b), 0, -1, withscores=True)
+            replies = await pipe.execute()
+        for _since, game_id in sorted((since, _text(raw)) for reply in replies for raw, since in reply):
             if game_id in self.tasks:
                 continue
             if not await self.c.redis.set(self.c.keys.follow_lease(game_id), self.holder, nx=True, px=lease_ms):
@@ -131,7 +139,7 @@ class Follower:
         raw = await c.redis.hgetall(c.keys.game_accounts(game_id))
         seats = {int(_text(k)): _text(v) for k, v in raw.items()}
         if not seats:
-            await c.redis.zrem(c.keys.followed(), game_id)
+            await c.redis.zrem(c.keys.followed(bucket_of(game_id)), game_id)
             return
         try:
             g = await c.gamestate.get_game(game_id)
@@ -176,21 +184,25 @@ class Follower:
                     events.append((seats[seat], "your_turn", {"game_id": game_id, "seat": seat, "version": version,
                                                               "deadline": deadlines.get(seat)}))
         s = self.settings
-        await self._publish(
-            keys={"follow_pos": self.c.keys.follow_pos(game_id),
-                  "streams": [self.c.keys.account_events(pid) for pid, _k, _d in events]},
-            args={"version": version, "to_act": json.dumps(to_act),
-                  "minid": f"{int((time.time() - s.account_events_keep_s) * 1000)}-0",
-                  "maxlen": s.account_events_maxlen, "keep": s.account_events_keep_s,
-                  "events": [x for _pid, kind, data in events
-                             for x in (kind, json.dumps(data, separators=(",", ":")))]},
-        )
+        by_account: dict[str, list[str]] = {}
+        for pid, kind, data in events:
+            by_account.setdefault(pid, []).extend((kind, json.dumps(data, separators=(",", ":"))))
+        minid = f"{int((time.time() - s.account_events_keep_s) * 1000)}-0"
+        await asyncio.gather(*(self._publish(
+            keys={"sent": self.c.keys.follow_sent(pid, game_id), "stream": self.c.keys.account_events(pid)},
+            args={"version": version, "minid": minid, "maxlen": s.account_events_maxlen,
+                  "keep": s.account_events_keep_s, "events": flat},
+        ) for pid, flat in by_account.items()))
+        async with self.c.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(self.c.keys.follow_pos(game_id), mapping={"v": version, "to_act": json.dumps(to_act)})
+            pipe.expire(self.c.keys.follow_pos(game_id), s.account_events_keep_s)
+            await pipe.execute()
 
     async def _forget(self, game_id: str, seats: dict[int, str]) -> None:
         """The game ended (or is gone): off the followed set and the accounts' ongoing games."""
         c = self.c
-        async with c.redis.pipeline(transaction=True) as pipe:
-            pipe.zrem(c.keys.followed(), game_id)
-            for pid in set(seats.values()):
-                pipe.hdel(c.keys.account_games(pid), game_id)
-            await pipe.execute()
+        tx = SlotTransactions(c.redis)
+        tx.on(f"f:{bucket_of(game_id)}").zrem(c.keys.followed(bucket_of(game_id)), game_id)
+        for pid in set(seats.values()):
+            tx.on(c.keys.account_tag(pid)).hdel(c.keys.account_games(pid), game_id)
+        await tx.execute()

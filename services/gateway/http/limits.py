@@ -8,6 +8,7 @@ by their SHA-256, never stored or logged in clear.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import time
@@ -20,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope
 
 from services.accounts.keys import Keys, token_hash
 from services.common.redis_scripts import LuaScript
+from services.common.slot_transactions import is_cluster
 from services.gateway.domain.api_keys import HUMAN_KEY_PREFIX, is_bot_key
 from services.gateway.http.errors import error_response
 
@@ -139,6 +141,8 @@ class RateLimiter:
         self.ip_ceiling = ip_ceiling
         self.window_s = window_s
         self._script = INCR.register(redis)
+        # a Redis Cluster: each subject's counter is in its own slot (keys.py), so one script call per bucket
+        self._per_key = is_cluster(redis)
 
     @staticmethod
     def exempt(scope: Scope) -> bool:
@@ -169,6 +173,15 @@ class RateLimiter:
             buckets.append((self.keys.rate("ipall", ip, window), self.ip_ceiling, "this address (all requests)"))
         return buckets
 
+    async def _count(self, keys: list[str]) -> list[int]:
+        """{n1, ttl1, n2, ttl2, ...} of the request's buckets: one round trip, or one call per key at once on a
+        cluster (a request's buckets belong to different subjects, so to different slots)."""
+        args = {"window_ms": self.window_s * 1000}
+        if not self._per_key:
+            return await self._script(keys={"buckets": keys}, args=args)
+        replies = await asyncio.gather(*(self._script(keys={"buckets": [key]}, args=args) for key in keys))
+        return [x for reply in replies for x in reply]
+
     async def check(self, scope: Scope) -> Verdict | None:
         """Count the request in its buckets; the tightest one's standing (None: no limit applies)."""
         client = scope.get("client")
@@ -182,8 +195,7 @@ class RateLimiter:
         if not buckets:
             return None
         try:
-            counted = await self._script(keys={"buckets": [key for key, _, _ in buckets]},
-                                         args={"window_ms": self.window_s * 1000})
+            counted = await self._count([key for key, _, _ in buckets])
         except RedisError as exc:  # fail open: Redis trouble shows in /readyz, not as 429s
             log.warning("rate limiter unavailable: %s", exc.__class__.__name__)
             return None
