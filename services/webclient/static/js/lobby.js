@@ -235,27 +235,52 @@ function result(d, mine) {
     : ui("game_result", { place: rank <= 3 ? ui(`place_${rank}`) : ui("place_n", { n: rank }), players: d.players, score: scores[best] ?? 0 });
 }
 
-/** My games: each one's title, whom I play against, and how it stands or ended (issue #38 item 10). */
+/**
+ * The finished games of my account from the platform's archive history (GET /v1/players/{id}/games), as My games
+ * entries: they are listed on every device, not only in the browser that played them (issue #38). None without an
+ * account or when the history cannot be read (My games then shows this browser's games alone).
+ * @returns {Promise<{game_id: string, game: string, title: string, created: string, seats: {seat: number, token: null}[], archived: true}[]>}
+ */
+async function archivedGames() {
+  const me = player();
+  if (!me?.player_id) return [];
+  try {
+    /** @type {{games: {game_id: string, game: string, seats: number[], created_ms: number}[]}} */
+    const history = await api(`/v1/players/${encodeURIComponent(me.player_id)}/games?limit=50`);
+    return history.games.map((g) => ({ game_id: g.game_id, game: g.game, title: titleOf(g.game, g.game),
+      created: new Date(g.created_ms).toISOString(), seats: g.seats.map((seat) => ({ seat, token: null })), archived: true }));
+  } catch {
+    return [];
+  }
+}
+
+/** My games: each one's title, whom I play against, and how it stands or ended (issue #38 item 10): this browser's
+ * games and my account's archived ones, newest first. */
 async function renderMine() {
   const list = $("my-games");
-  const games = myGames();
+  const local = myGames();
+  const held = new Set(local.map((g) => g.game_id));
+  const games = [...local, ...(await archivedGames()).filter((g) => !held.has(g.game_id))]
+    .sort((a, b) => String(b.created || "").localeCompare(String(a.created || "")));
   if (!games.length) { list.replaceChildren(h("li", { class: "muted" }, ui("no_games_yet"))); return; }
   list.replaceChildren(...games.map((g) => {
     const st = h("span", { class: "muted" }, "…");
     const against = h("span", { class: "against" }, "");
     const seats = g.seats.filter((s) => s.token).map((s) => s.seat);
-    const item = h("li", {},
+    const archived = "archived" in g;
+    const item = h("li", { "data-game-id": g.game_id, "data-source": archived ? "archive" : "browser" },
       h("a", { href: `/game.html?id=${encodeURIComponent(g.game_id)}`, title: g.game_id }, titleOf(g.game, g.title)),
       " — ", against, " — ", st, " ",
-      h("button", { type: "button", class: "small", "aria-label": ui("forget_game", { id: g.game_id }),
+      archived ? null : h("button", { type: "button", class: "small", "aria-label": ui("forget_game", { id: g.game_id }),
         onclick: () => { forgetGame(g.game_id); renderMine(); } }, ui("forget")));
     const token = g.seats.find((s) => s.token)?.token;
     const mine = g.seats.map((s) => s.seat);
+    const here = archived ? mine.length : seats.length; // the seats I held (archive) or hold in this browser
     api(`/v1/games/${encodeURIComponent(g.game_id)}`, { token }).then(async (d) => {
-      against.textContent = (await opponents(d, mine)) || ui("seats_here", { n: seats.length });
+      against.textContent = (await opponents(d, mine)) || ui("seats_here", { n: here });
       const myTurn = d.to_act.some((x) => seats.includes(x));
       st.textContent = d.status === "active" ? ui(myTurn ? "game_your_turn" : "game_waiting") : result(d, mine);
-    }).catch((err) => { st.textContent = errorText(err).text; against.textContent = ui("seats_here", { n: seats.length }); });
+    }).catch((err) => { st.textContent = errorText(err).text; against.textContent = ui("seats_here", { n: here }); });
     return item;
   }));
 }

@@ -1,10 +1,11 @@
 // @ts-check
 // The end screen: players ranked by placement with each score category, the winners, and the presenter's extra
-// table. The categories come from the whole game's events (read once from the events stream).
-import { readEvents } from "../api.js";
+// table. The categories come from the whole game's events (read once from the platform: /webclient/events).
+import { api } from "../api.js";
 import { h, seatBadge } from "../dom.js";
 import { ui } from "../i18n.js";
 import { splitRules } from "../rules.js";
+import { logWholeGame } from "./log.js";
 import { $, ctxFor, figure, gameId, nameOf, pres, st } from "./state.js";
 
 /** @typedef {import("../types.js").Game} Game */
@@ -15,28 +16,23 @@ import { $, ctxFor, figure, gameId, nameOf, pres, st } from "./state.js";
 const ordinal = (n) => (n <= 3 ? ui(`place_${n}`) : ui("place_n", { n }));
 
 /**
- * Every event of the finished game, for the end screen's score categories (a presentation's final() reads them):
- * the events stream of the whole game, from its creation, as a spectator (scoring is public), which ends with the
- * game's end. st.finalEvents: undefined (not asked), "pending", an array, or null (unavailable: the stream
- * failed, or an archived game's, which keeps no events). The end screen is drawn again once they are in.
+ * Every event of the finished game, for the end screen's score categories (a presentation's final() reads them) and
+ * for the log of a game opened after its end: GET /webclient/events/{id}, the game's published log replayed with the
+ * engine as a spectator sees it (scoring is public), the same whether the game is still in Redis or in the archive,
+ * whose stream has no events (issue #38, "What the trial found" item 1). st.finalEvents: undefined (not asked),
+ * "pending", an array, or null (unavailable). The end screen is drawn again once they are in.
  */
 async function loadFinalEvents() {
   if (st.finalEvents !== undefined) return;
   st.finalEvents = "pending";
-  /** @type {GameEvent[]} */
-  const list = [];
-  let failed = false;
   try {
-    await readEvents(`/v1/games/${encodeURIComponent(gameId)}/events`, {
-      onEvent: ({ event, data }) => {
-        if (event === "message") list.push(/** @type {GameEvent} */ (data));
-        else if (event === "error") failed = true;
-      },
-    });
+    /** @type {{events: (GameEvent & {version: number})[]}} */
+    const all = await api(`/webclient/events/${encodeURIComponent(gameId)}`);
+    st.finalEvents = all.events;
+    logWholeGame(all.events);
   } catch {
-    failed = true;
+    st.finalEvents = null;
   }
-  st.finalEvents = failed ? null : list;
   if (st.game?.status === "finished" && !st.replay) renderFinal(st.game);
 }
 

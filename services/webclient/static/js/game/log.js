@@ -14,6 +14,7 @@ export function eventLine(ev) { return say(gameKey(), "event", ev, pres(), ctxFo
 /** Add one event of `version` to the log (a new version unmarks the previous one's lines).
  * @param {GameEvent} ev @param {number} version */
 export function logEvent(ev, version) {
+  if (version <= st.loggedTo) return; // already logged from the finished game's whole list
   const p = pres();
   const chance = p.isChance(ev);
   if (version !== st.lastVersion) {
@@ -29,6 +30,17 @@ export function logEvent(ev, version) {
   while (log.children.length > 5000) log.lastChild.remove();
   if (chance) $("chance").textContent = text;
   if ("seat" in ev || ev.type.endsWith("placed") || ev.type === "market_won") addMove(version, text, p.refsOfEvent(ev));
+}
+
+/**
+ * The log of a finished game opened after its end: its whole event list from the platform (an archived game's stream
+ * has no events), unless the stream has logged them already (issue #38, "What the trial found" item 1).
+ * @param {(GameEvent & {version: number})[]} events
+ */
+export function logWholeGame(events) {
+  if ($("log").children.length || !events.length) return;
+  events.forEach((ev) => logEvent(ev, ev.version));
+  st.loggedTo = events[events.length - 1].version;
 }
 
 const MAX_RECENT = 30;

@@ -35,6 +35,8 @@ import { gameModule } from "../games/registry.js";
  * @property {AbortController | null} stream  the SSE reader's
  * @property {number} streamFailures
  * @property {number} lastEventVersion
+ * @property {number} loggedTo  the versions up to this one are in the log from a finished game's whole event list
+ *   (GET /webclient/events/{id}): the stream's copies of them are not logged again
  * @property {string} turnKey  version@to_act@status: a new decision starts the clock again
  * @property {number} turnSince
  * @property {boolean} busy  an action is on its way
@@ -66,6 +68,7 @@ export const st = {
   stream: null,
   streamFailures: 0,
   lastEventVersion: 0,
+  loggedTo: 0,
   turnKey: "",
   turnSince: Date.now(),
   busy: false,
