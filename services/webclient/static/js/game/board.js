@@ -42,7 +42,27 @@ export function drawBoard(view, onPick) {
   svg.style.setProperty("--zoom", String(st.zoom));
   $("board").replaceChildren(svg);
   svg.style.setProperty("--readable-width", `${readableWidth(svg)}px`);
+  if (!centred) requestAnimationFrame(() => centreOnTargets(svg)); // once laid out (the page may still be hidden)
   $("board-extra").replaceChildren(...extra);
+}
+
+/** The board was first shown centred on the targets (once a page: later the player's own panning stands). */
+let centred = false;
+
+/**
+ * A board wider than its frame (a phone's readable Fit) first shows the middle of my targets (else of the board),
+ * not its left edge. @param {SVGSVGElement} svg
+ */
+function centreOnTargets(svg) {
+  const frame = $("board");
+  if (centred || !svg.isConnected || !frame.clientWidth) return;
+  centred = true;
+  if (frame.scrollWidth <= frame.clientWidth) return;
+  const boxes = [...svg.querySelectorAll(".clickable")].map((el) => el.getBoundingClientRect());
+  const left = boxes.length ? Math.min(...boxes.map((b) => b.left)) : svg.getBoundingClientRect().left;
+  const right = boxes.length ? Math.max(...boxes.map((b) => b.right)) : svg.getBoundingClientRect().right;
+  const box = frame.getBoundingClientRect();
+  frame.scrollLeft += (left + right) / 2 - (box.left + box.width / 2);
 }
 
 /** The smallest size (CSS px) a board label may be drawn at on a phone (issue #38: 5-7 px at a 390 px Fit). */
