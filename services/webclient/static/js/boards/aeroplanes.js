@@ -48,7 +48,7 @@ function cardInfo(data, number) {
  * @returns {[SVGSVGElement, ...HTMLElement[]]}
  */
 export function draw(view, data, pick, ctx) {
-  const name = ctx?.name || ((seat) => ui("player_n", { n: seat + 1 }));
+  const name = ctx.name;
   const board = data.board;
   const xy = Object.fromEntries(board.destinations.map((d) => [d.id, EUROPE_LAYOUT[d.id] || [d.x, d.y]]));
   const svg = svgRoot(W, H, word("map_title"));

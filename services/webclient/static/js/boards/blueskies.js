@@ -22,7 +22,7 @@ export const drawnKeys = ["airports", "bag"];
  * @returns {[SVGSVGElement, ...HTMLElement[]]}
  */
 export function draw(view, data, pick, ctx) {
-  const name = ctx?.name || ((seat) => ui("player_n", { n: seat + 1 }));
+  const name = ctx.name;
   const owner = (o) => (o === "local" ? word("local_airline") : name(o));
   const airports = data.blueskies.airports;
   const cols = Math.max(...airports.map((a) => a.col));

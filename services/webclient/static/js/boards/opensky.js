@@ -91,7 +91,7 @@ export const drawnKeys = ["map", "callsigns", "subsidy_cubes", "dice", "market"]
  * @returns {[SVGSVGElement, ...HTMLElement[]]}
  */
 export function draw(view, data, pick, ctx) {
-  const name = ctx?.name || ((seat) => ui("player_n", { n: seat + 1 }));
+  const name = ctx.name;
   const map = data[view.map] || data.europe;
   const pos = projector(map.airports);
   const xy = Object.fromEntries(map.airports.map((a) => [a.code, pos(a)]));

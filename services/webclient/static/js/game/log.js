@@ -9,7 +9,7 @@ import { $, ctxFor, gameKey, pres, st } from "./state.js";
 /** @typedef {import("../types.js").GameEvent} GameEvent */
 
 /** An event in words. @param {GameEvent} ev */
-export function eventLine(ev) { return say(gameKey(), "event", ev, pres(), ctxFor(st.game?.view || st.replay?.view)); }
+export function eventLine(ev) { return say(gameKey(), "event", ev, pres(), ctxFor(st.game?.view || st.replay?.view || {})); }
 
 /** Add one event of `version` to the log (a new version unmarks the previous one's lines).
  * @param {GameEvent} ev @param {number} version */
@@ -27,7 +27,7 @@ export function logEvent(ev, version) {
   const item = h("li", { class: `latest${chance ? " chance-ev" : ""}` }, text, ev.visible_to ? [" ", h("span", { class: "muted" }, ui("only_you_see"))] : "");
   const log = $("log");
   log.prepend(item);
-  while (log.children.length > 5000) log.lastChild.remove();
+  while (log.children.length > 5000) log.lastElementChild?.remove();
   if (chance) $("chance").textContent = text;
   if ("seat" in ev || ev.type.endsWith("placed") || ev.type === "market_won") addMove(version, text, p.refsOfEvent(ev));
 }
