@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PROTO_SRC := $(wildcard proto/skyboard/v1/*.proto)
 PROTO_GEN := $(PROTO_SRC:.proto=_pb2.py)
 
-.PHONY: install compile test test-unit test-slow test-cluster lint run demo bench clean browser promtool docs docs-build webclient-tools sdk-tools sdk-generate
+.PHONY: install compile test test-unit test-slow test-cluster lint run demo bench clean browser promtool docs docs-build webclient-tools sdk-tools sdk-generate screenshots
 
 install: $(STAMP) $(PROTO_GEN) compile
 
@@ -108,6 +108,11 @@ promtool:
 
 run: $(STAMP) $(PROTO_GEN) compile
 	$(PY) -m services.dev.stack
+
+# the docs' and README's screenshots (docs/screenshots/), from a running stack (`make run` in another terminal)
+SCREENSHOTS_URL ?= http://127.0.0.1:8000
+screenshots: $(STAMP) browser
+	$(PY) -m services.dev.screenshots --url $(SCREENSHOTS_URL)
 
 demo: $(STAMP)
 	$(PY) -m engine.demo opensky --seed 1

@@ -7,6 +7,9 @@
   n logged actions, with the action and events of step n, for the replay viewer. It replays the published
   log (`/v1/games/{id}/log`) with the engine, like any client holding the engine could: once per step, off
   the event loop, in a bounded cache (`replays`).
+- `GET /webclient/events/{game_id}`: every public event of a finished game with its version, from the same
+  log replayed once (cached with the steps): the end screen's categories and the event log of a game opened after
+  its end, the same whether it is still in Redis or in the archive (which keeps the log, not the events).
 - the static files (lobby, game page, JS modules, CSS) at `/`: the router's fallback, served for a path no
   API route takes. (Mounted at `/`, they matched every path, so a wrong method on an API path, e.g.
   `PUT /v1/games`, got the static files' 405 with `Allow: GET, HEAD` instead of the route's own 405.)

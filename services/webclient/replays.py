@@ -43,6 +43,25 @@ def replay_step(log: dict[str, Any], step: int) -> dict[str, Any]:
     }
 
 
+def replay_events(log: dict[str, Any]) -> dict[str, Any]:
+    """Every public event of the logged game, each with the version its action made (the game's events stream
+    redacted for a spectator, as the live stream sent it): what an archived game's end screen and event log read,
+    since the archive keeps the log, not the events (CPU-bound: run in a worker thread)."""
+    game = engine.get(log["game"])
+    state = game.new(log["players"], log["seed"], log["options"])
+    events: list[dict[str, Any]] = []
+    for version, entry in enumerate(log["actions"], start=1):
+        if entry.get("action") is None:  # a resignation or an abort: the live stream sent no engine event for it
+            continue
+        for event in redact_events(state.apply(entry["seat"], game.action_from_json(entry["action"])), None):
+            events.append({**event, "version": version})
+    return {"game_id": log["game_id"], "game": log["game"], "version": len(log["actions"]), "events": events}
+
+
+#: the cache key's step for a game's whole event list (replay_events) rather than one step
+ALL_EVENTS = -1
+
+
 class Replays:
     """The LRU cache of computed steps (one per gateway process)."""
 
@@ -68,6 +87,12 @@ class Replays:
                 del self._steps[key]  # a failed computation is not kept
             raise
 
+    async def events(self, log: dict[str, Any]) -> dict[str, Any]:
+        """The game's whole public event list (replay_events), cached as one more step of it."""
+        return await self.step(log, ALL_EVENTS)
+
     async def _compute(self, log: dict[str, Any], step: int) -> dict[str, Any]:
         self.computed.inc()
+        if step == ALL_EVENTS:
+            return await asyncio.to_thread(replay_events, log)
         return await asyncio.to_thread(replay_step, log, step)

@@ -377,8 +377,12 @@ PINCH = """([from, to]) => {
         fire('pointermove', 1, -d); fire('pointermove', 2, d);
     }
     fire('pointerup', 1, -to); fire('pointerup', 2, to);
-    return parseFloat(frame.querySelector('svg').style.width);
+    return 100 * parseFloat(frame.querySelector('svg').style.getPropertyValue('--zoom'));
 }"""
+
+
+#: the board's zoom in percent of its Fit (game/board.js sets --zoom on the board's <svg>)
+ZOOM_PERCENT = "100 * parseFloat(document.querySelector('#board svg').style.getPropertyValue('--zoom'))"
 
 
 def test_on_a_phone_the_board_pinches_and_drags_and_a_drag_never_plays(page, artifacts: Path):
@@ -415,9 +419,9 @@ def test_on_a_phone_the_board_pinches_and_drags_and_a_drag_never_plays(page, art
     assert page.evaluate(PINCH, [150, 50]) == pytest.approx(100)
     page.focus("#board")
     page.keyboard.press("+")
-    assert page.evaluate("parseFloat(document.querySelector('#board svg').style.width)") == pytest.approx(150)
+    assert page.evaluate(ZOOM_PERCENT) == pytest.approx(150)
     page.click("#zoom-reset")
-    assert page.evaluate("parseFloat(document.querySelector('#board svg').style.width)") == pytest.approx(100)
+    assert page.evaluate(ZOOM_PERCENT) == pytest.approx(100)
     page.screenshot(path=str(artifacts / "blueskies-phone-board.png"))
     # the art: <use> of the sprite's symbols, aria-hidden
     sprite = page.request.get("/img/sprite.svg").text()

@@ -1,7 +1,8 @@
 """The web client's own JavaScript checks, run by pytest so that `make test` runs them: the type check (`tsc --noEmit`
-over every module, each `// @ts-check` with JSDoc types; services/webclient/tsconfig.json), node's test runner over
-tests/webclient/js (the SSE parser, tap and click geometry, message formatting), and the types of the gateway's
-answers (static/js/api-types.d.ts) still being what services/webclient/gen_api_types.sh writes from its OpenAPI.
+in strict mode over every module, each `// @ts-check` with JSDoc types; services/webclient/tsconfig.json), node's
+test runner over tests/webclient/js (the SSE parser, tap and click geometry, message formatting), and the types of
+the gateway's answers (static/js/api-types.d.ts) still being what services/webclient/gen_api_types.sh writes from
+its OpenAPI.
 
 TypeScript and openapi-typescript are pinned in services/webclient/package.json and package-lock.json; `make
 webclient-tools` (a prerequisite of `make test`) installs them with `npm ci`.
@@ -9,6 +10,7 @@ webclient-tools` (a prerequisite of `make test`) installs them with `npm ci`.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -19,6 +21,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+#: the checks `strict` turns on (TypeScript 5.9)
+STRICT_FAMILY = {"noImplicitAny", "noImplicitThis", "strictNullChecks", "strictFunctionTypes", "strictBindCallApply",
+                 "strictPropertyInitialization", "strictBuiltinIteratorReturn", "alwaysStrict",
+                 "useUnknownInCatchVariables"}
 WEBCLIENT = ROOT / "services" / "webclient"
 JS = WEBCLIENT / "static" / "js"
 BIN = WEBCLIENT / "node_modules" / ".bin"
@@ -36,8 +42,14 @@ def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
 
 
 def test_every_module_is_type_checked_and_passes_tsc():
+    """Issue #38 ("The client's code"): every module under // @ts-check, and tsc's strict mode (no implicit any, null
+    checked) with no option of it turned back off."""
     unchecked = [str(p.relative_to(JS)) for p in JS.rglob("*.js") if not p.read_text().startswith("// @ts-check")]
     assert unchecked == [], "modules without // @ts-check on their first line"
+    options = json.loads((WEBCLIENT / "tsconfig.json").read_text())["compilerOptions"]
+    assert options["strict"] is True
+    loosened = {k: v for k, v in options.items() if k in STRICT_FAMILY and v is False}
+    assert loosened == {}, "strict checks turned off again"
     out = run([tool("tsc"), "--noEmit", "-p", str(WEBCLIENT / "tsconfig.json")])
     assert out.returncode == 0, out.stdout + out.stderr
 

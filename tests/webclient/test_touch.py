@@ -53,7 +53,7 @@ class Fingers:
 
 
 def zoom_percent(page) -> float:
-    return page.evaluate("parseFloat(document.querySelector('#board svg').style.width)")
+    return page.evaluate("100 * parseFloat(document.querySelector('#board svg').style.getPropertyValue('--zoom'))")
 
 
 def frame_centre(page) -> tuple[float, float]:
@@ -120,7 +120,17 @@ TAP_OUTCOME = """ref => ({
 })"""
 
 
-@pytest.mark.parametrize("game,players,options", [("opensky", 2, {}), ("aeroplanes", 3, {})])
+def test_aeroplanes_destinations_are_fingertip_sized_at_a_phones_fit(phone):
+    """Issue #38 (trial item 2, targets >= 44 px): the phone's Fit draws Aeroplanes' board at the width that keeps its
+    labels at 11 px (test_board_text.py), where every destination box is at least a fingertip in both directions."""
+    create_in_lobby(phone, "aeroplanes", 3, dict.fromkeys(range(3), "human"))
+    phone.wait_for_selector("#board svg .clickable")
+    targets = phone.evaluate(TARGETS)
+    assert targets, "the opening decision names board targets"
+    assert [t for t in targets if t["size"] < FINGERTIP] == []
+
+
+@pytest.mark.parametrize("game,players,options", [("opensky", 2, {})])
 def test_a_tap_within_22_px_reaches_every_small_target(phone, game, players, options, artifacts: Path):
     """At "Fit" on a 390 px phone the targets are drawn far under 44 px; a tap 18 px from any of them reaches it:
     it is picked (played, or the actions naming it listed) or listed with the other targets near the tap."""

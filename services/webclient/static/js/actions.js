@@ -49,6 +49,7 @@ export function renderPicker(root, actions, play, filterRefs = null, describe = 
     root.replaceChildren(h("p", { class: "muted" }, ui(actions.length ? "no_action_names" : "nothing_to_do")));
     return;
   }
+  /** @type {Map<string, Action[]>} */
   const groups = new Map();
   for (const a of shown) {
     const g = describe.group(a.type);

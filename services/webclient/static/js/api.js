@@ -4,6 +4,7 @@ import { SseParser } from "./sse.js";
 
 /** An error answered by the gateway, carrying its uniform body {error: {code, message, rule}}. */
 export class ApiError extends Error {
+  /** @param {number} status @param {{error?: {code?: string, message?: string, rule?: string | null}} | null} body */
   constructor(status, body) {
     const err = (body && body.error) || {};
     super(err.message || `HTTP ${status}`);
@@ -15,10 +16,10 @@ export class ApiError extends Error {
 
 const RETRY_STATUS = new Set([429, 503]);
 const MAX_TRIES = 7;
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Wait before retry `attempt` (0-based): the server's Retry-After when given, else exponential back-off with
- * jitter (0.5 s, 1 s, 2 s... up to 15 s). */
+ * jitter (0.5 s, 1 s, 2 s... up to 15 s). @param {number} attempt @param {string | null} [retryAfter] */
 export function backoff(attempt, retryAfter = null) {
   const server = Number(retryAfter);
   if (retryAfter !== null && Number.isFinite(server) && server >= 0) return Math.min(30_000, server * 1000 + Math.random() * 250);
@@ -26,13 +27,17 @@ export function backoff(attempt, retryAfter = null) {
 }
 
 /** Listeners told when a call waits to retry, `f(waitMs, reason)`: reason "offline" when the network failed (no
- * answer at all), "busy" when the server answered 429/503; `f(0)` when a call got through again. */
+ * answer at all), "busy" when the server answered 429/503; `f(0)` when a call got through again.
+ * @type {Set<(waitMs: number, reason?: "offline" | "busy") => void>} */
 export const retryListeners = new Set();
 
 /**
  * Call the gateway; `token` goes as a Bearer header; JSON in, JSON out; throws ApiError on 4xx/5xx.
  * 429 (rate limited) and 503 (unavailable) are retried with back-off, except a 429 `quota_exceeded`, which
  * waiting does not cure. Retrying a POST is safe: action submissions carry an Idempotency-Key.
+ * @param {string} path
+ * @param {{method?: string, token?: string | null, body?: unknown, headers?: Record<string, string>, tries?: number}} [options]
+ * @returns {Promise<any>} the answer's JSON (its shape: the route's, api-types.d.ts)
  */
 export async function api(path, { method = "GET", token = null, body = undefined, headers = {}, tries = MAX_TRIES } = {}) {
   /** @type {Record<string, string>} */
@@ -69,6 +74,7 @@ export async function api(path, { method = "GET", token = null, body = undefined
  * @param {{token?: string | null, signal?: AbortSignal, onEvent: (ev: import("./sse.js").SseEvent) => void}} options
  */
 export async function readEvents(path, { token = null, signal, onEvent }) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: "text/event-stream" };
   if (token) headers.Authorization = `Bearer ${token}`;
   const res = await fetch(path, { headers, signal });
@@ -77,6 +83,7 @@ export async function readEvents(path, { token = null, signal, onEvent }) {
     try { body = await res.json(); } catch { body = null; }
     throw new ApiError(res.status, body);
   }
+  if (!res.body) return; // an answer without a body: nothing to read
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   const parser = new SseParser(onEvent);
   for (;;) {

@@ -4,7 +4,14 @@ import { ui } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-/** h("button", {class: "x", onclick}, "text", child...) builds an HTML element. */
+/** What a builder takes as children: nodes, text, numbers, nested lists; null, undefined and false are skipped.
+ * @typedef {Node | string | number | boolean | null | undefined | ChildList} Child */
+/** @typedef {Child[]} ChildList */
+/** A builder's attributes: `on<event>` functions are listeners, `dataset` an object, null/undefined/false skipped.
+ * @typedef {Record<string, any>} Attrs */
+
+/** h("button", {class: "x", onclick}, "text", child...) builds an HTML element.
+ * @param {string} tag @param {Attrs} [attrs] @param {...Child} children @returns {HTMLElement} */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   setAttrs(el, attrs);
@@ -12,7 +19,8 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** s("circle", {cx, cy, r}) builds an SVG element. */
+/** s("circle", {cx, cy, r}) builds an SVG element.
+ * @param {string} tag @param {Attrs} [attrs] @param {...Child} children @returns {SVGElement} */
 export function s(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG_NS, tag);
   setAttrs(el, attrs);
@@ -20,6 +28,7 @@ export function s(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** @param {HTMLElement | SVGElement} el @param {Attrs} attrs */
 function setAttrs(el, attrs) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
@@ -31,8 +40,10 @@ function setAttrs(el, attrs) {
   }
 }
 
+/** @param {Element} el @param {Child[]} children */
 function append(el, children) {
-  for (const c of children.flat(Infinity)) {
+  for (const c of children) {
+    if (Array.isArray(c)) { append(el, c); continue; } // nested lists, at any depth
     if (c === null || c === undefined || c === false) continue;
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
@@ -46,14 +57,19 @@ function append(el, children) {
 export const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"];
 export const SHAPES = ["●", "■", "▲", "◆", "★", "⬟"];
 export const PATTERNS = ["solid", "stripes", "dots", "checks", "bars", "grid"];
+/** @param {number | null | undefined} seat */
 export const seatColour = (seat) => (seat === null || seat === undefined || seat < 0 ? "#777" : PALETTE[seat % PALETTE.length]);
+/** @param {number | null | undefined} seat */
 export const seatFill = (seat) => (seat === null || seat === undefined || seat < 0 ? "#777" : `url(#seat-fill-${seat % PALETTE.length})`);
+/** @param {number} seat */
 export const seatShape = (seat) => SHAPES[seat % SHAPES.length];
-/** A seat's badge: a patterned colour swatch with the seat's shape (decorative: the name goes beside it). */
+/** A seat's badge: a patterned colour swatch with the seat's shape (decorative: the name goes beside it).
+ * @param {number} seat */
 export const seatBadge = (seat) => h("span", { class: `badge seat-${seat % PALETTE.length}`, "aria-hidden": "true" }, seatShape(seat));
+/** @param {unknown} key */
 export const words = (key) => String(key).replace(/_/g, " ");
 
-/** A short readable text for any JSON value. */
+/** A short readable text for any JSON value. @param {unknown} value @returns {string} */
 export function show(value) {
   if (value === null || value === undefined) return ui("none");
   if (Array.isArray(value)) return value.length ? value.map(show).join(", ") : ui("none");
@@ -82,12 +98,14 @@ export function seatPatterns() {
 /** The pieces' art: one SVG sprite of <symbol>s (static/img/sprite.svg), referenced with <use>. */
 export const SPRITE = "/img/sprite.svg";
 
-/** An SVG <use> of the sprite's `id` for a board, decorative (the target's label says what it is). */
+/** An SVG <use> of the sprite's `id` for a board, decorative (the target's label says what it is).
+ * @param {string} id @param {Attrs} [attrs] */
 export const use = (id, attrs = {}) => s("use", { href: `${SPRITE}#${id}`, "aria-hidden": "true", ...attrs });
 
 /**
  * An inline icon for HTML panels: decorative (aria-hidden) unless `label` is given, then an image with that
  * text equivalent.
+ * @param {string} id @param {string | null} [label]
  */
 export function icon(id, label = null) {
   const attrs = label ? { role: "img", "aria-label": label } : { "aria-hidden": "true", focusable: "false" };

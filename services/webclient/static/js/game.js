@@ -50,12 +50,13 @@ async function refresh(minVersion = 0) {
         const g = await api(`/v1/games/${encodeURIComponent(gameId)}`, { token: token() });
         if (autoSwitch(g.status, g.to_act)) continue; // fetch again as the seat that must act
         /** @type {Action[]} */
-        const actions = token() && g.status === "active" && g.to_act.includes(st.seat)
+        const actions = token() && st.seat !== null && g.status === "active" && g.to_act.includes(st.seat)
           ? (await api(`/v1/games/${encodeURIComponent(gameId)}/actions`, { token: token() })).actions : [];
         await loadBoardData(g.game);
         st.game = g;
         st.actions = actions;
-        if (st.staged && !actions.some((a) => sameAction(a, st.staged.action))) st.staged = null; // the game moved on
+        const staged = st.staged;
+        if (staged && !actions.some((a) => sameAction(a, staged.action))) st.staged = null; // the game moved on
         if (!st.names.length) await computeNames(g);
         showError(null);
         setOffline(false);
@@ -93,7 +94,7 @@ const follow = () => openStream(streamHandlers);
 /** Hot-seat: if my current seat need not act but another of my seats must, act as that one.
  * @param {string} status @param {number[]} toAct */
 function autoSwitch(status, toAct) {
-  if (!$input("auto-seat").checked || status !== "active" || toAct.includes(st.seat)) return false;
+  if (!$input("auto-seat").checked || status !== "active" || (st.seat !== null && toAct.includes(st.seat))) return false;
   const next = st.seats.find((x) => toAct.includes(x.seat));
   if (!next) return false;
   selectSeat(next.seat);
@@ -112,6 +113,7 @@ function selectSeat(seat) {
 
 function render() {
   const g = st.game;
+  if (!g) return;
   const view = g.view;
   document.body.dataset.version = String(g.version);
   document.body.dataset.status = g.status;
@@ -205,6 +207,7 @@ function tapBoard(point) {
 
 function renderActions() {
   const g = st.game;
+  if (!g) return;
   const ctx = ctxFor(g.view);
   const p = pres();
   const filter = $("actions-filter");
@@ -223,7 +226,8 @@ function renderActions() {
     $("action-list").replaceChildren(h("p", { class: "muted" }, g.to_act.length ? ui("waiting_for", { names: g.to_act.map(nameOf).join(", ") }) : ui("nothing_to_do")));
     return;
   }
-  const rules = Object.fromEntries(section(g.game, "rules"));
+  /** @type {Record<string, string>} */
+  const rules = Object.fromEntries(/** @type {[string, string][]} */ (/** @type {unknown} */ (section(g.game, "rules"))));
   const groups = section(g.game, "group");
   const describe = {
     label: (/** @type {Action} */ a) => say(g.game, "action", a, p, ctx),
@@ -246,15 +250,16 @@ function renderActions() {
 
 /** Send `action` for my seat, then stay busy until the page shows the position that follows. @param {Action} action */
 async function play(action) {
-  if (st.busy) return;
+  const game = st.game;
+  if (st.busy || !game) return;
   st.busy = true;
   st.refocus = true;
   document.body.classList.add("busy");
   let version = 0;
-  const key = `${st.seat}-${st.game.version}-${Math.random().toString(36).slice(2)}`; // one key for every retry
+  const key = `${st.seat}-${game.version}-${Math.random().toString(36).slice(2)}`; // one key for every retry
   try {
     const done = await api(`/v1/games/${encodeURIComponent(gameId)}/actions`, {
-      method: "POST", token: token(), body: { action, expected_version: st.game.version },
+      method: "POST", token: token(), body: { action, expected_version: game.version },
       headers: { "Idempotency-Key": key },
     });
     showError(null);
@@ -296,7 +301,7 @@ async function tableAction(kind) {
     await api(`/v1/games/${encodeURIComponent(gameId)}/${kind}`, { method: "POST", token: token() });
     $("notice").textContent = kind === "resign" ? ui("resigned_note", { name: nameOf(st.seat) }) : ui("aborted_note");
     if (kind === "resign") {  // the seat's token is revoked: forget it here and watch as a spectator
-      saveGame({ game_id: gameId, seats: [{ seat: st.seat, token: null, bot: null }] });
+      if (st.seat !== null) saveGame({ game_id: gameId, seats: [{ seat: st.seat, token: null, bot: null }] });
       st.seats = mySeats(gameId);
       st.seat = st.seats.length ? st.seats[0].seat : null;
       follow();

@@ -10,10 +10,17 @@ import { api } from "./api.js";
 import { bindLanguagePicker, chosenLanguage } from "./lang.js";
 import { IntlMessageFormat } from "../vendor/intl-messageformat.js";
 
+/** A catalogue (i18n/<lang>.json): a section per game and the page's own words, each a tree of templates.
+ * @typedef {{ui: Record<string, string>, platform?: Record<string, Record<string, string>>, [section: string]: any}} Catalogue */
+/** A formatter of `{field|name}`: the field's value, the whole object, the page's context. A game's formatters are
+ * its presenter's (types.js). @typedef {(v: any, obj: any, ctx: any) => unknown} Formatter */
+
+/** @type {Catalogue} */
 let CAT = { ui: {} };
 let LANG = "en";
 /** `{field|fmt` (then "}" or ","): a formatter's argument, rewritten to the plain argument `field__fmt`. */
 const FMT_ARG = /\{([a-z_]+)\|([a-z_]+)(?=\s*[,}])/g;
+/** @type {Map<string, InstanceType<typeof IntlMessageFormat>>} */
 const compiled = new Map();
 
 /** Load the catalogue of `lang` (default: the player's or the browser's language) and set `<html lang>`. */
@@ -24,7 +31,7 @@ export async function loadCatalogue(lang = chosenLanguage()) {
 }
 
 /** Speak `lang` with the catalogue `cat` from now on (loadCatalogue's second half; node's unit tests call it with a
- * catalogue read from disk). */
+ * catalogue read from disk). @param {Catalogue} cat @param {string} lang */
 export function useCatalogue(cat, lang) {
   CAT = cat;
   LANG = lang;
@@ -35,42 +42,46 @@ export const catalogue = () => CAT;
 /** The language the catalogue speaks ("en", "ru", "it", "pl"). */
 export const language = () => LANG;
 
-/** A number as the language writes it (Intl.NumberFormat: "1,250.5", "1 250,5", "1250,5"), with `digits` decimals. */
+/** A number as the language writes it (Intl.NumberFormat: "1,250.5", "1 250,5", "1250,5"), with `digits` decimals.
+ * @param {number} n @param {number} [digits] */
 export const number = (n, digits) => new Intl.NumberFormat(LANG, digits === undefined ? {}
   : { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
-/** Game money (Aeroplanes' pounds) as the language writes an amount of pounds: "£12", "12 £". */
+/** Game money (Aeroplanes' pounds) as the language writes an amount of pounds: "£12", "12 £".
+ * @param {number | string} n */
 export const money = (n) => new Intl.NumberFormat(LANG, { style: "currency", currency: "GBP", currencyDisplay: "narrowSymbol",
   maximumFractionDigits: 0 }).format(Number(n));
 
-/** "A", "A and B", "A, B and C" (the catalogue's ui.and_list joins the last two). */
+/** "A", "A and B", "A, B and C" (the catalogue's ui.and_list joins the last two). @param {unknown[]} items */
 export function joinAnd(items) {
   const list = items.map(String);
   if (list.length <= 1) return list.join("");
   return ui("and_list", { head: list.slice(0, -1).join(", "), last: list[list.length - 1] });
 }
 
-/** Formatters every game may use: value, the whole object, the context ({name(seat), data, view, ...}). */
+/** Formatters every game may use: value, the whole object, the context ({name(seat), data, view, ...}).
+ * @type {Record<string, Formatter>} */
 export const COMMON = {
   player(v, o, ctx) { return ctx.name(v); },
   player_s(v, o, ctx) { return v === null || v === undefined ? ui("empty_slot_s") : ui("player_s", { name: ctx.name(v) }); },
-  players(v, o, ctx) { return (v || []).length ? joinAnd(v.map((s) => ctx.name(s))) : ui("nobody"); },
+  players(v, o, ctx) { return (v || []).length ? joinAnd(v.map((/** @type {number} */ s) => ctx.name(s))) : ui("nobody"); },
   list(v) { return joinAnd(v || []); },
   /** How many: an array's length or the number itself, for `{x|count, plural, ...}`. */
   count(v) { return Array.isArray(v) ? v.length : Number(v) || 0; },
   money(v) { return money(v ?? 0); },
   hundreds(v) { return number(Number(v) * 100); },
-  points_by_player(v, o, ctx) { return (v || []).map((x, i) => `${ctx.name(i)} ${number(x)}`).join(", "); },
-  money_by_player(v, o, ctx) { return (v || []).map((x, i) => `${ctx.name(i)} ${money(x)}`).join(", "); },
+  points_by_player(v, o, ctx) { return (v || []).map((/** @type {number} */ x, /** @type {number} */ i) => `${ctx.name(i)} ${number(x)}`).join(", "); },
+  money_by_player(v, o, ctx) { return (v || []).map((/** @type {number} */ x, /** @type {number} */ i) => `${ctx.name(i)} ${money(x)}`).join(", "); },
 };
 
-/** A value as an argument: a list joined in words, nothing as "—" (numbers stay numbers, for plural and select). */
+/** A value as an argument: a list joined in words, nothing as "—" (numbers stay numbers, for plural and select).
+ * @param {unknown} v */
 function plain(v) {
   if (v === null || v === undefined) return "—";
   if (Array.isArray(v)) return joinAnd(v);
   return v;
 }
 
-/** The compiled template (parsed once per language). */
+/** The compiled template (parsed once per language). @param {string} src */
 function compile(src) {
   let m = compiled.get(src);
   if (!m) {
@@ -84,8 +95,11 @@ function compile(src) {
  * Fill `template` from `obj`: {field} shows the value, {field|fmt} a formatter's result, and the ICU forms
  * ({n, plural, one {# card} other {# cards}}, {x, select, ...}) choose by the value. A field the object lacks
  * shows as "—". A template that does not parse shows as itself (tests/webclient/test_languages.py parses them all).
+ * @param {string} template @param {Record<string, any>} [obj] @param {Record<string, Formatter>} [fmts] @param {any} [ctx]
+ * @returns {string}
  */
 export function fill(template, obj = {}, fmts = {}, ctx = {}) {
+  /** @type {Record<string, unknown>} */
   const values = {};
   const src = String(template).replace(FMT_ARG, (_m, name, fmt) => {
     const key = `${name}__${fmt}`;
@@ -107,7 +121,7 @@ export function fill(template, obj = {}, fmts = {}, ctx = {}) {
     },
   });
   try {
-    return String(compile(src).format(args));
+    return String(compile(src).format(/** @type {Record<string, any>} */ (args)));
   } catch (err) {
     console.warn("template", src, err);
     return String(template);
@@ -118,6 +132,7 @@ export function fill(template, obj = {}, fmts = {}, ctx = {}) {
  * An error in the page's language. The gateway explains in English (`message`, with a `code` and maybe a rule id):
  * in another language the catalogue's words for the code stand in (ui.error_<code>; the English stays available
  * as `detail`, for a tooltip); a call that got no answer at all is the network's fault (ui.error_network).
+ * @param {any} err  an ApiError, a network TypeError, any Error
  * @returns {{text: string, detail: string}}
  */
 export function errorText(err) {
@@ -130,7 +145,7 @@ export function errorText(err) {
   return { text: err.rule ? ui("error_rule", { message: text, rule: err.rule }) : text, detail: own ? detail : "" };
 }
 
-/** A user-interface string of the catalogue's "ui" section. */
+/** A user-interface string of the catalogue's "ui" section. @param {string} key @param {Record<string, any>} [params] */
 export function ui(key, params = {}) {
   return fill(CAT.ui?.[key] ?? key, params);
 }
@@ -138,6 +153,8 @@ export function ui(key, params = {}) {
 /**
  * The words of an engine object: kind "action" or "event" of `game`; the game module's `variant(kind, obj)`
  * may pick an alternative wording ("<type>.<variant>"). Unknown types fall back to a plain reading.
+ * @param {string} game @param {"action" | "event"} kind @param {{type: string, [field: string]: any}} obj
+ * @param {import("./types.js").Presenter | null} pres @param {import("./types.js").Ctx} ctx
  */
 export function say(game, kind, obj, pres, ctx) {
   const section = CAT[game]?.[kind] || {};
@@ -149,13 +166,15 @@ export function say(game, kind, obj, pres, ctx) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** A section of a game's catalogue (phase, state, rules, group, kinds). */
+/** A section of a game's catalogue (phase, state, rules, group, kinds).
+ * @param {string} game @param {string} name @returns {Record<string, any>} */
 export const section = (game, name) => CAT[game]?.[name] || {};
 
 /**
  * The words of one key of a game's catalogue part ("board": boards/<game>.js, "text": games/<game>.js,
  * "state": labels of the game's state), filled from `params` ({name} placeholders; values already words or
  * data). A key the catalogue lacks shows as "⟨game.part.key⟩", never as made-up English.
+ * @param {string} game @param {string} part @param {string} key @param {Record<string, any>} [params]
  */
 export function tr(game, part, key, params = {}) {
   const template = CAT[game]?.[part]?.[key];
@@ -163,24 +182,26 @@ export function tr(game, part, key, params = {}) {
 }
 
 /** tr() bound to one game and part: `const word = wordsOf("opensky", "board"); word("map_title", {map})`. */
-export const wordsOf = (game, part) => (key, params = {}) => tr(game, part, key, params);
+export const wordsOf = (/** @type {string} */ game, /** @type {string} */ part) =>
+  (/** @type {string} */ key, /** @type {Record<string, any>} */ params = {}) => tr(game, part, key, params);
 
 /**
  * The page's own words (index.html, game.html) from the catalogue: an element with `data-i18n="key"` shows ui.key
  * as its text, and `data-i18n-attr="aria-label:key; placeholder:key"` sets those attributes. The HTML carries the
  * English as it stands, so the page reads the same before the catalogue arrives (tests/webclient/test_page_words.py
  * checks the two agree and that no word of the pages is left unmarked).
+ * @param {ParentNode} [root]
  */
 export function localize(root = document) {
   bindLanguagePicker(LANG, root);
   for (const el of root.querySelectorAll("[data-i18n]")) {
     if (!(el instanceof HTMLElement)) continue;
-    const key = el.dataset.i18n;
+    const key = el.dataset.i18n || "";
     if (CAT.ui?.[key] !== undefined) el.textContent = ui(key);
   }
   for (const el of root.querySelectorAll("[data-i18n-attr]")) {
     if (!(el instanceof HTMLElement)) continue;
-    for (const pair of el.dataset.i18nAttr.split(";")) {
+    for (const pair of (el.dataset.i18nAttr || "").split(";")) {
       const [attr, key] = pair.split(":").map((x) => x.trim());
       if (attr && CAT.ui?.[key] !== undefined) el.setAttribute(attr, ui(key));
     }

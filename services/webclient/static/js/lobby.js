@@ -13,24 +13,46 @@ const $input = (id) => /** @type {HTMLInputElement} */ (document.getElementById(
 const $select = (id) => /** @type {HTMLSelectElement} */ (document.getElementById(id));
 /** A <button> of the page by id. @param {string} id */
 const $button = (id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
+/** @typedef {import("./types.js").Schemas} Schemas */
+/** @typedef {Schemas["Catalog"]} Catalog */
+/** @typedef {Schemas["CatalogGame"]} CatalogGame */
+/** @typedef {Schemas["BotLevel"]} BotLevel */
+/** @typedef {import("./store.js").StoredPlayer} StoredPlayer */
+/** A game option of the catalog: its choices, the default and what it does. @typedef {{choices?: unknown[], default?: unknown, description?: string}} GameOption */
+
+/** @type {Catalog} */
 let catalog = { games: [], bot_levels: [] };
 
+/** A game's options, each with its choices. @param {CatalogGame} g @returns {[string, GameOption][]} */
+const optionsOf = (g) => /** @type {[string, GameOption][]} */ (Object.entries(g.options));
+
+/** @param {string} text @param {boolean} [isError] */
 function status(text, isError = false) {
   const el = $("lobby-status");
   el.textContent = text;
   el.classList.toggle("error", isError);
 }
 
-function gameByName(name) { return catalog.games.find((g) => g.name === name); }
+/** The catalog's game `name`. @param {string} name @returns {CatalogGame} */
+function gameByName(name) {
+  const found = catalog.games.find((g) => g.name === name);
+  if (!found) throw new Error(`no game ${name} in the catalog`);
+  return found;
+}
 
 // The catalog's option names, choices and descriptions and the bot levels' descriptions are the server's English:
 // the client shows the catalogue's words for them when it has them (ui.option_*, choice_*, level_about_*).
+/** @param {string} k */
 const optionName = (k) => (catalogue().ui?.[`option_${k}`] !== undefined ? ui(`option_${k}`) : words(k));
+/** @param {unknown} c */
 const choiceName = (c) => (typeof c === "string" && catalogue().ui?.[`choice_${c}`] !== undefined ? ui(`choice_${c}`) : show(c));
+/** @param {string} game @param {string} k @param {GameOption} o */
 const optionAbout = (game, k, o) => (catalogue().ui?.[`option_about_${game}_${k}`] !== undefined ? ui(`option_about_${game}_${k}`)
   : o.description || "");
-/** A game's title in the page's language (the catalogue's ui.game_title_<game>; the catalog's English otherwise). */
+/** A game's title in the page's language (the catalogue's ui.game_title_<game>; the catalog's English otherwise).
+ * @param {string} name @param {string} fallback */
 const titleOf = (name, fallback) => (catalogue().ui?.[`game_title_${name}`] !== undefined ? ui(`game_title_${name}`) : fallback);
+/** @param {BotLevel} d */
 const levelAbout = (d) => {
   const key = d.name.replace(/-/g, "_");
   return catalogue().ui?.[`level_about_${key}`] !== undefined ? ui(`level_about_${key}`) : d.description;
@@ -38,12 +60,12 @@ const levelAbout = (d) => {
 
 function renderCatalog() {
   const table = $("catalog");
-  table.replaceChildren(table.querySelector("caption"),
+  table.replaceChildren(table.querySelector("caption") || "",
     h("thead", {}, h("tr", {}, [ui("lobby_game"), ui("lobby_players"), ui("lobby_options")].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, catalog.games.map((g) => h("tr", {},
       h("th", { scope: "row" }, g.title),
       h("td", {}, `${g.min_players}–${g.max_players}`),
-      h("td", {}, Object.entries(g.options).map(([k, o]) => h("div", {}, h("b", {}, optionName(k)),
+      h("td", {}, optionsOf(g).map(([k, o]) => h("div", {}, h("b", {}, optionName(k)),
         `: ${(o.choices || []).map(choiceName).join(", ")} `, h("span", { class: "muted" }, optionAbout(g.name, k, o))))))),
     ));
   for (const sel of [$select("create-game"), $select("match-game")]) {
@@ -52,11 +74,11 @@ function renderCatalog() {
 }
 
 function renderCreateForm() {
-  const g = gameByName($select("create-game").value);
+  const g = catalog.games.find((x) => x.name === $select("create-game").value);
   if (!g) return;
   const players = $input("create-players");
-  players.min = g.min_players;
-  players.max = g.max_players;
+  players.min = String(g.min_players);
+  players.max = String(g.max_players);
   const n = Math.min(g.max_players, Math.max(g.min_players, Number(players.value) || g.min_players));
   players.value = String(n);
   const opts = $("create-options");
@@ -64,7 +86,7 @@ function renderCreateForm() {
   const chosen = opts.dataset.game === g.name
     ? Object.fromEntries([...opts.querySelectorAll("select")].map((sel) => [sel.dataset.option, sel.value])) : {};
   opts.dataset.game = g.name;
-  opts.replaceChildren(opts.querySelector("legend"), ...Object.entries(g.options).map(([k, o]) =>
+  opts.replaceChildren(opts.querySelector("legend") || "", ...optionsOf(g).map(([k, o]) =>
     h("label", {}, optionName(k), " ", h("select", { name: `option-${k}`, "data-option": k },
       (o.choices || []).map((c) => h("option", { value: JSON.stringify(c),
         selected: k in chosen ? chosen[k] === JSON.stringify(c) : c === o.default }, choiceName(c)))))));
@@ -72,20 +94,21 @@ function renderCreateForm() {
   const seats = $("create-seats");
   const before = [...seats.querySelectorAll("select")].map((s) => s.value);
   const kinds = ["human", ...catalog.bot_levels.map((l) => `bot:${l}`)];
-  seats.replaceChildren(seats.querySelector("legend"), ...Array.from({ length: n }, (_, i) =>
+  seats.replaceChildren(seats.querySelector("legend") || "", ...Array.from({ length: n }, (_, i) =>
     h("span", { class: "seat-field" }, h("label", { for: `seat-kind-${i}` }, ui("player_n", { n: i + 1 })), " ",
       h("select", { id: `seat-kind-${i}`, name: `seat-${i}` },
         kinds.map((k) => h("option", { value: k, selected: (before[i] ?? (i === 0 ? "human" : "bot:random")) === k },
           k === "human" ? ui("seat_human") : botLabel(k.slice(4), g)))))),
-    levelTable(g));
-  $input("match-players").value ||= g.min_players;
+    levelTable(g) || "");
+  $input("match-players").value ||= String(g.min_players);
 }
 
-/** Seconds as people say them: "instant", "0.1 s", "1.6 s". */
+/** Seconds as people say them: "instant", "0.1 s", "1.6 s". @param {number} sec */
 const thinkTime = (sec) => (sec < 0.005 ? ui("level_instant")
   : ui("seconds", { n: number(sec, sec < 0.1 ? 2 : 1) }));
 
-/** A bot level's choice in game `g` (the catalog's bot_level_details): its think time, or the level it plays as. */
+/** A bot level's choice in game `g` (the catalog's bot_level_details): its think time, or the level it plays as.
+ * @param {string} level @param {CatalogGame} g */
 function botLabel(level, g) {
   const here = (catalog.bot_level_details || []).find((d) => d.name === level)?.games?.[g.name];
   const note = !here ? null : here.same_as ? ui("level_plays_as", { level: here.same_as, title: g.title })
@@ -94,7 +117,8 @@ function botLabel(level, g) {
   return note ? ui("seat_bot_note", { level, note }) : ui("seat_bot", { level });
 }
 
-/** The bot levels of game `g`: what each is, its think time per move and its rating over the ladder's games. */
+/** The bot levels of game `g`: what each is, its think time per move and its rating over the ladder's games.
+ * @param {CatalogGame} g */
 function levelTable(g) {
   const details = catalog.bot_level_details || [];
   if (!details.length) return null;
@@ -103,6 +127,7 @@ function levelTable(g) {
       h("thead", {}, h("tr", {}, [ui("levels_level"), ui("levels_what"), ui("levels_think"), ui("levels_rating")]
         .map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, details.map((d) => {
+        /** @type {Schemas["BotLevelGame"]} */
         const here = d.games?.[g.name] || {};
         return h("tr", {}, h("th", { scope: "row" }, d.name),
           h("td", {}, here.same_as ? ui("levels_same_as", { level: here.same_as, title: g.title, description: levelAbout(d) })
@@ -112,17 +137,22 @@ function levelTable(g) {
       }))));
 }
 
+/** The New game form's submit: create the game as this browser's player, remember its seats, open it.
+ * @param {SubmitEvent} ev */
 async function createGame(ev) {
   ev.preventDefault();
   const g = gameByName($select("create-game").value);
   const players = Number($input("create-players").value);
+  /** @type {Record<string, unknown>} */
   const options = {};
-  for (const sel of $("create-options").querySelectorAll("select")) options[sel.dataset.option] = JSON.parse(sel.value);
+  for (const sel of $("create-options").querySelectorAll("select")) options[sel.dataset.option || ""] = JSON.parse(sel.value);
+  /** @type {Record<string, string>} */
   const bots = {};
   for (let i = 0; i < players; i++) {
     const kind = $select(`seat-kind-${i}`).value;
     if (kind.startsWith("bot:")) bots[String(i)] = kind.slice(4);
   }
+  /** @type {Schemas["CreateGame"]} */
   const body = { game: g.name, players, options, bots };
   if ($input("create-seed").value !== "") body.seed = Number($input("create-seed").value);
   if ($input("create-turn-seconds").value !== "") body.turn_seconds = Number($input("create-turn-seconds").value);
@@ -141,7 +171,8 @@ async function createGame(ev) {
 }
 
 /** This browser's player account, made on first use (creating a game or a ticket needs its API key);
- * a new one when `name` differs from the stored one's (null: any name will do). */
+ * a new one when `name` differs from the stored one's (null: any name will do).
+ * @param {string | null} name @returns {Promise<StoredPlayer>} */
 async function ensurePlayer(name) {
   const me = player();
   if (me && (name === null || me.name === name)) return me;
@@ -152,14 +183,17 @@ async function ensurePlayer(name) {
   return fresh;
 }
 
-let polling = null;
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let polling;
 
+/** The Find a match form's submit: a matchmaking ticket, polled until it is matched. @param {SubmitEvent} ev */
 async function findMatch(ev) {
   ev.preventDefault();
   const name = $input("match-name").value.trim();
   const g = gameByName($select("match-game").value);
   try {
     const me = await ensurePlayer(name);
+    /** @type {Record<string, unknown>} the fields of Schemas["NewTicket"] this form sets (the rest: the server's defaults) */
     const body = { game: g.name, players: Number($input("match-players").value), options: {} };
     if ($input("match-bots").value !== "") body.bots_after_s = Number($input("match-bots").value);
     const ticket = await api("/v1/matchmaking/tickets", { method: "POST", token: me.api_key, body });
@@ -178,6 +212,7 @@ async function findMatch(ev) {
   }
 }
 
+/** @param {string} ticketId @param {StoredPlayer} me @param {CatalogGame} g */
 async function pollTicket(ticketId, me, g) {
   try {
     const t = await api(`/v1/matchmaking/tickets/${ticketId}`, { token: me.api_key });
@@ -202,8 +237,12 @@ async function pollTicket(ticketId, me, g) {
 const accountNames = new Map();
 /** @param {string} id */
 function accountName(id) {
-  if (!accountNames.has(id)) accountNames.set(id, api(`/v1/players/${encodeURIComponent(id)}`, { tries: 2 }).then((p) => p.name, () => null));
-  return accountNames.get(id);
+  let name = accountNames.get(id);
+  if (!name) {
+    name = api(`/v1/players/${encodeURIComponent(id)}`, { tries: 2 }).then((p) => p.name, () => null);
+    accountNames.set(id, name);
+  }
+  return name;
 }
 
 /** "Greedy bot", as the game page names a bot seat. @param {string} level */
@@ -222,40 +261,67 @@ async function opponents(d, mine) {
   return ui("game_against", { names: names.join(", ") });
 }
 
-/** How a finished game went for my best seat: won, or my place and score ("2nd of 3, 41 points"). */
+/** How a finished game went for my best seat: won, or my place and score ("2nd of 3, 41 points").
+ * @param {{status: string, scores: number[] | null, winners: number[] | null, players: number}} d @param {number[]} mine */
 function result(d, mine) {
   if (d.status === "aborted") return ui("game_aborted");
   const scores = d.scores || [];
-  const place = (/** @type {number} */ s) => (d.winners.includes(s) ? 1
-    : 1 + scores.filter((x, o) => o !== s && (d.winners.includes(o) || x > scores[s])).length);
+  const winners = d.winners || [];
+  const place = (/** @type {number} */ s) => (winners.includes(s) ? 1
+    : 1 + scores.filter((x, o) => o !== s && (winners.includes(o) || x > scores[s])).length);
   const best = [...mine].sort((a, b) => place(a) - place(b))[0];
   if (best === undefined) return ui("game_finished");
   const rank = place(best);
-  return d.winners.includes(best) ? ui("game_won", { score: scores[best] ?? 0 })
+  return winners.includes(best) ? ui("game_won", { score: scores[best] ?? 0 })
     : ui("game_result", { place: rank <= 3 ? ui(`place_${rank}`) : ui("place_n", { n: rank }), players: d.players, score: scores[best] ?? 0 });
 }
 
-/** My games: each one's title, whom I play against, and how it stands or ended (issue #38 item 10). */
+/**
+ * The finished games of my account from the platform's archive history (GET /v1/players/{id}/games), as My games
+ * entries: they are listed on every device, not only in the browser that played them (issue #38). None without an
+ * account or when the history cannot be read (My games then shows this browser's games alone).
+ * @returns {Promise<{game_id: string, game: string, title: string, created: string, seats: {seat: number, token: null}[], archived: true}[]>}
+ */
+async function archivedGames() {
+  const me = player();
+  if (!me?.player_id) return [];
+  try {
+    /** @type {{games: {game_id: string, game: string, seats: number[], created_ms: number}[]}} */
+    const history = await api(`/v1/players/${encodeURIComponent(me.player_id)}/games?limit=50`);
+    return history.games.map((g) => ({ game_id: g.game_id, game: g.game, title: titleOf(g.game, g.game),
+      created: new Date(g.created_ms).toISOString(), seats: g.seats.map((seat) => ({ seat, token: null })), archived: true }));
+  } catch {
+    return [];
+  }
+}
+
+/** My games: each one's title, whom I play against, and how it stands or ended (issue #38 item 10): this browser's
+ * games and my account's archived ones, newest first. */
 async function renderMine() {
   const list = $("my-games");
-  const games = myGames();
+  const local = myGames();
+  const held = new Set(local.map((g) => g.game_id));
+  const games = [...local, ...(await archivedGames()).filter((g) => !held.has(g.game_id))]
+    .sort((a, b) => String(b.created || "").localeCompare(String(a.created || "")));
   if (!games.length) { list.replaceChildren(h("li", { class: "muted" }, ui("no_games_yet"))); return; }
   list.replaceChildren(...games.map((g) => {
     const st = h("span", { class: "muted" }, "…");
     const against = h("span", { class: "against" }, "");
     const seats = g.seats.filter((s) => s.token).map((s) => s.seat);
-    const item = h("li", {},
-      h("a", { href: `/game.html?id=${encodeURIComponent(g.game_id)}`, title: g.game_id }, titleOf(g.game, g.title)),
+    const archived = "archived" in g;
+    const item = h("li", { "data-game-id": g.game_id, "data-source": archived ? "archive" : "browser" },
+      h("a", { href: `/game.html?id=${encodeURIComponent(g.game_id)}`, title: g.game_id }, titleOf(g.game || "", g.title || g.game || "")),
       " — ", against, " — ", st, " ",
-      h("button", { type: "button", class: "small", "aria-label": ui("forget_game", { id: g.game_id }),
+      archived ? null : h("button", { type: "button", class: "small", "aria-label": ui("forget_game", { id: g.game_id }),
         onclick: () => { forgetGame(g.game_id); renderMine(); } }, ui("forget")));
     const token = g.seats.find((s) => s.token)?.token;
     const mine = g.seats.map((s) => s.seat);
+    const here = archived ? mine.length : seats.length; // the seats I held (archive) or hold in this browser
     api(`/v1/games/${encodeURIComponent(g.game_id)}`, { token }).then(async (d) => {
-      against.textContent = (await opponents(d, mine)) || ui("seats_here", { n: seats.length });
-      const myTurn = d.to_act.some((x) => seats.includes(x));
+      against.textContent = (await opponents(d, mine)) || ui("seats_here", { n: here });
+      const myTurn = d.to_act.some((/** @type {number} */ x) => seats.includes(x));
       st.textContent = d.status === "active" ? ui(myTurn ? "game_your_turn" : "game_waiting") : result(d, mine);
-    }).catch((err) => { st.textContent = errorText(err).text; against.textContent = ui("seats_here", { n: seats.length }); });
+    }).catch((err) => { st.textContent = errorText(err).text; against.textContent = ui("seats_here", { n: here }); });
     return item;
   }));
 }
@@ -272,7 +338,7 @@ async function renderRatings() {
     if (!rated.length) { none(); return; }
     const rows = await Promise.all(rated.map(async ([game, r]) => {
       const board = await api(`/v1/leaderboard/${encodeURIComponent(game)}?limit=500`).catch(() => null);
-      const entry = board?.entries.find((e) => e.player_id === account.player_id);
+      const entry = board?.entries.find((/** @type {{player_id: string}} */ e) => e.player_id === account.player_id);
       return h("tr", { "data-game": game }, h("th", { scope: "row" }, titleOf(game, game)),
         h("td", { "data-key": "rating" }, number(Math.round(r.ordinal))), h("td", {}, number(r.games)),
         h("td", { "data-key": "place" }, entry ? ui("rating_place", { rank: entry.rank }) : ui("rating_unplaced")));
@@ -294,7 +360,7 @@ async function main() {
     for (const g of catalog.games) g.title = titleOf(g.name, g.title);
   } catch (err) {
     status(ui("gateway_down", { message: errorText(err).text }), true);
-    document.querySelector("main").classList.remove("loading");
+    document.querySelector("main")?.classList.remove("loading");
     return;
   }
   renderCatalog();
@@ -303,13 +369,15 @@ async function main() {
   $input("create-players").addEventListener("change", renderCreateForm);
   $("create-form").addEventListener("submit", createGame);
   $("match-form").addEventListener("submit", findMatch);
-  $select("match-game").addEventListener("change", () => { $input("match-players").value = String(gameByName($select("match-game").value).min_players); });
+  $select("match-game").addEventListener("change", () => {
+    $input("match-players").value = String(gameByName($select("match-game").value).min_players);
+  });
   $input("match-players").value = String(catalog.games[0]?.min_players ?? 2);
-  if (player()) $input("match-name").value = player().name;
+  $input("match-name").value = player()?.name || "";
   renderMine();
   renderRatings();
   status(ui("games_available", { n: catalog.games.length }));
-  document.querySelector("main").classList.remove("loading"); // the forms appear once, filled: no layout shift
+  document.querySelector("main")?.classList.remove("loading"); // the forms appear once, filled: no layout shift
 }
 
 main();

@@ -14,9 +14,12 @@ const DRAG_PX = 6; // a move shorter than this is still a tap
  * @param {(point: {x: number, y: number}) => boolean} [onTap]  a touch tap's point; true: it was handled
  */
 export function panZoom(frame, getZoom, setZoom, onTap = () => false) {
+  /** @type {Map<number, {x: number, y: number}>} */
   const pointers = new Map(); // pointerId -> {x, y}
-  let drag = null; // {x, y, left, top, moved}
-  let pinch = null; // {dist, zoom}
+  /** @type {{x: number, y: number, left: number, top: number, moved: boolean} | null} */
+  let drag = null;
+  /** @type {{dist: number, zoom: number} | null} */
+  let pinch = null;
   let swallowClick = false;
   let touchTap = false; // the gesture so far is one finger that has not moved
 
@@ -64,7 +67,7 @@ export function panZoom(frame, getZoom, setZoom, onTap = () => false) {
     }
   });
 
-  const end = (e) => {
+  const end = (/** @type {PointerEvent} */ e) => {
     if (!pointers.delete(e.pointerId)) return;
     if (pointers.size < 2) pinch = null;
     if (pointers.size === 0) {

@@ -16,7 +16,7 @@ export function splitRules(text) {
   const clean = String(text)
     .replace(/\s*\(([^()]*)\)/g, (whole, inner) => {
       if (!HAS_RULE.test(inner)) return whole;
-      const rest = inner.split(/\s*[,;]\s*/).filter((part) => !HAS_RULE.test(part)).join(", ").trim();
+      const rest = inner.split(/\s*[,;]\s*/).filter((/** @type {string} */ part) => !HAS_RULE.test(part)).join(", ").trim();
       return rest ? ` (${rest})` : "";
     })
     .replace(/,?\s*\b(?:AE|OS|BS)-\d+(?:\.\d+)*/g, "");

@@ -12,10 +12,15 @@ const MAP_H = 800;
 const H = MAP_H + 150; // the waiting area is a band under the map
 const STAGES = ["", "I", "II", "III"]; // as the data files print them (cards' `stage`)
 const word = wordsOf("aeroplanes", "board");
+/** @typedef {import("../types.js").BoardData} BoardData */
+/** A slot in the view: empty (null), blocked, or a seat's airport tile of a stage (0: the home airport).
+ * @typedef {{seat: number, stage: number} | "blocked" | null} Slot */
+/** @type {Record<string, string>} */
 const COLOURS = { white: "#ffffff", red: "#e03131", black: "#222222" };
 
 // Europe drawn roomier than the data file's coordinates (same relative places), so that no destination box
 // overlaps another and no connection runs under a neighbour's box.
+/** @type {Record<string, [number, number]>} */
 const EUROPE_LAYOUT = {
   stockholm: [470, 60], copenhagen: [390, 110], london: [220, 170], amsterdam: [305, 160], berlin: [420, 170],
   warsaw: [530, 170], paris: [260, 235], frankfurt: [360, 225], vienna: [500, 250], zurich: [390, 295],
@@ -24,18 +29,21 @@ const EUROPE_LAYOUT = {
 
 export const drawnKeys = ["slots", "display", "waiting", "overflow", "deck", "bag"];
 
-const placeName = (data, id) => section("aeroplanes", "places")[id] || (data.board?.destinations || []).find((d) => d.id === id)?.name || id;
-/** A region's name as the spec writes it (AE-1: Europe, Africa, Asia/Australasia, the Americas). */
+/** @param {BoardData} data @param {string} id @returns {string} */
+const placeName = (data, id) => section("aeroplanes", "places")[id] || (data.board?.destinations || []).find((/** @type {{id: string}} */ d) => d.id === id)?.name || id;
+/** A region's name as the spec writes it (AE-1: Europe, Africa, Asia/Australasia, the Americas). @param {string} id */
 const regionName = (id) => section("aeroplanes", "regions")[id] || id;
 
+/** A passenger tile in words. @param {BoardData} data @param {number} id */
 function tileInfo(data, id) {
-  const t = (data.passengers?.tiles || []).find((x) => x.id === id);
+  const t = (data.passengers?.tiles || []).find((/** @type {{id: number}} */ x) => x.id === id);
   if (!t) return word("tile_unknown", { id });
   return word(t.vp ? "tile_vp" : "tile", { place: placeName(data, t.destination), capacity: t.capacity, vp: t.vp });
 }
 
+/** An aircraft card in words. @param {BoardData} data @param {number} number */
 function cardInfo(data, number) {
-  const c = (data.aircraft?.cards || []).find((x) => x.number === number);
+  const c = (data.aircraft?.cards || []).find((/** @type {{number: number}} */ x) => x.number === number);
   if (!c) return word("card_unknown", { number });
   return word(c.longHaul ? "card_long_haul" : "card", { name: c.name, stage: c.stage, capacity: c.capacity, vp: c.vp,
     tiles: word("airport_tiles", { n: c.airportTiles }) });
@@ -48,9 +56,11 @@ function cardInfo(data, number) {
  * @returns {[SVGSVGElement, ...HTMLElement[]]}
  */
 export function draw(view, data, pick, ctx) {
-  const name = ctx?.name || ((seat) => ui("player_n", { n: seat + 1 }));
+  const name = ctx.name;
   const board = data.board;
-  const xy = Object.fromEntries(board.destinations.map((d) => [d.id, EUROPE_LAYOUT[d.id] || [d.x, d.y]]));
+  /** @type {Record<string, [number, number]>} */
+  const xy = Object.fromEntries(board.destinations.map((/** @type {{id: string, x: number, y: number}} */ d) =>
+    [d.id, EUROPE_LAYOUT[d.id] || [d.x, d.y]]));
   const svg = svgRoot(W, H, word("map_title"));
   svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "sea" }));
   const conns = s("g", { class: "connections" });
@@ -71,17 +81,18 @@ export function draw(view, data, pick, ctx) {
     g.append(s("rect", { x: x - w / 2, y: y - 14, width: w, height: 44, rx: 6,
       class: `dest-box hit${d.isStartCity ? " start-city" : ""}` }));
     g.append(text(x, y - 1, placeName(data, d.id), { class: "dest-name", "text-anchor": "middle" }));
+    /** @type {string[]} */
     const owned = [];
-    slots.forEach((slot, i) => {
+    slots.forEach((/** @type {Slot} */ slot, /** @type {number} */ i) => {
       const sx = x - w / 2 + 4 + i * 15;
       const owner = slot && typeof slot === "object" ? slot : null;
       const fill = owner ? seatFill(owner.seat) : slot === "blocked" ? "#ced4da" : "#fff";
       g.append(s("rect", { x: sx, y: y + 4, width: 13, height: 13, class: "slot", fill }));
       if (!owner && slot !== "blocked") g.append(use("airport-tile", { x: sx + 1.5, y: y + 5.5, width: 10, height: 10, class: "slot-art" }));
       if (owner) {
-        owned.push(STAGES[slot.stage] ? word("slot_stage", { player: name(owner.seat), stage: STAGES[slot.stage] })
+        owned.push(STAGES[owner.stage] ? word("slot_stage", { player: name(owner.seat), stage: STAGES[owner.stage] })
           : word("slot_home", { player: name(owner.seat) }));
-        g.append(text(sx + 6.5, y + 14, STAGES[slot.stage] || word("home_short"), { class: "slot-stage", "text-anchor": "middle" }));
+        g.append(text(sx + 6.5, y + 14, STAGES[owner.stage] || word("home_short"), { class: "slot-stage", "text-anchor": "middle" }));
       }
     });
     const label = word(owned.length ? "destination_owned" : "destination",
@@ -93,25 +104,25 @@ export function draw(view, data, pick, ctx) {
   const wa = s("g", { class: "waiting" });
   const sections = board.waitingSections || Object.keys(view.waiting || {});
   wa.append(text(20, H - 118, word("waiting_area"), { class: "board-caption" }));
-  sections.forEach((sec, i) => {
+  sections.forEach((/** @type {string} */ sec, /** @type {number} */ i) => {
     const tiles = view.waiting?.[sec] || [];
     const x = 20 + i * 120;
     wa.append(text(x, H - 98, placeName(data, sec), { class: "small-label" }));
-    tiles.forEach((id, j) => id && wa.append( // 0 marks an empty space of the section
+    tiles.forEach((/** @type {number} */ id, /** @type {number} */ j) => id && wa.append( // 0 marks an empty space of the section
       s("rect", { x, y: H - 92 + j * 18, width: 112, height: 16, class: "pax" }),
       use("passenger", { x: x + 2, y: H - 90 + j * 18, width: 12, height: 12, class: "pax-art" }),
       text(x + 15, H - 80 + j * 18, tileInfo(data, id), { class: "pax-text" })));
   });
   const over = view.overflow || [];
   wa.append(text(750, H - 118, word("overflow", { n: over.length, spaces: board.overflowSpaces }), { class: "board-caption" }));
-  over.forEach((id, j) => id && wa.append(text(750 + (j % 2) * 130, H - 98 + Math.floor(j / 2) * 16, tileInfo(data, id),
+  over.forEach((/** @type {number} */ id, /** @type {number} */ j) => id && wa.append(text(750 + (j % 2) * 130, H - 98 + Math.floor(j / 2) * 16, tileInfo(data, id),
     { class: "pax-text" })));
   svg.append(wa);
   svg.append(text(20, 30, word("caption", { era: view.era, bag: view.bag?.length ?? "?", deck: view.deck?.length ?? "?" }),
     { class: "board-caption" }));
   const display = h("section", { class: "panel", "aria-labelledby": "display-h" },
     h("h3", { id: "display-h" }, word("display")),
-    h("ol", { class: "cards" }, (view.display || []).map((c) => {
+    h("ol", { class: "cards" }, (view.display || []).map((/** @type {{card: number, cost: number}} */ c) => {
       const ref = `card:${c.card}`;
       const label = word("display_card", { cost: c.cost, card: cardInfo(data, c.card) });
       return h("li", { "data-ref": ref }, pick.refs.has(ref)
@@ -134,7 +145,7 @@ function eraTable(view, data) {
   section.append(h("div", { class: "table-wrap" }, h("table", { class: "grid-table" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, word("era_table_era")),
       markets.map((m) => h("th", { scope: "col" }, regionName(m))), h("th", { scope: "col" }, word("era_table_profit")))),
-    h("tbody", {}, eras.map((e) => h("tr", { class: e.era === view.era ? "me" : "", "aria-current": e.era === view.era ? "true" : null },
+    h("tbody", {}, eras.map((/** @type {{era: number, majority: Record<string, number[]>, profit?: number[]}} */ e) => h("tr", { class: e.era === view.era ? "me" : "", "aria-current": e.era === view.era ? "true" : null },
       h("th", { scope: "row" }, word("era_table_row", { era: e.era })),
       markets.map((m) => h("td", {}, (e.majority[m] || []).join(" / "))),
       h("td", {}, (e.profit || []).join(" / "))))))),

@@ -10,6 +10,12 @@ const word = wordsOf("blueskies", "board");
 
 const CW = 160;
 const CH = 128;
+/** A printed airport. @typedef {{code: string, name: string, col: number, row: number, value: number, regions: string[],
+ *   spaces: {cost: number}[]}} BsAirport */
+/** An airport in the view. @typedef {{code: string, passengers: number, next_cost?: number | null, usable_spaces?: number,
+ *   gates: {space: number, owner: number | "local", passengers: number}[]}} BsAirportState */
+
+/** @type {Record<string, string>} */
 const REGION_COLOURS = { NE: "#cfe2ff", MA: "#d3f9d8", SE: "#fff3bf", GL: "#e5dbff", CE: "#ffe8cc", SW: "#ffd8d8",
   WE: "#c5f6fa" };
 
@@ -22,14 +28,16 @@ export const drawnKeys = ["airports", "bag"];
  * @returns {[SVGSVGElement, ...HTMLElement[]]}
  */
 export function draw(view, data, pick, ctx) {
-  const name = ctx?.name || ((seat) => ui("player_n", { n: seat + 1 }));
-  const owner = (o) => (o === "local" ? word("local_airline") : name(o));
+  const name = ctx.name;
+  const owner = (/** @type {number | "local"} */ o) => (o === "local" ? word("local_airline") : name(o));
+  /** @type {BsAirport[]} */
   const airports = data.blueskies.airports;
   const cols = Math.max(...airports.map((a) => a.col));
   const rows = Math.max(...airports.map((a) => a.row));
   const W = cols * CW + 20;
   const H = rows * CH + 60;
-  const state = Object.fromEntries((view.airports || []).map((a) => [a.code, a]));
+  /** @type {Record<string, BsAirportState>} */
+  const state = Object.fromEntries((view.airports || []).map((/** @type {BsAirportState} */ a) => [a.code, a]));
   const svg = svgRoot(W, H, word("grid_title"));
   svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "sea" }));
   svg.append(text(10, 26, word("caption", { round: view.round, red: view.bag?.red ?? "?", green: view.bag?.green ?? "?" }),
@@ -38,7 +46,8 @@ export function draw(view, data, pick, ctx) {
   for (const a of airports) {
     const x = 10 + (a.col - 1) * CW;
     const y = 40 + (a.row - 1) * CH;
-    const st = state[a.code] || { gates: [], passengers: 0 };
+    /** @type {BsAirportState} */
+    const st = state[a.code] || { code: a.code, gates: [], passengers: 0 };
     const g = s("g", { class: `bs-airport${hand.has(a.code) ? " in-hand" : ""}` });
     g.append(s("rect", { x: x + 3, y: y + 3, width: CW - 6, height: CH - 6, rx: 8, class: "bs-cell hit",
       fill: REGION_COLOURS[a.regions[0]] || "#eee" }));
@@ -69,7 +78,7 @@ export function draw(view, data, pick, ctx) {
       { code: a.code, name: a.name, waiting: st.passengers, gates: owners.join(", ") }), pick));
   }
   const regions = h("section", { class: "panel" }, h("h3", {}, word("regions")),
-    h("ul", { class: "legend" }, data.blueskies.regions.map((r) => h("li", {},
+    h("ul", { class: "legend" }, data.blueskies.regions.map((/** @type {{id: string, name: string, bonus: number}} */ r) => h("li", {},
       h("span", { class: "swatch", style: `background:${REGION_COLOURS[r.id] || "#eee"}` }),
       word("region", { id: r.id, name: section("blueskies", "regions")[r.id] || r.name, bonus: r.bonus })))));
   return [svg, regions];

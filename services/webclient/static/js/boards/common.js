@@ -37,4 +37,5 @@ export function svgRoot(width, height, title) {
     s("title", {}, title), seatPatterns()));
 }
 
+/** An SVG <text> at (x, y). @param {number} x @param {number} y @param {string | number} str @param {import("../dom.js").Attrs} [attrs] */
 export const text = (x, y, str, attrs = {}) => s("text", { x, y, ...attrs }, str);

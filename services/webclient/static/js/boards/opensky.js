@@ -6,12 +6,17 @@ import { s, seatColour, seatFill, use } from "../dom.js";
 import { section, ui, wordsOf } from "../i18n.js";
 import { svgRoot, target, text } from "./common.js";
 
+/** An airport of the printed map. @typedef {{code: string, name: string, lat: number, lon: number, country?: string}} Airport */
+/** A side of the board: its airports and routes. @typedef {{airports: Airport[], routes: [string, string][]}} OpenskyMap */
+/** A map point's board coordinates. @typedef {(a: {lat: number, lon: number}) => [number, number]} Projection */
+
 const word = wordsOf("opensky", "board");
 
 const W = 1000;
 const H = 680;
 const PAD = 50;
 
+/** The board coordinates of the map's points, the whole map fitted in. @param {Airport[]} airports @returns {Projection} */
 function projector(airports) {
   const lats = airports.map((a) => a.lat);
   const lons = airports.map((a) => a.lon);
@@ -28,12 +33,15 @@ function projector(airports) {
 // North America's borders (OS-21.2: every airport is printed in a country colour), simplified polylines of
 // [lat, lon] points drawn with the airports' own projection, under the routes, never taking a click.
 // The countries' names are words of the catalogue (opensky.countries, by code).
+/** @type {Record<string, {colour: string, label: [number, number]}>} */
 const COUNTRIES = {
   USA: { colour: "#3b6ea5", label: [43.6, -106] },
   CAN: { colour: "#b0413e", label: [50.4, -92] },
   MEX: { colour: "#2f7d4f", label: [22.6, -109] },
 };
+/** @param {string | null | undefined} name */
 const monthName = (name) => (name ? section("opensky", "months")[name] ?? String(name) : "—");
+/** @param {string} code @returns {string} */
 const countryName = (code) => section("opensky", "countries")[code] || code;
 const BORDERS = [
   { between: ["USA", "CAN"], points: [[49.0, -126], [49.0, -123.3], [49.0, -95.2], [48.3, -89.5], [47.4, -85.9],
@@ -45,12 +53,14 @@ const BORDERS = [
     [28.7, -100.5], [27.5, -99.5], [26.4, -99.1], [25.9, -97.15]] },
 ];
 
-/** The countries a route joins when they differ ("USA–Canada"), else null (OS-21.3). */
+/** The countries a route joins when they differ ("USA–Canada"), else null (OS-21.3).
+ * @param {Record<string, string | undefined>} countryOf @param {string} id */
 export function crossBorder(countryOf, id) {
   const [a, b] = id.split("-").map((c) => countryOf[c]);
   return a && b && a !== b ? word("countries_pair", { a: countryName(a), b: countryName(b) }) : null;
 }
 
+/** @param {OpenskyMap} map @param {Projection} pos */
 function drawBorders(map, pos) {
   const g = s("g", { class: "borders", "aria-hidden": "true" });
   for (const b of BORDERS) {
@@ -66,8 +76,9 @@ function drawBorders(map, pos) {
   return g;
 }
 
+/** @param {OpenskyMap} map */
 function legend(map) {
-  const codes = [...new Set(map.airports.map((a) => a.country))].filter((c) => COUNTRIES[c]);
+  const codes = [...new Set(map.airports.map((a) => a.country || ""))].filter((c) => COUNTRIES[c]);
   const g = s("g", { class: "map-legend" });
   g.append(s("rect", { x: W - 250, y: H - 46 - codes.length * 20, width: 240, height: 40 + codes.length * 20, rx: 6,
     class: "legend-box" }));
@@ -91,7 +102,8 @@ export const drawnKeys = ["map", "callsigns", "subsidy_cubes", "dice", "market"]
  * @returns {[SVGSVGElement, ...HTMLElement[]]}
  */
 export function draw(view, data, pick, ctx) {
-  const name = ctx?.name || ((seat) => ui("player_n", { n: seat + 1 }));
+  const name = ctx.name;
+  /** @type {OpenskyMap} */
   const map = data[view.map] || data.europe;
   const pos = projector(map.airports);
   const xy = Object.fromEntries(map.airports.map((a) => [a.code, pos(a)]));
@@ -99,15 +111,17 @@ export function draw(view, data, pick, ctx) {
   const mapKey = `choice_${view.map || "europe"}`; // the board side's name, as the lobby's option shows it
   const svg = svgRoot(W, H, word("map_title", { map: ui(mapKey) }));
   svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "sea" }));
+  /** @type {{seat: number, aircraft?: Record<string, number>, hubs?: string[], cross_border_routes?: string[]}[]} */
   const players = view.players || [];
   const countryOf = Object.fromEntries(map.airports.map((a) => [a.code, a.country]));
   const bordered = map.airports.some((a) => a.country);
   if (bordered) svg.append(drawBorders(map, pos));
+  /** @type {Map<string, number[]>} */
   const tokensOn = new Map(); // route -> seats whose Cross-border token is on it
   players.forEach((p) => (p.cross_border_routes || []).forEach((r) => tokensOn.set(r, [...(tokensOn.get(r) || []), p.seat])));
   const routes = s("g", { class: "routes" });
   // short routes last, so that they lie on top: a longer route's hit area never takes a short route's click
-  const len = ([a, b]) => Math.hypot(xy[a][0] - xy[b][0], xy[a][1] - xy[b][1]);
+  const len = (/** @type {[string, string]} */ [a, b]) => Math.hypot(xy[a][0] - xy[b][0], xy[a][1] - xy[b][1]);
   const ordered = [...map.routes].sort((r1, r2) => len(r2) - len(r1));
   for (const [a, b] of ordered) {
     const id = [a, b].sort().join("-");
@@ -121,6 +135,7 @@ export function draw(view, data, pick, ctx) {
       g.append(s("line", { x1, y1, x2, y2, class: "cross-border", stroke: seatColour(seat) }));
     });
     // aircraft tokens: one small plane marker per aircraft, spread along the route
+    /** @type {number[]} */
     const tokens = [];
     players.forEach((p) => { for (let i = 0; i < (p.aircraft?.[id] || 0); i++) tokens.push(p.seat); });
     tokens.forEach((seat, i) => {
@@ -139,10 +154,15 @@ export function draw(view, data, pick, ctx) {
     routes.append(target(g, id, label.filter(Boolean).join(", "), pick));
   }
   svg.append(routes);
+  /** @type {Map<string, number[]>} */
   const hubs = new Map();
   players.forEach((p) => (p.hubs || []).forEach((a) => hubs.set(a, [...(hubs.get(a) || []), p.seat])));
-  const callsignAt = Object.fromEntries(Object.entries(view.callsigns || {}).map(([c, a]) => [a, c]));
-  const marketAirports = new Set([...(view.market || []), ...(view.dice || []).map((c) => view.callsigns?.[c]).filter(Boolean)]);
+  /** @type {Record<string, string>} */
+  const callsigns = view.callsigns || {};
+  const callsignAt = Object.fromEntries(Object.entries(callsigns).map(([c, a]) => [a, c]));
+  /** @type {Set<string>} */
+  const marketAirports = new Set([...(view.market || []),
+    ...(view.dice || []).map((/** @type {string} */ c) => callsigns[c]).filter(Boolean)]);
   const airports = s("g", { class: "airports" });
   for (const a of map.airports) {
     const [x, y] = xy[a.code];
@@ -165,7 +185,7 @@ export function draw(view, data, pick, ctx) {
         fill: seatFill(owner) }, s("title", {}, word("subsidy_cube", { player: name(owner) }))));
     }
     const label = [word("airport", { code: a.code, name: names[a.code] }), a.country ? countryName(a.country) : null,
-      hubs.has(a.code) ? word("hub_of", { players: hubs.get(a.code).map(name).join(", ") }) : null,
+      hubs.has(a.code) ? word("hub_of", { players: (hubs.get(a.code) || []).map(name).join(", ") }) : null,
       cs ? word("callsign", { callsign: cs }) : null,
       (view.subsidy_cubes?.[a.code] ?? -1) >= 0 ? word("subsidy_cube", { player: name(view.subsidy_cubes[a.code]) }) : null];
     airports.append(target(g, a.code, label.filter(Boolean).join(", "), pick));

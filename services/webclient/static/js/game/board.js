@@ -39,9 +39,49 @@ export function drawBoard(view, onPick) {
   mark(svg, "selected", chosenRefs());
   mark(svg, "last-move", st.lastRefs);
   svg.classList.toggle("staging", !!st.staged); // the other targets step back while a choice waits for its confirmation
-  svg.style.width = `${100 * st.zoom}%`;
+  svg.style.setProperty("--zoom", String(st.zoom));
   $("board").replaceChildren(svg);
+  svg.style.setProperty("--readable-width", `${readableWidth(svg)}px`);
+  if (!centred) requestAnimationFrame(() => centreOnTargets(svg)); // once laid out (the page may still be hidden)
   $("board-extra").replaceChildren(...extra);
+}
+
+/** The board was first shown centred on the targets (once a page: later the player's own panning stands). */
+let centred = false;
+
+/**
+ * A board wider than its frame (a phone's readable Fit) first shows the middle of my targets (else of the board),
+ * not its left edge. @param {SVGSVGElement} svg
+ */
+function centreOnTargets(svg) {
+  const frame = $("board");
+  if (centred || !svg.isConnected || !frame.clientWidth) return;
+  centred = true;
+  if (frame.scrollWidth <= frame.clientWidth) return;
+  const boxes = [...svg.querySelectorAll(".clickable")].map((el) => el.getBoundingClientRect());
+  const left = boxes.length ? Math.min(...boxes.map((b) => b.left)) : svg.getBoundingClientRect().left;
+  const right = boxes.length ? Math.max(...boxes.map((b) => b.right)) : svg.getBoundingClientRect().right;
+  const box = frame.getBoundingClientRect();
+  frame.scrollLeft += (left + right) / 2 - (box.left + box.width / 2);
+}
+
+/** The smallest size (CSS px) a board label may be drawn at on a phone (issue #38: 5-7 px at a 390 px Fit). */
+export const LABEL_FLOOR_PX = 11;
+
+/**
+ * The width (CSS px) at which the board's smallest label is drawn at LABEL_FLOOR_PX. The phone layout (app.css)
+ * never draws the board narrower than this, so its Fit keeps every label readable and a finger pans what is wider
+ * than the screen. Measured from the labels drawn, so a label added later (a callsign) counts too.
+ * @param {SVGSVGElement} svg @returns {number}
+ */
+export function readableWidth(svg) {
+  let smallest = Infinity;
+  svg.querySelectorAll("text").forEach((t) => {
+    const size = parseFloat(getComputedStyle(t).fontSize);
+    if (t.textContent?.trim() && size > 0) smallest = Math.min(smallest, size);
+  });
+  const units = svg.viewBox.baseVal?.width || 0;
+  return Number.isFinite(smallest) && units ? Math.ceil((units * LABEL_FLOOR_PX) / smallest) : 0;
 }
 
 /** Highlight the board elements the latest events named, in place (the board is not redrawn). */
@@ -57,17 +97,18 @@ export function markLastMove() {
  */
 export function setZoom(z, anchor = null) {
   const frame = $("board");
-  const old = st.zoom;
   st.zoom = Math.max(1, Math.min(4, z));
   const svg = frame.querySelector("svg");
   if (!svg) return;
   const box = frame.getBoundingClientRect();
   const ax = (anchor ? anchor.x : box.left + box.width / 2) - box.left;
   const ay = (anchor ? anchor.y : box.top + box.height / 2) - box.top;
-  const px = (frame.scrollLeft + ax) / old; // the anchor's board point, in "fit" pixels
-  const py = (frame.scrollTop + ay) / old;
-  svg.style.width = `${100 * st.zoom}%`;
+  const before = svg.getBoundingClientRect().width || 1; // the drawn width: a phone's Fit may be wider than the frame
+  const px = frame.scrollLeft + ax; // the anchor's board point, in pixels of the board as drawn before
+  const py = frame.scrollTop + ay;
+  svg.style.setProperty("--zoom", String(st.zoom));
   frame.classList.toggle("zoomed", st.zoom > 1);
-  frame.scrollLeft = px * st.zoom - ax;
-  frame.scrollTop = py * st.zoom - ay;
+  const k = svg.getBoundingClientRect().width / before;
+  frame.scrollLeft = px * k - ax;
+  frame.scrollTop = py * k - ay;
 }

@@ -1,10 +1,11 @@
 // @ts-check
 // The end screen: players ranked by placement with each score category, the winners, and the presenter's extra
-// table. The categories come from the whole game's events (read once from the events stream).
-import { readEvents } from "../api.js";
+// table. The categories come from the whole game's events (read once from the platform: /webclient/events).
+import { api } from "../api.js";
 import { h, seatBadge } from "../dom.js";
 import { ui } from "../i18n.js";
 import { splitRules } from "../rules.js";
+import { logWholeGame } from "./log.js";
 import { $, ctxFor, figure, gameId, nameOf, pres, st } from "./state.js";
 
 /** @typedef {import("../types.js").Game} Game */
@@ -15,28 +16,23 @@ import { $, ctxFor, figure, gameId, nameOf, pres, st } from "./state.js";
 const ordinal = (n) => (n <= 3 ? ui(`place_${n}`) : ui("place_n", { n }));
 
 /**
- * Every event of the finished game, for the end screen's score categories (a presentation's final() reads them):
- * the events stream of the whole game, from its creation, as a spectator (scoring is public), which ends with the
- * game's end. st.finalEvents: undefined (not asked), "pending", an array, or null (unavailable: the stream
- * failed, or an archived game's, which keeps no events). The end screen is drawn again once they are in.
+ * Every event of the finished game, for the end screen's score categories (a presentation's final() reads them) and
+ * for the log of a game opened after its end: GET /webclient/events/{id}, the game's published log replayed with the
+ * engine as a spectator sees it (scoring is public), the same whether the game is still in Redis or in the archive,
+ * whose stream has no events (issue #38, "What the trial found" item 1). st.finalEvents: undefined (not asked),
+ * "pending", an array, or null (unavailable). The end screen is drawn again once they are in.
  */
 async function loadFinalEvents() {
   if (st.finalEvents !== undefined) return;
   st.finalEvents = "pending";
-  /** @type {GameEvent[]} */
-  const list = [];
-  let failed = false;
   try {
-    await readEvents(`/v1/games/${encodeURIComponent(gameId)}/events`, {
-      onEvent: ({ event, data }) => {
-        if (event === "message") list.push(/** @type {GameEvent} */ (data));
-        else if (event === "error") failed = true;
-      },
-    });
+    /** @type {{events: (GameEvent & {version: number})[]}} */
+    const all = await api(`/webclient/events/${encodeURIComponent(gameId)}`);
+    st.finalEvents = all.events;
+    logWholeGame(all.events);
   } catch {
-    failed = true;
+    st.finalEvents = null;
   }
-  st.finalEvents = failed ? null : list;
   if (st.game?.status === "finished" && !st.replay) renderFinal(st.game);
 }
 
@@ -55,13 +51,15 @@ export function renderFinal(g) {
   $("replay-open").hidden = !done;
   if (!done) return;
   loadFinalEvents();
+  const winners = g.winners || [];
+  const scores = g.scores || [];
   const p = pres();
   const pending = st.finalEvents === "pending";
   const f = p.final(g.view, ctxFor(g.view), Array.isArray(st.finalEvents) ? st.finalEvents : null);
   const seats = Array.from({ length: g.players }, (_, i) => i);
   const tiebreak = (/** @type {number} */ s) => (f.tiebreak ? f.tiebreak.value(s) : 0);
   const left = (/** @type {number} */ s) => (g.seats || []).find((x) => x.seat === s)?.status || "active";
-  const keyOf = (/** @type {number} */ s) => [left(s) === "active" ? 1 : 0, g.winners.includes(s) ? 1 : 0, g.scores[s], tiebreak(s)];
+  const keyOf = (/** @type {number} */ s) => [left(s) === "active" ? 1 : 0, winners.includes(s) ? 1 : 0, scores[s], tiebreak(s)];
   const ahead = (/** @type {number} */ a, /** @type {number} */ b) => {
     const ka = keyOf(a); const kb = keyOf(b);
     if (ka[0] === 0 && kb[0] === 0) return false; // the seats that left share the last place
@@ -75,7 +73,7 @@ export function renderFinal(g) {
   const place = (/** @type {number} */ s) => 1 + seats.filter((o) => ahead(o, s)).length;
   const ranked = [...seats].sort((a, b) => place(a) - place(b) || a - b);
   const parts = Object.fromEntries(seats.map((s) => [s, f.values(s)]));
-  const other = (/** @type {number} */ s) => g.scores[s] - parts[s].reduce((n, x) => n + (x?.value ?? 0), 0);
+  const other = (/** @type {number} */ s) => scores[s] - parts[s].reduce((n, x) => n + (x?.value ?? 0), 0);
   const showOther = !pending && seats.some((s) => other(s) !== 0);
   // data-label: the column's name, which a narrow end screen writes before each value (css: .final-table)
   const cell = (/** @type {string} */ key, /** @type {string} */ label, /** @type {FinalValue} */ x) => {
@@ -90,16 +88,16 @@ export function renderFinal(g) {
       showOther ? head("other", ui("final_other")) : null,
       f.tiebreak ? head(f.tiebreak.key, f.tiebreak.label) : null,
       h("th", { scope: "col", "data-key": "total" }, ui("total")))),
-    h("tbody", {}, ranked.map((s) => h("tr", { "data-seat": s, "data-score": g.scores[s], "data-winner": g.winners.includes(s) ? "true" : null,
-      "data-left": left(s) === "active" ? null : left(s), class: g.winners.includes(s) ? "winner" : "" },
+    h("tbody", {}, ranked.map((s) => h("tr", { "data-seat": s, "data-score": scores[s], "data-winner": winners.includes(s) ? "true" : null,
+      "data-left": left(s) === "active" ? null : left(s), class: winners.includes(s) ? "winner" : "" },
       h("td", {}, ordinal(place(s))), h("th", { scope: "row" }, seatBadge(s), " ", nameOf(s),
-        g.winners.includes(s) ? h("span", { class: "win-tag" }, ui("winner_tag")) : "",
+        winners.includes(s) ? h("span", { class: "win-tag" }, ui("winner_tag")) : "",
         left(s) === "active" ? "" : h("span", { class: "left-tag muted" }, left(s) === "resigned" ? ui("resigned_tag") : ui("abandoned_tag"))),
       f.categories.map((c, i) => cell(c.key, words(c.label), parts[s][i])),
       showOther ? cell("other", ui("final_other"), { value: other(s) }) : null,
       f.tiebreak ? h("td", { "data-key": f.tiebreak.key, "data-label": words(f.tiebreak.label), "data-value": f.tiebreak.value(s) }, f.tiebreak.text(s)) : null,
-      h("td", { "data-key": "total", "data-label": ui("total"), "data-value": g.scores[s] }, h("b", {}, figure(g.scores[s]))))))));
-  $("winners").textContent = g.winners.length ? ui(g.winners.length > 1 ? "winners" : "winner", { names: g.winners.map(nameOf).join(", ") })
+      h("td", { "data-key": "total", "data-label": ui("total"), "data-value": scores[s] }, h("b", {}, figure(scores[s]))))))));
+  $("winners").textContent = winners.length ? ui(winners.length > 1 ? "winners" : "winner", { names: winners.map(nameOf).join(", ") })
     : ui("no_winner");
   const extra = p.finalExtra(g.view, ctxFor(g.view));
   $("final-extra").replaceChildren(...(extra ? [extra] : []));

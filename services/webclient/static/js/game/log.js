@@ -9,11 +9,12 @@ import { $, ctxFor, gameKey, pres, st } from "./state.js";
 /** @typedef {import("../types.js").GameEvent} GameEvent */
 
 /** An event in words. @param {GameEvent} ev */
-export function eventLine(ev) { return say(gameKey(), "event", ev, pres(), ctxFor(st.game?.view || st.replay?.view)); }
+export function eventLine(ev) { return say(gameKey(), "event", ev, pres(), ctxFor(st.game?.view || st.replay?.view || {})); }
 
 /** Add one event of `version` to the log (a new version unmarks the previous one's lines).
  * @param {GameEvent} ev @param {number} version */
 export function logEvent(ev, version) {
+  if (version <= st.loggedTo) return; // already logged from the finished game's whole list
   const p = pres();
   const chance = p.isChance(ev);
   if (version !== st.lastVersion) {
@@ -26,9 +27,20 @@ export function logEvent(ev, version) {
   const item = h("li", { class: `latest${chance ? " chance-ev" : ""}` }, text, ev.visible_to ? [" ", h("span", { class: "muted" }, ui("only_you_see"))] : "");
   const log = $("log");
   log.prepend(item);
-  while (log.children.length > 5000) log.lastChild.remove();
+  while (log.children.length > 5000) log.lastElementChild?.remove();
   if (chance) $("chance").textContent = text;
   if ("seat" in ev || ev.type.endsWith("placed") || ev.type === "market_won") addMove(version, text, p.refsOfEvent(ev));
+}
+
+/**
+ * The log of a finished game opened after its end: its whole event list from the platform (an archived game's stream
+ * has no events), unless the stream has logged them already (issue #38, "What the trial found" item 1).
+ * @param {(GameEvent & {version: number})[]} events
+ */
+export function logWholeGame(events) {
+  if ($("log").children.length || !events.length) return;
+  events.forEach((ev) => logEvent(ev, ev.version));
+  st.loggedTo = events[events.length - 1].version;
 }
 
 const MAX_RECENT = 30;

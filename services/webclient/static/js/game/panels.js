@@ -16,7 +16,7 @@ export function kvList(pairs) {
 export function renderMe(view) {
   const me = $("me");
   if (st.seat === null) { me.replaceChildren(h("p", { class: "muted" }, ui("no_seat"))); return; }
-  me.replaceChildren(h("p", {}, seatBadge(st.seat), " ", h("b", {}, nameOf(st.seat))), ...pres().myPanel(view, st.seat, ctxFor(view)));
+  me.replaceChildren(h("p", {}, seatBadge(st.seat), " ", h("b", {}, nameOf(st.seat))), ...pres().myPanel(view, st.seat, ctxFor(view)).filter((n) => n !== null));
 }
 
 /** On the table, and the rules summary (drawn once). @param {View} view */

@@ -36,7 +36,7 @@ async function showReplayStep(step) {
   $("game-status").textContent = phaseLine(r.view);
   $("last-move").textContent = !move ? "" : ui("last_move", { text: r.action ? `${nameOf(r.seat)}: ${move}` : move });
   tick();
-  renderPlayers({ ...st.game, status: r.to_act.length ? "active" : "finished" }, r.view, r.to_act, true);
+  if (st.game) renderPlayers({ ...st.game, status: r.to_act.length ? "active" : "finished" }, r.view, r.to_act, true);
   $("me").replaceChildren(h("p", { class: "muted" }, ui("replay_public")));
   $("table-info").replaceChildren(kvList(pres().tableInfo(r.view, ctx)));
 }

@@ -35,6 +35,8 @@ import { gameModule } from "../games/registry.js";
  * @property {AbortController | null} stream  the SSE reader's
  * @property {number} streamFailures
  * @property {number} lastEventVersion
+ * @property {number} loggedTo  the versions up to this one are in the log from a finished game's whole event list
+ *   (GET /webclient/events/{id}): the stream's copies of them are not logged again
  * @property {string} turnKey  version@to_act@status: a new decision starts the clock again
  * @property {number} turnSince
  * @property {boolean} busy  an action is on its way
@@ -66,6 +68,7 @@ export const st = {
   stream: null,
   streamFailures: 0,
   lastEventVersion: 0,
+  loggedTo: 0,
   turnKey: "",
   turnSince: Date.now(),
   busy: false,
@@ -102,10 +105,16 @@ export const figure = (v) => (typeof v === "number" ? number(v) : String(v));
 export const token = () => st.seats.find((x) => x.seat === st.seat)?.token || null;
 /** The title on screen ("opensky"...), the live game's or the replay's. */
 export const gameKey = () => st.game?.game || st.replay?.game || "";
+/** The registered game on screen (the page only opens titles the registry has). */
+function registered() {
+  const found = gameModule(gameKey());
+  if (!found) throw new Error(`this client cannot show ${gameKey() || "this game"}`);
+  return found;
+}
 /** The game's presenter (games/<game>.js, through the registry). @returns {Presenter} */
-export const pres = () => gameModule(gameKey()).presenter;
+export const pres = () => registered().presenter;
 /** The game's board (boards/<game>.js). @returns {Board} */
-export const boardOf = () => gameModule(gameKey()).board;
+export const boardOf = () => registered().board;
 /** The game's title in the catalogue's words (ui.game_title_<game>), else the lobby's record of it, else the brand. */
 export const title = () => catalogue().ui?.[`game_title_${gameKey()}`] || findGame(gameId)?.title || ui("brand");
 /** A seat's player name ("—" for none). @param {number | null | undefined} seat */
@@ -137,7 +146,8 @@ export function setOffline(offline) {
 /** Each seated player's account name (GET /v1/players/{id}), so a person has the same name in every browser
  * (issue #38 item 9); a name that cannot be read is left out. @param {Game} g @returns {Promise<Record<string, string>>} */
 async function accountNames(g) {
-  const ids = [...new Set((g.seats || []).filter((x) => x.kind === "human" && x.player_id).map((x) => x.player_id))];
+  const ids = [...new Set((g.seats || []).filter((x) => x.kind === "human").map((x) => x.player_id)
+    .filter((id) => typeof id === "string"))];
   const named = await Promise.all(ids.map((id) => api(`/v1/players/${encodeURIComponent(id)}`, { tries: 2 })
     .then((p) => [id, p.name], () => [id, null])));
   return Object.fromEntries(named.filter(([, name]) => name));
@@ -161,7 +171,7 @@ export async function computeNames(g) {
   const kindOf = (/** @type {number} */ seat) => (g.seats || []).find((x) => x.seat === seat)?.kind;
   /** @type {Record<string, number>} */
   const levels = Object.entries(bots).filter(([s]) => kindOf(Number(s)) !== "human")
-    .map(([, l]) => l).reduce((m, l) => ({ ...m, [l]: (m[l] || 0) + 1 }), {});
+    .map(([, l]) => l).reduce((m, l) => ({ ...m, [l]: (m[l] || 0) + 1 }), /** @type {Record<string, number>} */ ({}));
   st.names = Array.from({ length: g.players }, (_, i) => {
     if (entry?.names?.[i]) return entry.names[i];
     // a resigned or abandoned seat is still its player's (kind "human"), whoever plays it out

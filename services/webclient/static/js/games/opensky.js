@@ -5,41 +5,52 @@
 import { h } from "../dom.js";
 import { joinAnd, section, wordsOf } from "../i18n.js";
 
+/** @typedef {import("../types.js").View} View */
+/** @typedef {import("../types.js").Ctx} Ctx */
+/** @typedef {import("../types.js").GameEvent} GameEvent */
+/** @typedef {import("../types.js").Action} Action */
+/** @typedef {import("../types.js").Presenter} Presenter */
+
 const word = wordsOf("opensky", "text");
 const label = wordsOf("opensky", "state");
 
+/** @param {Ctx} ctx @returns {{airports: {code: string, name: string}[]}} */
 const mapOf = (ctx) => ctx.data?.[ctx.view?.map] || ctx.data?.europe || { airports: [] };
+/** @param {string} code @param {Ctx} ctx */
 const airportName = (code, ctx) => mapOf(ctx).airports.find((a) => a.code === code)?.name;
-/** A month's name in the catalogue's words (the engine names them, April to March). */
+/** A month's name in the catalogue's words (the engine names them, April to March). @param {string | null | undefined} name */
 const monthName = (name) => (name ? section("opensky", "months")[name] ?? String(name) : "—");
 
+/** An itinerary in words (nonstop, one stop, N stops). @param {string[] | null | undefined} list */
 export function itineraryText(list) {
   const stops = (list || []).length - 2;
   const path = (list || []).join("-");
   if (stops <= 0) return word("itinerary_nonstop", { path });
-  return word(stops === 1 ? "itinerary_one_stop" : "itinerary_stops", { path, stops, via: joinAnd(list.slice(1, -1)) });
+  return word(stops === 1 ? "itinerary_one_stop" : "itinerary_stops", { path, stops, via: joinAnd((list || []).slice(1, -1)) });
 }
 
+/** @type {Presenter["formatters"]} */
 export const formatters = {
   airport(v, o, ctx) { const n = airportName(v, ctx); return n ? `${n} (${v})` : String(v); },
-  airports(v, o, ctx) { return joinAnd((v || []).map((c) => formatters.airport(c, o, ctx))); },
+  airports(v, o, ctx) { return joinAnd((v || []).map((/** @type {string} */ c) => formatters.airport(c, o, ctx))); },
   route(v) { return String(v).replace("-", "–"); },
   itinerary(v) { return itineraryText(v); },
   cards(v) { return (v || []).length ? joinAnd(v) : word("credit_only"); },
   offers(v, o, ctx) {
-    return (v || []).length ? v.map((x) => word("offer", { player: ctx.name(x.seat), fare: x.fare, itinerary: itineraryText(x.itinerary) })).join("; ")
+    return (v || []).length ? v.map((/** @type {{seat: number, fare: number, itinerary: string[]}} */ x) => word("offer", { player: ctx.name(x.seat), fare: x.fare, itinerary: itineraryText(x.itinerary) })).join("; ")
       : word("no_offers");
   },
-  passers(v, o, ctx) { return (v || []).length ? word("passers", { players: joinAnd(v.map((s) => ctx.name(s))) }) : ""; },
+  passers(v, o, ctx) { return (v || []).length ? word("passers", { players: joinAnd(v.map((/** @type {number} */ s) => ctx.name(s))) }) : ""; },
   accepted(v) { return word(v ? "accepted" : "refused"); },
   month(v) { return monthName(v); },
   reason(v) { return section("opensky", "reasons")[v] ?? String(v); }, // the engine's reason, in the catalogue's words
   winners(v, o, ctx) {
-    return joinAnd((v || []).map((x) => word(x.ancillaries ? "winner_fees" : "winner",
+    return joinAnd((v || []).map((/** @type {{seat: number, fare: number, itinerary: string[], ancillaries?: number}} */ x) => word(x.ancillaries ? "winner_fees" : "winner",
       { player: ctx.name(x.seat), fare: x.fare, itinerary: itineraryText(x.itinerary), fees: (x.ancillaries || 0) * 100 })));
   },
 };
 
+/** @type {Presenter["variant"]} */
 export function variant(kind, o) {
   if (kind === "action" && o.type === "add_ancillaries" && !o.tokens) return "none";
   if (o.type === "lease" && !o.aircraft) return "none";
@@ -50,30 +61,36 @@ export function variant(kind, o) {
   return null;
 }
 
-const player = (view, seat) => (view.players || []).find((p) => p.seat === seat) || {};
+/** A seat's player in the view ({} before the view has it). @param {View} view @param {number} seat @returns {Record<string, any>} */
+const player = (view, seat) => (view.players || []).find((/** @type {{seat: number}} */ p) => p.seat === seat) || {};
+/** @param {Record<string, any>} p @returns {number} */
 const onBoard = (p) => Object.values(p.aircraft || {}).reduce((a, b) => a + b, 0);
 
+/** @param {View} view @param {number} seat @returns {number} */
 export function score(view, seat) { return player(view, seat).score?.total ?? 0; }
 
-/** Public resources of a seat for its player card: [label, value] pairs. @returns {[string, string | number][]} */
+/** Public resources of a seat for its player card: [label, value] pairs.
+ * @param {View} view @param {number} seat @returns {[string, string | number][]} */
 export function seatStats(view, seat) {
   const p = player(view, seat);
   return [[label("hand_count"), (p.hand || []).length], [label("aircraft_on_board"), onBoard(p)],
     [label("ancillary_unused"), p.ancillary_unused ?? 0], [label("flash_deal"), word(p.flash_deal ? "ready" : "used")]];
 }
 
-/** The month, the market and what was rolled; the first pair heads the status bar. @returns {[string, string | number][]} */
+/** The month, the market and what was rolled; the first pair heads the status bar.
+ * @param {View} view @param {Ctx} ctx @returns {[string, string | number][]} */
 export function tableInfo(view, ctx) {
   /** @type {[string, string | number][]} */
   const out = [[label("month"), word("month_season", { month: monthName(view.month_name), season: view.season ?? "—" })],
     [label("roller"), ctx.name(view.roller)]];
-  if ((view.dice || []).length) out.push([label("dice"), joinAnd(view.dice.map((c) => `${c} (${view.callsigns?.[c] || "?"})`))]);
+  if ((view.dice || []).length) out.push([label("dice"), joinAnd(view.dice.map((/** @type {string} */ c) => `${c} (${view.callsigns?.[c] || "?"})`))]);
   if ((view.market || []).length === 2) out.push([label("market"), `${formatters.airport(view.market[0], {}, ctx)} – ${formatters.airport(view.market[1], {}, ctx)}`]);
   if (view.lease) out.push([label("lease"), monthName(view.lease.month_name)]);
   return out;
 }
 
-/** My hand, table and the itineraries I can fly for this month's market (OS-9). */
+/** My hand, table and the itineraries I can fly for this month's market (OS-9).
+ * @param {View} view @param {number} seat @param {Ctx} ctx @returns {(Node | null)[]} */
 export function myPanel(view, seat, ctx) {
   const p = player(view, seat);
   const out = [h("dl", { class: "kv" },
@@ -88,7 +105,7 @@ export function myPanel(view, seat, ctx) {
     const mine = view.pricing?.valid_itineraries?.[String(seat)];
     out.push(h("h3", {}, word("itineraries_for", { market: view.market.join("–") })));
     out.push(mine === undefined ? h("p", { class: "muted" }, word("itineraries_later"))
-      : mine.length ? h("ul", { class: "flyable" }, mine.map((it) => h("li", {}, itineraryText(it))))
+      : mine.length ? h("ul", { class: "flyable" }, mine.map((/** @type {string[]} */ it) => h("li", {}, itineraryText(it))))
         : h("p", {}, word("itineraries_none")));
   }
   return out;
@@ -100,35 +117,41 @@ export function actionNote() { return null; }
 /** OpenSky's end screen has no table beyond the categories'. */
 export function finalExtra() { return null; }
 
+/** @param {GameEvent} ev */
 export function isChance(ev) { return ["dice_rolled", "price_check", "bids_revealed", "market_won", "market_not_travelled"].includes(ev.type); }
 
 /** Score categories of the end screen (OS-19.2), from the final view's score breakdown; no tie-break (OS-19.4). */
+/** @param {View} view @returns {import("../types.js").FinalTable} */
 export function final(view) {
-  const part = (seat, key) => ({ value: player(view, seat).score?.[key] ?? null });
+  const part = (/** @type {number} */ seat, /** @type {string} */ key) => ({ value: player(view, seat).score?.[key] ?? null });
   return {
     categories: [{ key: "fares", label: word("final_fares") }, { key: "subsidies", label: word("final_subsidies") },
       { key: "ancillaries", label: word("final_ancillaries") }],
-    values: (seat) => [part(seat, "fares"), part(seat, "subsidies"), part(seat, "ancillaries")],
-    total: (seat) => score(view, seat),
+    values: (/** @type {number} */ seat) => [part(seat, "fares"), part(seat, "subsidies"), part(seat, "ancillaries")],
+    total: (/** @type {number} */ seat) => score(view, seat),
     tiebreak: null,
   };
 }
 
+/** @type {Record<string, string>} */
 export const RULE_OF = { place_callsign: "OS-4", place_aircraft: "OS-6", place_hub: "OS-20", keep_hub: "OS-20", choose_market: "OS-8",
   bid: "OS-10", pass: "OS-10", flash_deal: "OS-12", decline_flash: "OS-12", add_ancillaries: "OS-14", lease: "OS-17" };
 
+/** @param {Action} action */
 export function hint(action) {
   if (action.type === "bid" && action.itinerary.length > 2) return word("hint_one_stop");
   if (action.type === "add_ancillaries" && action.tokens) return word("hint_price_die", { fees: action.tokens * 100 });
   return null;
 }
 
-/** A route under the airport it starts from ("Amsterdam (AMS)"): the draft offers some 50 routes (OS-6). */
+/** A route under the airport it starts from ("Amsterdam (AMS)"): the draft offers some 50 routes (OS-6).
+ * @param {Action} action @param {Ctx} ctx */
 export function choiceGroup(action, ctx) {
   return action.type === "place_aircraft" && typeof action.route === "string" ? formatters.airport(action.route.split("-")[0], {}, ctx) : null;
 }
 
-export function refLabel(ref, ctx) { return /^[A-Z]{3}$/.test(ref) ? formatters.airport(ref, {}, ctx) : formatters.route(ref); }
+/** @param {string} ref @param {Ctx} ctx */
+export function refLabel(ref, ctx) { return /^[A-Z]{3}$/.test(ref) ? formatters.airport(ref, {}, ctx) : formatters.route(ref, {}, ctx); }
 
-/** Board refs an event names, for the last-move highlight. */
+/** Board refs an event names, for the last-move highlight. @param {GameEvent} ev @returns {string[]} */
 export function refsOfEvent(ev) { return [ev.route, ev.airport, ev.to, ev.origin, ev.destination].filter(Boolean); }
