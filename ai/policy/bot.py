@@ -79,23 +79,24 @@ class PolicyBot(Bot):
         if self.play is not None and actions[-1].TYPE in heuristic.rule_kinds:
             return GreedyBot()._choose(state, seat, actions, rng, budget)
         start = time.thread_time()
-        scores = self.model.scores(action_features(state, seat, actions))
         if self.play is None:
-            choice = actions[int(np.argmax(scores))]
+            choice = actions[int(np.argmax(self.model.scores(action_features(state, seat, actions))))]
         else:
-            choice = self._corrected(state, seat, actions, scores, heuristic)
+            choice = self._corrected(state, seat, actions, heuristic)
         spent = time.thread_time() - start
         self.stats.extra["cpu_seconds"] = spent
         self.decision_cpu.append(spent)
         return choice
 
-    def _corrected(self, state: State, seat: int, actions: list[Action], scores: np.ndarray, heuristic) -> Action:
-        """The rule corrected by the model (`corrected_choice`, the rule the card measured):
-        the rule's ranking on the view-seeded determinization, with a view-seeded rng for its ties."""
+    def _corrected(self, state: State, seat: int, actions: list[Action], heuristic) -> Action:
+        """The rule corrected by the model (`corrected_choice`, the rule the card measured): the rule's ranking on
+        the view-seeded determinization, with a view-seeded rng for its ties; only its top candidates scored."""
         seed = view_seed(state, seat)
         det = state.determinize(seat, random.Random(seed))
         ranked = heuristic.ranked(det, seat, actions, random.Random(seed))
         cands = np.array([actions.index(a) for a in ranked[: self.play["top"]]])
+        scores = np.full(len(actions), np.nan)
+        scores[cands] = self.model.scores(action_features(state, seat, actions, only=cands.tolist()))
         return actions[int(cands[corrected_choice(scores, cands, self.play["top"], self.play["margin"])])]
 
 

@@ -305,3 +305,19 @@ def test_opensky_corrected_policy_is_honest_and_ignores_its_rng_off_the_sealed_b
         if checked == 10:
             break
     assert checked == 10 and overrides >= 1  # the model really changed some decisions
+
+
+def test_features_of_some_actions_are_the_rows_of_the_full_list():
+    """The corrected policy scores only the rule's top candidates (`only`): the rows must be those the model was
+    trained on, `margin_vs_best` still against every legal action."""
+    checked = 0
+    for state, seat, legal, _ in greedy_positions("opensky", 2, 24, 3):
+        if len(legal) < 8:
+            continue
+        full = action_features(state, seat, legal)
+        pick = [len(legal) - 1, 0, 3]
+        assert action_features(state, seat, legal, only=pick) == [full[i] for i in pick]
+        checked += 1
+        if checked == 5:
+            break
+    assert checked == 5
