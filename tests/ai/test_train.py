@@ -321,3 +321,43 @@ def test_features_of_some_actions_are_the_rows_of_the_full_list():
         if checked == 5:
             break
     assert checked == 5
+
+
+# -- the learned prior inside the search (issue #35, "guided search level") -------------------------------------
+
+def test_search_with_a_learned_root_prior_is_honest_and_falls_back_to_the_greedy_prior():
+    """`SearchConfig.policy_prior`: the root's PUCT prior is the model's softmax from the seat's view, so other
+    truths the seat cannot tell apart give the same prior and, with the same seed, the same decision; a model of
+    another game, or one that corrects the rule (gain labels), leaves the greedy prior in place."""
+    import dataclasses
+
+    from ai.bot import Budget
+    from ai.ismcts import ISMCTSBot
+    from ai.levels import SEARCH
+
+    guided = ISMCTSBot("guided", dataclasses.replace(SEARCH["mcts-normal"], policy_prior="bs2-r3.npz"))
+    checked = 0
+    for state, seat, legal in _positions(14, every=5):
+        choice = guided.choose(state, seat, random.Random(3), Budget(iterations=60))
+        prior = guided._root_policy
+        assert prior is not None and set(prior) == set(legal) and abs(sum(prior.values()) - 1) < 1e-9
+        truth = state.determinize(seat, random.Random(800))
+        assert guided.choose(truth, seat, random.Random(3), Budget(iterations=60)) == choice
+        assert guided._root_policy == prior
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+    for model in ("os2-r1.npz",):  # OpenSky's corrects the rule: not a prior over every legal action
+        bot = ISMCTSBot("guided", dataclasses.replace(SEARCH["mcts-normal"], policy_prior=model))
+        for state, seat, _legal, _ in greedy_positions("opensky", 2, 15, 9):
+            if _legal[-1].TYPE != "bid":
+                bot.choose(state.clone(), seat, random.Random(1), Budget(iterations=20))
+                assert bot._root_policy is None
+                break
+    blue = ISMCTSBot("guided", dataclasses.replace(SEARCH["mcts-normal"], policy_prior="bs2-r3.npz"))
+    for state, seat, _legal, _ in greedy_positions("opensky", 2, 16, 9):  # a Blue Skies model in OpenSky
+        if _legal[-1].TYPE != "bid":
+            blue.choose(state.clone(), seat, random.Random(1), Budget(iterations=20))
+            assert blue._root_policy is None
+            break
