@@ -138,6 +138,12 @@ class SearchConfig:
     #: Keep the chosen action's subtree for the seat's next decision when nothing new was seen in between
     #: (see `ISMCTSBot._reused_root`). None: the game's own choice (`Heuristic.reuse_tree`).
     reuse_tree: bool | None = None
+    #: A learned policy (a model file in `ai/policy/models`, e.g. "bs2-r3.npz") as the prior of the observer's
+    #: root decision, PUCT-style: every root action gets `policy_weight * P(a) * sqrt(N) / (n + 1)` (P the
+    #: model's softmax over the legal actions, from the observer's view only) and untried actions are expanded
+    #: most probable first; it replaces the greedy prior there. None: the greedy prior (`prior_weight`).
+    policy_prior: str | None = None
+    policy_weight: float = 1.0
 
 
 class Node:
@@ -159,10 +165,12 @@ class Node:
 
 def _select(
     node: Node, seat: int, legal: list[Action], rng: random.Random, c: float, prior: Action | None = None,
-    weight: float = 0.0,
+    weight: float = 0.0, policy: dict[Action, float] | None = None,
 ) -> Action:
     """UCB1 with availability counts; an untried legal action is expanded first (at random,
-    the `prior` action before any other), and `prior` gets a bonus weight / (visits + 1)."""
+    the `prior` action before any other), and `prior` gets a bonus weight / (visits + 1). With a `policy`
+    (action -> probability), every action gets weight * P(a) * sqrt(N) / (visits + 1) instead, and the most
+    probable untried action is expanded first (PUCT)."""
     expanded = node.expanded
     cached = None if expanded is None else expanded.get(seat)
     if cached is not None and cached[0] == legal:
@@ -184,7 +192,10 @@ def _select(
                 got[2] += 1
                 found.append(got)
         if untried:
-            action = prior if prior is not None and prior in untried else untried[rng.randrange(len(untried))]
+            if policy is not None:
+                action = max(untried, key=lambda a: policy.get(a, 0.0))
+            else:
+                action = prior if prior is not None and prior in untried else untried[rng.randrange(len(untried))]
             edges[action] = [0, 0.0, 1]
             return action
         if expanded is None:
@@ -192,14 +203,16 @@ def _select(
         expanded[seat] = (legal, found)
     best = legal[0]
     best_value = -1.0
-    bonus = weight * math.sqrt(sum(edge[0] for edge in found)) if prior is not None else 0.0
+    bonus = weight * math.sqrt(sum(edge[0] for edge in found)) if prior is not None or policy is not None else 0.0
     log = math.log
     sqrt = math.sqrt
     for action, (visits, total, avail) in zip(legal, found):
         if visits == 0:
             return action
         value = total / visits + c * sqrt(log(avail) / visits)
-        if action == prior:
+        if policy is not None:
+            value += bonus * policy.get(action, 0.0) / (visits + 1)
+        elif action == prior:
             value += bonus / (visits + 1)
         if value > best_value:
             best, best_value = action, value
@@ -263,6 +276,8 @@ class ISMCTSBot(Bot):
         #: it (a compiled class cannot be subclassed to catch it); off, a cached bot holds no finished tree.
         self.record_root = False
         self.last_root: Node | None = None
+        #: The learned root prior of the search under way (`SearchConfig.policy_prior`), or None.
+        self._root_policy: dict[Action, float] | None = None
 
     def _choose(
         self, state: State, seat: int, actions: list[Action], rng: random.Random, budget: Budget | None
@@ -289,7 +304,8 @@ class ISMCTSBot(Bot):
         if deadline is None and cap is None:
             cap = 1000
         prior = None
-        if self.config.prior_weight > 0:
+        self._root_policy = self._learned_prior(state, seat, actions)
+        if self._root_policy is None and self.config.prior_weight > 0:
             prior = heuristic.prior(state.determinize(seat, rng), seat, actions, rng)
         iterations = 0
         start = time.perf_counter()
@@ -411,6 +427,22 @@ class ISMCTSBot(Bot):
             return budget
         return Budget(seconds=budget.seconds, iterations=limit)
 
+    def _learned_prior(self, state: State, seat: int, actions: list[Action]) -> dict[Action, float] | None:
+        """The root's learned prior (`SearchConfig.policy_prior`) where its model is of this game, else None.
+        Honest: the model's features come from the seat's view only (`ai.policy.features`)."""
+        name = self.config.policy_prior
+        if name is None:
+            return None
+        from ai.policy import MODELS_DIR
+        from ai.policy.bot import load_cached
+        from ai.policy.features import action_features
+
+        model = load_cached(MODELS_DIR / name)[0]
+        if model.meta.get("game") != state.game.name or model.meta.get("play") is not None:
+            return None
+        probs = model.policy(action_features(state, seat, actions))
+        return {a: float(p) for a, p in zip(actions, probs)}
+
     @staticmethod
     def _node_prior(
         node: Node, state: State, seat: int, legal: list[Action], rng: random.Random, heuristic: Heuristic
@@ -455,6 +487,9 @@ class ISMCTSBot(Bot):
                     if ruled is not None:  # the rule's choice as the only candidate: one edge, never a branch
                         picks.append((s, _select(node, s, [ruled], rng, c, ruled)))
                         continue
+                if node is root and s == observer and self._root_policy is not None:
+                    picks.append((s, _select(node, s, legal, rng, c, None, config.policy_weight, self._root_policy)))
+                    continue
                 if node is root and s == observer:
                     s_prior, s_weight = prior, config.prior_weight
                 elif depth < config.prior_plies and len(legal) > 1:

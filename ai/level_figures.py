@@ -18,7 +18,8 @@ DESCRIPTIONS: dict[str, str] = {
     "mcts-normal": "Searches up to 1 s a decision (information-set Monte Carlo tree search).",
     "mcts-hard": "Searches up to 3 s a decision.",
     "fast": "Answers at once with a policy learned from search: in Blue Skies it beats the hand-written rule about "
-            "7 games in 10, at every table size; elsewhere it plays the rule.",
+            "7 games in 10, at every table size; in 2-player OpenSky it plays the rule corrected by a model of "
+            "measured gains (about 57 games in 100 against the rule); elsewhere it plays the rule.",
 }
 
 #: Mean CPU seconds of one decision with a choice on a free core, which is also its expected think time there,
@@ -32,20 +33,23 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
     "mcts-normal": {"opensky": 0.099, "aeroplanes": 0.46, "blueskies": 0.41},
     "mcts-hard": {"opensky": 0.10, "aeroplanes": 1.61, "blueskies": 1.28},
     # Blue Skies: the model's mean over 11,901 decisions of 400 evaluation games (`python -m ai.train evaluate
-    # --model ai/policy/models/bs2-r3.npz --opponent greedy --deals 200 --report`; p99 2.0 ms).
-    "fast": {"opensky": 0.0001, "aeroplanes": 0.0008, "blueskies": 0.0009},
+    # --model ai/policy/models/bs2-r3.npz --opponent greedy --deals 200 --report`; p99 2.0 ms). OpenSky 2p: the
+    # rule corrected by os2-r1, `python -m bench.bot_cost --games opensky:2 --levels greedy,fast --positions 400
+    # --every 1` at load 9 on 2 cores (an upper bound for a free core; max 13 ms).
+    "fast": {"opensky": 0.0031, "aeroplanes": 0.0008, "blueskies": 0.0009},
 }
 
 #: Bradley-Terry rating of each level by game on the Elo scale, greedy = 0, over every game of the levels in the
 #: ladder's ledgers (`python -m ai.lab.ladder --report`, `ai.lab.rating`; bench/RESULTS.md "The ladder"; 3 December):
-#: OpenSky 2p over 400 games, Blue Skies 2p (`--as-built --seeds 40`: 40-80 games a pair), Aeroplanes 3p over 82.
+#: OpenSky 2p over 400 games (fast: its 400 paired evaluation games against greedy, `ai.lab.rating.bradley_terry`,
+#: +47 [13, 81]), Blue Skies 2p (`--as-built --seeds 40`: 40-80 games a pair), Aeroplanes 3p over 82.
 #: A clean sweep (random) is bounded by one virtual draw, so random's figure only says "far below". Ratings compare
 #: levels within one game only; a level without games has none (the catalog says null); a level that plays as
 #: another shows that level's.
 RATINGS: dict[str, dict[str, float]] = {
     "random": {"opensky": -1161, "blueskies": -763, "aeroplanes": -770},
     "greedy": {"opensky": 0, "blueskies": 0, "aeroplanes": 0},
-    "fast": {"blueskies": 109},
+    "fast": {"blueskies": 109, "opensky": 47},
     "mcts-normal": {"blueskies": 202, "aeroplanes": 433},
     "mcts-hard": {"blueskies": 368},
 }

@@ -15,9 +15,11 @@ MODELS_DIR = Path(__file__).resolve().parent / "models"
 
 #: game -> (model file in MODELS_DIR, the player counts it was measured at). A game or player count not listed
 #: plays the greedy rule at the `fast` level (`ai.levels.SAME_AS` says so per game). Blue Skies' model learned
-#: from 2-player games and beats greedy at every table size (bench/RESULTS.md, "Learned policy").
+#: from 2-player games and beats greedy at every table size; OpenSky's (plan A: the rule corrected by measured
+#: gains) was measured at 2 players only, so 3-4 player tables play the rule (bench/RESULTS.md, "Learned policy").
 SHIPPED: dict[str, tuple[str, tuple[int, ...]]] = {
     "blueskies": ("bs2-r3.npz", (2, 3, 4, 5)),
+    "opensky": ("os2-r1.npz", (2,)),
 }
 
 

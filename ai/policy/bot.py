@@ -1,9 +1,15 @@
-"""The fast level: play the model's policy (its highest-scoring legal action), numpy only.
+"""The fast level: play the model's policy, numpy only.
 
-Why argmax and no search: one feature pass over the legal actions (~1.5 ms in Blue Skies) and one small matrix
-product cost a few milliseconds, far inside the issue's 20 ms a decision. It reads the state only through
-`ai.policy.features` (the seat's view, one view-seeded determinization), so it is honest and deterministic: the
-rng it is handed is not used at all.
+Two ways, as the model's metadata says (`play`): its highest-scoring legal action (models of visit shares), or
+"the rule corrected" (models of measured gains over the rule, OpenSky plan A): among the rule's `top` best-ranked
+actions, the model's best if its predicted gain over the rule's own choice clears `margin`, else the rule's
+choice; decisions the rule answers at every level (`Heuristic.rule_kinds`, OpenSky's sealed bids) stay the
+greedy rule's.
+
+Why no search: one feature pass over the legal actions (~1.5 ms) and one small matrix product cost a few
+milliseconds, far inside the issue's 20 ms a decision. It reads the state only through the seat's view (the
+features and the rule's ranking are computed on one determinization seeded by the view), so it is honest and
+deterministic: the rng it is handed is used only where the greedy rule itself would use it (sealed bids).
 """
 
 from __future__ import annotations
@@ -16,8 +22,9 @@ import numpy as np
 
 from ai.bot import Bot, Budget
 from ai.greedy import GreedyBot
+from ai.heuristics import for_game
 from ai.policy import shipped_model
-from ai.policy.features import FEATURE_VERSION, action_features
+from ai.policy.features import action_features, feature_version, view_seed
 from ai.policy.model import PolicyModel, file_digest
 from engine.core import Action, State
 
@@ -32,9 +39,21 @@ def load_cached(path: str | Path) -> tuple[PolicyModel, str]:
     return _LOADED[key]
 
 
+def corrected_choice(scores: np.ndarray, cands: np.ndarray, top: int, margin: float) -> int:
+    """Position in `cands` of the rule corrected by the model: among the rule's `top` best candidates (the first
+    `top` of `cands`, the rule's choice first), the highest-scoring one if its score beats the rule's choice by
+    more than `margin`, else the rule's choice (0). `ai.train.fit` measures the same on held-out games."""
+    best = 0
+    for j in range(1, min(top, len(cands))):
+        if scores[cands[j]] > scores[cands[best]]:
+            best = j
+    return best if scores[cands[best]] - scores[cands[0]] > margin else 0
+
+
 class PolicyBot(Bot):
-    """Plays `model`'s highest-scoring legal action (the first one on a tie: legal order is deterministic) in the
-    model's game; in any other game it plays the greedy rule, as `ai.greedy.GreedyBot` does."""
+    """Plays `model`'s highest-scoring legal action (the first one on a tie: legal order is deterministic), or the
+    rule corrected by it where the model's `play` metadata says so, in the model's game; in any other game it
+    plays the greedy rule, as `ai.greedy.GreedyBot` does."""
 
     def __init__(self, model: PolicyModel | str | Path, level: str = "learned-policy"):
         super().__init__()
@@ -43,9 +62,12 @@ class PolicyBot(Bot):
             self.model, self.digest = load_cached(model)
         else:
             self.model, self.digest = model, "in-memory"
-        if self.model.meta.get("feature_version", FEATURE_VERSION) != FEATURE_VERSION:
-            raise ValueError(f"model features {self.model.meta.get('feature_version')} != {FEATURE_VERSION}")
         self.game = self.model.meta.get("game", "blueskies")
+        if self.model.meta.get("feature_version", feature_version(self.game)) != feature_version(self.game):
+            raise ValueError(f"model features {self.model.meta.get('feature_version')} != "
+                             f"{feature_version(self.game)}")
+        #: None: argmax of the scores; else {"mode": "rule-corrected", "top": n, "margin": m (score units)}
+        self.play = self.model.meta.get("play")
         #: CPU seconds of every decision this bot made with a choice (for the latency figures).
         self.decision_cpu: list[float] = []
 
@@ -53,13 +75,29 @@ class PolicyBot(Bot):
                 budget: Budget | None) -> Action:
         if state.game.name != self.game:
             return GreedyBot()._choose(state, seat, actions, rng, budget)
+        heuristic = for_game(self.game)
+        if self.play is not None and actions[-1].TYPE in heuristic.rule_kinds:
+            return GreedyBot()._choose(state, seat, actions, rng, budget)
         start = time.thread_time()
-        scores = self.model.scores(action_features(state, seat, actions))
-        choice = actions[int(np.argmax(scores))]
+        if self.play is None:
+            choice = actions[int(np.argmax(self.model.scores(action_features(state, seat, actions))))]
+        else:
+            choice = self._corrected(state, seat, actions, heuristic)
         spent = time.thread_time() - start
         self.stats.extra["cpu_seconds"] = spent
         self.decision_cpu.append(spent)
         return choice
+
+    def _corrected(self, state: State, seat: int, actions: list[Action], heuristic) -> Action:
+        """The rule corrected by the model (`corrected_choice`, the rule the card measured): the rule's ranking on
+        the view-seeded determinization, with a view-seeded rng for its ties; only its top candidates scored."""
+        seed = view_seed(state, seat)
+        det = state.determinize(seat, random.Random(seed))
+        ranked = heuristic.ranked(det, seat, actions, random.Random(seed))
+        cands = np.array([actions.index(a) for a in ranked[: self.play["top"]]])
+        scores = np.full(len(actions), np.nan)
+        scores[cands] = self.model.scores(action_features(state, seat, actions, only=cands.tolist()))
+        return actions[int(cands[corrected_choice(scores, cands, self.play["top"], self.play["margin"])])]
 
 
 class FastBot(Bot):

@@ -38,6 +38,12 @@ def main(argv: list[str] | None = None) -> None:
     fit.add_argument("--holdout", type=int, default=5, help="every n-th game (by game index) is held out")
     fit.add_argument("--seed", type=int, default=0)
     fit.add_argument("--target-power", type=float, default=1.0, help="targets: visits**p, normalized (1: shares)")
+    fit.add_argument("--loss", choices=("regress", "listwise"), default="regress",
+                     help="gain labels (plan A): regress the gain over the rule, or softmax(gain / T) listwise")
+    fit.add_argument("--temperature", type=float, default=0.05, help="gain labels, listwise: T (label units)")
+    fit.add_argument("--se-floor", type=float, default=0.05,
+                     help="gain labels, regress: a candidate's weight is 1 / (se^2 + floor^2)")
+    fit.add_argument("--top", type=int, default=6, help="gain labels: the model corrects among the rule's top n")
     ev = sub.add_parser("evaluate", help="paired games of the policy against a ladder level (ai.train.evaluate)")
     ev.add_argument("--model", required=True)
     ev.add_argument("--opponent", default="greedy")
@@ -63,8 +69,10 @@ def main(argv: list[str] | None = None) -> None:
         from ai.train.fit import fit as run_fit
 
         card = run_fit([Path(p) for p in args.ledger], Path(args.out), args.hidden, args.epochs, args.lr,
-                       args.weight_decay, args.holdout, args.seed, power=args.target_power)
-        print(json.dumps({"metrics": card["metrics"], "data": {k: card["data"][k] for k in ("positions", "games")},
+                       args.weight_decay, args.holdout, args.seed, power=args.target_power, loss=args.loss,
+                       temperature=args.temperature, se_floor=args.se_floor, top=args.top)
+        print(json.dumps({"metrics": card["metrics"], "play": card.get("play"),
+                          "data": {k: card["data"][k] for k in ("positions", "games")},
                           "model": card["model"], "model_sha256": card["model_sha256"]}, indent=1))
     else:
         from ai.train.evaluate import evaluate

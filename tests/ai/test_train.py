@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 
 import engine
+from ai.heuristics import for_game
 from ai.lab.selfplay import greedy_positions
 from ai.lab.tournament import game_seed
 from ai.policy.bot import PolicyBot
-from ai.policy.features import action_features, feature_names
+from ai.policy.features import action_features, feature_names, view_seed
 from ai.policy.model import PolicyModel
 from ai.train.label import TRAIN_DEAL_BASE, play_labelled_game, run_job
 from ai.train.ledger import Ledger, read_positions, snapshot
@@ -219,3 +220,144 @@ def test_paired_evaluation_reads_its_ledger_and_reports_latency(tmp_path, monkey
     monkeypatch.setattr(evaluation, "train_code", lambda: "other")  # a report reads games of other code too
     reported = evaluation.evaluate(str(model), "random", deals=3, seed=7, ledger=str(ledger), report=True)
     assert reported["games"] == 4 and reported["other_code"] == 4 and reported["share"] == first["share"]
+
+
+# -- OpenSky plan A: gain labels, the fit on them, the rule corrected by the model (issue #35) -------------------
+
+def _gain_ledger(tmp_path, games: int = 3):
+    """A small plan A ledger (few playouts: the pipeline, not the labels' precision)."""
+    from ai.train.rollouts import OS_DEAL_OFFSET, play_rollout_labelled_game
+
+    ledger = Ledger(tmp_path / "os.jsonl")
+    for index in range(games):
+        records, game = play_rollout_labelled_game(TRAIN_DEAL_BASE + OS_DEAL_OFFSET + index, index, "x", "r",
+                                                   every=10, rounds=1, stages=2)
+        ledger.commit_game(records, game)
+    return tmp_path / "os.jsonl"
+
+
+def test_corrected_choice_keeps_the_rule_unless_a_top_candidate_clears_the_margin():
+    from ai.policy.bot import corrected_choice
+
+    scores = np.array([0.0, 0.5, 0.02, 0.9, 0.04])
+    cands = np.array([2, 4, 0, 3])  # the rule's choice (legal 2) first, then its ranking
+    assert corrected_choice(scores, cands, top=3, margin=0.01) == 1  # legal 4 beats the rule by 0.02
+    assert corrected_choice(scores, cands, top=3, margin=0.03) == 0  # not by more than 0.03: the rule's
+    assert corrected_choice(scores, cands, top=4, margin=0.03) == 3  # legal 3 is within the top 4 only
+    assert corrected_choice(scores, cands, top=1, margin=-1.0) == 0  # top 1: the rule alone
+
+
+@pytest.mark.parametrize("loss", ["regress", "listwise"])
+def test_fit_on_gain_labels_picks_the_opensky_features_and_plays_the_rule_corrected(tmp_path, loss):
+    pytest.importorskip("torch")
+    from ai.train.fit import MARGINS, fit
+
+    ledger = _gain_ledger(tmp_path)
+    card = fit([ledger], tmp_path / "m.npz", hidden=8, epochs=40, holdout=3, loss=loss)
+    assert card["game"] == "opensky" and card["labels"] == "gains" and card["feature_version"] == "os-after-1"
+    assert card["feature_names"] == feature_names("opensky") and card["data"]["games"] == 3
+    table = card["metrics"]["test_gain_by_margin"]
+    assert set(table) == {str(m) for m in MARGINS} and all(0 <= row["overrides"] <= 1 for row in table.values())
+    assert card["play"]["mode"] == "rule-corrected" and card["play"]["margin_label_units"] in MARGINS
+    model = PolicyModel.load(tmp_path / "m.npz")
+    check = model.meta["check"]
+    assert np.allclose(model.scores(check["features"]), check["torch_scores"], atol=1e-4)
+    # it plays only among the rule's top candidates, or the rule's own choice
+    bot, heuristic = PolicyBot(model), for_game("opensky")
+    played = 0
+    for state, seat, legal, _ in greedy_positions("opensky", 2, 31, 3):
+        if legal[-1].TYPE in heuristic.rule_kinds:
+            continue
+        seed = view_seed(state, seat)
+        ranked = heuristic.ranked(state.determinize(seat, random.Random(seed)), seat, legal, random.Random(seed))
+        assert bot.choose(state, seat, random.Random(1)) in ranked[: card["play"]["top"]]
+        played += 1
+        if played == 8:
+            break
+    assert played == 8
+
+
+def opensky_model(margin: float = -1.0, seed: int = 4) -> PolicyModel:
+    """A random OpenSky model playing the rule corrected; margin -1: it overrides the rule wherever it can."""
+    gen = np.random.default_rng(seed)
+    f = len(feature_names("opensky"))
+    layers = [(gen.normal(size=(8, f)), gen.normal(size=8)), (gen.normal(size=(1, 8)), gen.normal(size=1))]
+    return PolicyModel(np.zeros(f), np.ones(f), layers,
+                       {"game": "opensky", "feature_version": "os-after-1",
+                        "play": {"mode": "rule-corrected", "top": 6, "margin": margin}})
+
+
+def test_opensky_corrected_policy_is_honest_and_ignores_its_rng_off_the_sealed_bids():
+    """Plan A's bot: the rule's ranking and the features come from the seat's view alone, so other truths the
+    seat cannot tell apart (the engine's own determinizations) and another rng give the same decision."""
+    bot = PolicyBot(opensky_model())
+    overrides = checked = 0
+    for state, seat, legal, _ in greedy_positions("opensky", 2, 23, 3):
+        if legal[-1].TYPE == "bid":
+            continue
+        choice = bot.choose(state, seat, random.Random(0))
+        for k in range(2):
+            truth = state.determinize(seat, random.Random(500 + k))
+            assert truth.view(seat) == state.view(seat)
+            assert bot.choose(truth, seat, random.Random(77 + k)) == choice
+        overrides += choice != PolicyBot(opensky_model(margin=1e9)).choose(state, seat, random.Random(0))
+        checked += 1
+        if checked == 10:
+            break
+    assert checked == 10 and overrides >= 1  # the model really changed some decisions
+
+
+def test_features_of_some_actions_are_the_rows_of_the_full_list():
+    """The corrected policy scores only the rule's top candidates (`only`): the rows must be those the model was
+    trained on, `margin_vs_best` still against every legal action."""
+    checked = 0
+    for state, seat, legal, _ in greedy_positions("opensky", 2, 24, 3):
+        if len(legal) < 8:
+            continue
+        full = action_features(state, seat, legal)
+        pick = [len(legal) - 1, 0, 3]
+        assert action_features(state, seat, legal, only=pick) == [full[i] for i in pick]
+        checked += 1
+        if checked == 5:
+            break
+    assert checked == 5
+
+
+# -- the learned prior inside the search (issue #35, "guided search level") -------------------------------------
+
+def test_search_with_a_learned_root_prior_is_honest_and_falls_back_to_the_greedy_prior():
+    """`SearchConfig.policy_prior`: the root's PUCT prior is the model's softmax from the seat's view, so other
+    truths the seat cannot tell apart give the same prior and, with the same seed, the same decision; a model of
+    another game, or one that corrects the rule (gain labels), leaves the greedy prior in place."""
+    import dataclasses
+
+    from ai.bot import Budget
+    from ai.ismcts import ISMCTSBot
+    from ai.levels import SEARCH
+
+    guided = ISMCTSBot("guided", dataclasses.replace(SEARCH["mcts-normal"], policy_prior="bs2-r3.npz"))
+    checked = 0
+    for state, seat, legal in _positions(14, every=5):
+        choice = guided.choose(state, seat, random.Random(3), Budget(iterations=60))
+        prior = guided._root_policy
+        assert prior is not None and set(prior) == set(legal) and abs(sum(prior.values()) - 1) < 1e-9
+        truth = state.determinize(seat, random.Random(800))
+        assert guided.choose(truth, seat, random.Random(3), Budget(iterations=60)) == choice
+        assert guided._root_policy == prior
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+    for model in ("os2-r1.npz",):  # OpenSky's corrects the rule: not a prior over every legal action
+        bot = ISMCTSBot("guided", dataclasses.replace(SEARCH["mcts-normal"], policy_prior=model))
+        for state, seat, _legal, _ in greedy_positions("opensky", 2, 15, 9):
+            if _legal[-1].TYPE != "bid":
+                bot.choose(state.clone(), seat, random.Random(1), Budget(iterations=20))
+                assert bot._root_policy is None
+                break
+    blue = ISMCTSBot("guided", dataclasses.replace(SEARCH["mcts-normal"], policy_prior="bs2-r3.npz"))
+    for state, seat, _legal, _ in greedy_positions("opensky", 2, 16, 9):  # a Blue Skies model in OpenSky
+        if _legal[-1].TYPE != "bid":
+            blue.choose(state.clone(), seat, random.Random(1), Budget(iterations=20))
+            assert blue._root_policy is None
+            break

@@ -50,8 +50,8 @@ def test_catalog_details_describe_every_level_with_its_think_time_per_game(clien
     if "opensky" in registry.names():  # measured by the ladder (bench/RESULTS.md "The ladder")
         import ai
 
-        assert by_name["mcts-hard"]["games"]["opensky"]["same_as"] == "greedy"
-        assert by_name["mcts-hard"]["games"]["opensky"]["rating"] == by_name["greedy"]["games"]["opensky"]["rating"]
+        assert by_name["mcts-hard"]["games"]["opensky"]["same_as"] == "fast"
+        assert by_name["mcts-hard"]["games"]["opensky"]["rating"] == by_name["fast"]["games"]["opensky"]["rating"]
         for game in ("opensky", "blueskies", "aeroplanes"):
             offered = ai.ladder(game)
             rated = [by_name[level]["games"][game]["rating"] for level in offered]

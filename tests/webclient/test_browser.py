@@ -41,7 +41,7 @@ def test_lobby_lists_the_catalog(page, wc_gateway, artifacts: Path):
 
 def test_lobby_says_what_each_bot_level_is_in_the_chosen_game(page, wc_gateway):
     """The seat choices carry each level's think time in the chosen game, or the level it plays as there
-    (OpenSky offers two strengths, Aeroplanes three), and a table tells what each level is, with its rating."""
+    (OpenSky offers three strengths, Aeroplanes three), and a table tells what each level is, with its rating."""
     details = {d["name"]: d for d in httpx.get(f"{wc_gateway.url}/v1/catalog").json()["bot_level_details"]}
     page.goto("/")
     page.wait_for_selector("#catalog tbody tr")
@@ -49,7 +49,7 @@ def test_lobby_says_what_each_bot_level_is_in_the_chosen_game(page, wc_gateway):
     page.dispatch_event("#create-game", "change")
     labels = page.locator("#seat-kind-1 option").all_text_contents()
     assert "Bot: mcts-easy (plays as greedy in OpenSky)" in labels
-    assert "Bot: mcts-hard (plays as greedy in OpenSky)" in labels
+    assert "Bot: mcts-hard (plays as fast in OpenSky)" in labels  # the rule corrected by a model (issue #35)
     assert "Bot: greedy (instant)" in labels
     page.select_option("#create-game", "aeroplanes")
     page.dispatch_event("#create-game", "change")
