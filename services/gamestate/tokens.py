@@ -14,8 +14,6 @@ import hashlib
 import secrets
 
 HUMAN_PREFIX = "sbt_"
-#: The prefix of the bot-seat tokens of earlier versions (HMAC-derived): refused everywhere with a clear error.
-RETIRED_BOT_PREFIX = "sbb_"
 
 
 def new_token() -> str:
