@@ -20,12 +20,8 @@ log = logging.getLogger(__name__)
 async def run_sweeper(service: GameStateService, interval_s: float, stop: asyncio.Event) -> None:
     """Sweep expired turn clocks, stalled bot waits and inactive games every interval_s until `stop` is set;
     refresh the active-games gauge."""
-    indexed = service.endings.inactive_game_ms <= 0  # games of earlier releases join the inactivity index once
     while not stop.is_set():
         try:
-            if not indexed:
-                await service.store.index_untouched()
-                indexed = True
             await service.clock.sweep_once()
             await service.bots.redispatch_stalled()
             await service.endings.sweep_inactive()
