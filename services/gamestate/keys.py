@@ -1,39 +1,7 @@
-"""The Redis key layout, in one place.
+"""The Redis key layout, in one place: every key name is built here, so the layout can be read (and changed) once.
 
-Per game (the `{id}` hash tag keeps one game's keys in one cluster slot):
-  {p}game:{id}:meta     hash   game, players, options, seed, bots, resigned, abandoned, token
-                                hashes (tok:<seat>), status (active | finished | aborted), version,
-                                digest, to_act, scores, winners, created_ms, updated_ms, clock_ms
-                                (ms per decision), time_control (JSON or null), reserves (seat ->
-                                ms), timeouts (seat -> consecutive), rated ("1"/"0"), deadline_ms,
-                                owner (player id or ""), bot_key (the secret that seeds
-                                its bots' randomness; never leaves the platform)
-  {p}game:{id}:log      list   one JSON entry per accepted action: {v, seat, kind, action, at_ms};
-                                entry i created version i+1 (version = accepted actions)
-  {p}game:{id}:snap     hash   state (engine JSON), version, digest
-  {p}game:{id}:events   stream one entry per version, id "<version>-1" (0-1 = creation):
-                                fields v, kind, actor, events (full JSON, visible_to kept;
-                                watchers redact), status, to_act, scores, winners
-  {p}game:{id}:idem:<seat>:<key>  string  the first accepted outcome, with a TTL
-  {p}game:{id}:idems    set    the names of its idempotency keys (so archival can delete them)
-  {p}game:{id}:archiving string the archiver lease on a finished game (archiver.py), with a TTL
-  {p}game:{id}:refused  hash   why the SQL archive refused the finished game (archiver.py): kind, error,
-                                sqlstate, message (the database's sentence, no values), digest, attempts,
-                                first_ms, last_ms; deleted with the game once it is archived
-Global:
-  {p}token:<sha256>     string "<game_id>:<seat>" for every live human seat token; expires
-                                SEAT_TOKEN_TTL_AFTER_END_S after the game ends (set by the commit that ends it)
-  {p}games:active / {p}games:finished   zsets of game ids scored by creation ms (finished: every ended
-                                game, finished or aborted)
-  {p}clock              zset   game id -> deadline ms of its current decision
-  {p}games:touched      zset   active game id -> ms of its last commit (INACTIVE_GAME_DAYS sweep)
-  {p}botwait            zset   game id -> when to re-queue its bot move if no bot has acted by then
-  {p}games:quarantined  zset   finished game id the archive refused -> ms of its next automatic retry (inf:
-                                only an operator's `python -m services.archive retry`); archive passes skip it
-Per owner (a player who created games; services/gamestate/quotas.py):
-  {p}owner:<id>:games   hash   game id -> "<bot seats>:<reserved ms>", of the games it owns that were active
-                                (or being written) at its last creation
-  {p}owner:<id>:made:<hour>  string  games created in that clock hour (expires with it)
+The `{id}` hash tag keeps one game's keys in one cluster slot. What each key holds: docs/platform/gamestate.md
+("Redis key layout").
 """
 
 from __future__ import annotations
