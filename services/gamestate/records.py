@@ -9,18 +9,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Game, State
+from services.common.game_head import GameHead
 
 
 @dataclass(slots=True)
-class Meta:
-    """A game's metadata hash, decoded."""
+class Meta(GameHead):
+    """A game's metadata hash, decoded (its first fields: services/common/game_head.py)."""
 
-    game_id: str
-    game: str
-    players: int
-    options: dict[str, Any]
-    seed: int
-    bots: dict[int, str]
     resigned: list[int]
     token_hashes: dict[int, str]
     status: str
