@@ -22,7 +22,6 @@ from services.gamestate.client import (
     NewGame,
     Submitted,
     Summary,
-    Update,
     _batch_results,
     _bot_request,
     _catalog,
