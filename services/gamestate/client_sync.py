@@ -39,6 +39,7 @@ from services.gamestate.client import (
     channel_options,
 )
 from services.gamestate.pb import pb2, pb2_grpc
+from services.gamestate.updates import Update
 
 
 class GameClient:
