@@ -72,8 +72,9 @@ docs-build: $(STAMP)
 browser:
 	@test -x /usr/bin/chromium || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
 
-# the web client's type checker and type generator (TypeScript, openapi-typescript), pinned in its package-lock.json;
-# tests/webclient/test_js.py runs tsc --noEmit and node --test with them. Node itself is Debian's nodejs package.
+# the web client's type checker (TypeScript), pinned in its package-lock.json; tests/webclient/test_js.py runs
+# tsc --noEmit and node --test with it (the types of the gateway's answers are clients/typescript/src/schema.ts,
+# which `make sdk-generate` writes). Node itself is Debian's nodejs package.
 WEBCLIENT := services/webclient
 webclient-tools: $(WEBCLIENT)/node_modules/.package-lock.json
 $(WEBCLIENT)/node_modules/.package-lock.json: $(WEBCLIENT)/package.json $(WEBCLIENT)/package-lock.json
@@ -96,8 +97,8 @@ clients/typescript/node_modules/.package-lock.json: clients/typescript/package-l
 	@command -v npm >/dev/null || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm)
 	cd clients/typescript && npm ci --no-audit --no-fund
 
-# After a change to the REST contract: rewrite clients/openapi.json and the TypeScript types generated from it
-# (the tests fail while either is stale)
+# After a change to the REST contract: rewrite clients/openapi.json and the TypeScript types generated from it, which
+# the SDK and the web client's type check both read (the tests fail while either is stale)
 sdk-generate: $(STAMP) sdk-tools
 	$(PY) clients/tools/write_openapi.py
 	cd clients/typescript && npm run --silent generate

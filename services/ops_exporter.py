@@ -22,6 +22,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from services.accounts.keys import Keys as GatewayKeys
 from services.common.bot_policy import background_list, budget_scale, human_lists, sent_at
+from services.common.entry import configure_logging
 from services.common.redis_clients import sync_redis
 from services.common.settings import Settings
 from services.gamestate.keys import BUCKETS, Keys
@@ -197,7 +198,7 @@ class Sampler:
 
 
 def main() -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging()
     settings = Settings()
     own = ExporterSettings()
     metrics = OpsMetrics()

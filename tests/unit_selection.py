@@ -16,7 +16,7 @@ UNIT_TESTS = (
     "test_core.py", "test_canonical_json.py", "test_boundedjson.py", "test_standings.py", "test_readme.py",
     "test_unit_selection.py", "test_screenshots.py",
     "services/test_commit_kinds.py", "services/test_gctune.py", "webclient/test_catalogue.py",
-    "deploy/test_secrets.py",
+    "deploy/test_secrets.py", "gateway/test_game_record.py",
 )
 TESTS = Path(__file__).resolve().parent
 

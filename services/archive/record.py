@@ -10,6 +10,8 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from services.common.game_head import GameHead
+
 #: zlib level: 6 is the usual speed/size balance; the archive is written once and read rarely
 LEVEL = 6
 
@@ -33,15 +35,10 @@ def unpack_text(blob: bytes) -> str:
 
 
 @dataclass(slots=True)
-class ArchivedGame:
-    """Everything kept of a finished game. `log_lines` and `state_text` are empty in summaries."""
+class ArchivedGame(GameHead):
+    """Everything kept of a finished game (its first fields: services/common/game_head.py). `log_lines` and
+    `state_text` are empty in summaries."""
 
-    game_id: str
-    game: str
-    players: int
-    options: dict[str, Any]
-    seed: int
-    bots: dict[int, str]
     owner: str
     seat_players: dict[int, str]
     token_hashes: dict[int, str]

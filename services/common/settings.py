@@ -15,7 +15,23 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from services.common.credentials import ServiceCredentials, check_secret
 
 
-class Settings(BaseSettings):
+class RateLimitFields(BaseSettings):
+    """The fixed-window limits of a public listener, one shape for both: the game-state service's public gRPC port
+    (`RATE_LIMIT_*`) and the REST gateway (`GATEWAY_RATE_LIMIT_*`, services/gateway/settings.py). "Calls" are gRPC
+    calls or HTTP requests; a credential is a seat token or an API key."""
+
+    rate_limit_ip: int = Field(
+        600, ge=0, description="Calls without a credential per window per client address; 0 disables."
+    )
+    rate_limit_token: int = Field(300, ge=0, description="Calls per window per credential; 0 disables.")
+    rate_limit_ip_ceiling: int = Field(
+        6000, ge=0, description="All calls per window per client address, credentials or not (a flood ceiling far "
+        "above the per-credential budget: minting credentials cannot multiply one machine's budget); 0 disables.",
+    )
+    rate_limit_window_s: int = Field(60, gt=0, description="Length of the fixed rate-limit window.")
+
+
+class Settings(RateLimitFields):
     """All knobs of the game-state service and its Celery dispatch."""
 
     model_config = SettingsConfigDict(extra="ignore", frozen=True)
@@ -122,17 +138,6 @@ class Settings(BaseSettings):
         "GameService without the public limits, for the gateway, the matchmaker and the bot workers. Never expose "
         "it: GameAdmin is not served on GRPC_ADDR.",
     )
-    rate_limit_ip: int = Field(
-        600, ge=0, description="Public gRPC port: calls without a seat token per window per client address (the "
-        "gateway's GATEWAY_RATE_LIMIT_IP); 0 disables.",
-    )
-    rate_limit_token: int = Field(
-        300, ge=0, description="Public gRPC port: calls per window per seat token; 0 disables."
-    )
-    rate_limit_ip_ceiling: int = Field(
-        6000, ge=0, description="Public gRPC port: all calls per window per client address, tokens or not; 0 disables."
-    )
-    rate_limit_window_s: int = Field(60, gt=0, description="Public gRPC port: the fixed rate-limit window.")
     stream_limit_address: int = Field(
         32, ge=0, description="Public gRPC port: open WatchGame streams per client address on one instance; "
         "0 disables.",

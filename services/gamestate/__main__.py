@@ -10,13 +10,13 @@ uvloop's C loop lowers the service's CPU per accepted action (bench/RESULTS.md).
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
 import signal
 
 import uvloop
 
 from services.common.credentials import CredentialError
+from services.common.entry import configure_logging
 from services.common.gctune import tune_gc
 from services.common.settings import get_settings
 from services.gamestate.metrics import serve_metrics
@@ -55,5 +55,5 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging()
     uvloop.run(main())

@@ -1,24 +1,9 @@
 """The archiver loop: finished games move from Redis to the SQL archive, exactly once.
 
-Each pass takes the finished games whose end is ARCHIVE_AFTER_S old (so streams and final reads in
-progress complete first), leases them (SET NX PX, so several instances share the work instead of
-repeating it), reads each one from Redis in one transaction (metadata, log, final snapshot), inserts
-the rows absent from SQL and commits; only then does one Lua script delete the game's Redis keys, and
-only if the digest committed to SQL is the one Redis holds. A process killed at any point loses
-nothing (the Redis copy stays until a committed row matches it) and duplicates nothing (the insert is
-idempotent on the game id: after a crash between commit and delete, the next pass finds the row and
-only deletes the keys). No tombstone is left: reads of an unknown id fall back to the archive.
-
-One game must never hold the others back. When the database refuses a batch for one row's sake (a value a column
-cannot hold, a constraint, an encoding: services/archive/refusals.py), the batch's games are written again one
-transaction each, so every other game commits and leaves Redis; a game refused alone (or whose Redis record makes
-no archive record, or whose id the archive holds with another digest) stays in Redis, readable as before, and is
-set aside: its refusal in `game:{b:n}:<id>:refused` (the database's sentence, never the row's values), its id in the
-`games:quarantined:{b:n}` zset (its bucket's) scored by its next automatic retry (ARCHIVE_RETRY_S, doubling at each
-refusal, at most a day; never when 0), which passes skip until then. `skyboard_archive_refusals_total` counts the
-refusals, `skyboard_archive_quarantined_games` the games set aside (alert SkyboardArchiveQuarantine); `python -m
-services.archive quarantine` lists them and `retry` archives them at once, once the cause is fixed. A database that
-cannot work at all (unreachable, restarting) sets nothing aside: the pass fails and the batch is retried later.
+Why this shape: a lease per game shares the work between instances, the Redis keys are deleted only once SQL
+holds the same digest (a kill anywhere loses and duplicates nothing), and a game the database refuses is set
+aside (quarantined) so it never holds the others back. The steps, the quarantine and the operator's commands:
+docs/platform/gamestate.md ("The archive (SQL)").
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from services.common.credentials import call_metadata
 from services.gamestate.pb import pb2, pb2_grpc
+from services.gamestate.updates import Update
 
 
 class GameServiceError(Exception):
@@ -140,20 +141,6 @@ class Submitted:
     status: str
     to_act: list[int]
     replayed: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Update:
-    """One version's entry of a watched game, redacted for the watcher."""
-
-    version: int
-    kind: str
-    actor: int | None
-    events: list[dict[str, Any]]
-    status: str
-    to_act: list[int]
-    scores: list[int]
-    winners: list[int]
 
 
 @dataclass(frozen=True, slots=True)

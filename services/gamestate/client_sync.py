@@ -22,7 +22,6 @@ from services.gamestate.client import (
     NewGame,
     Submitted,
     Summary,
-    Update,
     _batch_results,
     _bot_request,
     _catalog,
@@ -40,6 +39,7 @@ from services.gamestate.client import (
     channel_options,
 )
 from services.gamestate.pb import pb2, pb2_grpc
+from services.gamestate.updates import Update
 
 
 class GameClient:

@@ -1,22 +1,8 @@
 """How games end early: abort, abandoned seats (consecutive timeouts, inactivity) and the zombie hand-over.
 
-Why a module of its own: these rules are about the platform's seats, not about any game, and they are shared
-by Resign, the turn clock (services/gamestate/turn_clock.py), Abort and the inactivity sweep. The service holds no
-rules logic: a zombie seat is just a bot seat (the worker asks the engine), and a seat auto-played without a
-bot gets the engine's `default_action`.
-
-Rules (documented in README "The game-state service"):
-- A seat handed over (resigned, or abandoned) is played to the end by the zombie level (ZOMBIE_BOT_LEVEL,
-  "greedy"; "" = the engine's default decision); its token is revoked and every seat sees a public
-  `seat_resigned` / `seat_abandoned` event. Its player ranks last and never wins (services/common/standings.py); when
-  at most one seat is left the game finishes in the same commit (`game_forfeited`) and nobody plays on.
-- Abandonment: ABANDON_AFTER_TIMEOUTS (3) consecutive timeouts of a seat its player still holds (a move of its
-  own resets the count), or inactivity (below).
-- Abort: while some human seat has not yet made a decision of its own (a clock default is not one) and no
-  seat was handed over; the game ends with status "aborted", unrated (`game_aborted`).
-- Inactivity: an active game with no commit for INACTIVE_GAME_DAYS ends: aborted if no human seat ever made a
-  decision of its own, else the human seats that must act are abandoned and the zombies play on (a human seat
-  that is to act later and stays away is abandoned after another such period).
+A module of its own because these rules are about the platform's seats, not any game's, and Resign, the turn
+clock, Abort and the inactivity sweep share them; a zombie seat is just a bot seat, so no rules logic lives here.
+The rules: docs/platform/gamestate.md ("Clocks and endings").
 """
 
 from __future__ import annotations

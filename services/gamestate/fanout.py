@@ -16,10 +16,10 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from services.common.stream_fanout import Fanout, Subscription
 from services.gamestate.store import Store
+from services.gamestate.updates import Update
 
 #: Redis reads that opening or catching-up watchers may make at once: a burst of new streams (200 opened on
 #: one connection) would otherwise grow the connection pool to its size, and pooled connections stay open.
@@ -27,25 +27,18 @@ WATCHER_READS = 8
 
 
 @dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(Update):
     """One stream entry, parsed once for every watcher (shared: never mutated); each watcher is sent a copy with
-    the events its seat may see (services/gamestate/watch.py)."""
+    the events its seat may see (services/gamestate/watch.py). `entry_id`: Redis's id ("" for a made-up one)."""
 
-    entry_id: str
-    version: int
-    kind: str
-    actor: int | None
-    events: list[dict[str, Any]]
-    status: str
-    to_act: list[int]
-    scores: list[int]
-    winners: list[int]
+    entry_id: str = ""
 
     @classmethod
     def parse(cls, entry_id: str, f: dict[str, str]) -> Entry:
-        return cls(entry_id, int(f["v"]), f["kind"], int(f["actor"]) if f["actor"] != "" else None,
+        return cls(int(f["v"]), f["kind"], int(f["actor"]) if f["actor"] != "" else None,
                    json.loads(f["events"]), f["status"], json.loads(f["to_act"]),
-                   json.loads(f["scores"]) if f["status"] == "finished" else [], json.loads(f["winners"]))
+                   json.loads(f["scores"]) if f["status"] == "finished" else [], json.loads(f["winners"]),
+                   entry_id)
 
 
 @dataclass(frozen=True, slots=True)

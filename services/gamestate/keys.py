@@ -1,44 +1,12 @@
-"""The Redis key layout, in one place.
+"""The Redis key layout, in one place: every key name is built here, so the layout can be read (and changed) once.
 
 One shape for a standalone Redis and for Redis Cluster (issue #40): every script and transaction of the game-state
 service touches ONE slot. Games are spread over BUCKETS fixed buckets (`bucket_of`: CRC-32 of the game id); a game's
 keys and the per-bucket indexes carry the bucket's hash tag (`bucket_tag`: `{b:<n>}` or `{b:<n>.<i>}`, chosen so the
 buckets' slots are evenly spaced), so a game's commit (which moves it between
 indexes) is one atomic script in one slot, and every sweeper walks the BUCKETS indexes (pipelined). BUCKETS is part
-of the layout: changing it moves every key. See docs/platform/redis-cluster.md.
-
-Per game (tag `{b:<bucket of id>}`):
-  {p}game:{b:n}:<id>:meta     hash   game, players, options, seed, bots, resigned, abandoned, token hashes
-                                (tok:<seat>), status (active | finished | aborted), version, digest, to_act, scores,
-                                winners, created_ms, updated_ms, clock_ms (ms per decision), time_control (JSON or
-                                null), reserves (seat -> ms), timeouts (seat -> consecutive), rated ("1"/"0"),
-                                deadline_ms, owner (player id or ""), seat_players, charged (JSON list of the
-                                accounts charged for it, services/gamestate/quotas.py), bot_key (the secret that
-                                seeds its bots' randomness; never leaves the platform)
-  ...:log      list   one JSON entry per accepted action: {v, seat, kind, action, at_ms}; entry i created version i+1
-  ...:snap     hash   state (engine JSON), version, digest
-  ...:events   stream one entry per version, id "<version>-1" (0-1 = creation): fields v, kind, actor, events (full
-                       JSON, visible_to kept; watchers redact), status, to_act, scores, winners
-  ...:idem:<seat>:<key>  string  the first accepted outcome, with a TTL
-  ...:idems    set    the names of its idempotency keys (so archival can delete them)
-  ...:archiving string the archiver lease on a finished game (archiver.py), with a TTL
-  ...:refused  hash   why the SQL archive refused the finished game (archiver.py): kind, error, sqlstate, message
-                       (the database's sentence, no values), digest, attempts, first_ms, last_ms
-Per bucket (same tag as its games):
-  {p}token:{b:n}:<sha256>     string "<game_id>:<seat>" for every live human seat token; a token names its game's
-                                bucket (services/gamestate/tokens.py); expires SEAT_TOKEN_TTL_AFTER_END_S after the
-                                game ends (set by the commit that ends it)
-  {p}games:active:{b:n} / {p}games:finished:{b:n}   zsets of game ids scored by creation ms (finished: every ended
-                                game, finished or aborted)
-  {p}clock:{b:n}              zset   game id -> deadline ms of its current decision
-  {p}games:touched:{b:n}      zset   active game id -> ms of its last commit (INACTIVE_GAME_DAYS sweep)
-  {p}botwait:{b:n}            zset   game id -> when to re-queue its bot move if no bot has acted by then
-  {p}games:quarantined:{b:n}  zset   finished game id the archive refused -> ms of its next automatic retry (inf:
-                                only an operator's `python -m services.archive retry`); archive passes skip it
-Per account (tag `{<player id>}`; services/gamestate/quotas.py):
-  {p}owner:{id}:games   hash   game id -> "<bot seats charged>:<reserved ms>", the games charged to the account
-                                that have not been released (ended) yet
-  {p}owner:{id}:made:<hour>  string  games charged to it in that clock hour (expires with it)
+of the layout: changing it moves every key. See docs/platform/redis-cluster.md;
+what each key holds: docs/platform/gamestate.md ("Redis key layout").
 """
 
 from __future__ import annotations

@@ -9,18 +9,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Game, State
+from services.common.game_head import GameHead
 
 
 @dataclass(slots=True)
-class Meta:
-    """A game's metadata hash, decoded."""
+class Meta(GameHead):
+    """A game's metadata hash, decoded (its first fields: services/common/game_head.py)."""
 
-    game_id: str
-    game: str
-    players: int
-    options: dict[str, Any]
-    seed: int
-    bots: dict[int, str]
     resigned: list[int]
     token_hashes: dict[int, str]
     status: str
@@ -95,21 +90,13 @@ class Meta:
             deadlines={int(k): v for k, v in json.loads(h.get("deadlines", "{}")).items()},
             owner=h.get("owner", ""),
             bot_key=h.get("bot_key", ""),
-            time_control=_time_control(h),
+            time_control=json.loads(h["time_control"]) or None,
             reserves={int(k): v for k, v in json.loads(h.get("reserves", "{}")).items()},
             abandoned=json.loads(h.get("abandoned", "[]")),
             timeouts={int(k): v for k, v in json.loads(h.get("timeouts", "{}")).items()},
             rated=h.get("rated") == "1",
             seat_players={int(k): v for k, v in json.loads(h.get("seat_players") or "{}").items()},
         )
-
-
-def _time_control(h: dict[str, str]) -> dict[str, Any] | None:
-    """The stored time control; games of earlier releases only had `clock_ms` (realtime, no reserve)."""
-    if "time_control" in h:
-        return json.loads(h["time_control"]) or None
-    clock_ms = int(h.get("clock_ms", "0"))
-    return {"kind": "realtime", "seconds_per_decision": clock_ms / 1000, "reserve_seconds": 0.0} if clock_ms else None
 
 
 @dataclass(slots=True)

@@ -396,26 +396,6 @@ class Store:
         """Look at an active game again for inactivity as if it had last changed at `at_ms`."""
         await self.redis.zadd(self.keys.touched(bucket_of(game_id)), {game_id: at_ms}, xx=True)
 
-    async def index_untouched(self, chunk: int = 500) -> int:
-        """Give every active game without an inactivity entry one (games created before the index existed),
-        scored by its last commit; returns how many were added. Idempotent: any instance may run it."""
-        added = 0
-        for b in range(BUCKETS):
-            start = 0
-            while True:
-                ids = await self.redis.zrange(self.keys.active(b), start, start + chunk - 1)
-                if not ids:
-                    break
-                start += len(ids)
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for game_id in ids:
-                        pipe.hget(self.keys.meta(game_id), "updated_ms")
-                    updated = await pipe.execute()
-                stamps = {g: int(u) for g, u in zip(ids, updated) if u is not None}
-                if stamps:
-                    added += await self.redis.zadd(self.keys.touched(b), stamps, nx=True)
-        return added
-
     async def arm_bot_wait(self, game_id: str, due_ms: int) -> None:
         await self.redis.zadd(self.keys.bot_wait(bucket_of(game_id)), {game_id: due_ms})
 

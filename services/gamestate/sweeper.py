@@ -26,13 +26,9 @@ async def run_sweeper(service: GameStateService, interval_s: float, stop: asynci
     """Sweep expired turn clocks, stalled bot waits and inactive games every interval_s until `stop` is set;
     refresh the active-games gauge every GAUGE_EVERY_S. Each sweep reads every bucket's index (one pipeline per
     index: services/gamestate/keys.py)."""
-    indexed = service.endings.inactive_game_ms <= 0  # games of earlier releases join the inactivity index once
     gauged = 0.0
     while not stop.is_set():
         try:
-            if not indexed:
-                await service.store.index_untouched()
-                indexed = True
             await service.clock.sweep_once()
             await service.bots.redispatch_stalled()
             await service.endings.sweep_inactive()

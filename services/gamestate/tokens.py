@@ -17,8 +17,6 @@ import re
 import secrets
 
 HUMAN_PREFIX = "sbt_"
-#: The prefix of the bot-seat tokens of earlier versions (HMAC-derived): refused everywhere with a clear error.
-RETIRED_BOT_PREFIX = "sbb_"
 
 
 _SECRET_CHARS = 43  # secrets.token_urlsafe(32)

@@ -51,6 +51,7 @@ from services.gamestate.client import (
 {names}
 )
 from services.gamestate.pb import pb2, pb2_grpc
+from services.gamestate.updates import Update
 
 '''
 

@@ -6,6 +6,7 @@ ordering, gaps and ending a stream the moment its seat token is revoked."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
@@ -120,8 +121,7 @@ class Watch:
                         behind = True  # a gap: read the missing entries ourselves
                         break
                     done = entry.version
-                    yield Entry(entry.entry_id, entry.version, entry.kind, entry.actor, redact(entry.events, seat),
-                                entry.status, entry.to_act, entry.scores, entry.winners)
+                    yield dataclasses.replace(entry, events=redact(entry.events, seat))
                     version, status, to_act, last_sent, sent = entry.version, entry.status, entry.to_act, \
                         time.monotonic(), True
                     if entry.status != "active":  # finished or aborted: nothing follows
@@ -129,7 +129,7 @@ class Watch:
                 if not sent and time.monotonic() - last_sent >= self.heartbeat_s:
                     # Idle: a heartbeat keeps proxies open and is how a vanished watcher is noticed
                     # (writing to a cancelled stream ends this handler).
-                    yield Entry("", version, "heartbeat", None, [], status, to_act, [], [])
+                    yield Entry(version, "heartbeat", None, [], status, to_act, [], [])
                     last_sent = time.monotonic()
             raise errors.unavailable("the service is shutting down; resume with after_version")
         finally:
@@ -144,4 +144,4 @@ async def _empty() -> AsyncIterator[Entry]:
 
 async def _archived_end(meta: Meta) -> AsyncIterator[Entry]:
     """The stream of an archived game: one entry with its final state (its events were not archived)."""
-    yield Entry("", meta.version, "archived", None, [], meta.status, [], meta.scores, meta.winners)
+    yield Entry(meta.version, "archived", None, [], meta.status, [], meta.scores, meta.winners)

@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import logging
-
 import uvicorn
 
-from services.common.credentials import CredentialError, check_secret
+from services.common.entry import configure_logging, require_secret
 from services.common.gctune import tune_gc
 from services.gateway.app import create_app
 from services.gateway.settings import GatewaySettings, proxy_options
 
 
 def main() -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging()
     settings = GatewaySettings()
-    try:
-        check_secret(settings.service_secret)
-    except CredentialError as exc:
-        raise SystemExit(f"skyboard REST gateway: {exc}") from None
+    require_secret("REST gateway", settings.service_secret)
     print(f"Skyboard REST gateway on http://{settings.host}:{settings.port} (docs at /docs)", flush=True)
     if settings.metrics_port:
         print(f"metrics on http://{settings.metrics_host}:{settings.metrics_port}/metrics", flush=True)

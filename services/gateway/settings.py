@@ -10,11 +10,13 @@ from __future__ import annotations
 from pydantic import Field, model_validator
 from pydantic_settings import SettingsConfigDict
 
+from services.common.settings import RateLimitFields
 from services.matchmaker.settings import MatchmakerSettings
 
 
-class GatewaySettings(MatchmakerSettings):
-    """Every knob of the gateway (HTTP side), on top of the matchmaker's (the gateway queues its tickets)."""
+class GatewaySettings(MatchmakerSettings, RateLimitFields):
+    """Every knob of the gateway (HTTP side), on top of the matchmaker's (the gateway queues its tickets) and the
+    rate limits of every public listener (services/common/settings.py)."""
 
     model_config = SettingsConfigDict(env_prefix="GATEWAY_", extra="ignore", frozen=True)
 
@@ -41,22 +43,11 @@ class GatewaySettings(MatchmakerSettings):
         9104, ge=0, description="Port of the gateway's Prometheus exporter, apart from the public API port; 0 = off."
     )
     max_body_bytes: int = Field(64 * 1024, gt=0, description="Largest request body accepted (413 beyond).")
-    rate_limit_ip: int = Field(
-        600, ge=0, description="Anonymous requests (no bearer credential) per window per client address; 0 disables."
-    )
-    rate_limit_ip_ceiling: int = Field(
-        6000, ge=0, description="All requests per window per client address, credentials or not (a flood ceiling far "
-        "above the per-credential budget: minting API keys cannot multiply one machine's budget); 0 disables.",
-    )
     trusted_proxies: str = Field(
         "",
         description="Comma-separated IPs or CIDRs of reverse proxies whose X-Forwarded-For names the real client "
         "(per-IP rate limits, logs); empty = trust none, so a client cannot pick its own IP; '*' = any peer.",
     )
-    rate_limit_token: int = Field(
-        300, ge=0, description="Requests per window per bearer credential (API key or seat token); 0 disables."
-    )
-    rate_limit_window_s: int = Field(60, gt=0, description="Length of the fixed rate-limit window.")
     rate_limit_bot_token: int = Field(
         3000, ge=0, description="Requests per window per bot account's API key (keys of kind bot start with "
         "`sbk_bot_`): enough for a bot to play at full speed; 0 disables. Seat tokens keep GATEWAY_RATE_LIMIT_TOKEN.",

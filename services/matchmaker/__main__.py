@@ -14,7 +14,8 @@ from services.accounts.keys import Keys
 from services.accounts.ratings import Ratings
 from services.accounts.repository import AccountRepository
 from services.archive.db import make_engine
-from services.common.credentials import CredentialError, check_secret
+from services.common.credentials import check_secret
+from services.common.entry import configure_logging, require_secret
 from services.common.redis_clients import async_redis
 from services.common.slot_transactions import cluster_ready
 from services.gamestate.client import AsyncGameClient
@@ -51,12 +52,9 @@ async def run(settings: MatchmakerSettings, stop: asyncio.Event) -> None:
 
 
 def main() -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging()
     settings = MatchmakerSettings()
-    try:
-        check_secret(settings.service_secret)
-    except CredentialError as exc:
-        raise SystemExit(f"skyboard matchmaker: {exc}") from None
+    require_secret("matchmaker", settings.service_secret)
     if not settings.archive_url:
         raise SystemExit("skyboard matchmaker: set GATEWAY_ARCHIVE_URL or ARCHIVE_URL (ratings are in SQL)")
 

@@ -12,7 +12,7 @@ import argparse
 import os
 import sys
 
-from services.common.credentials import CredentialError
+from services.common.entry import require_secret
 from services.workers import WORKER_APP
 from services.workers.config import load_config
 
@@ -25,10 +25,7 @@ def main(argv: list[str] | None = None) -> None:
     args, extra = parser.parse_known_args(argv)
     config = load_config()
     settings = config.settings
-    try:
-        settings.secret()  # a worker without the service credential could never submit a move
-    except CredentialError as exc:
-        sys.exit(f"skyboard bot worker: {exc}")
+    require_secret("bot worker", settings.service_secret)  # without it, no move could be submitted
     print(
         f"skyboard bot worker on queue {settings.bot_queue!r} ({args.concurrency} processes), "
         f"submitting to {config.target}",

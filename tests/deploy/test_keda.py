@@ -65,7 +65,8 @@ def test_the_age_trigger_reads_an_exported_metric_before_budgets_shrink(scaled, 
 
 def test_the_overlay_replaces_the_cpu_autoscaler(scaled):
     kustomization = yaml.safe_load((OVERLAY / "kustomization.yaml").read_text(encoding="utf-8"))
-    assert kustomization["resources"] == ["../k8s", "worker-scaledobject.yaml"]
+    own = {p.name for p in OVERLAY.glob("*.yaml")} - {"kustomization.yaml"}
+    assert set(kustomization["resources"]) == {"../k8s", *own}, "the base and every manifest of the overlay"
     (patch,) = kustomization["patches"]
     assert patch["target"] == {"kind": "HorizontalPodAutoscaler", "name": "worker"}
     assert "$patch: delete" in patch["patch"]

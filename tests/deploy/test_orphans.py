@@ -20,7 +20,7 @@ import grpc
 import pytest
 
 from services.common.healthcheck import http_ok
-from services.dev.launch import die_with_parent, free_port, port_owner
+from services.dev.launch import free_port, port_owner
 from services.dev.stack import Child, Output, Role, StackSettings, Supervisor
 from tests.deploy.conftest import ROOT, SETTINGS_MODELS
 from tests.deploy.test_stack_e2e import start_stack  # noqa: F401 (the fixture)
@@ -73,10 +73,6 @@ def test_a_child_dies_with_its_supervisor_killed_hard(tmp_path):
         parent.kill()
         with contextlib.suppress(ProcessLookupError, ValueError, FileNotFoundError):
             os.kill(int(pidfile.read_text()), signal.SIGKILL)
-
-
-def test_die_with_parent_is_a_preexec_function():
-    assert callable(die_with_parent())
 
 
 def test_port_owner_tells_the_child_from_a_stranger():

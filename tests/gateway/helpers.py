@@ -7,7 +7,7 @@ import json
 import random
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -73,28 +73,24 @@ class Sse:
         return json.loads(self.data)
 
 
-def read_sse(client: httpx.Client, url: str, headers: dict[str, str] | None = None,
-             stop_after: int | None = None, comments: bool = False) -> list[Sse]:
-    """Read a stream until it closes (or `stop_after` events); comments are kept when asked."""
+def parse_sse(lines: Iterable[str], until: Callable[[list[Sse]], bool] = lambda out: False,
+              comments: bool = False) -> list[Sse]:
+    """The events of a stream's lines (and its comments, when asked), until `until(events so far)` holds after an
+    event or the lines end: the one SSE parser of the tests."""
     out: list[Sse] = []
-    current = Sse()
-    data: list[str] = []
-    with client.stream("GET", url, headers=headers or {}) as r:
-        assert r.status_code == 200, r.read()
-        assert r.headers["content-type"].startswith("text/event-stream")
-        for line in r.iter_lines():
-            if line.startswith(":"):
-                if comments:
-                    out.append(Sse(comment=line[1:].strip()))
-                continue
-            if line == "":
-                if data or current.id is not None:
-                    current.data = "\n".join(data)
-                    out.append(current)
-                    if stop_after is not None and sum(1 for e in out if e.comment is None) >= stop_after:
-                        return out
-                current, data = Sse(), []
-                continue
+    current, data = Sse(), []
+    for line in lines:
+        if line.startswith(":"):
+            if comments:
+                out.append(Sse(comment=line[1:].strip()))
+        elif line == "":
+            if data or current.id is not None:
+                current.data = "\n".join(data)
+                out.append(current)
+                if until(out):
+                    return out
+            current, data = Sse(), []
+        else:
             name, _, value = line.partition(":")
             value = value[1:] if value.startswith(" ") else value
             if name == "data":
@@ -104,6 +100,18 @@ def read_sse(client: httpx.Client, url: str, headers: dict[str, str] | None = No
             elif name == "id":
                 current.id = value
     return out
+
+
+def read_sse(client: httpx.Client, url: str, headers: dict[str, str] | None = None,
+             stop_after: int | None = None, comments: bool = False) -> list[Sse]:
+    """Read a stream until it closes (or `stop_after` events); comments are kept when asked."""
+    def enough(out: list[Sse]) -> bool:
+        return stop_after is not None and sum(1 for e in out if e.comment is None) >= stop_after
+
+    with client.stream("GET", url, headers=headers or {}) as r:
+        assert r.status_code == 200, r.read()
+        assert r.headers["content-type"].startswith("text/event-stream")
+        return parse_sse(r.iter_lines(), enough, comments)
 
 
 class Monitor:

@@ -7,11 +7,12 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Iterator
 
 import httpx
 import pytest
 
-from tests.gateway.helpers import Sse, auth, read_sse
+from tests.gateway.helpers import Sse, auth, parse_sse, read_sse
 from tests.gateway.test_accounts import new_account
 from tests.gateway.test_basics import assert_error
 
@@ -23,33 +24,17 @@ def gw(make_gateway):
 
 def events(c: httpx.Client, key: str, until, last_id: str | None = None, timeout: float = 20) -> list[Sse]:
     """The account stream's events (from `last_id`, else the kept history) until `until(events)` holds."""
-    out: list[Sse] = []
     headers = auth(key) | ({"Last-Event-ID": last_id} if last_id else {})
     deadline = time.monotonic() + timeout
+
+    def lines(r: httpx.Response) -> Iterator[str]:
+        for line in r.iter_lines():
+            yield line
+            assert time.monotonic() < deadline, f"the account stream did not say it within {timeout} s"
+
     with c.stream("GET", "/v1/players/me/events", headers=headers, timeout=timeout) as r:
         assert r.status_code == 200, r.read()
-        current, data = Sse(), []
-        for line in r.iter_lines():
-            if line.startswith(":"):
-                pass
-            elif line == "":
-                if data:
-                    current.data = "\n".join(data)
-                    out.append(current)
-                    if until(out):
-                        return out
-                current, data = Sse(), []
-            else:
-                name, _, value = line.partition(":")
-                value = value[1:] if value.startswith(" ") else value
-                if name == "data":
-                    data.append(value)
-                elif name == "event":
-                    current.event = value
-                elif name == "id":
-                    current.id = value
-            assert time.monotonic() < deadline, [(e.event, e.data) for e in out]
-    return out
+        return parse_sse(lines(r), until)
 
 
 def challenge(c: httpx.Client, key: str, to: str, **extra) -> dict:

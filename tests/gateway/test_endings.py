@@ -14,7 +14,7 @@ from services.common.standings import ranks
 from tests.gateway.conftest import ServiceInstance
 from tests.gateway.helpers import api_key, auth, create, read_sse
 from tests.gateway.test_basics import assert_error
-from tests.gateway.test_matchmaking import new_player, poll, run_matcher, ticket
+from tests.gateway.test_matchmaking import matched_pair, new_player, poll, run_matcher, ticket
 from tests.services.test_forfeits import lowest_card_winners
 
 TOY = "toybids"
@@ -169,10 +169,7 @@ def test_a_new_seat_token_over_rest_revokes_the_old_one(http: httpx.Client) -> N
 def test_a_matched_game_gets_the_default_time_control_and_shows_its_players(make_gateway) -> None:
     gw = make_gateway(mm_seconds_per_decision=45, mm_reserve_seconds=120)
     with gw.client() as c:
-        (pa, ka), (pb, kb) = new_player(c, "a"), new_player(c, "b")
-        ta, tb = ticket(c, ka, TOY, 2), ticket(c, kb, TOY, 2)
-        assert len(run_matcher(gw.settings)) == 1
-        seat_a, seat_b = poll(c, ka, ta), poll(c, kb, tb)
+        (pa, _ka, seat_a), (pb, _kb, seat_b) = matched_pair(c, gw.settings, game=TOY)
         game = c.get(f"/v1/games/{seat_a['game_id']}").json()
         assert game["time_control"] == {"kind": "realtime", "seconds_per_decision": 45.0, "reserve_seconds": 120.0}
         assert seat_a["time_control"] == game["time_control"]
@@ -210,10 +207,7 @@ def test_a_resigned_or_abandoned_player_ranks_last() -> None:
 def test_a_matched_game_whose_player_resigns_settles_with_that_player_last(make_gateway) -> None:
     gw = make_gateway(mm_settle_check_s=0)
     with gw.client() as c:
-        (pa, ka), (pb, kb) = new_player(c, "stays"), new_player(c, "leaves")
-        ta, tb = ticket(c, ka, TOY, 2), ticket(c, kb, TOY, 2)
-        run_matcher(gw.settings)
-        a, b = poll(c, ka, ta), poll(c, kb, tb)
+        (pa, _ka, a), (pb, _kb, b) = matched_pair(c, gw.settings, ("stays", "leaves"), TOY)
         gid = a["game_id"]
         _bid(c, gid, a["token"])
         assert c.post(f"/v1/games/{gid}/resign", headers=auth(b["token"])).status_code == 200
@@ -228,11 +222,7 @@ def test_a_matched_game_whose_player_resigns_settles_with_that_player_last(make_
 def test_an_aborted_matched_game_settles_nothing(make_gateway) -> None:
     gw = make_gateway(mm_settle_check_s=0)
     with gw.client() as c:
-        (pa, ka), (pb, kb) = new_player(c, "x"), new_player(c, "y")
-        ta, tb = ticket(c, ka, TOY, 2), ticket(c, kb, TOY, 2)
-        run_matcher(gw.settings)
-        a = poll(c, ka, ta)
-        poll(c, kb, tb)
+        (pa, _ka, a), (pb, _kb, _b) = matched_pair(c, gw.settings, ("x", "y"), TOY)
         assert c.post(f"/v1/games/{a['game_id']}/abort", headers=auth(a["token"])).status_code == 200
         run_matcher(gw.settings)
         assert c.get(f"/v1/players/{pa}").json()["ratings"] == {}

@@ -75,6 +75,16 @@ def poll(c: httpx.Client, key: str, ticket_id: str) -> dict:
     return r.json()
 
 
+def matched_pair(c: httpx.Client, settings: GatewaySettings, names: tuple[str, str] = ("a", "b"),
+                 game: str = "toybids") -> list[tuple[str, str, dict]]:
+    """Two new players matched into one 2-player game by one matchmaking pass: for each, (player id, API key, its
+    ticket as polled: game id, seat, seat token)."""
+    players = [new_player(c, name) for name in names]
+    tickets = [ticket(c, key, game, 2) for _pid, key in players]
+    assert len(run_matcher(settings)) == 1
+    return [(pid, key, poll(c, key, t)) for (pid, key), t in zip(players, tickets, strict=True)]
+
+
 def game_for(c: httpx.Client, players: int) -> str:
     for g in c.get("/v1/catalog").json()["games"]:
         if g["min_players"] <= players <= g["max_players"]:
@@ -293,10 +303,7 @@ def test_a_dead_matchmakers_claim_is_released_and_a_lost_claim_writes_nothing(ma
 def test_ratings_change_once_after_a_finished_rated_game(make_gateway) -> None:
     gw = make_gateway()
     with gw.client() as c:
-        (pa, ka), (pb, kb) = new_player(c, "ann"), new_player(c, "bob")
-        ta, tb = ticket(c, ka, "toybids", 2), ticket(c, kb, "toybids", 2)
-        run_matcher(gw.settings)
-        ra, rb = poll(c, ka, ta), poll(c, kb, tb)
+        (pa, _ka, ra), (pb, _kb, rb) = matched_pair(c, gw.settings, ("ann", "bob"))
         gid = ra["game_id"]
         play_random(c, gid, {ra["seat"]: ra["token"], rb["seat"]: rb["token"]}, random.Random(1))
         final = c.get(f"/v1/games/{gid}").json()
@@ -487,10 +494,9 @@ def test_the_matchmaker_settles_a_finished_game_nobody_watched_once_it_is_due(ma
 
     gw = make_gateway(mm_settle_check_s=600.0)
     with gw.client() as c:
-        (pa, ka), (pb, kb) = new_player(c, "sa"), new_player(c, "sb")
-        ta, tb = ticket(c, ka, "toybids", 2), ticket(c, kb, "toybids", 2)
-        (game_id,) = run_matcher(gw.settings)
-        tokens = {r["seat"]: r["token"] for r in (poll(c, ka, ta), poll(c, kb, tb))}
+        (pa, _ka, ra), (pb, _kb, rb) = matched_pair(c, gw.settings, ("sa", "sb"))
+        game_id = ra["game_id"]
+        tokens = {r["seat"]: r["token"] for r in (ra, rb)}
         rng = random.Random(7)
         with GameClient(gw.settings.gamestate_addr) as g:  # straight to the service: the gateway never sees it end
             state = g.get_game(game_id)

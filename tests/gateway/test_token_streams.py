@@ -10,7 +10,7 @@ import time
 import pytest
 
 from services.gamestate.client_sync import GameClient
-from tests.gateway.helpers import auth, create
+from tests.gateway.helpers import Sse, auth, create, parse_sse
 
 
 class SseReader:
@@ -25,19 +25,15 @@ class SseReader:
         assert self._opened.wait(5), "the stream sent nothing"
 
     def _run(self, gateway, path: str, headers: dict[str, str]) -> None:
-        name, data = "message", []
+        def seen(out: list[Sse]) -> bool:  # each event as it arrives; read on until the stream closes
+            self.events.append((out[-1].event, out[-1].data))
+            self._opened.set()
+            return False
+
         try:
             with gateway.client(timeout=30) as c, c.stream("GET", path, headers=headers) as r:
                 assert r.status_code == 200
-                for line in r.iter_lines():
-                    if line == "" and data:
-                        self.events.append((name, "\n".join(data)))
-                        self._opened.set()
-                        name, data = "message", []
-                    elif line.startswith("event:"):
-                        name = line[6:].strip()
-                    elif line.startswith("data:"):
-                        data.append(line[5:].strip())
+                parse_sse(r.iter_lines(), seen)
         finally:
             self.closed_at = time.monotonic()
             self._opened.set()

@@ -10,6 +10,8 @@ import sys
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from services.dev.launch import free_port
 from services.gamestate.client_sync import GameClient
 
@@ -60,3 +62,15 @@ def test_services_run_refuses_to_start_without_a_service_secret(settings):
                               text=True, timeout=60)
         assert done.returncode != 0
         assert "SERVICE_SECRET" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(("module", "role"), [("services.gateway", "REST gateway"),
+                                              ("services.matchmaker", "matchmaker"),
+                                              ("services.workers", "bot worker")])
+def test_every_role_that_calls_game_admin_refuses_to_start_without_the_secret(module: str, role: str) -> None:
+    """services/common/entry.py: one refusal, naming the role, before anything is connected to."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("SERVICE_SECRET")}
+    done = subprocess.run([sys.executable, "-m", module], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1].startswith(f"skyboard {role}: SERVICE_SECRET"), done.stderr

@@ -24,9 +24,9 @@ C = grpc.StatusCode
 PUBLISHED_DEV_SECRET = "skyboard-dev-bot-secret-change-me"
 
 
-def _old_bot_token(secret: str, game_id: str, seat: int) -> str:
-    """The bot-seat credential of earlier releases: HMAC(secret, "game:seat"), which anyone holding a leaked or
-    default secret could mint."""
+def _forged_bot_token(secret: str, game_id: str, seat: int) -> str:
+    """A bot-seat credential as a forger would derive it: HMAC(secret, "game:seat"), mintable by anyone holding a
+    leaked or default secret."""
     mac = hmac.new(secret.encode(), f"{game_id}:{seat}".encode(), hashlib.sha256).hexdigest()
     return f"sbb_{game_id}:{seat}:{mac}"
 
@@ -59,12 +59,12 @@ def test_game_admin_needs_the_service_credential(client, admin, settings):
 
 
 def test_no_client_credential_speaks_for_a_bot_seat(client, admin, settings):
-    """A bot seat has no token: the HMAC credential of earlier releases is refused whatever secret made it,
-    for reading the bot's hidden hand and for playing its moves."""
+    """A bot seat has no token: a secret-derived credential is refused whatever secret made it, for reading the
+    bot's hidden hand and for playing its moves."""
     game = admin.create_game("toybids", 2, seed=4, bots={1: "random"})
     gid = game.game_id
     for secret in (settings.service_secret, PUBLISHED_DEV_SECRET):
-        forged = _old_bot_token(secret, gid, 1)
+        forged = _forged_bot_token(secret, gid, 1)
         expect_error(C.UNAUTHENTICATED, client.get_game, gid, forged)
         expect_error(C.UNAUTHENTICATED, client.legal_actions, gid, forged)
         expect_error(C.UNAUTHENTICATED, client.submit, gid, forged, {"type": "bid", "card": 1}, 0)

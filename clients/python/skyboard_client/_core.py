@@ -269,6 +269,16 @@ class StreamGone(Exception):
     """The stream ended in a way that a reconnect may fix (closed early, an `unavailable` error event)."""
 
 
+def raise_stream_error(event: str, data: str) -> None:
+    """An `error` event ends a stream: StreamGone (a reconnect may fix it) when the platform was unavailable, else
+    the error itself."""
+    if event == "error":
+        err = error_from_event(json.loads(data))
+        if err.code == "unavailable":
+            raise StreamGone(str(err))
+        raise err
+
+
 class GameResume:
     """Reads a game's stream across reconnects: resumes after the last version whose `state` event arrived and
     drops the events of a half-received version that the server sends again."""
@@ -285,11 +295,7 @@ class GameResume:
 
     def accept(self, event: str, data: str, event_id: str | None) -> m.GameEvent | None:
         """The event to yield (None: a duplicate or a keep-alive). Raises the stream's error."""
-        if event == "error":
-            err = error_from_event(json.loads(data))
-            if err.code == "unavailable":
-                raise StreamGone(str(err))
-            raise err
+        raise_stream_error(event, data)
         if not data:
             return None
         payload = json.loads(data)
@@ -315,11 +321,7 @@ class AccountResume:
         return {"Last-Event-ID": self.last_event_id} if self.last_event_id else {}
 
     def accept(self, event: str, data: str, event_id: str | None) -> m.AccountEvent | None:
-        if event == "error":
-            err = error_from_event(json.loads(data))
-            if err.code == "unavailable":
-                raise StreamGone(str(err))
-            raise err
+        raise_stream_error(event, data)
         if not data:
             return None
         if event_id:

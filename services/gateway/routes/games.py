@@ -25,6 +25,7 @@ from services.gateway.domain import clock_floor
 from services.gateway.http.digits import ascii_int
 from services.gateway.http.errors import ERROR_RESPONSES, ApiError, service_error
 from services.gateway.http.streams import open_stream
+from services.gateway.models.game_record import game_out, summary_out
 from services.gateway.models.games import (
     Catalog,
     CreatedGame,
@@ -32,11 +33,9 @@ from services.gateway.models.games import (
     GameList,
     GameLog,
     GameOut,
-    GameSummaryOut,
     LegalActions,
     NewToken,
     Seat,
-    SeatOut,
     SubmitAction,
     Submitted,
     Version,
@@ -107,12 +106,7 @@ async def list_games(
     limit: int = Query(50, ge=1, le=500),
 ) -> GameList:
     found = await c.gamestate.list_games(status, game, limit)
-    return GameList(games=[
-        GameSummaryOut(game_id=g.game_id, game=g.game, players=g.players, status=g.status, version=g.version,
-                       to_act=g.to_act, bots={str(k): v for k, v in sorted(g.bots.items())},
-                       created_ms=g.created_ms, updated_ms=g.updated_ms, time_control=g.time_control)
-        for g in found
-    ])
+    return GameList(games=[summary_out(g) for g in found])
 
 
 @router.get("/games/{game_id}", response_model=GameOut, summary="A game as a seat (Bearer) or a spectator sees it")
@@ -120,26 +114,7 @@ async def get_game(game_id: str, token: Bearer, c: Ctx) -> GameOut:
     g = await c.gamestate.get_game(_game_id(game_id), token)
     if g.status != "active":
         await c.settle_soon(g.game_id, g)
-    seats = [SeatOut(seat=s["seat"], kind=s["kind"], status=s["status"], bot_level=s["bot_level"],
-                     player_id=_player_of(g.seat_players.get(s["seat"]), s["kind"], g.owner)) for s in g.seats]
-    return GameOut(
-        game_id=g.game_id, game=g.game, version=g.version, status=g.status, to_act=g.to_act, seat=g.seat,
-        view=g.view, scores=shown_scores(g.status, g.scores), winners=shown_winners(g.status, g.winners),
-        players=g.players,
-        bots={str(k): v for k, v in sorted(g.bots.items())},
-        turn_seconds=g.turn_seconds or None, deadlines={str(k): v for k, v in sorted(g.deadlines.items())},
-        time_control=g.time_control, reserves={str(k): v for k, v in sorted(g.reserves.items())}, seats=seats,
-    )
-
-
-def _player_of(player: str | None, kind: str, owner: str) -> str | None:
-    """A seat's player: the one the game seated there (matched and challenge games), else the creating owner of a
-    human seat."""
-    if player:
-        return player
-    if kind == "human" and owner:
-        return owner
-    return None
+    return game_out(g)
 
 
 class JsonBytes(Response):

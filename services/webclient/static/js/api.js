@@ -37,7 +37,7 @@ export const retryListeners = new Set();
  * waiting does not cure. Retrying a POST is safe: action submissions carry an Idempotency-Key.
  * @param {string} path
  * @param {{method?: string, token?: string | null, body?: unknown, headers?: Record<string, string>, tries?: number}} [options]
- * @returns {Promise<any>} the answer's JSON (its shape: the route's, api-types.d.ts)
+ * @returns {Promise<any>} the answer's JSON (its shape: the route's, clients/typescript/src/schema.ts)
  */
 export async function api(path, { method = "GET", token = null, body = undefined, headers = {}, tries = MAX_TRIES } = {}) {
   /** @type {Record<string, string>} */
