@@ -33,7 +33,7 @@ from services.common.redis_clients import _FAILOVER_ERRORS, FAILOVER_PATIENCE_S
 from services.common.redis_scripts import BoundScript, LuaScript
 from services.gamestate import buckets, errors, metrics
 from services.gamestate.clocks import seat_deadline
-from services.gamestate.keys import BUCKETS, Keys, bucket_of
+from services.gamestate.keys import Keys, bucket_of
 from services.gamestate.records import Commit, CommitResult, Creation, Meta
 from services.gamestate.replay import from_snapshot, replay_entries
 

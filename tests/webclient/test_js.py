@@ -1,7 +1,8 @@
 """The web client's own JavaScript checks, run by pytest so that `make test` runs them: the type check (`tsc --noEmit`
-in strict mode over every module, each `// @ts-check` with JSDoc types; services/webclient/tsconfig.json), node's test runner over
-tests/webclient/js (the SSE parser, tap and click geometry, message formatting). The gateway's answers are typed from
-the SDK's generated clients/typescript/src/schema.ts, whose staleness tests/sdk/test_generated_clients.py checks.
+in strict mode over every module, each `// @ts-check` with JSDoc types; services/webclient/tsconfig.json), node's
+test runner over tests/webclient/js (the SSE parser, tap and click geometry, message formatting). The gateway's
+answers are typed from the SDK's generated clients/typescript/src/schema.ts, whose staleness
+tests/sdk/test_generated_clients.py checks.
 
 TypeScript is pinned in services/webclient/package.json and package-lock.json; `make
 webclient-tools` (a prerequisite of `make test`) installs them with `npm ci`.
