@@ -24,6 +24,7 @@ from services.gateway.domain.address_quota import AddressQuota
 from services.gateway.domain.api_keys import Accounts
 from services.gateway.domain.challenges import Challenges
 from services.gateway.domain.players import Players
+from services.gateway.domain.turn_events import announce_end
 from services.gateway.http.errors import ApiError
 from services.gateway.metrics import GatewayMetrics
 from services.gateway.settings import GatewaySettings
@@ -101,11 +102,14 @@ class Context:
             self.metrics.matches.inc()
 
     async def settle_soon(self, game_id: str, game: GameState | None = None) -> None:
-        """Settle an ended game's ratings now if storage answers; else leave it to the matchmaker's settle check
-        (`GATEWAY_MM_SETTLE_CHECK_S`). Called after something that already succeeded (an accepted move, a read):
+        """Settle an ended game's ratings now if storage answers, and announce its end to the accounts seated in it
+        (`turn_events.announce_end`); else leave it to the matchmaker's settle check (`GATEWAY_MM_SETTLE_CHECK_S`)
+        and the turn follower. Called after something that already succeeded (an accepted move, a read):
         a storage hiccup here must not turn that success into an error."""
         try:
-            await self.settle_if_rated(game if game is not None else await self.gamestate.get_game(game_id))
+            g = game if game is not None else await self.gamestate.get_game(game_id)
+            await self.settle_if_rated(g)
+            await announce_end(self.redis, self.keys, self.settings, g)  # read your writes (#37)
         except (GameServiceError, RedisError, SQLAlchemyError, OSError) as exc:
             log.warning("settling %s left to the settle check: %s", game_id, exc.__class__.__name__)
 
