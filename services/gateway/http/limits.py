@@ -177,20 +177,25 @@ class RateLimiter:
     async def check_caller(self, ip: str, token: str | None) -> Verdict | None:
         """`check` for a caller known by its address and credential (the game-state service's public gRPC
         port counts its calls with this, in its own Redis keys)."""
-        window = int(time.time() // self.window_s)
+        now = time.time()
+        window = int(now // self.window_s)
+        # the buckets are fixed windows aligned on multiples of window_s: one refills when its window ends, so
+        # that is what RateLimit-Reset and Retry-After say, and when its key expires (#37: the count used to be
+        # reported against a TTL started at the bucket's first request, up to a whole window late)
+        left_ms = max(1, math.ceil(((window + 1) * self.window_s - now) * 1000))
         buckets = self._buckets(ip, await self._credential(token), window)
         if not buckets:
             return None
         try:
             counted = await self._script(keys={"buckets": [key for key, _, _ in buckets]},
-                                         args={"window_ms": self.window_s * 1000})
+                                         args={"window_ms": left_ms})
         except RedisError as exc:  # fail open: Redis trouble shows in /readyz, not as 429s
             log.warning("rate limiter unavailable: %s", exc.__class__.__name__)
             return None
         verdicts = []
         for i, (_key, limit, what) in enumerate(buckets):
-            count, ttl_ms = counted[2 * i], counted[2 * i + 1]
-            reset = max(1, math.ceil(max(ttl_ms, 0) / 1000))
+            count = counted[2 * i]
+            reset = max(1, math.ceil(left_ms / 1000))
             verdicts.append(Verdict(limit, max(0, limit - count), reset, self.window_s, what, count > limit))
         # the bucket that refuses, else the one with the least left (ties: the one that resets last)
         return min(verdicts, key=lambda v: (not v.exceeded, v.remaining, -v.reset_s))
