@@ -22,11 +22,13 @@ def gw(make_gateway):
 
 
 def events(c: httpx.Client, key: str, until, last_id: str | None = None, timeout: float = 20) -> list[Sse]:
-    """The account stream's events (from `last_id`, else the kept history) until `until(events)` holds."""
+    """The account stream's events (from `last_id`, else the kept history: `replay=true`) until `until(events)`
+    holds."""
     out: list[Sse] = []
     headers = auth(key) | ({"Last-Event-ID": last_id} if last_id else {})
     deadline = time.monotonic() + timeout
-    with c.stream("GET", "/v1/players/me/events", headers=headers, timeout=timeout) as r:
+    url = "/v1/players/me/events" + ("" if last_id else "?replay=true")
+    with c.stream("GET", url, headers=headers, timeout=timeout) as r:
         assert r.status_code == 200, r.read()
         current, data = Sse(), []
         for line in r.iter_lines():
