@@ -101,15 +101,17 @@ class Context:
         if await self.ratings.is_rated(game.game_id) and await self.ratings.conclude(game):
             self.metrics.matches.inc()
 
-    async def settle_soon(self, game_id: str, game: GameState | None = None) -> None:
-        """Settle an ended game's ratings now if storage answers, and announce its end to the accounts seated in it
-        (`turn_events.announce_end`); else leave it to the matchmaker's settle check (`GATEWAY_MM_SETTLE_CHECK_S`)
-        and the turn follower. Called after something that already succeeded (an accepted move, a read):
-        a storage hiccup here must not turn that success into an error."""
+    async def settle_soon(self, game_id: str, game: GameState | None = None, announce: bool = False) -> None:
+        """Settle an ended game's ratings now if storage answers, and with `announce` (the gateway just ended it)
+        announce its end to the accounts seated in it (`turn_events.announce_end`); else leave it to the
+        matchmaker's settle check (`GATEWAY_MM_SETTLE_CHECK_S`) and the turn follower. Called after something that
+        already succeeded (an accepted move, a read): a storage hiccup here must not turn that success into an
+        error."""
         try:
             g = game if game is not None else await self.gamestate.get_game(game_id)
             await self.settle_if_rated(g)
-            await announce_end(self.redis, self.keys, self.settings, g)  # read your writes (#37)
+            if announce:  # read your writes (#37); not on every read of an ended game: that costs Redis calls
+                await announce_end(self.redis, self.keys, self.settings, g)
         except (GameServiceError, RedisError, SQLAlchemyError, OSError) as exc:
             log.warning("settling %s left to the settle check: %s", game_id, exc.__class__.__name__)
 

@@ -152,7 +152,7 @@ class Follower:
                        before: list[int] | None, actor: int | None, scores: list[int], winners: list[int],
                        deadlines: Mapping[int, int]) -> None:
         """Publish one version's account events (exactly once: the script skips a version already published)."""
-        if status != "active":  # finished or aborted (settle_soon announces the end too; published once)
+        if status != "active":  # finished or aborted
             await self.c.settle_soon(game_id)
         events = version_events(game_id, seats, status, version, to_act, before, actor, scores, winners, deadlines)
         await publish(self.c.redis, self.c.keys, self.settings, game_id, version, to_act, events)

@@ -195,7 +195,7 @@ async def submit_answer(
         raise
     c.metrics.actions.labels("replayed" if r.replayed else "accepted").inc()
     if r.status == "finished":
-        await c.settle_soon(game_id)  # the move is accepted whatever happens here
+        await c.settle_soon(game_id, announce=True)  # the move is accepted whatever happens here
     return b'{"version":%d,"events":[%s],"status":%s,"to_act":[%s],"replayed":%s}' % (
         r.version, ",".join(r.events_json).encode(), json.dumps(r.status).encode(),
         ",".join(map(str, r.to_act)).encode(), b"true" if r.replayed else b"false",
@@ -228,7 +228,7 @@ async def submit_action(
 async def resign(game_id: str, token: SeatToken, c: Ctx, seat: SeatChoice = None) -> Version:
     acting = await acting_seat(c, _game_id(game_id), token, seat)
     version = await c.gamestate.resign(game_id, acting.token)
-    await c.settle_soon(game_id)  # a 2-player resignation ends the game: announced at once
+    await c.settle_soon(game_id, announce=True)  # a 2-player resignation ends the game: announced at once
     return Version(version=version)
 
 
@@ -242,7 +242,7 @@ async def resign(game_id: str, token: SeatToken, c: Ctx, seat: SeatChoice = None
 async def abort(game_id: str, token: SeatToken, c: Ctx, seat: SeatChoice = None) -> Version:
     acting = await acting_seat(c, _game_id(game_id), token, seat)
     version = await c.gamestate.abort(game_id, acting.token)
-    await c.settle_soon(game_id)  # a rated game: nothing to settle, ever
+    await c.settle_soon(game_id, announce=True)  # a rated game: nothing to settle, ever; announced at once
     return Version(version=version)
 
 

@@ -93,8 +93,8 @@ async def my_games(player_id: CurrentPlayer, c: Ctx) -> MyGames:
             if exc.code.name == "NOT_FOUND":
                 return None
             raise
-        if g.status != "active":
-            await c.settle_soon(g.game_id, g)  # announced and listed as ended now, if nobody did yet
+        if g.status != "active" and h.ended is None:
+            await c.settle_soon(g.game_id, g, announce=True)  # announced and listed as ended now (#37)
         mine = [s for s in h.seats if s in g.to_act] if g.status == "active" else []
         seat = mine[0] if mine else h.seats[0]
         ended = g.status == "finished"
