@@ -123,7 +123,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Decline a challenge sent to me */
+        /**
+         * Decline a challenge sent to me
+         * @description Optional body `{"reason": ...}` (default `generic`): kept with the challenge (`reason` in `GET /v1/challenges/{id}`) and sent to both players in the `challenge_closed` event.
+         */
         post: operations["declineChallenge"];
         delete?: never;
         options?: never;
@@ -146,7 +149,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game (with a player's API key)
-         * @description Bearer: a player's API key (`POST /v1/players`). The player owns the game, and it counts against the player's quotas: active games at once, bot seats across them, creations per hour (429 `quota_exceeded` names the one reached). The answer holds each human seat's token, shown only here.
+         * @description Bearer: a player's API key (`POST /v1/players`). The player owns the game, and it counts against the player's quotas: active games at once, bot seats across them, creations per hour (429 `quota_exceeded` names the one reached). The account holds every human seat (or those of `account_seats`): its API key acts for them on every seat route (`?seat=N` chooses where it holds several), and the game is on its account stream (`game_start`) and in `GET /v1/players/me/games` at once. The answer holds each human seat's token, shown only here: for guests or to delegate one seat.
          */
         post: operations["createGame"];
         delete?: never;
@@ -398,8 +401,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * My ongoing games, the ones where it is my turn first
-         * @description Games an account holds a seat in through a challenge or a matchmaking ticket, while they are active (finished ones: `GET /v1/players/{id}/games`). Each is read live from the game-state service.
+         * My games: the active ones (my turn first), then those ended in the last day
+         * @description Every game the account holds a seat in, however it began (created with `POST /v1/games`, a challenge, matchmaking), listed from the moment it is created (read your writes). Each is read live from the game-state service, so a game that just ended is listed as `finished` (or `aborted`) at once; ended games stay listed for 24 hours (older ones: `GET /v1/players/{id}/games`).
          */
         get: operations["myGames"];
         put?: never;
@@ -491,6 +494,7 @@ export interface components {
         /** AccountChallengeClosedEvent */
         AccountChallengeClosedEvent: {
             challenge_id: string;
+            reason?: ("generic" | "later" | "too_fast" | "too_slow" | "time_control" | "rated" | "casual" | "variant" | "no_bot" | "only_bot") | null;
             /** @enum {unknown} */
             status: "accepted" | "declined" | "cancelled" | "expired";
         };
@@ -543,6 +547,7 @@ export interface components {
             game: string;
             game_id: string;
             note?: string;
+            ongoing?: boolean;
             seat: number;
             ticket_id?: string;
             token: string | null;
@@ -2548,6 +2553,11 @@ export interface components {
             /** Rated */
             rated: boolean;
             /**
+             * Reason
+             * @description Why a declined challenge was declined
+             */
+            reason?: ("generic" | "later" | "too_fast" | "too_slow" | "time_control" | "rated" | "casual" | "variant" | "no_bot" | "only_bot") | null;
+            /**
              * Status
              * @enum {string}
              */
@@ -2589,6 +2599,11 @@ export interface components {
         /** CreateGame */
         CreateGame: {
             /**
+             * Account Seats
+             * @description The human seats the creating account holds: its API key acts for them (with `?seat=N` where it holds several), and the game is on its account stream and in `GET /v1/players/me/games`. None: every human seat; []: none (each seat is played with its token alone, e.g. handed to guests).
+             */
+            account_seats?: number[] | null;
+            /**
              * Bots
              * @description seat (as a string) -> bot level
              */
@@ -2622,6 +2637,16 @@ export interface components {
             game_id: string;
             /** Seats */
             seats: components["schemas"]["Seat"][];
+        };
+        /** Decline */
+        Decline: {
+            /**
+             * Reason
+             * @description Why: shown to the challenger in `GET /v1/challenges/{id}` and the `challenge_closed` event of its account stream
+             * @default generic
+             * @enum {string}
+             */
+            reason: "generic" | "later" | "too_fast" | "too_slow" | "time_control" | "rated" | "casual" | "variant" | "no_bot" | "only_bot";
         };
         /**
          * ErrorBody
@@ -2954,22 +2979,48 @@ export interface components {
             game: string;
             /** Game Id */
             game_id: string;
-            /** My Turn */
+            /**
+             * My Turn
+             * @description One of my seats has a decision to make
+             */
             my_turn: boolean;
-            /** Seat */
+            /**
+             * Scores
+             * @description Once finished; null while active and for an aborted game
+             */
+            scores?: number[] | null;
+            /**
+             * Seat
+             * @description My seat (where I hold several: the first one to act, else the lowest)
+             */
             seat: number;
+            /**
+             * Seats
+             * @description Every seat I hold in this game (several in a hot-seat game)
+             */
+            seats: number[];
             /** Since Ms */
             since_ms: number;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "active" | "finished" | "aborted";
             /** To Act */
             to_act: number[];
             /** Version */
             version: number;
+            /**
+             * Winners
+             * @description Once finished; null while active and for an aborted game
+             */
+            winners?: number[] | null;
         };
         /** MyGames */
         MyGames: {
             /**
              * Games
-             * @description Ongoing games, the ones where it is my turn first
+             * @description Active games first, the ones where it is my turn first; then the games that ended in the last 24 hours, newest first
              */
             games: components["schemas"]["MyGame"][];
         };
@@ -4096,7 +4147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4216,7 +4267,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4368,7 +4419,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4505,7 +4556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4639,7 +4690,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4772,7 +4823,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4905,7 +4956,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5025,7 +5076,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5072,7 +5123,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Decline"] | null;
+            };
+        };
         responses: {
             /** @description Successful Response */
             200: {
@@ -5158,7 +5213,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5301,7 +5356,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5447,7 +5502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5487,7 +5542,10 @@ export interface operations {
     };
     getGame: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description With an API key whose account holds several seats of this game (hot-seat): the seat to act for. Without it the account's only seat (422 `seat_ambiguous` if it holds several); ignored with a seat token. */
+                seat?: number | null;
+            };
             header?: never;
             path: {
                 game_id: string;
@@ -5920,7 +5978,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5960,7 +6018,10 @@ export interface operations {
     };
     abort: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description With an API key whose account holds several seats of this game (hot-seat): the seat to act for. Without it the account's only seat (422 `seat_ambiguous` if it holds several); ignored with a seat token. */
+                seat?: number | null;
+            };
             header?: never;
             path: {
                 game_id: string;
@@ -6038,7 +6099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6078,7 +6139,10 @@ export interface operations {
     };
     legalActions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description With an API key whose account holds several seats of this game (hot-seat): the seat to act for. Without it the account's only seat (422 `seat_ambiguous` if it holds several); ignored with a seat token. */
+                seat?: number | null;
+            };
             header?: never;
             path: {
                 game_id: string;
@@ -6179,7 +6243,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6219,7 +6283,10 @@ export interface operations {
     };
     submitAction: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description With an API key whose account holds several seats of this game (hot-seat): the seat to act for. Without it the account's only seat (422 `seat_ambiguous` if it holds several); ignored with a seat token. */
+                seat?: number | null;
+            };
             header?: {
                 /** @description Retries replay the first outcome */
                 "Idempotency-Key"?: string | null;
@@ -6328,7 +6395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6371,6 +6438,8 @@ export interface operations {
             query?: {
                 /** @description Send the versions after this one */
                 after?: number | null;
+                /** @description With an API key whose account holds several seats of this game (hot-seat): the seat to act for. Without it the account's only seat (422 `seat_ambiguous` if it holds several); ignored with a seat token. */
+                seat?: number | null;
             };
             header?: {
                 "Last-Event-ID"?: string | null;
@@ -6454,7 +6523,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6599,7 +6668,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6639,7 +6708,10 @@ export interface operations {
     };
     resign: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description With an API key whose account holds several seats of this game (hot-seat): the seat to act for. Without it the account's only seat (422 `seat_ambiguous` if it holds several); ignored with a seat token. */
+                seat?: number | null;
+            };
             header?: never;
             path: {
                 game_id: string;
@@ -6717,7 +6789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6757,7 +6829,10 @@ export interface operations {
     };
     rotateToken: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description With an API key whose account holds several seats of this game (hot-seat): the seat to act for. Without it the account's only seat (422 `seat_ambiguous` if it holds several); ignored with a seat token. */
+                seat?: number | null;
+            };
             header?: never;
             path: {
                 game_id: string;
@@ -6835,7 +6910,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6968,7 +7043,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7102,7 +7177,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7233,7 +7308,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7364,7 +7439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7491,7 +7566,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7618,7 +7693,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7658,7 +7733,10 @@ export interface operations {
     };
     accountEvents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Send the kept history first (default: start now, announcing the ongoing games); ignored with Last-Event-ID */
+                replay?: boolean;
+            };
             header?: {
                 "Last-Event-ID"?: string | null;
             };
@@ -7667,7 +7745,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/event-stream, one event per entry, `id` = its stream id (resume with `Last-Event-ID`; without it the kept history is sent first: the last `GATEWAY_ACCOUNT_EVENTS_MAXLEN` entries of at most `GATEWAY_ACCOUNT_EVENTS_KEEP_S`). Events: `challenge` `{challenge}`; `challenge_closed` `{challenge_id, status}`; `game_start` `{game_id, game, seat, challenge_id, token, token_delivered}` (the challenger's seat token is in the first delivery only, then `token` is null); `your_turn` `{game_id, seat, version, deadline}` (only to the seat's owner); `game_end` `{game_id, seat, status, scores, winners}`. A stream whose API key stops working sends an `error` event and closes. */
+            /** @description text/event-stream, one event per entry, `id` = its stream id. A new connection starts now: it first sends a `game_start` (with `ongoing` true) for every active game the account holds a seat in, as Lichess's `gameStart`, then what happens from then on. `replay=true` sends the kept history instead (the last `GATEWAY_ACCOUNT_EVENTS_MAXLEN` entries of at most `GATEWAY_ACCOUNT_EVENTS_KEEP_S`); `Last-Event-ID` resumes after the entry it names. Events: `challenge` `{challenge}`; `challenge_closed` `{challenge_id, status, reason}`; `game_start` `{game_id, game, seat, challenge_id | ticket_id, token, token_delivered, ongoing}` (the account's API key acts for the seat; a challenger's seat token is in the first delivery only, then `token` is null); `your_turn` `{game_id, seat, version, deadline}` (only to the seat's owner); `game_end` `{game_id, seat, status, scores, winners}`. A stream whose API key stops working sends an `error` event and closes. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7740,7 +7818,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7869,7 +7947,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7986,7 +8064,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8102,7 +8180,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8230,7 +8308,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8385,7 +8463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
