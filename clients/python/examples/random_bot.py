@@ -1,23 +1,12 @@
 """A bot that plays rated matchmaking games with random legal moves, using only skyboard-client.
 
 SKYBOARD_URL (http://127.0.0.1:8000), SKYBOARD_API_KEY (none: registers a bot account), GAME, PLAYERS, GAMES.
+The API key plays the seats; a new account stream starts now, first announcing the ongoing games (`game_start`).
 """
 import os
 import random
 
 from skyboard_client import Client, StaleVersion
-
-
-def play(sky: Client, game_id: str, rng: random.Random) -> None:
-    """Play one decision if the seat has one (no token: the API key acts for the account's seat). An event is a
-    hint: play what is legal now; if another seat moved first (a sealed choice both answer), the version moved on
-    while this seat still decides: read again and retry."""
-    while (legal := sky.legal_actions(game_id)).actions:
-        try:
-            sky.submit(game_id, None, rng.choice(legal.actions), legal.version)
-            return
-        except StaleVersion:
-            continue
 
 
 def main() -> None:
@@ -30,15 +19,18 @@ def main() -> None:
         ticket = sky.wait_for_match(sky.seek(env("GAME", "opensky"), int(env("PLAYERS", "2"))).ticket_id)
         game_id = ticket.game_id
         print("matched", game_id, "seat", ticket.seat, flush=True)
-        # the API key plays the seat: no seat token to keep. A new stream starts now and first announces the
-        # ongoing games (`game_start`); later ones resume after the last event seen, so nothing is missed
         for event in sky.account_events(last_id):  # resumes by itself if the connection drops
             last_id = event.id
-            if event.game_id != game_id:
-                continue
-            if event.type in ("game_start", "your_turn"):
-                play(sky, game_id, rng)
-            elif event.type == "game_end":
+            if event.game_id == game_id and event.type in ("game_start", "your_turn"):
+                # a hint: play what is legal now; if another seat moved first (a sealed choice both answer), the
+                # version moved on while this seat still decides: read again and retry
+                while (legal := sky.legal_actions(game_id)).actions:
+                    try:
+                        sky.submit(game_id, None, rng.choice(legal.actions), legal.version)
+                        break
+                    except StaleVersion:
+                        continue
+            elif event.game_id == game_id and event.type == "game_end":
                 print("game over: scores", event.data["scores"], "winners", event.data["winners"], flush=True)
                 break
     print("ratings", {g: round(r.ordinal, 2) for g, r in sky.me().ratings.items()}, flush=True)

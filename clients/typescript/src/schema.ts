@@ -6292,13 +6292,19 @@ export interface operations {
                      *           "game_id": "Xy3kP0qLr8sT2uVw",
                      *           "game": "opensky",
                      *           "seat": 1,
+                     *           "seats": [
+                     *             1
+                     *           ],
+                     *           "status": "active",
                      *           "my_turn": true,
                      *           "version": 12,
                      *           "to_act": [
                      *             1
                      *           ],
                      *           "deadline": 1767225660000,
-                     *           "since_ms": 1767225600000
+                     *           "since_ms": 1767225600000,
+                     *           "scores": null,
+                     *           "winners": null
                      *         }
                      *       ]
                      *     }
@@ -7602,6 +7608,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "too_fast"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Decline"] | null;
             };
         };
@@ -7629,7 +7640,8 @@ export interface operations {
                      *       "created_ms": 1767225600000,
                      *       "expires_at": 1767312000000,
                      *       "game_id": null,
-                     *       "direction": "incoming"
+                     *       "direction": "incoming",
+                     *       "reason": "too_fast"
                      *     }
                      */
                     "application/json": components["schemas"]["ChallengeOut"];

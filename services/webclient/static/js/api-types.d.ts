@@ -5125,6 +5125,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "too_fast"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Decline"] | null;
             };
         };
@@ -5150,6 +5155,7 @@ export interface operations {
                      *       },
                      *       "players": 2,
                      *       "rated": true,
+                     *       "reason": "too_fast",
                      *       "status": "declined",
                      *       "time_control": null,
                      *       "to": "9a8b7c6d5e4f40312a1b2c3d4e5f6a7b"
@@ -7879,12 +7885,18 @@ export interface operations {
                      *           "game": "opensky",
                      *           "game_id": "Xy3kP0qLr8sT2uVw",
                      *           "my_turn": true,
+                     *           "scores": null,
                      *           "seat": 1,
+                     *           "seats": [
+                     *             1
+                     *           ],
                      *           "since_ms": 1767225600000,
+                     *           "status": "active",
                      *           "to_act": [
                      *             1
                      *           ],
-                     *           "version": 12
+                     *           "version": 12,
+                     *           "winners": null
                      *         }
                      *       ]
                      *     }
