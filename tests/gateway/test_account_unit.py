@@ -101,6 +101,10 @@ def test_one_held_seat_is_inferred_and_other_accounts_hold_none(gw) -> None:
         r = c.post(f"/v1/games/{gid}/resign", headers=auth(key))
         assert r.status_code == 200, r.text
         assert c.get(f"/v1/games/{gid}").json()["seats"][1]["status"] == "resigned"
+        # the resigned seat's token is revoked: the key reads as a spectator instead of failing
+        after = c.get(f"/v1/games/{gid}", headers=auth(key))
+        assert after.status_code == 200 and after.json()["seat"] is None, after.text
+        assert_error(c.get(f"/v1/games/{gid}/actions", headers=auth(key)), 401)
 
 
 def test_kept_seat_tokens_are_sealed_at_rest(gw, rdb: redis.Redis) -> None:

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import grpc
+
 from services.accounts import seats
+from services.gamestate.client import GameServiceError, GameState
 from services.gateway.context import Context
 from services.gateway.domain.api_keys import HUMAN_KEY_PREFIX
 from services.gateway.http.errors import ApiError
@@ -73,6 +76,19 @@ async def viewer_token(c: Context, game_id: str, bearer: str | None, seat: int |
         return bearer
     found = await account_seat(c, game_id, bearer, seat)
     return found.token if found is not None else None
+
+
+async def read_game(c: Context, game_id: str, bearer: str | None, seat: int | None = None) -> tuple[GameState,
+                                                                                                  str | None]:
+    """(the game as the caller may see it, the credential that read it): an API key whose seat no longer takes its
+    token (resigned, or an ended game's tokens expired) reads as a spectator rather than failing."""
+    viewer = await viewer_token(c, game_id, bearer, seat)
+    try:
+        return await c.gamestate.get_game(game_id, viewer), viewer
+    except GameServiceError as exc:
+        if viewer is None or viewer == bearer or exc.code != grpc.StatusCode.UNAUTHENTICATED:
+            raise
+    return await c.gamestate.get_game(game_id), None
 
 
 async def keep_rotated(c: Context, game_id: str, seat: int, token: str) -> None:

@@ -23,7 +23,7 @@ from services.gateway.auth import Bearer, SeatChoice, SeatToken
 from services.gateway.context import Context, Ctx
 from services.gateway.domain import clock_floor
 from services.gateway.domain.challenge_flow import seat_game
-from services.gateway.domain.seat_access import acting_seat, keep_rotated, viewer_token
+from services.gateway.domain.seat_access import acting_seat, keep_rotated, read_game
 from services.gateway.http.digits import ascii_int
 from services.gateway.http.errors import ERROR_RESPONSES, ApiError, service_error
 from services.gateway.http.streams import open_stream
@@ -139,7 +139,7 @@ async def list_games(
 
 @router.get("/games/{game_id}", response_model=GameOut, summary="A game as a seat (Bearer) or a spectator sees it")
 async def get_game(game_id: str, token: Bearer, c: Ctx, seat: SeatChoice = None) -> GameOut:
-    g = await c.gamestate.get_game(_game_id(game_id), await viewer_token(c, game_id, token, seat))
+    g, _viewer = await read_game(c, _game_id(game_id), token, seat)
     if g.status != "active":
         await c.settle_soon(g.game_id, g)
     seats = [SeatOut(seat=s["seat"], kind=s["kind"], status=s["status"], bot_level=s["bot_level"],
@@ -300,8 +300,7 @@ async def game_events(
     seat: SeatChoice = None,
 ) -> EventSourceResponse:
     start = _resume_from(after, last_event_id)
-    viewer = await viewer_token(c, _game_id(game_id), token, seat)
-    g = await c.gamestate.get_game(game_id, viewer)  # a bad token or unknown game: an error, no stream
+    g, viewer = await read_game(c, _game_id(game_id), token, seat)  # a bad token or unknown game: an error
     slot = open_stream(c.streams, request, token)  # 429 beyond GATEWAY_STREAM_LIMIT_IP / _TOKEN
     if g.status != "active" and start is not None and start >= g.version:
         events = _ended(c, g, slot)  # nothing after the last version: the terminal event, not an empty body (#37)
