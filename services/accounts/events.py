@@ -93,13 +93,17 @@ class AccountEvents:
         entries = await self.redis.xrevrange(self.keys.account_events(player_id), count=1)
         return _text(entries[0][0]) if entries else "0-0"
 
+    async def take_handoff(self, player_id: str, game_id: str) -> str | None:
+        """The seat token waiting for the account's `game_start` of `game_id`, taken (None if none waits)."""
+        sealed = await self.redis.getdel(self.keys.handoff(player_id, game_id))
+        return unseal(self.secret, _handoff_ad(player_id, game_id), _text(sealed)) if sealed else None
+
     async def deliver(self, player_id: str, kind: str, data: dict) -> dict:
         """The event as sent: a `game_start` gets its seat token if this is the delivery that takes it."""
         if kind != "game_start" or not data.get("token_pending"):
             return data
         out = {k: v for k, v in data.items() if k != "token_pending"}
-        sealed = await self.redis.getdel(self.keys.handoff(player_id, data["game_id"]))
-        token = unseal(self.secret, _handoff_ad(player_id, data["game_id"]), _text(sealed)) if sealed else None
+        token = await self.take_handoff(player_id, data["game_id"])
         out["token"] = token
         out["token_delivered"] = True
         if token is None:

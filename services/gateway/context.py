@@ -24,6 +24,7 @@ from services.gateway.domain.address_quota import AddressQuota
 from services.gateway.domain.api_keys import Accounts
 from services.gateway.domain.challenges import Challenges
 from services.gateway.domain.players import Players
+from services.gateway.domain.turn_events import announce_end
 from services.gateway.http.errors import ApiError
 from services.gateway.metrics import GatewayMetrics
 from services.gateway.settings import GatewaySettings
@@ -100,12 +101,17 @@ class Context:
         if await self.ratings.is_rated(game.game_id) and await self.ratings.conclude(game):
             self.metrics.matches.inc()
 
-    async def settle_soon(self, game_id: str, game: GameState | None = None) -> None:
-        """Settle an ended game's ratings now if storage answers; else leave it to the matchmaker's settle check
-        (`GATEWAY_MM_SETTLE_CHECK_S`). Called after something that already succeeded (an accepted move, a read):
-        a storage hiccup here must not turn that success into an error."""
+    async def settle_soon(self, game_id: str, game: GameState | None = None, announce: bool = False) -> None:
+        """Settle an ended game's ratings now if storage answers, and with `announce` (the gateway just ended it)
+        announce its end to the accounts seated in it (`turn_events.announce_end`); else leave it to the
+        matchmaker's settle check (`GATEWAY_MM_SETTLE_CHECK_S`) and the turn follower. Called after something that
+        already succeeded (an accepted move, a read): a storage hiccup here must not turn that success into an
+        error."""
         try:
-            await self.settle_if_rated(game if game is not None else await self.gamestate.get_game(game_id))
+            g = game if game is not None else await self.gamestate.get_game(game_id)
+            await self.settle_if_rated(g)
+            if announce:  # read your writes (#37); not on every read of an ended game: that costs Redis calls
+                await announce_end(self.redis, self.keys, self.settings, g)
         except (GameServiceError, RedisError, SQLAlchemyError, OSError) as exc:
             log.warning("settling %s left to the settle check: %s", game_id, exc.__class__.__name__)
 

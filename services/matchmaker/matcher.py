@@ -151,22 +151,25 @@ class Matcher:
 
     async def _announce(self, placed: list[tuple[_Seating, str, dict[str, Placement]]], recorded: list[bool]) -> None:
         """List the matched games among the players' ongoing games, have their turns followed and put a
-        `game_start` on each player's account stream (its token stays with the ticket's poll)."""
+        `game_start` on each player's account stream: the account's API key acts for the seat (its token is kept sealed
+        with the account, `accounts.seats`), and the ticket's next poll still hands the token out once."""
         keys, s = self.store.keys, self.settings
         events = AccountEvents(self.store.redis, keys, s.service_secret or "", s.account_events_maxlen,
                                s.account_events_keep_s)
         tx = SlotTransactions(self.store.redis)  # one MULTI; on a cluster one per account and followed bucket
-        for (seating, game_id, _p), ok in zip(placed, recorded):
+        for (seating, game_id, placements), ok in zip(placed, recorded):
             if not ok:
                 continue
             game = seating.group.tickets[0].game
             seats = {seating.human_seats[t.ticket_id]: t.player_id for t in seating.group.tickets}
-            register_on(tx, keys, s.account_events_keep_s, game_id, game, seats)
+            tokens = {seat: token for _g, seat, token in placements.values() if token}
+            register_on(tx, keys, s.account_events_keep_s, game_id, game, seats, tokens, s.service_secret or "")
             for t in seating.group.tickets:
                 events.add_to(tx.on(keys.account_tag(t.player_id)), t.player_id, "game_start", {
                     "game_id": game_id, "game": game, "seat": seating.human_seats[t.ticket_id],
                     "ticket_id": t.ticket_id, "token": None, "token_delivered": False,
-                    "note": "the seat token is handed out by the ticket's next poll"})
+                    "note": "play with your API key (it acts for this seat); the seat token, if you want one, is "
+                            "handed out by the ticket's next poll or by POST /v1/games/{id}/token"})
         await tx.execute()
 
     def _seat(self, group: Group) -> _Seating:

@@ -83,7 +83,10 @@ def test_players_get_an_api_key_and_a_public_profile(http: httpx.Client, rdb, ga
     created = r.json()
     profile = http.get(f"/v1/players/{created['player_id']}").json()
     assert profile == {"player_id": created["player_id"], "name": "Ada", "ratings": {}, "kind": "human"}
-    stored = {k: rdb.get(k) if rdb.type(k) == "string" else rdb.hgetall(k)
+    readers = {"string": rdb.get, "hash": rdb.hgetall, "stream": rdb.xrange, "set": rdb.smembers,
+               "zset": lambda k: rdb.zrange(k, 0, -1), "list": lambda k: rdb.lrange(k, 0, -1)}
+    # every kind of key: games created with an API key also put events on account streams (#37)
+    stored = {k: readers.get(rdb.type(k), lambda _k: None)(k)
               for k in rdb.scan_iter(match=f"{gateway.settings.key_prefix}*")}
     assert created["api_key"] not in repr(stored), "api keys are stored hashed"
     assert_error(http.get("/v1/players/0123456789abcdef0123456789abcdef"), 404)

@@ -23,7 +23,8 @@ def gw(make_gateway):
 
 
 def events(c: httpx.Client, key: str, until, last_id: str | None = None, timeout: float = 20) -> list[Sse]:
-    """The account stream's events (from `last_id`, else the kept history) until `until(events)` holds."""
+    """The account stream's events (from `last_id`, else the kept history: `replay=true`) until `until(events)`
+    holds."""
     headers = auth(key) | ({"Last-Event-ID": last_id} if last_id else {})
     deadline = time.monotonic() + timeout
 
@@ -32,7 +33,8 @@ def events(c: httpx.Client, key: str, until, last_id: str | None = None, timeout
             yield line
             assert time.monotonic() < deadline, f"the account stream did not say it within {timeout} s"
 
-    with c.stream("GET", "/v1/players/me/events", headers=headers, timeout=timeout) as r:
+    url = "/v1/players/me/events" + ("" if last_id else "?replay=true")
+    with c.stream("GET", url, headers=headers, timeout=timeout) as r:
         assert r.status_code == 200, r.read()
         return parse_sse(lines(r), until)
 
@@ -93,7 +95,7 @@ def test_a_pending_challenge_expires_and_both_players_hear_it(make_gateway) -> N
         cid = challenge(c, a, b_id)["challenge_id"]
         for key in (a, b):
             got = events(c, key, lambda es: any(e.event == "challenge_closed" for e in es))
-            assert got[-1].json() == {"challenge_id": cid, "status": "expired"}
+            assert got[-1].json() == {"challenge_id": cid, "status": "expired", "reason": None}
         assert_error(c.post(f"/v1/challenges/{cid}/accept", headers=auth(b)), 409, "challenge_expired")
         assert c.get(f"/v1/challenges/{cid}", headers=auth(a)).json()["status"] == "expired"
 
@@ -153,7 +155,8 @@ def test_an_accepted_rated_challenge_plays_through_both_account_streams(gw) -> N
             other_token = accepted["token"] if seat == a_seat else a_token
             assert all(other_token not in e.data for e in got)
             assert all(e.json().get("seat", seat) == seat for e in got if e.event in ("your_turn", "game_end"))
-        assert c.get("/v1/players/me/games", headers=auth(a)).json()["games"] == []
+        mine = c.get("/v1/players/me/games", headers=auth(a)).json()["games"]  # ended games listed as ended (#37)
+        assert [(g["game_id"], g["status"], g["my_turn"]) for g in mine] == [(game_id, "finished", False)]
         for pid in (a_id, b_id):  # rated: both ratings settled
             assert c.get(f"/v1/players/{pid}").json()["ratings"]["toybids"]["games"] == 1
         board = c.get("/v1/leaderboard/toybids", params={"limit": 500}).json()["entries"]  # the run shares SQL

@@ -13,7 +13,7 @@ from services.common.settings import Settings
 from services.gamestate.keys import Keys
 from services.gamestate.service import Registry
 from tests.gateway.conftest import Gateway, ServiceInstance, gateway_settings, new_prefix
-from tests.gateway.helpers import gateway_commands
+from tests.gateway.helpers import Sse, gateway_commands
 from tests.gateway.test_challenges import events
 from tests.service_secret import SERVICE_SECRET
 from tests.services import toygame
@@ -126,9 +126,11 @@ def _challenge_game(http: httpx.Client, key: dict[str, str], control: dict) -> t
                   headers={"Authorization": f"Bearer {to['api_key']}"})
     assert r.status_code == 200, r.text
     game_id, seat = r.json()["game_id"], r.json()["seat"]
-    starts = events(http, key["Authorization"].removeprefix("Bearer "),
-                    lambda es: any(e.event == "game_start" for e in es))
-    mine = next(e for e in starts if e.event == "game_start").json()
+    def start_of_game(e: Sse) -> bool:  # the account's other games (POST /v1/games) start on its stream too (#37)
+        return e.event == "game_start" and e.json()["game_id"] == game_id
+
+    starts = events(http, key["Authorization"].removeprefix("Bearer "), lambda es: any(map(start_of_game, es)))
+    mine = next(e for e in starts if start_of_game(e)).json()
     assert mine["game_id"] == game_id
     return game_id, {seat: r.json()["token"], mine["seat"]: mine["token"]}, to["player_id"]
 

@@ -130,7 +130,8 @@ def test_whole_games_validate_against_the_published_schemas(sdk_gateway, name: s
             assert sum(1 for e, _d in events if e == "state") == final["version"] + 1, label
         for key in keys:  # both account streams, from their start to the game's end
             account: list = []
-            checker.follow("/v1/players/me/events", "/v1/players/me/events", key, account, until="game_end")
+            checker.follow("/v1/players/me/events?replay=true", "/v1/players/me/events", key, account,
+                           until="game_end")
             assert {e for e, _d in account} >= {"challenge", "game_start", "your_turn", "game_end"}
             checker.call("GET", "/v1/players/me", 200, key)
             checker.call("GET", "/v1/players/me/games", 200, key)

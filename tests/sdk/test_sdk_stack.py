@@ -148,7 +148,7 @@ def test_challenges_through_the_account_stream(sdk_gateway) -> None:
             bob.accept(cancelled.challenge_id)
         made = ann.challenge(bob_id, "opensky", time_control={"kind": "realtime", "seconds_per_decision": 60},
                              rated=True)
-        incoming = next(e for e in bob.account_events() if e.type == "challenge"
+        incoming = next(e for e in bob.account_events(replay=True) if e.type == "challenge"
                         and e.data["challenge"]["challenge_id"] == made.challenge_id)
         assert incoming.data["challenge"]["to"] == bob_id
         assert [c.challenge_id for c in bob.challenges(status="pending")] == [made.challenge_id]

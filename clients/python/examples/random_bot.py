@@ -1,6 +1,7 @@
 """A bot that plays rated matchmaking games with random legal moves, using only skyboard-client.
 
 SKYBOARD_URL (http://127.0.0.1:8000), SKYBOARD_API_KEY (none: registers a bot account), GAME, PLAYERS, GAMES.
+The API key plays the seats; a new account stream starts now, first announcing the ongoing games (`game_start`).
 """
 import os
 import random
@@ -16,16 +17,16 @@ def main() -> None:
     rng, last_id = random.Random(), None
     for _ in range(int(env("GAMES", "1"))):
         ticket = sky.wait_for_match(sky.seek(env("GAME", "opensky"), int(env("PLAYERS", "2"))).ticket_id)
-        game_id, token = ticket.game_id, ticket.token
+        game_id = ticket.game_id
         print("matched", game_id, "seat", ticket.seat, flush=True)
         for event in sky.account_events(last_id):  # resumes by itself if the connection drops
             last_id = event.id
-            if event.game_id == game_id and event.type == "your_turn":
-                # the event is a hint: play what is legal now; if another seat moved first (a sealed choice
-                # both answer), the version moved on while this seat still decides: read again and retry
-                while (legal := sky.legal_actions(game_id, token)).actions:
+            if event.game_id == game_id and event.type in ("game_start", "your_turn"):
+                # a hint: play what is legal now; if another seat moved first (a sealed choice both answer), the
+                # version moved on while this seat still decides: read again and retry
+                while (legal := sky.legal_actions(game_id)).actions:
                     try:
-                        sky.submit(game_id, token, rng.choice(legal.actions), legal.version)
+                        sky.submit(game_id, None, rng.choice(legal.actions), legal.version)
                         break
                     except StaleVersion:
                         continue

@@ -174,10 +174,10 @@ def leaderboard(game: str, limit: int, offset: int) -> Call[m.Leaderboard]:
 
 def create_game(game: str, players: int, seed: int | None, options: Mapping[str, Any] | None,
                 bots: Mapping[int, str] | None, time_control: Any,
-                turn_seconds: float | None) -> Call[m.CreatedGame]:
+                turn_seconds: float | None, account_seats: list[int] | None = None) -> Call[m.CreatedGame]:
     body = _drop_none({"game": game, "players": players, "seed": seed, "options": dict(options or {}),
                        "bots": {str(k): v for k, v in (bots or {}).items()}, "time_control": time_control,
-                       "turn_seconds": turn_seconds})
+                       "turn_seconds": turn_seconds, "account_seats": account_seats})
     return Call("POST", "/v1/games", _model(m.CreatedGame), json=body, api_key=True)
 
 
@@ -187,32 +187,45 @@ def games(status: str | None, game: str | None, limit: int) -> Call[list[m.GameS
                 safe=True)
 
 
-def game(game_id: str, token: str | None) -> Call[m.Game]:
-    return Call("GET", f"/v1/games/{game_id}", _model(m.Game), bearer=token, safe=True)
+def _seat(seat: int | None) -> dict[str, Any] | None:
+    return {"seat": seat} if seat is not None else None
 
 
-def legal_actions(game_id: str, token: str) -> Call[m.LegalActions]:
-    return Call("GET", f"/v1/games/{game_id}/actions", _model(m.LegalActions), bearer=token, safe=True)
+def game(game_id: str, token: str | None, account: bool = False, seat: int | None = None) -> Call[m.Game]:
+    """With `account` (and no token): as the API key's account seat (a spectator's view if it holds none)."""
+    return Call("GET", f"/v1/games/{game_id}", _model(m.Game), bearer=token, api_key=account and token is None,
+                params=_seat(seat), safe=True)
 
 
-def submit(game_id: str, token: str, action: Mapping[str, Any], expected_version: int,
-           idempotency_key: str | None) -> Call[m.Submitted]:
+# The seat calls take a seat token, or None: the client's API key, which acts for the account's seat in the game
+# (`seat` chooses where the account holds several, a hot-seat game).
+
+def legal_actions(game_id: str, token: str | None, seat: int | None = None) -> Call[m.LegalActions]:
+    return Call("GET", f"/v1/games/{game_id}/actions", _model(m.LegalActions), bearer=token, api_key=token is None,
+                params=_seat(seat), safe=True)
+
+
+def submit(game_id: str, token: str | None, action: Mapping[str, Any], expected_version: int,
+           idempotency_key: str | None, seat: int | None = None) -> Call[m.Submitted]:
     key = idempotency_key or f"sdk-{uuid.uuid4().hex}"  # one key for this submission and all its retries
-    return Call("POST", f"/v1/games/{game_id}/actions", _model(m.Submitted), bearer=token,
-                json={"action": dict(action), "expected_version": expected_version},
+    return Call("POST", f"/v1/games/{game_id}/actions", _model(m.Submitted), bearer=token, api_key=token is None,
+                json={"action": dict(action), "expected_version": expected_version}, params=_seat(seat),
                 headers={"Idempotency-Key": key}, safe=True)
 
 
-def resign(game_id: str, token: str) -> Call[m.Version]:
-    return Call("POST", f"/v1/games/{game_id}/resign", _model(m.Version), bearer=token)
+def resign(game_id: str, token: str | None, seat: int | None = None) -> Call[m.Version]:
+    return Call("POST", f"/v1/games/{game_id}/resign", _model(m.Version), bearer=token, api_key=token is None,
+                params=_seat(seat))
 
 
-def abort(game_id: str, token: str) -> Call[m.Version]:
-    return Call("POST", f"/v1/games/{game_id}/abort", _model(m.Version), bearer=token)
+def abort(game_id: str, token: str | None, seat: int | None = None) -> Call[m.Version]:
+    return Call("POST", f"/v1/games/{game_id}/abort", _model(m.Version), bearer=token, api_key=token is None,
+                params=_seat(seat))
 
 
-def rotate_token(game_id: str, token: str) -> Call[m.NewToken]:
-    return Call("POST", f"/v1/games/{game_id}/token", _model(m.NewToken), bearer=token)
+def rotate_token(game_id: str, token: str | None, seat: int | None = None) -> Call[m.NewToken]:
+    return Call("POST", f"/v1/games/{game_id}/token", _model(m.NewToken), bearer=token, api_key=token is None,
+                params=_seat(seat))
 
 
 def log(game_id: str) -> Call[m.GameLog]:
@@ -254,8 +267,9 @@ def accept(challenge_id: str) -> Call[m.ChallengeAccepted]:
     return Call("POST", f"/v1/challenges/{challenge_id}/accept", _model(m.ChallengeAccepted), api_key=True)
 
 
-def decline(challenge_id: str) -> Call[m.Challenge]:
-    return Call("POST", f"/v1/challenges/{challenge_id}/decline", _model(m.Challenge), api_key=True)
+def decline(challenge_id: str, reason: str | None = None) -> Call[m.Challenge]:
+    return Call("POST", f"/v1/challenges/{challenge_id}/decline", _model(m.Challenge), api_key=True,
+                json={"reason": reason} if reason is not None else None)
 
 
 def cancel(challenge_id: str) -> Call[m.Challenge]:

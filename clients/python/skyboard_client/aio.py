@@ -151,46 +151,54 @@ class AsyncClient:
 
     async def create_game(self, game: str, players: int, *, seed: int | None = None, options: Json | None = None,
                           bots: Mapping[int, str] | None = None, time_control: m.TimeControl | Json | None = None,
-                          turn_seconds: float | None = None) -> m.CreatedGame:
-        return await self._run(api.create_game(game, players, seed, options, bots, time_control, turn_seconds))
+                          turn_seconds: float | None = None,
+                    account_seats: list[int] | None = None) -> m.CreatedGame:
+        return await self._run(api.create_game(game, players, seed, options, bots, time_control, turn_seconds,
+                                       account_seats))
 
     async def games(self, *, status: str | None = None, game: str | None = None,
                     limit: int = 50) -> list[m.GameSummary]:
         return await self._run(api.games(status, game, limit))
 
-    async def game(self, game_id: str, token: str | None = None) -> m.Game:
-        return await self._run(api.game(game_id, token))
+    async def game(self, game_id: str, token: str | None = None, *, account: bool = False,
+                   seat: int | None = None) -> m.Game:
+        return await self._run(api.game(game_id, token, account, seat))
 
-    async def legal_actions(self, game_id: str, token: str) -> m.LegalActions:
-        return await self._run(api.legal_actions(game_id, token))
+    async def legal_actions(self, game_id: str, token: str | None = None, *, seat: int | None = None) -> m.LegalActions:
+        return await self._run(api.legal_actions(game_id, token, seat))
 
-    async def submit(self, game_id: str, token: str, action: Json, expected_version: int, *,
-                     idempotency_key: str | None = None) -> m.Submitted:
+    async def submit(self, game_id: str, token: str | None, action: Json, expected_version: int, *,
+                     idempotency_key: str | None = None, seat: int | None = None) -> m.Submitted:
         """See `Client.submit`: one `Idempotency-Key` per submission, kept across its retries."""
-        return await self._run(api.submit(game_id, token, action, expected_version, idempotency_key))
+        return await self._run(api.submit(game_id, token, action, expected_version, idempotency_key, seat))
 
-    async def resign(self, game_id: str, token: str) -> m.Version:
-        return await self._run(api.resign(game_id, token))
+    async def resign(self, game_id: str, token: str | None = None, *, seat: int | None = None) -> m.Version:
+        return await self._run(api.resign(game_id, token, seat))
 
-    async def abort(self, game_id: str, token: str) -> m.Version:
-        return await self._run(api.abort(game_id, token))
+    async def abort(self, game_id: str, token: str | None = None, *, seat: int | None = None) -> m.Version:
+        return await self._run(api.abort(game_id, token, seat))
 
-    async def rotate_token(self, game_id: str, token: str) -> str:
-        return (await self._run(api.rotate_token(game_id, token))).token
+    async def rotate_token(self, game_id: str, token: str | None = None, *, seat: int | None = None) -> str:
+        return (await self._run(api.rotate_token(game_id, token, seat))).token
 
     async def log(self, game_id: str) -> m.GameLog:
         return await self._run(api.log(game_id))
 
-    def events(self, game_id: str, token: str | None = None, *, after: int | None = None
+    def events(self, game_id: str, token: str | None = None, *, after: int | None = None, account: bool = False,
+               seat: int | None = None
                ) -> AsyncIterator[m.GameEvent]:
         """See `Client.events`."""
-        return self._follow(f"/v1/games/{game_id}/events", token, GameResume(after))
+        bearer = self.api_key if account and token is None else token
+        path = f"/v1/games/{game_id}/events" + (f"?seat={seat}" if seat is not None else "")
+        return self._follow(path, bearer, GameResume(after))
 
-    def account_events(self, last_event_id: str | None = None) -> AsyncIterator[m.AccountEvent]:
+    def account_events(self, last_event_id: str | None = None, *,
+                       replay: bool = False) -> AsyncIterator[m.AccountEvent]:
         """See `Client.account_events`."""
         if not self.api_key:
             raise SkyboardError(401, "unauthenticated", "the account stream needs an API key")
-        return self._follow("/v1/players/me/events", self.api_key, AccountResume(last_event_id))
+        path = "/v1/players/me/events" + ("?replay=true" if replay else "")
+        return self._follow(path, self.api_key, AccountResume(last_event_id))
 
     # ------------------------------------------------------------------------------------------ matchmaking
 
@@ -232,8 +240,8 @@ class AsyncClient:
     async def accept(self, challenge_id: str) -> m.ChallengeAccepted:
         return await self._run(api.accept(challenge_id))
 
-    async def decline(self, challenge_id: str) -> m.Challenge:
-        return await self._run(api.decline(challenge_id))
+    async def decline(self, challenge_id: str, reason: str | None = None) -> m.Challenge:
+        return await self._run(api.decline(challenge_id, reason))
 
     async def cancel(self, challenge_id: str) -> m.Challenge:
         return await self._run(api.cancel(challenge_id))

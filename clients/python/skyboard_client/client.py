@@ -155,57 +155,71 @@ class Client:
 
     def create_game(self, game: str, players: int, *, seed: int | None = None, options: Json | None = None,
                     bots: Mapping[int, str] | None = None, time_control: m.TimeControl | Json | None = None,
-                    turn_seconds: float | None = None) -> m.CreatedGame:
-        """A game owned by this account; `bots` maps seats to bot levels. Keep the seat tokens of the answer."""
-        return self._run(api.create_game(game, players, seed, options, bots, time_control, turn_seconds))
+                    turn_seconds: float | None = None,
+                    account_seats: list[int] | None = None) -> m.CreatedGame:
+        """A game owned by this account; `bots` maps seats to bot levels. The account holds every human seat (or
+        those of `account_seats`): this client's API key plays them (pass no token); the answer's seat tokens are
+        for guests or to delegate one seat."""
+        return self._run(api.create_game(game, players, seed, options, bots, time_control, turn_seconds,
+                                       account_seats))
 
     def games(self, *, status: str | None = None, game: str | None = None, limit: int = 50) -> list[m.GameSummary]:
         """Games by status ("active", "finished", "aborted") and title, newest first (to pick one to watch)."""
         return self._run(api.games(status, game, limit))
 
-    def game(self, game_id: str, token: str | None = None) -> m.Game:
-        """The game as `token`'s seat sees it (None: as a spectator)."""
-        return self._run(api.game(game_id, token))
+    def game(self, game_id: str, token: str | None = None, *, account: bool = False,
+             seat: int | None = None) -> m.Game:
+        """The game as `token`'s seat sees it (None: as a spectator; `account=True`: as the API key's seat)."""
+        return self._run(api.game(game_id, token, account, seat))
 
-    def legal_actions(self, game_id: str, token: str) -> m.LegalActions:
-        """The seat's legal actions now (empty when it need not act) and the version they belong to."""
-        return self._run(api.legal_actions(game_id, token))
+    def legal_actions(self, game_id: str, token: str | None = None, *, seat: int | None = None) -> m.LegalActions:
+        """The seat's legal actions now (empty when it need not act) and the version they belong to. Every seat call
+        takes a seat token, or None: this client's API key, acting for its account's seat in the game (`seat`
+        chooses where the account holds several)."""
+        return self._run(api.legal_actions(game_id, token, seat))
 
-    def submit(self, game_id: str, token: str, action: Json, expected_version: int, *,
-               idempotency_key: str | None = None) -> m.Submitted:
+    def submit(self, game_id: str, token: str | None, action: Json, expected_version: int, *,
+               idempotency_key: str | None = None, seat: int | None = None) -> m.Submitted:
         """Play `action` at `expected_version`. An `Idempotency-Key` is made when none is given and kept across
         this call's retries, so a retried submission is applied once (`replayed` tells). Raises `StaleVersion`
         (with `current_version`) when the game moved on, `IllegalAction` (with `rule`) when the rules refuse."""
-        return self._run(api.submit(game_id, token, action, expected_version, idempotency_key))
+        return self._run(api.submit(game_id, token, action, expected_version, idempotency_key, seat))
 
-    def resign(self, game_id: str, token: str) -> m.Version:
+    def resign(self, game_id: str, token: str | None = None, *, seat: int | None = None) -> m.Version:
         """Resign the seat: a bot plays it out and the token is revoked; a rated game ranks you last."""
-        return self._run(api.resign(game_id, token))
+        return self._run(api.resign(game_id, token, seat))
 
-    def abort(self, game_id: str, token: str) -> m.Version:
+    def abort(self, game_id: str, token: str | None = None, *, seat: int | None = None) -> m.Version:
         """End the game unrated, allowed until every human seat has decided once (else `Conflict`)."""
-        return self._run(api.abort(game_id, token))
+        return self._run(api.abort(game_id, token, seat))
 
-    def rotate_token(self, game_id: str, token: str) -> str:
+    def rotate_token(self, game_id: str, token: str | None = None, *, seat: int | None = None) -> str:
         """A new seat token; the old one is revoked and its streams end."""
-        return self._run(api.rotate_token(game_id, token)).token
+        return self._run(api.rotate_token(game_id, token, seat)).token
 
     def log(self, game_id: str) -> m.GameLog:
         """Seed and action log of an ended game."""
         return self._run(api.log(game_id))
 
-    def events(self, game_id: str, token: str | None = None, *, after: int | None = None) -> Iterator[m.GameEvent]:
+    def events(self, game_id: str, token: str | None = None, *, after: int | None = None, account: bool = False,
+               seat: int | None = None) -> Iterator[m.GameEvent]:
         """Follow the game's events (redacted for `token`'s seat; None: a spectator's) from the version after
         `after` (None: from creation) until its `end` event, reconnecting with `Last-Event-ID` when the
-        connection drops; raises `Unauthenticated` once the token is revoked."""
-        return self._follow(f"/v1/games/{game_id}/events", token, GameResume(after))
+        connection drops; raises `Unauthenticated` once the token is revoked. `account=True`: as the API key's
+        seat. Asked after the last version of an ended game, it yields that `end` event and stops."""
+        bearer = self.api_key if account and token is None else token
+        path = f"/v1/games/{game_id}/events" + (f"?seat={seat}" if seat is not None else "")
+        return self._follow(path, bearer, GameResume(after))
 
-    def account_events(self, last_event_id: str | None = None) -> Iterator[m.AccountEvent]:
+    def account_events(self, last_event_id: str | None = None, *, replay: bool = False) -> Iterator[m.AccountEvent]:
         """Follow the account stream (`challenge`, `challenge_closed`, `game_start`, `your_turn`, `game_end`)
-        forever, resuming after `last_event_id` (None: the kept history first) and on every reconnect."""
+        forever, resuming after `last_event_id` and on every reconnect. A new stream starts now: it opens with a
+        `game_start` (`ongoing` true) per active game of the account; `replay=True` sends the kept history
+        first instead."""
         if not self.api_key:
             raise SkyboardError(401, "unauthenticated", "the account stream needs an API key")
-        return self._follow("/v1/players/me/events", self.api_key, AccountResume(last_event_id))
+        path = "/v1/players/me/events" + ("?replay=true" if replay else "")
+        return self._follow(path, self.api_key, AccountResume(last_event_id))
 
     # ------------------------------------------------------------------------------------------ matchmaking
 
@@ -254,8 +268,9 @@ class Client:
         """Accept a challenge sent to me: the game is created and my seat token is in the answer."""
         return self._run(api.accept(challenge_id))
 
-    def decline(self, challenge_id: str) -> m.Challenge:
-        return self._run(api.decline(challenge_id))
+    def decline(self, challenge_id: str, reason: str | None = None) -> m.Challenge:
+        """Decline a challenge sent to me; `reason` (`generic`, `later`, `too_fast`, ...) reaches the challenger."""
+        return self._run(api.decline(challenge_id, reason))
 
     def cancel(self, challenge_id: str) -> m.Challenge:
         """Cancel a challenge I sent."""

@@ -219,6 +219,7 @@ class Challenge(Model):
     expires_at: int
     game_id: str | None = None
     direction: Literal["incoming", "outgoing"] | None = None
+    reason: str | None = None  # why a declined challenge was declined
 
 
 class ChallengeCreated(Model):
@@ -234,14 +235,20 @@ class ChallengeAccepted(Model):
 
 
 class MyGame(Model):
+    """A game of the account: active (my turn first), or ended in the last day (`status` finished or aborted)."""
+
     game_id: str
     game: str
     seat: int
+    seats: list[int] = Field(default_factory=list)  # every seat the account holds (several in a hot-seat game)
+    status: Literal["active", "finished", "aborted"] = "active"
     my_turn: bool
     version: int
     to_act: list[int]
     deadline: int | None = None
     since_ms: int
+    scores: list[int] | None = None
+    winners: list[int] | None = None
 
 
 class LeaderboardEntry(Model):
@@ -316,11 +323,13 @@ class ChallengeClosedEvent(Model):
 
     challenge_id: str
     status: Literal["accepted", "declined", "cancelled", "expired"]
+    reason: str | None = None  # a declined challenge's decline reason
 
 
 class GameStartEvent(Model):
-    """`game_start`: a game with a seat of this account began; `token` is the seat token on the one delivery that
-    hands it out (`token_delivered`), else null."""
+    """`game_start`: a game with a seat of this account began (or, `ongoing`, is under way as a new stream starts);
+    the account's API key plays the seat. `token` is the seat token on the one delivery that hands it out
+    (`token_delivered`), else null."""
 
     game_id: str
     game: str
@@ -330,6 +339,7 @@ class GameStartEvent(Model):
     challenge_id: str | None = None
     ticket_id: str | None = None
     note: str | None = None
+    ongoing: bool = False
 
 
 class YourTurnEvent(Model):

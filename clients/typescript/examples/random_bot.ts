@@ -14,16 +14,17 @@ for (let n = 0; n < Number(env("GAMES", "1")); n++) {
     await new Promise((resolve) => setTimeout(resolve, 200));
     ticket = await sky.pollTicket(ticket.ticket_id);
   }
-  const { game_id: gameId, token } = ticket;
-  if (!gameId || !token) throw new Error(`ticket ${ticket.status}: ${ticket.note ?? "no seat"}`);
+  const { game_id: gameId } = ticket;
+  if (!gameId) throw new Error(`ticket ${ticket.status}: ${ticket.note ?? "no seat"}`);
   console.log("matched", gameId, "seat", ticket.seat);
+  // the API key plays the seat (no token to keep); a new stream starts now and first announces the ongoing games
   for await (const frame of sky.accountEvents(lastEventId === undefined ? {} : { lastEventId })) {
     lastEventId = frame.id ?? lastEventId; // resumes by itself if the connection drops
-    if (frame.event === "your_turn" && frame.data.game_id === gameId) {
-      for (let legal = await sky.legalActions(gameId, token); legal.actions.length; legal = await sky.legalActions(gameId, token)) {
+    if ((frame.event === "your_turn" || frame.event === "game_start") && frame.data.game_id === gameId) {
+      for (let legal = await sky.legalActions(gameId); legal.actions.length; legal = await sky.legalActions(gameId)) {
         const action = legal.actions[Math.floor(Math.random() * legal.actions.length)]!;
         try {
-          await sky.submit(gameId, token, action, legal.version);
+          await sky.submit(gameId, undefined, action, legal.version);
           break;
         } catch (error) {
           if (!(error instanceof StaleVersion)) throw error; // another seat moved first: read again

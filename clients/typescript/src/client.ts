@@ -178,38 +178,50 @@ export class SkyboardClient {
     return this.request({ method: "GET", path: "/v1/games", query, safe: true });
   }
 
-  /** The game, with the view of the seat whose token is given (a spectator's without one). */
-  game(gameId: string, token?: string): Promise<T.Game> {
-    return this.request({ method: "GET", path: gamePath(gameId), bearer: token, safe: true });
+  /**
+   * The game, with the view of the seat whose token is given (a spectator's without one; with `account`, the view
+   * of the API key's seat, `seat` choosing where the account holds several).
+   */
+  game(gameId: string, token?: string, options: { account?: boolean; seat?: number } = {}): Promise<T.Game> {
+    const bearer = token ?? (options.account ? this.key() : undefined);
+    return this.request({ method: "GET", path: gamePath(gameId), bearer, query: { seat: options.seat }, safe: true });
   }
 
-  legalActions(gameId: string, token: string): Promise<T.LegalActions> {
-    return this.request({ method: "GET", path: `${gamePath(gameId)}/actions`, bearer: token, safe: true });
+  /**
+   * The seat calls take a seat token, or `undefined`: this client's API key, which acts for its account's seat in
+   * the game (`seat` chooses where the account holds several, a hot-seat game).
+   */
+  legalActions(gameId: string, token?: string, seat?: number): Promise<T.LegalActions> {
+    return this.request({ method: "GET", path: `${gamePath(gameId)}/actions`, bearer: token ?? this.key(),
+      query: { seat }, safe: true });
   }
 
   /**
    * Play `action` at `expectedVersion`. One `Idempotency-Key` (given, or made here) covers every retry, so a
    * submission retried after a lost answer is applied once: the retry answers `replayed: true`.
    */
-  submit(gameId: string, token: string, action: T.Action, expectedVersion: number, idempotencyKey?: string):
-  Promise<T.Submitted> {
+  submit(gameId: string, token: string | undefined, action: T.Action, expectedVersion: number,
+    idempotencyKey?: string, seat?: number): Promise<T.Submitted> {
     const key = idempotencyKey ?? `sdk-${crypto.randomUUID()}`;
     return this.request({
-      method: "POST", path: `${gamePath(gameId)}/actions`, bearer: token, safe: true,
-      body: { action, expected_version: expectedVersion }, headers: { "idempotency-key": key },
+      method: "POST", path: `${gamePath(gameId)}/actions`, bearer: token ?? this.key(), safe: true,
+      body: { action, expected_version: expectedVersion }, headers: { "idempotency-key": key }, query: { seat },
     });
   }
 
-  resign(gameId: string, token: string): Promise<T.Version> {
-    return this.request({ method: "POST", path: `${gamePath(gameId)}/resign`, bearer: token });
+  resign(gameId: string, token?: string, seat?: number): Promise<T.Version> {
+    return this.request({ method: "POST", path: `${gamePath(gameId)}/resign`, bearer: token ?? this.key(),
+      query: { seat } });
   }
 
-  abort(gameId: string, token: string): Promise<T.Version> {
-    return this.request({ method: "POST", path: `${gamePath(gameId)}/abort`, bearer: token });
+  abort(gameId: string, token?: string, seat?: number): Promise<T.Version> {
+    return this.request({ method: "POST", path: `${gamePath(gameId)}/abort`, bearer: token ?? this.key(),
+      query: { seat } });
   }
 
-  rotateToken(gameId: string, token: string): Promise<T.NewToken> {
-    return this.request({ method: "POST", path: `${gamePath(gameId)}/token`, bearer: token });
+  rotateToken(gameId: string, token?: string, seat?: number): Promise<T.NewToken> {
+    return this.request({ method: "POST", path: `${gamePath(gameId)}/token`, bearer: token ?? this.key(),
+      query: { seat } });
   }
 
   log(gameId: string): Promise<T.GameLog> {
@@ -246,8 +258,10 @@ export class SkyboardClient {
     return this.request({ method: "POST", path: `${challengePath(challengeId)}/accept`, bearer: this.key() });
   }
 
-  decline(challengeId: string): Promise<T.Challenge> {
-    return this.request({ method: "POST", path: `${challengePath(challengeId)}/decline`, bearer: this.key() });
+  /** Decline a challenge sent to me; `reason` (default `generic`) reaches the challenger. */
+  decline(challengeId: string, reason?: T.Decline["reason"]): Promise<T.Challenge> {
+    return this.request({ method: "POST", path: `${challengePath(challengeId)}/decline`, bearer: this.key(),
+      ...(reason === undefined ? {} : { body: { reason } }) });
   }
 
   cancelChallenge(challengeId: string): Promise<T.Challenge> {
@@ -259,17 +273,20 @@ export class SkyboardClient {
   /**
    * A game's events from version `after` on (all of them without), to its `end`. After a drop it reconnects
    * with `Last-Event-ID` set to the last version received whole and skips the events of a half-received
-   * version that the server sends again.
+   * version that the server sends again. Asked after the last version of an ended game, the server sends that
+   * `end` at once and this stops. `account`: as the API key's seat (`seat` choosing one of several).
    */
-  async *events(gameId: string, options: { token?: string; after?: number; signal?: AbortSignal } = {}):
-  AsyncGenerator<T.GameStreamEvent> {
+  async *events(gameId: string, options: { token?: string; after?: number; signal?: AbortSignal; account?: boolean;
+    seat?: number } = {}): AsyncGenerator<T.GameStreamEvent> {
+    const bearer = options.token ?? (options.account ? this.key() : undefined);
     let done = options.after ?? null;
     let partial = 0;
     for (let attempt = 0; ; ) {
       let skip = partial;
       const resume = done === null ? {} : { "last-event-id": String(done) };
       try {
-        const frames = this.stream<T.GameStreamEvent>(`${gamePath(gameId)}/events`, options.token, resume, options.signal);
+        const frames = this.stream<T.GameStreamEvent>(`${gamePath(gameId)}/events`, bearer, resume, options.signal,
+          { seat: options.seat });
         for await (const frame of frames) {
           attempt = 0;
           if (frame.event === "message") {
@@ -293,16 +310,18 @@ export class SkyboardClient {
 
   /**
    * The account's stream (challenges, game starts, turns, game ends), resuming after `lastEventId` when given and
-   * after the last event received on every reconnect. It runs until `signal` aborts.
+   * after the last event received on every reconnect. A new stream starts now and first announces every ongoing
+   * game (`game_start` with `ongoing` true); `replay` sends the kept history first instead. It runs until `signal`
+   * aborts.
    */
-  async *accountEvents(options: { lastEventId?: string; signal?: AbortSignal } = {}):
+  async *accountEvents(options: { lastEventId?: string; signal?: AbortSignal; replay?: boolean } = {}):
   AsyncGenerator<T.AccountStreamEvent> {
     let last = options.lastEventId ?? null;
     for (let attempt = 0; ; ) {
       try {
         const resume = last === null ? {} : { "last-event-id": last };
         for await (const frame of this.stream<T.AccountStreamEvent>("/v1/players/me/events", this.key(), resume,
-          options.signal)) {
+          options.signal, { replay: options.replay ? "true" : undefined })) {
           attempt = 0;
           if (frame.id) last = frame.id;
           yield frame;
@@ -321,8 +340,8 @@ export class SkyboardClient {
 
   /** One connection of a stream: its frames with JSON data; an `error` frame is thrown as its typed error. */
   private async *stream<F>(path: string, bearer: string | undefined, extra: Record<string, string>,
-    signal: AbortSignal | undefined): AsyncGenerator<F> {
-    const response = await this.fetchImpl(this.url(path), {
+    signal: AbortSignal | undefined, query?: Record<string, string | number | undefined>): AsyncGenerator<F> {
+    const response = await this.fetchImpl(this.url(path, query), {
       headers: { ...this.headers(bearer, extra), accept: "text/event-stream" }, ...(signal ? { signal } : {}),
     });
     if (!response.ok || response.body === null) {

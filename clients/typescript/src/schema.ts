@@ -36,7 +36,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game (with a player's API key)
-         * @description Bearer: a player's API key (`POST /v1/players`). The player owns the game, and it counts against the player's quotas: active games at once, bot seats across them, creations per hour (429 `quota_exceeded` names the one reached). The answer holds each human seat's token, shown only here.
+         * @description Bearer: a player's API key (`POST /v1/players`). The player owns the game, and it counts against the player's quotas: active games at once, bot seats across them, creations per hour (429 `quota_exceeded` names the one reached). The account holds every human seat (or those of `account_seats`): its API key acts for them on every seat route (`?seat=N` chooses where it holds several), and the game is on its account stream (`game_start`) and in `GET /v1/players/me/games` at once. The answer holds each human seat's token, shown only here: for guests or to delegate one seat.
          */
         post: operations["createGame"];
         delete?: never;
@@ -239,8 +239,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * My ongoing games, the ones where it is my turn first
-         * @description Games an account holds a seat in through a challenge or a matchmaking ticket, while they are active (finished ones: `GET /v1/players/{id}/games`). Each is read live from the game-state service.
+         * My games: the active ones (my turn first), then those ended in the last day
+         * @description Every game the account holds a seat in, however it began (created with `POST /v1/games`, a challenge, matchmaking), listed from the moment it is created (read your writes). Each is read live from the game-state service, so a game that just ended is listed as `finished` (or `aborted`) at once; ended games stay listed for 24 hours (older ones: `GET /v1/players/{id}/games`).
          */
         get: operations["myGames"];
         put?: never;
@@ -387,7 +387,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Decline a challenge sent to me */
+        /**
+         * Decline a challenge sent to me
+         * @description Optional body `{"reason": ...}` (default `generic`): kept with the challenge (`reason` in `GET /v1/challenges/{id}`) and sent to both players in the `challenge_closed` event.
+         */
         post: operations["declineChallenge"];
         delete?: never;
         options?: never;
@@ -630,6 +633,11 @@ export interface components {
              * @description Seen from the caller
              */
             direction?: ("incoming" | "outgoing") | null;
+            /**
+             * Reason
+             * @description Why a declined challenge was declined
+             */
+            reason?: ("generic" | "later" | "too_fast" | "too_slow" | "time_control" | "rated" | "casual" | "variant" | "no_bot" | "only_bot") | null;
         };
         /**
          * CorrespondenceControl
@@ -686,6 +694,11 @@ export interface components {
              * @description How long each seat may think; on a timeout the game's default decision is played, and after ABANDON_AFTER_TIMEOUTS (3) in a row a human seat is abandoned to the zombie bot. None: no clock (unless turn_seconds)
              */
             time_control?: (components["schemas"]["RealtimeControl"] | components["schemas"]["CorrespondenceControl"]) | null;
+            /**
+             * Account Seats
+             * @description The human seats the creating account holds: its API key acts for them (with `?seat=N` where it holds several), and the game is on its account stream and in `GET /v1/players/me/games`. None: every human seat; []: none (each seat is played with its token alone, e.g. handed to guests).
+             */
+            account_seats?: number[] | null;
         };
         /** CreatedGame */
         CreatedGame: {
@@ -693,6 +706,16 @@ export interface components {
             game_id: string;
             /** Seats */
             seats: components["schemas"]["Seat"][];
+        };
+        /** Decline */
+        Decline: {
+            /**
+             * Reason
+             * @description Why: shown to the challenger in `GET /v1/challenges/{id}` and the `challenge_closed` event of its account stream
+             * @default generic
+             * @enum {string}
+             */
+            reason?: "generic" | "later" | "too_fast" | "too_slow" | "time_control" | "rated" | "casual" | "variant" | "no_bot" | "only_bot";
         };
         /**
          * ErrorBody
@@ -956,9 +979,25 @@ export interface components {
             game_id: string;
             /** Game */
             game: string;
-            /** Seat */
+            /**
+             * Seat
+             * @description My seat (where I hold several: the first one to act, else the lowest)
+             */
             seat: number;
-            /** My Turn */
+            /**
+             * Seats
+             * @description Every seat I hold in this game (several in a hot-seat game)
+             */
+            seats: number[];
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "active" | "finished" | "aborted";
+            /**
+             * My Turn
+             * @description One of my seats has a decision to make
+             */
             my_turn: boolean;
             /** Version */
             version: number;
@@ -971,12 +1010,22 @@ export interface components {
             deadline?: number | null;
             /** Since Ms */
             since_ms: number;
+            /**
+             * Scores
+             * @description Once finished; null while active and for an aborted game
+             */
+            scores?: number[] | null;
+            /**
+             * Winners
+             * @description Once finished; null while active and for an aborted game
+             */
+            winners?: number[] | null;
         };
         /** MyGames */
         MyGames: {
             /**
              * Games
-             * @description Ongoing games, the ones where it is my turn first
+             * @description Active games first, the ones where it is my turn first; then the games that ended in the last 24 hours, newest first
              */
             games: components["schemas"]["MyGame"][];
         };
@@ -2905,6 +2954,7 @@ export interface components {
             challenge_id: string;
             /** @enum {unknown} */
             status: "accepted" | "declined" | "cancelled" | "expired";
+            reason?: ("generic" | "later" | "too_fast" | "too_slow" | "time_control" | "rated" | "casual" | "variant" | "no_bot" | "only_bot") | null;
         };
         /** AccountGameStartEvent */
         AccountGameStartEvent: {
@@ -2916,6 +2966,7 @@ export interface components {
             challenge_id?: string;
             ticket_id?: string;
             note?: string;
+            ongoing?: boolean;
         };
         /** AccountYourTurnEvent */
         AccountYourTurnEvent: {
@@ -4125,7 +4176,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4268,7 +4319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4414,7 +4465,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4454,7 +4505,10 @@ export interface operations {
     };
     getGame: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description With an API key whose account holds several seats of this game (hot-seat): the seat to act for. Without it the account's only seat (422 `seat_ambiguous` if it holds several); ignored with a seat token. */
+                seat?: number | null;
+            };
             header?: never;
             path: {
                 game_id: string;
@@ -4887,7 +4941,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4927,7 +4981,10 @@ export interface operations {
     };
     legalActions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description With an API key whose account holds several seats of this game (hot-seat): the seat to act for. Without it the account's only seat (422 `seat_ambiguous` if it holds several); ignored with a seat token. */
+                seat?: number | null;
+            };
             header?: never;
             path: {
                 game_id: string;
@@ -5028,7 +5085,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5068,7 +5125,10 @@ export interface operations {
     };
     submitAction: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description With an API key whose account holds several seats of this game (hot-seat): the seat to act for. Without it the account's only seat (422 `seat_ambiguous` if it holds several); ignored with a seat token. */
+                seat?: number | null;
+            };
             header?: {
                 /** @description Retries replay the first outcome */
                 "Idempotency-Key"?: string | null;
@@ -5177,7 +5237,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5217,7 +5277,10 @@ export interface operations {
     };
     resign: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description With an API key whose account holds several seats of this game (hot-seat): the seat to act for. Without it the account's only seat (422 `seat_ambiguous` if it holds several); ignored with a seat token. */
+                seat?: number | null;
+            };
             header?: never;
             path: {
                 game_id: string;
@@ -5295,7 +5358,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5335,7 +5398,10 @@ export interface operations {
     };
     abort: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description With an API key whose account holds several seats of this game (hot-seat): the seat to act for. Without it the account's only seat (422 `seat_ambiguous` if it holds several); ignored with a seat token. */
+                seat?: number | null;
+            };
             header?: never;
             path: {
                 game_id: string;
@@ -5413,7 +5479,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5453,7 +5519,10 @@ export interface operations {
     };
     rotateToken: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description With an API key whose account holds several seats of this game (hot-seat): the seat to act for. Without it the account's only seat (422 `seat_ambiguous` if it holds several); ignored with a seat token. */
+                seat?: number | null;
+            };
             header?: never;
             path: {
                 game_id: string;
@@ -5531,7 +5600,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5676,7 +5745,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5719,6 +5788,8 @@ export interface operations {
             query?: {
                 /** @description Send the versions after this one */
                 after?: number | null;
+                /** @description With an API key whose account holds several seats of this game (hot-seat): the seat to act for. Without it the account's only seat (422 `seat_ambiguous` if it holds several); ignored with a seat token. */
+                seat?: number | null;
             };
             header?: {
                 "Last-Event-ID"?: string | null;
@@ -5802,7 +5873,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5929,7 +6000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6046,7 +6117,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6162,7 +6233,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6222,13 +6293,19 @@ export interface operations {
                      *           "game_id": "Xy3kP0qLr8sT2uVw",
                      *           "game": "opensky",
                      *           "seat": 1,
+                     *           "seats": [
+                     *             1
+                     *           ],
+                     *           "status": "active",
                      *           "my_turn": true,
                      *           "version": 12,
                      *           "to_act": [
                      *             1
                      *           ],
                      *           "deadline": 1767225660000,
-                     *           "since_ms": 1767225600000
+                     *           "since_ms": 1767225600000,
+                     *           "scores": null,
+                     *           "winners": null
                      *         }
                      *       ]
                      *     }
@@ -6291,7 +6368,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6331,7 +6408,10 @@ export interface operations {
     };
     accountEvents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Send the kept history first (default: start now, announcing the ongoing games); ignored with Last-Event-ID */
+                replay?: boolean;
+            };
             header?: {
                 "Last-Event-ID"?: string | null;
             };
@@ -6340,7 +6420,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/event-stream, one event per entry, `id` = its stream id (resume with `Last-Event-ID`; without it the kept history is sent first: the last `GATEWAY_ACCOUNT_EVENTS_MAXLEN` entries of at most `GATEWAY_ACCOUNT_EVENTS_KEEP_S`). Events: `challenge` `{challenge}`; `challenge_closed` `{challenge_id, status}`; `game_start` `{game_id, game, seat, challenge_id, token, token_delivered}` (the challenger's seat token is in the first delivery only, then `token` is null); `your_turn` `{game_id, seat, version, deadline}` (only to the seat's owner); `game_end` `{game_id, seat, status, scores, winners}`. A stream whose API key stops working sends an `error` event and closes. */
+            /** @description text/event-stream, one event per entry, `id` = its stream id. A new connection starts now: it first sends a `game_start` (with `ongoing` true) for every active game the account holds a seat in, as Lichess's `gameStart`, then what happens from then on. `replay=true` sends the kept history instead (the last `GATEWAY_ACCOUNT_EVENTS_MAXLEN` entries of at most `GATEWAY_ACCOUNT_EVENTS_KEEP_S`); `Last-Event-ID` resumes after the entry it names. Events: `challenge` `{challenge}`; `challenge_closed` `{challenge_id, status, reason}`; `game_start` `{game_id, game, seat, challenge_id | ticket_id, token, token_delivered, ongoing}` (the account's API key acts for the seat; a challenger's seat token is in the first delivery only, then `token` is null); `your_turn` `{game_id, seat, version, deadline}` (only to the seat's owner); `game_end` `{game_id, seat, status, scores, winners}`. A stream whose API key stops working sends an `error` event and closes. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6413,7 +6493,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6540,7 +6620,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6668,7 +6748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6823,7 +6903,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6960,7 +7040,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7094,7 +7174,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7227,7 +7307,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7360,7 +7440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7480,7 +7560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7527,7 +7607,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "too_fast"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Decline"] | null;
+            };
+        };
         responses: {
             /** @description Successful Response */
             200: {
@@ -7552,7 +7641,8 @@ export interface operations {
                      *       "created_ms": 1767225600000,
                      *       "expires_at": 1767312000000,
                      *       "game_id": null,
-                     *       "direction": "incoming"
+                     *       "direction": "incoming",
+                     *       "reason": "too_fast"
                      *     }
                      */
                     "application/json": components["schemas"]["ChallengeOut"];
@@ -7613,7 +7703,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7747,7 +7837,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7878,7 +7968,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8009,7 +8099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8142,7 +8232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8259,7 +8349,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8379,7 +8469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take */
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -30,6 +30,7 @@ export type ChallengeCreated = S["ChallengeCreated"];
 export type Challenge = S["ChallengeOut"];
 export type ChallengeList = S["ChallengeList"];
 export type ChallengeAccepted = S["ChallengeAccepted"];
+export type Decline = S["Decline"];
 export type Leaderboard = S["Leaderboard"];
 export type GameEvent = S["GameEvent"];
 export type GameStreamState = S["GameStreamState"];

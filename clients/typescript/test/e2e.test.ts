@@ -82,7 +82,8 @@ test("the account stream: a challenge, its game start, resumed after the last ev
   const made = await ann.challenge({ to: bobId, game: "opensky", players: 2, rated: false });
   let challengeId: string | null = null;
   let lastEventId: string | undefined;
-  for await (const frame of bob.accountEvents({ signal: AbortSignal.timeout(20_000) })) {
+  // a new stream starts now (#37): the history, with the challenge sent before it opened, is asked for
+  for await (const frame of bob.accountEvents({ signal: AbortSignal.timeout(20_000), replay: true })) {
     lastEventId = frame.id ?? undefined;
     if (frame.event === "challenge") { challengeId = frame.data.challenge.challenge_id; break; }
   }
@@ -96,10 +97,12 @@ test("the account stream: a challenge, its game start, resumed after the last ev
   }
   assert.ok(after.length > 0 && !after.includes("challenge"), after.join());
   let started = false;
+  // starting now, the ongoing game is announced first, with the challenger's seat token not yet delivered
   for await (const frame of ann.accountEvents({ signal: AbortSignal.timeout(20_000) })) {
     if (frame.event === "game_start") {
       assert.equal(frame.data.game_id, accepted.game_id);
       assert.ok(frame.data.token);
+      assert.equal(frame.data.ongoing, true);
       started = true;
       break;
     }
@@ -107,6 +110,8 @@ test("the account stream: a challenge, its game start, resumed after the last ev
   assert.ok(started, "no game_start on the challenger's stream");
   const mine = await bob.myGames();
   assert.deepEqual(mine.games.map((g) => g.game_id), [accepted.game_id]);
+  const legal = await bob.legalActions(accepted.game_id); // no token: the API key plays bob's seat
+  assert.equal(legal.seat, accepted.seat);
 });
 
 test("real 429s are waited out as Retry-After says, or thrown as RateLimited when the policy allows no retry", async () => {

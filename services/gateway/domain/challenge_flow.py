@@ -24,12 +24,12 @@ _SEATS = random.SystemRandom()
 STUCK_ACCEPT_S = 120
 
 
-async def closed(c: Context, ch: Challenge, status: str) -> None:
-    """Tell both players that the challenge closed."""
+async def closed(c: Context, ch: Challenge, status: str, reason: str | None = None) -> None:
+    """Tell both players that the challenge closed (with the decline reason of a declined one)."""
     tx = SlotTransactions(c.redis)
     for pid in (ch.challenger, ch.to):
         c.events.add_to(tx.on(c.keys.account_tag(pid)), pid, "challenge_closed",
-                        {"challenge_id": ch.challenge_id, "status": status})
+                        {"challenge_id": ch.challenge_id, "status": status, "reason": reason})
     await tx.execute()
 
 
@@ -87,16 +87,25 @@ async def accept(c: Context, ch: Challenge) -> tuple[str, int, str]:
         "token": None, "token_delivered": True, "note": "the seat token was in the accept answer"})
     for pid in (ch.challenger, ch.to):
         c.events.add_to(tx.on(c.keys.account_tag(pid)), pid, "challenge_closed",
-                        {"challenge_id": ch.challenge_id, "status": "accepted"})
+                        {"challenge_id": ch.challenge_id, "status": "accepted", "reason": None})
     await tx.execute()
-    await register_game(c, game_id, ch.game, {challenger_seat: ch.challenger, accepter_seat: ch.to})
+    await seat_game(c, game_id, ch.game, {challenger_seat: ch.challenger, accepter_seat: ch.to}, tokens)
     return game_id, accepter_seat, tokens[accepter_seat]
 
 
-async def register_game(c: Context, game_id: str, game: str, seats: Mapping[int, str]) -> None:
-    """Seat the accounts in the new game (`accounts.seats`) and wake this gateway's follower at once."""
+async def seat_game(c: Context, game_id: str, game: str, seats: Mapping[int, str], tokens: Mapping[int, str],
+                    announce: str | None = None) -> None:
+    """Seat the accounts in the new game (`accounts.seats`, keeping each seat's token sealed so the account's API
+    key acts for it) and wake this gateway's follower at once. With `announce` (the `note` saying where the seat
+    token went), a `game_start` per seat on its account's stream in the same transaction as its account's seat."""
     tx = SlotTransactions(c.redis)
-    register_on(tx, c.keys, c.settings.account_events_keep_s, game_id, game, seats)
+    register_on(tx, c.keys, c.settings.account_events_keep_s, game_id, game, seats, tokens,
+                c.settings.service_secret or "")
+    if announce is not None:
+        for seat, pid in sorted(seats.items()):
+            c.events.add_to(tx.on(c.keys.account_tag(pid)), pid, "game_start", {
+                "game_id": game_id, "game": game, "seat": seat, "token": None, "token_delivered": True,
+                "note": announce})
     await tx.execute()
     if c.follower is not None:
         c.follower.kick()

@@ -59,6 +59,7 @@ class Challenge:
     created_ms: int
     expires_ms: int
     game_id: str | None = None
+    reason: str | None = None  # a declined challenge's decline reason
 
     def shown_status(self, now_ms: int) -> str:
         """What clients see: a lapsed pending challenge is expired (the sweep records it soon); an accept in
@@ -73,7 +74,8 @@ class Challenge:
         return {"challenge_id": self.challenge_id, "status": self.shown_status(now_ms), "challenger": self.challenger,
                 "to": self.to, "game": self.game, "players": self.players, "options": self.options,
                 "time_control": self.time_control, "rated": self.rated, "created_ms": self.created_ms,
-                "expires_at": self.expires_ms, "game_id": self.game_id, "direction": direction}
+                "expires_at": self.expires_ms, "game_id": self.game_id, "direction": direction,
+                "reason": self.reason}
 
 
 def _challenge(challenge_id: str, raw: dict) -> Challenge:
@@ -82,7 +84,7 @@ def _challenge(challenge_id: str, raw: dict) -> Challenge:
         challenge_id=challenge_id, challenger=d["challenger"], to=d["to"], game=d["game"], players=int(d["players"]),
         options=json.loads(d["options"]), time_control=json.loads(d["time_control"]) if d.get("time_control") else None,
         rated=d["rated"] == "1", status=d["status"], created_ms=int(d["created_ms"]), expires_ms=int(d["expires_ms"]),
-        game_id=d.get("game_id") or None,
+        game_id=d.get("game_id") or None, reason=d.get("reason") or None,
     )
 
 
@@ -154,6 +156,10 @@ class Challenges:
                     pipe.zrem(self.keys.challenges_open("to", _text(to)), challenge_id)
                 await pipe.execute()
         return _text(result) if result else None
+
+    async def set_reason(self, challenge_id: str, reason: str) -> None:
+        """Keep why the challenge was declined (written once the decline has won its move)."""
+        await self.redis.hset(self.keys.challenge(challenge_id), "reason", reason)
 
     async def set_game(self, challenge_id: str, game_id: str) -> None:
         await self.redis.hset(self.keys.challenge(challenge_id), "game_id", game_id)

@@ -24,18 +24,16 @@ import contextlib
 import json
 import logging
 import secrets
-import time
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping
 
-from services.accounts.events import PUBLISH_TURNS
 from services.accounts.keys import BUCKETS, bucket_of
+from services.accounts.seats import mark_ended
 from services.common.redis_scripts import LuaScript
 from services.common.slot_transactions import SlotTransactions
-from services.common.standings import shown_scores, shown_winners
 from services.gamestate.client import GameServiceError
 from services.gateway.context import Context
 from services.gateway.domain.challenge_flow import expire_due
+from services.gateway.domain.turn_events import publish, version_events
 
 log = logging.getLogger(__name__)
 
@@ -47,14 +45,6 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-def new_turns(to_act: Sequence[int], before: Sequence[int] | None, actor: int | None) -> list[int]:
-    """Seats with a new decision: newly in `to_act`, or the one that just acted and must act again. Without
-    `before` (first sighting, or versions were skipped) every seat in `to_act`."""
-    if before is None:
-        return list(to_act)
-    return [s for s in to_act if s not in before or s == actor]
-
-
 class Follower:
     def __init__(self, c: Context):
         self.c = c
@@ -62,7 +52,6 @@ class Follower:
         self.holder = secrets.token_hex(8)
         self.tasks: dict[str, asyncio.Task] = {}
         self._wake = asyncio.Event()
-        self._publish = PUBLISH_TURNS.register(c.redis)
         self._renew = RENEW.register(c.redis)
         self._release = RELEASE.register(c.redis)
 
@@ -145,7 +134,7 @@ class Follower:
             g = await c.gamestate.get_game(game_id)
         except GameServiceError as exc:
             if exc.reason == "not_found" or exc.code.name == "NOT_FOUND":
-                await self._forget(game_id, seats)
+                await self._forget(game_id, seats, None)
             raise
         clocked = g.turn_seconds > 0
         pos = {_text(k): _text(v) for k, v in (await c.redis.hgetall(c.keys.follow_pos(game_id))).items()}
@@ -153,7 +142,7 @@ class Follower:
         before = json.loads(pos["to_act"]) if pos and last == g.version - 1 else None  # else first sighting or a gap
         await self._version(game_id, seats, g.version, g.status, g.to_act, before, None, g.scores, g.winners,
                             g.deadlines if clocked else {})
-        to_act = g.to_act
+        to_act, status = g.to_act, g.status
         if g.status == "active":
             async with contextlib.aclosing(c.gamestate.watch(game_id, None, g.version)) as updates:
                 async for u in updates:
@@ -162,47 +151,29 @@ class Follower:
                         deadlines = (await c.gamestate.get_game(game_id)).deadlines
                     await self._version(game_id, seats, u.version, u.status, u.to_act, to_act, u.actor, u.scores,
                                         u.winners, deadlines)
-                    to_act = u.to_act
+                    to_act, status = u.to_act, u.status
                     if u.status != "active":
                         break
-        await self._forget(game_id, seats)
+        await self._forget(game_id, seats, status if status != "active" else None)
 
     async def _version(self, game_id: str, seats: dict[int, str], version: int, status: str, to_act: list[int],
                        before: list[int] | None, actor: int | None, scores: list[int], winners: list[int],
                        deadlines: Mapping[int, int]) -> None:
         """Publish one version's account events (exactly once: the script skips a version already published)."""
-        events: list[tuple[str, str, dict[str, Any]]] = []
         if status != "active":  # finished or aborted
             await self.c.settle_soon(game_id)
-            for seat, pid in sorted(seats.items()):
-                events.append((pid, "game_end", {"game_id": game_id, "seat": seat, "status": status,
-                                                 "scores": shown_scores(status, scores),
-                                                 "winners": shown_winners(status, winners)}))
-        else:
-            for seat in new_turns(to_act, before, actor):
-                if seat in seats:
-                    events.append((seats[seat], "your_turn", {"game_id": game_id, "seat": seat, "version": version,
-                                                              "deadline": deadlines.get(seat)}))
-        s = self.settings
-        by_account: dict[str, list[str]] = {}
-        for pid, kind, data in events:
-            by_account.setdefault(pid, []).extend((kind, json.dumps(data, separators=(",", ":"))))
-        minid = f"{int((time.time() - s.account_events_keep_s) * 1000)}-0"
-        await asyncio.gather(*(self._publish(
-            keys={"sent": self.c.keys.follow_sent(pid, game_id), "stream": self.c.keys.account_events(pid)},
-            args={"version": version, "minid": minid, "maxlen": s.account_events_maxlen,
-                  "keep": s.account_events_keep_s, "events": flat},
-        ) for pid, flat in by_account.items()))
-        async with self.c.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(self.c.keys.follow_pos(game_id), mapping={"v": version, "to_act": json.dumps(to_act)})
-            pipe.expire(self.c.keys.follow_pos(game_id), s.account_events_keep_s)
-            await pipe.execute()
+        events = version_events(game_id, seats, status, version, to_act, before, actor, scores, winners, deadlines)
+        await publish(self.c.redis, self.c.keys, self.settings, game_id, version, to_act, events)
 
-    async def _forget(self, game_id: str, seats: dict[int, str]) -> None:
-        """The game ended (or is gone): off the followed set and the accounts' ongoing games."""
+    async def _forget(self, game_id: str, seats: dict[int, str], ended: str | None) -> None:
+        """The game ended (`ended`: its status) or is gone (None): off the followed set; its accounts list it as
+        ended for a while (`seats.mark_ended`), or no longer at all when it is gone."""
         c = self.c
+        await c.redis.zrem(c.keys.followed(bucket_of(game_id)), game_id)
+        if ended is not None:
+            await mark_ended(c.redis, c.keys, set(seats.values()), game_id, ended)
+            return
         tx = SlotTransactions(c.redis)
-        tx.on(f"f:{bucket_of(game_id)}").zrem(c.keys.followed(bucket_of(game_id)), game_id)
         for pid in set(seats.values()):
             tx.on(c.keys.account_tag(pid)).hdel(c.keys.account_games(pid), game_id)
         await tx.execute()

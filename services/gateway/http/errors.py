@@ -190,7 +190,11 @@ INVALID_REQUEST = (
     "invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks "
     f"a limit (nested deeper than {boundedjson.MAX_DEPTH} levels, an integer outside -2**63..2**64-1, a lone "
     "UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have "
-    "(a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take"
+    "(a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. "
+    "`code` says which where it is specific: `unknown_game` (a title the catalog does not have), "
+    "`idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is "
+    "kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game "
+    "named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`)"
 )
 
 #: OpenAPI `responses=` entry documenting the error body for the usual codes.

@@ -63,6 +63,20 @@ def plain_submission(data: Any, content_type: str | None) -> tuple[dict[str, Any
     return action, version
 
 
+_SEAT_QUERY = re.compile(rb"^seat=([0-9]{1,2})$")
+
+
+def plain_seat(query: bytes) -> tuple[bool, int | None]:
+    """(takes it, seat): no query string, or exactly `seat=N` within `SeatChoice`'s bounds (an API key acting for
+    one of its account's seats, #37); anything else is FastAPI's to answer."""
+    if not query:
+        return True, None
+    m = _SEAT_QUERY.match(query)
+    if m is None or int(m.group(1)) > 63 or (len(m.group(1)) > 1 and m.group(1).startswith(b"0")):
+        return False, None
+    return True, int(m.group(1))
+
+
 class HotRoutes:
     """Serves the two move calls for `Edge`, or declines (returns None) so FastAPI serves the request."""
 
@@ -85,15 +99,18 @@ class HotRoutes:
                 return None
         elif method != "GET":
             return None
+        plain, seat = plain_seat(scope.get("query_string", b""))
+        if not plain:
+            return None
         scope[HOT_ROUTE_KEY] = ROUTE
         game_id = m.group(1)
         try:
             token = required(parse_bearer(auth))
             if method == "GET":
-                payload = await legal_actions_answer(self.ctx, game_id, token)
+                payload = await legal_actions_answer(self.ctx, game_id, token, seat)
             else:
                 action, version = submission
-                payload = await submit_answer(self.ctx, game_id, token, action, version, idem)
+                payload = await submit_answer(self.ctx, game_id, token, action, version, idem, seat)
         except Exception as exc:
             response = exception_response(exc, method, scope["path"])
             await response(scope, receive, send)

@@ -173,10 +173,11 @@ class RateLimiter:
             buckets.append((self.keys.rate("ipall", ip, window), self.ip_ceiling, "this address (all requests)"))
         return buckets
 
-    async def _count(self, keys: list[str]) -> list[int]:
-        """{n1, ttl1, n2, ttl2, ...} of the request's buckets: one round trip, or one call per key at once on a
-        cluster (a request's buckets belong to different subjects, so to different slots)."""
-        args = {"window_ms": self.window_s * 1000}
+    async def _count(self, keys: list[str], window_ms: int) -> list[int]:
+        """{n1, ttl1, n2, ttl2, ...} of the request's buckets, each expiring in `window_ms`: one round trip, or one
+        call per key at once on a cluster (a request's buckets belong to different subjects, so to different
+        slots)."""
+        args = {"window_ms": window_ms}
         if not self._per_key:
             return await self._script(keys={"buckets": keys}, args=args)
         replies = await asyncio.gather(*(self._script(keys={"buckets": [key]}, args=args) for key in keys))
@@ -190,19 +191,24 @@ class RateLimiter:
     async def check_caller(self, ip: str, token: str | None) -> Verdict | None:
         """`check` for a caller known by its address and credential (the game-state service's public gRPC
         port counts its calls with this, in its own Redis keys)."""
-        window = int(time.time() // self.window_s)
+        now = time.time()
+        window = int(now // self.window_s)
+        # the buckets are fixed windows aligned on multiples of window_s: one refills when its window ends, so
+        # that is what RateLimit-Reset and Retry-After say, and when its key expires (#37: the count used to be
+        # reported against a TTL started at the bucket's first request, up to a whole window late)
+        left_ms = max(1, math.ceil(((window + 1) * self.window_s - now) * 1000))
         buckets = self._buckets(ip, await self._credential(token), window)
         if not buckets:
             return None
         try:
-            counted = await self._count([key for key, _, _ in buckets])
+            counted = await self._count([key for key, _, _ in buckets], left_ms)
         except RedisError as exc:  # fail open: Redis trouble shows in /readyz, not as 429s
             log.warning("rate limiter unavailable: %s", exc.__class__.__name__)
             return None
         verdicts = []
         for i, (_key, limit, what) in enumerate(buckets):
-            count, ttl_ms = counted[2 * i], counted[2 * i + 1]
-            reset = max(1, math.ceil(max(ttl_ms, 0) / 1000))
+            count = counted[2 * i]
+            reset = max(1, math.ceil(left_ms / 1000))
             verdicts.append(Verdict(limit, max(0, limit - count), reset, self.window_s, what, count > limit))
         # the bucket that refuses, else the one with the least left (ties: the one that resets last)
         return min(verdicts, key=lambda v: (not v.exceeded, v.remaining, -v.reset_s))

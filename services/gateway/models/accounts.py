@@ -59,6 +59,17 @@ class ChallengeOut(BaseModel):
     expires_at: int = Field(description="unix ms when a pending challenge expires")
     game_id: str | None = Field(None, description="Once accepted")
     direction: Literal["incoming", "outgoing"] | None = Field(None, description="Seen from the caller")
+    reason: DeclineReason | None = Field(None, description="Why a declined challenge was declined")
+
+
+#: Why a challenge is declined (Lichess's decline reasons): kept with the challenge and delivered (#37).
+DeclineReason = Literal["generic", "later", "too_fast", "too_slow", "time_control", "rated", "casual", "variant",
+                        "no_bot", "only_bot"]
+
+
+class Decline(_Strict):
+    reason: DeclineReason = Field("generic", description="Why: shown to the challenger in `GET /v1/challenges/{id}` "
+                                  "and the `challenge_closed` event of its account stream")
 
 
 class ChallengeCreated(BaseModel):
@@ -80,16 +91,21 @@ class ChallengeList(BaseModel):
 class MyGame(BaseModel):
     game_id: str
     game: str
-    seat: int
-    my_turn: bool
+    seat: int = Field(description="My seat (where I hold several: the first one to act, else the lowest)")
+    seats: list[int] = Field(description="Every seat I hold in this game (several in a hot-seat game)")
+    status: Literal["active", "finished", "aborted"]
+    my_turn: bool = Field(description="One of my seats has a decision to make")
     version: int
     to_act: list[int]
     deadline: int | None = Field(None, description="unix ms when my running turn clock expires")
     since_ms: int
+    scores: list[int] | None = Field(None, description="Once finished; null while active and for an aborted game")
+    winners: list[int] | None = Field(None, description="Once finished; null while active and for an aborted game")
 
 
 class MyGames(BaseModel):
-    games: list[MyGame] = Field(description="Ongoing games, the ones where it is my turn first")
+    games: list[MyGame] = Field(description="Active games first, the ones where it is my turn first; then the games "
+                                            "that ended in the last 24 hours, newest first")
 
 
 class HistoryGame(BaseModel):

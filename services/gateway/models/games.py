@@ -100,6 +100,12 @@ class CreateGame(Strict):
         "after ABANDON_AFTER_TIMEOUTS (3) in a row a human seat is abandoned to the zombie bot. None: no clock "
         "(unless turn_seconds)",
     )
+    account_seats: list[int] | None = Field(
+        None, max_length=64, description="The human seats the creating account holds: its API key acts for them "
+        "(with `?seat=N` where it holds several), and the game is on its account stream and in "
+        "`GET /v1/players/me/games`. None: every human seat; []: none (each seat is played with its token alone, "
+        "e.g. handed to guests).",
+    )
 
 
 class Seat(BaseModel):

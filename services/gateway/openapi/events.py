@@ -17,9 +17,10 @@ a future engine adds does not break a client.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import engine
+from services.gateway.models.accounts import DeclineReason
 from services.gateway.openapi.infer import Sketch
 from services.gateway.openapi.views import samples
 from services.gateway.openapi.vocabulary import PLATFORM_EVENTS, vocabulary
@@ -115,12 +116,14 @@ ACCOUNT_EVENTS: dict[str, dict[str, Any]] = {
                   "properties": {"challenge": {"$ref": REF + "ChallengeOut"}}},
     "challenge_closed": {"type": "object", "additionalProperties": False, "required": ["challenge_id", "status"],
                          "properties": {"challenge_id": {"type": "string"},
-                                        "status": {"enum": ["accepted", "declined", "cancelled", "expired"]}}},
+                                        "status": {"enum": ["accepted", "declined", "cancelled", "expired"]},
+                                        "reason": {"anyOf": [{"enum": list(get_args(DeclineReason))},
+                                                             {"type": "null"}]}}},
     "game_start": {"type": "object", "required": ["game_id", "game", "seat", "token", "token_delivered"],
                    "properties": {"game_id": _GAME_ID, "game": {"type": "string"}, "seat": SEAT,
                                   "token": {"type": ["string", "null"]}, "token_delivered": {"type": "boolean"},
                                   "challenge_id": {"type": "string"}, "ticket_id": {"type": "string"},
-                                  "note": {"type": "string"}}},
+                                  "note": {"type": "string"}, "ongoing": {"type": "boolean"}}},
     "your_turn": {"type": "object", "additionalProperties": False,
                   "required": ["game_id", "seat", "version", "deadline"],
                   "properties": {"game_id": _GAME_ID, "seat": SEAT, "version": {"type": "integer", "minimum": 0},

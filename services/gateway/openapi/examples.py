@@ -84,8 +84,8 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("post", "/v1/players/me/keys"): {"response": {"api_key": KEY, "previous_key_valid_s": 86400}},
     ("post", "/v1/players/me/keys/revoke-others"): {"response": {"revoked": 1}},
     ("get", "/v1/players/me/games"): {"response": {"games": [
-        {"game_id": GAME, "game": "opensky", "seat": 1, "my_turn": True, "version": 12, "to_act": [1],
-         "deadline": MS + 60_000, "since_ms": MS}]}},
+        {"game_id": GAME, "game": "opensky", "seat": 1, "seats": [1], "status": "active", "my_turn": True,
+         "version": 12, "to_act": [1], "deadline": MS + 60_000, "since_ms": MS, "scores": None, "winners": None}]}},
     ("get", "/v1/players/me/events"): {"stream": ACCOUNT_EVENTS},
     ("get", "/v1/players/{player_id}"): {"response": {"player_id": PLAYER, "name": "my-bot", "kind": "bot",
                                                       "ratings": {"opensky": RATING}}},
@@ -110,8 +110,8 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("get", "/v1/challenges/{challenge_id}"): {"response": CHALLENGE_OUT},
     ("delete", "/v1/challenges/{challenge_id}"): {"response": {**CHALLENGE_OUT, "status": "cancelled"}},
     ("post", "/v1/challenges/{challenge_id}/accept"): {"response": {"game_id": GAME, "seat": 0, "token": TOKEN}},
-    ("post", "/v1/challenges/{challenge_id}/decline"): {"response": {
-        **CHALLENGE_OUT, "status": "declined", "direction": "incoming"}},
+    ("post", "/v1/challenges/{challenge_id}/decline"): {"request": {"reason": "too_fast"}, "response": {
+        **CHALLENGE_OUT, "status": "declined", "direction": "incoming", "reason": "too_fast"}},
     ("get", "/healthz"): {"response": {"status": "ok", "checks": {}}},
     ("get", "/readyz"): {"response": {"status": "ready", "checks": {"redis": True, "gamestate": True}}},
 }

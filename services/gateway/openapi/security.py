@@ -4,8 +4,8 @@ Why a table: the routes read `Authorization` themselves (a bearer that is an API
 FastAPI cannot infer it; a generated client needs each operation's `security` to know what to send. Every
 public operation must be listed (a test checks it); one that is not falls back to "any of them", which is
 what the document said before the table. `[]` is an operation that needs no credential (the document has no
-root-level `security`); `[{"SeatToken": []}, {}]` one where a seat's token is optional (without it, a
-spectator's answer).
+root-level `security`); `[{"SeatToken": []}, {"ApiKey": []}, {}]` one where a seat's credential is optional
+(without it, a spectator's answer).
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ import re
 from typing import Any
 
 API_KEY: list[dict[str, list[str]]] = [{"ApiKey": []}]
-SEAT: list[dict[str, list[str]]] = [{"SeatToken": []}]
-SEAT_OR_NONE: list[dict[str, list[str]]] = [{"SeatToken": []}, {}]
+#: a seat route: the seat's token, or the API key of the account holding the seat (#37: it acts for every seat
+#: the account holds, `?seat=N` choosing one of several)
+SEAT: list[dict[str, list[str]]] = [{"SeatToken": []}, {"ApiKey": []}]
+SEAT_OR_NONE: list[dict[str, list[str]]] = [{"SeatToken": []}, {"ApiKey": []}, {}]
 NONE: list[dict[str, list[str]]] = []
 ANY: list[dict[str, list[str]]] = [{"ApiKey": []}, {"SeatToken": []}, {}]
 

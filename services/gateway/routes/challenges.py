@@ -19,6 +19,7 @@ from services.gateway.models.accounts import (
     ChallengeCreated,
     ChallengeList,
     ChallengeOut,
+    Decline,
     NewChallenge,
 )
 
@@ -98,12 +99,14 @@ async def accept_challenge(mine: Mine, c: Ctx) -> ChallengeAccepted:
 
 
 @router.post("/challenges/{challenge_id}/decline", response_model=ChallengeOut,
-             summary="Decline a challenge sent to me")
-async def decline_challenge(mine: Mine, c: Ctx) -> ChallengeOut:
+             summary="Decline a challenge sent to me",
+             description="Optional body `{\"reason\": ...}` (default `generic`): kept with the challenge (`reason` in "
+             "`GET /v1/challenges/{id}`) and sent to both players in the `challenge_closed` event.")
+async def decline_challenge(mine: Mine, c: Ctx, body: Decline | None = None) -> ChallengeOut:
     player_id, ch = mine
     if player_id != ch.to:
         raise ApiError(403, "only the challenged player can decline")
-    return await _close(c, ch, player_id, "declined")
+    return await _close(c, ch, player_id, "declined", (body or Decline()).reason)
 
 
 @router.delete("/challenges/{challenge_id}", response_model=ChallengeOut, summary="Cancel a challenge I sent")
@@ -114,12 +117,14 @@ async def cancel_challenge(mine: Mine, c: Ctx) -> ChallengeOut:
     return await _close(c, ch, player_id, "cancelled")
 
 
-async def _close(c: Context, ch: Challenge, viewer: str, status: str) -> ChallengeOut:
+async def _close(c: Context, ch: Challenge, viewer: str, status: str, reason: str | None = None) -> ChallengeOut:
     moved = await c.challenges.move(ch.challenge_id, "pending", status)
     if moved == "expired":
         await challenge_flow.closed(c, ch, "expired")
     if moved != "ok":
         raise challenge_flow.refused(ch.challenge_id, moved)
-    await challenge_flow.closed(c, ch, status)
+    if reason is not None:
+        await c.challenges.set_reason(ch.challenge_id, reason)
+    await challenge_flow.closed(c, ch, status, reason)
     after = await c.challenges.get(ch.challenge_id)
     return ChallengeOut(**(after or ch).to_json(viewer))

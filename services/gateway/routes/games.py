@@ -18,10 +18,12 @@ from starlette.background import BackgroundTask
 
 from services.common.standings import shown_scores, shown_winners
 from services.common.stream_slots import Slot
-from services.gamestate.client import GameServiceError
-from services.gateway.auth import Bearer, SeatToken
+from services.gamestate.client import GameServiceError, GameState
+from services.gateway.auth import Bearer, SeatChoice, SeatToken
 from services.gateway.context import Context, Ctx
 from services.gateway.domain import clock_floor
+from services.gateway.domain.challenge_flow import seat_game
+from services.gateway.domain.seat_access import acting_seat, keep_rotated, read_game
 from services.gateway.http.digits import ascii_int
 from services.gateway.http.errors import ERROR_RESPONSES, ApiError, service_error
 from services.gateway.http.streams import open_stream
@@ -63,7 +65,10 @@ async def catalog(c: Ctx) -> Catalog:
     "/games", status_code=201, response_model=CreatedGame, summary="Create a game (with a player's API key)",
     description="Bearer: a player's API key (`POST /v1/players`). The player owns the game, and it counts against "
     "the player's quotas: active games at once, bot seats across them, creations per hour (429 `quota_exceeded` "
-    "names the one reached). The answer holds each human seat's token, shown only here.",
+    "names the one reached). The account holds every human seat (or those of `account_seats`): its API key acts "
+    "for them on every seat route (`?seat=N` chooses where it holds several), and the game is on its account "
+    "stream (`game_start`) and in `GET /v1/players/me/games` at once. The answer holds each human seat's token, "
+    "shown only here: for guests or to delegate one seat.",
 )
 async def create_game(body: CreateGame, api_key: Bearer, c: Ctx) -> CreatedGame:
     owner = await _creator(api_key, c)
@@ -77,12 +82,29 @@ async def create_game(body: CreateGame, api_key: Bearer, c: Ctx) -> CreatedGame:
         raise ApiError(422, "give either turn_seconds (a shorthand) or time_control, not both")
     control = body.time_control.model_dump() if body.time_control is not None else None
     clock_floor.check(c.settings.min_seconds_per_decision, control, body.turn_seconds)
+    held = _account_seats(body, bots) if owner else []
     created = await c.admin.create_game(
         body.game, body.players, seed=body.seed, options=body.options, bots=bots,
         turn_seconds=body.turn_seconds or 0.0, owner=owner, time_control=control,
+        seat_players={s: owner for s in held},
     )
     seats = sorted(created.seats, key=lambda s: s.seat)
+    if held:
+        await seat_game(c, created.game_id, body.game, {s: owner for s in held},
+                        {s.seat: s.token for s in seats if s.token}, "the seat token was in the create answer")
     return CreatedGame(game_id=created.game_id, seats=[Seat(seat=s.seat, token=s.token, bot=s.bot) for s in seats])
+
+
+def _account_seats(body: CreateGame, bots: dict[int, str]) -> list[int]:
+    """The human seats the creating account holds (#37): `account_seats`, every human seat by default."""
+    human = [s for s in range(body.players) if s not in bots]
+    if body.account_seats is None:
+        return human
+    chosen = sorted(set(body.account_seats))
+    wrong = [s for s in chosen if s not in human]
+    if wrong:
+        raise ApiError(422, f"account_seats: {wrong} are not human seats of this {body.players}-player game")
+    return chosen
 
 
 async def _creator(api_key: str | None, c: Context) -> str:
@@ -110,8 +132,8 @@ async def list_games(
 
 
 @router.get("/games/{game_id}", response_model=GameOut, summary="A game as a seat (Bearer) or a spectator sees it")
-async def get_game(game_id: str, token: Bearer, c: Ctx) -> GameOut:
-    g = await c.gamestate.get_game(_game_id(game_id), token)
+async def get_game(game_id: str, token: Bearer, c: Ctx, seat: SeatChoice = None) -> GameOut:
+    g, _viewer = await read_game(c, _game_id(game_id), token, seat)
     if g.status != "active":
         await c.settle_soon(g.game_id, g)
     return game_out(g)
@@ -123,27 +145,32 @@ class JsonBytes(Response):
     media_type = "application/json"
 
 
-async def legal_actions_answer(c: Context, game_id: str, token: str) -> bytes:
+async def legal_actions_answer(c: Context, game_id: str, token: str, seat: int | None = None) -> bytes:
     """The body of `GET /v1/games/{id}/actions` (shape `LegalActions`), built around the service's action
-    JSON texts without parsing them: the FastAPI route and the hot path (hot.py) both answer with it."""
-    r = await c.gamestate.legal_actions_reply(_game_id(game_id), token)
+    JSON texts without parsing them: the FastAPI route and the hot path (hot.py) both answer with it. `token`: a
+    seat token, or an API key acting for its account's seat (`seat` chooses one of several)."""
+    acting = await acting_seat(c, _game_id(game_id), token, seat)
+    r = await c.gamestate.legal_actions_reply(game_id, acting.token)
     return b'{"version":%d,"seat":%d,"actions":[%s]}' % (r.version, r.seat, ",".join(r.actions_json).encode())
 
 
 async def submit_answer(
-    c: Context, game_id: str, token: str, action: dict[str, Any], expected_version: int, idempotency_key: str | None
+    c: Context, game_id: str, token: str, action: dict[str, Any], expected_version: int, idempotency_key: str | None,
+    seat: int | None = None,
 ) -> bytes:
-    """Submit for the token's seat; the body of the answer (shape `Submitted`). Shared like the above."""
+    """Submit for the token's seat (or the API key's account seat); the body of the answer (shape `Submitted`).
+    Shared like the above."""
     if idempotency_key is not None and not _IDEMPOTENCY_KEY.match(idempotency_key):
         raise ApiError(422, "Idempotency-Key must be 1-128 visible ASCII characters")
+    acting = await acting_seat(c, _game_id(game_id), token, seat)
     try:
-        r = await c.gamestate.submit_reply(_game_id(game_id), token, action, expected_version, idempotency_key)
+        r = await c.gamestate.submit_reply(game_id, acting.token, action, expected_version, idempotency_key)
     except GameServiceError as exc:
         c.metrics.actions.labels(exc.reason or exc.code.name.lower()).inc()
         raise
     c.metrics.actions.labels("replayed" if r.replayed else "accepted").inc()
     if r.status == "finished":
-        await c.settle_soon(game_id)  # the move is accepted whatever happens here
+        await c.settle_soon(game_id, announce=True)  # the move is accepted whatever happens here
     return b'{"version":%d,"events":[%s],"status":%s,"to_act":[%s],"replayed":%s}' % (
         r.version, ",".join(r.events_json).encode(), json.dumps(r.status).encode(),
         ",".join(map(str, r.to_act)).encode(), b"true" if r.replayed else b"false",
@@ -151,8 +178,8 @@ async def submit_answer(
 
 
 @router.get("/games/{game_id}/actions", response_model=LegalActions, summary="The legal actions of your seat")
-async def legal_actions(game_id: str, token: SeatToken, c: Ctx) -> Response:
-    return JsonBytes(await legal_actions_answer(c, game_id, token))
+async def legal_actions(game_id: str, token: SeatToken, c: Ctx, seat: SeatChoice = None) -> Response:
+    return JsonBytes(await legal_actions_answer(c, game_id, token, seat))
 
 
 @router.post("/games/{game_id}/actions", response_model=Submitted, summary="Submit one action for your seat")
@@ -162,8 +189,9 @@ async def submit_action(
     token: SeatToken,
     c: Ctx,
     idempotency_key: str | None = Header(None, alias="Idempotency-Key", description="Retries replay the first outcome"),
+    seat: SeatChoice = None,
 ) -> Response:
-    return JsonBytes(await submit_answer(c, game_id, token, body.action, body.expected_version, idempotency_key))
+    return JsonBytes(await submit_answer(c, game_id, token, body.action, body.expected_version, idempotency_key, seat))
 
 
 @router.post(
@@ -172,8 +200,11 @@ async def submit_action(
     "`ZOMBIE_BOT_LEVEL`, default `greedy`), the token is revoked (its event streams end) and every seat sees a "
     "`seat_resigned` event. In a rated game the player ranks last. 409 `game_over` once the game has ended.",
 )
-async def resign(game_id: str, token: SeatToken, c: Ctx) -> Version:
-    return Version(version=await c.gamestate.resign(_game_id(game_id), token))
+async def resign(game_id: str, token: SeatToken, c: Ctx, seat: SeatChoice = None) -> Version:
+    acting = await acting_seat(c, _game_id(game_id), token, seat)
+    version = await c.gamestate.resign(game_id, acting.token)
+    await c.settle_soon(game_id, announce=True)  # a 2-player resignation ends the game: announced at once
+    return Version(version=version)
 
 
 @router.post(
@@ -183,9 +214,10 @@ async def resign(game_id: str, token: SeatToken, c: Ctx) -> Version:
     "default is not one) and no seat has resigned or been abandoned; otherwise 409 `abort_not_allowed` (409 "
     "`game_over` once the game has ended).",
 )
-async def abort(game_id: str, token: SeatToken, c: Ctx) -> Version:
-    version = await c.gamestate.abort(_game_id(game_id), token)
-    await c.settle_soon(game_id)  # a rated game: nothing to settle, ever
+async def abort(game_id: str, token: SeatToken, c: Ctx, seat: SeatChoice = None) -> Version:
+    acting = await acting_seat(c, _game_id(game_id), token, seat)
+    version = await c.gamestate.abort(game_id, acting.token)
+    await c.settle_soon(game_id, announce=True)  # a rated game: nothing to settle, ever; announced at once
     return Version(version=version)
 
 
@@ -194,8 +226,13 @@ async def abort(game_id: str, token: SeatToken, c: Ctx) -> Version:
     description="Bearer: the seat token, which is revoked (its event streams end within a second); the answer "
     "holds the seat's new token, shown only here.",
 )
-async def rotate_token(game_id: str, token: SeatToken, c: Ctx) -> NewToken:
-    return NewToken(token=await c.gamestate.rotate_token(_game_id(game_id), token))
+async def rotate_token(game_id: str, token: SeatToken, c: Ctx, seat: SeatChoice = None) -> NewToken:
+    acting = await acting_seat(c, _game_id(game_id), token, seat)
+    held = acting.seat if acting.seat is not None else (await c.gamestate.get_game(game_id, acting.token)).seat
+    new = await c.gamestate.rotate_token(game_id, acting.token)
+    if held is not None:
+        await keep_rotated(c, game_id, held, new)  # the account's API key keeps acting for the seat
+    return NewToken(token=new)
 
 
 @router.get("/games/{game_id}/log", response_model=GameLog, summary="Seed and actions of a finished game")
@@ -235,12 +272,28 @@ async def game_events(
     c: Ctx,
     after: int | None = Query(None, ge=0, le=2**62, description="Send the versions after this one"),
     last_event_id: str | None = Header(None, alias="Last-Event-ID"),
+    seat: SeatChoice = None,
 ) -> EventSourceResponse:
     start = _resume_from(after, last_event_id)
-    await c.gamestate.get_game(_game_id(game_id), token)  # a bad token or unknown game: an error, no stream
+    g, viewer = await read_game(c, _game_id(game_id), token, seat)  # a bad token or unknown game: an error
     slot = open_stream(c.streams, request, token)  # 429 beyond GATEWAY_STREAM_LIMIT_IP / _TOKEN
-    return EventSourceResponse(_stream(c, game_id, token, start, slot), ping=c.settings.sse_ping_s,
-                               background=BackgroundTask(slot.release))
+    if g.status != "active" and start is not None and start >= g.version:
+        events = _ended(c, g, slot)  # nothing after the last version: the terminal event, not an empty body (#37)
+    else:
+        events = _stream(c, game_id, viewer, start, slot)
+    return EventSourceResponse(events, ping=c.settings.sse_ping_s, background=BackgroundTask(slot.release))
+
+
+async def _ended(c: Context, g: GameState, slot: Slot) -> AsyncIterator[ServerSentEvent]:
+    """The stream of an ended game asked for what follows its last version: its `end` event at once, then the
+    stream closes (so a client resuming after the end stops instead of reconnecting to an empty body)."""
+    try:
+        await c.settle_soon(g.game_id, g)
+        state = {"version": g.version, "kind": "ended", "actor": None, "status": g.status, "to_act": [],
+                 "scores": shown_scores(g.status, g.scores), "winners": shown_winners(g.status, g.winners)}
+        yield ServerSentEvent(data=json.dumps(state), event="end", id=str(g.version))
+    finally:
+        slot.release()
 
 
 async def _stream(c: Context, game_id: str, token: str | None, after: int | None,

@@ -17,6 +17,8 @@ from redis.exceptions import RedisError
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.background import BackgroundTask
 
+from services.accounts import seats
+from services.accounts.seats import Held
 from services.archive.repository import BadCursor
 from services.common.standings import shown_scores, shown_winners
 from services.common.stream_slots import Slot
@@ -77,29 +79,33 @@ async def revoke_other_keys(me: CurrentAccount, c: Ctx) -> KeysRevoked:
 
 @router.get(
     "/players/me/games", tags=ACCOUNT,
-    response_model=MyGames, summary="My ongoing games, the ones where it is my turn first",
-    description="Games an account holds a seat in through a challenge or a matchmaking ticket, while they are "
-    "active (finished ones: `GET /v1/players/{id}/games`). Each is read live from the game-state service.",
+    response_model=MyGames, summary="My games: the active ones (my turn first), then those ended in the last day",
+    description="Every game the account holds a seat in, however it began (created with `POST /v1/games`, a "
+    "challenge, matchmaking), listed from the moment it is created (read your writes). Each is read live from the "
+    "game-state service, so a game that just ended is listed as `finished` (or `aborted`) at once; ended games stay "
+    "listed for 24 hours (older ones: `GET /v1/players/{id}/games`).",
 )
 async def my_games(player_id: CurrentPlayer, c: Ctx) -> MyGames:
-    raw = await c.redis.hgetall(c.keys.account_games(player_id))
-    held = {(k.decode() if isinstance(k, bytes) else k): json.loads(v) for k, v in raw.items()}
-
-    async def read(game_id: str, info: dict) -> MyGame | None:
+    async def read(h: Held) -> MyGame | None:
         try:
-            g = await c.gamestate.get_game(game_id)
+            g = await c.gamestate.get_game(h.game_id)
         except GameServiceError as exc:
             if exc.code.name == "NOT_FOUND":
                 return None
             raise
-        if g.status != "active":
-            return None
-        seat = int(info["seat"])
-        return MyGame(game_id=game_id, game=info["game"], seat=seat, my_turn=seat in g.to_act, version=g.version,
-                      to_act=g.to_act, deadline=g.deadlines.get(seat), since_ms=int(info["since_ms"]))
+        if g.status != "active" and h.ended is None:
+            await c.settle_soon(g.game_id, g, announce=True)  # announced and listed as ended now (#37)
+        mine = [s for s in h.seats if s in g.to_act] if g.status == "active" else []
+        seat = mine[0] if mine else h.seats[0]
+        ended = g.status == "finished"
+        return MyGame(game_id=h.game_id, game=h.game, seat=seat, seats=h.seats, status=g.status, my_turn=bool(mine),
+                      version=g.version, to_act=g.to_act, deadline=g.deadlines.get(seat), since_ms=h.since_ms,
+                      scores=shown_scores(g.status, g.scores) if ended else None,
+                      winners=shown_winners(g.status, g.winners) if ended else None)
 
-    games = [g for g in await asyncio.gather(*(read(gid, info) for gid, info in held.items())) if g is not None]
-    games.sort(key=lambda g: (not g.my_turn, g.deadline or 2**63, -g.since_ms, g.game_id))
+    held = await seats.held_games(c.redis, c.keys, player_id)
+    games = [g for g in await asyncio.gather(*(read(h) for h in held)) if g is not None]
+    games.sort(key=lambda g: (g.status != "active", not g.my_turn, g.deadline or 2**63, -g.since_ms, g.game_id))
     return MyGames(games=games)
 
 
@@ -107,30 +113,62 @@ async def my_games(player_id: CurrentPlayer, c: Ctx) -> MyGames:
     "/players/me/events", tags=ACCOUNT,
     summary="The account stream (Server-Sent Events): challenges, game starts, your turns, game ends",
     response_description=(
-        "text/event-stream, one event per entry, `id` = its stream id (resume with `Last-Event-ID`; without it "
-        "the kept history is sent first: the last `GATEWAY_ACCOUNT_EVENTS_MAXLEN` entries of at most "
-        "`GATEWAY_ACCOUNT_EVENTS_KEEP_S`). Events: `challenge` `{challenge}`; `challenge_closed` "
-        "`{challenge_id, status}`; `game_start` `{game_id, game, seat, challenge_id, token, token_delivered}` (the "
-        "challenger's seat token is in the first delivery only, then `token` is null); `your_turn` `{game_id, "
-        "seat, version, deadline}` (only to the seat's owner); `game_end` `{game_id, seat, status, scores, "
-        "winners}`. A "
-        "stream whose API key stops working sends an `error` event and closes."
+        "text/event-stream, one event per entry, `id` = its stream id. A new connection starts now: it first sends "
+        "a `game_start` (with `ongoing` true) for every active game the account holds a seat in, as Lichess's "
+        "`gameStart`, then what happens from then on. `replay=true` sends the kept history instead (the last "
+        "`GATEWAY_ACCOUNT_EVENTS_MAXLEN` entries of at most `GATEWAY_ACCOUNT_EVENTS_KEEP_S`); `Last-Event-ID` resumes "
+        "after the entry it names. Events: `challenge` `{challenge}`; `challenge_closed` `{challenge_id, status, "
+        "reason}`; `game_start` `{game_id, game, seat, challenge_id | ticket_id, token, token_delivered, ongoing}` "
+        "(the account's API key acts for the seat; a challenger's seat token is in the first delivery only, then "
+        "`token` is null); `your_turn` `{game_id, seat, version, deadline}` (only to the seat's owner); `game_end` "
+        "`{game_id, seat, status, scores, winners}`. A stream whose API key stops working sends an `error` event "
+        "and closes."
     ),
     responses={200: {"content": {"text/event-stream": {}}}},
 )
 async def account_events(
-    request: Request, me: CurrentAccount, c: Ctx, last_event_id: str | None = Header(None, alias="Last-Event-ID")
+    request: Request, me: CurrentAccount, c: Ctx, last_event_id: str | None = Header(None, alias="Last-Event-ID"),
+    replay: bool = Query(False, description="Send the kept history first (default: start now, announcing the "
+                                            "ongoing games); ignored with Last-Event-ID"),
 ) -> EventSourceResponse:
     player_id, key = me.player_id, me.api_key
-    after = "0-0"
+    announce = False
     if last_event_id is not None and last_event_id.strip():
         resumed = stream_id(last_event_id.strip())
         if resumed is None:
             raise ApiError(422, "Last-Event-ID must be an id this stream sent (like 1700000000000-0)")
         after = resumed
+    elif replay:
+        after = "0-0"
+    else:
+        after, announce = await c.events.last_id(player_id), True
     slot = open_stream(c.streams, request, key)  # 429 beyond GATEWAY_STREAM_LIMIT_IP / _TOKEN
-    return EventSourceResponse(_stream(c, player_id, key, after, slot), ping=c.settings.sse_ping_s,
+    return EventSourceResponse(_stream(c, player_id, key, after, slot, announce), ping=c.settings.sse_ping_s,
                                background=BackgroundTask(slot.release))
+
+
+async def _ongoing(c: Context, player_id: str, entry_id: str) -> list[ServerSentEvent]:
+    """A `game_start` per seat of every active game of the account (what a stream that starts now opens with),
+    each with the id of the newest entry so a resume continues after it. A seat token still waiting for its
+    delivery (a challenger's) is delivered here, so it is never lost by starting now."""
+    out = []
+    for h in sorted(await seats.held_games(c.redis, c.keys, player_id), key=lambda h: h.since_ms):
+        if h.ended is not None:
+            continue
+        try:
+            g = await c.gamestate.get_game(h.game_id)
+        except GameServiceError:
+            continue  # gone: nothing to announce
+        if g.status != "active":
+            continue
+        token = await c.events.take_handoff(player_id, h.game_id)
+        for seat in h.seats:
+            data = {"game_id": h.game_id, "game": h.game, "seat": seat, "token": token if seat == h.seats[0] else None,
+                    "token_delivered": True, "ongoing": True}
+            if data["token"] is None:
+                data["note"] = "an ongoing game: the account's API key acts for this seat"
+            out.append(ServerSentEvent(data=json.dumps(data), event="game_start", id=entry_id))
+    return out
 
 
 def _error(code: str, message: str) -> ServerSentEvent:
@@ -138,9 +176,13 @@ def _error(code: str, message: str) -> ServerSentEvent:
                            event="error")
 
 
-async def _stream(c: Context, player_id: str, key: str, after: str, slot: Slot) -> AsyncIterator[ServerSentEvent]:
+async def _stream(c: Context, player_id: str, key: str, after: str, slot: Slot,
+                  announce: bool) -> AsyncIterator[ServerSentEvent]:
     batches = c.account_readers.follow(player_id, after)  # one shared Redis reader per account
     try:
+        if announce:
+            for event in await _ongoing(c, player_id, after):
+                yield event
         async for batch in batches:
             for entry_id, kind, data in batch:
                 yield ServerSentEvent(data=json.dumps(await c.events.deliver(player_id, kind, data)), event=kind,
