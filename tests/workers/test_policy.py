@@ -12,7 +12,6 @@ import re
 import time
 
 import pytest
-import redis as redis_sync
 
 import ai
 from ai.levels import floor_budget
@@ -37,7 +36,7 @@ def test_budget_scale_and_its_floor():
 
 
 @pytest.mark.parametrize("follow_ups_first", [True, False])
-def test_human_waiting_decisions_are_taken_first(follow_ups_first, settings, start_worker, make_instance):
+def test_human_waiting_decisions_are_taken_first(follow_ups_first, settings, start_worker, make_instance, broker):
     """Three bot-only decisions queued, then two first decisions a human waits on, then a follow-up: a real worker
     takes the follow-up, then the first decisions in their order, then the bot-only games'. With the follow-up
     tier off the follow-up is an ordinary human-waiting decision: after the two queued before it."""
@@ -52,13 +51,12 @@ def test_human_waiting_decisions_are_taken_first(follow_ups_first, settings, sta
         await dispatcher.dispatch("followup", 1, 0, human=True, follow_up=True)
 
     asyncio.run(queue_all())
-    rdb = redis_sync.Redis.from_url(settings.redis_url)
-    follow_ups, firsts = human_lists(settings.bot_queue)
+    follow_ups, firsts = human_lists(settings.bot_queue)  # the queues live on the Celery broker (#40)
     if follow_ups_first:
-        assert (rdb.llen(follow_ups), rdb.llen(firsts)) == (1, 2)
+        assert (broker.llen(follow_ups), broker.llen(firsts)) == (1, 2)
     else:
-        assert (rdb.llen(follow_ups), rdb.llen(firsts)) == (0, 3)
-    assert rdb.llen(background_list(settings.bot_queue)) == 3
+        assert (broker.llen(follow_ups), broker.llen(firsts)) == (0, 3)
+    assert broker.llen(background_list(settings.bot_queue)) == 3
     worker = start_worker(inst.admin_target)
     worker.wait_for("bot move bg2 ", timeout=60)
     order = re.findall(r"bot move (\w+) seat", worker.text())
@@ -96,7 +94,7 @@ def _play_until_follow_up(client, admin, redis, prefix: str) -> tuple[str, int]:
 
 @pytest.mark.parametrize("follow_ups_first", [True, False])
 def test_a_bots_commit_is_served_before_other_games_first_decisions(follow_ups_first, settings, start_worker,
-                                                                     make_instance, make_client):
+                                                                     make_instance, make_client, rdb):
     """End to end: real games on a real service, a real worker. Three games' first decisions (their bot moves
     first) and a bot-only game are queued; then, in another game, a bot's move leaves the bot to act again (its
     follow-up). The worker starts on that follow-up before the three earlier first decisions, and on those before
@@ -104,11 +102,9 @@ def test_a_bots_commit_is_served_before_other_games_first_decisions(follow_ups_f
     inst = make_instance(bot_follow_ups_first=follow_ups_first)
     client = make_client(inst)
     admin = client.admin(settings.service_secret)
-    redis = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
     firsts = [client.create_game("opensky", 2, seed=40 + i, bots={0: "random"}).game_id for i in range(3)]
     bots_only = client.create_game("opensky", 2, seed=50, bots={0: "random", 1: "random"}).game_id
-    gid, version = _play_until_follow_up(client, admin, redis, settings.key_prefix)
-    redis.close()
+    gid, version = _play_until_follow_up(client, admin, rdb, settings.key_prefix)  # games: the run's Redis
     worker = start_worker(inst.admin_target)
     worker.wait_for(f"bot move {bots_only} seat 0 version 0:", timeout=60)
     started = re.findall(r"bot move (\S+) seat (\d+) version (\d+): (\w+)", worker.text())
@@ -121,9 +117,9 @@ def test_a_bots_commit_is_served_before_other_games_first_decisions(follow_ups_f
         assert follow_up > max(first), started
 
 
-def test_queue_age_is_the_oldest_of_both_human_lists(settings):
+def test_queue_age_is_the_oldest_of_both_human_lists(settings, broker):
     """The degradation policy's age reads the follow-ups' and the first decisions' lists (not the bot-only one)."""
-    sync = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
+    sync = broker  # the queues live on the Celery broker (a standalone Redis beside a cluster, #40)
     follow_ups, firsts = human_lists(settings.bot_queue)
     now = time.time()
 
@@ -143,24 +139,25 @@ def test_queue_age_is_the_oldest_of_both_human_lists(settings):
     sync.rpop(firsts)
     sync.lpush(follow_ups, message(now))
     assert age() == pytest.approx(2)  # the follow-ups' oldest (2 s) is now older than the first list's (1 s)
-    sync.delete(follow_ups, firsts, background_list(settings.bot_queue))
-    sync.close()
+    for key in (follow_ups, firsts, background_list(settings.bot_queue)):
+        sync.delete(key)
 
 
 @pytest.mark.parametrize("level", ["mcts-normal", "mcts-hard"])
-def test_levels_think_less_when_the_human_queue_is_old(level, make_instance, make_client, settings):
+def test_levels_think_less_when_the_human_queue_is_old(level, make_instance, make_client, settings, rdb, broker):
+    """Games are read from the run's Redis (a cluster under `make test-cluster`), the queue's age from the Celery
+    broker, as services/workers/tasks.py does (#40)."""
     inst = make_instance(dispatch_bots=False)
     client = make_client(inst)
-    sync = redis_sync.Redis.from_url(settings.redis_url, decode_responses=True)
     admin = client.admin(settings.service_secret)
 
     def decide(queued_s: float | None):
-        sync.delete(settings.bot_queue)
+        broker.delete(settings.bot_queue)
         if queued_s is not None:  # a human-waiting task queued `queued_s` ago heads the queue
-            sync.lpush(settings.bot_queue, json.dumps({"headers": {"id": "x", "sent_at": time.time() - queued_s}}))
+            broker.lpush(settings.bot_queue, json.dumps({"headers": {"id": "x", "sent_at": time.time() - queued_s}}))
         game = client.create_game("blueskies", 2, seed=3, bots={0: level, 1: level})  # OpenSky's levels don't search
         seat = client.get_game(game.game_id).to_act[0]
-        mover = Mover(sync, settings.key_prefix, admin, queue_age=QueueAge(sync, settings.bot_queue),
+        mover = Mover(rdb, settings.key_prefix, admin, queue_age=QueueAge(broker, settings.bot_queue),
                       degrade_after_s=3.0)
         return mover.play(game.game_id, seat, 0)
 
@@ -177,5 +174,4 @@ def test_levels_think_less_when_the_human_queue_is_old(level, make_instance, mak
     floor = floor_budget("blueskies")
     assert very_old.scale < 0.01 and very_old.seconds <= floor.seconds + 0.15
     assert very_old.iterations <= max(floor.iterations, budget.iterations * very_old.scale) + 10
-    sync.delete(settings.bot_queue)
-    sync.close()
+    broker.delete(settings.bot_queue)
