@@ -8,6 +8,7 @@ failover with the same key (a retried action that had been applied answers its f
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import secrets
 import time
@@ -88,6 +89,8 @@ async def _scenario(cluster: LocalCluster) -> tuple[dict[str, dict[int, dict]], 
         redis_url=cluster.url, redis_cluster=True, redis_wait_replicas=1, redis_wait_timeout_ms=2000,
         grpc_addr="127.0.0.1:0", admin_grpc_addr="127.0.0.1:0", metrics_port=0,
         key_prefix=f"sbfail:{uuid.uuid4().hex[:8]}:", dispatch_bots=False, service_secret=secrets.token_urlsafe(32),
+        # a cluster needs the broker apart (no bot is dispatched here: nothing is sent to it)
+        celery_broker_url=os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0"),
         allow_anonymous_create=True, rate_limit_ip=0, rate_limit_token=0, rate_limit_ip_ceiling=0,
         stream_limit_address=0, stream_limit_credential=0, health_check_s=0.2)
     running = await start(settings, sweeper=False)
