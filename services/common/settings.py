@@ -7,12 +7,82 @@ Redis on 127.0.0.1:6379. Variable names are the upper-case field names, e.g.
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
+from typing import Any, ClassVar
 
 from pydantic import Field, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from services.common.credentials import ServiceCredentials, check_secret
+
+
+class _Unprefixed(PydanticBaseSettingsSource):
+    """A few fields of a prefixed role read unprefixed too (`SERVICE_SECRET` when `GATEWAY_SERVICE_SECRET` is unset),
+    so one variable can serve every role: below the prefixed variables, above the defaults."""
+
+    def __init__(self, settings_cls: type[BaseSettings], names: tuple[str, ...]) -> None:
+        super().__init__(settings_cls)
+        self.names = names
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return os.environ.get(field_name.upper()), field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        env = {key.lower(): value for key, value in os.environ.items()}  # case-insensitive, as pydantic-settings
+        return {name: env[name] for name in self.names if name in env}
+
+
+class StoreFields(BaseSettings):
+    """What every role that opens the hot store and calls GameAdmin reads alike, declared once: the game-state
+    service (`Settings`), the matchmaker and the gateway (`GATEWAY_*`, services/matchmaker/settings.py). A role with
+    an env prefix also reads the fields of UNPREFIXED without it, as the other services name them."""
+
+    UNPREFIXED: ClassVar[tuple[str, ...]] = ("redis_cluster", "service_secret", "archive_url")
+
+    redis_url: str = Field(
+        "redis://127.0.0.1:6379/0", description="Redis, the hot store: every game in play (the truth), and the "
+        "gateway's tickets, rate limits, account streams and API-key cache (players, keys and ratings are in SQL).",
+    )
+    redis_cluster: bool = Field(
+        False, description="REDIS_URL names a node of a Redis Cluster (issue #40; docs/platform/redis-cluster.md, "
+        "redis-cluster-running.md): the role opens cluster clients. Off: a standalone Redis (`make run`'s).",
+    )
+    key_prefix: str = Field("sb:", description="Prefix of every Redis key the role writes.")
+    service_secret: str | None = Field(
+        None,
+        repr=False,
+        description="The service credential (no default) of the internal GameAdmin service: the game-state service "
+        "accepts it; the bot workers, the gateway and the matchmaker present it, and refuse to start without it. "
+        "`make run` generates one per stack (services/common/credentials.py).",
+    )
+    archive_url: str | None = Field(
+        None,
+        description="The SQL system of record (services/archive/): `postgresql+asyncpg://user@host/db` or "
+        "`sqlite+aiosqlite:///path/archive.db` (`make run`'s default, under .skyboard/): finished games, and the "
+        "players, API-key hashes and ratings. Unset: the game-state service keeps finished games in Redis; the "
+        "gateway and the matchmaker refuse to start. The roles apply the migrations at start.",
+    )
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """The prefixed role's unprefixed fallbacks sit just below its own variables."""
+        if not cls.model_config.get("env_prefix"):
+            return init_settings, env_settings, dotenv_settings, file_secret_settings
+        fallback = _Unprefixed(settings_cls, cls.UNPREFIXED)
+        return init_settings, env_settings, fallback, dotenv_settings, file_secret_settings
+
+    def secret(self) -> str:
+        """The service secret a client of GameAdmin presents; CredentialError if it is missing or unusable."""
+        return check_secret(self.service_secret)
 
 
 class RateLimitFields(BaseSettings):
@@ -31,16 +101,11 @@ class RateLimitFields(BaseSettings):
     rate_limit_window_s: int = Field(60, gt=0, description="Length of the fixed rate-limit window.")
 
 
-class Settings(RateLimitFields):
+class Settings(StoreFields, RateLimitFields):
     """All knobs of the game-state service and its Celery dispatch."""
 
     model_config = SettingsConfigDict(extra="ignore", frozen=True)
 
-    redis_url: str = Field("redis://127.0.0.1:6379/0", description="Redis holding every game (the truth).")
-    redis_cluster: bool = Field(
-        False, description="REDIS_URL names a node of a Redis Cluster (issue #40): the service, the bot workers and "
-        "the archive CLI open cluster clients (docs/platform/redis-cluster.md). Off: a standalone Redis.",
-    )
     redis_wait_replicas: int = Field(
         0, ge=0, description="Replicas that must confirm a commit or creation (Redis WAIT, on the connection that "
         "wrote it) before the service acknowledges it, so an acknowledged action survives a failover; short of "
@@ -57,20 +122,12 @@ class Settings(RateLimitFields):
     )
     metrics_port: int = Field(9101, description="Prometheus HTTP exporter port; 0 disables it.")
     metrics_addr: str = Field("127.0.0.1", description="Address the metrics exporter binds (0.0.0.0 in containers).")
-    key_prefix: str = Field("sb:", description="Prefix of every Redis key the service writes.")
     celery_broker_url: str | None = Field(
         None, description="Celery broker, a standalone Redis (bot tasks, and the queue age the workers read); "
         "default: REDIS_URL. Required with REDIS_CLUSTER=true: Celery cannot use a Redis Cluster as its broker, "
         "and bot traffic on its own Redis never competes with game state (docs/platform/redis-cluster-running.md).",
     )
     bot_queue: str = Field("bots", description="Celery queue the skyboard.bot_move tasks go to.")
-    service_secret: str | None = Field(
-        None,
-        repr=False,
-        description="The service credential (no default): the bot workers, the REST gateway and the matchmaker "
-        "present it to the internal GameAdmin service. Required by every process that serves or calls GameAdmin; "
-        "`make run` generates one per stack (services/common/credentials.py).",
-    )
     service_secret_previous: str | None = Field(
         None, repr=False, description="During a rotation: the old secret, still accepted until the time below."
     )
@@ -158,12 +215,6 @@ class Settings(RateLimitFields):
         1.0, gt=0, description="How often the gRPC health status is checked against Redis (NOT_SERVING while down)."
     )
     max_message_bytes: int = Field(4 * 1024 * 1024, description="Largest gRPC message accepted.")
-    archive_url: str | None = Field(
-        None,
-        description="SQL archive of finished games (services/archive/): `postgresql+asyncpg://user@host/db` or "
-        "`sqlite+aiosqlite:///path/archive.db`. Unset = no archive: finished games stay in Redis. `make run` "
-        "defaults it to SQLite under .skyboard/; the service applies the migrations at start.",
-    )
     archive_after_s: float = Field(
         60.0, ge=0, description="A finished game is archived (and leaves Redis) this long after its end, so "
         "streams and final reads in progress complete first.",
@@ -196,10 +247,6 @@ class Settings(RateLimitFields):
     @property
     def broker_url(self) -> str:
         return self.celery_broker_url or self.redis_url
-
-    def secret(self) -> str:
-        """The service secret a client of GameAdmin presents; CredentialError if it is missing or unusable."""
-        return check_secret(self.service_secret)
 
     def credentials(self) -> ServiceCredentials:
         """What the game-state service accepts on GameAdmin (the rotation window included)."""

@@ -7,27 +7,18 @@ they read the same variables, and `GatewaySettings` extends these fields with th
 
 from __future__ import annotations
 
-from pydantic import AliasChoices, Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field
+from pydantic_settings import SettingsConfigDict
+
+from services.common.settings import StoreFields
 
 
-class MatchmakerSettings(BaseSettings):
-    """Every knob of the matchmaking loop, and what it shares with the gateway."""
+class MatchmakerSettings(StoreFields):
+    """Every knob of the matchmaking loop, and what it shares with the gateway (the store's fields: StoreFields, read
+    as `GATEWAY_*`, and SERVICE_SECRET, ARCHIVE_URL, REDIS_CLUSTER as the other services name them)."""
 
     model_config = SettingsConfigDict(env_prefix="GATEWAY_", extra="ignore", frozen=True)
 
-    redis_url: str = Field(
-        "redis://127.0.0.1:6379/0", description="Redis, the hot store: rated games in play, tickets, rate limits, "
-        "account streams, the API-key lookup cache (players, keys and ratings are in SQL: GATEWAY_ARCHIVE_URL)."
-    )
-    redis_cluster: bool = Field(
-        False,
-        validation_alias=AliasChoices("GATEWAY_REDIS_CLUSTER", "REDIS_CLUSTER"),
-        description="GATEWAY_REDIS_URL names a node of a Redis Cluster (issue #40; "
-        "docs/platform/redis-cluster-running.md): the gateway and the matchmaker use a cluster client. Off: one "
-        "Redis (the default, and `make run`'s). "
-        "GATEWAY_REDIS_CLUSTER, or REDIS_CLUSTER as the other services read it.",
-    )
     key_prefix: str = Field("sbgw:", description="Prefix of every Redis key the gateway and matchmaker write.")
     gamestate_addr: str = Field(
         "127.0.0.1:50052", description="host:port of the game-state service's internal gRPC listener (its "
@@ -35,23 +26,6 @@ class MatchmakerSettings(BaseSettings):
         "applies per player itself).",
     )
     gamestate_timeout_s: float = Field(10.0, gt=0, description="Deadline of one unary call to the service.")
-    service_secret: str | None = Field(
-        None,
-        repr=False,
-        validation_alias=AliasChoices("GATEWAY_SERVICE_SECRET", "SERVICE_SECRET"),
-        description="The service credential for the game-state service's internal GameAdmin calls (creation on "
-        "a player's behalf, the matchmaker's batches). No default: the gateway and matchmaker refuse to start "
-        "without it. GATEWAY_SERVICE_SECRET, or SERVICE_SECRET as the other services read it.",
-    )
-    archive_url: str | None = Field(
-        None,
-        validation_alias=AliasChoices("GATEWAY_ARCHIVE_URL", "ARCHIVE_URL"),
-        description="Required: the SQL system of record (PostgreSQL `postgresql+asyncpg://...`, or SQLite "
-        "`sqlite+aiosqlite:///path`, `make run`'s default under .skyboard/): players, API-key hashes, ratings and "
-        "leaderboards, and the archive of finished games (GET /v1/players/{id}/games), the same database as the "
-        "game-state service's ARCHIVE_URL. The gateway refuses to start without it. GATEWAY_ARCHIVE_URL, or "
-        "ARCHIVE_URL; the matchmaker reads it too (ratings).",
-    )
     account_events_maxlen: int = Field(
         1000, ge=10, description="Events kept per account stream (GET /v1/players/me/events); older ones are trimmed."
     )
