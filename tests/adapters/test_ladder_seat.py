@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 import engine
 from ai.lab.ladder import _code, lineups, main, per_decision
 from ai.lab.match import MatchResult
@@ -102,6 +104,7 @@ def test_simulations_are_a_decision_budget_the_later_integers_read_from_the_same
     assert spent < simulations * asked  # and they were not searched once each
 
 
+@pytest.mark.slow  # six whole 3-player games through the ladder, over a minute: `make test-slow` (#36)
 def test_the_ladder_plays_aeroplanes_against_openspiel_at_given_caps(tmp_path, capsys):
     """The 3-player table through the adapter, every seat rotated, and `--iterations` as the platform's cap."""
     ledger = tmp_path / "ladder.jsonl"

@@ -20,7 +20,13 @@ def load(name: str, players: int, **params) -> pyspiel.Game:
     return pyspiel.load_game(adapter.short_name(name), {"players": players, **params})
 
 
-@pytest.mark.parametrize(("name", "players"), EXTREMES)
+#: The five-player Aeroplanes and Blue Skies games are most of this file's time: their serialised sims run in
+#: `make test-slow` (which also plays every table three times, below); `make test` keeps the others (#36)
+SIM_TABLES = [pytest.param(name, players, marks=[pytest.mark.slow] if (name, players) in
+                           {("aeroplanes", 5), ("blueskies", 5)} else []) for name, players in EXTREMES]
+
+
+@pytest.mark.parametrize(("name", "players"), SIM_TABLES)
 def test_openspiel_random_sim_test_passes_with_serialisation(name, players):
     pyspiel.random_sim_test(load(name, players), num_sims=1, serialize=True, verbose=False)
 
