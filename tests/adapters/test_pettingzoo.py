@@ -33,7 +33,13 @@ def test_pettingzoo_api_test_and_seed_test_pass_with_options(name, players, opti
         seed_test(lambda: env(name, players, **options), num_cycles=500)
 
 
-@pytest.mark.parametrize(("name", "players"), EVERY_COUNT)
+#: Whole random games of Aeroplanes and Blue Skies at four and five seats are most of this file's time: they run in
+#: `make test-slow`; `make test` plays every title at its smaller tables (#36)
+WHOLE_GAMES = [pytest.param(name, players, marks=[pytest.mark.slow] if name != "opensky" and players >= 4 else [])
+               for name, players in EVERY_COUNT]
+
+
+@pytest.mark.parametrize(("name", "players"), WHOLE_GAMES)
 def test_a_random_agent_plays_to_the_end_with_rank_rewards(name, players):
     e = env(name, players, render_mode="ansi")
     e.reset(seed=players)
