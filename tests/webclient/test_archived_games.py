@@ -63,8 +63,13 @@ def play_to_the_end_and_archive(http: httpx.Client, rdb, prefix: str, game: str,
     return me, ended
 
 
-@pytest.mark.parametrize(("game", "players", "lang"), [("opensky", 2, "en"), ("blueskies", 2, "ru"),
-                                                       ("aeroplanes", 3, "pl")])
+#: Each case plays a whole game over REST before the browser opens it: OpenSky's (the shortest) in `make test`, the
+#: two longer titles in `make test-slow` (#36)
+@pytest.mark.parametrize(("game", "players", "lang"), [
+    ("opensky", 2, "en"),
+    pytest.param("blueskies", 2, "ru", marks=pytest.mark.slow),
+    pytest.param("aeroplanes", 3, "pl", marks=pytest.mark.slow),
+])
 def test_an_archived_game_is_in_my_games_and_reopens_with_its_scores_and_log(browser, archiving_gateway, rdb, game,
                                                                               players, lang, artifacts):
     gw, prefix = archiving_gateway
