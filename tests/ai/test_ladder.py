@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import ai
 from ai.lab.ladder import (
     MIN_GAMES_A_PAIR,
@@ -96,6 +98,7 @@ def test_the_ledger_records_every_game_and_a_rerun_plays_none(tmp_path, capsys, 
     assert again == first and len(ledger.read_text().splitlines()) == 4
 
 
+@pytest.mark.slow  # two whole OpenSky games with 200-iteration searches, over a minute: `make test-slow` (#36)
 def test_an_as_built_run_plays_and_records_the_levels_own_searches(tmp_path, capsys):
     ledger = tmp_path / "ladder.jsonl"
     main(["--game", "opensky", "--levels", "greedy,mcts-easy", "--seeds", "1", "--workers", "1", "--as-built",
