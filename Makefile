@@ -46,7 +46,9 @@ test-unit: $(STAMP) $(PROTO_GEN) compile
 
 # the suites that take minutes of wall clock (soak and fault runs, the make-run stack end to end, a person playing
 # every game in the browser at two sizes, whole games clicked against bots, the archiver SIGKILL run and its
-# benchmark's smoke run, whole games checked against the published schemas, schemathesis): `.ci/run` runs them too
+# benchmark's smoke run, whole games checked against the published schemas, schemathesis), and the larger tables of
+# checks whose smaller ones stay in `make test` (whole Aeroplanes and five-seat games through the adapters, the
+# bots' costliest Aeroplanes searches, archived games of every title in the browser; issue #36): `.ci/run` runs them
 test-slow: $(STAMP) $(PROTO_GEN) compile browser promtool sdk-tools
 	$(TEST_SERVICES) $(PY) -m pytest -q -m slow
 
