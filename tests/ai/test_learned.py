@@ -91,6 +91,7 @@ def test_the_committed_fit_matches_the_heuristic_and_beat_the_hand_projection_on
     assert scores["fitted"] < scores["hand_projection"] and scores["fitted"] < scores["uniform"]
 
 
+@pytest.mark.slow  # fits on three whole games, over half a minute: `make test-slow`; the fit below stays (#36)
 def test_the_fitting_tool_reports_held_out_scores_and_writes_only_when_asked(tmp_path, monkeypatch):
     import ai.learned as learned
     from ai.fit import main
