@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PROTO_SRC := $(wildcard proto/skyboard/v1/*.proto)
 PROTO_GEN := $(PROTO_SRC:.proto=_pb2.py)
 
-.PHONY: install compile test test-unit test-slow test-cluster lint run demo bench clean browser promtool docs docs-build webclient-tools sdk-tools sdk-generate screenshots
+.PHONY: install compile test test-unit test-integration test-slow test-cluster lint run demo bench clean browser promtool docs docs-build webclient-tools sdk-tools sdk-generate screenshots
 
 install: $(STAMP) $(PROTO_GEN) compile
 
@@ -36,7 +36,12 @@ TEST_SERVICES := $(PY) -m services.dev.dev_services --
 
 test: $(STAMP) $(PROTO_GEN) compile browser promtool webclient-tools sdk-tools
 	$(VENV)/bin/ruff check .
-	$(TEST_SERVICES) $(PY) -m pytest -q -m "not slow"
+	$(TEST_SERVICES) $(PY) -m pytest -q -m "not slow and not integration"
+
+# the web client's browser suites beyond its representative ones (marked `integration`: phone and desktop layouts,
+# touch input, board label sizes, the end screen; issue #36 keeps `make test` under ten minutes): `.ci/run` runs them
+test-integration: $(STAMP) $(PROTO_GEN) compile browser
+	$(TEST_SERVICES) $(PY) -m pytest -q -m "integration and not slow"
 
 # the edit-run loop: the tests marked `unit` (tests/unit_selection.py: engines, bots, the services' pure
 # logic), with Redis and PostgreSQL pointed at a closed port and CI=true, so one of them needing a service fails

@@ -14,6 +14,10 @@ import pytest
 from tests.webclient.test_browser import create_in_lobby, play_button, wait_for_change
 from tests.webclient.test_phone import context_for  # noqa: F401  (the fixture: a phone in a language)
 
+#: Browser suite (every board's label sizes): `make test-integration`, which CI runs; `make test` keeps the
+#: web client's representative ones (test_browser, test_archived_games, test_languages, test_csp_pages; #36)
+pytestmark = pytest.mark.integration
+
 FLOOR_PX = 11
 
 # each drawn label's text and its size as rendered (its font size times the scale its element is drawn at)

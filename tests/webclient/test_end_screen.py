@@ -19,6 +19,10 @@ import pytest
 
 from tests.webclient.rest import move, rest_game
 
+#: Browser suite (a whole Aeroplanes game's end screen): `make test-integration`, which CI runs; `make test` keeps the
+#: web client's representative ones (test_browser, test_archived_games, test_languages, test_csp_pages; #36)
+pytestmark = pytest.mark.integration
+
 CATALOGUE = Path(__file__).resolve().parents[2] / "services" / "webclient" / "static" / "i18n" / "en.json"
 
 PLAYERS = 3

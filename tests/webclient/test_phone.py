@@ -24,6 +24,10 @@ import pytest
 from tests.webclient.rest import move, rest_game
 from tests.webclient.test_browser import FIND_POINT, create_in_lobby, wait_for_change
 
+#: Browser suite (phone and desktop, four languages): `make test-integration`, which CI runs; `make test` keeps the
+#: web client's representative ones (test_browser, test_archived_games, test_languages, test_csp_pages; #36)
+pytestmark = pytest.mark.integration
+
 I18N = Path(__file__).resolve().parents[2] / "services" / "webclient" / "static" / "i18n"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 800}

@@ -17,6 +17,10 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.webclient.test_browser import create_in_lobby
 
+#: Browser suite (real touch input): `make test-integration`, which CI runs; `make test` keeps the
+#: web client's representative ones (test_browser, test_archived_games, test_languages, test_csp_pages; #36)
+pytestmark = pytest.mark.integration
+
 PHONE = {"width": 390, "height": 844}
 FINGERTIP = 44
 
