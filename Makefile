@@ -38,9 +38,10 @@ test: $(STAMP) $(PROTO_GEN) compile browser promtool webclient-tools sdk-tools
 	$(VENV)/bin/ruff check .
 	$(TEST_SERVICES) $(PY) -m pytest -q -m "not slow and not integration"
 
-# the web client's browser suites beyond its representative ones (marked `integration`: phone and desktop layouts,
-# touch input, board label sizes, the end screen; issue #36 keeps `make test` under ten minutes): `.ci/run` runs them
-test-integration: $(STAMP) $(PROTO_GEN) compile browser
+# the web client's browser suites beyond its representative ones and its type check (marked `integration`: phone and
+# desktop layouts, touch input, board label sizes, the end screen, tsc; issue #36 keeps `make test` under ten
+# minutes): `.ci/run` runs them
+test-integration: $(STAMP) $(PROTO_GEN) compile browser webclient-tools
 	$(TEST_SERVICES) $(PY) -m pytest -q -m "integration and not slow"
 
 # the edit-run loop: the tests marked `unit` (tests/unit_selection.py: engines, bots, the services' pure

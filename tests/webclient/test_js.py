@@ -39,6 +39,7 @@ def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, cwd=kw.pop("cwd", ROOT), capture_output=True, text=True, timeout=300, **kw)
 
 
+@pytest.mark.integration  # tsc over every module, a minute and a half under load: `make test-integration` (#36)
 def test_every_module_is_type_checked_and_passes_tsc():
     """Issue #38 ("The client's code"): every module under // @ts-check, and tsc's strict mode (no implicit any, null
     checked) with no option of it turned back off."""
