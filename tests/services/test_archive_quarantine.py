@@ -82,6 +82,7 @@ def _views(client, game) -> tuple:
     return spectator.status, spectator.version, spectator.digest, spectator.view, seat.view, seat.scores, raw_log
 
 
+@pytest.mark.slow  # five games, then the operator's CLI run three times per backend: `make test-slow` (#36)
 def test_one_refused_game_leaves_its_batch_archived_and_waits_for_the_operator(
     make_instance, make_client, rdb, prefix, settings, registry, own_url
 ):
