@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PROTO_SRC := $(wildcard proto/skyboard/v1/*.proto)
 PROTO_GEN := $(PROTO_SRC:.proto=_pb2.py)
 
-.PHONY: install compile test test-unit test-integration test-slow test-cluster lint run demo bench clean browser promtool docs docs-build webclient-tools sdk-tools sdk-generate screenshots
+.PHONY: install compile test test-unit test-integration test-slow test-cluster lint run run-cluster demo bench clean browser promtool docs docs-build webclient-tools sdk-tools sdk-generate screenshots
 
 install: $(STAMP) $(PROTO_GEN) compile
 
@@ -115,8 +115,17 @@ sdk-generate: $(STAMP) sdk-tools
 promtool:
 	@command -v promtool >/dev/null || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends prometheus)
 
+# `make run`: the whole platform as local processes (services/dev/stack.py; docs/platform/running.md). On a Redis
+# Cluster (issue #40): `REDIS_CLUSTER=true REDIS_URL=redis://<any node> make run`; the Celery broker stays a
+# standalone Redis (CELERY_BROKER_URL, default redis://127.0.0.1:6379/0, started embedded when none answers), and
+# the stack prints both. `make run-cluster` does it all on this machine: a local cluster of Debian's redis-server
+# (3 primaries, 3 replicas, in memory; services/dev/local_cluster.py) and `make run` on it; Ctrl-C stops both.
+# docs/platform/redis-cluster-running.md
 run: $(STAMP) $(PROTO_GEN) compile
 	$(PY) -m services.dev.stack
+
+run-cluster: $(STAMP) $(PROTO_GEN) compile
+	$(PY) -m services.dev.local_cluster -- $(PY) -m services.dev.stack
 
 # the docs' and README's screenshots (docs/screenshots/), from a running stack (`make run` in another terminal)
 SCREENSHOTS_URL ?= http://127.0.0.1:8000

