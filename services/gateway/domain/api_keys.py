@@ -17,43 +17,23 @@ every other key at once (a leak found: rotate, then revoke the rest), and an acc
 from __future__ import annotations
 
 import secrets
-import time
 from typing import Literal
 
 from redis.asyncio import Redis
 
+# the key format and its cached lookup are the accounts' (services/accounts/access.py), shared with the public gRPC port
+from services.accounts.access import BOT_KEY_PREFIX, CACHE_MS, HUMAN_KEY_PREFIX, REVOKED, cache_ttl_ms, now_ms
 from services.accounts.keys import Keys, token_hash
 from services.accounts.repository import AccountRepository, KeyRetired, TooManyKeys
 from services.gateway.http.errors import ApiError
 
 Kind = Literal["human", "bot"]
 KINDS: tuple[str, ...] = ("human", "bot")
-HUMAN_KEY_PREFIX = "sbk_"
-BOT_KEY_PREFIX = "sbk_bot_"
-
-
-#: Longest life of a cached positive API-key lookup (players.Players.authenticate).
-CACHE_MS = 30_000
-#: What a cache entry holds for a key that no longer works (written by a rotation with no grace).
-REVOKED = "-"
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
-
-
-def cache_ttl_ms(expires_ms: int | None, now: int) -> int:
-    """How long a lookup of a key expiring at `expires_ms` (None: the current key) may be cached from `now`."""
-    return CACHE_MS if expires_ms is None else min(CACHE_MS, expires_ms - now)
 
 
 def mint_key(kind: str) -> str:
     """A new API key of `kind` (shown once, stored hashed)."""
     return (BOT_KEY_PREFIX if kind == "bot" else HUMAN_KEY_PREFIX) + secrets.token_urlsafe(32)
-
-
-def is_bot_key(secret: str) -> bool:
-    return secret.startswith(BOT_KEY_PREFIX)
 
 
 class Accounts:
