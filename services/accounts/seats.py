@@ -11,6 +11,9 @@ Written by whoever seats accounts (`POST /v1/games`, a challenge, the matchmaker
   the gateway can call the game-state service for the account with the seat token that service checks. An
   ended game stays listed (as ended) for `ENDED_KEEP_MS`, then readers drop it.
 
+- `seat_holder(token hash)`: the player holding the seat of a seat token, what the rate limiters charge a call with
+  that token to (a bot account's play counts against the bot budget, issue #37); replaced on rotation.
+
 Every update of one account's entry touches that account's key alone (single-slot).
 """
 
