@@ -131,21 +131,33 @@ async def keep_rotated(redis: Redis, keys: Keys, secret: str, game_id: str, seat
 
 #: Account kinds seen by this process (a kind never changes once an account exists), bounded.
 _KINDS: dict[str, str] = {}
-_KINDS_MAX = 100_000
+#: Bot holders of seat tokens seen by this process, by token hash ("" = none). Safe to keep: a token's holder is
+#: written before the token is ever handed out (at seating, at rotation) and never changes. Bounded.
+_HOLDERS: dict[str, str] = {}
+_CACHE_MAX = 100_000
+
+
+def _remember(cache: dict[str, str], key: str, value: str) -> None:
+    if len(cache) >= _CACHE_MAX:
+        cache.clear()
+    cache[key] = value
 
 
 async def bot_holder(redis: Redis, keys: Keys, repo: AccountRepository, token: str) -> str | None:
     """The bot account holding the seat of seat token `token`, or None (a guest's, a human's or an unknown
     token): a bot account's play counts against the bot budget whichever credential it plays with (issue #37).
-    One Redis GET per call; the holder's kind is read from SQL once per process."""
-    player_id = _text(await redis.get(keys.seat_holder(token_hash(token))))
-    if player_id is None:
-        return None
-    kind = _KINDS.get(player_id)
-    if kind is None:
-        record = await repo.player(player_id)
-        kind = record.kind if record is not None else "human"
-        if len(_KINDS) >= _KINDS_MAX:
-            _KINDS.clear()
-        _KINDS[player_id] = kind
-    return player_id if kind == "bot" else None
+    At most one Redis GET per token and one SQL read per account per process (both answers never change)."""
+    h = token_hash(token)
+    holder = _HOLDERS.get(h)
+    if holder is None:
+        player_id = _text(await redis.get(keys.seat_holder(h)))
+        holder = ""
+        if player_id is not None:
+            kind = _KINDS.get(player_id)
+            if kind is None:
+                record = await repo.player(player_id)
+                kind = record.kind if record is not None else "human"
+                _remember(_KINDS, player_id, kind)
+            holder = player_id if kind == "bot" else ""
+        _remember(_HOLDERS, h, holder)
+    return holder or None
