@@ -133,8 +133,8 @@ class PublicGate:
         key (metadata `authorization: Bearer sbk_...`), with the token of the account's seat filled in (the seat
         it holds in the game, or the one the `seat` metadata names). Refusals mirror REST's: UNAUTHENTICATED (a
         key that does not work), PERMISSION_DENIED `not_seated`, INVALID_ARGUMENT `seat_ambiguous`,
-        FAILED_PRECONDITION `no_seat_credential`. With `spectator_ok` (reads) a key whose account holds no seat
-        reads as a spectator."""
+        FAILED_PRECONDITION `no_seat_credential`. With `spectator_ok` (reads) a key whose account holds no seat, or
+        whose seat's token no longer works (resigned, an ended game's expired), reads as a spectator, as on REST."""
         metadata = context.invocation_metadata()
         presented = bearer_of(metadata)
         token = getattr(request, "token", "")
@@ -157,8 +157,8 @@ class PublicGate:
                                               player_id, request.game_id, seat_choice(metadata))
         except access.SeatRefused as exc:
             raise errors.ServiceError(REFUSAL_CODES[exc.reason], exc.reason, exc.message) from None
-        if found is None:
-            if spectator_ok:
+        if found is None or (spectator_ok and not await self._known(found.token)):
+            if spectator_ok:  # no seat, or its token no longer works (resigned, expired): a spectator's read
                 return request
             refused = access.not_seated(request.game_id)
             raise errors.ServiceError(REFUSAL_CODES[refused.reason], refused.reason, refused.message)

@@ -165,6 +165,9 @@ def test_one_held_seat_is_inferred_and_refusals_mirror_rest(stack: Stack, http: 
     rdb.hset(games, gid, json.dumps(entry))
     assert s.Resign(pb2.ResignRequest(game_id=gid), metadata=md(new), timeout=10).version >= 1
     assert http.get(f"/v1/games/{gid}").json()["seats"][1]["status"] == "resigned"
+    # the resigned seat's token is revoked: the key reads as a spectator (as on REST) and acts no more
+    assert not s.GetGame(pb2.GetGameRequest(game_id=gid), metadata=md(new), timeout=10).HasField("seat")
+    refused(s.ListLegalActions, legal, md(new), C.UNAUTHENTICATED)
 
 
 def test_a_token_rotated_over_grpc_with_the_seat_token_leaves_the_key_working(stack: Stack, http: httpx.Client,
