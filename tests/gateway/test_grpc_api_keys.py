@@ -222,6 +222,12 @@ def test_public_port_limits_key_on_the_account_and_a_bots_play_on_the_bot_budget
         # REST: a bot account's seat token gets the bot budget (the gateway's here is 1000)
         r = c.get(f"/v1/games/{bot_game['game_id']}/actions", headers=auth(bot_token))
         assert r.status_code == 200 and int(r.headers["RateLimit-Limit"]) == 1000, r.headers
+        # a rotated token is the bot's too (its holder is recorded with the sealed copy)
+        r = c.post(f"/v1/games/{bot_game['game_id']}/token", headers=auth(bot_token))
+        assert r.status_code == 201, r.text
+        bot_token = r.json()["token"]
+        r = c.get(f"/v1/games/{bot_game['game_id']}/actions", headers=auth(bot_token))
+        assert r.status_code == 200 and int(r.headers["RateLimit-Limit"]) == 1000, r.headers
         human_token = create(c, new, account_seats=[1])["seats"][1]["token"]
         r = c.get(f"/v1/games/{gid}", headers=auth(human_token))
         assert int(r.headers["RateLimit-Limit"]) != 1000, "a human's seat token keeps the seat-token budget"
