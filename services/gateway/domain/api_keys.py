@@ -1,7 +1,7 @@
 """Account kinds (human or bot) and API-key rotation with a grace period.
 
-Why a key prefix: the rate limiter runs before any route and must know a bot account's key without a Redis
-lookup per request, so a bot account's keys start with `sbk_bot_` (a human's with `sbk_`). A prefix proves
+Why a key prefix: the rate limiter runs before any route and must know a bot account's key without a SQL
+lookup of its kind per request, so a bot account's keys start with `sbk_bot_` (a human's with `sbk_`). A prefix proves
 nothing by itself: an unknown key is refused (401) whatever its prefix, so a forged prefix only buys a
 bigger budget for requests that all fail, still under the per-address ceiling.
 
