@@ -115,6 +115,11 @@ class Keys:
         """Hash game_id -> JSON {"seat", "game", "since_ms"} of an account's ongoing games."""
         return f"{self.prefix}acct:games:{self.account_tag(player_id)}"
 
+    def seat_holder(self, token_hash: str) -> str:
+        """The account holding the seat of a seat token (by the token's SHA-256): whose budget the rate limiters
+        charge a call with that token to (issue #37). Touched alone (its own slot)."""
+        return f"{self.prefix}acct:holder:{{h:{token_hash[:8]}}}:{token_hash[:32]}"
+
     def game_accounts(self, game_id: str) -> str:
         """Hash seat -> player_id of the account-held seats of one game (in its followed bucket's slot)."""
         return f"{self.prefix}acct:seats:{FOLLOWED.tag_of(game_id)}:{game_id}"

@@ -11,6 +11,9 @@ Written by whoever seats accounts (`POST /v1/games`, a challenge, the matchmaker
   the gateway can call the game-state service for the account with the seat token that service checks. An
   ended game stays listed (as ended) for `ENDED_KEEP_MS`, then readers drop it.
 
+- `seat_holder(token hash)`: the player holding the seat of a seat token, what the rate limiters charge a call with
+  that token to (a bot account's play counts against the bot budget, issue #37); replaced on rotation.
+
 Every update of one account's entry touches that account's key alone (single-slot).
 """
 
@@ -25,7 +28,7 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.exceptions import WatchError
 
-from services.accounts.keys import Keys, bucket_of
+from services.accounts.keys import Keys, bucket_of, token_hash
 from services.accounts.sealing import seal, unseal
 from services.common.slot_transactions import SlotTransactions
 
@@ -94,8 +97,17 @@ def register_on(tx: SlotTransactions, keys: Keys, keep_s: int, game_id: str, gam
     for pid, held in by_account.items():
         sealed = {s: seal_seat(secret, pid, game_id, s, tokens[s]) for s in held
                   if secret and tokens and tokens.get(s)}
+        for s in held:
+            if tokens and tokens.get(s):
+                _hold_on(tx, keys, tokens[s], pid, keep_s)
         tx.on(keys.account_tag(pid)).hset(keys.account_games(pid), game_id,
                                           Held(game_id, game, sorted(held), now, sealed).to_json())
+
+
+def _hold_on(tx: SlotTransactions, keys: Keys, token: str, player_id: str, keep_s: int) -> None:
+    """Queue the seat-holder entry of `token` (the rate limiters' lookup: services/accounts/access.py)."""
+    h = token_hash(token)
+    tx.on(f"h:{h[:8]}").set(keys.seat_holder(h), player_id, ex=keep_s)
 
 
 async def held(redis: Redis, keys: Keys, player_id: str, game_id: str) -> Held | None:
@@ -154,7 +166,11 @@ async def keep_token(redis: Redis, keys: Keys, secret: str, player_id: str, game
     h = await held(redis, keys, player_id, game_id)
     if h is None or seat not in h.seats:
         return False
-    return await _update(redis, keys, player_id, game_id, change)
+    if not await _update(redis, keys, player_id, game_id, change):
+        return False
+    keep_ms = await redis.pttl(keys.game_accounts(game_id))
+    await redis.set(keys.seat_holder(token_hash(token)), player_id, px=keep_ms if keep_ms > 0 else ENDED_KEEP_MS)
+    return True
 
 
 async def mark_ended(redis: Redis, keys: Keys, player_ids: set[str], game_id: str, status: str) -> None:

@@ -78,7 +78,7 @@ class ServiceCredentials:
 
     def accepts(self, metadata: object, now: float | None = None) -> bool:
         """True iff the call metadata carries the current secret, or the previous one within its window."""
-        presented = _bearer(metadata)
+        presented = bearer_of(metadata)
         if presented is None:
             return False
         digest = _digest(presented)
@@ -90,8 +90,9 @@ class ServiceCredentials:
         return hmac.compare_digest(digest, self.previous) and within
 
 
-def _bearer(metadata: object) -> str | None:
-    """The Bearer value of the `authorization` entry of gRPC call metadata (pairs or objects with key/value)."""
+def bearer_of(metadata: object) -> str | None:
+    """The Bearer value of the `authorization` entry of gRPC call metadata (pairs or objects with key/value): the
+    service credential on GameAdmin, an account's API key on the public GameService (issue #37)."""
     for item in metadata or ():  # type: ignore[attr-defined]
         key, value = (item.key, item.value) if hasattr(item, "key") else item
         if key == METADATA_KEY and isinstance(value, str):

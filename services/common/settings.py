@@ -99,6 +99,11 @@ class RateLimitFields(BaseSettings):
         "above the per-credential budget: minting credentials cannot multiply one machine's budget); 0 disables.",
     )
     rate_limit_window_s: int = Field(60, gt=0, description="Length of the fixed rate-limit window.")
+    rate_limit_bot_token: int = Field(
+        3000, ge=0, description="Calls per window of a bot account (its API keys, whose prefix is `sbk_bot_`, and the "
+        "seat tokens it holds, issue #37): enough for a bot to play at full speed; 0 disables. Other seat tokens "
+        "and human accounts keep RATE_LIMIT_TOKEN.",
+    )
 
 
 class Settings(StoreFields, RateLimitFields):
@@ -201,6 +206,18 @@ class Settings(StoreFields, RateLimitFields):
     )
     stream_limit_credential: int = Field(
         4, ge=0, description="Public gRPC port: open WatchGame streams per seat token on one instance; 0 disables.",
+    )
+    accounts_url: str | None = Field(
+        None, description="Public gRPC port, API keys (issue #37): the SQL database of the accounts (the gateway's "
+        "GATEWAY_ARCHIVE_URL), where API keys are verified; unset = ARCHIVE_URL. With neither, calls with an API key "
+        "are refused (UNAUTHENTICATED) and only seat tokens work there.",
+    )
+    accounts_redis_url: str | None = Field(
+        None, description="Public gRPC port, API keys: the gateway's Redis (GATEWAY_REDIS_URL), which keeps the "
+        "accounts' seats and cached key lookups; unset = REDIS_URL (a cluster client if REDIS_CLUSTER).",
+    )
+    accounts_key_prefix: str = Field(
+        "sbgw:", description="Public gRPC port, API keys: the gateway's key prefix (GATEWAY_KEY_PREFIX).",
     )
     shutdown_grace_s: float = Field(5.0, description="Seconds in-flight calls get to finish on shutdown.")
     watch_block_ms: int = Field(1000, description="How long one blocking stream read waits before re-checking.")

@@ -154,7 +154,10 @@ def plan() -> list[Role]:
     gw_base = f"http://{_local(gateway.host)}:{gateway.port}"
     roles = [
         Role(
-            "gamestate", [py, "-m", "services.gamestate"], {"ARCHIVE_URL": archive_url},
+            # the public port verifies API keys against the gateway's accounts (issue #37)
+            "gamestate", [py, "-m", "services.gamestate"], {
+                "ARCHIVE_URL": archive_url, "ACCOUNTS_URL": gw_env["GATEWAY_ARCHIVE_URL"],
+                "ACCOUNTS_REDIS_URL": gw_env["GATEWAY_REDIS_URL"], "ACCOUNTS_KEY_PREFIX": gateway.key_prefix},
             _bind(grpc_serving, grpc_target),
             [f"gRPC       {grpc_target} (skyboard.v1.GameService, health, reflection)",
              f"internal   {admin_target} (skyboard.v1.GameAdmin: gateway, matchmaker, workers)"]

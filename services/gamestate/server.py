@@ -35,7 +35,7 @@ from services.gamestate.creation import CreateArgs
 from services.gamestate.endings import seat_states
 from services.gamestate.lookup import Registry
 from services.gamestate.pb import SERVICE_NAME, pb2, pb2_grpc
-from services.gamestate.public_port import PublicGate
+from services.gamestate.public_port import AccountStore, PublicGate
 from services.gamestate.quotas import QuotaBook, Quotas
 from services.gamestate.records import Meta
 from services.gamestate.service import GameStateService, ViewData
@@ -73,8 +73,8 @@ def _handler(rpc: str) -> Callable:
             game = "-"
             try:
                 gate = getattr(self, "gate", None)
-                if gate is not None:
-                    await gate.admit(context, getattr(request, "token", ""))
+                if gate is not None:  # the public port: who calls (a seat token or an API key's seat), limits
+                    request = await gate.authorize(context, request, spectator_ok=rpc == "GetGame")
                 result = await fn(self, request, context)
                 game = self._game_label(request)
                 return result
@@ -241,7 +241,7 @@ class GameServicer(pb2_grpc.GameServiceServicer):
         slot = None
         try:
             if self.gate is not None:
-                await self.gate.admit(context, request.token)
+                request = await self.gate.authorize(context, request, spectator_ok=True)
                 slot = self.gate.open_stream(context, request.token)
             stream = await self.service.watcher.watch(
                 request.game_id,
@@ -292,6 +292,8 @@ class GameServicer(pb2_grpc.GameServiceServicer):
     @_handler("RotateToken")
     async def RotateToken(self, request, context):
         seat, token = await self.service.rotate_token(request.game_id, request.token)
+        if self.gate is not None:  # the account holding the seat keeps acting for it (#37)
+            await self.gate.rotated(request.game_id, seat, token)
         return pb2.RotateTokenResponse(seat=seat, token=token)
 
     @_handler("GetLog")
@@ -387,6 +389,8 @@ class Running:
     #: the internal listener (GameAdmin) and its port
     admin_server: grpc.aio.Server | None = None
     admin_port: int = 0
+    #: the public listener's callers and limits (its account store is closed with the instance)
+    gate: PublicGate | None = None
 
     async def stop(self, grace: float | None) -> None:
         """Graceful shutdown: refuse new calls, let in-flight unary calls finish, end watches."""
@@ -398,6 +402,8 @@ class Running:
                 task.cancel()
         await asyncio.gather(*(server.stop(grace) for server in (self.server, self.admin_server) if server))
         await self.service.fanout.stop()
+        if self.gate is not None:
+            await self.gate.close()
         await self.redis.aclose()
         if self.archive is not None:
             await self.archive.close()
@@ -482,7 +488,7 @@ async def start(
     health_servicer = health.aio.HealthServicer()
     # the public listener: GameService with the per-caller limits, health, and reflection of exactly these
     server = grpc.aio.server(options=options)
-    gate = PublicGate(redis, service.store.keys, settings)
+    gate = PublicGate(redis, service.store.keys, settings, await _account_store(settings, redis, archive))
     pb2_grpc.add_GameServiceServicer_to_server(GameServicer(service, gate), server)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     public_reflection(server)
@@ -506,7 +512,34 @@ async def start(
         tasks.append(asyncio.create_task(run_sweeper(service, settings.sweep_interval_s, service.stopping)))
     if archiver is not None:
         tasks.append(asyncio.create_task(run_archiver(archiver, settings.archive_interval_s, service.stopping)))
-    return Running(server, port, service, redis, health_servicer, tasks, archive, admin_server, admin_port)
+    return Running(server, port, service, redis, health_servicer, tasks, archive, admin_server, admin_port, gate)
+
+
+async def _account_store(settings: Settings, redis: aioredis.Redis,
+                         archive: ArchiveRepository | None) -> AccountStore | None:
+    """The accounts the public port verifies API keys against (issue #37): ACCOUNTS_URL's SQL (else the archive's
+    own engine) and ACCOUNTS_REDIS_URL (else the service's Redis) under ACCOUNTS_KEY_PREFIX; None (API keys refused
+    there) without SQL or without the service secret that opens the accounts' sealed seat tokens."""
+    from services.accounts.keys import Keys as AccountKeys
+    from services.accounts.repository import AccountRepository
+    from services.archive.db import make_engine
+
+    url = settings.accounts_url or settings.archive_url
+    if not url or not settings.service_secret:
+        return None
+    closers: list = []
+    if archive is not None and url == settings.archive_url:
+        engine = archive.engine
+    else:
+        engine = make_engine(url)
+        closers.append(engine.dispose)
+    accounts_redis = redis
+    if settings.accounts_redis_url and settings.accounts_redis_url != settings.redis_url:
+        accounts_redis = async_redis(settings.accounts_redis_url, cluster=settings.redis_cluster,
+                                     decode_responses=True, client_name=settings.redis_client_name or None)
+        closers.append(accounts_redis.aclose)
+    return AccountStore(accounts_redis, AccountKeys(settings.accounts_key_prefix), AccountRepository(engine),
+                        settings.service_secret, closers)
 
 
 def _listen(server: grpc.aio.Server, addr: str, what: str) -> int:

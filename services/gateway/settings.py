@@ -48,10 +48,6 @@ class GatewaySettings(MatchmakerSettings, RateLimitFields):
         description="Comma-separated IPs or CIDRs of reverse proxies whose X-Forwarded-For names the real client "
         "(per-IP rate limits, logs); empty = trust none, so a client cannot pick its own IP; '*' = any peer.",
     )
-    rate_limit_bot_token: int = Field(
-        3000, ge=0, description="Requests per window per bot account's API key (keys of kind bot start with "
-        "`sbk_bot_`): enough for a bot to play at full speed; 0 disables. Seat tokens keep GATEWAY_RATE_LIMIT_TOKEN.",
-    )
     accounts_per_address: int = Field(
         20, ge=0, description="Accounts (POST /v1/players) one client address may create per "
         "GATEWAY_ACCOUNTS_WINDOW_S (429 too_many_accounts beyond); 0 disables.",

@@ -71,6 +71,9 @@ def test_keys_one_operation_touches_together_share_a_slot() -> None:
         assert slot(keys.rated_game(game_id)) == slot(keys.rated_pending(b)) == slot(keys.rated_due(b))
         assert slot(keys.game_accounts(game_id)) == slot(keys.followed(b))
         assert slot(keys.challenge(game_id)) == slot(keys.challenges_due(b))
+    # a seat token's holder (#37: the bot budget) is written in register_on's transaction on the tag `h:<8 hex>`
+    h = token_hash("a-seat-token")
+    assert slot(keys.seat_holder(h)) == slot(f"{{h:{h[:8]}}}")
     # the walked indexes spread: 32 buckets land on many slots
     assert len({slot(keys.followed(b)) for b in range(BUCKETS)}) == BUCKETS
 

@@ -82,7 +82,9 @@ def test_plan_follows_the_environment(monkeypatch):
     for name in ("gateway", "matchmaker"):
         assert roles[name].env == {"GATEWAY_REDIS_URL": "redis://127.0.0.1:6379/7",
                                    "GATEWAY_GAMESTATE_ADDR": "127.0.0.1:50998", "GATEWAY_ARCHIVE_URL": embedded}
-    assert roles["gamestate"].env == {"ARCHIVE_URL": embedded}
+    # its public port verifies API keys against the gateway's accounts (#37): same SQL, Redis and key prefix
+    assert roles["gamestate"].env == {"ARCHIVE_URL": embedded, "ACCOUNTS_URL": embedded,
+                                      "ACCOUNTS_REDIS_URL": "redis://127.0.0.1:6379/7", "ACCOUNTS_KEY_PREFIX": "sbgw:"}
     assert [roles[f"worker{i}"].env["WORKER_METRICS_PORT"] for i in (1, 2)] == ["9300", "9301"]
     assert roles["worker1"].env["GAMESTATE_TARGET"] == "127.0.0.1:50998"
     assert roles["gamestate"].ports[:2] == [50999, 50998]  # both listeners' ports are checked free first

@@ -1,7 +1,7 @@
 """Account kinds (human or bot) and API-key rotation with a grace period.
 
-Why a key prefix: the rate limiter runs before any route and must know a bot account's key without a Redis
-lookup per request, so a bot account's keys start with `sbk_bot_` (a human's with `sbk_`). A prefix proves
+Why a key prefix: the rate limiter runs before any route and must know a bot account's key without a SQL
+lookup of its kind per request, so a bot account's keys start with `sbk_bot_` (a human's with `sbk_`). A prefix proves
 nothing by itself: an unknown key is refused (401) whatever its prefix, so a forged prefix only buys a
 bigger budget for requests that all fail, still under the per-address ceiling.
 
@@ -17,43 +17,23 @@ every other key at once (a leak found: rotate, then revoke the rest), and an acc
 from __future__ import annotations
 
 import secrets
-import time
 from typing import Literal
 
 from redis.asyncio import Redis
 
+# the key format and its cached lookup are the accounts' (services/accounts/access.py), shared with the public gRPC port
+from services.accounts.access import BOT_KEY_PREFIX, CACHE_MS, HUMAN_KEY_PREFIX, REVOKED, cache_ttl_ms, now_ms
 from services.accounts.keys import Keys, token_hash
 from services.accounts.repository import AccountRepository, KeyRetired, TooManyKeys
 from services.gateway.http.errors import ApiError
 
 Kind = Literal["human", "bot"]
 KINDS: tuple[str, ...] = ("human", "bot")
-HUMAN_KEY_PREFIX = "sbk_"
-BOT_KEY_PREFIX = "sbk_bot_"
-
-
-#: Longest life of a cached positive API-key lookup (players.Players.authenticate).
-CACHE_MS = 30_000
-#: What a cache entry holds for a key that no longer works (written by a rotation with no grace).
-REVOKED = "-"
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
-
-
-def cache_ttl_ms(expires_ms: int | None, now: int) -> int:
-    """How long a lookup of a key expiring at `expires_ms` (None: the current key) may be cached from `now`."""
-    return CACHE_MS if expires_ms is None else min(CACHE_MS, expires_ms - now)
 
 
 def mint_key(kind: str) -> str:
     """A new API key of `kind` (shown once, stored hashed)."""
     return (BOT_KEY_PREFIX if kind == "bot" else HUMAN_KEY_PREFIX) + secrets.token_urlsafe(32)
-
-
-def is_bot_key(secret: str) -> bool:
-    return secret.startswith(BOT_KEY_PREFIX)
 
 
 class Accounts:

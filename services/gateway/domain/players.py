@@ -12,13 +12,10 @@ import uuid
 
 from redis.asyncio import Redis
 
+from services.accounts.access import key_owner, now_ms
 from services.accounts.keys import Keys, token_hash
 from services.accounts.repository import AccountRepository
-from services.gateway.domain.api_keys import CACHE_MS, REVOKED, cache_ttl_ms, mint_key, now_ms
-
-
-def _text(value: bytes | str | None) -> str | None:
-    return value.decode() if isinstance(value, bytes) else value
+from services.gateway.domain.api_keys import mint_key
 
 
 class Players:
@@ -40,22 +37,6 @@ class Players:
         return record.name if record is not None else None
 
     async def authenticate(self, api_key: str) -> str | None:
-        """The player id owning `api_key`, or None: the cache, else SQL (then cached, TTL bounded by the key's
-        grace expiry; `SET NX`, so a lookup that read SQL before a rotation cannot overwrite what it wrote)."""
-        key_hash = token_hash(api_key)
-        cache = self.keys.api_key_cache(key_hash)
-        cached = _text(await self.redis.get(cache))
-        if cached is not None:
-            return None if cached == REVOKED else cached
-        now = now_ms()
-        found = await self.repo.key_owner(key_hash, now)
-        if found is None:
-            # remembered as not working for a while: made-up keys (the rate limiter checks every one) must not
-            # each cost a SQL query. Safe: a key is in SQL before it is ever shown, so no lookup precedes it.
-            await self.redis.set(cache, REVOKED, px=CACHE_MS, nx=True)
-            return None
-        player_id, expires_ms = found
-        ttl = cache_ttl_ms(expires_ms, now)
-        if ttl > 0:
-            await self.redis.set(cache, player_id, px=ttl, nx=True)
-        return player_id
+        """The player id owning `api_key`, or None (services/accounts/access.py: the one verification every
+        public entry makes)."""
+        return await key_owner(self.redis, self.keys, self.repo, api_key)

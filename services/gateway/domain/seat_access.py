@@ -2,9 +2,9 @@
 service checks.
 
 A seat token is passed on as it is (guests, a seat delegated to someone). An API key (`sbk_...`) is the account's:
-the seat is the one the account holds in that game (`accounts.seats`), or the one the caller names (`seat`) when
-it holds several (hot-seat), and the credential is the seat's token the platform keeps sealed for the account. So
-the service keeps checking one seat token per seat, and no secret is stored in clear.
+the rules (which seat, which refusal) are services/accounts/access.py, shared with the public gRPC port; this module
+maps its refusals to HTTP (403 `not_seated`, 422 `seat_ambiguous`, 409 `no_seat_credential`, 401 for a key that
+does not work).
 """
 
 from __future__ import annotations
@@ -13,15 +13,21 @@ from dataclasses import dataclass
 
 import grpc
 
-from services.accounts import seats
+from services.accounts import access
 from services.gamestate.client import GameServiceError, GameState
 from services.gateway.context import Context
-from services.gateway.domain.api_keys import HUMAN_KEY_PREFIX
 from services.gateway.http.errors import ApiError
+
+#: The HTTP status of each refusal reason of access.SeatRefused.
+REFUSAL_STATUS = {"not_seated": 403, "seat_ambiguous": 422, "no_seat_credential": 409}
 
 
 def is_api_key(bearer: str | None) -> bool:
-    return bearer is not None and bearer.startswith(HUMAN_KEY_PREFIX)
+    return access.is_api_key(bearer)
+
+
+def refused(exc: access.SeatRefused) -> ApiError:
+    return ApiError(REFUSAL_STATUS[exc.reason], exc.message, exc.reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,28 +40,14 @@ class ActingSeat:
 
 
 async def account_seat(c: Context, game_id: str, api_key: str, seat: int | None) -> ActingSeat | None:
-    """The account's seat of `game_id` (None if it holds none); 401 for a key that does not work, 422
-    `seat_ambiguous` if it holds several and names none, 403 `not_seated` for a named seat it does not hold, 409
-    `no_seat_credential` when the platform keeps no token for the seat."""
+    """The account's seat of `game_id` (None if it holds none); 401 for a key that does not work, else the shared
+    refusals (`access.account_seat`) as HTTP errors."""
     player_id = await c.player(api_key)
-    held = await seats.held(c.redis, c.keys, player_id, game_id)
-    if held is None:
-        return None
-    if seat is None:
-        if len(held.seats) > 1:
-            raise ApiError(422, f"this account holds seats {held.seats} of game {game_id}: name one with "
-                                "?seat=N (or the `seat` field)", "seat_ambiguous")
-        seat = held.seats[0]
-    elif seat not in held.seats:
-        raise ApiError(403, f"this account does not hold seat {seat} of game {game_id} (it holds {held.seats})",
-                       "not_seated")
-    sealed = held.sealed.get(seat)
-    secret = c.settings.service_secret or ""
-    token = seats.unseal_seat(secret, player_id, game_id, seat, sealed) if sealed and secret else None
-    if token is None:
-        raise ApiError(409, f"the platform keeps no credential for seat {seat} of game {game_id}; use the seat "
-                            "token", "no_seat_credential")
-    return ActingSeat(token, player_id, seat)
+    try:
+        found = await access.account_seat(c.redis, c.keys, c.settings.service_secret or "", player_id, game_id, seat)
+    except access.SeatRefused as exc:
+        raise refused(exc) from None
+    return ActingSeat(found.token, found.player_id, found.seat) if found is not None else None
 
 
 async def acting_seat(c: Context, game_id: str, bearer: str, seat: int | None = None) -> ActingSeat:
@@ -65,7 +57,7 @@ async def acting_seat(c: Context, game_id: str, bearer: str, seat: int | None = 
         return ActingSeat(bearer)
     found = await account_seat(c, game_id, bearer, seat)
     if found is None:
-        raise ApiError(403, f"this account holds no seat in game {game_id}", "not_seated")
+        raise refused(access.not_seated(game_id))
     return found
 
 
@@ -92,9 +84,6 @@ async def read_game(c: Context, game_id: str, bearer: str | None, seat: int | No
 
 
 async def keep_rotated(c: Context, game_id: str, seat: int, token: str) -> None:
-    """A seat's token was rotated (with the API key or with the old seat token): if an account holds the seat, its
-    kept credential becomes the new token, so the API key keeps acting for it."""
-    player_id = await c.redis.hget(c.keys.game_accounts(game_id), str(seat))
-    if player_id is not None:
-        pid = player_id.decode() if isinstance(player_id, bytes) else player_id
-        await seats.keep_token(c.redis, c.keys, c.settings.service_secret or "", pid, game_id, seat, token)
+    """A seat's token was rotated (with the API key or with the old seat token): the account's kept credential
+    follows (access.keep_rotated, which the public gRPC port calls too)."""
+    await access.keep_rotated(c.redis, c.keys, c.settings.service_secret or "", game_id, seat, token)

@@ -11,11 +11,13 @@ services.common.boundedjson's limits (422, see `jsonbody`); then the two move ca
 
 from __future__ import annotations
 
+import functools
 import time
 
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from services.accounts.access import bot_holder
 from services.common.boundedjson import JsonRefused
 from services.gateway.context import Context
 from services.gateway.http import jsonbody
@@ -55,8 +57,8 @@ class Edge:
         self.max_bytes = settings.max_body_bytes
         self.limiter = RateLimiter(ctx.redis, ctx.keys, settings.rate_limit_ip, settings.rate_limit_token,
                                    settings.rate_limit_window_s, settings.rate_limit_ip_ceiling,
-                                   settings.rate_limit_bot_token, api_key_works=self._api_key_works)
-        self.players = ctx.players
+                                   settings.rate_limit_bot_token, api_key_owner=ctx.players.authenticate,
+                                   seat_holder=functools.partial(bot_holder, ctx.redis, ctx.keys, ctx.accounts_db))
         self.hot = HotRoutes(ctx)
         self.guarded: ASGIApp = self._guarded
         if cors_origins:
@@ -65,9 +67,6 @@ class Edge:
                 allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
                 expose_headers=["Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
             )
-
-    async def _api_key_works(self, key: str) -> bool:
-        return await self.players.authenticate(key) is not None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

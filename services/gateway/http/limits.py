@@ -19,10 +19,10 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope
 
+from services.accounts.access import HUMAN_KEY_PREFIX, is_bot_key
 from services.accounts.keys import Keys, token_hash
 from services.common.redis_scripts import LuaScript
 from services.common.slot_transactions import is_cluster
-from services.gateway.domain.api_keys import HUMAN_KEY_PREFIX, is_bot_key
 from services.gateway.http.errors import error_response
 
 log = logging.getLogger(__name__)
@@ -117,24 +117,39 @@ class Verdict:
                 "RateLimit-Reset": str(self.reset_s)}
 
 
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Whose budget a call counts against (issue #37: the account is the unit): an account (`acct`, or `bot` for a
+    bot account: all its API keys, and a bot's seat tokens too) or one seat token (`tok`); `who` is a player id or
+    a token's hash, never a secret."""
+
+    kind: str
+    who: str
+
+
 class RateLimiter:
     """Fixed-window limits shared through Redis (several gateways share one budget):
 
-    - a request with a bearer credential (API key or seat token) counts against that credential's bucket
-      (`per_token`), so clients behind one address (an office, a university, a cloud NAT) do not share one;
-      a bot account's API key (prefix `sbk_bot_`, see accounts.py) has the larger budget `per_bot`;
-    - an anonymous request counts against its address's bucket (`per_ip`);
-    - every request also counts against its address's flood ceiling (`ip_ceiling`, far above the others), so
+    - a call with an API key counts against its account's bucket (`per_token`; a bot account, whose keys start
+      with `sbk_bot_`, has the larger `per_bot`), so rotating keys does not buy a new budget and clients behind one
+      address (an office, a university, a cloud NAT) do not share one;
+    - a call with a seat token counts against that token's bucket (`per_token`), or against its bot account's
+      (`per_bot`) where a bot account holds the seat (`seat_holder`): a bot's play counts against the bot budget
+      whichever credential it plays with;
+    - an anonymous call counts against its address's bucket (`per_ip`);
+    - every call also counts against its address's flood ceiling (`ip_ceiling`, far above the others), so
       minting credentials cannot multiply one machine's budget without bound;
-    - an API key (`sbk_...`) that does not work (`api_key_works`, the cached lookup the routes make anyway) is
-      anonymous: a made-up key per request would otherwise get a fresh bucket per request.
+    - an API key (`sbk_...`) that does not work (`api_key_owner` None: the cached lookup the routes make anyway)
+      is anonymous: a made-up key per request would otherwise get a fresh bucket per request.
     The tightest bucket is reported on every response (RateLimit-Limit / -Remaining / -Reset).
     """
 
     def __init__(self, redis: Redis, keys: Keys, per_ip: int, per_token: int, window_s: int, ip_ceiling: int = 0,
-                 per_bot: int | None = None, api_key_works: Callable[[str], Awaitable[bool]] | None = None):
+                 per_bot: int | None = None, api_key_owner: Callable[[str], Awaitable[str | None]] | None = None,
+                 seat_holder: Callable[[str], Awaitable[str | None]] | None = None):
         self.keys = keys
-        self.api_key_works = api_key_works
+        self.api_key_owner = api_key_owner
+        self.seat_holder = seat_holder
         self.per_bot = per_token if per_bot is None else per_bot
         self.per_ip = per_ip
         self.per_token = per_token
@@ -148,26 +163,31 @@ class RateLimiter:
     def exempt(scope: Scope) -> bool:
         return scope.get("path") in EXEMPT_PATHS or scope.get("method") == "OPTIONS"
 
-    async def _credential(self, token: str | None) -> str | None:
-        """The caller's bearer credential, None when it has none or it is an API key that does not work."""
-        if token is None or self.api_key_works is None or not token.startswith(HUMAN_KEY_PREFIX):
-            return token
-        try:
-            return token if await self.api_key_works(token) else None
-        except Exception as exc:  # storage trouble: counted as anonymous (the route answers 503 anyway)
-            log.warning("API key lookup for the rate limiter failed: %s", exc.__class__.__name__)
+    async def caller(self, token: str | None) -> Caller | None:
+        """Whose budget a call with `token` counts against; None: anonymous (no credential, or an API key that
+        does not work). Storage trouble counts as anonymous (the route answers 503 anyway)."""
+        if token is None:
             return None
+        try:
+            if token.startswith(HUMAN_KEY_PREFIX):
+                owner = await self.api_key_owner(token) if self.api_key_owner is not None else None
+                return Caller("bot" if is_bot_key(token) else "acct", owner) if owner is not None else None
+            holder = await self.seat_holder(token) if self.seat_holder is not None else None
+        except Exception as exc:
+            log.warning("credential lookup for the rate limiter failed: %s", exc.__class__.__name__)
+            return None
+        return Caller("bot", holder) if holder is not None else Caller("tok", token_hash(token)[:32])
 
-    def _buckets(self, ip: str, token: str | None, window: int) -> list[tuple[str, int, str]]:
-        """(Redis key, limit, what it limits) of every bucket a request from `ip` with `token` counts against."""
+    def _buckets(self, ip: str, caller: Caller | None, window: int) -> list[tuple[str, int, str]]:
+        """(Redis key, limit, what it limits) of every bucket a call from `ip` by `caller` counts against."""
         buckets = []
-        if token and is_bot_key(token):
+        if caller is not None and caller.kind == "bot":
             if self.per_bot:
-                buckets.append((self.keys.rate("bot", token_hash(token)[:32], window), self.per_bot,
-                                "this bot account's key"))
-        elif token and self.per_token:
-            buckets.append((self.keys.rate("tok", token_hash(token)[:32], window), self.per_token, "this credential"))
-        elif not token and self.per_ip:
+                buckets.append((self.keys.rate("bot", caller.who, window), self.per_bot, "this bot account"))
+        elif caller is not None and self.per_token:
+            what = "this account" if caller.kind == "acct" else "this credential"
+            buckets.append((self.keys.rate(caller.kind, caller.who, window), self.per_token, what))
+        elif caller is None and self.per_ip:
             buckets.append((self.keys.rate("ip", ip, window), self.per_ip, "this address"))
         if self.ip_ceiling:
             buckets.append((self.keys.rate("ipall", ip, window), self.ip_ceiling, "this address (all requests)"))
@@ -189,15 +209,19 @@ class RateLimiter:
         return await self.check_caller(client[0] if client else "unknown", bearer_token(scope))
 
     async def check_caller(self, ip: str, token: str | None) -> Verdict | None:
-        """`check` for a caller known by its address and credential (the game-state service's public gRPC
-        port counts its calls with this, in its own Redis keys)."""
+        """`check` for a caller known by its address and credential."""
+        return await self.check_as(ip, await self.caller(token))
+
+    async def check_as(self, ip: str, caller: Caller | None) -> Verdict | None:
+        """Count a call from `ip` by `caller` (None: anonymous); the game-state service's public gRPC port counts
+        its calls with this, in its own Redis keys, having resolved the caller itself."""
         now = time.time()
         window = int(now // self.window_s)
         # the buckets are fixed windows aligned on multiples of window_s: one refills when its window ends, so
         # that is what RateLimit-Reset and Retry-After say, and when its key expires (#37: the count used to be
         # reported against a TTL started at the bucket's first request, up to a whole window late)
         left_ms = max(1, math.ceil(((window + 1) * self.window_s - now) * 1000))
-        buckets = self._buckets(ip, await self._credential(token), window)
+        buckets = self._buckets(ip, caller, window)
         if not buckets:
             return None
         try:
