@@ -21,6 +21,7 @@ from engine.core import Game
 from services.gateway.http.errors import ERROR_RESPONSES, ErrorBody, ErrorDetail
 from services.gateway.openapi import events as openapi_events
 from services.gateway.openapi import examples as openapi_examples
+from services.gateway.openapi import inferred as openapi_inferred
 from services.gateway.openapi import security as openapi_security
 from services.gateway.openapi import views as openapi_views
 
@@ -117,9 +118,10 @@ def install(app: FastAPI) -> None:
                 for status, spec in ERROR_RESPONSES.items():  # every error answer has the error body
                     responses.setdefault(str(status), {"description": spec["description"], "content": {
                         "application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}})
-        openapi_events.attach(doc)  # the schemas of the event streams' payloads
-        openapi_views.attach(doc)  # what a seat and a spectator of each title see
-        openapi_examples.attach(doc)  # an example on every operation
+        inferred = openapi_inferred.load()  # inferred from seeded games ahead of time: never inside a request
+        openapi_events.attach(doc, inferred["events"])  # the schemas of the event streams' payloads
+        openapi_views.attach(doc, inferred["views"])  # what a seat and a spectator of each title see
+        openapi_examples.attach(doc, inferred["view_examples"])  # an example on every operation
         openapi_security.apply(doc)  # servers, operationIds, each call's credential; no internal routes
         app.openapi_schema = doc
         return doc
