@@ -195,8 +195,11 @@ class TicketStore:
                 pipe.pexpire(self.keys.ticket_alive(tid), self.ttl_ms)
                 pipe.hget(self.keys.ticket(tid), "status")
             replies = await pipe.execute()
-        renewed = replies[0::2]
-        ended = [tid for tid, status in zip(ids, replies[1::2]) if _text(status) not in ("queued", "claimed")]
+        renewed, statuses = replies[0::2], [_text(s) for s in replies[1::2]]
+        # ended: a final status, or queued with its alive key gone (expired, marked so at its next read); a claimed
+        # ticket stays listed (a failed game creation puts it back in the queue with a fresh TTL)
+        ended = [tid for tid, ok, status in zip(ids, renewed, statuses)
+                 if status not in ("queued", "claimed") or (status == "queued" and not ok)]
         if ended:
             await self.redis.srem(of, *ended)
         return sum(1 for ok in renewed if ok)

@@ -508,6 +508,33 @@ def test_batch_claims_and_placements_are_atomic_per_group(make_gateway, rdb) -> 
     assert set(rdb.zrange(keys.claims(bucket), 0, -1)) == {t[2]}, "only the other claim's ticket is held"
 
 
+def test_keep_alive_renews_only_the_accounts_live_tickets_and_never_revives_one(make_gateway) -> None:
+    """#37: what an open account stream calls: it renews the TTL of the account's queued tickets only (not another
+    account's), a lapsed ticket stays expired, and ended tickets (cancelled, expired) leave the account's list."""
+    settings = make_gateway().settings
+
+    async def go() -> None:
+        redis = async_redis(settings.redis_url, cluster=settings.redis_cluster)
+        keys = Keys(settings.key_prefix)
+        store = TicketStore(redis, keys, 0.6, settings.ticket_keep_s, secret=settings.service_secret)
+        try:
+            mine = [await store.create("ka", "toybids", 2, {}, 60.0, 0.0) for _ in range(3)]
+            other = await store.create("kb", "toybids", 2, {}, 60.0, 0.0)
+            await store.cancel(mine[2].ticket_id)
+            await redis.delete(keys.ticket_alive(mine[1].ticket_id))  # its TTL lapsed
+            for _ in range(4):  # 1.2 s, twice the TTL: only the renewed ticket lives on
+                await asyncio.sleep(0.3)
+                assert await store.keep_alive("ka") == 1
+            assert [t.ticket_id for t in await store.queued(mine[0].bucket)] == [mine[0].ticket_id]
+            assert (await store.poll(mine[1].ticket_id)).status == "expired"
+            assert (await store.poll(other.ticket_id)).status == "expired"
+            assert {x.decode() for x in await redis.smembers(store._of("ka"))} == {mine[0].ticket_id}
+        finally:
+            await redis.aclose()
+
+    asyncio.run(go())
+
+
 def test_the_queue_read_drops_vanished_and_expired_tickets(make_gateway, rdb) -> None:
     gw = make_gateway()
     settings = gw.settings
