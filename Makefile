@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PROTO_SRC := $(wildcard proto/skyboard/v1/*.proto)
 PROTO_GEN := $(PROTO_SRC:.proto=_pb2.py)
 
-.PHONY: install compile test test-unit test-integration test-slow test-cluster lint run run-cluster demo bench clean browser promtool docs docs-build webclient-tools sdk-tools sdk-generate screenshots
+.PHONY: install compile test test-unit test-integration test-slow test-cluster lint run run-cluster demo bench clean browser promtool docs docs-build webclient-tools sdk-tools sdk-generate openapi-generate screenshots
 
 install: $(STAMP) $(PROTO_GEN) compile
 
@@ -105,9 +105,15 @@ clients/typescript/node_modules/.package-lock.json: clients/typescript/package-l
 	@command -v npm >/dev/null || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm)
 	cd clients/typescript && npm ci --no-audit --no-fund
 
+# After a change to an engine's views or events: rewrite the OpenAPI schemas inferred from seeded games
+# (services/gateway/openapi/inferred_schemas.json, package data the gateway loads at start instead of playing the
+# games inside a request; tests/gateway/test_openapi_inferred.py fails while it is stale)
+openapi-generate: $(STAMP)
+	$(PY) -m services.gateway.openapi.inferred
+
 # After a change to the REST contract: rewrite clients/openapi.json and the TypeScript types generated from it, which
-# the SDK and the web client's type check both read (the tests fail while either is stale)
-sdk-generate: $(STAMP) sdk-tools
+# the SDK and the web client's type check both read (the tests fail while either is stale); the inferred schemas first
+sdk-generate: $(STAMP) sdk-tools openapi-generate
 	$(PY) clients/tools/write_openapi.py
 	cd clients/typescript && npm run --silent generate
 

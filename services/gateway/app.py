@@ -83,6 +83,9 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
         await cluster_ready(redis)
+        # /openapi.json built once here, before the first request, never inside one (issue #37): with the inferred
+        # schemas generated ahead of time (openapi/inferred.py) this is FastAPI's own part, about a second of CPU
+        _app.openapi()
         if settings.migrate:
             await upgrade(engine)  # idempotent (PostgreSQL: replicas take turns under an advisory lock)
         exporter = serve_metrics(metrics, settings.metrics_host, settings.metrics_port)

@@ -13,6 +13,11 @@ Redis Cluster (issue #40): a pool's queue, claims and tickets share the pool's h
 a ticket id begins with it), so every script above touches one slot, and race-safety between matchmakers is the
 same on a cluster as on one Redis.
 
+A ticket lives while its player listens (issue #37, as a Lichess seek lives while its connection does): the
+account's ticket ids are listed in its own slot (`_of`), and an open account stream (GET /v1/players/me/events)
+renews their alive keys (`keep_alive`), so a ticket need not be polled; the match is pushed on that stream as
+`game_start` (matcher.py). A ticket nobody polls and no stream keeps alive expires `ttl_s` after its last renewal.
+
 A matched ticket's seat token is stored sealed (`sealing`, never in clear) and
 handed out once: the first poll that sees the match takes it off the ticket in
 the same script, and only the time it was handed out is kept.
@@ -166,7 +171,38 @@ class TicketStore:
             pipe.set(self.keys.ticket_alive(ticket_id), "1", px=self.ttl_ms)
             pipe.zadd(self.keys.queue(bucket), {ticket_id: now})
             await pipe.execute()
+        async with self.redis.pipeline(transaction=True) as pipe:  # the account's slot
+            pipe.sadd(self._of(player_id), ticket_id)
+            pipe.expire(self._of(player_id), self.keep_s)
+            await pipe.execute()
         return await self.get(ticket_id)  # type: ignore[return-value]
+
+    def _of(self, player_id: str) -> str:
+        """The ids of the tickets an account queued (a set in the account's slot), which its stream keeps alive."""
+        return f"{self.keys.prefix}mm:of:{self.keys.account_tag(player_id)}"
+
+    async def keep_alive(self, player_id: str) -> int:
+        """Renew the TTL of the account's queued (or claimed) tickets: its open account stream calls this every
+        third of the TTL, so a ticket stays queued while its player listens, without a poll. Tickets that ended
+        (matched, expired, cancelled, refused) leave the list; an expired one is never revived (PEXPIRE of a
+        lapsed alive key does nothing). Returns how many were renewed."""
+        of = self._of(player_id)
+        ids = sorted(_text(t) for t in await self.redis.smembers(of))
+        if not ids:
+            return 0
+        async with self.redis.pipeline(transaction=False) as pipe:  # the tickets' pools: one slot each
+            for tid in ids:
+                pipe.pexpire(self.keys.ticket_alive(tid), self.ttl_ms)
+                pipe.hget(self.keys.ticket(tid), "status")
+            replies = await pipe.execute()
+        renewed, statuses = replies[0::2], [_text(s) for s in replies[1::2]]
+        # ended: a final status, or queued with its alive key gone (expired, marked so at its next read); a claimed
+        # ticket stays listed (a failed game creation puts it back in the queue with a fresh TTL)
+        ended = [tid for tid, ok, status in zip(ids, renewed, statuses)
+                 if status not in ("queued", "claimed") or (status == "queued" and not ok)]
+        if ended:
+            await self.redis.srem(of, *ended)
+        return sum(1 for ok in renewed if ok)
 
     async def get(self, ticket_id: str) -> Ticket | None:
         raw = await self.redis.hgetall(self.keys.ticket(ticket_id))

@@ -36,20 +36,6 @@ from tests.services import toygame
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
-@pytest.fixture(scope="session", autouse=True)
-def openapi_samples_warm() -> None:
-    """The OpenAPI document's per-title view and event schemas come from seeded games played once per process
-    (`openapi.views.samples`, `openapi.vocabulary.vocabulary`: 5-15 CPU s on this project's machines). Play them
-    before the first test, so that cost never lands inside one request's client timeout."""
-    import engine
-    from services.gateway.openapi.views import samples
-    from services.gateway.openapi.vocabulary import vocabulary
-
-    for name in engine.games():
-        samples(name)
-        vocabulary(name)
-
-
 @pytest.fixture(scope="session")
 def redis_url() -> str:
     return require_redis(REDIS_URL, "the gateway tests")

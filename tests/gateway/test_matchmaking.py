@@ -12,6 +12,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import httpx
@@ -28,7 +29,7 @@ from services.gateway.settings import GatewaySettings
 from services.matchmaker.grouping import form_groups
 from services.matchmaker.matcher import Matcher
 from services.matchmaker.store import Ticket, TicketStore
-from tests.gateway.helpers import auth, play_random
+from tests.gateway.helpers import Sse, auth, play_random, read_sse
 from tests.gateway.test_basics import assert_error
 from tests.redis_required import CLUSTER
 
@@ -160,6 +161,50 @@ def test_unpolled_tickets_expire_and_polled_ones_stay(make_gateway) -> None:
         assert [poll(c, k, t)["status"] for k, t in zip(keys, stale)] == ["expired", "expired"]
         assert poll(c, keys[2], kept)["status"] == "queued"
         assert_error(c.delete(f"/v1/matchmaking/tickets/{stale[0]}", headers=auth(keys[0])), 409)
+
+
+def test_a_ticket_lives_while_its_account_stream_is_open_and_its_match_arrives_there(make_gateway) -> None:
+    """#37 "Matchmaking pushes the match on the account stream; a ticket need not be polled. Its seat token is never
+    lost": a ticket whose account listens on its stream and is never polled outlives its TTL and is matched; the
+    match arrives on the stream as `game_start` (game id, seat, ticket id); the account's key gets the seat token
+    (POST /v1/games/{id}/token) and plays the seat. A ticket neither polled nor listened for expires."""
+    gw = make_gateway(ticket_ttl_s=3.0)  # the stream renews every 1 s
+    with gw.client() as c:
+        key = new_player(c, "listener")[1]
+        silent_key = new_player(c, "silent")[1]
+        pushed: list[Sse] = []
+
+        def listen() -> None:
+            with gw.client(timeout=30.0) as s:
+                pushed.extend(read_sse(s, "/v1/players/me/events", auth(key), stop_after=1))
+
+        reader = threading.Thread(target=listen, daemon=True)
+        reader.start()
+        time.sleep(0.5)  # the stream is open
+        listened = ticket(c, key, "toybids", 2)
+        silent = ticket(c, silent_key, "toybids", 2)
+        time.sleep(4.0)  # more than the TTL: no poll of either ticket
+        assert run_matcher(gw.settings) == []  # the silent ticket expired; the listened one waits alone
+        assert poll(c, silent_key, silent)["status"] == "expired"
+        partner_key = new_player(c, "partner")[1]
+        partner = ticket(c, partner_key, "toybids", 2)
+        [game_id] = run_matcher(gw.settings)  # the listened ticket, never polled, is still queued
+        reader.join(20)
+        assert not reader.is_alive()
+        [start] = pushed
+        data = start.json()
+        assert start.event == "game_start", start
+        assert (data["game_id"], data["ticket_id"], data["game"]) == (game_id, listened, "toybids")
+        seat = data["seat"]
+        assert poll(c, partner_key, partner)["game_id"] == game_id
+        r = c.post(f"/v1/games/{game_id}/token", headers=auth(key))
+        assert r.status_code == 201, r.text
+        token = r.json()["token"]
+        r = c.get(f"/v1/games/{game_id}/actions", headers=auth(token))
+        assert r.status_code == 200 and r.json()["seat"] == seat, r.text
+        r = c.get(f"/v1/games/{game_id}/actions", headers=auth(key))  # the account key acts for the seat too
+        assert r.status_code == 200 and r.json()["seat"] == seat, r.text
+        assert poll(c, key, listened)["status"] == "matched"
 
 
 def test_bad_tickets_are_refused(make_gateway) -> None:
@@ -461,6 +506,33 @@ def test_batch_claims_and_placements_are_atomic_per_group(make_gateway, rdb) -> 
     assert rdb.hget(keys.ticket(t[0]), "game_id") == "g1" and not rdb.exists(keys.ticket_alive(t[0]))
     assert rdb.hget(keys.ticket(t[6]), "game_id") is None
     assert set(rdb.zrange(keys.claims(bucket), 0, -1)) == {t[2]}, "only the other claim's ticket is held"
+
+
+def test_keep_alive_renews_only_the_accounts_live_tickets_and_never_revives_one(make_gateway) -> None:
+    """#37: what an open account stream calls: it renews the TTL of the account's queued tickets only (not another
+    account's), a lapsed ticket stays expired, and ended tickets (cancelled, expired) leave the account's list."""
+    settings = make_gateway().settings
+
+    async def go() -> None:
+        redis = async_redis(settings.redis_url, cluster=settings.redis_cluster)
+        keys = Keys(settings.key_prefix)
+        store = TicketStore(redis, keys, 0.6, settings.ticket_keep_s, secret=settings.service_secret)
+        try:
+            mine = [await store.create("ka", "toybids", 2, {}, 60.0, 0.0) for _ in range(3)]
+            other = await store.create("kb", "toybids", 2, {}, 60.0, 0.0)
+            await store.cancel(mine[2].ticket_id)
+            await redis.delete(keys.ticket_alive(mine[1].ticket_id))  # its TTL lapsed
+            for _ in range(4):  # 1.2 s, twice the TTL: only the renewed ticket lives on
+                await asyncio.sleep(0.3)
+                assert await store.keep_alive("ka") == 1
+            assert [t.ticket_id for t in await store.queued(mine[0].bucket)] == [mine[0].ticket_id]
+            assert (await store.poll(mine[1].ticket_id)).status == "expired"
+            assert (await store.poll(other.ticket_id)).status == "expired"
+            assert {x.decode() for x in await redis.smembers(store._of("ka"))} == {mine[0].ticket_id}
+        finally:
+            await redis.aclose()
+
+    asyncio.run(go())
 
 
 def test_the_queue_read_drops_vanished_and_expired_tickets(make_gateway, rdb) -> None:

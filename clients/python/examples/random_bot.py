@@ -1,7 +1,7 @@
 """A bot that plays rated matchmaking games with random legal moves, using only skyboard-client.
 
 SKYBOARD_URL (http://127.0.0.1:8000), SKYBOARD_API_KEY (none: registers a bot account), GAME, PLAYERS, GAMES.
-The API key plays the seats; a new account stream starts now, first announcing the ongoing games (`game_start`).
+The API key plays the seats; the open account stream keeps the ticket queued and brings the match (`game_start`).
 """
 import os
 import random
@@ -16,14 +16,14 @@ def main() -> None:
         print("registered bot", sky.create_player(env("BOT_NAME", "random-bot"), kind="bot").player_id, flush=True)
     rng, last_id = random.Random(), None
     for _ in range(int(env("GAMES", "1"))):
-        ticket = sky.wait_for_match(sky.seek(env("GAME", "opensky"), int(env("PLAYERS", "2"))).ticket_id)
-        game_id = ticket.game_id
-        print("matched", game_id, "seat", ticket.seat, flush=True)
-        for event in sky.account_events(last_id):  # resumes by itself if the connection drops
+        ticket_id, game_id = sky.seek(env("GAME", "opensky"), int(env("PLAYERS", "2"))).ticket_id, None
+        for event in sky.account_events(last_id):  # resumes by itself; while open, the ticket needs no polling
             last_id = event.id
+            if game_id is None and event.type == "game_start" and (  # the match is pushed (or, if it came
+                    event.data.get("ticket_id") == ticket_id or event.data.get("ongoing")):  # first, announced)
+                print("matched", game_id := event.game_id, "seat", event.data["seat"], flush=True)
             if event.game_id == game_id and event.type in ("game_start", "your_turn"):
-                # a hint: play what is legal now; if another seat moved first (a sealed choice both answer), the
-                # version moved on while this seat still decides: read again and retry
+                # play what is legal now; StaleVersion: another seat moved first (a sealed choice): read again
                 while (legal := sky.legal_actions(game_id)).actions:
                     try:
                         sky.submit(game_id, None, rng.choice(legal.actions), legal.version)

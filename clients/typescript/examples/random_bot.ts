@@ -9,18 +9,17 @@ const sky = new SkyboardClient({ baseUrl: env("SKYBOARD_URL", "http://127.0.0.1:
 if (!sky.apiKey) console.log("registered bot", (await sky.createPlayer({ name: env("BOT_NAME", "ts-bot"), kind: "bot" })).player_id);
 let lastEventId: string | undefined;
 for (let n = 0; n < Number(env("GAMES", "1")); n++) {
-  let ticket = await sky.pollTicket((await sky.seek({ game: env("GAME", "opensky"), players: Number(env("PLAYERS", "2")) })).ticket_id);
-  while (ticket.status === "queued") {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    ticket = await sky.pollTicket(ticket.ticket_id);
-  }
-  const { game_id: gameId } = ticket;
-  if (!gameId) throw new Error(`ticket ${ticket.status}: ${ticket.note ?? "no seat"}`);
-  console.log("matched", gameId, "seat", ticket.seat);
-  // the API key plays the seat (no token to keep); a new stream starts now and first announces the ongoing games
+  const { ticket_id: ticketId } = await sky.seek({ game: env("GAME", "opensky"), players: Number(env("PLAYERS", "2")) });
+  let gameId: string | undefined;
+  // while the account stream is open the ticket stays queued (no polling) and the match arrives on it (game_start,
+  // or announced as ongoing if it came first); the API key plays the seat (no token to keep)
   for await (const frame of sky.accountEvents(lastEventId === undefined ? {} : { lastEventId })) {
     lastEventId = frame.id ?? lastEventId; // resumes by itself if the connection drops
-    if ((frame.event === "your_turn" || frame.event === "game_start") && frame.data.game_id === gameId) {
+    if (gameId === undefined && frame.event === "game_start" && (frame.data.ticket_id === ticketId || frame.data.ongoing)) {
+      gameId = frame.data.game_id;
+      console.log("matched", gameId, "seat", frame.data.seat);
+    }
+    if ((frame.event === "your_turn" || frame.event === "game_start") && gameId !== undefined && frame.data.game_id === gameId) {
       for (let legal = await sky.legalActions(gameId); legal.actions.length; legal = await sky.legalActions(gameId)) {
         const action = legal.actions[Math.floor(Math.random() * legal.actions.length)]!;
         try {

@@ -155,12 +155,12 @@ def _stream(schemas: dict[str, Any], union: str, events: dict[str, dict[str, Any
     return {"$ref": REF + union}
 
 
-def attach(doc: dict[str, Any]) -> None:
-    """Publish the stream schemas and name them on the two streaming operations (in place): per SSE event name
-    in `x-sse-events`, and as the `text/event-stream` answer's schema (a union of frames, which generators
-    turn into types)."""
+def attach(doc: dict[str, Any], game_events: dict[str, dict[str, Any]]) -> None:
+    """Publish the stream schemas (`game_events`: `game_event_schemas()`, as `inferred.py` generated them ahead of
+    time) and name them on the two streaming operations (in place): per SSE event name in `x-sse-events`, and as
+    the `text/event-stream` answer's schema (a union of frames, which generators turn into types)."""
     schemas = doc["components"]["schemas"]
-    schemas.update(game_event_schemas())
+    schemas.update(game_events)
     schemas["GameStreamState"] = GAME_STREAM_STATE
     for kind, schema in ACCOUNT_EVENTS.items():
         schemas[_name("account", kind, "event")] = {"title": _name("account", kind, "event"), **schema}

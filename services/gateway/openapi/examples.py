@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.gateway.openapi.vocabulary import vocabulary
-
 PLAYER = "3f6c2a9e8b7d4c1fa0e5d6b7c8a9f012"
 OTHER = "9a8b7c6d5e4f40312a1b2c3d4e5f6a7b"
 GAME = "Xy3kP0qLr8sT2uVw"
@@ -125,15 +123,16 @@ ERROR_EXAMPLES = {
 }
 
 
-def attach(doc: dict[str, Any]) -> None:
-    """Put the examples into an OpenAPI document (in place): request bodies, success answers, streams, errors."""
+def attach(doc: dict[str, Any], view_examples: dict[str, Any]) -> None:
+    """Put the examples into an OpenAPI document (in place): request bodies, success answers, streams, errors.
+    `view_examples`: title -> a real view of it (`vocabulary(title).view.example`, generated ahead of time)."""
     for path, item in doc["paths"].items():
         for method, op in item.items():
             example = EXAMPLES.get((method, path))
             if example is None:
                 continue
             if (method, path) == ("get", "/v1/games/{game_id}"):  # a real view of the title (its schema is strict)
-                view = vocabulary(example["response"]["game"]).view.example
+                view = view_examples[example["response"]["game"]]
                 example = {**example, "response": {**example["response"], "view": view}}
             if "request" in example and "requestBody" in op:
                 op["requestBody"]["content"]["application/json"]["example"] = example["request"]

@@ -8,6 +8,7 @@ can be missing or drift from what the service accepts. Per game the actions are 
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import types
 import typing
@@ -21,6 +22,7 @@ from engine.core import Game
 from services.gateway.http.errors import ERROR_RESPONSES, ErrorBody, ErrorDetail
 from services.gateway.openapi import events as openapi_events
 from services.gateway.openapi import examples as openapi_examples
+from services.gateway.openapi import inferred as openapi_inferred
 from services.gateway.openapi import security as openapi_security
 from services.gateway.openapi import views as openapi_views
 
@@ -94,11 +96,29 @@ def action_schemas() -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
     return components, {"anyOf": per_game, "description": "An action of the game's title (its `type` picks it)"}
 
 
+#: The documents built in this process, by what they are built from (`_signature`): the gateway builds its document
+#: at start (app.py), and a process that makes many apps (the tests start dozens) builds it once, not per app
+_BUILT: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+def _signature(app: FastAPI) -> tuple[Any, ...]:
+    """Everything an app's document is built from: its title, version, description and routes (each route's path,
+    methods, name and endpoint)."""
+    routes = tuple((getattr(r, "path", ""), tuple(sorted(getattr(r, "methods", None) or ())), getattr(r, "name", ""),
+                    getattr(getattr(r, "endpoint", None), "__module__", ""),
+                    getattr(getattr(r, "endpoint", None), "__qualname__", "")) for r in app.routes)
+    return app.title, app.version, app.description, routes
+
+
 def install(app: FastAPI) -> None:
     """Typed actions and security schemes in /openapi.json."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema:
+            return app.openapi_schema
+        signature = _signature(app)
+        if signature in _BUILT:
+            app.openapi_schema = copy.deepcopy(_BUILT[signature])  # each app's own copy
             return app.openapi_schema
         doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
         schemas = doc.setdefault("components", {}).setdefault("schemas", {})
@@ -117,10 +137,12 @@ def install(app: FastAPI) -> None:
                 for status, spec in ERROR_RESPONSES.items():  # every error answer has the error body
                     responses.setdefault(str(status), {"description": spec["description"], "content": {
                         "application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}})
-        openapi_events.attach(doc)  # the schemas of the event streams' payloads
-        openapi_views.attach(doc)  # what a seat and a spectator of each title see
-        openapi_examples.attach(doc)  # an example on every operation
+        inferred = openapi_inferred.load()  # inferred from seeded games ahead of time: never inside a request
+        openapi_events.attach(doc, inferred["events"])  # the schemas of the event streams' payloads
+        openapi_views.attach(doc, inferred["views"])  # what a seat and a spectator of each title see
+        openapi_examples.attach(doc, inferred["view_examples"])  # an example on every operation
         openapi_security.apply(doc)  # servers, operationIds, each call's credential; no internal routes
+        _BUILT[signature] = copy.deepcopy(doc)
         app.openapi_schema = doc
         return doc
 

@@ -116,14 +116,15 @@ def view_schema(name: str) -> dict[str, Any]:
             "example": {k: example[k] for k in sorted(example)[:12]}}
 
 
-def attach(doc: dict[str, Any]) -> None:
-    """Publish one view schema per title, and `GameOut` as one variant per title discriminated by `game`, each
-    naming its title's view (in place): a generated client narrows `game.view` by checking `game.game`."""
+def attach(doc: dict[str, Any], views: dict[str, dict[str, Any]]) -> None:
+    """Publish one view schema per title (`views`: title -> `view_schema`, as `inferred.py` generated them ahead
+    of time), and `GameOut` as one variant per title discriminated by `game`, each naming its title's view (in
+    place): a generated client narrows `game.view` by checking `game.game`."""
     schemas = doc.setdefault("components", {}).setdefault("schemas", {})
     game_out = schemas.get("GameOut")
     mapping = {}
     for name in engine.games():
-        schemas[_name(name, "view")] = view_schema(name)
+        schemas[_name(name, "view")] = views[name]
         if game_out is None:
             continue
         variant = copy.deepcopy(game_out)

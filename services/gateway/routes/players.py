@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 from collections.abc import AsyncIterator
 from typing import Literal
 
@@ -179,11 +180,19 @@ def _error(code: str, message: str) -> ServerSentEvent:
 async def _stream(c: Context, player_id: str, key: str, after: str, slot: Slot,
                   announce: bool) -> AsyncIterator[ServerSentEvent]:
     batches = c.account_readers.follow(player_id, after)  # one shared Redis reader per account
+    # the account's matchmaking tickets live while it listens (#37): renewed every third of their TTL (a batch, if
+    # only an empty one, comes every ACCOUNT_READ_BLOCK_MS), so a ticket need not be polled; its match arrives here
+    renew_every = c.settings.ticket_ttl_s / 3
+    renewed = time.monotonic()
     try:
+        await c.tickets.keep_alive(player_id)
         if announce:
             for event in await _ongoing(c, player_id, after):
                 yield event
         async for batch in batches:
+            if time.monotonic() - renewed >= renew_every:
+                renewed = time.monotonic()
+                await c.tickets.keep_alive(player_id)
             for entry_id, kind, data in batch:
                 yield ServerSentEvent(data=json.dumps(await c.events.deliver(player_id, kind, data)), event=kind,
                                       id=entry_id)
