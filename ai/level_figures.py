@@ -34,22 +34,23 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
     "mcts-hard": {"opensky": 0.10, "aeroplanes": 1.61, "blueskies": 1.28},
     # Blue Skies: the model's mean over 11,901 decisions of 400 evaluation games (`python -m ai.train evaluate
     # --model ai/policy/models/bs2-r3.npz --opponent greedy --deals 200 --report`; p99 2.0 ms). OpenSky 2p: the
-    # rule corrected by os2-r1, `python -m bench.bot_cost --games opensky:2 --levels greedy,fast --positions 400
-    # --every 1` at load 9 on 2 cores (an upper bound for a free core; max 13 ms).
-    "fast": {"opensky": 0.0031, "aeroplanes": 0.0008, "blueskies": 0.0009},
+    # rule corrected by os2-r2, the mean over 16,314 decisions of its 400 evaluation games (`python -m ai.train
+    # evaluate --model ai/policy/models/os2-r2.npz --game opensky --opponent greedy --players 2 --deals 200
+    # --report`; p50 2.4 ms, p99 12.1 ms) at load 1-13 on 2 cores: an upper bound for a free core.
+    "fast": {"opensky": 0.0040, "aeroplanes": 0.0008, "blueskies": 0.0009},
 }
 
 #: Bradley-Terry rating of each level by game on the Elo scale, greedy = 0, over every game of the levels in the
 #: ladder's ledgers (`python -m ai.lab.ladder --report`, `ai.lab.rating`; bench/RESULTS.md "The ladder"; 3 December):
-#: OpenSky 2p over 400 games (fast: its 400 paired evaluation games against greedy, `ai.lab.rating.bradley_terry`,
-#: +47 [13, 81]), Blue Skies 2p (`--as-built --seeds 40`: 40-80 games a pair), Aeroplanes 3p over 82.
+#: OpenSky 2p over 400 games (fast: os2-r2's 400 paired evaluation games against greedy, `ai.lab.rating.bradley_terry`,
+#: +83 [48, 118]), Blue Skies 2p (`--as-built --seeds 40`: 40-80 games a pair), Aeroplanes 3p over 82.
 #: A clean sweep (random) is bounded by one virtual draw, so random's figure only says "far below". Ratings compare
 #: levels within one game only; a level without games has none (the catalog says null); a level that plays as
 #: another shows that level's.
 RATINGS: dict[str, dict[str, float]] = {
     "random": {"opensky": -1161, "blueskies": -763, "aeroplanes": -770},
     "greedy": {"opensky": 0, "blueskies": 0, "aeroplanes": 0},
-    "fast": {"blueskies": 109, "opensky": 47},
+    "fast": {"blueskies": 109, "opensky": 83},
     "mcts-normal": {"blueskies": 202, "aeroplanes": 433},
     "mcts-hard": {"blueskies": 368},
 }

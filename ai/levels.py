@@ -40,8 +40,9 @@ SEARCH: dict[str, SearchConfig] = {
 #: Blue Skies 48.8% of 40, Aeroplanes 3p 52.4% of 42), so mcts-easy plays the rule everywhere. In OpenSky no search
 #: was shown stronger than the rule (mcts-normal, 1,000 iterations: 55.0% [48.1, 61.7] of 200 paired games, 53.0%
 #: of 269; a longer search plays worse), so mcts-easy plays the rule there and the other search levels play the
-#: learned `fast` level, the rule corrected by a model of measured gains (2 players: 56.8% [51.9, 61.5] of 400
-#: paired games against greedy, separated; 3-4 players: the rule, no model measured): three strengths. In Aeroplanes
+#: learned `fast` level, the rule corrected by a model of measured gains (2 players, model os2-r2: 61.8%
+#: [56.9, 66.4] of 400 paired games against greedy, separated; 3-4 players: the rule, no model measured): three
+#: strengths. In Aeroplanes
 #: mcts-hard plays as mcts-normal until its pair is measured (42 paired 3-player games, some 4 CPU hours on a free
 #: core: `python -m ai.lab.ladder --estimate --tables aeroplanes:3 --levels mcts-normal,mcts-hard --as-built`):
 #: a level is offered once shown stronger than the one below it (`--as-built` plays the pair). In Blue Skies the

@@ -19,7 +19,7 @@ MODELS_DIR = Path(__file__).resolve().parent / "models"
 #: gains) was measured at 2 players only, so 3-4 player tables play the rule (bench/RESULTS.md, "Learned policy").
 SHIPPED: dict[str, tuple[str, tuple[int, ...]]] = {
     "blueskies": ("bs2-r3.npz", (2, 3, 4, 5)),
-    "opensky": ("os2-r1.npz", (2,)),
+    "opensky": ("os2-r2.npz", (2,)),
 }
 
 
