@@ -16,7 +16,7 @@ UNIT_TESTS = (
     "test_core.py", "test_canonical_json.py", "test_boundedjson.py", "test_standings.py", "test_readme.py",
     "test_unit_selection.py", "test_screenshots.py", "test_settings_fields.py", "test_import_graph.py",
     "services/test_commit_kinds.py", "services/test_gctune.py", "webclient/test_catalogue.py",
-    "deploy/test_secrets.py", "gateway/test_game_record.py",
+    "deploy/test_secrets.py", "gateway/test_game_record.py", "cluster/test_slot_buckets.py",
 )
 TESTS = Path(__file__).resolve().parent
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from services.accounts.keys import BUCKETS, Keys, bucket_of
+from services.accounts.keys import BUCKETS, CHALLENGES, Keys, bucket_of
 from services.common.redis_scripts import LuaScript
 from services.common.slot_transactions import SlotTransactions
 
@@ -112,7 +112,7 @@ class Challenges:
                   "time_control": json.dumps(time_control) if time_control else "", "status": "pending",
                   "created_ms": now, "expires_ms": now + self.ttl_ms}
         tx = SlotTransactions(self.redis)  # the challenge with its bucket's expiry index; each player's index
-        pipe = tx.on(f"c:{bucket_of(cid)}")
+        pipe = tx.on(CHALLENGES.tag_of(cid))
         pipe.hset(self.keys.challenge(cid), mapping=fields)
         pipe.expire(self.keys.challenge(cid), self.keep_s)
         pipe.zadd(self.keys.challenges_due(bucket_of(cid)), {cid: now + self.ttl_ms})
