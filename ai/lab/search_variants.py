@@ -7,7 +7,8 @@ Each variant is `mcts-normal`'s SearchConfig with the given fields replaced. Eve
 seeded games (game g: seed (--seed, g), line-up rotated by g places) in one seat against `--against`
 (default greedy) in the others, so differences between variants are paired, not two independent samples.
 The budget is an iteration cap, not seconds, so a result does not depend on how busy the machine is; the
-think time per decision is printed to show what each option costs.
+think time per decision is printed to show what each option costs. `--against-iterations` gives the opponents a
+cap of their own (a cheaper variant against a level at its usual search size: same strength for less CPU?).
 """
 
 from __future__ import annotations
@@ -17,15 +18,17 @@ import dataclasses
 import json
 import multiprocessing
 import os
+import random
 import sys
 import time
 
-from ai.bot import Budget
+from ai.bot import Bot, Budget
 from ai.ismcts import ISMCTSBot, SearchConfig
 from ai.lab.match import play_match
 from ai.lab.paired import parse_fields, seat_lines, seat_outcome, summarize, variant_seat
 from ai.lab.tournament import game_seed, seating
 from ai.levels import SEARCH, make_bot
+from engine.core import Action, State
 
 
 def parse_variant(text: str) -> tuple[str, dict]:
@@ -39,15 +42,39 @@ def parse_variant(text: str) -> tuple[str, dict]:
     return name, fields
 
 
+class OwnBudget(Bot):
+    """A bot that thinks within its own budget whatever the match offers (the opponents' `--against-iterations`)."""
+
+    def __init__(self, inner: Bot, budget: Budget) -> None:
+        super().__init__()
+        self.inner, self.budget, self.level = inner, budget, inner.level
+
+    def choose(self, state: State, seat: int, rng: random.Random, budget: Budget | None = None) -> Action:
+        action = self.inner.choose(state, seat, rng, self.budget)
+        self.stats = self.inner.stats
+        return action
+
+    def _choose(
+        self, state: State, seat: int, actions: list[Action], rng: random.Random, budget: Budget | None
+    ) -> Action:
+        raise NotImplementedError("OwnBudget.choose delegates whole decisions")
+
+
 def play(job: tuple) -> tuple[str, int, float, float, float]:
     """(variant, game index, win credit of the variant's seat, its final margin over the best other seat,
-    think seconds per decision) of one game."""
-    game, players, name, fields, against, index, seed, iterations, seconds = job
+    think seconds per decision) of one game. A job's last field, the opponents' own iteration cap, may be absent."""
+    game, players, name, fields, against, index, seed, iterations, seconds = job[:9]
+    against_iterations = job[9] if len(job) > 9 else None
     config = dataclasses.replace(SEARCH["mcts-normal"], **fields)
     lineup = [name] + [against] * (players - 1)
     levels = seating(lineup, index)
     seat = variant_seat(index, players)  # by position, so a variant may share the opponents' level name
-    bots = [ISMCTSBot(name, config) if s == seat else make_bot(level) for s, level in enumerate(levels)]
+
+    def opponent(level: str) -> Bot:
+        bot = make_bot(level)
+        return OwnBudget(bot, Budget(seconds=seconds, iterations=against_iterations)) if against_iterations else bot
+
+    bots = [ISMCTSBot(name, config) if s == seat else opponent(level) for s, level in enumerate(levels)]
     budget = Budget(seconds=seconds, iterations=iterations)
     result = play_match(game, levels, game_seed(seed, index), None, budget, bots)
     credit, margin = seat_outcome(result, seat)
@@ -64,6 +91,8 @@ def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:
                         help="also a think-time limit per decision (time-equal comparisons; use no more workers "
                              "than free cores, as the result then depends on machine load)")
     parser.add_argument("--against", default="greedy")
+    parser.add_argument("--against-iterations", type=int, default=None,
+                        help="the opponents' own iteration cap (default: --iterations, the same as the variants')")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--variant", action="append", required=True, metavar="NAME=JSON")
@@ -73,7 +102,7 @@ def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:
     except ValueError as exc:
         parser.error(str(exc))
     jobs = [(args.game, args.players, name, fields, args.against, i, args.seed, args.iterations,
-             args.seconds) for i in range(args.games) for name, fields in variants.items()]
+             args.seconds, args.against_iterations) for i in range(args.games) for name, fields in variants.items()]
     results = []
     think: dict[str, list[float]] = {name: [] for name in variants}
     start = time.perf_counter()
@@ -81,7 +110,8 @@ def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:
         for name, index, credit, margin, seconds in pool.imap_unordered(play, jobs):
             results.append((name, index, credit, margin))
             think[name].append(seconds)
-    print(f"{args.game}, {args.players} players, {args.games} games against {args.against}, "
+    against_cap = f" at {args.against_iterations} iterations" if args.against_iterations else ""
+    print(f"{args.game}, {args.players} players, {args.games} games against {args.against}{against_cap}, "
           f"{args.iterations} iterations"
           f"{f' or {args.seconds} s' if args.seconds else ''} per decision, seed {args.seed} "
           f"({time.perf_counter() - start:.0f} s)")

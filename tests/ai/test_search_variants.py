@@ -58,3 +58,18 @@ def test_a_variant_named_like_its_opponents_still_plays_one_seat():
     named_like = play(("opensky", 2, "greedy", {}, "greedy", 1, 3, 8, None))
     named_apart = play(("opensky", 2, "probe", {}, "greedy", 1, 3, 8, None))
     assert named_like[1:4] == named_apart[1:4]
+
+
+def test_the_opponents_own_iteration_cap_is_the_one_they_search_with():
+    """#35: a cheap guided search against a level at its usual size needs the opponents' own cap. The variant
+    searches 8 iterations a decision; the mcts-normal opponents 30 (their decisions with a choice report it)."""
+    from ai.lab.search_variants import OwnBudget
+
+    inner = ai.make_bot("mcts-normal")
+    bot = OwnBudget(inner, ai.Budget(iterations=30))
+    result = play_match("blueskies", ["probe", "mcts-normal"], 5, budget=ai.Budget(iterations=8),
+                        bots=[ai.make_bot("greedy"), bot])
+    assert result.iterations[1] > 0 and result.iterations[1] % 30 == 0
+    capped = play(("blueskies", 2, "probe", {}, "mcts-normal", 0, 3, 8, None, 30))
+    uncapped = play(("blueskies", 2, "probe", {}, "mcts-normal", 0, 3, 8, None))
+    assert capped[:2] == uncapped[:2] == ("probe", 0)
