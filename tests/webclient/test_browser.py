@@ -15,6 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 # (game, players, options picked in the lobby, my click count at the mid-game screenshot)
@@ -302,7 +303,13 @@ def test_a_player_resigns_or_aborts_from_the_page_after_confirming(page, wc_gate
 
     game_id = create_in_lobby(page, "opensky", 2, {1: "bot:random"})
     page.get_by_role("button", name="Resign").click()
-    page.wait_for_function("() => document.body.dataset.status === 'finished'", timeout=90_000)
+    try:
+        page.wait_for_function("() => document.body.dataset.status === 'finished'", timeout=90_000)
+    except PlaywrightTimeout:  # say what the page said (an error notice, the status it shows) and what the API says
+        with httpx.Client(base_url=wc_gateway.url) as http:
+            seen = http.get(f"/v1/games/{game_id}").json()
+        raise AssertionError(f"page status {page.evaluate('document.body.dataset.status')!r}, notice "
+                             f"{page.locator('#notice').inner_text()!r}, dialogs {dialogs}, game {seen}") from None
     assert "rank last" in dialogs[-1]
     with httpx.Client(base_url=wc_gateway.url) as http:
         game = http.get(f"/v1/games/{game_id}").json()
