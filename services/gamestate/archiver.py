@@ -26,7 +26,7 @@ from services.gamestate import buckets, metrics
 from services.gamestate.keys import Keys, bucket_of
 from services.gamestate.records import Meta
 from services.gamestate.replay import replay_entries
-from services.gamestate.store import now_ms
+from services.gamestate.wire import now_ms
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,8 @@ import logging
 from services.gamestate import metrics
 from services.gamestate.bots import Dispatcher, human_waiting, level_budget_seconds
 from services.gamestate.records import Meta
-from services.gamestate.store import Store, now_ms
+from services.gamestate.store import Store
+from services.gamestate.wire import now_ms
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from services.gamestate.lookup import Lookup
 from services.gamestate.pipeline import Pipeline, running_deadlines
 from services.gamestate.quotas import account_of_seat
 from services.gamestate.records import Commit, Meta
-from services.gamestate.store import dumps, now_ms
+from services.gamestate.wire import dumps, now_ms
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,8 @@ from services.common import boundedjson
 from services.gamestate import errors, tokens
 from services.gamestate.archive_reads import ArchivedReads
 from services.gamestate.records import Meta
-from services.gamestate.store import Store, now_ms
+from services.gamestate.store import Store
+from services.gamestate.wire import now_ms
 
 GAME_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_ACTION_BYTES = 64 * 1024

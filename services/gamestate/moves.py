@@ -19,7 +19,8 @@ from services.gamestate.endings import timeouts_field
 from services.gamestate.lookup import Lookup, json_argument
 from services.gamestate.pipeline import Pipeline, running_deadlines
 from services.gamestate.records import Commit, Meta
-from services.gamestate.store import fingerprint, now_ms, status_of
+from services.gamestate.status import status_of
+from services.gamestate.wire import fingerprint, now_ms
 
 IDEM_RE = re.compile(r"^[\x21-\x7e]{1,200}$")
 

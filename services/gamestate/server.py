@@ -39,7 +39,9 @@ from services.gamestate.public_port import AccountStore, PublicGate
 from services.gamestate.quotas import QuotaBook, Quotas
 from services.gamestate.records import Meta
 from services.gamestate.service import GameStateService, ViewData
-from services.gamestate.store import Store, dumps, game_status, result_winners
+from services.gamestate.status import game_status, result_winners
+from services.gamestate.store import Store
+from services.gamestate.wire import dumps
 
 log = logging.getLogger(__name__)
 

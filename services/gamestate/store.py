@@ -18,24 +18,24 @@ import hashlib
 import json
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-import orjson
 import redis.asyncio as aioredis
 import redis.asyncio.cluster as aiocluster
 from redis.exceptions import NoScriptError
 
 from engine.core import Game, State, canonical_json
-from services.common import boundedjson, standings
+from services.common import standings
 from services.common.redis_clients import _FAILOVER_ERRORS, FAILOVER_PATIENCE_S
 from services.common.redis_scripts import BoundScript, LuaScript
 from services.gamestate import buckets, errors, metrics
-from services.gamestate.clocks import seat_deadline
 from services.gamestate.keys import Keys, bucket_of
 from services.gamestate.records import Commit, CommitResult, Creation, Meta
 from services.gamestate.replay import from_snapshot, replay_entries
+from services.gamestate.status import next_deadlines, result_winners, status_of
+from services.gamestate.wire import dumps, now_ms
 
 COMMIT = LuaScript.beside(__file__, "commit")
 CREATE = LuaScript.beside(__file__, "create")
@@ -59,50 +59,6 @@ def _serialise(state: State) -> tuple[str, str]:
 def load_keys(k: Keys, game_id: str) -> dict[str, str]:
     """The LOAD script's keys (the service's reads and the workers' loader, services/workers/loader.py)."""
     return {"meta": k.meta(game_id), "log": k.log(game_id), "snap": k.snap(game_id)}
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
-
-
-def dumps(obj: Any) -> str:
-    """Compact JSON text for Redis and the gRPC replies. orjson (several times faster) for what it takes;
-    the stdlib for what it refuses (non-string keys, integers past 64 bits, lone surrogates). Readers get the
-    same values either way: the texts differ only in escapes of non-ASCII characters and in how some floats
-    are spelled (NaN and infinities, which are not JSON, become null)."""
-    try:
-        return orjson.dumps(obj).decode()
-    except TypeError:  # orjson.JSONEncodeError included
-        return json.dumps(obj, separators=(",", ":"))
-
-
-def next_deadlines(
-    state: State, clock_ms: int, keep: dict[int, int], now: int, reserves: dict[int, int] | None = None
-) -> dict[int, int]:
-    """Per-seat turn-clock deadlines: each seat in to_act gets now + clock + its reserve left for a new
-    decision, or keeps its running deadline (`keep`: a sealed choice others answered meanwhile)."""
-    if not clock_ms or state.is_over():
-        return {}
-    return {seat: keep.get(seat, seat_deadline(now, clock_ms, reserves or {}, seat)) for seat in state.to_act()}
-
-
-def status_of(state: State) -> str:
-    return "finished" if state.is_over() else "active"
-
-
-def game_status(meta: Meta, state: State) -> str:
-    """The status a read shows: the stored one once the game has ended (aborted; finished, perhaps by forfeit
-    before the engine's end), else what the state, perhaps newer than `meta`, says."""
-    if meta.ended:
-        return meta.status
-    return "finished" if state.is_over() or standings.ends_by_forfeit(meta.players, meta.forfeited) else "active"
-
-
-def result_winners(state: State, forfeited: Collection[int]) -> list[int]:
-    """The platform's winners of a game that finished at `state` (services/common/standings.py): never a forfeited
-    seat; the seat left when the others forfeited before the engine's end."""
-    over = state.is_over()
-    return standings.winners(len(state.scores()), state.scores(), state.winners() if over else [], forfeited, over)
 
 
 class Store:
@@ -616,12 +572,3 @@ class Store:
                 reserves=dict(c.reserves) if c.reserves else cached.reserves,
             )
         )
-
-
-def fingerprint(action_json: str, expected_version: int) -> str:
-    """What an idempotency key is bound to: the same key with another request is refused."""
-    try:
-        body = canonical_json(boundedjson.loads(action_json))
-    except ValueError:  # JsonRefused too: the action is refused later, the raw text is fingerprint enough
-        body = action_json
-    return hashlib.sha256(f"{expected_version}|{body}".encode()).hexdigest()

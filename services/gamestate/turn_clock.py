@@ -14,7 +14,7 @@ from services.gamestate.clocks import spend_reserve
 from services.gamestate.endings import Seats, count_timeout, forfeit_events, timeouts_field, zombie_level
 from services.gamestate.pipeline import Pipeline, running_deadlines
 from services.gamestate.records import Commit
-from services.gamestate.store import now_ms
+from services.gamestate.wire import now_ms
 
 log = logging.getLogger(__name__)
 
