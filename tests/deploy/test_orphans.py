@@ -174,6 +174,7 @@ def test_a_taken_metrics_port_stops_the_service_with_a_clear_error():
     assert f"cannot export metrics on 127.0.0.1:{metrics}" in result.stderr
 
 
+@pytest.mark.slow  # the whole make-run stack (~15-25 s): make test-slow, with the stack's end-to-end tests (#36)
 def test_killing_the_stack_hard_leaves_no_child_behind(start_stack):  # noqa: F811
     """#26 as seen: the supervisor SIGKILLed; every child (gRPC service, worker, gateway, ...) goes with it and
     the ports are free again for the next `make run`."""

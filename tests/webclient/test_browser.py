@@ -452,6 +452,7 @@ Object.defineProperty(document, "hidden", { get: () => true });
 """
 
 
+@pytest.mark.integration  # make test-integration (CI); make test keeps the page's other table basics (#36)
 def test_my_turn_can_ring_and_notify_when_the_page_is_hidden(page, wc_gateway, bot_worker) -> None:
     """Opt-in: once my turn comes back (the bot moved), a hidden page shows one browser notification per turn
     that starts, never one per redraw; the choice is remembered."""

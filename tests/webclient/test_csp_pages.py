@@ -3,7 +3,10 @@ fails a test on any violation the browser reports."""
 
 from __future__ import annotations
 
+import pytest
 
+
+@pytest.mark.integration  # make test-integration (CI); make test keeps the CSP's refusal test (#36)
 def test_swagger_ui_renders_the_api_under_the_csp(page):
     """Its bundle and start-up script (files, not inline) run, and it renders the OpenAPI 3.1 document (Swagger UI
     4, packaged before, answered "Unable to render this definition")."""
