@@ -43,7 +43,7 @@ import redis
 from services.common.settings import Settings
 from services.dev import local_redis
 from services.dev.launch import die_with_parent, free_port
-from services.dev.local_cluster import LocalCluster
+from services.dev.local_cluster import LocalCluster, wait_answers
 from services.gamestate.client import AsyncGameClient, GameServiceError
 from services.gamestate.server import Running, start
 
@@ -187,16 +187,12 @@ async def _instance(url: str, cluster: bool) -> Running:
 
 
 def _wait_answers(port: int, proc: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            redis.Redis(port=port, socket_connect_timeout=0.5).ping()
-            return
-        except redis.RedisError:
-            if time.monotonic() > deadline:
-                proc.kill()
-                raise
-            time.sleep(0.05)
+    """`local_cluster.wait_answers`, killing the server that never answered."""
+    try:
+        wait_answers(port)
+    except redis.RedisError:
+        proc.kill()
+        raise
 
 
 def _start_standalone(replica: bool) -> tuple[list[subprocess.Popen], list[int], str]:

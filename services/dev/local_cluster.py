@@ -56,6 +56,19 @@ def free_ports(count: int, low: int = 20_000, high: int = 29_000) -> list[int]:
     raise RuntimeError(f"no {count} free consecutive ports in {low}-{high}")
 
 
+def wait_answers(port: int, timeout_s: float = 10.0) -> None:
+    """Until a redis-server just started on `port` answers PING (its RedisError after `timeout_s`)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            redis.Redis(port=port, socket_connect_timeout=0.5).ping()
+            return
+        except redis.RedisError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 @dataclass
 class LocalCluster:
     """A running cluster: its nodes' processes by port, stopped by `stop()` (or at the end of a `with`)."""
@@ -84,7 +97,7 @@ class LocalCluster:
         for port in free_ports(self.primaries * (1 + self.replicas)):
             self.processes[port] = self._start_node(port)
         for port in self.ports:
-            self._wait_answers(port)
+            wait_answers(port)
         subprocess.run(
             ["redis-cli", "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
              "--cluster-replicas", str(self.replicas), "--cluster-yes"],
@@ -104,18 +117,6 @@ class LocalCluster:
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
             preexec_fn=die_with_parent(),
         )
-
-    @staticmethod
-    def _wait_answers(port: int, timeout_s: float = 10.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while True:
-            try:
-                redis.Redis(port=port, socket_connect_timeout=0.5).ping()
-                return
-            except redis.RedisError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
 
     def node(self, port: int) -> redis.Redis:
         return redis.Redis(port=port, decode_responses=True, socket_connect_timeout=1, socket_timeout=2)
