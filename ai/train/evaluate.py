@@ -48,6 +48,13 @@ def _loose(key: dict) -> str:
     return json.dumps({k: v for k, v in key.items() if k not in ("code", "train_code")}, sort_keys=True)
 
 
+def solo_lineups(player: str, rest: str, players: int) -> list[list[str]]:
+    """`player` in one seat and `rest` in every other, once from each seat: the issue's many-player target shape
+    (one model against three greedy bots at a 4-player table, fair share 1/4), unlike the ladder's alternating
+    line-ups (`ai.lab.ladder.lineups`), where the model holds half the seats."""
+    return [[player if seat == k else rest for seat in range(players)] for k in range(players)]
+
+
 def _play(job: tuple[str, list[str], int, str]) -> tuple[MatchResult, list[float]]:
     game, lineup, deal, model_path = job
     policy = PolicyBot(model_path)
@@ -56,13 +63,15 @@ def _play(job: tuple[str, list[str], int, str]) -> tuple[MatchResult, list[float
 
 
 def evaluate(model_path: str, opponent: str, game: str = "blueskies", players: int = 2, deals: int = 100,
-             seed: int = 35, ledger: str | None = None, workers: int = 1, report: bool = False) -> dict:
+             seed: int = 35, ledger: str | None = None, workers: int = 1, report: bool = False,
+             solo: bool = False) -> dict:
     """Play (or read from `ledger`) every deal once per line-up; return the model's share and latency figures.
+    `solo`: the model in one seat against `opponent` in all the others (`solo_lineups`), not alternating seats.
     `report`: play nothing, summarise the ledger's games of these deals, those played by other code included (a
     game at the current code is preferred; `other_code` counts the rest)."""
     digest = file_digest(model_path)
-    jobs = [(game, lineup, game_seed(seed, s), model_path) for s in range(deals)
-            for lineup in lineups(opponent, MODEL, players)]
+    seatings = solo_lineups(MODEL, opponent, players) if solo else lineups(opponent, MODEL, players)
+    jobs = [(game, lineup, game_seed(seed, s), model_path) for s in range(deals) for lineup in seatings]
     keys = [{"eval": game, "lineup": lineup, "deal": deal, "model": digest, "opponent": opponent,
              "cap": free_core_iterations(opponent, game, as_built=True), "code": code_fingerprint(game),
              "train_code": train_code()}
@@ -113,4 +122,4 @@ def evaluate(model_path: str, opponent: str, game: str = "blueskies", players: i
             "decisions": int(spent.size), "cpu_p50_ms": float(np.percentile(spent, 50) * 1000) if spent.size else None,
             "cpu_p99_ms": float(np.percentile(spent, 99) * 1000) if spent.size else None,
             "cpu_max_ms": float(spent.max() * 1000) if spent.size else None, "deal_seed": seed, "deals": deals,
-            "ledger": ledger, "other_code": stale}
+            "solo": solo, "ledger": ledger, "other_code": stale}

@@ -361,3 +361,18 @@ def test_search_with_a_learned_root_prior_is_honest_and_falls_back_to_the_greedy
             blue.choose(state.clone(), seat, random.Random(1), Budget(iterations=20))
             assert blue._root_policy is None
             break
+
+
+def test_solo_evaluation_seats_the_model_once_against_the_rest_from_every_seat(tmp_path):
+    """Issue #35's many-player target is one model against three greedy bots (fair share 1/4): each deal is played
+    with the model in each seat once, the others all the opponent."""
+    import ai.train.evaluate as evaluation
+
+    assert evaluation.solo_lineups("m", "g", 3) == [["m", "g", "g"], ["g", "m", "g"], ["g", "g", "m"]]
+    model = tmp_path / "m.npz"
+    random_model().save(model)
+    ledger = tmp_path / "eval.jsonl"
+    report = evaluation.evaluate(str(model), "random", players=3, deals=1, seed=7, ledger=str(ledger), solo=True)
+    assert report["games"] == 3 and report["fair"] == pytest.approx(1 / 3) and report["solo"] is True
+    seated = [json.loads(line)["key"]["lineup"].count("learned-policy") for line in ledger.read_text().splitlines()]
+    assert seated == [1, 1, 1]
