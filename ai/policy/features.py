@@ -28,11 +28,16 @@ BS_TYPES = ("buy_gate", "buyout", "done", "play_card", "special", "discard", "he
 #: Action kinds of OpenSky, in a fixed order (one-hot).
 OS_TYPES = ("place_callsign", "place_aircraft", "place_hub", "keep_hub", "choose_market", "bid", "pass",
             "flash_deal", "decline_flash", "add_ancillaries", "lease")
+#: Action kinds of Aeroplanes, in a fixed order (one-hot).
+AP_TYPES = ("choose_home", "engine_maintenance", "choose_action", "buy_aircraft", "place_tile", "choose_route",
+            "keep_roll", "roll_next", "radio_beacon", "daring_pilot", "pay_shortfall", "abort", "end_action",
+            "claim_passenger", "take_advantage", "roll_advantage", "pick_advantage_dice")
 
 #: Per game: (feature version, action kinds, points per margin unit, name of the time-left column).
 SPECS: dict[str, tuple[str, tuple[str, ...], float, str]] = {
     "blueskies": (FEATURE_VERSION, BS_TYPES, 10.0, "rounds_left"),
     "opensky": ("os-after-1", OS_TYPES, 100.0, "season_left"),
+    "aeroplanes": ("ap-after-1", AP_TYPES, 10.0, "eras_left"),
 }
 
 
@@ -49,9 +54,13 @@ def _spec(game: str) -> tuple[str, tuple[str, ...], float, str]:
 
 def _time_left(game: str, heuristic, det: State) -> float:
     """Blue Skies: estimated rounds left (its scale is 4 + 2 x rounds left); OpenSky: the season's share left (its
-    scale is 60 + 190 x (12 - month) / 11)."""
+    scale is 60 + 190 x (12 - month) / 11); Aeroplanes: eras left to score (its scale is 4 + 6 x (4 - era))."""
     scale = heuristic.scale(det)
-    return scale / 2.0 - 2.0 if game == "blueskies" else (scale - 60.0) / 190.0
+    if game == "blueskies":
+        return scale / 2.0 - 2.0
+    if game == "aeroplanes":
+        return (scale - 4.0) / 6.0 - 1.0
+    return (scale - 60.0) / 190.0
 
 
 def view_seed(state: State, seat: int) -> int:

@@ -13,6 +13,9 @@ Plan `os2-rule-plus` (plan A, `ai.train.rollouts`): OpenSky, 2 players, greedy s
 deals `TRAIN_DEAL_BASE + 1,000,000,000 + game_index`; every 4th decision with a choice (bids aside) labelled by
 paired greedy playouts under common random numbers over the rule's top 6 candidates and 2 random others.
 
+Plan `ap3-distill`: the same as `bs2-distill` for Aeroplanes, 3 players, `mcts-normal` at its free-core cap (5,200
+iterations) in every seat.
+
 Jobs queue: `--then PLAN:OUT:POSITIONS` (repeatable) runs the next plan in the same process once one is done.
 
 Resumable (`ai.train.ledger`): killed and started again with the same command it plays the first game not done.
@@ -35,7 +38,7 @@ from ai.bot import Budget
 from ai.lab.tournament import code_fingerprint
 from ai.levels import CappedBot
 from ai.outcome import terminal_rewards
-from ai.policy.features import FEATURE_VERSION, action_features, feature_names, feature_version
+from ai.policy.features import action_features, feature_names, feature_version
 from ai.train.ledger import Ledger, write_json_atomic
 
 #: First training deal; evaluation deals (`ai.lab.tournament.game_seed`) are all below 2**31.
@@ -43,6 +46,8 @@ TRAIN_DEAL_BASE = 10_000_000_000
 
 PLANS = {
     "bs2-distill": {"game": "blueskies", "players": 2, "teacher": "mcts-normal"},
+    # the same distillation for Aeroplanes at its smallest table: mcts-normal (5,200 iterations) teaches
+    "ap3-distill": {"game": "aeroplanes", "players": 3, "teacher": "mcts-normal"},
     # plan A (ai.train.rollouts): paired greedy playouts, successive halving over the rule's top 6 + 2 random
     "os2-rule-plus": {"game": "opensky", "players": 2, "teacher": "paired greedy playouts"},
 }
@@ -90,7 +95,7 @@ def play_labelled_game(plan: str, game_index: int, code: str, run: str, iteratio
                     "kind": "position", "run": run, "plan": plan, "game": game, "players": [teacher] * players,
                     "deal": deal, "game_index": game_index, "index": step, "seat": seat,
                     "legal": [a.to_json() for a in legal], "features": [_round(r) for r in features],
-                    "feature_version": FEATURE_VERSION, "visits": visits, "values": values,
+                    "feature_version": feature_version(game), "visits": visits, "values": values,
                     "iterations": bots[seat].stats.iterations, "chosen": legal.index(action), "code": code,
                 })
             actions.append([seat, action.to_json()])
@@ -119,8 +124,8 @@ def run_job(plan: str, out: Path, positions: int, games: int | None = None, iter
     spec = PLANS[plan]
     code = code_fingerprint(spec["game"])
     ledger = Ledger(out / "ledger.jsonl")
-    cap = (iterations or CappedBot(spec["teacher"], spec["game"]).budget.iterations) if plan == "bs2-distill" \
-        else None
+    cap = None if plan == "os2-rule-plus" else \
+        (iterations or CappedBot(spec["teacher"], spec["game"], as_built=True).budget.iterations)
     manifest_path = out / "manifest.json"
     run = out.name
     started = time.time()

@@ -15,7 +15,7 @@ from ai.heuristics import for_game
 from ai.lab.selfplay import greedy_positions
 from ai.lab.tournament import game_seed
 from ai.policy.bot import PolicyBot
-from ai.policy.features import action_features, feature_names, view_seed
+from ai.policy.features import action_features, feature_names, feature_version, view_seed
 from ai.policy.model import PolicyModel
 from ai.train.label import TRAIN_DEAL_BASE, play_labelled_game, run_job
 from ai.train.ledger import Ledger, read_positions, snapshot
@@ -64,15 +64,21 @@ def test_ledger_resumes_after_a_kill_without_duplicates(tmp_path):
         Ledger(out / "ledger.jsonl").commit_game([], {"game_index": 1})
 
 
-def test_labels_are_deterministic_from_the_deal_and_well_formed():
-    a, game_a = play_labelled_game("bs2-distill", 7, "x", "r", CAP)
-    b, game_b = play_labelled_game("bs2-distill", 7, "x", "r", CAP)
+@pytest.mark.parametrize("plan", ["bs2-distill", "ap3-distill"])
+def test_labels_are_deterministic_from_the_deal_and_well_formed(plan):
+    from ai.train.label import PLANS
+
+    a, game_a = play_labelled_game(plan, 7, "x", "r", CAP)
+    b, game_b = play_labelled_game(plan, 7, "x", "r", CAP)
     assert a == b and game_a["actions"] == game_b["actions"]
+    game, players = PLANS[plan]["game"], PLANS[plan]["players"]
     for record in a:
         assert len(record["features"]) == len(record["legal"]) == len(record["visits"]) >= 2
+        assert all(len(row) == len(feature_names(game)) for row in record["features"])
+        assert record["feature_version"] == feature_version(game)
         assert record["visits"][record["chosen"]] == max(record["visits"])
     # the game replays from its deal and the recorded actions
-    state = engine.get("blueskies").new(2, game_a["deal"])
+    state = engine.get(game).new(players, game_a["deal"])
     for seat, action in game_a["actions"]:
         state.apply(seat, state.game.action_from_json(action))
     assert state.is_over() and state.scores() == game_a["scores"]
@@ -130,18 +136,20 @@ def test_policy_decision_is_the_same_under_every_determinization_of_what_it_cann
     assert checked >= 10 and hidden_differs >= checked  # the truths really differed in hidden cards
 
 
-def test_opensky_features_are_the_same_under_every_determinization():
-    checked = 0
-    for state, seat, legal, _ in greedy_positions("opensky", 2, 21, 5):
+@pytest.mark.parametrize("game,players", [("opensky", 2), ("aeroplanes", 3)])
+def test_features_are_the_same_under_every_determinization(game, players):
+    checked = hidden_differs = 0
+    for state, seat, legal, _ in greedy_positions(game, players, 21, 5 if game == "opensky" else 2):
         rows = action_features(state, seat, legal)
         for k in range(2):
             truth = state.determinize(seat, random.Random(k))
             assert truth.view(seat) == state.view(seat)
+            hidden_differs += truth.to_json() != state.to_json()
             assert action_features(truth, seat, legal) == rows
         checked += 1
         if checked == 12:
             break
-    assert checked == 12
+    assert checked == 12 and hidden_differs > 0
 
 
 def test_policy_is_deterministic_and_ignores_its_rng():
