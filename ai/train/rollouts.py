@@ -76,9 +76,10 @@ def _gain(margins: dict[int, dict[int, float]], i: int) -> tuple[float, float]:
 
 def play_rollout_labelled_game(deal: int, game_index: int, code: str, run: str, players: int = 2,
                                every: int = 4, epsilon: float = 0.15, rounds: int = 16,
-                               stages: int = 3) -> tuple[list[dict], dict]:
+                               stages: int = 3, plan: str = "os2-rule-plus") -> tuple[list[dict], dict]:
     """One greedy self-play game of OpenSky (with `epsilon` random moves) on `deal`, every `every`-th decision with
-    a choice (bids aside) labelled by `halving_labels`: its position records and game record (`ai.train.ledger`)."""
+    a choice (bids aside) labelled by `halving_labels`: its position records and game record (`ai.train.ledger`),
+    marked as `plan`'s."""
     state = engine.get("opensky").new(players, deal)
     heuristic = for_game("opensky")
     play_rng = random.Random(deal * 7919 + 17)
@@ -97,7 +98,7 @@ def play_rollout_labelled_game(deal: int, game_index: int, code: str, run: str, 
                 if choices % every == 0:
                     labels = halving_labels(state, seat, legal, label_rng, rounds=rounds, stages=stages)
                     positions.append({
-                        "kind": "position", "run": run, "plan": "os2-rule-plus", "game": "opensky",
+                        "kind": "position", "run": run, "plan": plan, "game": "opensky",
                         "players": ["greedy+eps"] * players, "deal": deal, "game_index": game_index, "index": step,
                         "seat": seat, "legal": [a.to_json() for a in legal],
                         "features": [[round(x, 4) for x in row] for row in action_features(state, seat, legal)],
@@ -117,7 +118,7 @@ def play_rollout_labelled_game(deal: int, game_index: int, code: str, run: str, 
     outcome = {"scores": state.scores(), "winners": state.winners()}
     for record in positions:
         record["outcome"] = outcome
-    return positions, {"run": run, "plan": "os2-rule-plus", "deal": deal, "game_index": game_index,
+    return positions, {"run": run, "plan": plan, "deal": deal, "game_index": game_index,
                        "actions": actions, "scores": state.scores(), "winners": state.winners(),
                        "positions": len(positions), "cpu_seconds": round(time.process_time() - start, 2),
                        "code": code}

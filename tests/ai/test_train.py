@@ -384,3 +384,16 @@ def test_solo_evaluation_seats_the_model_once_against_the_rest_from_every_seat(t
     assert report["games"] == 3 and report["fair"] == pytest.approx(1 / 3) and report["solo"] is True
     seated = [json.loads(line)["key"]["lineup"].count("learned-policy") for line in ledger.read_text().splitlines()]
     assert seated == [1, 1, 1]
+
+
+def test_plan_a_labels_a_four_player_table_under_its_own_plan():
+    """`os4-rule-plus`: plan A at OpenSky's 4-player table (issue #35's 4-player target); its records say so."""
+    from ai.train.label import PLANS
+    from ai.train.rollouts import OS_DEAL_OFFSET, play_rollout_labelled_game
+
+    assert PLANS["os4-rule-plus"] == {"game": "opensky", "players": 4, "teacher": "paired greedy playouts"}
+    records, game = play_rollout_labelled_game(TRAIN_DEAL_BASE + OS_DEAL_OFFSET, 0, "x", "r", 4, every=12, rounds=1,
+                                               stages=1, plan="os4-rule-plus")
+    assert records and game["plan"] == "os4-rule-plus" and len(game["scores"]) == 4
+    assert all(r["plan"] == "os4-rule-plus" and len(r["players"]) == 4 for r in records)
+    assert {r["seat"] for r in records} <= {0, 1, 2, 3} and all(r["candidates"][0]["gain"] == 0.0 for r in records)
