@@ -122,3 +122,23 @@ def for_game(game: str) -> Heuristic:
         cached = importlib.import_module(f"{__name__}.{game}").HEURISTIC if has_module(game) else Heuristic()
         _CACHE[game] = cached
     return cached
+
+
+_TUNED: dict[tuple[str, tuple[tuple[str, object], ...]], Heuristic] = {}
+
+
+def with_params(game: str, params: dict[str, object] | None) -> Heuristic:
+    """`game`'s rule with some of its `RuleParams` fields replaced (its own rule when `params` is empty): a level
+    may play a variant measured stronger without changing `greedy`, the baseline everything is measured against.
+    ValueError when the game's rule has no such parameters."""
+    if not params:
+        return for_game(game)
+    key = (game, tuple(sorted(params.items())))
+    cached = _TUNED.get(key)
+    if cached is None:
+        module = importlib.import_module(f"{__name__}.{game}") if has_module(game) else None
+        if module is None or not hasattr(module, "RuleParams"):
+            raise ValueError(f"the {game} rule has no RuleParams to vary")
+        cached = module.HEURISTIC.__class__(module.RuleParams(**params))
+        _TUNED[key] = cached
+    return cached

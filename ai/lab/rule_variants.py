@@ -21,6 +21,7 @@ import sys
 from typing import Any
 
 from ai.greedy import GreedyBot
+from ai.heuristics import with_params
 from ai.lab.match import play_match
 from ai.lab.paired import parse_fields, seat_lines, seat_outcome, summarize, variant_seat
 from ai.lab.tournament import game_seed
@@ -41,8 +42,7 @@ def parse_variant(game: str, text: str) -> tuple[str, dict]:
 def play(job: tuple) -> tuple[str, int, float, float]:
     """(variant, game index, win credit of the variant's seat, its final margin over the best other seat)."""
     game, players, name, fields, index, seed, options = job
-    module = rule_module(game)
-    rule = module.HEURISTIC.__class__(module.RuleParams(**fields))
+    rule = with_params(game, fields) if fields else rule_module(game).HEURISTIC.__class__()
     levels = ["greedy"] * players
     seat = variant_seat(index, players)
     bots = [GreedyBot(rule) if s == seat else GreedyBot() for s in range(players)]

@@ -23,6 +23,15 @@ SHIPPED: dict[str, tuple[str, tuple[int, ...]]] = {
 }
 
 
+#: game -> the rule's parameters (`RuleParams` fields) the `fast` level's corrected rule plays with where a
+#: shipped model corrects it: the rule the model corrects, and its sealed bids. Measured in paired rule games
+#: (`python -m ai.lab.rule_variants`, bench/RESULTS.md "OpenSky: the fast level's own rule") at 2 players only;
+#: the `greedy` level keeps the game's own rule, the baseline of every figure.
+RULE_PARAMS: dict[str, dict[str, float | int]] = {
+    "opensky": {"anc_fail": 0.45, "lease_board_max": 4},
+}
+
+
 def shipped_model(game: str, players: int) -> Path | None:
     """The model file the `fast` level plays in a `players`-player game of `game`, or None (the rule plays)."""
     entry = SHIPPED.get(game)

@@ -22,8 +22,8 @@ import numpy as np
 
 from ai.bot import Bot, Budget
 from ai.greedy import GreedyBot
-from ai.heuristics import for_game
-from ai.policy import shipped_model
+from ai.heuristics import for_game, with_params
+from ai.policy import RULE_PARAMS, shipped_model
 from ai.policy.features import action_features, feature_version, view_seed
 from ai.policy.model import PolicyModel, file_digest
 from engine.core import Action, State
@@ -55,9 +55,13 @@ class PolicyBot(Bot):
     rule corrected by it where the model's `play` metadata says so, in the model's game; in any other game it
     plays the greedy rule, as `ai.greedy.GreedyBot` does."""
 
-    def __init__(self, model: PolicyModel | str | Path, level: str = "learned-policy"):
+    def __init__(self, model: PolicyModel | str | Path, level: str = "learned-policy",
+                 rule_params: dict[str, float | int] | None = None):
         super().__init__()
         self.level = level
+        #: The rule's parameters where the model corrects the rule (`ai.policy.RULE_PARAMS`): the rule it ranks
+        #: candidates with and answers sealed bids by; the game's own rule when empty.
+        self.rule_params = dict(rule_params or {})
         if isinstance(model, (str, Path)):
             self.model, self.digest = load_cached(model)
         else:
@@ -75,9 +79,9 @@ class PolicyBot(Bot):
                 budget: Budget | None) -> Action:
         if state.game.name != self.game:
             return GreedyBot()._choose(state, seat, actions, rng, budget)
-        heuristic = for_game(self.game)
+        heuristic = with_params(self.game, self.rule_params) if self.play is not None else for_game(self.game)
         if self.play is not None and actions[-1].TYPE in heuristic.rule_kinds:
-            return GreedyBot()._choose(state, seat, actions, rng, budget)
+            return GreedyBot(heuristic)._choose(state, seat, actions, rng, budget)
         start = time.thread_time()
         if self.play is None:
             choice = actions[int(np.argmax(self.model.scores(action_features(state, seat, actions))))]
@@ -102,7 +106,7 @@ class PolicyBot(Bot):
 
 class FastBot(Bot):
     """The `fast` level: the model `ai.policy.SHIPPED` names for the game and player count being played (loaded
-    once per process), the greedy rule where none is shipped."""
+    once per process) correcting the rule with `ai.policy.RULE_PARAMS`, the greedy rule where none is shipped."""
 
     level = "fast"
 
@@ -111,7 +115,7 @@ class FastBot(Bot):
         path = shipped_model(state.game.name, state.num_players)
         if path is None:
             return GreedyBot()._choose(state, seat, actions, rng, budget)
-        policy = PolicyBot(path, level=self.level)
+        policy = PolicyBot(path, level=self.level, rule_params=RULE_PARAMS.get(state.game.name))
         action = policy._choose(state, seat, actions, rng, budget)
         self.stats.extra.update(policy.stats.extra)
         return action

@@ -54,6 +54,8 @@ def main(argv: list[str] | None = None) -> None:
     ev.add_argument("--ledger", default=None, help="evaluation ledger (JSONL); resumes")
     ev.add_argument("--workers", type=int, default=1)
     ev.add_argument("--report", action="store_true", help="play nothing: summarise the --ledger's games")
+    ev.add_argument("--rule", type=json.loads, default=None, metavar="JSON",
+                    help="RuleParams fields of the rule the model corrects (as ai.policy.RULE_PARAMS)")
     ev.add_argument("--solo", action="store_true",
                     help="one model seat against the opponent in every other seat (fair share 1/players)")
     args = parser.parse_args(argv)
@@ -80,7 +82,7 @@ def main(argv: list[str] | None = None) -> None:
         from ai.train.evaluate import evaluate
 
         report = evaluate(args.model, args.opponent, args.game, args.players, args.deals, args.seed, args.ledger,
-                          args.workers, args.report, args.solo)
+                          args.workers, args.report, args.solo, args.rule)
         print(json.dumps(report, indent=1))
 
 

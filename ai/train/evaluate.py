@@ -55,27 +55,29 @@ def solo_lineups(player: str, rest: str, players: int) -> list[list[str]]:
     return [[player if seat == k else rest for seat in range(players)] for k in range(players)]
 
 
-def _play(job: tuple[str, list[str], int, str]) -> tuple[MatchResult, list[float]]:
-    game, lineup, deal, model_path = job
-    policy = PolicyBot(model_path)
+def _play(job: tuple) -> tuple[MatchResult, list[float]]:
+    game, lineup, deal, model_path = job[:4]
+    rule = job[4] if len(job) > 4 else None
+    policy = PolicyBot(model_path, rule_params=rule)
     bots = [policy if level == MODEL else CappedBot(level, game, as_built=True) for level in lineup]
     return play_match(game, lineup, deal, bots=bots), policy.decision_cpu
 
 
 def evaluate(model_path: str, opponent: str, game: str = "blueskies", players: int = 2, deals: int = 100,
              seed: int = 35, ledger: str | None = None, workers: int = 1, report: bool = False,
-             solo: bool = False) -> dict:
+             solo: bool = False, rule: dict | None = None) -> dict:
     """Play (or read from `ledger`) every deal once per line-up; return the model's share and latency figures.
     `solo`: the model in one seat against `opponent` in all the others (`solo_lineups`), not alternating seats.
+    `rule`: the `RuleParams` fields of the rule the model corrects (`ai.policy.RULE_PARAMS`; part of the key).
     `report`: play nothing, summarise the ledger's games of these deals, those played by other code included (a
     game at the current code is preferred; `other_code` counts the rest)."""
     digest = file_digest(model_path)
     seatings = solo_lineups(MODEL, opponent, players) if solo else lineups(opponent, MODEL, players)
-    jobs = [(game, lineup, game_seed(seed, s), model_path) for s in range(deals) for lineup in seatings]
+    jobs = [(game, lineup, game_seed(seed, s), model_path, rule) for s in range(deals) for lineup in seatings]
     keys = [{"eval": game, "lineup": lineup, "deal": deal, "model": digest, "opponent": opponent,
              "cap": free_core_iterations(opponent, game, as_built=True), "code": code_fingerprint(game),
-             "train_code": train_code()}
-            for game, lineup, deal, _ in jobs]
+             "train_code": train_code(), **({"rule": rule} if rule else {})}
+            for game, lineup, deal, *_ in jobs]
     done: dict[int, tuple[MatchResult, list[float]]] = {}
     stale = 0
     if ledger and os.path.exists(ledger):
@@ -122,4 +124,4 @@ def evaluate(model_path: str, opponent: str, game: str = "blueskies", players: i
             "decisions": int(spent.size), "cpu_p50_ms": float(np.percentile(spent, 50) * 1000) if spent.size else None,
             "cpu_p99_ms": float(np.percentile(spent, 99) * 1000) if spent.size else None,
             "cpu_max_ms": float(spent.max() * 1000) if spent.size else None, "deal_seed": seed, "deals": deals,
-            "solo": solo, "ledger": ledger, "other_code": stale}
+            "solo": solo, "rule": rule, "ledger": ledger, "other_code": stale}

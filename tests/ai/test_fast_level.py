@@ -18,7 +18,7 @@ import engine
 from ai.greedy import GreedyBot
 from ai.lab.selfplay import greedy_positions
 from ai.lab.tournament import code_fingerprint
-from ai.policy import MODELS_DIR, SHIPPED, shipped_model
+from ai.policy import MODELS_DIR, RULE_PARAMS, SHIPPED, shipped_model
 from ai.policy.bot import FastBot, PolicyBot
 from ai.policy.model import PolicyModel, file_digest
 from ai.train.label import TRAIN_DEAL_BASE
@@ -64,7 +64,8 @@ def _positions(game: str, players: int, seed: int):
 @pytest.mark.parametrize("game", sorted(SHIPPED))
 def test_the_fast_level_plays_the_shipped_model_honestly_and_ignores_its_rng(game):
     players = SHIPPED[game][1][0]
-    fast, policy = ai.make_bot("fast", game), PolicyBot(shipped_model(game, players))
+    fast = ai.make_bot("fast", game)
+    policy = PolicyBot(shipped_model(game, players), rule_params=RULE_PARAMS.get(game))
     checked = differs_from_rule = 0
     for state, seat, legal in _positions(game, players, 41):
         choice = fast.choose(state, seat, random.Random(0))
@@ -97,3 +98,29 @@ def test_a_shipped_model_counts_in_its_own_games_fingerprint_only(tmp_path, monk
     before = {g: code_fingerprint(g) for g in (game, other)}
     monkeypatch.setitem(SHIPPED, game, ("bs2-r1.npz", SHIPPED[game][1]))
     assert code_fingerprint(game) != before[game] and code_fingerprint(other) == before[other]
+
+
+def test_the_fast_level_corrects_its_own_measured_rule_and_greedy_keeps_the_games_rule():
+    """`ai.policy.RULE_PARAMS`: where a model corrects the rule, the fast level ranks its candidates and answers
+    sealed bids with the rule's variant measured stronger (OpenSky 2p: anc_fail 0.45, lease_board_max 4); the
+    greedy level, the baseline of every figure, keeps the game's own rule."""
+    from ai.heuristics import for_game, with_params
+
+    assert set(RULE_PARAMS) <= set(SHIPPED)
+    for game, params in RULE_PARAMS.items():
+        tuned = with_params(game, params)
+        assert tuned is with_params(game, dict(params)) and tuned is not for_game(game)
+        assert all(getattr(tuned.params, k) == v for k, v in params.items())
+        assert for_game(game).params != tuned.params
+    assert with_params("opensky", {}) is for_game("opensky")
+    with pytest.raises(ValueError, match="no RuleParams"):
+        with_params("aeroplanes", {"anc_fail": 0.5})
+    with pytest.raises(TypeError):
+        with_params("opensky", {"no_such_field": 1})
+    players = SHIPPED["opensky"][1][0]
+    fast = ai.make_bot("fast", "opensky")
+    plain = PolicyBot(shipped_model("opensky", players))
+    differs = 0
+    for state, seat, _legal in _positions("opensky", players, 43):
+        differs += fast.choose(state, seat, random.Random(0)) != plain.choose(state, seat, random.Random(0))
+    assert differs >= 1  # the tuned rule, not the game's own, is what the model corrects
