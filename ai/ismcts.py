@@ -262,10 +262,14 @@ def _lead_is_safe(edges: dict[Action, list], left: float) -> bool:
 class ISMCTSBot(Bot):
     """Levels `mcts-easy`, `mcts-normal`, `mcts-hard` differ only in their `SearchConfig`."""
 
-    def __init__(self, level: str, config: SearchConfig):
+    def __init__(self, level: str, config: SearchConfig, by_game: dict[str, SearchConfig] | None = None):
         super().__init__()
         self.level = level
         self.config = config
+        #: The level's settings in games that play it otherwise (`ai.levels.GAME_SEARCH`); `config` elsewhere.
+        #: A worker's bot is made before it knows its game, so each decision picks its settings (`_use_config`).
+        self.base_config = config
+        self.by_game: dict[str, SearchConfig] = dict(by_game) if by_game else {}
         self._model: WinModel | None = None
         #: The decision kinds the current search leaves to the game's greedy rule.
         self._rule_kinds: frozenset[str] = frozenset()
@@ -283,6 +287,7 @@ class ISMCTSBot(Bot):
         self, state: State, seat: int, actions: list[Action], rng: random.Random, budget: Budget | None
     ) -> Action:
         heuristic = for_game(state.game.name)
+        self._use_config(state.game.name)
         budget = budget or self._level_budget(heuristic)
         rule_kinds = heuristic.rule_kinds if self.config.rule_kinds is None else self.config.rule_kinds
         self._rule_kinds = rule_kinds
@@ -418,6 +423,15 @@ class ISMCTSBot(Bot):
                 if legal:
                     state.apply(s, legal[0] if len(legal) == 1 else heuristic.prior(state, s, legal, policy_rng))
         return state
+
+    def _use_config(self, game: str) -> None:
+        """Search `game` with its own settings (`by_game`), else the level's; a kept tree from other settings is
+        dropped."""
+        config = self.by_game.get(game, self.base_config)
+        if config is not self.config:
+            self.config = config
+            self._win_weight = WIN_WEIGHT if config.win_weight is None else config.win_weight
+            self._kept = None
 
     def _level_budget(self, heuristic: Heuristic) -> Budget:
         """The level's budget, its iteration cap lowered to the game's `max_search_iterations`."""

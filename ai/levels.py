@@ -18,6 +18,7 @@ learned model where one is shipped (`ai.policy.SHIPPED`: Blue Skies) and the rul
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from ai.bot import Bot, Budget
@@ -32,6 +33,18 @@ SEARCH: dict[str, SearchConfig] = {
     "mcts-easy": SearchConfig(Budget(seconds=0.1, iterations=200), rollout_depth=20, evaluation="learned"),
     "mcts-normal": SearchConfig(Budget(seconds=1.0, iterations=20_000), rollout_depth=30, evaluation="learned"),
     "mcts-hard": SearchConfig(Budget(seconds=3.0, iterations=100_000), rollout_depth=40, evaluation="learned"),
+}
+
+#: A search level's settings in a game that plays it otherwise than `SEARCH` says. Blue Skies' `mcts-normal` is
+#: the guided search: the shipped model's policy (`ai.policy`, bs2-r3) as the root's PUCT prior, at most 1,000
+#: iterations. It took 72.5% [57.2, 83.9] of 40 paired games against the greedy-prior search at equal 1,000
+#: caps, and GUIDED_RESULT against that search at its own 5,300 (what 1.0 s buys on a free core) at under half its
+#: CPU a decision (bench/RESULTS.md, "Blue Skies guided search").
+GAME_SEARCH: dict[str, dict[str, SearchConfig]] = {
+    "mcts-normal": {
+        "blueskies": dataclasses.replace(SEARCH["mcts-normal"], budget=Budget(seconds=1.0, iterations=1000),
+                                         policy_prior="bs2-r3.npz", policy_weight=1.0),
+    },
 }
 
 #: Levels that play as another level in a game, so that every level a game offers is measurably stronger than
@@ -58,9 +71,10 @@ SAME_AS: dict[str, dict[str, str]] = {
 _FACTORIES: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
-    "mcts-easy": lambda: ISMCTSBot("mcts-easy", SEARCH["mcts-easy"]),
+    "mcts-easy": lambda: ISMCTSBot("mcts-easy", SEARCH["mcts-easy"], GAME_SEARCH.get("mcts-easy")),
     "fast": lambda: _fast_bot(),
-    **{name: (lambda name=name: ISMCTSBot(name, SEARCH[name])) for name in SEARCH if name != "mcts-easy"},
+    **{name: (lambda name=name: ISMCTSBot(name, SEARCH[name], GAME_SEARCH.get(name)))
+       for name in SEARCH if name != "mcts-easy"},
 }
 
 
@@ -96,10 +110,17 @@ def make_bot(level: str, game: str | None = None) -> Bot:
     return factory() if played == level else _FACTORIES[played]()
 
 
-def default_budget(level: str) -> Budget | None:
-    """The think limit a level uses when given none (None for non-searching levels)."""
+def search_config(level: str, game: str | None = None) -> SearchConfig | None:
+    """The search settings `level` itself plays `game` with (`GAME_SEARCH`, else `SEARCH`; None for levels that
+    do not search), whatever level the game offers it as (`played_as` says that)."""
     make_bot(level)
-    config = SEARCH.get(level)
+    config = GAME_SEARCH.get(level, {}).get(game) if game is not None else None
+    return config or SEARCH.get(level)
+
+
+def default_budget(level: str, game: str | None = None) -> Budget | None:
+    """The think limit a level uses when given none, in `game` when given (None for non-searching levels)."""
+    config = search_config(level, game)
     return config.budget if config else None
 
 
@@ -111,7 +132,7 @@ def game_budget(level: str, game: str) -> Budget | None:
     """The level's default budget in `game`, as it plays there (`played_as`): its iteration cap lowered to the
     game's `max_search_iterations` (what the level's bot uses when given no budget; None for non-searching
     levels)."""
-    return _within_game_cap(default_budget(played_as(level, game)), game)
+    return _within_game_cap(default_budget(played_as(level, game), game), game)
 
 
 def floor_budget(game: str) -> Budget:
@@ -162,7 +183,7 @@ def free_core_iterations(level: str, game: str, as_built: bool = False) -> int |
     game's free-core rate, within the level's and the game's caps (None: not a searching level). Capped this way a
     level plays the same on any machine, however busy (bench/bot_cost.py, ai/lab/ladder.py). `as_built`: the
     level's own search, even where `game` offers it as another level (`SAME_AS`), to measure it before offering it."""
-    budget = _within_game_cap(default_budget(level), game) if as_built else game_budget(level, game)
+    budget = _within_game_cap(default_budget(level, game), game) if as_built else game_budget(level, game)
     if budget is None:
         return None
     cap = round((budget.seconds or 1.0) * FREE_CORE_RATE.get(game, 5000))
