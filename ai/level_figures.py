@@ -15,11 +15,13 @@ DESCRIPTIONS: dict[str, str] = {
     "greedy": "Plays the game's hand-written rule (ai/heuristics/<game>.py): instant, no look-ahead.",
     "mcts-easy": "Plays the game's hand-written rule, as greedy does: a 200-iteration search was not measurably "
                  "stronger in any game.",
-    "mcts-normal": "Searches up to 1 s a decision (information-set Monte Carlo tree search).",
+    "mcts-normal": "Searches up to 1 s a decision (information-set Monte Carlo tree search); in Blue Skies the "
+                   "search is guided by the learned policy and stops at 1,000 iterations: stronger than the "
+                   "unguided search (60 games in 100) in a fifth of its time.",
     "mcts-hard": "Searches up to 3 s a decision.",
     "fast": "Answers at once with a policy learned from search: in Blue Skies it beats the hand-written rule about "
-            "7 games in 10, at every table size; in 2-player OpenSky it plays the rule corrected by a model of "
-            "measured gains (about 57 games in 100 against the rule); elsewhere it plays the rule.",
+            "7 games in 10, at every table size; in 2-player OpenSky it plays a tuned rule corrected by a model of "
+            "measured gains (about 60 games in 100 against the rule); elsewhere it plays the rule.",
 }
 
 #: Mean CPU seconds of one decision with a choice on a free core, which is also its expected think time there,
@@ -30,28 +32,35 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
     "random": {"opensky": 0.0, "aeroplanes": 0.0, "blueskies": 0.0},
     "greedy": {"opensky": 0.0001, "aeroplanes": 0.0008, "blueskies": 0.0007},
     "mcts-easy": {"opensky": 0.018, "aeroplanes": 0.022, "blueskies": 0.014},
-    "mcts-normal": {"opensky": 0.099, "aeroplanes": 0.46, "blueskies": 0.41},
+    # Blue Skies: the guided search (`ai.levels.GAME_SEARCH`), 0.18-0.20 of the greedy-prior search's CPU at 5,300
+    # iterations on the same 10 positions in the same run (`python -m bench.guided_cost`, 3 repetitions, two runs at
+    # load 2.0-2.5: 0.068-0.073 s against 0.365-0.373 s at 2 players), times that search's 0.41 s here.
+    "mcts-normal": {"opensky": 0.099, "aeroplanes": 0.46, "blueskies": 0.077},
     "mcts-hard": {"opensky": 0.10, "aeroplanes": 1.61, "blueskies": 1.28},
     # Blue Skies: the model's mean over 11,901 decisions of 400 evaluation games (`python -m ai.train evaluate
     # --model ai/policy/models/bs2-r3.npz --opponent greedy --deals 200 --report`; p99 2.0 ms). OpenSky 2p: the
     # rule corrected by os2-r2, the mean over 16,314 decisions of its 400 evaluation games (`python -m ai.train
     # evaluate --model ai/policy/models/os2-r2.npz --game opensky --opponent greedy --players 2 --deals 200
-    # --report`; p50 2.4 ms, p99 12.1 ms) at load 1-13 on 2 cores: an upper bound for a free core.
-    "fast": {"opensky": 0.0040, "aeroplanes": 0.0008, "blueskies": 0.0009},
+    # --report`; p50 2.4 ms, p99 12.1 ms) at load 1-13 on 2 cores; with its tuned rule (`ai.policy.RULE_PARAMS`),
+    # the mean over 82,789 decisions of 2,000 evaluation games (`--seed 38`..`42 --rule ...`): 1.6 ms, p99 4.1 ms.
+    "fast": {"opensky": 0.0016, "aeroplanes": 0.0008, "blueskies": 0.0009},
 }
 
 #: Bradley-Terry rating of each level by game on the Elo scale, greedy = 0, over every game of the levels in the
 #: ladder's ledgers (`python -m ai.lab.ladder --report`, `ai.lab.rating`; bench/RESULTS.md "The ladder"; 3 December):
-#: OpenSky 2p over 400 games (fast: os2-r2's 400 paired evaluation games against greedy, `ai.lab.rating.bradley_terry`,
-#: +83 [48, 118]), Blue Skies 2p (`--as-built --seeds 40`: 40-80 games a pair), Aeroplanes 3p over 82.
+#: OpenSky 2p over 400 games (fast: os2-r2 correcting its tuned rule, 2,000 paired evaluation games against greedy,
+#: `ai.lab.rating.bradley_terry`, +69 [53, 84]), Blue Skies 2p (`--as-built --seeds 40`: 40-80 games a pair),
+#: Aeroplanes 3p over 82.
+#: Blue Skies mcts-normal is the guided search: the greedy-prior search's 202 plus the guided search's +70 [+22,
+#: +120] over it (60.0% of 200 paired games, bench/RESULTS.md "Blue Skies guided search").
 #: A clean sweep (random) is bounded by one virtual draw, so random's figure only says "far below". Ratings compare
 #: levels within one game only; a level without games has none (the catalog says null); a level that plays as
 #: another shows that level's.
 RATINGS: dict[str, dict[str, float]] = {
     "random": {"opensky": -1161, "blueskies": -763, "aeroplanes": -770},
     "greedy": {"opensky": 0, "blueskies": 0, "aeroplanes": 0},
-    "fast": {"blueskies": 109, "opensky": 83},
-    "mcts-normal": {"blueskies": 202, "aeroplanes": 433},
+    "fast": {"blueskies": 109, "opensky": 69},
+    "mcts-normal": {"blueskies": 272, "aeroplanes": 433},
     "mcts-hard": {"blueskies": 368},
 }
 

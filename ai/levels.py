@@ -12,7 +12,9 @@
 A game's heuristic may lower the default iteration caps (`max_search_iterations`; OpenSky: 1,000). A game may
 offer fewer distinct strengths than there are levels (`SAME_AS`, `ladder`): `mcts-easy` plays as `greedy` in every
 game, in OpenSky every search level does, and in Aeroplanes `mcts-hard` plays as `mcts-normal`. `fast` plays a
-learned model where one is shipped (`ai.policy.SHIPPED`: Blue Skies) and the rule elsewhere.
+learned model where one is shipped (`ai.policy.SHIPPED`: Blue Skies, 2-player OpenSky) and the rule elsewhere. A game
+may play a search level with its own settings (`GAME_SEARCH`): Blue Skies' `mcts-normal` is guided by the learned
+policy and stops at 1,000 iterations.
 (`mcts-easy`'s search budget stays the floor of the degradation policy's shrunk budgets, `floor_budget`.)
 """
 
@@ -38,8 +40,10 @@ SEARCH: dict[str, SearchConfig] = {
 #: A search level's settings in a game that plays it otherwise than `SEARCH` says. Blue Skies' `mcts-normal` is
 #: the guided search: the shipped model's policy (`ai.policy`, bs2-r3) as the root's PUCT prior, at most 1,000
 #: iterations. It took 72.5% [57.2, 83.9] of 40 paired games against the greedy-prior search at equal 1,000
-#: caps, and GUIDED_RESULT against that search at its own 5,300 (what 1.0 s buys on a free core) at under half its
-#: CPU a decision (bench/RESULTS.md, "Blue Skies guided search").
+#: caps, and 60.0% [53.1, 66.5] of 200 (separated) against that search at its own 5,300 iterations (what 1.0 s
+#: buys on a free core, the level until 3 December) at under half its CPU a decision (0.17-0.20 s against 0.41 s;
+#: bench/RESULTS.md, "Blue Skies guided search"). Research tools that name `mcts-normal` get this search in Blue
+#: Skies; the greedy-prior search is `SEARCH["mcts-normal"]`.
 GAME_SEARCH: dict[str, dict[str, SearchConfig]] = {
     "mcts-normal": {
         "blueskies": dataclasses.replace(SEARCH["mcts-normal"], budget=Budget(seconds=1.0, iterations=1000),
@@ -60,7 +64,9 @@ GAME_SEARCH: dict[str, dict[str, SearchConfig]] = {
 #: core: `python -m ai.lab.ladder --estimate --tables aeroplanes:3 --levels mcts-normal,mcts-hard --as-built`):
 #: a level is offered once shown stronger than the one below it (`--as-built` plays the pair). In Blue Skies the
 #: learned `fast` level sits between greedy and mcts-normal, each pair separated (fast 68.8% of 80 against greedy,
-#: mcts-normal 69.8% of 43 against fast: bench/RESULTS.md "The ladder").
+#: mcts-normal 69.8% of 43 against fast: bench/RESULTS.md "The ladder"; that was the greedy-prior search, which the
+#: guided one of `GAME_SEARCH` beats 60.0% of 200; mcts-hard took 72.5% of 80 against the greedy-prior search, and
+#: is not yet measured against the guided one).
 SAME_AS: dict[str, dict[str, str]] = {
     "mcts-easy": {"opensky": "greedy", "blueskies": "greedy", "aeroplanes": "greedy"},
     "mcts-normal": {"opensky": "fast"},
