@@ -183,11 +183,16 @@ def test_the_estimate_costs_a_game_by_the_iterations_its_seats_made_in_the_ledge
     (tmp_path / "ladder-blueskies-2p.jsonl").write_text("\n".join(lines) + "\n")
     assert seat_iterations("blueskies", 2, "mcts-normal", tmp_path, as_built=True) == 120_000
     assert seat_iterations("blueskies", 2, "mcts-hard", tmp_path) is None
-    assert level_iterations("blueskies", 2, "mcts-hard", tmp_path) == 120_000 * 15_900 / 5300
+    # Blue Skies' mcts-normal is the guided search (1,000 iterations; ai.levels.GAME_SEARCH), mcts-hard 15,900
+    ratio = (free_core_iterations("mcts-hard", "blueskies", as_built=True)
+             / free_core_iterations("mcts-normal", "blueskies", as_built=True))
+    assert ratio == 15_900 / 1000
+    hard = 120_000 * ratio
+    assert level_iterations("blueskies", 2, "mcts-hard", tmp_path) == hard
     assert level_iterations("blueskies", 2, "greedy", tmp_path) == 0.0
     (row,) = estimate(1, [("blueskies", 2)], rate={"blueskies": 1000.0}, ledgers=tmp_path)
     # pairs random-greedy, greedy-fast (no search), fast-normal (one normal seat a game), normal-hard: 2 line-ups each
-    expected = 2 * 120_000 + 2 * (120_000 + 360_000)
+    expected = 2 * 120_000 + 2 * (120_000 + hard)
     assert row == ("blueskies", 2, 8, expected / 1000 / 3600)
 
 
