@@ -96,9 +96,20 @@ def test_hostile_json_in_any_schema_valid_body_is_422(gateway: Gateway) -> None:
 #: answers 422 (documented on every operation) for schema-valid requests naming what the catalog does not
 #: have (an unknown game, option or bot level, a player count the game does not take), which no static schema
 #: can tell apart.
+#: The two event streams publish each frame with its `data` parsed from JSON (the SDKs' typed frames); a raw SSE
+#: validator reads `data` as the string on the wire, so their frames are checked where they are parsed instead:
+#: tests/sdk/test_published_schemas.py validates every frame of three whole games against the published schemas.
 CONFORMANCE = """
 [checks]
 positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "422", "429"]
+
+[[operations]]
+include-path = "/v1/games/{game_id}/events"
+checks.response_schema_conformance.enabled = false
+
+[[operations]]
+include-path = "/v1/players/me/events"
+checks.response_schema_conformance.enabled = false
 """
 CHECKS = ("not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,"
           "response_headers_conformance,negative_data_rejection,positive_data_acceptance,missing_required_header,"
@@ -112,7 +123,7 @@ def test_schemathesis_conformance_checks_pass(gateway: Gateway, tmp_path: Path) 
     run = subprocess.run(
         [str(cli), "--config-file", str(config), "run", f"{gateway.url}/openapi.json", "--phases", "coverage,fuzzing",
          "--checks", CHECKS, "--max-examples", str(EXAMPLES), "--workers", "1", "--no-color",
-         "--generation-database", "none", "--request-timeout", "10"],
+         "--generation-database", "none", "--request-timeout", "10", "--seed", "35"],
         cwd=tmp_path, capture_output=True, text=True, timeout=240,
     )
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
