@@ -26,6 +26,7 @@ whose completed turn has the best projected lead over the best rival wins.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from ai.heuristics import Heuristic, one_ply
@@ -39,17 +40,34 @@ SEAT_VP = 0.4
 TURN_STEPS = 6
 
 
+@dataclass(frozen=True)
+class RuleParams:
+    """The projection's and the lookahead's weights. The defaults are the `greedy` level's rule (above), which
+    every search level's evaluation also uses; a level may play measured variants (`ai.heuristics.with_params`)."""
+
+    money_vp: float = MONEY_VP  #: VP per pound
+    tile_vp: float = TILE_VP  #: VP per airport tile waiting on an in-service aircraft card
+    seat_vp: float = SEAT_VP  #: VP per free seat on one
+    later_majority: float = 0.5  #: share of this era's majority awards counted again for every later era
+    turn_steps: int = TURN_STEPS  #: most decisions of the seat's turn the lookahead completes
+
+
 class AeroplanesHeuristic(Heuristic):
     game = "aeroplanes"
     max_rollout_depth = 8
+
+    def __init__(self, params: RuleParams | None = None):
+        self.params = params or RuleParams()
 
     def projected_scores(self, state: State) -> list[float]:
         st: Any = state
         if st.phase == "over":
             return [float(v) for v in st.vp]
-        later = 1 + 0.5 * (3 - st.era)
+        p = self.params
+        later = 1 + p.later_majority * (3 - st.era)
+        tile_vp, seat_vp, money_vp = p.tile_vp, p.seat_vp, p.money_vp
         return [
-            vp + majority * later + end_vp + TILE_VP * tiles + SEAT_VP * seats + MONEY_VP * money + profit
+            vp + majority * later + end_vp + tile_vp * tiles + seat_vp * seats + money_vp * money + profit
             for vp, majority, end_vp, tiles, seats, money, profit in self._components(st)
         ]
 
@@ -137,9 +155,9 @@ class AeroplanesHeuristic(Heuristic):
         return self.choose(state, seat, actions, rng, steps=2)
 
     def choose(
-        self, state: State, seat: int, actions: list[Action], rng: random.Random, steps: int = TURN_STEPS
+        self, state: State, seat: int, actions: list[Action], rng: random.Random, steps: int | None = None
     ) -> Action:
-        limit = steps
+        limit = self.params.turn_steps if steps is None else steps
         best: list[Action] = []  # candidates tied for the best completed-turn margin
         best_value = float("-inf")
         for action in actions:

@@ -42,7 +42,7 @@ def parse_variant(game: str, text: str) -> tuple[str, dict]:
 def play(job: tuple) -> tuple[str, int, float, float]:
     """(variant, game index, win credit of the variant's seat, its final margin over the best other seat)."""
     game, players, name, fields, index, seed, options = job
-    rule = with_params(game, fields) if fields else rule_module(game).HEURISTIC.__class__()
+    rule = with_params(game, fields)
     levels = ["greedy"] * players
     seat = variant_seat(index, players)
     bots = [GreedyBot(rule) if s == seat else GreedyBot() for s in range(players)]

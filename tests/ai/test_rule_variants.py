@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+import engine
 from ai.greedy import GreedyBot
+from ai.heuristics import aeroplanes, with_params
 from ai.heuristics.opensky import HEURISTIC, OpenSkyHeuristic, RuleParams
 from ai.lab.match import play_match
 from ai.lab.paired import seat_lines, summarize
@@ -22,11 +26,30 @@ def test_variants_parse_into_ruleparams_fields_and_refuse_anything_else():
 
 def test_a_game_without_rule_params_is_refused():
     with pytest.raises(ValueError, match="no RuleParams"):
-        parse_variant("aeroplanes", "base={}")
+        parse_variant("blueskies", "base={}")
 
 
 def test_the_greedy_level_plays_the_default_params():
     assert HEURISTIC.params == RuleParams()
+    assert aeroplanes.HEURISTIC.params == aeroplanes.RuleParams()
+    assert with_params("aeroplanes", {}) is aeroplanes.HEURISTIC
+
+
+def test_aeroplanes_variants_change_the_projection_and_the_lookahead_only_where_asked():
+    """Aeroplanes' rule (AE-13, AE-15 projection; the turn lookahead) takes its weights from RuleParams: the
+    defaults give the projection the search levels evaluate with, a variant weighs the same parts otherwise."""
+    state = engine.get("aeroplanes").new(3, 5)
+    rng = random.Random(1)
+    for _ in range(60):
+        seat = state.to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    base = aeroplanes.HEURISTIC.projected_scores(state)
+    assert aeroplanes.AeroplanesHeuristic().projected_scores(state) == base
+    richer = with_params("aeroplanes", {"money_vp": 0.5}).projected_scores(state)
+    money = [float(m) for m in state.money]
+    assert any(money) and not state.is_over()
+    assert richer == pytest.approx([b + 0.45 * m for b, m in zip(base, money, strict=True)])
+    assert with_params("aeroplanes", {"turn_steps": 2}).params.turn_steps == 2
 
 
 @pytest.mark.parametrize("players", [2, 4])
