@@ -14,7 +14,8 @@ from engine.core import Action, State
 
 
 class GreedyBot(Bot):
-    """`heuristic`, when given, replaces the game's own rule (for comparing rule variants in `bench/`)."""
+    """`heuristic`, when given, replaces the game's own rule (rule variants in `ai.lab.rule_variants`, the `fast`
+    level's measured rule where no model is shipped: `ai.policy.RULE_PARAMS`)."""
 
     level = "greedy"
 

@@ -48,8 +48,9 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
 
 #: Bradley-Terry rating of each level by game on the Elo scale, greedy = 0, over every game of the levels in the
 #: ladder's ledgers (`python -m ai.lab.ladder --report`, `ai.lab.rating`; bench/RESULTS.md "The ladder"; 3 December):
-#: OpenSky 2p over 400 games (fast: os2-r2 correcting its tuned rule, 2,000 paired evaluation games against greedy,
-#: `ai.lab.rating.bradley_terry`, +69 [53, 84]), Blue Skies 2p (`--as-built --seeds 40`: 40-80 games a pair),
+#: OpenSky 2p over 400 games (fast: the rule with its measured weights, `ai.policy.RULE_PARAMS`, 64.7% of 3,000 fresh
+#: paired games against greedy, `python -m ai.lab.rule_variants ... --seed 77`: +105 [92, 118], the share's logit,
+#: which a two-level Bradley-Terry fit is), Blue Skies 2p (`--as-built --seeds 40`: 40-80 games a pair),
 #: Aeroplanes 3p over 82.
 #: Blue Skies mcts-normal is the guided search: the greedy-prior search's 202 plus the guided search's +70 [+22,
 #: +120] over it (60.0% of 200 paired games, bench/RESULTS.md "Blue Skies guided search").
@@ -59,7 +60,7 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
 RATINGS: dict[str, dict[str, float]] = {
     "random": {"opensky": -1161, "blueskies": -763, "aeroplanes": -770},
     "greedy": {"opensky": 0, "blueskies": 0, "aeroplanes": 0},
-    "fast": {"blueskies": 109, "opensky": 69},
+    "fast": {"blueskies": 109, "opensky": 105},
     "mcts-normal": {"blueskies": 272, "aeroplanes": 433},
     "mcts-hard": {"blueskies": 368},
 }

@@ -22,8 +22,9 @@ def seat_outcome(result: MatchResult, seat: int) -> tuple[float, float]:
     return credit, final_margin(result.scores, seat)
 
 
-def parse_fields(text: str, settings: type) -> tuple[str, dict]:
-    """NAME=JSON object of fields of the dataclass `settings`; ValueError naming the problem otherwise."""
+def parse_fields(text: str, settings: type, extra: frozenset[str] = frozenset()) -> tuple[str, dict]:
+    """NAME=JSON object of fields of the dataclass `settings` (and of the `extra` keys the caller reads itself);
+    ValueError naming the problem otherwise."""
     name, sep, raw = text.partition("=")
     if not sep or not name:
         raise ValueError(f"variant {text!r} is not NAME=JSON")
@@ -31,7 +32,7 @@ def parse_fields(text: str, settings: type) -> tuple[str, dict]:
     if not isinstance(fields, dict):
         raise ValueError(f"variant {name}: the JSON must be an object")
     known = {f.name for f in dataclasses.fields(settings)}
-    unknown = set(fields) - known
+    unknown = set(fields) - known - extra
     if unknown:
         raise ValueError(
             f"variant {name}: unknown {settings.__name__} fields {sorted(unknown)}; known: {sorted(known)}"

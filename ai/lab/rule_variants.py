@@ -3,7 +3,9 @@
     python -m ai.lab.rule_variants --game opensky --players 4 --games 2000 \\
         --variant base='{}' --variant lease2='{"lease_aircraft": 2}'
 
-A variant is the game's rule (`ai/heuristics/<game>.py`) with some `RuleParams` fields replaced. It plays one
+A variant is the game's rule (`ai/heuristics/<game>.py`) with some `RuleParams` fields replaced, or that rule
+corrected by a learned model (`"model": "os2-r2.npz"`, a file of `ai/policy/models`, as the `fast` level plays
+it: `ai.policy.bot.PolicyBot`), so a model and the rule it corrects are compared on the same games. It plays one
 seat of each seeded game (game g: seed (--seed, g), line-up rotated by g places, as in `ai.lab.tournament`)
 against the unchanged `greedy` rule in the others. Rules are cheap, so thousands of games take seconds, and
 every variant plays the same games, so the differences between variants are paired. `base='{}'` is the
@@ -20,11 +22,17 @@ import os
 import sys
 from typing import Any
 
+from ai.bot import Bot
 from ai.greedy import GreedyBot
 from ai.heuristics import with_params
 from ai.lab.match import play_match
 from ai.lab.paired import parse_fields, seat_lines, seat_outcome, summarize, variant_seat
 from ai.lab.tournament import game_seed
+from ai.policy import MODELS_DIR
+from ai.policy.bot import PolicyBot
+
+#: The key of a variant naming the model that corrects its rule.
+MODEL = "model"
 
 
 def rule_module(game: str) -> Any:
@@ -35,17 +43,30 @@ def rule_module(game: str) -> Any:
 
 
 def parse_variant(game: str, text: str) -> tuple[str, dict]:
-    """NAME=JSON object of the game's RuleParams fields; ValueError naming the problem otherwise."""
-    return parse_fields(text, rule_module(game).RuleParams)
+    """NAME=JSON object of the game's RuleParams fields and optionally "model" (a model file of the game in
+    `ai/policy/models` that corrects that rule); ValueError naming the problem otherwise."""
+    name, fields = parse_fields(text, rule_module(game).RuleParams, extra=frozenset({MODEL}))
+    if MODEL in fields:
+        path = MODELS_DIR / str(fields[MODEL])
+        if not path.is_file():
+            raise ValueError(f"variant {name}: no model file {path}")
+    return name, fields
+
+
+def variant_bot(game: str, fields: dict) -> Bot:
+    """The bot a variant's seat plays: the rule with the fields replaced, corrected by the model if one is named."""
+    params = {k: v for k, v in fields.items() if k != MODEL}
+    if MODEL in fields:
+        return PolicyBot(MODELS_DIR / str(fields[MODEL]), rule_params=params)
+    return GreedyBot(with_params(game, params))
 
 
 def play(job: tuple) -> tuple[str, int, float, float]:
     """(variant, game index, win credit of the variant's seat, its final margin over the best other seat)."""
     game, players, name, fields, index, seed, options = job
-    rule = with_params(game, fields)
     levels = ["greedy"] * players
     seat = variant_seat(index, players)
-    bots = [GreedyBot(rule) if s == seat else GreedyBot() for s in range(players)]
+    bots = [variant_bot(game, fields) if s == seat else GreedyBot() for s in range(players)]
     result = play_match(game, levels, game_seed(seed, index), options, None, bots)
     credit, margin = seat_outcome(result, seat)
     return name, index, credit, margin

@@ -14,22 +14,31 @@ from pathlib import Path
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 
 #: game -> (model file in MODELS_DIR, the player counts it was measured at). A game or player count not listed
-#: plays the greedy rule at the `fast` level (`ai.levels.SAME_AS` says so per game). Blue Skies' model learned
-#: from 2-player games and beats greedy at every table size; OpenSky's (plan A: the rule corrected by measured
-#: gains) was measured at 2 players only, so 3-4 player tables play the rule (bench/RESULTS.md, "Learned policy").
+#: plays its `fast` rule (`RULE_PARAMS`) at the `fast` level. Blue Skies' model learned from 2-player games and
+#: beats greedy at every table size. OpenSky's models (plan A: the rule corrected by measured gains) are not
+#: shipped: the rule with its measured parameters alone beats them (bench/RESULTS.md, "OpenSky: the fast level's
+#: own rule": os2-r2 correcting that rule -1.0 +- 1.4 points of win rate against the rule alone, same 2,000 games).
 SHIPPED: dict[str, tuple[str, tuple[int, ...]]] = {
     "blueskies": ("bs2-r3.npz", (2, 3, 4, 5)),
-    "opensky": ("os2-r2.npz", (2,)),
 }
 
 
-#: game -> the rule's parameters (`RuleParams` fields) the `fast` level's corrected rule plays with where a
-#: shipped model corrects it: the rule the model corrects, and its sealed bids. Measured in paired rule games
-#: (`python -m ai.lab.rule_variants`, bench/RESULTS.md "OpenSky: the fast level's own rule") at 2 players only;
-#: the `greedy` level keeps the game's own rule, the baseline of every figure.
-RULE_PARAMS: dict[str, dict[str, float | int]] = {
-    "opensky": {"anc_fail": 0.45, "lease_board_max": 4},
+#: game -> player count -> the rule's parameters (`RuleParams` fields) the `fast` level plays: the rule alone
+#: where no model is shipped, else the rule the model corrects (and its sealed bids). Each is measured in paired
+#: rule games on deals chosen after the parameters were (`python -m ai.lab.rule_variants`, bench/RESULTS.md "OpenSky:
+#: the fast level's own rule"); the `greedy` level keeps the game's own rule, the baseline of every figure.
+RULE_PARAMS: dict[str, dict[int, dict[str, float | int]]] = {
+    "opensky": {
+        2: {"anc_fail": 0.45, "callsign_near": 0.5, "contested": 0.8, "one_stop": 0.7, "lease_board_max": 6,
+            "lease_months_min": 4, "lease_aircraft": 2},
+    },
 }
+
+
+def fast_rule_params(game: str, players: int) -> dict[str, float | int]:
+    """The `RuleParams` fields of the rule the `fast` level plays at a `players`-player table of `game` ({}: the
+    game's own rule)."""
+    return dict(RULE_PARAMS.get(game, {}).get(players, {}))
 
 
 def shipped_model(game: str, players: int) -> Path | None:

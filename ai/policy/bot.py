@@ -23,7 +23,7 @@ import numpy as np
 from ai.bot import Bot, Budget
 from ai.greedy import GreedyBot
 from ai.heuristics import for_game, with_params
-from ai.policy import RULE_PARAMS, shipped_model
+from ai.policy import fast_rule_params, shipped_model
 from ai.policy.features import action_features, feature_version, view_seed
 from ai.policy.model import PolicyModel, file_digest
 from engine.core import Action, State
@@ -105,17 +105,20 @@ class PolicyBot(Bot):
 
 
 class FastBot(Bot):
-    """The `fast` level: the model `ai.policy.SHIPPED` names for the game and player count being played (loaded
-    once per process) correcting the rule with `ai.policy.RULE_PARAMS`, the greedy rule where none is shipped."""
+    """The `fast` level at the game and player count being played: the model `ai.policy.SHIPPED` names (loaded once
+    per process), correcting the rule `ai.policy.RULE_PARAMS` gives where its card says so; where no model is
+    shipped, that rule alone (the game's own rule where no parameters were measured stronger)."""
 
     level = "fast"
 
     def _choose(self, state: State, seat: int, actions: list[Action], rng: random.Random,
                 budget: Budget | None) -> Action:
-        path = shipped_model(state.game.name, state.num_players)
+        game, players = state.game.name, state.num_players
+        params = fast_rule_params(game, players)
+        path = shipped_model(game, players)
         if path is None:
-            return GreedyBot()._choose(state, seat, actions, rng, budget)
-        policy = PolicyBot(path, level=self.level, rule_params=RULE_PARAMS.get(state.game.name))
+            return GreedyBot(with_params(game, params))._choose(state, seat, actions, rng, budget)
+        policy = PolicyBot(path, level=self.level, rule_params=params)
         action = policy._choose(state, seat, actions, rng, budget)
         self.stats.extra.update(policy.stats.extra)
         return action

@@ -18,7 +18,7 @@ import engine
 from ai.greedy import GreedyBot
 from ai.lab.selfplay import greedy_positions
 from ai.lab.tournament import code_fingerprint
-from ai.policy import MODELS_DIR, RULE_PARAMS, SHIPPED, shipped_model
+from ai.policy import MODELS_DIR, RULE_PARAMS, SHIPPED, fast_rule_params, shipped_model
 from ai.policy.bot import FastBot, PolicyBot
 from ai.policy.model import PolicyModel, file_digest
 from ai.train.label import TRAIN_DEAL_BASE
@@ -65,7 +65,7 @@ def _positions(game: str, players: int, seed: int):
 def test_the_fast_level_plays_the_shipped_model_honestly_and_ignores_its_rng(game):
     players = SHIPPED[game][1][0]
     fast = ai.make_bot("fast", game)
-    policy = PolicyBot(shipped_model(game, players), rule_params=RULE_PARAMS.get(game))
+    policy = PolicyBot(shipped_model(game, players), rule_params=fast_rule_params(game, players))
     checked = differs_from_rule = 0
     for state, seat, legal in _positions(game, players, 41):
         choice = fast.choose(state, seat, random.Random(0))
@@ -100,27 +100,34 @@ def test_a_shipped_model_counts_in_its_own_games_fingerprint_only(tmp_path, monk
     assert code_fingerprint(game) != before[game] and code_fingerprint(other) == before[other]
 
 
-def test_the_fast_level_corrects_its_own_measured_rule_and_greedy_keeps_the_games_rule():
-    """`ai.policy.RULE_PARAMS`: where a model corrects the rule, the fast level ranks its candidates and answers
-    sealed bids with the rule's variant measured stronger (OpenSky 2p: anc_fail 0.45, lease_board_max 4); the
-    greedy level, the baseline of every figure, keeps the game's own rule."""
+def test_where_no_model_is_shipped_the_fast_level_plays_its_measured_rule_and_greedy_keeps_the_games_rule():
+    """`ai.policy.RULE_PARAMS`: the fast level plays the rule's variant measured stronger at that table (OpenSky
+    2p: leasing whenever four months are left, two aircraft at a time, and more), honestly (the same decision under
+    every truth its seat cannot tell apart, for the same rng); the greedy level, the baseline of every figure,
+    keeps the game's own rule, and a table without measured parameters plays it too."""
     from ai.heuristics import for_game, with_params
 
-    assert set(RULE_PARAMS) <= set(SHIPPED)
-    for game, params in RULE_PARAMS.items():
-        tuned = with_params(game, params)
-        assert tuned is with_params(game, dict(params)) and tuned is not for_game(game)
-        assert all(getattr(tuned.params, k) == v for k, v in params.items())
-        assert for_game(game).params != tuned.params
+    for game, tables in RULE_PARAMS.items():
+        for players, params in tables.items():
+            tuned = with_params(game, params)
+            assert fast_rule_params(game, players) == params and tuned is not for_game(game)
+            assert all(getattr(tuned.params, k) == v for k, v in params.items())
+            assert for_game(game).params != tuned.params
+    assert fast_rule_params("opensky", 5) == {} and fast_rule_params("blueskies", 2) == {}
     assert with_params("opensky", {}) is for_game("opensky")
-    with pytest.raises(ValueError, match="no RuleParams"):
-        with_params("aeroplanes", {"anc_fail": 0.5})
     with pytest.raises(TypeError):
         with_params("opensky", {"no_such_field": 1})
-    players = SHIPPED["opensky"][1][0]
+    players = min(RULE_PARAMS["opensky"])
+    assert shipped_model("opensky", players) is None
     fast = ai.make_bot("fast", "opensky")
-    plain = PolicyBot(shipped_model("opensky", players))
-    differs = 0
+    tuned_rule = GreedyBot(with_params("opensky", RULE_PARAMS["opensky"][players]))
+    checked = differs = 0
     for state, seat, _legal in _positions("opensky", players, 43):
-        differs += fast.choose(state, seat, random.Random(0)) != plain.choose(state, seat, random.Random(0))
-    assert differs >= 1  # the tuned rule, not the game's own, is what the model corrects
+        choice = fast.choose(state, seat, random.Random(0))
+        assert choice == tuned_rule.choose(state, seat, random.Random(0))
+        differs += choice != GreedyBot().choose(state, seat, random.Random(0))
+        for k in range(2):
+            truth = state.determinize(seat, random.Random(500 + k))
+            assert fast.choose(truth, seat, random.Random(0)) == choice
+        checked += 1
+    assert checked >= 10 and differs >= 1  # the measured rule, not the game's own

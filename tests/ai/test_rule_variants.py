@@ -93,3 +93,17 @@ def test_seat_lines_credit_each_game_to_the_seat_the_variant_sat_in():
     assert lines[0].split() == ["win", "rate", "in", "seat", "0", "seat", "1"]
     assert lines[1].split() == ["a", "75.0%", "50.0%"]
     assert seat_lines([("b", 0, 1.0, 1.0)], ["b"], 3)[1].split() == ["b", "100.0%", "-", "-"]
+
+
+def test_a_variant_may_name_the_model_that_corrects_its_rule():
+    """A model and the rule it corrects are compared on the same games: `"model"` seats the rule corrected by
+    it (the fast level's PolicyBot), with the variant's other fields as the rule it corrects."""
+    from ai.lab.rule_variants import variant_bot
+    from ai.policy.bot import PolicyBot
+
+    _, fields = parse_variant("opensky", 'm={"anc_fail": 0.45, "model": "os2-r2.npz"}')
+    bot = variant_bot("opensky", fields)
+    assert isinstance(bot, PolicyBot) and bot.rule_params == {"anc_fail": 0.45}
+    assert variant_bot("opensky", {"anc_fail": 0.45}).heuristic is with_params("opensky", {"anc_fail": 0.45})
+    with pytest.raises(ValueError, match="no model file"):
+        parse_variant("opensky", 'm={"model": "no-such-model.npz"}')
