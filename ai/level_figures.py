@@ -19,9 +19,11 @@ DESCRIPTIONS: dict[str, str] = {
                    "search is guided by the learned policy and stops at 1,000 iterations: stronger than the "
                    "unguided search (60 games in 100) in a fifth of its time.",
     "mcts-hard": "Searches up to 3 s a decision.",
-    "fast": "Answers at once with a policy learned from search: in Blue Skies it beats the hand-written rule about "
-            "7 games in 10, at every table size; in 2-player OpenSky it plays a tuned rule corrected by a model of "
-            "measured gains (about 60 games in 100 against the rule); elsewhere it plays the rule.",
+    "fast": "Answers at once. In Blue Skies it plays a policy learned from search, which beats the hand-written "
+            "rule about 7 games in 10 at every table size; in 2-player OpenSky and 3-player Aeroplanes, the "
+            "hand-written rule with its weights measured in thousands of paired games (OpenSky: about 65 games in "
+            "100 against the rule; Aeroplanes: about 40 in 100 against two copies of it, where a third is fair); "
+            "elsewhere the rule.",
 }
 
 #: Mean CPU seconds of one decision with a choice on a free core, which is also its expected think time there,
@@ -38,12 +40,12 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
     "mcts-normal": {"opensky": 0.099, "aeroplanes": 0.46, "blueskies": 0.077},
     "mcts-hard": {"opensky": 0.10, "aeroplanes": 1.61, "blueskies": 1.28},
     # Blue Skies: the model's mean over 11,901 decisions of 400 evaluation games (`python -m ai.train evaluate
-    # --model ai/policy/models/bs2-r3.npz --opponent greedy --deals 200 --report`; p99 2.0 ms). OpenSky 2p: the
-    # rule corrected by os2-r2, the mean over 16,314 decisions of its 400 evaluation games (`python -m ai.train
-    # evaluate --model ai/policy/models/os2-r2.npz --game opensky --opponent greedy --players 2 --deals 200
-    # --report`; p50 2.4 ms, p99 12.1 ms) at load 1-13 on 2 cores; with its tuned rule (`ai.policy.RULE_PARAMS`),
-    # the mean over 82,789 decisions of 2,000 evaluation games (`--seed 38`..`42 --rule ...`): 1.6 ms, p99 4.1 ms.
-    "fast": {"opensky": 0.0016, "aeroplanes": 0.0008, "blueskies": 0.0009},
+    # --model ai/policy/models/bs2-r3.npz --opponent greedy --deals 200 --report`; p99 2.0 ms). OpenSky 2p: the rule
+    # with its measured weights (`ai.policy.RULE_PARAMS`), 1.13x greedy's CPU on the same 40 positions in the same
+    # run (`python -m bench.bot_cost --games opensky:2 --levels greedy,fast --variants iters --positions 40`, 4
+    # December, load 2.6); 3-4 player tables play the game's rule. Aeroplanes 3p: the rule with its measured weights,
+    # whose cost is greedy's (the same lookahead, other weights).
+    "fast": {"opensky": 0.00014, "aeroplanes": 0.0008, "blueskies": 0.0009},
 }
 
 #: Bradley-Terry rating of each level by game on the Elo scale, greedy = 0, over every game of the levels in the
@@ -51,7 +53,8 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
 #: OpenSky 2p over 400 games (fast: the rule with its measured weights, `ai.policy.RULE_PARAMS`, 64.7% of 3,000 fresh
 #: paired games against greedy, `python -m ai.lab.rule_variants ... --seed 77`: +105 [92, 118], the share's logit,
 #: which a two-level Bradley-Terry fit is), Blue Skies 2p (`--as-built --seeds 40`: 40-80 games a pair),
-#: Aeroplanes 3p over 82.
+#: Aeroplanes 3p over 82 (fast: the rule with its measured weights, 1,800 games against greedy, `python -m ai.lab.ladder
+#: --game aeroplanes --players 3 --levels greedy,fast --seeds 300`: +22 [+10, +33]).
 #: Blue Skies mcts-normal is the guided search: the greedy-prior search's 202 plus the guided search's +70 [+22,
 #: +120] over it (60.0% of 200 paired games, bench/RESULTS.md "Blue Skies guided search").
 #: A clean sweep (random) is bounded by one virtual draw, so random's figure only says "far below". Ratings compare
@@ -60,7 +63,7 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
 RATINGS: dict[str, dict[str, float]] = {
     "random": {"opensky": -1161, "blueskies": -763, "aeroplanes": -770},
     "greedy": {"opensky": 0, "blueskies": 0, "aeroplanes": 0},
-    "fast": {"blueskies": 109, "opensky": 105},
+    "fast": {"blueskies": 109, "opensky": 105, "aeroplanes": 22},
     "mcts-normal": {"blueskies": 272, "aeroplanes": 433},
     "mcts-hard": {"blueskies": 368},
 }

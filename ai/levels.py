@@ -13,7 +13,7 @@ A game's heuristic may lower the default iteration caps (`max_search_iterations`
 offer fewer distinct strengths than there are levels (`SAME_AS`, `ladder`): `mcts-easy` plays as `greedy` in every
 game, in OpenSky every search level does, and in Aeroplanes `mcts-hard` plays as `mcts-normal`. `fast` plays a
 learned model where one is shipped (`ai.policy.SHIPPED`: Blue Skies) and elsewhere the rule with its weights measured
-in paired games (`ai.policy.RULE_PARAMS`: 2-player OpenSky) or the game's own rule. A game
+in paired games (`ai.policy.RULE_PARAMS`: 2-player OpenSky, 3-player Aeroplanes) or the game's own rule. A game
 may play a search level with its own settings (`GAME_SEARCH`): Blue Skies' `mcts-normal` is guided by the learned
 policy and stops at 1,000 iterations.
 (`mcts-easy`'s search budget stays the floor of the degradation policy's shrunk budgets, `floor_budget`.)
@@ -72,7 +72,6 @@ SAME_AS: dict[str, dict[str, str]] = {
     "mcts-easy": {"opensky": "greedy", "blueskies": "greedy", "aeroplanes": "greedy"},
     "mcts-normal": {"opensky": "fast"},
     "mcts-hard": {"opensky": "fast", "aeroplanes": "mcts-normal"},
-    "fast": {"aeroplanes": "greedy"},
 }
 
 _FACTORIES: dict[str, Callable[[], Bot]] = {

@@ -32,6 +32,11 @@ RULE_PARAMS: dict[str, dict[int, dict[str, float | int]]] = {
         2: {"anc_fail": 0.45, "callsign_near": 0.5, "contested": 0.8, "one_stop": 0.7, "lease_board_max": 6,
             "lease_months_min": 4, "lease_aircraft": 2},
     },
+    # the projection (AE-13, AE-15) weighing an airport tile waiting on an aircraft card twice, a free seat half,
+    # and money twice (bench/RESULTS.md "Aeroplanes: the fast level's own rule"); 4-5 players: not measured
+    "aeroplanes": {
+        3: {"money_vp": 0.1, "tile_vp": 2.0, "seat_vp": 0.2},
+    },
 }
 
 

@@ -26,13 +26,12 @@ from ai.train.label import TRAIN_DEAL_BASE
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_fast_level_is_offered_and_plays_as_the_rule_where_no_model_is_shipped():
+def test_the_fast_level_is_offered_in_every_game():
     assert "fast" in ai.levels()
     assert ai.played_as("fast", "blueskies") == "fast"
     assert ai.played_as("fast", "opensky") == "fast" and ai.played_as("mcts-normal", "opensky") == "fast"
-    for game in ("aeroplanes",):
-        assert game not in SHIPPED and ai.played_as("fast", game) == "greedy"
-        assert isinstance(ai.make_bot("fast", game), GreedyBot)
+    assert ai.played_as("fast", "aeroplanes") == "fast"  # the rule with its measured weights at 3 players
+    assert "aeroplanes" not in SHIPPED and isinstance(ai.make_bot("fast", "aeroplanes"), FastBot)
     assert ai.default_budget("fast") is None  # nothing to shrink under load: one model evaluation a decision
 
 
@@ -102,7 +101,8 @@ def test_a_shipped_model_counts_in_its_own_games_fingerprint_only(tmp_path, monk
 
 def test_where_no_model_is_shipped_the_fast_level_plays_its_measured_rule_and_greedy_keeps_the_games_rule():
     """`ai.policy.RULE_PARAMS`: the fast level plays the rule's variant measured stronger at that table (OpenSky
-    2p: leasing whenever four months are left, two aircraft at a time, and more), honestly (the same decision under
+    2p: leasing whenever four months are left, two aircraft at a time, and more; Aeroplanes 3p: the projection's
+    weights), honestly (the same decision under
     every truth its seat cannot tell apart, for the same rng); the greedy level, the baseline of every figure,
     keeps the game's own rule, and a table without measured parameters plays it too."""
     from ai.heuristics import for_game, with_params
@@ -117,17 +117,17 @@ def test_where_no_model_is_shipped_the_fast_level_plays_its_measured_rule_and_gr
     assert with_params("opensky", {}) is for_game("opensky")
     with pytest.raises(TypeError):
         with_params("opensky", {"no_such_field": 1})
-    players = min(RULE_PARAMS["opensky"])
-    assert shipped_model("opensky", players) is None
-    fast = ai.make_bot("fast", "opensky")
-    tuned_rule = GreedyBot(with_params("opensky", RULE_PARAMS["opensky"][players]))
-    checked = differs = 0
-    for state, seat, _legal in _positions("opensky", players, 43):
-        choice = fast.choose(state, seat, random.Random(0))
-        assert choice == tuned_rule.choose(state, seat, random.Random(0))
-        differs += choice != GreedyBot().choose(state, seat, random.Random(0))
-        for k in range(2):
-            truth = state.determinize(seat, random.Random(500 + k))
-            assert fast.choose(truth, seat, random.Random(0)) == choice
-        checked += 1
-    assert checked >= 10 and differs >= 1  # the measured rule, not the game's own
+    for game, players in (("opensky", 2), ("aeroplanes", 3)):
+        assert shipped_model(game, players) is None
+        fast = ai.make_bot("fast", game)
+        tuned_rule = GreedyBot(with_params(game, RULE_PARAMS[game][players]))
+        checked = differs = 0
+        for state, seat, _legal in _positions(game, players, 43):
+            choice = fast.choose(state, seat, random.Random(0))
+            assert choice == tuned_rule.choose(state, seat, random.Random(0))
+            differs += choice != GreedyBot().choose(state, seat, random.Random(0))
+            for k in range(2):
+                truth = state.determinize(seat, random.Random(500 + k))
+                assert fast.choose(truth, seat, random.Random(0)) == choice
+            checked += 1
+        assert checked >= 10 and differs >= 1, game  # the measured rule, not the game's own

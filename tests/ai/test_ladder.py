@@ -71,9 +71,10 @@ def test_default_deals_give_at_least_forty_games_a_pair():
 
 def test_games_offer_their_distinct_strengths_and_play_them():
     """The ladder runs over the game's distinct strengths; a level that plays as another gets that bot."""
-    assert ai.ladder("opensky") == ["random", "greedy", "fast"]  # fast: the rule corrected by a model (2p)
+    assert ai.ladder("opensky") == ["random", "greedy", "fast"]  # fast: the rule with measured weights (2p)
     assert ai.ladder("blueskies") == ["random", "greedy", "fast", "mcts-normal", "mcts-hard"]  # fast: a model
-    assert ai.ladder("aeroplanes") == ["random", "greedy", "mcts-normal"]  # mcts-hard: not measured
+    # fast: the rule with measured weights (3p), separated above greedy; mcts-hard: not measured
+    assert ai.ladder("aeroplanes") == ["random", "greedy", "fast", "mcts-normal"]
     assert CappedBot("mcts-hard", "opensky").budget is None  # plays the fast level there: no search
     assert type(ai.make_bot("mcts-easy", "blueskies")).__name__ == "GreedyBot"
     assert type(ai.make_bot("mcts-easy")).__name__ == "ISMCTSBot"  # without a game: the level's own search
