@@ -44,8 +44,9 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
     # with its measured weights (`ai.policy.RULE_PARAMS`), 1.13x greedy's CPU on the same 40 positions in the same
     # run (`python -m bench.bot_cost --games opensky:2 --levels greedy,fast --variants iters --positions 40`, 4
     # December, load 2.6); 3-4 player tables play the game's rule. Aeroplanes 3p: the rule with its measured weights,
-    # whose cost is greedy's (the same lookahead, other weights).
-    "fast": {"opensky": 0.00014, "aeroplanes": 0.0008, "blueskies": 0.0009},
+    # 1.79x greedy's CPU on the same 20 positions in the same run (its lookahead completes longer turns; `--games
+    # aeroplanes:3 --levels greedy,fast --variants iters --positions 20`, load 0.6), times greedy's 0.77 ms.
+    "fast": {"opensky": 0.00014, "aeroplanes": 0.0014, "blueskies": 0.0009},
 }
 
 #: Bradley-Terry rating of each level by game on the Elo scale, greedy = 0, over every game of the levels in the

@@ -4,7 +4,10 @@ is deterministic, honest (its decision never depends on what its seat cannot see
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -399,13 +402,10 @@ def test_plan_a_labels_a_four_player_table_under_its_own_plan():
     assert {r["seat"] for r in records} <= {0, 1, 2, 3} and all(r["candidates"][0]["gain"] == 0.0 for r in records)
 
 
-@pytest.mark.skipif(not __import__("os").path.exists("/proc/self/autogroup"), reason="Linux autogroups only")
+@pytest.mark.skipif(not os.path.exists("/proc/self/autogroup"), reason="Linux autogroups only")
 def test_a_niced_job_nices_its_own_scheduling_group_so_it_yields_the_cpu():
     """`setsid nice -n 19 ... label` runs in an autogroup of its own, where nice alone weighs nothing against the
     tests and benchmarks beside it: the job gives its autogroup its niceness (seen: 98% of a core before)."""
-    import subprocess
-    import sys
-
     probe = ("import os; from pathlib import Path; from ai.train.label import yield_cpu_to_others; "
              "yield_cpu_to_others(); print(Path('/proc/self/autogroup').read_text())")
     out = subprocess.run(["setsid", "nice", "-n", "19", sys.executable, "-c", probe], capture_output=True,
