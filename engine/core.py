@@ -196,7 +196,10 @@ def rng_from_json(obj: JSON) -> random.Random:
 
 
 def clone_rng(rng: random.Random) -> random.Random:
-    copy = random.Random()
+    """An independent generator in the same state. Made without seeding: `random.Random()` seeds itself from
+    os.urandom first (~10 us, most of an Aeroplanes state's clone, which the rules' lookahead makes thousands of
+    times a decision), and `setstate` overwrites every word of it anyway."""
+    copy = type(rng).__new__(type(rng))
     copy.setstate(rng.getstate())
     return copy
 

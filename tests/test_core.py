@@ -89,6 +89,17 @@ def test_rng_state_round_trips_through_json():
         rng_from_json("garbage")
 
 
+def test_a_cloned_rng_is_an_independent_twin_down_to_the_cached_gauss():
+    """clone_rng skips seeding (setstate overwrites it): the twin must still carry every part of the state."""
+    rng = random.Random(7)
+    rng.gauss(0, 1)  # leaves the second normal of the pair cached (gauss_next)
+    twin = clone_rng(rng)
+    assert type(twin) is random.Random and twin.getstate() == rng.getstate()
+    assert [twin.gauss(0, 1), twin.random()] == [rng.gauss(0, 1), rng.random()]
+    twin.random()
+    assert twin.getstate() != rng.getstate()
+
+
 def test_illegal_action_carries_its_rule():
     err = IllegalAction("not your turn", "OS-10.1")
     assert err.rule == "OS-10.1" and "OS-10.1" in str(err)
