@@ -29,9 +29,13 @@ import statistics
 import time
 from dataclasses import asdict, dataclass
 
-import ai
-from ai.lab.selfplay import greedy_positions
-from ai.levels import free_core_iterations
+from ai.policy import one_blas_thread
+
+one_blas_thread()  # as a worker runs (services/workers): a BLAS pool's spinning threads are not the decision's cost
+
+import ai  # noqa: E402
+from ai.lab.selfplay import greedy_positions  # noqa: E402
+from ai.levels import free_core_iterations  # noqa: E402
 
 
 @dataclass
@@ -68,6 +72,10 @@ def measure(game: str, players: int, level: str, variant: str, sample, seed: int
     cap = free_core_iterations(level, game)
     budget = ai.Budget(iterations=cap) if variant == "iters" and cap is not None else None
     variant = variant if cap is not None else "-"
+    if sample:  # one untimed decision first: a worker imports a level's modules and fills its caches once a process,
+        # not once a decision
+        state, seat = sample[0]
+        ai.make_bot(level).choose(state, seat, random.Random(seed), budget)
     for index, (state, seat) in enumerate(sample):
         bot = ai.make_bot(level)
         rng = random.Random(seed * 1000 + index)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
+
+from ai.policy import one_blas_thread
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -59,7 +60,7 @@ def main(argv: list[str] | None = None) -> None:
     ev.add_argument("--solo", action="store_true",
                     help="one model seat against the opponent in every other seat (fair share 1/players)")
     args = parser.parse_args(argv)
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    one_blas_thread()
     if args.command == "label":
         from ai.train.label import run_job
 

@@ -9,3 +9,7 @@ How a task runs, its seeding, metrics and settings: docs/platform/bots.md ("Work
 
 #: The Celery app (module:attribute) every bot worker runs (python -m services.workers); it registers skyboard.bot_move.
 WORKER_APP = "services.workers.app:app"
+
+from ai.policy import one_blas_thread  # noqa: E402  (before any task module imports numpy)
+
+one_blas_thread()

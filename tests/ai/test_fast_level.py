@@ -6,6 +6,7 @@ honest (the same under every truth its seat cannot tell apart) and do not depend
 from __future__ import annotations
 
 import hashlib
+import os
 import json
 import random
 from pathlib import Path
@@ -131,3 +132,22 @@ def test_where_no_model_is_shipped_the_fast_level_plays_its_measured_rule_and_gr
                 assert fast.choose(truth, seat, random.Random(0)) == choice
             checked += 1
         assert checked >= 10 and differs >= 1, game  # the measured rule, not the game's own
+
+
+def test_a_bot_worker_runs_one_blas_thread_unless_told_otherwise():
+    """`ai.policy.one_blas_thread`: the worker package sets it before any task imports numpy (a pool's spinning
+    threads were charged to the Blue Skies model's decisions); a value the operator set is kept."""
+    import subprocess
+    import sys
+
+    from ai.policy import BLAS_THREAD_VARIABLES
+
+    probe = "import os, sys, services.workers; print([os.environ[v] for v in sys.argv[1:]], 'numpy' in sys.modules)"
+    env = {k: v for k, v in os.environ.items() if k not in BLAS_THREAD_VARIABLES}
+    out = subprocess.run([sys.executable, "-c", probe, *BLAS_THREAD_VARIABLES], env=env, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    assert out == "['1', '1', '1'] False"
+    env["OPENBLAS_NUM_THREADS"] = "4"
+    out = subprocess.run([sys.executable, "-c", probe, *BLAS_THREAD_VARIABLES], env=env, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    assert out == "['1', '4', '1'] False"
