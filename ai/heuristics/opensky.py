@@ -22,6 +22,8 @@ Greedy decision rules, phase by phase (the phase is told by the legal actions):
   their (public, OS-1.5) hands.
 - flash deal (OS-12): the highest lower card that makes the seat the sole
   provisional winner on the standing offers; otherwise decline.
+  (`RuleParams` holds the weights and thresholds above; the defaults are
+  this rule, the `fast` level plays the measured ones, `ai.policy.RULE_PARAMS`.)
 - ancillaries (OS-14/15): the count k maximizing P(accept) x (fare + 100k)
   + (1 - P(accept)) x 0.3 x fare (a failed check returns the card to the hand,
   worth about a third of its value later), P from the price die (OS-2.3).
@@ -76,6 +78,12 @@ class RuleParams:
     lease_board_max: int = 0  #: lease only with at most this many aircraft on the board
     lease_months_min: int = 3  #: ... and at least this many months of the season left
     lease_aircraft: int = 1  #: how many aircraft to lease then (at most)
+    lease_pay_high: int = 0  #: lease: pay with the dearest won cards (1) rather than the cheapest (0)
+    hub_keep: float = 0.5  #: hubs: bonus for keeping a current hub over an equal new one
+    bid_power: float = 1.0  #: bid without a safe fare: maximise fare x P(win) ** bid_power
+    bid_safe: int = 1  #: bid: take the highest fare no rival card can beat when there is one (0: always the above)
+    flash_min_fare: int = 0  #: flash deal: spend the token only on a fare of at least this much
+    flash_tie: int = 0  #: flash deal: when no card makes the seat the sole winner, tie for the win (1) if losing
 
 
 def _routes(view: dict[str, Any]) -> list[tuple[str, str]]:
@@ -423,7 +431,7 @@ class OpenSkyHeuristic(Heuristic):
 
         def value(action: Action) -> float:
             if action.TYPE == "keep_hub":
-                return max((through(h) for h in current), default=0) + 0.5
+                return max((through(h) for h in current), default=0) + self.params.hub_keep
             return float(through(action.airport))
 
         return value
@@ -471,12 +479,13 @@ class OpenSkyHeuristic(Heuristic):
         if not rivals:
             fare = fares[-1]
         else:
-            fare = self._best_fare(seat, stops, fares, rivals)
+            fare = self._best_fare(seat, stops, fares, rivals, self.params)
         choices = [b for b in mine if b.fare == fare]
         return choices[0]
 
     @staticmethod
-    def _best_fare(seat: int, stops: int, fares: list[int], rivals: list[tuple[int, int, list[int]]]) -> int:
+    def _best_fare(seat: int, stops: int, fares: list[int], rivals: list[tuple[int, int, list[int]]],
+                   params: RuleParams) -> int:
         safe = []
         expected = {}
         for fare in fares:
@@ -489,21 +498,27 @@ class OpenSkyHeuristic(Heuristic):
                     good += 1
             if good == outcomes:
                 safe.append(fare)
-            expected[fare] = fare * good / outcomes
-        if safe:
+            expected[fare] = fare * (good / outcomes) ** params.bid_power
+        if safe and params.bid_safe:
             return max(safe)
         return max(fares, key=lambda f: (expected[f], -f))
 
     def _flash(self, view, seat, actions, rng) -> Action:
         offers = [(o["seat"], o["fare"], o["stops"]) for o in view["pricing"]["offers"]]
-        best = actions[0]  # decline
+        sole = tied = actions[0]  # decline
         for action in actions:
-            if action.TYPE != "flash_deal":
+            if action.TYPE != "flash_deal" or action.fare < self.params.flash_min_fare:
                 continue
-            trial = [(s, action.fare if s == seat else f, st) for s, f, st in offers]
-            if winners(trial) == [seat] and (best.TYPE != "flash_deal" or action.fare > best.fare):
-                best = action
-        return best
+            won = winners([(s, action.fare if s == seat else f, st) for s, f, st in offers])
+            if seat not in won:
+                continue
+            if won == [seat] and (sole.TYPE != "flash_deal" or action.fare > sole.fare):
+                sole = action
+            elif len(won) > 1 and (tied.TYPE != "flash_deal" or action.fare > tied.fare):
+                tied = action
+        if sole.TYPE != "flash_deal" and self.params.flash_tie and seat not in winners(offers):
+            return tied
+        return sole
 
     def _ancillaries(self, view, seat, actions, rng) -> Action:
         offers = {o["seat"]: o["fare"] for o in view["pricing"]["offers"]}
@@ -527,7 +542,8 @@ class OpenSkyHeuristic(Heuristic):
         params = self.params
         leases = [a for a in actions if a.TYPE == "lease" and 0 < a.aircraft <= params.lease_aircraft]
         if on_board <= params.lease_board_max and months_left >= params.lease_months_min and leases:
-            return min(leases, key=lambda a: (-a.aircraft, sum(a.cards), a.cards))
+            pay = -1 if params.lease_pay_high else 1
+            return min(leases, key=lambda a: (-a.aircraft, pay * sum(a.cards), a.cards))
         return actions[0]
 
 

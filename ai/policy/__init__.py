@@ -41,9 +41,15 @@ SHIPPED: dict[str, tuple[str, tuple[int, ...]]] = {
 #: rule games on deals chosen after the parameters were (`python -m ai.lab.rule_variants`, bench/RESULTS.md "OpenSky:
 #: the fast level's own rule"); the `greedy` level keeps the game's own rule, the baseline of every figure.
 RULE_PARAMS: dict[str, dict[int, dict[str, float | int]]] = {
+    # leasing two aircraft whenever four months are left, paid with the dearest won cards (OS-17.3), and the
+    # network's weights; at 3 players the same without the payment, at 4 only the payment, leasing from four months
+    # left and no preference for the hub in place (bench/RESULTS.md, "Third round")
     "opensky": {
         2: {"anc_fail": 0.45, "callsign_near": 0.5, "contested": 0.8, "one_stop": 0.7, "lease_board_max": 6,
+            "lease_months_min": 4, "lease_aircraft": 2, "lease_pay_high": 1},
+        3: {"anc_fail": 0.45, "callsign_near": 0.5, "contested": 0.8, "one_stop": 0.7, "lease_board_max": 6,
             "lease_months_min": 4, "lease_aircraft": 2},
+        4: {"lease_pay_high": 1, "lease_months_min": 4, "hub_keep": 0.0},
     },
     # the projection (AE-13, AE-15) weighing an airport tile waiting on an aircraft card twice, a free seat half,
     # and money twice (bench/RESULTS.md "Aeroplanes: the fast level's own rule"); 4-5 players: not measured

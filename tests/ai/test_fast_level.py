@@ -6,8 +6,8 @@ honest (the same under every truth its seat cannot tell apart) and do not depend
 from __future__ import annotations
 
 import hashlib
-import os
 import json
+import os
 import random
 from pathlib import Path
 
@@ -102,9 +102,9 @@ def test_a_shipped_model_counts_in_its_own_games_fingerprint_only(tmp_path, monk
 
 def test_where_no_model_is_shipped_the_fast_level_plays_its_measured_rule_and_greedy_keeps_the_games_rule():
     """`ai.policy.RULE_PARAMS`: the fast level plays the rule's variant measured stronger at that table (OpenSky
-    2p: leasing whenever four months are left, two aircraft at a time, and more; Aeroplanes 3p: the projection's
-    weights), honestly (the same decision under
-    every truth its seat cannot tell apart, for the same rng); the greedy level, the baseline of every figure,
+    2-4p: leasing from four months left, paid with the dearest cards at 2 and 4, and more; Aeroplanes 3p: the
+    projection's weights), honestly (the same decision under every truth its seat cannot tell apart, for the same
+    rng); the greedy level, the baseline of every figure,
     keeps the game's own rule, and a table without measured parameters plays it too."""
     from ai.heuristics import for_game, with_params
 
@@ -118,7 +118,7 @@ def test_where_no_model_is_shipped_the_fast_level_plays_its_measured_rule_and_gr
     assert with_params("opensky", {}) is for_game("opensky")
     with pytest.raises(TypeError):
         with_params("opensky", {"no_such_field": 1})
-    for game, players in (("opensky", 2), ("aeroplanes", 3)):
+    for game, players in (("opensky", 2), ("opensky", 3), ("opensky", 4), ("aeroplanes", 3)):
         assert shipped_model(game, players) is None
         fast = ai.make_bot("fast", game)
         tuned_rule = GreedyBot(with_params(game, RULE_PARAMS[game][players]))

@@ -107,3 +107,59 @@ def test_a_variant_may_name_the_model_that_corrects_its_rule():
     assert variant_bot("opensky", {"anc_fail": 0.45}).heuristic is with_params("opensky", {"anc_fail": 0.45})
     with pytest.raises(ValueError, match="no model file"):
         parse_variant("opensky", 'm={"model": "no-such-model.npz"}')
+
+
+def test_a_bid_takes_the_safe_fare_unless_the_variant_weighs_every_fare_by_its_odds():
+    """OS-11.1/OS-11.3: against a rival holding 250 and 500 a 200 wins whatever it plays (safe), a 500 only ties
+    its 500 (half the odds, 250 expected). The rule bids the safe fare; `bid_safe=0` the best expectation."""
+    rivals = [(1, 0, [250, 500])]
+    assert OpenSkyHeuristic._best_fare(0, 0, [200, 500], rivals, RuleParams()) == 200
+    assert OpenSkyHeuristic._best_fare(0, 0, [200, 500], rivals, RuleParams(bid_safe=0)) == 500
+    assert OpenSkyHeuristic._best_fare(0, 0, [200, 500], rivals, RuleParams(bid_safe=0, bid_power=2.0)) == 200
+
+
+def _first_decision(kind: str, accept, seeds=range(40)):
+    """A greedy 2-player OpenSky position whose acting seat faces a `kind` decision with legal actions that
+    `accept` takes, found by playing seeded greedy games (the rule in every seat)."""
+    for seed in seeds:
+        state = engine.get("opensky").new(2, seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            for seat in state.to_act():
+                legal = state.legal_actions(seat)
+                if legal and kind == legal[-1].TYPE and accept(state, seat, legal):
+                    return state, seat, legal
+                if legal:
+                    state.apply(seat, HEURISTIC.choose(state, seat, legal, rng))
+    raise AssertionError(f"no {kind} decision found")
+
+
+def test_lease_payment_cheapest_cards_by_default_dearest_when_asked():
+    """OS-17.3: the table falls by 200 an aircraft whatever cards pay, so which cards return to the hand is the
+    choice: the rule takes back the cheapest set, `lease_pay_high=1` the dearest (to bid them again)."""
+    def two_ways(state, seat, legal):
+        sums = {sum(a.cards) for a in legal if a.aircraft == 1}
+        return len(sums) >= 2
+
+    state, seat, legal = _first_decision("lease", two_ways)
+    params = {"lease_board_max": 9, "lease_months_min": 0, "lease_aircraft": 1}
+    cheap = with_params("opensky", params).choose(state, seat, legal, random.Random(0))
+    dear = with_params("opensky", {**params, "lease_pay_high": 1}).choose(state, seat, legal, random.Random(0))
+    one = [a for a in legal if a.aircraft == 1]
+    assert cheap.aircraft == dear.aircraft == 1
+    assert sum(cheap.cards) == min(sum(a.cards) for a in one)
+    assert sum(dear.cards) == max(sum(a.cards) for a in one)
+
+
+def test_flash_deal_is_kept_for_a_fare_of_at_least_flash_min_fare():
+    """OS-12: the rule spends its one Flash Deal whenever a lower card makes it the sole provisional winner; with
+    `flash_min_fare` above every card that would do so it declines and keeps the token."""
+    def rule_flashes(state, seat, legal):
+        return HEURISTIC.choose(state, seat, legal, random.Random(0)).TYPE == "flash_deal"
+
+    state, seat, legal = _first_decision("flash_deal", rule_flashes)
+    chosen = HEURISTIC.choose(state, seat, legal, random.Random(0))
+    at = with_params("opensky", {"flash_min_fare": chosen.fare}).choose(state, seat, legal, random.Random(0))
+    above = with_params("opensky", {"flash_min_fare": chosen.fare + 1}).choose(state, seat, legal, random.Random(0))
+    assert at == chosen
+    assert above.TYPE == "decline_flash"
