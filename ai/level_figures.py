@@ -32,7 +32,11 @@ DESCRIPTIONS: dict[str, str] = {
 #: the same per decision (Aeroplanes mcts-normal 0.58 s, mcts-hard 1.84 s).
 DECISION_CPU_S: dict[str, dict[str, float]] = {
     "random": {"opensky": 0.0, "aeroplanes": 0.0, "blueskies": 0.0},
-    "greedy": {"opensky": 0.0001, "aeroplanes": 0.0008, "blueskies": 0.0007},
+    # Aeroplanes: the rule's turn lookahead, mean over 400 positions (p50 0.8 ms, p99 80-94 ms: a long 3-player
+    # turn projects thousands of positions), median of 3 runs of `python -m bench.bot_cost --games aeroplanes:3
+    # --levels greedy,fast --positions 400` (4 December, load 1.4-1.6); 0.8 ms had come from 20 positions of one
+    # game's opening
+    "greedy": {"opensky": 0.0001, "aeroplanes": 0.0043, "blueskies": 0.0007},
     "mcts-easy": {"opensky": 0.018, "aeroplanes": 0.022, "blueskies": 0.014},
     # Blue Skies: the guided search (`ai.levels.GAME_SEARCH`), 0.18-0.20 of the greedy-prior search's CPU at 5,300
     # iterations on the same 10 positions in the same run (`python -m bench.guided_cost`, 3 repetitions, two runs at
@@ -43,10 +47,10 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
     # --model ai/policy/models/bs2-r3.npz --opponent greedy --deals 200 --report`; p99 2.0 ms). OpenSky 2p: the rule
     # with its measured weights (`ai.policy.RULE_PARAMS`), 1.13x greedy's CPU on the same 40 positions in the same
     # run (`python -m bench.bot_cost --games opensky:2 --levels greedy,fast --variants iters --positions 40`, 4
-    # December, load 2.6); 3-4 player tables play the game's rule. Aeroplanes 3p: the rule with its measured weights,
-    # 1.79x greedy's CPU on the same 20 positions in the same run (its lookahead completes longer turns; `--games
-    # aeroplanes:3 --levels greedy,fast --variants iters --positions 20`, load 0.6), times greedy's 0.77 ms.
-    "fast": {"opensky": 0.00014, "aeroplanes": 0.0014, "blueskies": 0.0009},
+    # December, load 2.6; 2-4 players 1.01-1.05x greedy's, 300 positions, 3 runs). Aeroplanes 3p: the rule with its
+    # measured weights and its lookahead held to 250 projected positions, 0.55x greedy's CPU in the same runs (p99
+    # 13-17 ms; the greedy line above).
+    "fast": {"opensky": 0.00014, "aeroplanes": 0.0024, "blueskies": 0.0009},
 }
 
 #: Bradley-Terry rating of each level by game on the Elo scale, greedy = 0, over every game of the levels in the

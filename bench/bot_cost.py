@@ -48,6 +48,7 @@ class Row:
     cpu_mean: float
     cpu_p50: float
     cpu_p90: float
+    cpu_p99: float
     cpu_max: float
     wall_mean: float
     iterations_p50: float
@@ -85,8 +86,9 @@ def measure(game: str, players: int, level: str, variant: str, sample, seed: int
         wall.append(time.perf_counter() - w0)
         iters.append(bot.stats.iterations)
     mean = statistics.fmean(cpu)
-    quantiles = statistics.quantiles(cpu, n=10, method="inclusive") if len(cpu) > 1 else [cpu[0]] * 9
-    return Row(game, players, level, variant, len(cpu), mean, statistics.median(cpu), quantiles[8], max(cpu),
+    quantiles = statistics.quantiles(cpu, n=100, method="inclusive") if len(cpu) > 1 else [cpu[0]] * 99
+    return Row(game, players, level, variant, len(cpu), mean, statistics.median(cpu), quantiles[89], quantiles[98],
+               max(cpu),
                statistics.fmean(wall), statistics.median(iters), (1 / mean) if mean > 0 else float("inf"))
 
 
@@ -107,7 +109,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
     rows: list[Row] = []
     print(f"load average {load_before[0]:.1f}; {args.positions} positions per game, seed {args.seed}", flush=True)
     print(f"{'game':<11}{'p':>2} {'level':<12}{'variant':<8}{'n':>3} {'CPU s mean':>10} {'p50':>7} {'p90':>7} "
-          f"{'max':>7} {'iters p50':>9} {'dec/s/core':>10}", flush=True)
+          f"{'p99':>7} {'max':>7} {'iters p50':>9} {'dec/s/core':>10}", flush=True)
     for spec in args.games:
         game, _, players = spec.partition(":")
         sample = positions(game, int(players or 2), args.positions, args.every, args.seed)
@@ -119,7 +121,8 @@ def main(argv: list[str] | None = None) -> list[Row]:
                 row = measure(game, int(players or 2), level, variant, sample, args.seed)
                 rows.append(row)
                 print(f"{row.game:<11}{row.players:>2} {row.level:<12}{row.variant:<8}{row.decisions:>3} "
-                      f"{row.cpu_mean:>10.4f} {row.cpu_p50:>7.4f} {row.cpu_p90:>7.4f} {row.cpu_max:>7.4f} "
+                      f"{row.cpu_mean:>10.4f} {row.cpu_p50:>7.4f} {row.cpu_p90:>7.4f} {row.cpu_p99:>7.4f} "
+                      f"{row.cpu_max:>7.4f} "
                       f"{row.iterations_p50:>9.0f} {row.decisions_per_cpu_s:>10.1f}", flush=True)
     load_after = os.getloadavg()
     print(f"load average {load_before[0]:.1f} -> {load_after[0]:.1f}; {time.time() - started:.0f} s", flush=True)

@@ -50,6 +50,13 @@ class RuleParams:
     seat_vp: float = SEAT_VP  #: VP per free seat on one
     later_majority: float = 0.5  #: share of this era's majority awards counted again for every later era
     turn_steps: int = TURN_STEPS  #: most decisions of the seat's turn the lookahead completes
+    #: how many actions, the best by their own projected margin, the lookahead completes (0: every one); the
+    #: lookahead's work is actions x steps x follow-up actions, up to a quarter of a second in a long 3-player turn
+    turn_beam: int = 0
+    #: most positions the lookahead projects in one decision (0: no limit): actions are completed best first by
+    #: their own projected margin until the count is spent, so only the longest turns are cut (a count, not a
+    #: clock: the same decision on any machine)
+    turn_work: int = 0
 
 
 class AeroplanesHeuristic(Heuristic):
@@ -160,7 +167,12 @@ class AeroplanesHeuristic(Heuristic):
         limit = self.params.turn_steps if steps is None else steps
         best: list[Action] = []  # candidates tied for the best completed-turn margin
         best_value = float("-inf")
-        for action in actions:
+        work = self.params.turn_work
+        candidates = self._beam(state, seat, actions)
+        spent = len(actions) if len(candidates) < len(actions) or work else 0  # the ordering's projections
+        for action in candidates:
+            if work and spent >= work and best:
+                break
             trial = state.clone()
             try:
                 trial.apply(seat, action)
@@ -169,14 +181,34 @@ class AeroplanesHeuristic(Heuristic):
             done = 0
             while not trial.is_over() and trial.to_act() == [seat] and done < limit:
                 follow = trial.legal_actions(seat)
+                if len(follow) > 1:
+                    spent += len(follow)
                 trial.apply(seat, follow[0] if len(follow) == 1 else one_ply(self, trial, seat, follow, rng))
                 done += 1
+            spent += 1
             value = self.margin(trial, seat)
             if value > best_value + 1e-9:
                 best, best_value = [action], value
             elif abs(value - best_value) <= 1e-9:
                 best.append(action)
         return best[rng.randrange(len(best))] if best else actions[0]
+
+    def _beam(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
+        """The actions the lookahead completes, in order: all of them as legal, or (with a beam or a work limit)
+        the `turn_beam` best by the projected margin right after each, best first (ties in legal order, so the
+        choice stays a function of the position and the rng)."""
+        beam = self.params.turn_beam or len(actions)
+        if len(actions) <= beam and not self.params.turn_work:
+            return actions
+        values = []
+        for index, action in enumerate(actions):
+            trial = state.clone()
+            try:
+                trial.apply(seat, action)
+            except IllegalAction:  # pragma: no cover - legal_actions and apply disagree
+                continue
+            values.append((-self.margin(trial, seat), index))
+        return [actions[index] for _, index in sorted(values)[:beam]]
 
 
 _TABLES: dict[str, Any] = {}

@@ -52,9 +52,10 @@ RULE_PARAMS: dict[str, dict[int, dict[str, float | int]]] = {
         4: {"lease_pay_high": 1, "lease_months_min": 4, "hub_keep": 0.0},
     },
     # the projection (AE-13, AE-15) weighing an airport tile waiting on an aircraft card twice, a free seat half,
-    # and money twice (bench/RESULTS.md "Aeroplanes: the fast level's own rule"); 4-5 players: not measured
+    # and money twice, its turn lookahead held to 250 projected positions a decision (p99 CPU 13 ms, not 60-90)
+    # (bench/RESULTS.md "Aeroplanes: the fast level's own rule"); 4-5 players: not measured
     "aeroplanes": {
-        3: {"money_vp": 0.1, "tile_vp": 2.0, "seat_vp": 0.2},
+        3: {"money_vp": 0.1, "tile_vp": 2.0, "seat_vp": 0.2, "turn_work": 250},
     },
 }
 

@@ -163,3 +163,40 @@ def test_flash_deal_is_kept_for_a_fare_of_at_least_flash_min_fare():
     above = with_params("opensky", {"flash_min_fare": chosen.fare + 1}).choose(state, seat, legal, random.Random(0))
     assert at == chosen
     assert above.TYPE == "decline_flash"
+
+
+def test_aeroplanes_lookahead_work_limit_cuts_only_the_longest_turns():
+    """`turn_work` bounds the positions the rule projects in one decision (the fast level's p99 CPU, issue #35's 20 ms
+    a decision): the longest 3-player turn projects thousands unlimited and about the limit with it, while a short
+    turn is decided exactly as without a limit (its whole lookahead fits)."""
+    from bench.bot_cost import positions  # greedy self-play positions, the bench's sample of the fast level's cost
+
+    def projections(rule, state, seat, legal) -> int:
+        calls = 0
+        margin = rule.margin
+
+        def counted(trial, s):
+            nonlocal calls
+            calls += 1
+            return margin(trial, s)
+
+        rule.margin = counted
+        try:
+            rule.choose(state, seat, legal, random.Random(0))
+        finally:
+            del rule.margin
+        return calls
+
+    weights = {"money_vp": 0.1, "tile_vp": 2.0, "seat_vp": 0.2}  # the fast level's: its turns run longest
+    unlimited = aeroplanes.AeroplanesHeuristic(aeroplanes.RuleParams(**weights))
+    limited = aeroplanes.AeroplanesHeuristic(aeroplanes.RuleParams(**weights, turn_work=250))
+    sample = [(state, seat, state.legal_actions(seat)) for state, seat in positions("aeroplanes", 3, 60, 7, 1)]
+    work = [(projections(unlimited, *p), p) for p in sample]
+    longest, position = max(work, key=lambda w: w[0])
+    assert longest > 1000
+    assert projections(limited, *position) <= 250 + longest // len(position[2])
+    short = [p for n, p in work if n + len(p[2]) <= 250]
+    assert len(short) >= 20
+    for state, seat, legal in short:
+        assert limited.choose(state, seat, legal, random.Random(1)) in {
+            unlimited.choose(state, seat, legal, random.Random(r)) for r in range(32)}
