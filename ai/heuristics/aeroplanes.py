@@ -50,12 +50,10 @@ class RuleParams:
     seat_vp: float = SEAT_VP  #: VP per free seat on one
     later_majority: float = 0.5  #: share of this era's majority awards counted again for every later era
     turn_steps: int = TURN_STEPS  #: most decisions of the seat's turn the lookahead completes
-    #: how many actions, the best by their own projected margin, the lookahead completes (0: every one); the
-    #: lookahead's work is actions x steps x follow-up actions, up to a quarter of a second in a long 3-player turn
-    turn_beam: int = 0
-    #: most positions the lookahead projects in one decision (0: no limit): actions are completed best first by
-    #: their own projected margin until the count is spent, so only the longest turns are cut (a count, not a
-    #: clock: the same decision on any machine)
+    #: most positions the lookahead projects in one decision (0: no limit; its work is actions x steps x follow-up
+    #: actions, up to a quarter of a second in a long 3-player turn): actions are completed best first by their own
+    #: projected margin until the count is spent, so only the longest turns are cut (a count, not a clock: the same
+    #: decision on any machine)
     turn_work: int = 0
 
 
@@ -168,9 +166,8 @@ class AeroplanesHeuristic(Heuristic):
         best: list[Action] = []  # candidates tied for the best completed-turn margin
         best_value = float("-inf")
         work = self.params.turn_work
-        candidates = self._beam(state, seat, actions)
-        spent = len(actions) if len(candidates) < len(actions) or work else 0  # the ordering's projections
-        for action in candidates:
+        spent = len(actions) if work else 0  # the ordering's projections
+        for action in self._best_first(state, seat, actions) if work else actions:
             if work and spent >= work and best:
                 break
             trial = state.clone()
@@ -193,13 +190,9 @@ class AeroplanesHeuristic(Heuristic):
                 best.append(action)
         return best[rng.randrange(len(best))] if best else actions[0]
 
-    def _beam(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
-        """The actions the lookahead completes, in order: all of them as legal, or (with a beam or a work limit)
-        the `turn_beam` best by the projected margin right after each, best first (ties in legal order, so the
-        choice stays a function of the position and the rng)."""
-        beam = self.params.turn_beam or len(actions)
-        if len(actions) <= beam and not self.params.turn_work:
-            return actions
+    def _best_first(self, state: State, seat: int, actions: list[Action]) -> list[Action]:
+        """The actions by the projected margin right after each, best first (ties in legal order, so the choice
+        stays a function of the position and the rng): the order a work limit completes them in."""
         values = []
         for index, action in enumerate(actions):
             trial = state.clone()
@@ -208,7 +201,7 @@ class AeroplanesHeuristic(Heuristic):
             except IllegalAction:  # pragma: no cover - legal_actions and apply disagree
                 continue
             values.append((-self.margin(trial, seat), index))
-        return [actions[index] for _, index in sorted(values)[:beam]]
+        return [actions[index] for _, index in sorted(values)]
 
 
 _TABLES: dict[str, Any] = {}

@@ -83,7 +83,6 @@ class RuleParams:
     bid_power: float = 1.0  #: bid without a safe fare: maximise fare x P(win) ** bid_power
     bid_safe: int = 1  #: bid: take the highest fare no rival card can beat when there is one (0: always the above)
     flash_min_fare: int = 0  #: flash deal: spend the token only on a fare of at least this much
-    flash_tie: int = 0  #: flash deal: when no card makes the seat the sole winner, tie for the win (1) if losing
 
 
 def _routes(view: dict[str, Any]) -> list[tuple[str, str]]:
@@ -505,20 +504,14 @@ class OpenSkyHeuristic(Heuristic):
 
     def _flash(self, view, seat, actions, rng) -> Action:
         offers = [(o["seat"], o["fare"], o["stops"]) for o in view["pricing"]["offers"]]
-        sole = tied = actions[0]  # decline
+        best = actions[0]  # decline
         for action in actions:
             if action.TYPE != "flash_deal" or action.fare < self.params.flash_min_fare:
                 continue
-            won = winners([(s, action.fare if s == seat else f, st) for s, f, st in offers])
-            if seat not in won:
-                continue
-            if won == [seat] and (sole.TYPE != "flash_deal" or action.fare > sole.fare):
-                sole = action
-            elif len(won) > 1 and (tied.TYPE != "flash_deal" or action.fare > tied.fare):
-                tied = action
-        if sole.TYPE != "flash_deal" and self.params.flash_tie and seat not in winners(offers):
-            return tied
-        return sole
+            trial = [(s, action.fare if s == seat else f, st) for s, f, st in offers]
+            if winners(trial) == [seat] and (best.TYPE != "flash_deal" or action.fare > best.fare):
+                best = action
+        return best
 
     def _ancillaries(self, view, seat, actions, rng) -> Action:
         offers = {o["seat"]: o["fare"] for o in view["pricing"]["offers"]}

@@ -200,3 +200,15 @@ def test_aeroplanes_lookahead_work_limit_cuts_only_the_longest_turns():
     for state, seat, legal in short:
         assert limited.choose(state, seat, legal, random.Random(1)) in {
             unlimited.choose(state, seat, legal, random.Random(r)) for r in range(32)}
+
+
+def test_hub_keep_is_the_bonus_for_keeping_a_hub_at_the_season_reset():
+    """OS-20.7: at the reset a seat may keep its hub or move it. The rule keeps it unless another airport connects
+    strictly more pairs (`hub_keep` 0.5); a large bonus always keeps it, a large malus always moves it."""
+    def may_keep(state, seat, legal):
+        return any(a.TYPE == "keep_hub" for a in legal) and any(a.TYPE == "place_hub" for a in legal)
+
+    state, seat, legal = _first_decision("place_hub", may_keep)
+    keep = with_params("opensky", {"hub_keep": 100.0}).choose(state, seat, legal, random.Random(0))
+    move = with_params("opensky", {"hub_keep": -100.0}).choose(state, seat, legal, random.Random(0))
+    assert keep.TYPE == "keep_hub" and move.TYPE == "place_hub"
