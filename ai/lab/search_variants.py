@@ -9,6 +9,9 @@ seeded games (game g: seed (--seed, g), line-up rotated by g places) in one seat
 The budget is an iteration cap, not seconds, so a result does not depend on how busy the machine is; the
 think time per decision is printed to show what each option costs. `--against-iterations` gives the opponents a
 cap of their own (a cheaper variant against a level at its usual search size: same strength for less CPU?).
+`--against-search JSON` makes the opponents a search of their own too: `SEARCH["mcts-normal"]` with those fields
+replaced and no game's own settings (`'{}'` is the greedy-prior `mcts-normal` that Blue Skies played until its
+`GAME_SEARCH` entry, the level the issue's targets call today's).
 """
 
 from __future__ import annotations
@@ -65,13 +68,17 @@ def play(job: tuple) -> tuple[str, int, float, float, float]:
     think seconds per decision) of one game. A job's last field, the opponents' own iteration cap, may be absent."""
     game, players, name, fields, against, index, seed, iterations, seconds = job[:9]
     against_iterations = job[9] if len(job) > 9 else None
+    against_search = job[10] if len(job) > 10 else None
     config = dataclasses.replace(SEARCH["mcts-normal"], **fields)
     lineup = [name] + [against] * (players - 1)
     levels = seating(lineup, index)
     seat = variant_seat(index, players)  # by position, so a variant may share the opponents' level name
 
     def opponent(level: str) -> Bot:
-        bot = make_bot(level)
+        if against_search is not None:
+            bot: Bot = ISMCTSBot(level, dataclasses.replace(SEARCH["mcts-normal"], **against_search))
+        else:
+            bot = make_bot(level)
         return OwnBudget(bot, Budget(seconds=seconds, iterations=against_iterations)) if against_iterations else bot
 
     bots = [ISMCTSBot(name, config) if s == seat else opponent(level) for s, level in enumerate(levels)]
@@ -93,16 +100,21 @@ def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:
     parser.add_argument("--against", default="greedy")
     parser.add_argument("--against-iterations", type=int, default=None,
                         help="the opponents' own iteration cap (default: --iterations, the same as the variants')")
+    parser.add_argument("--against-search", default=None, metavar="JSON",
+                        help="the opponents play SEARCH['mcts-normal'] with these SearchConfig fields replaced, in "
+                             "every game alike ('{}': the greedy-prior mcts-normal); --against then only names them")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--variant", action="append", required=True, metavar="NAME=JSON")
     args = parser.parse_args(argv)
     try:
         variants = dict(parse_variant(v) for v in args.variant)
+        against_search = parse_variant(f"against={args.against_search}")[1] if args.against_search else None
     except ValueError as exc:
         parser.error(str(exc))
     jobs = [(args.game, args.players, name, fields, args.against, i, args.seed, args.iterations,
-             args.seconds, args.against_iterations) for i in range(args.games) for name, fields in variants.items()]
+             args.seconds, args.against_iterations, against_search)
+            for i in range(args.games) for name, fields in variants.items()]
     results = []
     think: dict[str, list[float]] = {name: [] for name in variants}
     start = time.perf_counter()
@@ -111,6 +123,8 @@ def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:
             results.append((name, index, credit, margin))
             think[name].append(seconds)
     against_cap = f" at {args.against_iterations} iterations" if args.against_iterations else ""
+    if against_search is not None:
+        against_cap += f" (search {json.dumps(against_search, default=sorted)})"
     print(f"{args.game}, {args.players} players, {args.games} games against {args.against}{against_cap}, "
           f"{args.iterations} iterations"
           f"{f' or {args.seconds} s' if args.seconds else ''} per decision, seed {args.seed} "

@@ -73,3 +73,24 @@ def test_the_opponents_own_iteration_cap_is_the_one_they_search_with():
     capped = play(("blueskies", 2, "probe", {}, "mcts-normal", 0, 3, 8, None, 30))
     uncapped = play(("blueskies", 2, "probe", {}, "mcts-normal", 0, 3, 8, None))
     assert capped[:2] == uncapped[:2] == ("probe", 0)
+
+
+def test_the_opponents_own_search_replaces_the_games_own_settings():
+    """#35: Blue Skies' `mcts-normal` is the guided search (`GAME_SEARCH`); the issue's targets name the
+    greedy-prior search it replaced, which `--against-search '{}'` plays. The guided settings given as fields play
+    exactly what the level plays; the greedy-prior search plays another game."""
+    level = play(("blueskies", 2, "probe", {}, "mcts-normal", 0, 3, 8, None, 12))
+    as_fields = play(("blueskies", 2, "probe", {}, "mcts-normal", 0, 3, 8, None, 12,
+                      {"policy_prior": "bs2-r3.npz", "policy_weight": 1.0}))
+    greedy_prior = play(("blueskies", 2, "probe", {}, "mcts-normal", 0, 3, 8, None, 12, {}))
+    assert as_fields[:4] == level[:4]
+    assert greedy_prior[:4] != level[:4]
+
+
+def test_the_opponents_search_is_given_on_the_command_line(capsys):
+    main(["--game", "blueskies", "--players", "2", "--games", "1", "--iterations", "5", "--workers", "1",
+          "--against", "mcts-normal", "--against-iterations", "5", "--against-search", '{"rollout_depth": 4}',
+          "--variant", "base={}"])
+    assert 'against mcts-normal at 5 iterations (search {"rollout_depth": 4})' in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["--game", "blueskies", "--games", "1", "--against-search", '{"nope": 1}', "--variant", "base={}"])
