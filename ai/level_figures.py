@@ -41,7 +41,10 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
     # Blue Skies: the guided search (`ai.levels.GAME_SEARCH`), 0.18-0.20 of the greedy-prior search's CPU at 5,300
     # iterations on the same 10 positions in the same run (`python -m bench.guided_cost`, 3 repetitions, two runs at
     # load 2.0-2.5: 0.068-0.073 s against 0.365-0.373 s at 2 players), times that search's 0.41 s here.
-    "mcts-normal": {"opensky": 0.099, "aeroplanes": 0.46, "blueskies": 0.077},
+    # Aeroplanes 3p: mean over 120 positions of 3-player greedy games at its free-core 3,248 iterations, median of 3
+    # runs of `python -m bench.bot_cost --games aeroplanes:3 --levels greedy,mcts-normal --variants iters
+    # --positions 120` (4 December, load 2.0-3.0: 0.600-0.606 s, p99 1.04-1.08 s); 0.46 s had come from 8-20 positions
+    "mcts-normal": {"opensky": 0.099, "aeroplanes": 0.60, "blueskies": 0.077},
     "mcts-hard": {"opensky": 0.10, "aeroplanes": 1.61, "blueskies": 1.28},
     # Blue Skies: the model's mean over 11,901 decisions of 400 evaluation games (`python -m ai.train evaluate
     # --model ai/policy/models/bs2-r3.npz --opponent greedy --deals 200 --report`; p99 2.0 ms). OpenSky 2p: the rule
