@@ -26,7 +26,8 @@ from tests.archive_db import shared_pg_url
 from tests.gateway.conftest import Gateway, ServiceInstance, gateway_settings, new_prefix
 from tests.gateway.helpers import auth
 from tests.gateway.test_accounts import new_account
-from tests.redis_required import CLUSTER
+from tests.redis_required import CLUSTER, redis_db
+from tests.redis_required import test_redis as redis_client
 from tests.service_secret import SERVICE_SECRET
 from tests.services import toygame
 
@@ -36,17 +37,19 @@ C = grpc.StatusCode
 class Stack:
     """A game-state service whose public port knows the accounts of one gateway (its Redis prefix, its SQL)."""
 
-    def __init__(self, redis_url: str, **limits: int) -> None:
+    def __init__(self, redis_url: str, accounts_redis_url: str | None = None, **limits: int) -> None:
+        """`accounts_redis_url`: the gateway keeps its accounts in a Redis of its own, which the service is told
+        of by ACCOUNTS_REDIS_URL (default: both on `redis_url`)."""
         prefix = new_prefix()
         settings = Settings(
             redis_url=redis_url, redis_cluster=CLUSTER, celery_broker_url=os.environ.get("CELERY_BROKER_URL"),
             grpc_addr="127.0.0.1:0", metrics_port=0, key_prefix=new_prefix(), dispatch_bots=False,
             service_secret=SERVICE_SECRET, watch_block_ms=200, shutdown_grace_s=0.5, zombie_bot_level="",
-            accounts_url=shared_pg_url(), accounts_key_prefix=prefix,
+            accounts_url=shared_pg_url(), accounts_key_prefix=prefix, accounts_redis_url=accounts_redis_url,
             **({"rate_limit_ip": 0, "rate_limit_token": 0, "rate_limit_ip_ceiling": 0} | limits),
         )
         self.service = ServiceInstance(settings, Registry({toygame.GAME.name: toygame.GAME}))
-        self.gateway = Gateway(gateway_settings(redis_url, self.service, key_prefix=prefix,
+        self.gateway = Gateway(gateway_settings(accounts_redis_url or redis_url, self.service, key_prefix=prefix,
                                                 rate_limit_bot_token=1000))
         self.channel = grpc.insecure_channel(self.service.public_addr)
         self.stub = pb2_grpc.GameServiceStub(self.channel)
@@ -188,6 +191,45 @@ def test_a_token_rotated_over_grpc_with_the_seat_token_leaves_the_key_working(st
     r = http.get(f"/v1/games/{gid}/actions", headers=auth(key))
     assert r.status_code == 200 and r.json()["seat"] == 0, r.text
     assert bid(s, gid, md(key)).version == 1
+
+
+def _accounts_elsewhere(redis_url: str) -> str:
+    """Another Redis for the gateway's accounts than the service's games: another database of the run's server (a
+    cluster has only database 0, so there the same server under another name, which still makes the service open
+    a client of its own)."""
+    if CLUSTER:
+        return redis_url.replace("127.0.0.1", "localhost", 1)
+    return redis_db(14)
+
+
+def test_the_service_verifies_keys_in_the_accounts_redis_it_is_given(redis_url: str, rdb: redis.Redis):
+    """#37: a gateway keeping its accounts in a Redis of its own (ACCOUNTS_REDIS_URL on the service): the public
+    port verifies the account's key there, acts for its seat, and refuses a key that Redis does not know; the
+    service's own Redis holds none of the accounts' keys."""
+    accounts_url = _accounts_elsewhere(redis_url)
+    assert accounts_url != redis_url
+    stack = Stack(redis_url, accounts_redis_url=accounts_url)
+    accounts = redis_client(accounts_url, decode_responses=True)
+    prefix = stack.gateway.settings.key_prefix
+    try:
+        with stack.gateway.client() as http:
+            pid, key = new_account(http, "grpc-elsewhere")
+            gid = create(http, key, account_seats=[1])["game_id"]
+        legal = pb2.ListLegalActionsRequest(game_id=gid)
+        assert stack.stub.ListLegalActions(legal, metadata=md(key), timeout=10).seat == 1
+        assert bid(stack.stub, gid, md(key)).version >= 1
+        refused(stack.stub.ListLegalActions, legal, md("sbk_made-up-key-000000000000000000000000000"),
+                C.UNAUTHENTICATED, "unauthenticated")
+        assert accounts.exists(Keys(prefix).account_games(pid))
+        if not CLUSTER:  # two databases: the accounts are in the one the service was told of, not in its own
+            assert not rdb.exists(Keys(prefix).account_games(pid))
+    finally:
+        stack.close()
+        if not CLUSTER:
+            stale = list(accounts.scan_iter(match=f"{prefix}*", count=1000))
+            if stale:
+                accounts.delete(*stale)
+        accounts.close()
 
 
 @pytest.fixture
