@@ -29,6 +29,8 @@ def main(argv: list[str] | None = None) -> None:
                        help="a plan to label next, in the same process, once this one is done (repeatable)")
     label.add_argument("--iterations", type=int, default=None, help="the teacher's iteration cap (default: its "
                        "level's free-core cap, ai.levels.CappedBot)")
+    label.add_argument("--shard", default=None, metavar="K/N",
+                       help="label game indices K, K+N, ... only (one run directory a shard; N processes, N cores)")
     fit = sub.add_parser("fit", help="train the action scorer on ledgers (ai.train.fit; needs torch)")
     fit.add_argument("--ledger", action="append", required=True, help="a ledger (.jsonl or .jsonl.gz); repeatable")
     fit.add_argument("--out", required=True, help="model file (.npz); its card goes beside it (.card.json)")
@@ -62,14 +64,16 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     one_blas_thread()
     if args.command == "label":
-        from ai.train.label import run_job
+        from ai.train.label import parse_shard, run_job
 
+        shard = parse_shard(args.shard)
         queue = [(args.plan, args.out, args.positions)]
         for item in args.then:
             plan, out, count = item.split(":")
             queue.append((plan, out, int(count)))
         for i, (plan, out, count) in enumerate(queue):
-            run_job(plan, Path(out), count, args.games if i == 0 else None, args.iterations)
+            run_job(plan, Path(out), count, args.games if i == 0 else None, args.iterations,
+                    shard if i == 0 else (0, 1))
     elif args.command == "fit":
         from ai.train.fit import fit as run_fit
 

@@ -18,6 +18,19 @@ iterations) in every seat.
 
 Plan `os4-rule-plus`: plan A at the 4-player table (the same deals, four players).
 
+Plan `bs2-exit` (expert iteration, round 1): Blue Skies, 2 players, both seats the search Blue Skies' `mcts-normal`
+plays (`ai.levels.GAME_SEARCH`: bs2-r3's policy as the root's prior) at 2,000 iterations by default, on deals
+`TRAIN_DEAL_BASE + 2,000,000,000 + game_index` (none of `bs2-distill`'s): labels from the guided search's own
+results, a stronger teacher than the greedy-prior search the bs2 models learned from (it took 60.0% of 200 paired
+games against that search at 5,300 iterations).
+
+A plan names its teacher's search: `as-played` is the level as the game plays it (`GAME_SEARCH` where the game has
+one); `greedy-prior` is `SEARCH[teacher]`, the search `bs2-distill` labelled with before Blue Skies' `mcts-normal`
+became the guided one (its free-core cap, 5,300 iterations, stays its cap).
+
+Shards: `--shard K/N` labels game indices K, K+N, K+2N, ... only, into a run directory of its own, so that N
+processes label one plan on N cores without sharing a ledger (`fit` takes every shard's ledger).
+
 Jobs queue: `--then PLAN:OUT:POSITIONS` (repeatable) runs the next plan in the same process once one is done.
 
 Resumable (`ai.train.ledger`): killed and started again with the same command it plays the first game not done.
@@ -27,6 +40,7 @@ Pause and resume a running job with `kill -STOP $(cat <out>/pid)` / `kill -CONT 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import platform
 import random
@@ -38,8 +52,9 @@ from pathlib import Path
 
 import engine
 from ai.bot import Budget
+from ai.ismcts import ISMCTSBot
 from ai.lab.tournament import code_fingerprint
-from ai.levels import CappedBot
+from ai.levels import FREE_CORE_RATE, SEARCH, CappedBot
 from ai.outcome import terminal_rewards
 from ai.policy.features import action_features, feature_names, feature_version
 from ai.train.ledger import Ledger, write_json_atomic
@@ -48,7 +63,10 @@ from ai.train.ledger import Ledger, write_json_atomic
 TRAIN_DEAL_BASE = 10_000_000_000
 
 PLANS = {
-    "bs2-distill": {"game": "blueskies", "players": 2, "teacher": "mcts-normal"},
+    "bs2-distill": {"game": "blueskies", "players": 2, "teacher": "mcts-normal", "search": "greedy-prior"},
+    # expert iteration: the guided search (bs2-r3's prior) teaches the next model, on deals of its own
+    "bs2-exit": {"game": "blueskies", "players": 2, "teacher": "mcts-normal", "search": "as-played",
+                 "iterations": 2000, "deal_offset": 2_000_000_000},
     # the same distillation for Aeroplanes at its smallest table: mcts-normal (5,200 iterations) teaches
     "ap3-distill": {"game": "aeroplanes", "players": 3, "teacher": "mcts-normal"},
     # plan A (ai.train.rollouts): paired greedy playouts, successive halving over the rule's top 6 + 2 random
@@ -62,20 +80,34 @@ def _round(row: list[float]) -> list[float]:
     return [round(x, 4) for x in row]
 
 
+def teacher_bot(plan: str, iterations: int | None = None) -> CappedBot:
+    """A fresh teacher of `plan` held to its iteration cap (`iterations`, else the plan's, else the teacher
+    level's free-core cap), recording its root."""
+    spec = PLANS[plan]
+    bot = CappedBot(spec["teacher"], spec["game"], as_built=True)  # its own search, whatever it plays as
+    if spec.get("search") == "greedy-prior":
+        config = SEARCH[spec["teacher"]]
+        bot.bot = ISMCTSBot(spec["teacher"], config)  # no GAME_SEARCH: the search of SEARCH alone
+        seconds, most = config.budget.seconds or 1.0, config.budget.iterations
+        cap = round(seconds * FREE_CORE_RATE[spec["game"]])
+        bot.budget = Budget(iterations=min(cap, most) if most is not None else cap)
+    cap = iterations or spec.get("iterations")
+    if cap is not None:
+        bot.budget = Budget(iterations=cap)
+    bot.bot.record_root = True
+    return bot
+
+
 def play_labelled_game(plan: str, game_index: int, code: str, run: str, iterations: int | None = None
                        ) -> tuple[list[dict], dict]:
-    """One teacher self-play game on training deal `TRAIN_DEAL_BASE + game_index`: its position records and its
-    game record (see `ai.train.ledger`). Deterministic from the deal (the teachers search to an iteration cap).
-    `iterations`: another cap than the teacher level's (tests use a small one)."""
+    """One teacher self-play game on training deal `TRAIN_DEAL_BASE + deal_offset + game_index`: its position
+    records and its game record (see `ai.train.ledger`). Deterministic from the deal (the teachers search to an
+    iteration cap). `iterations`: another cap than the plan's (tests use a small one)."""
     spec = PLANS[plan]
     game, players, teacher = spec["game"], spec["players"], spec["teacher"]
-    deal = TRAIN_DEAL_BASE + game_index
+    deal = TRAIN_DEAL_BASE + spec.get("deal_offset", 0) + game_index
     state = engine.get(game).new(players, deal)
-    bots = [CappedBot(teacher, game, as_built=True) for _ in range(players)]  # its own search, whatever it plays as
-    for bot in bots:
-        bot.bot.record_root = True
-        if iterations is not None:
-            bot.budget = Budget(iterations=iterations)
+    bots = [teacher_bot(plan, iterations) for _ in range(players)]
     master = random.Random(deal * 7919 + 17)
     rngs = [random.Random(master.getrandbits(64)) for _ in range(players)]
     positions: list[dict] = []
@@ -128,9 +160,34 @@ def yield_cpu_to_others() -> None:
         Path("/proc/self/autogroup").write_text(f"{niceness}\n")
 
 
-def run_job(plan: str, out: Path, positions: int, games: int | None = None, iterations: int | None = None) -> int:
+def teacher_search(plan: str, iterations: int | None = None) -> dict:
+    """What the manifest says of the teacher's search: its settings in the plan's game and its iteration cap."""
+    spec = PLANS[plan]
+    bot = teacher_bot(plan, iterations)
+    config = bot.bot.by_game.get(spec["game"], bot.bot.base_config)
+    settings = {k: v for k, v in dataclasses.asdict(config).items() if k != "budget"}
+    return {"search": spec.get("search", "as-played"), "iterations": bot.budget.iterations,
+            **{k: sorted(v) if isinstance(v, frozenset) else v for k, v in settings.items()}}
+
+
+def parse_shard(text: str | None) -> tuple[int, int]:
+    """`K/N` (0 <= K < N) as (K, N); None as (0, 1), every game."""
+    if not text:
+        return 0, 1
+    try:
+        k, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise SystemExit(f"--shard takes K/N, such as 0/2; got {text!r}") from None
+    if not 0 <= k < n:
+        raise SystemExit(f"--shard K/N needs 0 <= K < N; got {text!r}")
+    return k, n
+
+
+def run_job(plan: str, out: Path, positions: int, games: int | None = None, iterations: int | None = None,
+            shard: tuple[int, int] = (0, 1)) -> int:
     """Label games of `plan` into `out/ledger.jsonl` until it holds `positions` positions (or `games` games).
-    Writes `out/pid` while running, `out/manifest.json` after every game and a line a game to `out/progress.log`."""
+    Writes `out/pid` while running, `out/manifest.json` after every game and a line a game to `out/progress.log`.
+    `shard` (K, N): game indices K, K+N, K+2N, ... only."""
     if plan not in PLANS:
         raise SystemExit(f"unknown plan {plan!r}; known: {', '.join(PLANS)}")
     # SIGTERM ends the job like Ctrl-C: the game under way is dropped (it was never written), the log says so
@@ -143,8 +200,7 @@ def run_job(plan: str, out: Path, positions: int, games: int | None = None, iter
     code = code_fingerprint(spec["game"])
     ledger = Ledger(out / "ledger.jsonl")
     rollouts = spec["teacher"] == "paired greedy playouts"
-    cap = None if rollouts else \
-        (iterations or CappedBot(spec["teacher"], spec["game"], as_built=True).budget.iterations)
+    teacher = None if rollouts else teacher_search(plan, iterations)
     manifest_path = out / "manifest.json"
     run = out.name
     started = time.time()
@@ -155,10 +211,10 @@ def run_job(plan: str, out: Path, positions: int, games: int | None = None, iter
               f"positions {ledger.positions}\n")
     log.flush()
     try:
-        index = 0
+        index, step = shard
         while ledger.positions < positions and (games is None or len(ledger.done) < games):
             if index in ledger.done:
-                index += 1
+                index += step
                 continue
             if rollouts:
                 from ai.train.rollouts import OS_DEAL_OFFSET, play_rollout_labelled_game
@@ -172,8 +228,11 @@ def run_job(plan: str, out: Path, positions: int, games: int | None = None, iter
             cpu_here += game_record["cpu_seconds"]
             hours = (time.time() - started) / 3600
             write_json_atomic(manifest_path, {
-                "run": run, "plan": plan, **spec, "teacher_iterations": cap,
-                "deals": f"TRAIN_DEAL_BASE{' + OS_DEAL_OFFSET (1e9)' if rollouts else ''} + "
+                "run": run, "plan": plan, **spec, "teacher_iterations": teacher and teacher["iterations"],
+                **({"teacher_search": teacher} if teacher else {}),
+                **({"shard": f"{shard[0]}/{shard[1]}"} if shard != (0, 1) else {}),
+                "deals": f"TRAIN_DEAL_BASE{' + OS_DEAL_OFFSET (1e9)' if rollouts else ''}"
+                f"{' + ' + format(spec['deal_offset'], ',') if spec.get('deal_offset') else ''} + "
                 f"game_index, TRAIN_DEAL_BASE = {TRAIN_DEAL_BASE} "
                 "(evaluation deals, ai.lab.tournament.game_seed, are all below 2**31)",
                 "feature_version": feature_version(spec["game"]), "feature_names": feature_names(spec["game"]),
@@ -186,7 +245,7 @@ def run_job(plan: str, out: Path, positions: int, games: int | None = None, iter
                       f"{ledger.positions}  this run {labelled_here / max(hours, 1e-9):.0f} positions/h wall, "
                       f"{cpu_here / max(labelled_here, 1):.2f} CPU s/position\n")
             log.flush()
-            index += 1
+            index += step
     finally:
         log.write(f"{_now()} stop pid {os.getpid()} positions {ledger.positions}\n")
         log.close()

@@ -411,3 +411,30 @@ def test_a_niced_job_nices_its_own_scheduling_group_so_it_yields_the_cpu():
     out = subprocess.run(["setsid", "nice", "-n", "19", sys.executable, "-c", probe], capture_output=True,
                          text=True, check=True).stdout
     assert out.strip().endswith("nice 19"), out
+
+
+def test_teachers_search_as_their_plan_says():
+    """bs2-distill's teacher stays the greedy-prior search it labelled with (5,300 iterations, no policy prior);
+    bs2-exit's is the guided search Blue Skies' mcts-normal plays, at the plan's 2,000 iterations."""
+    from ai.train.label import teacher_bot, teacher_search
+
+    distill, exit_ = teacher_search("bs2-distill"), teacher_search("bs2-exit")
+    assert distill["policy_prior"] is None and distill["iterations"] == 5300
+    assert exit_["policy_prior"] == "bs2-r3.npz" and exit_["iterations"] == 2000
+    assert teacher_bot("bs2-exit", 40).budget.iterations == 40 and teacher_bot("bs2-exit").bot.record_root
+
+
+def test_shards_label_disjoint_games_on_the_plans_own_deals(tmp_path):
+    from ai.train.__main__ import main
+    from ai.train.label import PLANS
+
+    for k in (0, 1):
+        main(["label", "--plan", "bs2-exit", "--out", str(tmp_path / f"s{k}"), "--games", "2",
+              "--positions", "1000000", "--iterations", str(CAP), "--shard", f"{k}/2"])
+    assert Ledger(tmp_path / "s0" / "ledger.jsonl").done == {0, 2}
+    assert Ledger(tmp_path / "s1" / "ledger.jsonl").done == {1, 3}
+    deals = {p["deal"] for k in (0, 1) for p in read_positions(tmp_path / f"s{k}" / "ledger.jsonl")}
+    assert deals == {TRAIN_DEAL_BASE + PLANS["bs2-exit"]["deal_offset"] + i for i in range(4)}
+    assert json.loads((tmp_path / "s1" / "manifest.json").read_text())["shard"] == "1/2"
+    with pytest.raises(SystemExit):
+        main(["label", "--plan", "bs2-exit", "--out", str(tmp_path / "bad"), "--shard", "2/2"])
