@@ -197,12 +197,41 @@ def free_core_iterations(level: str, game: str, as_built: bool = False) -> int |
     return min(cap, budget.iterations) if budget.iterations is not None else cap
 
 
+#: What search a research tool's level name asks for (`split_level`): the level as its game plays it
+#: (`GAME_SEARCH` where the game has settings of its own), or `SEARCH[level]` alone, the greedy-prior search a level
+#: played before its game got its own (Blue Skies' `mcts-normal` until 3 December: the "today's mcts-normal" of
+#: issue #35's targets). Written `mcts-normal:greedy-prior`.
+SEARCH_KINDS = ("as-played", "greedy-prior")
+
+
+def split_level(name: str) -> tuple[str, str]:
+    """`level[:kind]` as (level, kind), kind one of `SEARCH_KINDS` (default `as-played`); ValueError otherwise."""
+    level, _, kind = name.partition(":")
+    kind = kind or "as-played"
+    if kind not in SEARCH_KINDS:
+        raise ValueError(f"unknown search kind {kind!r} in {name!r}; known: {', '.join(SEARCH_KINDS)}")
+    if kind == "greedy-prior" and level not in SEARCH:
+        raise ValueError(f"{level!r} does not search; the greedy-prior kind is for {', '.join(SEARCH)}")
+    return level, kind
+
+
 class CappedBot:
     """A level's bot held to its free-core iteration cap (no time limit), whatever budget the match passes: it plays
     the same on any machine, however busy (the ladder, `ai.lab.ladder`). `as_built`: the level's own bot even where
-    the game offers it as another level."""
+    the game offers it as another level. `level` may name a search kind (`split_level`): `mcts-normal:greedy-prior`
+    is `SEARCH["mcts-normal"]` without the game's own settings, capped at what its seconds buy on a free core."""
 
     def __init__(self, level: str, game: str, as_built: bool = False):
+        level, kind = split_level(level)
+        if kind == "greedy-prior":
+            config = SEARCH[level]
+            self.bot: Bot = ISMCTSBot(level, config)  # no GAME_SEARCH
+            limit = _within_game_cap(config.budget, game)
+            assert limit is not None
+            cap = round((limit.seconds or 1.0) * FREE_CORE_RATE.get(game, 5000))
+            self.budget: Budget | None = Budget(iterations=min(cap, limit.iterations)
+                                                if limit.iterations is not None else cap)
+            return
         self.bot = make_bot(level) if as_built else make_bot(level, game)
         cap = free_core_iterations(level, game, as_built)
         self.budget = Budget(iterations=cap) if cap is not None else None

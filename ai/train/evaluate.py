@@ -3,7 +3,8 @@
 Why paired: the ladder's method (`ai.lab.ladder`): every deal is played once with each seating (the model first,
 then the opponent first), so both meet the same cards from the same seats; the share of the win credit gets a 95%
 Wilson interval. The opponent is a ladder level's own search (as built, even where the game offers it as another
-level) held to its free-core iteration cap (`ai.levels.CappedBot`).
+level) held to its free-core iteration cap (`ai.levels.CappedBot`); `mcts-normal:greedy-prior` is that level's
+search without its game's own settings (`ai.levels.split_level`: Blue Skies' `mcts-normal` before 3 December).
 Deals are `ai.lab.tournament.game_seed(seed, i)`, all below 2**31; training deals start at 10**10
 (`ai.train.label.TRAIN_DEAL_BASE`).
 
@@ -26,7 +27,7 @@ import numpy as np
 from ai.lab.ladder import credit, lineups
 from ai.lab.match import MatchResult, play_match
 from ai.lab.tournament import code_fingerprint, game_seed, wilson
-from ai.levels import CappedBot, free_core_iterations
+from ai.levels import CappedBot
 from ai.policy.bot import PolicyBot
 from ai.policy.model import file_digest
 
@@ -72,10 +73,12 @@ def evaluate(model_path: str, opponent: str, game: str = "blueskies", players: i
     `report`: play nothing, summarise the ledger's games of these deals, those played by other code included (a
     game at the current code is preferred; `other_code` counts the rest)."""
     digest = file_digest(model_path)
+    opponent_budget = CappedBot(opponent, game, as_built=True).budget  # ValueError for an unknown level or kind
+    cap = opponent_budget.iterations if opponent_budget else None
     seatings = solo_lineups(MODEL, opponent, players) if solo else lineups(opponent, MODEL, players)
     jobs = [(game, lineup, game_seed(seed, s), model_path, rule) for s in range(deals) for lineup in seatings]
     keys = [{"eval": game, "lineup": lineup, "deal": deal, "model": digest, "opponent": opponent,
-             "cap": free_core_iterations(opponent, game, as_built=True), "code": code_fingerprint(game),
+             "cap": cap, "code": code_fingerprint(game),
              "train_code": train_code(), **({"rule": rule} if rule else {})}
             for game, lineup, deal, *_ in jobs]
     done: dict[int, tuple[MatchResult, list[float]]] = {}

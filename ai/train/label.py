@@ -24,9 +24,10 @@ plays (`ai.levels.GAME_SEARCH`: bs2-r3's policy as the root's prior) at 2,000 it
 results, a stronger teacher than the greedy-prior search the bs2 models learned from (it took 60.0% of 200 paired
 games against that search at 5,300 iterations).
 
-A plan names its teacher's search: `as-played` is the level as the game plays it (`GAME_SEARCH` where the game has
-one); `greedy-prior` is `SEARCH[teacher]`, the search `bs2-distill` labelled with before Blue Skies' `mcts-normal`
-became the guided one (its free-core cap, 5,300 iterations, stays its cap).
+A plan names its teacher's search (`ai.levels.SEARCH_KINDS`): `as-played` is the level as the game plays it
+(`GAME_SEARCH` where the game has settings of its own); `greedy-prior` is `SEARCH[teacher]` alone, the search
+`bs2-distill` labelled with before Blue Skies' `mcts-normal` became the guided one (5,300 iterations, its free-core
+cap).
 
 Shards: `--shard K/N` labels game indices K, K+N, K+2N, ... only, into a run directory of its own, so that N
 processes label one plan on N cores without sharing a ledger (`fit` takes every shard's ledger).
@@ -52,9 +53,8 @@ from pathlib import Path
 
 import engine
 from ai.bot import Budget
-from ai.ismcts import ISMCTSBot
 from ai.lab.tournament import code_fingerprint
-from ai.levels import FREE_CORE_RATE, SEARCH, CappedBot
+from ai.levels import CappedBot
 from ai.outcome import terminal_rewards
 from ai.policy.features import action_features, feature_names, feature_version
 from ai.train.ledger import Ledger, write_json_atomic
@@ -84,13 +84,8 @@ def teacher_bot(plan: str, iterations: int | None = None) -> CappedBot:
     """A fresh teacher of `plan` held to its iteration cap (`iterations`, else the plan's, else the teacher
     level's free-core cap), recording its root."""
     spec = PLANS[plan]
-    bot = CappedBot(spec["teacher"], spec["game"], as_built=True)  # its own search, whatever it plays as
-    if spec.get("search") == "greedy-prior":
-        config = SEARCH[spec["teacher"]]
-        bot.bot = ISMCTSBot(spec["teacher"], config)  # no GAME_SEARCH: the search of SEARCH alone
-        seconds, most = config.budget.seconds or 1.0, config.budget.iterations
-        cap = round(seconds * FREE_CORE_RATE[spec["game"]])
-        bot.budget = Budget(iterations=min(cap, most) if most is not None else cap)
+    # its own search, whatever it plays as; `greedy-prior`: without the game's own settings (ai.levels.split_level)
+    bot = CappedBot(f"{spec['teacher']}:{spec.get('search', 'as-played')}", spec["game"], as_built=True)
     cap = iterations or spec.get("iterations")
     if cap is not None:
         bot.budget = Budget(iterations=cap)

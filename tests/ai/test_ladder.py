@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 import ai
+import engine
 from ai.lab.ladder import (
     MIN_GAMES_A_PAIR,
     calibrate,
@@ -51,6 +53,22 @@ def test_as_built_a_level_plays_its_own_search_where_the_game_offers_it_as_anoth
     assert type(easy.bot).__name__ == "ISMCTSBot" and easy.budget == ai.Budget(iterations=200)
     assert type(CappedBot("mcts-easy", "blueskies").bot).__name__ == "GreedyBot"
 
+
+
+def test_a_greedy_prior_level_is_its_search_without_the_games_own_settings():
+    """Issue #35's "today's mcts-normal" in Blue Skies: SEARCH["mcts-normal"] (no learned prior) at what 1.0 s
+    buys on a free core, where `mcts-normal` itself plays the guided search at 1,000 iterations."""
+    old, today = CappedBot("mcts-normal:greedy-prior", "blueskies"), CappedBot("mcts-normal", "blueskies")
+    assert old.budget == ai.Budget(iterations=5300) and today.budget == ai.Budget(iterations=1000)
+    state = engine.get("blueskies").new(2, 5)
+    seat = state.to_act()[0]
+    assert old.bot.by_game.get("blueskies", old.bot.base_config).policy_prior is None
+    assert today.bot.by_game.get("blueskies", today.bot.base_config).policy_prior == "bs2-r3.npz"
+    assert CappedBot("mcts-normal:greedy-prior", "opensky").budget == ai.Budget(iterations=1000)  # game's cap
+    assert old.choose(state, seat, random.Random(1)) in state.legal_actions(seat)
+    for bad in ("mcts-normal:deep", "greedy:greedy-prior", "nobody"):
+        with pytest.raises(ValueError):
+            CappedBot(bad, "blueskies")
 
 RATES = {"opensky": 3000.0, "aeroplanes": 2000.0, "blueskies": 2500.0}  # iterations a CPU second (given, not timed)
 
