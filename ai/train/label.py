@@ -24,6 +24,9 @@ plays (`ai.levels.GAME_SEARCH`: bs2-r3's policy as the root's prior) at 2,000 it
 results, a stronger teacher than the greedy-prior search the bs2 models learned from (it took 60.0% of 200 paired
 games against that search at 5,300 iterations).
 
+Plan `bs2-exit2` (round 2): the same search with round 1's model (`bs2-r5`) as the root's prior (a plan's `prior`),
+on deals `TRAIN_DEAL_BASE + 2,100,000,000 + game_index`.
+
 A plan names its teacher's search (`ai.levels.SEARCH_KINDS`): `as-played` is the level as the game plays it
 (`GAME_SEARCH` where the game has settings of its own); `greedy-prior` is `SEARCH[teacher]` alone, the search
 `bs2-distill` labelled with before Blue Skies' `mcts-normal` became the guided one (5,300 iterations, its free-core
@@ -53,6 +56,7 @@ from pathlib import Path
 
 import engine
 from ai.bot import Budget
+from ai.ismcts import ISMCTSBot
 from ai.lab.tournament import code_fingerprint
 from ai.levels import CappedBot
 from ai.outcome import terminal_rewards
@@ -67,6 +71,9 @@ PLANS = {
     # expert iteration: the guided search (bs2-r3's prior) teaches the next model, on deals of its own
     "bs2-exit": {"game": "blueskies", "players": 2, "teacher": "mcts-normal", "search": "as-played",
                  "iterations": 2000, "deal_offset": 2_000_000_000},
+    # round 2: the same search with round 1's model (bs2-r5) as its prior, on deals of its own
+    "bs2-exit2": {"game": "blueskies", "players": 2, "teacher": "mcts-normal", "search": "as-played",
+                  "prior": "bs2-r5.npz", "iterations": 2000, "deal_offset": 2_100_000_000},
     # the same distillation for Aeroplanes at its smallest table: mcts-normal (5,200 iterations) teaches
     "ap3-distill": {"game": "aeroplanes", "players": 3, "teacher": "mcts-normal"},
     # plan A (ai.train.rollouts): paired greedy playouts, successive halving over the rule's top 6 + 2 random
@@ -86,6 +93,10 @@ def teacher_bot(plan: str, iterations: int | None = None) -> CappedBot:
     spec = PLANS[plan]
     # its own search, whatever it plays as; `greedy-prior`: without the game's own settings (ai.levels.split_level)
     bot = CappedBot(f"{spec['teacher']}:{spec.get('search', 'as-played')}", spec["game"], as_built=True)
+    if spec.get("prior"):  # another model as the root's prior than the game's search names
+        config = bot.bot.by_game.get(spec["game"], bot.bot.base_config)
+        bot.bot = ISMCTSBot(spec["teacher"], bot.bot.base_config,
+                            {spec["game"]: dataclasses.replace(config, policy_prior=spec["prior"])})
     cap = iterations or spec.get("iterations")
     if cap is not None:
         bot.budget = Budget(iterations=cap)

@@ -415,13 +415,15 @@ def test_a_niced_job_nices_its_own_scheduling_group_so_it_yields_the_cpu():
 
 def test_teachers_search_as_their_plan_says():
     """bs2-distill's teacher stays the greedy-prior search it labelled with (5,300 iterations, no policy prior);
-    bs2-exit's is the guided search Blue Skies' mcts-normal plays, at the plan's 2,000 iterations."""
+    bs2-exit's is the guided search Blue Skies' mcts-normal plays, at the plan's 2,000 iterations; bs2-exit2's the
+    same search with its own prior."""
     from ai.train.label import teacher_bot, teacher_search
 
     distill, exit_ = teacher_search("bs2-distill"), teacher_search("bs2-exit")
     assert distill["policy_prior"] is None and distill["iterations"] == 5300
     assert exit_["policy_prior"] == "bs2-r3.npz" and exit_["iterations"] == 2000
     assert teacher_bot("bs2-exit", 40).budget.iterations == 40 and teacher_bot("bs2-exit").bot.record_root
+    assert teacher_search("bs2-exit2")["policy_prior"] == "bs2-r5.npz"  # round 2: round 1's model as the prior
 
 
 def test_shards_label_disjoint_games_on_the_plans_own_deals(tmp_path):
