@@ -61,6 +61,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="RuleParams fields of the rule the model corrects (as ai.policy.RULE_PARAMS)")
     ev.add_argument("--solo", action="store_true",
                     help="one model seat against the opponent in every other seat (fair share 1/players)")
+    ev.add_argument("--baseline", default=None, metavar="LEDGER",
+                    help="another model's evaluation ledger: add the paired difference in the games both played")
     args = parser.parse_args(argv)
     one_blas_thread()
     if args.command == "label":
@@ -87,7 +89,7 @@ def main(argv: list[str] | None = None) -> None:
         from ai.train.evaluate import evaluate
 
         report = evaluate(args.model, args.opponent, args.game, args.players, args.deals, args.seed, args.ledger,
-                          args.workers, args.report, args.solo, args.rule)
+                          args.workers, args.report, args.solo, args.rule, args.baseline)
         print(json.dumps(report, indent=1))
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ai.ismcts import mean_and_error
 from ai.lab.ladder import credit, lineups
 from ai.lab.match import MatchResult, play_match
 from ai.lab.tournament import code_fingerprint, game_seed, wilson
@@ -56,6 +57,45 @@ def solo_lineups(player: str, rest: str, players: int) -> list[list[str]]:
     return [[player if seat == k else rest for seat in range(players)] for k in range(players)]
 
 
+def opponent_cap(opponent: str, game: str) -> int | None:
+    """The opponent's iteration cap in `game`, part of every ledger key (None: it does not search); ValueError for
+    an unknown level or search kind."""
+    budget = CappedBot(opponent, game, as_built=True).budget
+    return budget.iterations if budget else None
+
+
+def _pair_key(key: dict) -> str:
+    """A ledger key without the model and code: the same game for another model (opponent, cap, line-up, deal)."""
+    return json.dumps({k: v for k, v in key.items() if k not in ("model", "code", "train_code")}, sort_keys=True)
+
+
+def _margin(result: MatchResult) -> float:
+    """The model's first seat's score over the best other seat's."""
+    mine = result.scores[result.levels.index(MODEL)]
+    return mine - max(s for k, s in enumerate(result.scores) if result.levels[k] != MODEL)
+
+
+def paired_difference(keys: list[dict], results: list[MatchResult], baseline: str) -> dict:
+    """This model's win credit and margin minus another model's in the same games (same opponent, cap, line-up and
+    deal, from that model's evaluation ledger `baseline`), with standard errors: a paired comparison of two models
+    needs far fewer games than two separate intervals do."""
+    theirs: dict[str, MatchResult] = {}
+    with open(baseline, encoding="utf-8") as handle:
+        for line in handle:
+            try:
+                entry = json.loads(line)
+                theirs.setdefault(_pair_key(entry["key"]), MatchResult(**entry["result"]))
+            except (ValueError, KeyError, TypeError):
+                continue  # a line cut short by a killed run
+    pairs = [(mine, theirs[_pair_key(k)]) for k, mine in zip(keys, results, strict=True) if _pair_key(k) in theirs]
+    if not pairs:
+        raise SystemExit(f"no game of {baseline} is one of these")
+    win, win_se = mean_and_error([credit(a, MODEL) - credit(b, MODEL) for a, b in pairs])
+    margin, margin_se = mean_and_error([_margin(a) - _margin(b) for a, b in pairs])
+    return {"baseline": baseline, "games": len(pairs), "credit_difference": win, "credit_difference_se": win_se,
+            "margin_difference": margin, "margin_difference_se": margin_se}
+
+
 def _play(job: tuple) -> tuple[MatchResult, list[float]]:
     game, lineup, deal, model_path = job[:4]
     rule = job[4] if len(job) > 4 else None
@@ -66,15 +106,15 @@ def _play(job: tuple) -> tuple[MatchResult, list[float]]:
 
 def evaluate(model_path: str, opponent: str, game: str = "blueskies", players: int = 2, deals: int = 100,
              seed: int = 35, ledger: str | None = None, workers: int = 1, report: bool = False,
-             solo: bool = False, rule: dict | None = None) -> dict:
+             solo: bool = False, rule: dict | None = None, baseline: str | None = None) -> dict:
     """Play (or read from `ledger`) every deal once per line-up; return the model's share and latency figures.
     `solo`: the model in one seat against `opponent` in all the others (`solo_lineups`), not alternating seats.
     `rule`: the `RuleParams` fields of the rule the model corrects (`ai.policy.RULE_PARAMS`; part of the key).
     `report`: play nothing, summarise the ledger's games of these deals, those played by other code included (a
-    game at the current code is preferred; `other_code` counts the rest)."""
+    game at the current code is preferred; `other_code` counts the rest). `baseline`: another model's evaluation
+    ledger; the report adds this model's paired difference to it in the games both played (`paired_difference`)."""
     digest = file_digest(model_path)
-    opponent_budget = CappedBot(opponent, game, as_built=True).budget  # ValueError for an unknown level or kind
-    cap = opponent_budget.iterations if opponent_budget else None
+    cap = opponent_cap(opponent, game)
     seatings = solo_lineups(MODEL, opponent, players) if solo else lineups(opponent, MODEL, players)
     jobs = [(game, lineup, game_seed(seed, s), model_path, rule) for s in range(deals) for lineup in seatings]
     keys = [{"eval": game, "lineup": lineup, "deal": deal, "model": digest, "opponent": opponent,
@@ -119,12 +159,12 @@ def evaluate(model_path: str, opponent: str, game: str = "blueskies", players: i
     won = sum(credit(r, MODEL) for r in results)
     low, high = wilson(won, len(results))
     fair = sum(r.levels.count(MODEL) for r in results) / sum(len(r.levels) for r in results)
-    margins = [r.scores[r.levels.index(MODEL)] - max(s for k, s in enumerate(r.scores) if r.levels[k] != MODEL)
-               for r in results]
+    margins = [_margin(r) for r in results]
     return {"game": game, "players": players, "opponent": opponent, "model": model_path, "model_sha256": digest,
             "games": len(results), "credit": won, "share": won / len(results), "wilson95": [low, high],
             "fair": fair, "separated": low > fair or high < fair, "mean_margin": float(np.mean(margins)),
             "decisions": int(spent.size), "cpu_p50_ms": float(np.percentile(spent, 50) * 1000) if spent.size else None,
             "cpu_p99_ms": float(np.percentile(spent, 99) * 1000) if spent.size else None,
             "cpu_max_ms": float(spent.max() * 1000) if spent.size else None, "deal_seed": seed, "deals": deals,
-            "solo": solo, "rule": rule, "ledger": ledger, "other_code": stale}
+            "solo": solo, "rule": rule, "ledger": ledger, "other_code": stale,
+            **({"versus_baseline": paired_difference(keys, results, baseline)} if baseline else {})}

@@ -233,6 +233,40 @@ def test_paired_evaluation_reads_its_ledger_and_reports_latency(tmp_path, monkey
     assert reported["games"] == 4 and reported["other_code"] == 4 and reported["share"] == first["share"]
 
 
+
+def test_a_paired_difference_pairs_the_same_games_of_two_models(tmp_path):
+    """`--baseline`: model A minus model B in the games both played (same deal, line-up, opponent, cap); a model
+    against itself differs by nothing, and a game only one of them played is left out."""
+    import ai.train.evaluate as evaluation
+
+    a, b = tmp_path / "a.npz", tmp_path / "b.npz"
+    random_model(seed=3).save(a)
+    random_model(seed=4).save(b)
+    ledger_a, ledger_b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    evaluation.evaluate(str(b), "greedy", deals=2, seed=7, ledger=str(ledger_b))
+    mine = evaluation.evaluate(str(a), "greedy", deals=3, seed=7, ledger=str(ledger_a), baseline=str(ledger_b))
+    theirs = evaluation.evaluate(str(b), "greedy", deals=2, seed=7, ledger=str(ledger_b))
+    paired = mine["versus_baseline"]
+    assert paired["games"] == 4  # the third deal's two games are A's alone
+    rows_a = [json.loads(line) for line in ledger_a.read_text().splitlines()][:4]
+    credit_a = sum(1 / len(r["result"]["winners"]) for r in rows_a
+                   for seat in r["result"]["winners"] if r["result"]["levels"][seat] == "learned-policy")
+    assert paired["credit_difference"] == pytest.approx((credit_a - theirs["credit"]) / 4)
+    itself = evaluation.evaluate(str(b), "greedy", deals=2, seed=7, ledger=str(ledger_b), baseline=str(ledger_b))
+    assert itself["versus_baseline"]["credit_difference"] == itself["versus_baseline"]["margin_difference"] == 0
+
+
+def test_an_evaluation_against_the_greedy_prior_search_keys_its_own_cap():
+    """`mcts-normal:greedy-prior` (Blue Skies' mcts-normal before 3 December) is its own opponent in the ledger's
+    keys, at its own cap, never confused with today's guided mcts-normal."""
+    from ai.train.evaluate import opponent_cap
+
+    assert opponent_cap("mcts-normal:greedy-prior", "blueskies") == 5300
+    assert opponent_cap("mcts-normal", "blueskies") == 1000 and opponent_cap("greedy", "blueskies") is None
+    with pytest.raises(ValueError):
+        opponent_cap("mcts-normal:deeper", "blueskies")
+
+
 # -- OpenSky plan A: gain labels, the fit on them, the rule corrected by the model (issue #35) -------------------
 
 def _gain_ledger(tmp_path, games: int = 3):
