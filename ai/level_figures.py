@@ -20,7 +20,7 @@ DESCRIPTIONS: dict[str, str] = {
                    "unguided search (60 games in 100) in a fifth of its time.",
     "mcts-hard": "Searches up to 3 s a decision.",
     "fast": "Answers at once. In Blue Skies it plays a policy learned from search, which beats the hand-written "
-            "rule about 7 games in 10 at every table size; in OpenSky and 3-player Aeroplanes, the hand-written "
+            "rule about 3 games in 4 with 2 or 3 players and more at bigger tables; in OpenSky and 3-player Aeroplanes, the hand-written "
             "rule with its weights measured in thousands of paired games (OpenSky: about 67 games in 100 against "
             "the rule with two players; Aeroplanes: about 40 in 100 against two copies of it, where a third is "
             "fair); elsewhere the rule.",
@@ -46,8 +46,9 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
     # --positions 120` (4 December, load 2.0-3.0: 0.600-0.606 s, p99 1.04-1.08 s); 0.46 s had come from 8-20 positions
     "mcts-normal": {"opensky": 0.099, "aeroplanes": 0.60, "blueskies": 0.077},
     "mcts-hard": {"opensky": 0.10, "aeroplanes": 1.61, "blueskies": 1.28},
-    # Blue Skies: the model's mean over 11,901 decisions of 400 evaluation games (`python -m ai.train evaluate
-    # --model ai/policy/models/bs2-r3.npz --opponent greedy --deals 200 --report`; p99 2.0 ms). OpenSky 2p: the rule
+    # Blue Skies: the model's mean over 29,568 decisions of 1,000 evaluation games, 0.87 ms (bs2-r3 0.86 ms in the
+    # same run; `python -m ai.train evaluate --model ai/policy/models/bs2-r5.npz --opponent greedy --deals 500
+    # --seed 224 --ledger ai/policy/models/bs2-r5.eval-greedy-seed224.jsonl --report`; p99 1.6 ms). OpenSky 2p: the rule
     # with its measured weights (`ai.policy.RULE_PARAMS`), 1.13x greedy's CPU on the same 40 positions in the same
     # run (`python -m bench.bot_cost --games opensky:2 --levels greedy,fast --variants iters --positions 40`, 4
     # December, load 2.6; 2-4 players 1.01-1.05x greedy's, 300 positions, 3 runs). Aeroplanes 3p: the rule with its
@@ -63,6 +64,9 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
 #: logit, which a two-level Bradley-Terry fit is), Blue Skies 2p (`--as-built --seeds 40`: 40-80 games a pair),
 #: Aeroplanes 3p over 82 (fast: the rule with its measured weights, 1,800 games against greedy, `python -m ai.lab.ladder
 #: --game aeroplanes --players 3 --levels greedy,fast --seeds 300`: +22 [+10, +33]).
+#: Blue Skies fast (bs2-r5): the logit of its 77.5% [74.8, 79.9] of 1,000 fresh paired games against greedy, +214
+#: [189, 240] (`python -m ai.train evaluate --model ai/policy/models/bs2-r5.npz --opponent greedy --deals 500 --seed
+#: 224`); the guided mcts-normal took 62.0% of 100 against it (+85 [15, 155]: 299 by that chain).
 #: Blue Skies mcts-normal is the guided search: the greedy-prior search's 202 plus the guided search's +70 [+22,
 #: +120] over it (60.0% of 200 paired games, bench/RESULTS.md "Blue Skies guided search").
 #: A clean sweep (random) is bounded by one virtual draw, so random's figure only says "far below". Ratings compare
@@ -71,7 +75,7 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
 RATINGS: dict[str, dict[str, float]] = {
     "random": {"opensky": -1161, "blueskies": -763, "aeroplanes": -770},
     "greedy": {"opensky": 0, "blueskies": 0, "aeroplanes": 0},
-    "fast": {"blueskies": 109, "opensky": 125, "aeroplanes": 22},
+    "fast": {"blueskies": 214, "opensky": 125, "aeroplanes": 22},
     "mcts-normal": {"blueskies": 272, "aeroplanes": 433},
     "mcts-hard": {"blueskies": 368},
 }
