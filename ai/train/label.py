@@ -19,13 +19,14 @@ iterations) in every seat.
 Plan `os4-rule-plus`: plan A at the 4-player table (the same deals, four players).
 
 Plan `bs2-exit` (expert iteration, round 1): Blue Skies, 2 players, both seats the search Blue Skies' `mcts-normal`
-plays (`ai.levels.GAME_SEARCH`: bs2-r3's policy as the root's prior) at 2,000 iterations by default, on deals
+plays (`ai.levels.GAME_SEARCH`) with bs2-r3's policy as the root's prior (a plan's `prior`, the level's prior when
+round 1 ran) at 2,000 iterations by default, on deals
 `TRAIN_DEAL_BASE + 2,000,000,000 + game_index` (none of `bs2-distill`'s): labels from the guided search's own
 results, a stronger teacher than the greedy-prior search the bs2 models learned from (it took 60.0% of 200 paired
 games against that search at 5,300 iterations).
 
-Plan `bs2-exit2` (round 2): the same search with round 1's model (`bs2-r5`) as the root's prior (a plan's `prior`),
-on deals `TRAIN_DEAL_BASE + 2,100,000,000 + game_index`.
+Plan `bs2-exit2` (round 2): the same search with round 1's model (`bs2-r5`) as the root's prior, on deals
+`TRAIN_DEAL_BASE + 2,100,000,000 + game_index`.
 
 A plan names its teacher's search (`ai.levels.SEARCH_KINDS`): `as-played` is the level as the game plays it
 (`GAME_SEARCH` where the game has settings of its own); `greedy-prior` is `SEARCH[teacher]` alone, the search
@@ -70,7 +71,7 @@ PLANS = {
     "bs2-distill": {"game": "blueskies", "players": 2, "teacher": "mcts-normal", "search": "greedy-prior"},
     # expert iteration: the guided search (bs2-r3's prior) teaches the next model, on deals of its own
     "bs2-exit": {"game": "blueskies", "players": 2, "teacher": "mcts-normal", "search": "as-played",
-                 "iterations": 2000, "deal_offset": 2_000_000_000},
+                 "prior": "bs2-r3.npz", "iterations": 2000, "deal_offset": 2_000_000_000},
     # round 2: the same search with round 1's model (bs2-r5) as its prior, on deals of its own
     "bs2-exit2": {"game": "blueskies", "players": 2, "teacher": "mcts-normal", "search": "as-played",
                   "prior": "bs2-r5.npz", "iterations": 2000, "deal_offset": 2_100_000_000},
