@@ -20,10 +20,10 @@ DESCRIPTIONS: dict[str, str] = {
                    "unguided search (60 games in 100) in a fifth of its time.",
     "mcts-hard": "Searches up to 3 s a decision.",
     "fast": "Answers at once. In Blue Skies it plays a policy learned from search, which beats the hand-written "
-            "rule about 3 games in 4 with 2 or 3 players and more at bigger tables; in OpenSky and 3-player Aeroplanes, the hand-written "
-            "rule with its weights measured in thousands of paired games (OpenSky: about 67 games in 100 against "
-            "the rule with two players; Aeroplanes: about 40 in 100 against two copies of it, where a third is "
-            "fair); elsewhere the rule.",
+            "rule about 3 games in 4 with 2 or 3 players and more at bigger tables; in OpenSky and 3-player "
+            "Aeroplanes, the hand-written rule with its weights measured in thousands of paired games (OpenSky: "
+            "about 67 games in 100 against the rule with two players; Aeroplanes: about 40 in 100 against two "
+            "copies of it, where a third is fair); elsewhere the rule.",
 }
 
 #: Mean CPU seconds of one decision with a choice on a free core, which is also its expected think time there,

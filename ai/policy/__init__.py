@@ -26,13 +26,13 @@ def one_blas_thread() -> None:
     for name in BLAS_THREAD_VARIABLES:
         os.environ.setdefault(name, "1")
 
-#: game -> (model file in MODELS_DIR, the player counts it was measured at). A game or player count not listed
-#: plays its `fast` rule (`RULE_PARAMS`) at the `fast` level. Blue Skies' model (bs2-r5, the first expert-iteration
-#: round: learned from the guided search's own 2-player games) beats greedy at every table size, and beats it more
-#: than bs2-r3 did in the same games (2 players: 77.5% of 1,000 fresh games against 69.9%, +7.6 +- 1.9 points
-#: paired; 3-5 players +4 to +8; bench/RESULTS.md "Expert iteration"). OpenSky's models (plan A: the rule corrected by measured gains) are not
-#: shipped: the rule with its measured parameters alone beats them (bench/RESULTS.md, "OpenSky: the fast level's
-#: own rule": os2-r2 correcting that rule -1.0 +- 1.4 points of win rate against the rule alone, same 2,000 games).
+#: game -> (model file in MODELS_DIR, the player counts it was measured at). A game or player count not listed plays its
+#: `fast` rule (`RULE_PARAMS`) at the `fast` level. Blue Skies' model (bs2-r5, the first expert-iteration round: learned
+#: from the guided search's own 2-player games) beats greedy at every table size, and beats it more than bs2-r3 did in
+#: the same games (2 players: 77.5% of 1,000 fresh games against 69.9%, +7.6 +- 1.9 points paired; 3-5 players +4 to +8;
+#: bench/RESULTS.md "Expert iteration"). OpenSky's models (plan A: the rule corrected by measured gains) are not
+#: shipped: the rule with its measured parameters alone beats them (bench/RESULTS.md, "OpenSky: the fast level's own
+#: rule": os2-r2 correcting that rule -1.0 +- 1.4 points of win rate against the rule alone, same 2,000 games).
 SHIPPED: dict[str, tuple[str, tuple[int, ...]]] = {
     "blueskies": ("bs2-r5.npz", (2, 3, 4, 5)),
 }
