@@ -191,8 +191,11 @@ def free_core_iterations(level: str, game: str, as_built: bool = False) -> int |
     level plays the same on any machine, however busy (bench/bot_cost.py, ai/lab/ladder.py). `as_built`: the
     level's own search, even where `game` offers it as another level (`SAME_AS`), to measure it before offering it."""
     budget = _within_game_cap(default_budget(level, game), game) if as_built else game_budget(level, game)
-    if budget is None:
-        return None
+    return _free_core_cap(budget, game) if budget is not None else None
+
+
+def _free_core_cap(budget: Budget, game: str) -> int:
+    """What `budget`'s seconds buy on a free core in `game`, within its iteration cap."""
     cap = round((budget.seconds or 1.0) * FREE_CORE_RATE.get(game, 5000))
     return min(cap, budget.iterations) if budget.iterations is not None else cap
 
@@ -228,9 +231,7 @@ class CappedBot:
             self.bot: Bot = ISMCTSBot(level, config)  # no GAME_SEARCH
             limit = _within_game_cap(config.budget, game)
             assert limit is not None
-            cap = round((limit.seconds or 1.0) * FREE_CORE_RATE.get(game, 5000))
-            self.budget: Budget | None = Budget(iterations=min(cap, limit.iterations)
-                                                if limit.iterations is not None else cap)
+            self.budget: Budget | None = Budget(iterations=_free_core_cap(limit, game))
             return
         self.bot = make_bot(level) if as_built else make_bot(level, game)
         cap = free_core_iterations(level, game, as_built)
