@@ -76,6 +76,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ai.bot import Bot, Budget
 from ai.heuristics import Heuristic, for_game
@@ -144,6 +145,10 @@ class SearchConfig:
     #: most probable first; it replaces the greedy prior there. None: the greedy prior (`prior_weight`).
     policy_prior: str | None = None
     policy_weight: float = 1.0
+    #: A learned value model (a model file in `ai/policy/models` whose card's labels are "value",
+    #: `ai.policy.value`) valuing the cut-off leaves, in its game at the player counts it was fitted at; it
+    #: replaces `evaluation` there. None: `evaluation`.
+    value_model: str | None = None
 
 
 class Node:
@@ -282,6 +287,9 @@ class ISMCTSBot(Bot):
         self.last_root: Node | None = None
         #: The learned root prior of the search under way (`SearchConfig.policy_prior`), or None.
         self._root_policy: dict[Action, float] | None = None
+        #: The learned leaf value of the search under way (`SearchConfig.value_model`, an
+        #: `ai.policy.value.ValueModel`), or None.
+        self._value: Any = None
 
     def _choose(
         self, state: State, seat: int, actions: list[Action], rng: random.Random, budget: Budget | None
@@ -304,6 +312,7 @@ class ISMCTSBot(Bot):
         self._model = None
         if self.config.evaluation == "learned":
             self._model = load_model(heuristic.game, heuristic.FEATURES)
+        self._value = self._learned_value(state)
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         cap = budget.iterations
         if deadline is None and cap is None:
@@ -457,6 +466,19 @@ class ISMCTSBot(Bot):
         probs = model.policy(action_features(state, seat, actions))
         return {a: float(p) for a, p in zip(actions, probs)}
 
+    def _learned_value(self, state: State) -> Any:
+        """The leaves' learned value model (`SearchConfig.value_model`) where it was fitted for this game and
+        player count, else None (the leaves keep `evaluation`)."""
+        name = self.config.value_model
+        if name is None:
+            return None
+        from ai.policy.value import load_value
+
+        model = load_value(name)
+        if model.game != state.game.name or state.num_players not in model.players:
+            return None
+        return model
+
     @staticmethod
     def _node_prior(
         node: Node, state: State, seat: int, legal: list[Action], rng: random.Random, heuristic: Heuristic
@@ -562,6 +584,8 @@ class ISMCTSBot(Bot):
             steps += 1
         if state.is_over():
             rewards = terminal_rewards(state, self._win_weight)
+        elif self._value is not None:
+            rewards = self._value.rewards(state, heuristic, self._win_weight)
         elif self._model is not None:
             rewards = self._model.rewards(heuristic.features(state), self._win_weight)
         else:

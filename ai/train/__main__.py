@@ -1,4 +1,4 @@
-"""`python -m ai.train label|fit|evaluate ...`: the learned-bots pipeline (ai/train/README.md).
+"""`python -m ai.train label|fit|fit-value|evaluate ...`: the learned-bots pipeline (ai/train/README.md).
 
     python -m ai.train label --plan bs2-distill --out ai/train/data/bs2-distill-r1 --positions 20000
     python -m ai.train fit --ledger ai/train/data/bs2-distill-r1/ledger.jsonl --out ai/policy/models/bs2-r1.npz
@@ -47,6 +47,21 @@ def main(argv: list[str] | None = None) -> None:
     fit.add_argument("--se-floor", type=float, default=0.05,
                      help="gain labels, regress: a candidate's weight is 1 / (se^2 + floor^2)")
     fit.add_argument("--top", type=int, default=6, help="gain labels: the model corrects among the rule's top n")
+    fv = sub.add_parser("fit-value", help="train a position value model on ledgers (ai.train.fit_value; torch)")
+    fv.add_argument("--ledger", action="append", required=True, help="a ledger (.jsonl or .jsonl.gz); repeatable")
+    fv.add_argument("--out", required=True, help="model file (.npz); its card goes beside it (.card.json)")
+    fv.add_argument("--hidden", type=int, default=32, help="hidden units (0: linear)")
+    fv.add_argument("--epochs", type=int, default=600)
+    fv.add_argument("--lr", type=float, default=3e-3)
+    fv.add_argument("--weight-decay", type=float, default=1e-4)
+    fv.add_argument("--holdout", type=int, default=5, help="every n-th game (by game index) is held out")
+    fv.add_argument("--seed", type=int, default=0)
+    fv.add_argument("--q-weight", type=float, default=1.0,
+                    help="weight of a position's root mean results (all together) beside its outcome's 1")
+    fv.add_argument("--rank-weight", type=float, default=0.0,
+                    help="weight of the siblings' ranking: centred logits regress the centred logit of their mean "
+                         "results (what a search compares at its leaves)")
+    fv.add_argument("--min-visits", type=int, default=20, help="a root edge's mean result is a label from this many")
     ev = sub.add_parser("evaluate", help="paired games of the policy against a ladder level (ai.train.evaluate)")
     ev.add_argument("--model", required=True)
     ev.add_argument("--opponent", default="greedy")
@@ -84,6 +99,14 @@ def main(argv: list[str] | None = None) -> None:
                        temperature=args.temperature, se_floor=args.se_floor, top=args.top)
         print(json.dumps({"metrics": card["metrics"], "play": card.get("play"),
                           "data": {k: card["data"][k] for k in ("positions", "games")},
+                          "model": card["model"], "model_sha256": card["model_sha256"]}, indent=1))
+    elif args.command == "fit-value":
+        from ai.train.fit_value import fit_value
+
+        card = fit_value([Path(p) for p in args.ledger], Path(args.out), args.hidden, args.epochs, args.lr,
+                         args.weight_decay, args.holdout, args.seed, args.q_weight, args.min_visits,
+                         rank_weight=args.rank_weight)
+        print(json.dumps({"metrics": card["metrics"], "data": {k: card["data"][k] for k in ("positions", "games")},
                           "model": card["model"], "model_sha256": card["model_sha256"]}, indent=1))
     else:
         from ai.train.evaluate import evaluate
