@@ -26,7 +26,9 @@ One tree per decision, grown from the observer's point of view:
   decisions, then the position is valued by the game's fitted win model
   (`ai.learned`, with `evaluation="learned"`, the levels' setting) or by the
   heuristic's projected scores turned into normalized results
-  (`ai.heuristics`), or by the real result if the game ended.
+  (`ai.heuristics`), or by a learned value model (`value_model`,
+  `ai.policy.value`; no level's setting: not measured better), or by the
+  real result if the game ended.
 
 At the root, the observer's edges get a progressive bias toward the `greedy`
 level's choice (computed once, on a determinization): it is expanded first
