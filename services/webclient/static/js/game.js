@@ -297,8 +297,10 @@ function renderTableControls(g) {
 async function tableAction(kind) {
   const question = kind === "resign" ? ui("confirm_resign", { name: nameOf(st.seat) }) : ui("confirm_abort");
   if (!window.confirm(question)) return;
+  let created = 0; // the version the call created: the page must show it, not a load begun before the call
   try {
-    await api(`/v1/games/${encodeURIComponent(gameId)}/${kind}`, { method: "POST", token: token() });
+    const answer = await api(`/v1/games/${encodeURIComponent(gameId)}/${kind}`, { method: "POST", token: token() });
+    created = answer?.version ?? 0;
     $("notice").textContent = kind === "resign" ? ui("resigned_note", { name: nameOf(st.seat) }) : ui("aborted_note");
     if (kind === "resign") {  // the seat's token is revoked: forget it here and watch as a spectator
       if (st.seat !== null) saveGame({ game_id: gameId, seats: [{ seat: st.seat, token: null, bot: null }] });
@@ -310,7 +312,10 @@ async function tableAction(kind) {
     if (err instanceof ApiError && err.code === "abort_not_allowed") $("notice").textContent = ui("abort_not_allowed");
     else showError(err);
   }
-  await refresh();
+  // refresh() joins a load already under way, which may have read the game before the call; asking for the
+  // version the call created makes that load read again until it sees it (a resign that ends the game comes as
+  // no later stream event: the page stayed "active" for 90 s once in CI)
+  await refresh(created);
 }
 
 async function main() {
