@@ -43,7 +43,7 @@ def value_columns(game: str) -> list[int]:
 
 
 def value_features(state: State, seat: int, heuristic=None) -> list[float]:
-    """`seat`'s side of `state` (a determinization, or a finished search leaf): its features, its best rival's by
+    """`seat`'s side of `state` (a determinization, such as a search's cut-off leaf): its features, its best rival's by
     projected score, the projected margin (in the game's margin unit), 1 if the seat is not to act, time left."""
     game = state.game.name
     _version, _types, unit, _time = _spec(game)

@@ -16,6 +16,18 @@ from pathlib import Path
 from ai.policy import one_blas_thread
 
 
+def add_fit_arguments(parser: argparse.ArgumentParser, epochs: int) -> None:
+    """The arguments every fit takes: its ledgers, model file, network size and optimiser, held-out games, seed."""
+    parser.add_argument("--ledger", action="append", required=True, help="a ledger (.jsonl or .jsonl.gz); repeatable")
+    parser.add_argument("--out", required=True, help="model file (.npz); its card goes beside it (.card.json)")
+    parser.add_argument("--hidden", type=int, default=32, help="hidden units (0: linear)")
+    parser.add_argument("--epochs", type=int, default=epochs)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--weight-decay", type=float, default=1e-4)
+    parser.add_argument("--holdout", type=int, default=5, help="every n-th game (by game index) is held out")
+    parser.add_argument("--seed", type=int, default=0)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m ai.train", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -32,14 +44,7 @@ def main(argv: list[str] | None = None) -> None:
     label.add_argument("--shard", default=None, metavar="K/N",
                        help="label game indices K, K+N, ... only (one run directory a shard; N processes, N cores)")
     fit = sub.add_parser("fit", help="train the action scorer on ledgers (ai.train.fit; needs torch)")
-    fit.add_argument("--ledger", action="append", required=True, help="a ledger (.jsonl or .jsonl.gz); repeatable")
-    fit.add_argument("--out", required=True, help="model file (.npz); its card goes beside it (.card.json)")
-    fit.add_argument("--hidden", type=int, default=32, help="hidden units (0: linear)")
-    fit.add_argument("--epochs", type=int, default=400)
-    fit.add_argument("--lr", type=float, default=3e-3)
-    fit.add_argument("--weight-decay", type=float, default=1e-4)
-    fit.add_argument("--holdout", type=int, default=5, help="every n-th game (by game index) is held out")
-    fit.add_argument("--seed", type=int, default=0)
+    add_fit_arguments(fit, epochs=400)
     fit.add_argument("--target-power", type=float, default=1.0, help="targets: visits**p, normalized (1: shares)")
     fit.add_argument("--loss", choices=("regress", "listwise"), default="regress",
                      help="gain labels (plan A): regress the gain over the rule, or softmax(gain / T) listwise")
@@ -48,14 +53,7 @@ def main(argv: list[str] | None = None) -> None:
                      help="gain labels, regress: a candidate's weight is 1 / (se^2 + floor^2)")
     fit.add_argument("--top", type=int, default=6, help="gain labels: the model corrects among the rule's top n")
     fv = sub.add_parser("fit-value", help="train a position value model on ledgers (ai.train.fit_value; torch)")
-    fv.add_argument("--ledger", action="append", required=True, help="a ledger (.jsonl or .jsonl.gz); repeatable")
-    fv.add_argument("--out", required=True, help="model file (.npz); its card goes beside it (.card.json)")
-    fv.add_argument("--hidden", type=int, default=32, help="hidden units (0: linear)")
-    fv.add_argument("--epochs", type=int, default=600)
-    fv.add_argument("--lr", type=float, default=3e-3)
-    fv.add_argument("--weight-decay", type=float, default=1e-4)
-    fv.add_argument("--holdout", type=int, default=5, help="every n-th game (by game index) is held out")
-    fv.add_argument("--seed", type=int, default=0)
+    add_fit_arguments(fv, epochs=600)
     fv.add_argument("--q-weight", type=float, default=1.0,
                     help="weight of a position's root mean results (all together) beside its outcome's 1")
     fv.add_argument("--rank-weight", type=float, default=0.0,
