@@ -7,6 +7,7 @@ it inside the container, `services.dev.stack` calls the functions directly.
 
 from __future__ import annotations
 
+import http.client
 import sys
 import urllib.error
 import urllib.request
@@ -28,11 +29,12 @@ def grpc_serving(target: str, timeout: float = 2.0) -> bool:
 
 
 def http_ok(url: str, timeout: float = 2.0) -> bool:
-    """GET `url` answers 200."""
+    """GET `url` answers 200. Whatever else answers there (nothing, an error, a server of another protocol such as
+    a gRPC listener on the same port) is not healthy: the probe reports it, never raises it."""
     try:
         with urllib.request.urlopen(url, timeout=timeout) as response:
             return response.status == 200
-    except (urllib.error.URLError, OSError):
+    except (urllib.error.URLError, http.client.HTTPException, OSError):
         return False
 
 

@@ -28,11 +28,21 @@ from services.common.healthcheck import redis_answers
 ROOT = Path(__file__).resolve().parents[2]
 
 
+#: Ports free_port has handed out in this process: the kernel may pick a released port again at once, and two
+#: children given the same port (a gateway on the service's gRPC port, say) make a stack that cannot start.
+_HANDED_OUT: set[int] = set()
+
+
 def free_port() -> int:
-    """A TCP port nothing listens on right now (the kernel's pick), for a child to bind."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A TCP port nothing listens on right now (the kernel's pick) and not handed out before by this process,
+    for a child to bind."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port not in _HANDED_OUT:
+            _HANDED_OUT.add(port)
+            return port
 
 
 def wait_until(what: str, check: Callable[[], bool], timeout: float, every: float = 0.05,

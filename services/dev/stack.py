@@ -38,7 +38,7 @@ from services.dev.launch import die_with_parent, port_owner
 from services.gateway.settings import GatewaySettings
 from services.ops_exporter import ExporterSettings
 
-#: The workers' own default metrics port (services/workers/config.py); worker i gets this + i - 1.
+#: The workers' own default metrics port (services/workers/config.py); the next workers take the following free ones.
 WORKER_METRICS_PORT = 9102
 #: A child without a health endpoint counts as healthy once it has stayed alive this long.
 STARTUP_S = 1.5
@@ -166,10 +166,11 @@ def plan() -> list[Role]:
             [grpc_port, admin_port] + ([settings.metrics_port] if settings.metrics_port else []),
         )
     ]
-    worker_metrics = int(env.get("WORKER_METRICS_PORT") or WORKER_METRICS_PORT)
-    for i in range(1, stack.workers + 1):
+    worker_ports = _worker_metrics_ports(
+        int(env.get("WORKER_METRICS_PORT") or WORKER_METRICS_PORT), stack.workers,
+        taken={grpc_port, admin_port, settings.metrics_port, gateway.port, gateway.metrics_port, exporter.port})
+    for i, port in enumerate(worker_ports, start=1):
         node = f"worker{i}@{os.uname().nodename}"
-        port = worker_metrics + i - 1 if worker_metrics else 0
         roles.append(Role(
             f"worker{i}",
             [py, "-m", "services.workers", "--name", node, "--concurrency", str(stack.worker_concurrency)],
@@ -197,7 +198,34 @@ def plan() -> list[Role]:
             [exporter.port],
         ),
     ]
+    _refuse_shared_ports(roles)
     return roles
+
+
+def _worker_metrics_ports(first: int, workers: int, taken: set[int]) -> list[int]:
+    """Worker 1 exports on `first` (WORKER_METRICS_PORT), the next ones on the following ports that no other
+    listener of the stack uses (9103 and 9104 are the exporter's and the gateway's by default); all 0 when off."""
+    if not first:
+        return [0] * workers
+    ports, port = [first], first + 1
+    while len(ports) < workers:
+        if port not in taken:
+            ports.append(port)
+        port += 1
+    return ports[:workers]
+
+
+def _refuse_shared_ports(roles: list[Role]) -> None:
+    """Two listeners configured on one port: the second child could never bind it, and its health check would
+    reach the first one's listener. Say so before starting anything."""
+    holder: dict[int, str] = {}
+    for role in roles:
+        for port in role.ports:
+            if port in holder:
+                raise SystemExit(f"port {port} is configured for two listeners ({holder[port]} and {role.name}): "
+                                 "give each listener its own port (GRPC_ADDR, ADMIN_GRPC_ADDR, METRICS_PORT, "
+                                 "GATEWAY_PORT, GATEWAY_METRICS_PORT, EXPORTER_PORT, WORKER_METRICS_PORT)")
+            holder[port] = role.name
 
 
 class Supervisor:

@@ -103,3 +103,62 @@ def test_plan_refuses_a_grpc_port_chosen_at_random(monkeypatch):
     monkeypatch.setenv("ADMIN_GRPC_ADDR", "127.0.0.1:0")
     with pytest.raises(SystemExit, match="ADMIN_GRPC_ADDR needs a fixed port"):
         plan()
+
+
+def test_plan_refuses_two_listeners_on_one_port(monkeypatch):
+    """A gateway configured on the service's gRPC port could never bind it, and its probe would reach gRPC."""
+    monkeypatch.setenv("GRPC_ADDR", "127.0.0.1:50999")
+    monkeypatch.setenv("ADMIN_GRPC_ADDR", "127.0.0.1:50998")
+    monkeypatch.setenv("GATEWAY_PORT", "50999")
+    with pytest.raises(SystemExit, match=r"port 50999 is configured for two listeners \(gamestate and gateway\)"):
+        plan()
+    monkeypatch.setenv("GATEWAY_PORT", "50997")
+    monkeypatch.setenv("ADMIN_GRPC_ADDR", "127.0.0.1:50999")
+    with pytest.raises(SystemExit, match=r"port 50999 is configured for two listeners \(gamestate and gamestate\)"):
+        plan()
+
+
+def test_free_port_never_hands_out_a_port_twice():
+    """The kernel may pick a just-released port again; two children given one port make a stack that cannot start
+    (a CI run once put the gateway on the game-state service's gRPC port)."""
+    ports = [free_port() for _ in range(500)]
+    assert len(set(ports)) == len(ports)
+
+
+def test_the_http_probe_reports_a_server_of_another_protocol_as_not_healthy():
+    """A listener that answers bytes that are not HTTP (a gRPC server's HTTP/2 settings frame) is not healthy;
+    the probe must not raise (it did, and took the stack supervisor down with a traceback)."""
+    import socket
+    import threading
+
+    from services.common.healthcheck import http_ok
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+
+    def answer_in_http2() -> None:
+        conn, _ = server.accept()
+        with conn:
+            conn.recv(1024)
+            conn.sendall(b"\x00\x00\x06\x04\x00\x00\x00\x00\x00\x00\x04\x00\x40\x00\x00\r\n\r\n")
+
+    thread = threading.Thread(target=answer_in_http2, daemon=True)
+    thread.start()
+    try:
+        assert http_ok(f"http://127.0.0.1:{port}/readyz", timeout=5) is False
+    finally:
+        thread.join(5)
+        server.close()
+
+
+def test_more_workers_skip_the_ports_of_the_other_listeners(monkeypatch):
+    """Worker i used to export on 9102 + i - 1: a second worker on the exporter's 9103, a third on the gateway's
+    metrics port 9104. They take the following free ports instead."""
+    for name in ("WORKER_METRICS_PORT", "EXPORTER_PORT", "GATEWAY_METRICS_PORT", "METRICS_PORT", "GATEWAY_PORT"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("GRPC_ADDR", "127.0.0.1:50999")
+    monkeypatch.setenv("ADMIN_GRPC_ADDR", "127.0.0.1:50998")
+    monkeypatch.setenv("STACK_WORKERS", "3")
+    roles = {r.name: r for r in plan()}
+    assert [roles[f"worker{i}"].ports for i in (1, 2, 3)] == [[9102], [9105], [9106]]
+    assert roles["exporter"].ports == [9103] and roles["gateway"].ports[1] == 9104
