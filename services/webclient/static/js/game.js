@@ -42,7 +42,13 @@ const sameAction = (a, b) => JSON.stringify(a) === JSON.stringify(b);
  */
 async function refresh(minVersion = 0) {
   st.want = Math.max(st.want, minVersion);
-  if (st.loading) return st.loading;
+  if (st.loading) {
+    await st.loading;
+    // the load joined may have ended short of the wanted version (its request refused once a resign revoked the
+    // seat's token, say): load again rather than leave the page on a state older than the caller's own call
+    if (!st.game || st.game.status !== "active" || st.game.version >= st.want) return;
+    return refresh(minVersion);
+  }
   st.loading = (async () => {
     for (let attempt = 0; ; attempt++) {
       try {
