@@ -1,16 +1,20 @@
-"""CPU of Blue Skies' guided `mcts-normal` against the greedy-prior search it replaced, in the same run.
+"""CPU of a game's guided `mcts-normal` against the greedy-prior search it replaces, in the same run.
 
-    python -m bench.guided_cost [--positions 10] [--repeats 3]
+    python -m bench.guided_cost [--game blueskies] [--players 2 4] [--positions 10] [--repeats 3]
+    python -m bench.guided_cost --game aeroplanes --prior ap3-r3.npz      # a candidate not yet in GAME_SEARCH
 
 Both searches decide the same positions (`bench.bot_cost.positions`: every 7th decision of greedy games) at their
-own iteration caps: the guided search (`ai.levels.GAME_SEARCH`, the learned policy as the root prior) at 1,000, the
-greedy-prior search (`ai.levels.SEARCH["mcts-normal"]`) at 5,300, what its 1.0 s buys on a free core. The ratio
-of the means is the figure to carry between machines (absolute CPU seconds differ by 2x between them).
+own iteration caps: the guided search (the learned policy as the root prior: the game's `ai.levels.GAME_SEARCH`
+entry, or `--prior` with `--iterations`, default 1,000) and the greedy-prior search
+(`ai.levels.SEARCH["mcts-normal"]`) at what its 1.0 s buys on a free core (`ai.levels.FREE_CORE_RATE`: Blue
+Skies 5,300, Aeroplanes 5,200). The ratio of the means is the figure to carry between machines (absolute CPU
+seconds differ by 2x between them).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import random
 import statistics
@@ -19,9 +23,11 @@ from collections.abc import Callable
 
 import ai
 from ai.bot import Bot
-from ai.ismcts import ISMCTSBot
-from ai.levels import FREE_CORE_RATE, SEARCH, free_core_iterations
+from ai.ismcts import ISMCTSBot, SearchConfig
+from ai.levels import FREE_CORE_RATE, GAME_SEARCH, SEARCH
 from bench.bot_cost import positions
+
+DEFAULT_PLAYERS = {"blueskies": [2, 4], "aeroplanes": [3]}
 
 
 def mean_cpu(make: Callable[[], Bot], budget: ai.Budget, sample, repeats: int) -> float:
@@ -36,24 +42,42 @@ def mean_cpu(make: Callable[[], Bot], budget: ai.Budget, sample, repeats: int) -
     return statistics.fmean(spent)
 
 
+def guided_config(game: str, prior: str | None, iterations: int | None) -> SearchConfig:
+    """The guided search to price: `--prior` on `mcts-normal`'s settings, or the game's shipped guided level."""
+    if prior is not None:
+        return dataclasses.replace(SEARCH["mcts-normal"], policy_prior=prior, policy_weight=1.0,
+                                   budget=ai.Budget(seconds=1.0, iterations=iterations or 1000))
+    shipped = GAME_SEARCH["mcts-normal"].get(game)
+    if shipped is None:
+        raise SystemExit(f"{game} ships no guided mcts-normal (ai.levels.GAME_SEARCH): name a candidate with --prior")
+    if iterations is not None:
+        shipped = dataclasses.replace(shipped, budget=ai.Budget(seconds=1.0, iterations=iterations))
+    return shipped
+
+
 def main(argv: list[str] | None = None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--game", choices=sorted(DEFAULT_PLAYERS), default="blueskies")
+    parser.add_argument("--players", type=int, nargs="+")
+    parser.add_argument("--prior", help="a policy file in ai/policy/models to price as the root prior")
+    parser.add_argument("--iterations", type=int, help="the guided search's iteration cap")
     parser.add_argument("--positions", type=int, default=10)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args(argv)
-    old_cap = round((SEARCH["mcts-normal"].budget.seconds or 1.0) * FREE_CORE_RATE["blueskies"])
-    new_cap = free_core_iterations("mcts-normal", "blueskies")
+    game = args.game
+    guided = guided_config(game, args.prior, args.iterations)
+    old_cap = round((SEARCH["mcts-normal"].budget.seconds or 1.0) * FREE_CORE_RATE[game])
+    new_cap = guided.budget.iterations
     rows = []
-    for players in args.players:
-        sample = positions("blueskies", players, args.positions, 7, 1)
+    for players in args.players or DEFAULT_PLAYERS[game]:
+        sample = positions(game, players, args.positions, 7, 1)
         old = mean_cpu(lambda: ISMCTSBot("mcts-normal", SEARCH["mcts-normal"]), ai.Budget(iterations=old_cap),
                        sample, args.repeats)
-        new = mean_cpu(lambda: ai.make_bot("mcts-normal"), ai.Budget(iterations=new_cap), sample, args.repeats)
-        row = {"players": players, "greedy_prior_s": old, "guided_s": new, "ratio": new / old,
+        new = mean_cpu(lambda: ISMCTSBot("mcts-normal", guided), ai.Budget(iterations=new_cap), sample, args.repeats)
+        row = {"game": game, "players": players, "greedy_prior_s": old, "guided_s": new, "ratio": new / old,
                "load": os.getloadavg()[0]}
         rows.append(row)
-        print(f"blueskies {players}p  greedy-prior ({old_cap} it.) {old:.4f} s  guided ({new_cap} it.) {new:.4f} s  "
+        print(f"{game} {players}p  greedy-prior ({old_cap} it.) {old:.4f} s  guided ({new_cap} it.) {new:.4f} s  "
               f"ratio {new / old:.3f}  load {row['load']:.1f}", flush=True)
     return rows
 
