@@ -11,7 +11,8 @@ think time per decision is printed to show what each option costs. `--against-it
 cap of their own (a cheaper variant against a level at its usual search size: same strength for less CPU?).
 `--against-search JSON` makes the opponents a search of their own too: `SEARCH["mcts-normal"]` with those fields
 replaced and no game's own settings (`'{}'` is the greedy-prior `mcts-normal` that Blue Skies played until its
-`GAME_SEARCH` entry, the level the issue's targets call today's).
+`GAME_SEARCH` entry, the level the issue's targets call today's). `--ledger PATH` keeps each game as it ends, so
+a run of hours can be stopped (for CI, a benchmark) and rerun with the same command: it plays only what is missing.
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ import time
 
 from ai.bot import Bot, Budget
 from ai.ismcts import ISMCTSBot, SearchConfig
-from ai.lab.match import play_match
+from ai.lab.match import MatchResult, play_match
 from ai.lab.paired import parse_fields, seat_lines, seat_outcome, summarize, variant_seat
-from ai.lab.tournament import game_seed, seating
+from ai.lab.tournament import append_ledger, code_fingerprint, game_seed, read_ledger, seating
 from ai.levels import SEARCH, make_bot
 from engine.core import Action, State
 
@@ -65,7 +66,25 @@ class OwnBudget(Bot):
 
 def play(job: tuple) -> tuple[str, int, float, float, float]:
     """(variant, game index, win credit of the variant's seat, its final margin over the best other seat,
-    think seconds per decision) of one game. A job's last field, the opponents' own iteration cap, may be absent."""
+    think seconds per decision) of one game. A job's last fields, the opponents' own iteration cap and search,
+    may be absent."""
+    return outcome(job[2], job[5], job[1], play_game(job))
+
+
+def outcome(name: str, index: int, players: int, result: MatchResult) -> tuple[str, int, float, float, float]:
+    """`play`'s row of a finished game, played now or read from the ledger."""
+    seat = variant_seat(index, players)
+    credit, margin = seat_outcome(result, seat)
+    return name, index, credit, margin, result.think_seconds[seat] / max(1, result.decisions[seat])
+
+
+def play_indexed(job: tuple) -> tuple[str, int, MatchResult]:
+    """(variant, game index, the game's result): what the pool hands back for the ledger."""
+    return job[2], job[5], play_game(job)
+
+
+def play_game(job: tuple) -> MatchResult:
+    """One game of `job`: the variant in its seat (`variant_seat`), the opponents in the others."""
     game, players, name, fields, against, index, seed, iterations, seconds = job[:9]
     against_iterations = job[9] if len(job) > 9 else None
     against_search = job[10] if len(job) > 10 else None
@@ -83,9 +102,17 @@ def play(job: tuple) -> tuple[str, int, float, float, float]:
 
     bots = [ISMCTSBot(name, config) if s == seat else opponent(level) for s, level in enumerate(levels)]
     budget = Budget(seconds=seconds, iterations=iterations)
-    result = play_match(game, levels, game_seed(seed, index), None, budget, bots)
-    credit, margin = seat_outcome(result, seat)
-    return name, index, credit, margin, result.think_seconds[seat] / max(1, result.decisions[seat])
+    return play_match(game, levels, game_seed(seed, index), None, budget, bots)
+
+
+def ledger_key(args: argparse.Namespace, name: str, fields: dict, against_search: dict | None) -> dict:
+    """What a ledger line must share with the run to count in it: the variant, its opponents, the caps, the seed
+    and the code that plays the game (`ai.lab.tournament.code_fingerprint`)."""
+    as_json = lambda value: json.loads(json.dumps(value, default=sorted))  # noqa: E731 - sets of kinds as lists
+    return {"search_variants": args.game, "players": args.players, "variant": name, "fields": as_json(fields),
+            "against": args.against, "against_iterations": args.against_iterations,
+            "against_search": as_json(against_search), "iterations": args.iterations, "seconds": args.seconds,
+            "seed": args.seed, "code": code_fingerprint(args.game)}
 
 
 def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:
@@ -106,22 +133,34 @@ def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--variant", action="append", required=True, metavar="NAME=JSON")
+    parser.add_argument("--ledger", metavar="PATH",
+                        help="JSON lines, a game a line as it ends: a rerun with the same settings and code plays "
+                             "only the games the ledger lacks (a stopped run resumes; its finished games count)")
     args = parser.parse_args(argv)
     try:
         variants = dict(parse_variant(v) for v in args.variant)
         against_search = parse_variant(f"against={args.against_search}")[1] if args.against_search else None
     except ValueError as exc:
         parser.error(str(exc))
+    keys = {name: ledger_key(args, name, fields, against_search) for name, fields in variants.items()}
+    done = {name: read_ledger(args.ledger, key) if args.ledger else {} for name, key in keys.items()}
     jobs = [(args.game, args.players, name, fields, args.against, i, args.seed, args.iterations,
              args.seconds, args.against_iterations, against_search)
-            for i in range(args.games) for name, fields in variants.items()]
-    results = []
-    think: dict[str, list[float]] = {name: [] for name in variants}
+            for i in range(args.games) for name, fields in variants.items() if i not in done[name]]
+    rows = [outcome(name, i, args.players, done[name][i]) for name in variants for i in range(args.games)
+            if i in done[name]]
+    if args.ledger:
+        print(f"ledger {args.ledger}: {len(rows)} games already played, {len(jobs)} to play", flush=True)
     start = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(args.workers) as pool:
-        for name, index, credit, margin, seconds in pool.imap_unordered(play, jobs):
-            results.append((name, index, credit, margin))
-            think[name].append(seconds)
+        for name, index, result in pool.imap_unordered(play_indexed, jobs):
+            if args.ledger:
+                append_ledger(args.ledger, keys[name], index, result)
+            rows.append(outcome(name, index, args.players, result))
+    results = [(name, index, credit, margin) for name, index, credit, margin, _ in rows]
+    think: dict[str, list[float]] = {name: [] for name in variants}
+    for name, _, _, _, seconds in rows:
+        think[name].append(seconds)
     against_cap = f" at {args.against_iterations} iterations" if args.against_iterations else ""
     if against_search is not None:
         against_cap += f" (search {json.dumps(against_search, default=sorted)})"

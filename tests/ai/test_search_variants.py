@@ -94,3 +94,29 @@ def test_the_opponents_search_is_given_on_the_command_line(capsys):
     assert 'against mcts-normal at 5 iterations (search {"rollout_depth": 4})' in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["--game", "blueskies", "--games", "1", "--against-search", '{"nope": 1}', "--variant", "base={}"])
+
+
+def test_a_ledger_keeps_each_finished_game_and_a_rerun_plays_only_the_missing_ones(tmp_path, capsys):
+    """#35: a paired run of hours on 2 cores must survive being stopped. Each game is a ledger line as it ends; a
+    rerun with the same settings reads those back (same rows as played) and plays only the rest; other settings
+    (here the seed) share nothing with them, and a line cut short by a killed run is skipped."""
+    import json
+
+    ledger = tmp_path / "variants.jsonl"
+    argv = ["--game", "blueskies", "--players", "2", "--iterations", "6", "--workers", "1", "--seed", "4",
+            "--ledger", str(ledger), "--variant", 'probe={"rollout_depth": 4}']
+    first = main([*argv, "--games", "2"])
+    lines = [json.loads(line) for line in ledger.read_text().splitlines()]
+    assert sorted(line["index"] for line in lines) == [0, 1]
+    assert {line["key"]["variant"] for line in lines} == {"probe"} and lines[0]["key"]["seed"] == 4
+    with ledger.open("a") as handle:
+        handle.write('{"key": {"search_variants": "bluesk')  # a killed run's half line
+    capsys.readouterr()
+
+    again = main([*argv, "--games", "3"])
+    assert "2 games already played, 1 to play" in capsys.readouterr().out
+    assert sorted(again) == sorted([*first, *[row for row in again if row[1] == 2]]) and len(again) == 3
+    assert sorted(again)[:2] == sorted(first) == sorted(main([*argv[:-4], "--variant", argv[-1], "--games", "2"]))
+    other_seed = main([*argv[:-4], "--seed", "5", "--ledger", str(ledger), "--variant", argv[-1], "--games", "1"])
+    assert len(other_seed) == 1
+    assert len([line for line in ledger.read_text().splitlines() if line.endswith("}")]) == 4
