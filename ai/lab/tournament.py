@@ -41,6 +41,7 @@ from pathlib import Path
 import engine
 from ai.bot import Budget
 from ai.lab.match import MatchResult, play_match
+from ai.levels import GAME_SEARCH
 from ai.levels import levels as known_levels
 from ai.policy import SHIPPED
 
@@ -90,17 +91,29 @@ PLAYS = {"ai/lab/match.py", "ai/lab/tournament.py"}
 MODELS = "ai/policy/models"
 
 
+def played_models(game: str) -> set[str]:
+    """The model files (in `ai/policy/models`) some level plays `game` with: the `fast` level's and the priors and
+    leaf values of the game's own search settings."""
+    names = {name for g, (name, _) in SHIPPED.items() if g == game}
+    for configs in GAME_SEARCH.values():
+        config = configs.get(game)
+        if config is not None:
+            names |= {name for name in (config.policy_prior, config.value_model) if name}
+    return names
+
+
 def code_fingerprint(game: str) -> str:
     """sha256 over the Python and JSON sources that decide `game`'s outcomes: ai/ and engine/, less the
     engine packages, heuristic modules and fitted models of the other games (so work on one game leaves
     another's ledger valid), and less what plays no move: the published figures (`ai/level_figures.py`, so
     writing a ladder's results does not void its ledger) and the research tools (`ai/lab/`, `ai/train/`). Of the
-    learned models (`ai/policy/models`, data beside them) only the file the game ships counts (`ai.policy.SHIPPED`)."""
+    learned models (`ai/policy/models`, data beside them) only the files that play the game count: the `fast` level's
+    (`ai.policy.SHIPPED`) and those its search levels name as prior or leaf value (`ai.levels.GAME_SEARCH`)."""
     root = Path(__file__).resolve().parents[2]
     others = [g for g in engine.games() if g != game]
     foreign = {f"engine/{g}" for g in others} | NOT_PLAY
     foreign |= {f"ai/heuristics/{g}.py" for g in others} | {f"ai/heuristics/fitted/{g}.json" for g in others}
-    shipped = {f"{MODELS}/{name}" for g, (name, _) in SHIPPED.items() if g == game}
+    shipped = {f"{MODELS}/{name}" for name in played_models(game)}
     digest = hashlib.sha256()
     for package in ("ai", "engine"):
         for path in sorted((root / package).rglob("*")):

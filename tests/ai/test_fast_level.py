@@ -100,6 +100,23 @@ def test_a_shipped_model_counts_in_its_own_games_fingerprint_only(tmp_path, monk
     assert code_fingerprint(game) != before[game] and code_fingerprint(other) == before[other]
 
 
+def test_a_search_levels_prior_counts_in_its_games_fingerprint(monkeypatch):
+    """A guided search plays its prior's file (`ai.levels.GAME_SEARCH`): the fingerprint covers that file too, not
+    only the `fast` level's, so a ledger of the guided level does not outlive a change of its prior."""
+    import dataclasses
+
+    from ai.lab.tournament import played_models
+    from ai.levels import GAME_SEARCH
+
+    guided = GAME_SEARCH["mcts-normal"]["blueskies"]
+    assert played_models("blueskies") == {SHIPPED["blueskies"][0], guided.policy_prior}
+    before = code_fingerprint("blueskies")
+    monkeypatch.setitem(GAME_SEARCH["mcts-normal"], "blueskies", dataclasses.replace(guided, policy_prior="bs2-r1.npz"))
+    assert played_models("blueskies") == {SHIPPED["blueskies"][0], "bs2-r1.npz"}
+    assert code_fingerprint("blueskies") != before
+    assert played_models("opensky") == set()
+
+
 def test_where_no_model_is_shipped_the_fast_level_plays_its_measured_rule_and_greedy_keeps_the_games_rule():
     """`ai.policy.RULE_PARAMS`: the fast level plays the rule's variant measured stronger at that table (OpenSky
     2-4p: leasing from four months left, paid with the dearest cards at 2 and 4, and more; Aeroplanes 3p: the
