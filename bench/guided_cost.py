@@ -24,7 +24,7 @@ from collections.abc import Callable
 import ai
 from ai.bot import Bot
 from ai.ismcts import ISMCTSBot, SearchConfig
-from ai.levels import FREE_CORE_RATE, GAME_SEARCH, SEARCH
+from ai.levels import GAME_SEARCH, SEARCH, CappedBot
 from bench.bot_cost import positions
 
 DEFAULT_PLAYERS = {"blueskies": [2, 4], "aeroplanes": [3]}
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     args = parser.parse_args(argv)
     game = args.game
     guided = guided_config(game, args.prior, args.iterations)
-    old_cap = round((SEARCH["mcts-normal"].budget.seconds or 1.0) * FREE_CORE_RATE[game])
+    old_cap = CappedBot("mcts-normal:greedy-prior", game).budget.iterations  # what 1.0 s buys on a free core
     new_cap = guided.budget.iterations
     rows = []
     for players in args.players or DEFAULT_PLAYERS[game]:
