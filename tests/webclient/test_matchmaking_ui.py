@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from tests.gateway.test_matchmaking import run_matcher
+from tests.gateway.helpers import auth
+from tests.gateway.test_matchmaking import new_player, run_matcher
+from tests.webclient.test_languages import catalogue, set_language
 
 
 def test_two_lobbies_are_matched_into_one_game(browser, wc_gateway):
@@ -38,3 +40,34 @@ def test_two_lobbies_are_matched_into_one_game(browser, wc_gateway):
     finally:
         for c in contexts:
             c.close()
+
+
+def test_a_refused_search_says_why_in_the_pages_language(page, wc_gateway):
+    """Issue #34's leftover: a search refused because its player is at a quota (20 active games, the service's
+    default) ends in the lobby with the page's words for a refusal and the server's reason (which quota, the count)
+    as the tooltip, not a bare status word."""
+    with wc_gateway.client() as c:
+        player_id, key = new_player(c, "Zajęta")
+        for _ in range(20):
+            r = c.post("/v1/games", headers=auth(key), json={"game": "blueskies", "players": 2})
+            assert r.status_code == 201, r.text
+    page.goto("/")
+    set_language(page, "pl")
+    page.evaluate("(p) => localStorage.setItem('skyboard.player', JSON.stringify(p))",
+                  {"name": "Zajęta", "player_id": player_id, "api_key": key})  # the lobby's own account
+    page.reload()
+    page.wait_for_selector("#catalog tbody tr")
+    page.fill("#match-name", "Zajęta")
+    page.select_option("#match-game", "blueskies")
+    page.fill("#match-players", "2")
+    page.fill("#match-bots", "0")
+    page.click("#match-submit")
+    page.wait_for_selector("#match-cancel:visible")
+    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API owns this thread's event loop
+        assert pool.submit(run_matcher, wc_gateway.settings).result(30) == []
+    said = catalogue("pl")["ui"]["search_refused"]
+    page.wait_for_function("(said) => document.querySelector('#match-status').textContent === said", arg=said,
+                           timeout=10_000)
+    reason = page.get_attribute("#match-status", "title")
+    assert "20 active games" in reason, reason
+    assert page.is_hidden("#match-cancel")

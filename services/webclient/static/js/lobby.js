@@ -198,6 +198,7 @@ async function findMatch(ev) {
     if ($input("match-bots").value !== "") body.bots_after_s = Number($input("match-bots").value);
     const ticket = await api("/v1/matchmaking/tickets", { method: "POST", token: me.api_key, body });
     $("match-status").textContent = ui("searching", { title: g.title });
+    $("match-status").title = "";
     $("match-cancel").hidden = false;
     $("match-cancel").onclick = async () => {
       clearInterval(polling);
@@ -210,6 +211,15 @@ async function findMatch(ev) {
   } catch (err) {
     $("match-status").textContent = ui("match_failed", { message: errorText(err).text });
   }
+}
+
+/** What the lobby says when a search ends without a game: the ticket's status in the page's language, and as the
+ * tooltip why, in the server's English (`note`: a refused ticket's player is at a quota, which one and the count).
+ * @param {{status: string, note?: string | null}} t @returns {{text: string, detail: string}} */
+export function searchEndText(t) {
+  const key = `search_${t.status}`;
+  const text = catalogue().ui?.[key] !== undefined ? ui(key) : ui("search_ended", { status: t.status });
+  return { text, detail: t.note || "" };
 }
 
 /** @param {string} ticketId @param {StoredPlayer} me @param {CatalogGame} g */
@@ -225,7 +235,9 @@ async function pollTicket(ticketId, me, g) {
       $("match-status").replaceChildren(ui("matched"), " ", h("a", { href: `/game.html?id=${t.game_id}` }, ui("open_game")));
       renderMine();
     } else {
-      $("match-status").textContent = ui("search_ended", { status: t.status });
+      const said = searchEndText(t);
+      $("match-status").textContent = said.text;
+      $("match-status").title = said.detail;
     }
   } catch (err) {
     clearInterval(polling);
