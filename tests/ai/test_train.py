@@ -408,6 +408,41 @@ def test_search_with_a_learned_root_prior_is_honest_and_falls_back_to_the_greedy
             break
 
 
+def _guided_levels() -> list[tuple[str, str]]:
+    from ai.levels import GAME_SEARCH
+
+    return [(level, game) for level, configs in GAME_SEARCH.items() for game, config in configs.items()
+            if config.policy_prior]
+
+
+@pytest.mark.parametrize("level,game", _guided_levels())
+def test_every_guided_level_decides_from_its_seats_view_only(level, game):
+    """Issue #35's honesty rule for every level a game plays as a guided search (`ai.levels.GAME_SEARCH`): the
+    level's own bot, made as a worker makes it, sees its game's model prior at the root, and with the same seed
+    decides the same under another truth the seat cannot tell apart (the others' hands, the draw piles)."""
+    import ai
+    from ai.bot import Budget
+
+    def decide(state) -> tuple:
+        bot = ai.make_bot(level, game)  # a fresh bot: no tree kept from another call
+        return bot.choose(state, seat, random.Random(5), Budget(iterations=40)), bot._root_policy
+
+    players = engine.get(game).min_players
+    checked = 0
+    for state, seat, legal, _ in greedy_positions(game, players, 17, 4):
+        state = state.clone()
+        choice, prior = decide(state)
+        if prior is None:  # a decision the game's rule takes (its `rule_kinds`), or a playout search
+            continue
+        assert set(prior) == set(legal) and abs(sum(prior.values()) - 1) < 1e-9
+        for k in range(2):
+            assert decide(state.determinize(seat, random.Random(900 + k))) == (choice, prior)
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
 def test_solo_evaluation_seats_the_model_once_against_the_rest_from_every_seat(tmp_path):
     """Issue #35's many-player target is one model against three greedy bots (fair share 1/4): each deal is played
     with the model in each seat once, the others all the opponent."""
