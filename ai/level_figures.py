@@ -15,9 +15,10 @@ DESCRIPTIONS: dict[str, str] = {
     "greedy": "Plays the game's hand-written rule (ai/heuristics/<game>.py): instant, no look-ahead.",
     "mcts-easy": "Plays the game's hand-written rule, as greedy does: a 200-iteration search was not measurably "
                  "stronger in any game.",
-    "mcts-normal": "Searches up to 1 s a decision (information-set Monte Carlo tree search); in Blue Skies the "
-                   "search is guided by the learned policy and stops at 1,000 iterations: stronger than the "
-                   "unguided search (60 games in 100) in a fifth of its time.",
+    "mcts-normal": "Searches up to 1 s a decision (information-set Monte Carlo tree search); in Blue Skies and "
+                   "Aeroplanes the search is guided by a learned policy and stops at 1,000 iterations: stronger "
+                   "than the unguided search (Blue Skies: 60 games in 100; Aeroplanes: 44 in 100 against two of "
+                   "it, where a third is fair) in about a fifth of its time.",
     "mcts-hard": "Searches up to 3 s a decision.",
     "fast": "Answers at once. In Blue Skies it plays a policy learned from search, which beats the hand-written "
             "rule about 3 games in 4 with 2 or 3 players and more at bigger tables; in OpenSky and 3-player "
@@ -41,10 +42,15 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
     # Blue Skies: the guided search (`ai.levels.GAME_SEARCH`), 0.18-0.20 of the greedy-prior search's CPU at 5,300
     # iterations on the same 10 positions in the same run (`python -m bench.guided_cost`, 3 repetitions, two runs at
     # load 2.0-2.5: 0.068-0.073 s against 0.365-0.373 s at 2 players), times that search's 0.41 s here.
-    # Aeroplanes 3p: mean over 120 positions of 3-player greedy games at its free-core 3,248 iterations, median of 3
-    # runs of `python -m bench.bot_cost --games aeroplanes:3 --levels greedy,mcts-normal --variants iters
-    # --positions 120` (4 December, load 2.0-3.0: 0.600-0.606 s, p99 1.04-1.08 s); 0.46 s had come from 8-20 positions
-    "mcts-normal": {"opensky": 0.099, "aeroplanes": 0.60, "blueskies": 0.077},
+    # Aeroplanes: the guided search too (ap3-r3's prior, 1,000 iterations), 0.208 (3 players; 0.188 at 4) of the
+    # greedy-prior search's CPU at 5,200 iterations on the same 10 positions in the same runs (`python -m
+    # bench.guided_cost --game aeroplanes --players 3 4 --positions 10 --repeats 2`, 3 runs, medians; 5 December,
+    # load 0.2-0.8), times that search's 0.60 s:
+    # the mean over 120 positions of 3-player greedy games at its free-core cap of 5,200 iterations (p50 3,248: it
+    # stops early once the choice is decided), median of 3 runs of `python -m bench.bot_cost --games aeroplanes:3
+    # --levels greedy,mcts-normal --variants iters --positions 120` (4 December, load 2.0-3.0: 0.600-0.606 s, p99
+    # 1.04-1.08 s)
+    "mcts-normal": {"opensky": 0.099, "aeroplanes": 0.125, "blueskies": 0.077},
     "mcts-hard": {"opensky": 0.10, "aeroplanes": 1.61, "blueskies": 1.28},
     # Blue Skies: the model's mean over 29,568 decisions of 1,000 evaluation games, 0.87 ms (bs2-r3 0.86 ms in the
     # same run; `python -m ai.train evaluate --model ai/policy/models/bs2-r5.npz --opponent greedy --deals 500
@@ -68,7 +74,10 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
 #: [189, 240] (`python -m ai.train evaluate --model ai/policy/models/bs2-r5.npz --opponent greedy --deals 500 --seed
 #: 224`); the guided mcts-normal took 62.0% of 100 against it (+85 [15, 155]: 299 by that chain).
 #: Blue Skies mcts-normal is the guided search: the greedy-prior search's 202 plus the guided search's +70 [+22,
-#: +120] over it (60.0% of 200 paired games, bench/RESULTS.md "Blue Skies guided search").
+#: +120] over it (60.0% of 200 paired games, bench/RESULTS.md "Blue Skies guided search"). Aeroplanes mcts-normal
+#: too: the greedy-prior search's 433 plus +80 [+11, +150], the guided search's 44.3% [34.7, 54.2] of 96 paired games
+#: one seat against two of it read as a Plackett-Luce (Bradley-Terry) share, 400 log10(2s / (1 - s))
+#: (bench/RESULTS.md "Aeroplanes guided search").
 #: A clean sweep (random) is bounded by one virtual draw, so random's figure only says "far below". Ratings compare
 #: levels within one game only; a level without games has none (the catalog says null); a level that plays as
 #: another shows that level's.
@@ -76,7 +85,7 @@ RATINGS: dict[str, dict[str, float]] = {
     "random": {"opensky": -1161, "blueskies": -763, "aeroplanes": -770},
     "greedy": {"opensky": 0, "blueskies": 0, "aeroplanes": 0},
     "fast": {"blueskies": 214, "opensky": 125, "aeroplanes": 22},
-    "mcts-normal": {"blueskies": 272, "aeroplanes": 433},
+    "mcts-normal": {"blueskies": 272, "aeroplanes": 513},
     "mcts-hard": {"blueskies": 368},
 }
 

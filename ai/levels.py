@@ -14,8 +14,8 @@ offer fewer distinct strengths than there are levels (`SAME_AS`, `ladder`): `mct
 game, in OpenSky every search level does, and in Aeroplanes `mcts-hard` plays as `mcts-normal`. `fast` plays a
 learned model where one is shipped (`ai.policy.SHIPPED`: Blue Skies) and elsewhere the rule with its weights measured
 in paired games (`ai.policy.RULE_PARAMS`: OpenSky at 2-4 players, 3-player Aeroplanes) or the game's own rule. A game
-may play a search level with its own settings (`GAME_SEARCH`): Blue Skies' `mcts-normal` is guided by the learned
-policy and stops at 1,000 iterations.
+may play a search level with its own settings (`GAME_SEARCH`): in Blue Skies and Aeroplanes `mcts-normal` is guided
+by a learned policy and stops at 1,000 iterations.
 (`mcts-easy`'s search budget stays the floor of the degradation policy's shrunk budgets, `floor_budget`.)
 """
 
@@ -44,11 +44,17 @@ SEARCH: dict[str, SearchConfig] = {
 #: caps, and 60.0% [53.1, 66.5] of 200 (separated) against that search at its own 5,300 iterations (what 1.0 s
 #: buys on a free core, the level until 3 December) at under half its CPU a decision (0.17-0.20 s against 0.41 s;
 #: bench/RESULTS.md, "Blue Skies guided search"). Research tools that name `mcts-normal` get this search in Blue
-#: Skies; the greedy-prior search is `SEARCH["mcts-normal"]`.
+#: Skies; the greedy-prior search is `SEARCH["mcts-normal"]`. Aeroplanes' `mcts-normal` is guided the same way by
+#: ap3-r3 (fitted on the greedy-prior search's own choices, `ai.train` plan `ap3-distill`): at 1,000 iterations it
+#: took 44.3% [34.7, 54.2] of 96 paired 3-player games against two greedy-prior searches at their 5,200 (fair 33.3%),
+#: separated above a fair third, at 0.21 of their CPU in the same run (0.19 at 4 players; bench/RESULTS.md,
+#: "Aeroplanes guided search"; strength at 4-5 players not measured).
 GAME_SEARCH: dict[str, dict[str, SearchConfig]] = {
     "mcts-normal": {
         "blueskies": dataclasses.replace(SEARCH["mcts-normal"], budget=Budget(seconds=1.0, iterations=1000),
                                          policy_prior="bs2-r3.npz", policy_weight=1.0),
+        "aeroplanes": dataclasses.replace(SEARCH["mcts-normal"], budget=Budget(seconds=1.0, iterations=1000),
+                                          policy_prior="ap3-r3.npz", policy_weight=1.0),
     },
 }
 

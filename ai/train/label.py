@@ -13,8 +13,8 @@ Plan `os2-rule-plus` (plan A, `ai.train.rollouts`): OpenSky, 2 players, greedy s
 deals `TRAIN_DEAL_BASE + 1,000,000,000 + game_index`; every 4th decision with a choice (bids aside) labelled by
 paired greedy playouts under common random numbers over the rule's top 6 candidates and 2 random others.
 
-Plan `ap3-distill`: the same as `bs2-distill` for Aeroplanes, 3 players, `mcts-normal` at its free-core cap (5,200
-iterations) in every seat.
+Plan `ap3-distill`: the same as `bs2-distill` for Aeroplanes, 3 players, the greedy-prior `mcts-normal` at its
+free-core cap (5,200 iterations) in every seat (the level before Aeroplanes' `mcts-normal` became the guided search).
 
 Plan `os4-rule-plus`: plan A at the 4-player table (the same deals, four players).
 
@@ -76,7 +76,8 @@ PLANS = {
     "bs2-exit2": {"game": "blueskies", "players": 2, "teacher": "mcts-normal", "search": "as-played",
                   "prior": "bs2-r5.npz", "iterations": 2000, "deal_offset": 2_100_000_000},
     # the same distillation for Aeroplanes at its smallest table: mcts-normal (5,200 iterations) teaches
-    "ap3-distill": {"game": "aeroplanes", "players": 3, "teacher": "mcts-normal"},
+    # (the greedy-prior search: the level until Aeroplanes' mcts-normal became the guided one, which ap3-r3 guides)
+    "ap3-distill": {"game": "aeroplanes", "players": 3, "teacher": "mcts-normal", "search": "greedy-prior"},
     # plan A (ai.train.rollouts): paired greedy playouts, successive halving over the rule's top 6 + 2 random
     "os2-rule-plus": {"game": "opensky", "players": 2, "teacher": "paired greedy playouts"},
     # the same at the 4-player table (the 2-player model took 24.6% of 400 games against three greedy, fair 25%)

@@ -343,28 +343,35 @@ def test_a_games_search_cap_lowers_only_the_levels_default_budget():
 
 
 def test_a_level_plays_each_game_with_that_games_search_settings():
-    """Issue #35: Blue Skies' `mcts-normal` is the guided search (`ai.levels.GAME_SEARCH`: the shipped model as the
-    root prior, 1,000 iterations); the same bot object (a worker makes it before it knows the game) searches every
-    other game with the level's own settings, and its budgets, free-core cap and shrunk budgets follow the game."""
+    """Issue #35: in Blue Skies and Aeroplanes `mcts-normal` is the guided search (`ai.levels.GAME_SEARCH`: a learned
+    policy as the root prior, 1,000 iterations); the same bot object (a worker makes it before it knows the game)
+    searches every other game with the level's own settings, and its budgets, free-core cap and shrunk budgets
+    follow the game."""
     import engine
     from ai.levels import GAME_SEARCH, SEARCH, free_core_iterations, scaled_budget, search_config
 
     guided = GAME_SEARCH["mcts-normal"]["blueskies"]
-    assert guided.policy_prior is not None and guided.budget.iterations == 1000
+    guided_ap = GAME_SEARCH["mcts-normal"]["aeroplanes"]
+    for config, prior in ((guided, "bs2-r3.npz"), (guided_ap, "ap3-r3.npz")):
+        assert config.policy_prior == prior and config.budget.iterations == 1000
     assert search_config("mcts-normal", "blueskies") is guided
-    assert search_config("mcts-normal", "aeroplanes") is SEARCH["mcts-normal"]
+    assert search_config("mcts-normal", "aeroplanes") is guided_ap
+    assert search_config("mcts-normal", "opensky") is SEARCH["mcts-normal"]
+    assert search_config("mcts-hard", "aeroplanes") is SEARCH["mcts-hard"]  # its own search, offered as mcts-normal
     assert search_config("mcts-normal") is SEARCH["mcts-normal"] and search_config("greedy", "blueskies") is None
-    assert ai.game_budget("mcts-normal", "blueskies") == ai.Budget(seconds=1.0, iterations=1000)
-    assert ai.game_budget("mcts-normal", "aeroplanes") == SEARCH["mcts-normal"].budget
-    assert free_core_iterations("mcts-normal", "blueskies") == 1000
-    assert free_core_iterations("mcts-normal", "blueskies", as_built=True) == 1000
-    assert free_core_iterations("mcts-normal", "aeroplanes") == 5200
-    assert scaled_budget("mcts-normal", "blueskies", 0.5) == ai.Budget(seconds=0.5, iterations=500)
+    for game in ("blueskies", "aeroplanes"):
+        assert ai.game_budget("mcts-normal", game) == ai.Budget(seconds=1.0, iterations=1000)
+        assert ai.game_budget("mcts-hard", game) == (ai.Budget(seconds=1.0, iterations=1000) if game == "aeroplanes"
+                                                     else SEARCH["mcts-hard"].budget)
+        assert free_core_iterations("mcts-normal", game) == 1000
+        assert free_core_iterations("mcts-normal", game, as_built=True) == 1000
+        assert scaled_budget("mcts-normal", game, 0.5) == ai.Budget(seconds=0.5, iterations=500)
+    assert free_core_iterations("mcts-hard", "aeroplanes", as_built=True) == 15_600
 
     bot = ai.make_bot("mcts-normal")
-    for name, expected in (("blueskies", guided), ("aeroplanes", SEARCH["mcts-normal"]), ("blueskies", guided)):
+    for name, expected in (("blueskies", guided), ("opensky", SEARCH["mcts-normal"]), ("aeroplanes", guided_ap)):
         state = engine.get(name).new(3 if name == "aeroplanes" else 2, 5)
         seat = state.to_act()[0]
         bot.choose(state, seat, random.Random(1), ai.Budget(iterations=30))
         assert bot.config is expected, name
-    assert bot._root_policy is not None  # the last search (Blue Skies) had the model's prior at its root
+        assert (bot._root_policy is None) == (name == "opensky"), name  # the model's prior at a guided root

@@ -36,13 +36,14 @@ def test_lineups_meet_from_every_seat():
 
 
 def test_levels_play_at_their_free_core_iteration_cap():
-    assert free_core_iterations("mcts-normal", "aeroplanes") == 5200  # a second at the free-core rate
+    assert free_core_iterations("mcts-normal", "aeroplanes") == 1000  # the guided search's cap (GAME_SEARCH)
+    assert CappedBot("mcts-normal:greedy-prior", "aeroplanes").budget == ai.Budget(iterations=5200)  # 1 s there
     assert free_core_iterations("mcts-hard", "blueskies") == 15_900
     assert free_core_iterations("mcts-normal", "opensky") is None  # plays the greedy rule there
     assert free_core_iterations("mcts-easy", "aeroplanes") is None  # plays the greedy rule
     assert free_core_iterations("greedy", "opensky") is None
     assert CappedBot("mcts-hard", "blueskies").budget == ai.Budget(iterations=15_900)
-    assert free_core_iterations("mcts-hard", "aeroplanes") == 5200  # plays as mcts-normal there
+    assert free_core_iterations("mcts-hard", "aeroplanes") == 1000  # plays as mcts-normal there
 
 
 def test_as_built_a_level_plays_its_own_search_where_the_game_offers_it_as_another():
@@ -96,7 +97,7 @@ def test_games_offer_their_distinct_strengths_and_play_them():
     assert CappedBot("mcts-hard", "opensky").budget is None  # plays the fast level there: no search
     assert type(ai.make_bot("mcts-easy", "blueskies")).__name__ == "GreedyBot"
     assert type(ai.make_bot("mcts-easy")).__name__ == "ISMCTSBot"  # without a game: the level's own search
-    assert CappedBot("mcts-normal", "aeroplanes").budget == ai.Budget(iterations=5200)
+    assert CappedBot("mcts-normal", "aeroplanes").budget == ai.Budget(iterations=1000)  # the guided search
 
 
 def test_the_ledger_records_every_game_and_a_rerun_plays_none(tmp_path, capsys, monkeypatch):
@@ -221,11 +222,12 @@ def test_the_machine_rate_is_measured():
 
 def test_the_estimate_prices_a_pair_of_levels_as_built(tmp_path):
     """`--estimate --levels mcts-normal,mcts-hard --as-built`: the pair that would restore a level the game offers
-    as another, priced at the level's own cap (Aeroplanes' mcts-hard: 3x mcts-normal's)."""
+    as another, priced at the level's own cap (Aeroplanes' mcts-hard: 15,600 iterations, 15.6x the guided
+    mcts-normal's 1,000)."""
     lines = [_ledger_line("aeroplanes", ["mcts-normal", "greedy", "greedy"], [100_000, 0, 0])]
     (tmp_path / "ladder-aeroplanes-3p.jsonl").write_text("\n".join(lines) + "\n")
     assert level_iterations("aeroplanes", 3, "mcts-hard", tmp_path) == 100_000  # as offered: mcts-normal
-    assert level_iterations("aeroplanes", 3, "mcts-hard", tmp_path, as_built=True) == 300_000
+    assert level_iterations("aeroplanes", 3, "mcts-hard", tmp_path, as_built=True) == 1_560_000
     (row,) = estimate(1, [("aeroplanes", 3)], rate={"aeroplanes": 1000.0}, ledgers=tmp_path,
                       levels=["mcts-normal", "mcts-hard"], as_built=True)
-    assert row == ("aeroplanes", 3, 6, (9 * 300_000 + 9 * 100_000) / 1000 / 3600)  # 9 seats of each in 6 games
+    assert row == ("aeroplanes", 3, 6, (9 * 1_560_000 + 9 * 100_000) / 1000 / 3600)  # 9 seats of each in 6 games
