@@ -217,8 +217,8 @@ async function findMatch(ev) {
  * tooltip why, in the server's English (`note`: a refused ticket's player is at a quota, which one and the count).
  * @param {{status: string, note?: string | null}} t @returns {{text: string, detail: string}} */
 export function searchEndText(t) {
-  const key = `search_${t.status}`;
-  const text = catalogue().ui?.[key] !== undefined ? ui(key) : ui("search_ended", { status: t.status });
+  const text = catalogue().ui?.[`search_${t.status}`] !== undefined ? ui(`search_${t.status}`)
+    : ui("search_ended", { status: t.status });
   return { text, detail: t.note || "" };
 }
 
