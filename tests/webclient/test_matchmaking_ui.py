@@ -10,21 +10,32 @@ from tests.gateway.test_matchmaking import new_player, run_matcher
 from tests.webclient.test_languages import catalogue, set_language
 
 
+def ask_for_match(page, name: str, bots_after_s: int) -> None:
+    """Fill and send the lobby's Find a match form for a 2-player Blue Skies game; wait until the ticket is queued."""
+    page.wait_for_selector("#catalog tbody tr")
+    page.fill("#match-name", name)
+    page.select_option("#match-game", "blueskies")
+    page.fill("#match-players", "2")
+    page.fill("#match-bots", str(bots_after_s))
+    page.click("#match-submit")
+    page.wait_for_selector("#match-cancel:visible")
+
+
+def matcher_pass(settings) -> list:
+    """One real matchmaker pass, off this thread: Playwright's sync API owns this thread's event loop."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(run_matcher, settings).result(30)
+
+
 def test_two_lobbies_are_matched_into_one_game(browser, wc_gateway):
     contexts = [browser.new_context(base_url=wc_gateway.url) for _ in range(2)]
     try:
         pages = [c.new_page() for c in contexts]
         for name, page in zip(("Ada", "Grace"), pages):
             page.goto("/")
-            page.wait_for_selector("#catalog tbody tr")
-            page.fill("#match-name", name)
-            page.select_option("#match-game", "blueskies")
-            page.fill("#match-players", "2")
-            page.fill("#match-bots", "600")
-            page.click("#match-submit")
+            ask_for_match(page, name, 600)
             page.wait_for_selector("#match-status:has-text('Searching')")
-        with ThreadPoolExecutor(1) as pool:  # Playwright's sync API owns this thread's event loop
-            assert len(pool.submit(run_matcher, wc_gateway.settings).result(30)) == 1
+        assert len(matcher_pass(wc_gateway.settings)) == 1
         seats = set()
         game_ids = set()
         for page in pages:
@@ -56,15 +67,8 @@ def test_a_refused_search_says_why_in_the_pages_language(page, wc_gateway):
     page.evaluate("(p) => localStorage.setItem('skyboard.player', JSON.stringify(p))",
                   {"name": "Zajęta", "player_id": player_id, "api_key": key})  # the lobby's own account
     page.reload()
-    page.wait_for_selector("#catalog tbody tr")
-    page.fill("#match-name", "Zajęta")
-    page.select_option("#match-game", "blueskies")
-    page.fill("#match-players", "2")
-    page.fill("#match-bots", "0")
-    page.click("#match-submit")
-    page.wait_for_selector("#match-cancel:visible")
-    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API owns this thread's event loop
-        assert pool.submit(run_matcher, wc_gateway.settings).result(30) == []
+    ask_for_match(page, "Zajęta", 0)
+    assert matcher_pass(wc_gateway.settings) == []
     said = catalogue("pl")["ui"]["search_refused"]
     page.wait_for_function("(said) => document.querySelector('#match-status').textContent === said", arg=said,
                            timeout=10_000)
