@@ -308,6 +308,16 @@ def test_the_lobby_shows_my_rating_leaderboard_place_and_games_with_opponents_an
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
+#: The move the last-move line shows, as the client recorded it from its events (state.js): its lines, and the
+#: board refs they name that the board draws.
+MOVE_SHOWN = """async () => {
+    const { st } = await import('/js/game/state.js');
+    const move = st.recent[st.recentAt];
+    const svg = document.querySelector('#board svg');
+    return {lines: move.lines, refs: move.refs.filter(r => svg.querySelector(`[data-ref="${CSS.escape(r)}"]`))};
+}"""
+
+
 def test_a_burst_of_bot_moves_can_be_stepped_through(context_for, bot_worker):
     """Issue #38 item 7: after my move two bots move at once; the last-move line offers the earlier one too, and
     stepping to it shows its words and marks its board elements, without playing anything."""
@@ -328,15 +338,23 @@ def test_a_burst_of_bot_moves_can_be_stepped_through(context_for, bot_worker):
     page.wait_for_function("() => !document.body.classList.contains('busy')")
     count = int(re.findall(r"\d+", page.inner_text("#last-move .moves-stepper .muted"))[1])
     assert count >= 2
-    latest = page.inner_text("#last-move .move-text")
     assert page.locator("#last-move .move-later").is_disabled()
     now = version(page)
-    page.click("#last-move .move-earlier")
-    page.wait_for_function("t => document.querySelector('#last-move .move-text').textContent !== t", arg=latest)
-    shown = ui["moves_step"].replace("{n}", str(count - 1)).replace("{count}", str(count))
-    assert page.inner_text("#last-move .moves-stepper .muted") == shown
-    assert page.locator("#last-move .move-later").is_enabled()
-    assert page.locator("#board svg .last-move").count() >= 1, "the earlier move's board elements are marked"
+    marked_moves = 0
+    for n in range(count - 1, 0, -1):  # back to the burst's first move: a random bot's move may name no board element
+        page.click("#last-move .move-earlier")
+        shown = ui["moves_step"].replace("{n}", str(n)).replace("{count}", str(count))
+        page.wait_for_function("s => document.querySelector('#last-move .moves-stepper .muted').textContent === s",
+                               arg=shown)
+        move = page.evaluate(MOVE_SHOWN)
+        assert page.inner_text("#last-move .move-text") == ui["last_move"].replace("{text}", " · ".join(move["lines"]))
+        assert page.locator("#last-move .move-later").is_enabled()
+        named = set(move["refs"])
+        marked = set(page.locator("#board svg .last-move").evaluate_all("els => els.map(e => e.dataset.ref)"))
+        assert marked == named, f"move {n}'s board elements are marked, and only they"
+        marked_moves += bool(marked)
+    # a random bot draws "done" first at a purchase turn about 1 time in 20 (BS-5.8): some turn opens a gate
+    assert marked_moves, "some move of the burst names a board element (BS-7.6, BS-8.1)"
     assert version(page) == now, "stepping plays nothing"
 
 
