@@ -28,6 +28,12 @@ games against that search at 5,300 iterations).
 Plan `bs2-exit2` (round 2): the same search with round 1's model (`bs2-r5`) as the root's prior, on deals
 `TRAIN_DEAL_BASE + 2,100,000,000 + game_index`.
 
+Plan `ap3-exit` (expert iteration for Aeroplanes, round 1): 3 players, every seat the search Aeroplanes'
+`mcts-normal` plays (ap3-r3's policy as the root's prior, pinned here) at 2,000 iterations, on deals
+`TRAIN_DEAL_BASE + 2,200,000,000 + game_index`: that search at half these iterations took 44.3% of 96 paired games
+against two of `ap3-distill`'s teacher (fair 33.3%), at about a fifth of its CPU a decision, so it is the stronger
+teacher and labels several times as many positions an hour.
+
 A plan names its teacher's search (`ai.levels.SEARCH_KINDS`): `as-played` is the level as the game plays it
 (`GAME_SEARCH` where the game has settings of its own); `greedy-prior` is `SEARCH[teacher]` alone, the search
 `bs2-distill` labelled with before Blue Skies' `mcts-normal` became the guided one (5,300 iterations, its free-core
@@ -78,6 +84,9 @@ PLANS = {
     # the same distillation for Aeroplanes at its smallest table: mcts-normal (5,200 iterations) teaches
     # (the greedy-prior search: the level until Aeroplanes' mcts-normal became the guided one, which ap3-r3 guides)
     "ap3-distill": {"game": "aeroplanes", "players": 3, "teacher": "mcts-normal", "search": "greedy-prior"},
+    # expert iteration for Aeroplanes: the guided search (ap3-r3's prior, pinned) teaches, on deals of its own
+    "ap3-exit": {"game": "aeroplanes", "players": 3, "teacher": "mcts-normal", "search": "as-played",
+                 "prior": "ap3-r3.npz", "iterations": 2000, "deal_offset": 2_200_000_000},
     # plan A (ai.train.rollouts): paired greedy playouts, successive halving over the rule's top 6 + 2 random
     "os2-rule-plus": {"game": "opensky", "players": 2, "teacher": "paired greedy playouts"},
     # the same at the 4-player table (the 2-player model took 24.6% of 400 games against three greedy, fair 25%)

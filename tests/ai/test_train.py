@@ -485,7 +485,8 @@ def test_a_niced_job_nices_its_own_scheduling_group_so_it_yields_the_cpu():
 def test_teachers_search_as_their_plan_says():
     """bs2-distill's teacher stays the greedy-prior search it labelled with (5,300 iterations, no policy prior);
     bs2-exit's is the guided search Blue Skies' mcts-normal plays, at the plan's 2,000 iterations; bs2-exit2's the
-    same search with its own prior."""
+    same search with its own prior. Aeroplanes' likewise: ap3-distill's the greedy-prior search at its 5,200,
+    ap3-exit's the guided search with ap3-r3's prior at 2,000."""
     from ai.train.label import teacher_bot, teacher_search
 
     distill, exit_ = teacher_search("bs2-distill"), teacher_search("bs2-exit")
@@ -493,6 +494,9 @@ def test_teachers_search_as_their_plan_says():
     assert exit_["policy_prior"] == "bs2-r3.npz" and exit_["iterations"] == 2000
     assert teacher_bot("bs2-exit", 40).budget.iterations == 40 and teacher_bot("bs2-exit").bot.record_root
     assert teacher_search("bs2-exit2")["policy_prior"] == "bs2-r5.npz"  # round 2: round 1's model as the prior
+    ap_distill, ap_exit = teacher_search("ap3-distill"), teacher_search("ap3-exit")
+    assert ap_distill["policy_prior"] is None and ap_distill["iterations"] == 5200
+    assert ap_exit["policy_prior"] == "ap3-r3.npz" and ap_exit["iterations"] == 2000
 
 
 def test_shards_label_disjoint_games_on_the_plans_own_deals(tmp_path):
