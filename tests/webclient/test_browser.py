@@ -42,7 +42,8 @@ def test_lobby_lists_the_catalog(page, wc_gateway, artifacts: Path):
 
 def test_lobby_says_what_each_bot_level_is_in_the_chosen_game(page, wc_gateway):
     """The seat choices carry each level's think time in the chosen game, or the level it plays as there
-    (OpenSky offers three strengths, Aeroplanes three), and a table tells what each level is, with its rating."""
+    (OpenSky offers three strengths, Aeroplanes and Blue Skies four), and a table tells what each level is, with its
+    rating."""
     details = {d["name"]: d for d in httpx.get(f"{wc_gateway.url}/v1/catalog").json()["bot_level_details"]}
     page.goto("/")
     page.wait_for_selector("#catalog tbody tr")
@@ -67,6 +68,11 @@ def test_lobby_says_what_each_bot_level_is_in_the_chosen_game(page, wc_gateway):
         row = page.locator(".bot-levels tbody tr", has=page.get_by_role("rowheader", name=level, exact=True))
         assert row.locator("td").nth(1).inner_text() == f"{seconds:.1f} s"
         assert row.locator("td").nth(2).inner_text() == ("not measured" if rating is None else f"{rating:.1f}")
+    page.select_option("#create-game", "blueskies")
+    page.dispatch_event("#create-game", "change")
+    assert details["mcts-hard"]["games"]["blueskies"]["same_as"] == "mcts-normal"  # not separated above it there
+    labels = page.locator("#seat-kind-1 option").all_text_contents()
+    assert "Bot: mcts-hard (plays as mcts-normal in Blue Skies)" in labels
 
 
 def create_in_lobby(page, game: str, players: int, seats: dict[int, str], options: dict | None = None,

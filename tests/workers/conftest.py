@@ -55,6 +55,10 @@ class Worker:
             time.sleep(0.05)
         raise AssertionError(f"{needle!r} not in the worker log after {timeout}s:\n{self.text()[-3000:]}")
 
+    def freeze(self) -> None:
+        """SIGSTOP the worker process group: it holds what it has taken and can do nothing more with it."""
+        os.killpg(self.proc.pid, signal.SIGSTOP)
+
     def kill(self) -> None:
         """SIGKILL the whole worker process group (no chance to ack, clean up or finish)."""
         if self.proc.poll() is None:

@@ -25,7 +25,8 @@ from services.workers.move import Mover
 def test_budget_scale_and_its_floor():
     assert budget_scale(0.0, 3.0) == budget_scale(3.0, 3.0) == 1.0
     assert budget_scale(6.0, 3.0) == 0.5 and budget_scale(100.0, 0.0) == 1.0
-    assert ai.scaled_budget("mcts-hard", "blueskies", 0.5) == ai.Budget(seconds=1.5, iterations=50_000)
+    # mcts-hard plays as mcts-normal in every game that searches (ai.levels.SAME_AS): its shrunk budget is that one's
+    assert ai.scaled_budget("mcts-hard", "blueskies", 0.5) == ai.Budget(seconds=0.5, iterations=500)
     # Blue Skies and Aeroplanes play mcts-normal as the guided search, capped at 1,000 iterations (GAME_SEARCH)
     assert ai.scaled_budget("mcts-normal", "blueskies", 0.5) == ai.Budget(seconds=0.5, iterations=500)
     assert ai.scaled_budget("mcts-normal", "aeroplanes", 0.5) == ai.Budget(seconds=0.5, iterations=500)
