@@ -132,7 +132,7 @@ def test_a_worker_killed_holding_a_decision_does_not_stall_the_game(make_instanc
     message (its pending pop) but can never move, then SIGKILLed. The message is then gone from the broker, as when
     a worker took it (kombu's Redis transport restores an unacknowledged message only after its visibility timeout,
     an hour). The game-state service re-queues the decision after the level's budget (1 s) plus BOT_REDISPATCH_S,
-    and the next worker plays it, once. (No level's decision is slow enough any more to kill a worker in the middle
+    and the next worker plays it. (No level's decision is slow enough any more to kill a worker in the middle
     of one reliably: the longest search, 1,000 guided iterations, takes a tenth of a second.)"""
     inst = make_instance(bot_redispatch_s=0.5)
     client = make_client(inst)
