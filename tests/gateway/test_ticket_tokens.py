@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -12,6 +13,10 @@ from services.accounts.sealing import seal, unseal
 from tests.gateway.helpers import auth
 from tests.gateway.test_matchmaking import new_player, poll, run_matcher, ticket
 from tests.run_id import RUN
+
+#: A seat token in clear: `sbt_` that starts a value or follows a character outside base64url (a quote, a colon).
+#: A sealed token is base64url text, in which the four characters `sbt_` turn up by chance (a CI run met one).
+CLEAR_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])sbt_")
 
 
 def clear_tokens(rdb: redis.Redis) -> list[str]:
@@ -33,7 +38,7 @@ def clear_tokens(rdb: redis.Redis) -> list[str]:
             texts = [x for _id, fields in rdb.xrange(key) for kv in fields.items() for x in kv]
         else:
             texts = []
-        if any("sbt_" in t for t in [key, *texts]):
+        if any(CLEAR_TOKEN.search(t) for t in [key, *texts]):
             found.append(key)
     return found
 
@@ -101,7 +106,8 @@ def test_a_ticket_matched_before_the_seal_hands_its_clear_token_out_once_too(mak
 def test_a_sealed_token_opens_only_with_its_secret_and_ticket() -> None:
     ticket_id, other = "a" * 32, "b" * 32
     sealed = seal("secret-1", ticket_id, "sbt_xyz")
-    assert "sbt_" not in sealed and sealed != seal("secret-1", ticket_id, "sbt_xyz")  # a fresh nonce each time
+    assert not CLEAR_TOKEN.search(sealed)
+    assert sealed != seal("secret-1", ticket_id, "sbt_xyz")  # a fresh nonce each time
     assert unseal("secret-1", ticket_id, sealed) == "sbt_xyz"
     assert unseal("secret-2", ticket_id, sealed) is None
     assert unseal("secret-1", other, sealed) is None
