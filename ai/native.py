@@ -25,7 +25,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: Compiled together (one mypyc group): Blue Skies' engine, its evaluation and the generic search.
+#: Compiled together (one mypyc group): the Blue Skies and Aeroplanes engines, their evaluations and the
+#: generic search. Aeroplanes' `actions.py` stays source (its dataclasses subclass the uncompiled
+#: `engine.core.Action`, which a native class cannot), and so do `data.py` (read once, at import) and `game.py`
+#: (the registry's thin wrapper).
 MODULES: tuple[str, ...] = (
     "engine/blueskies/constants.py",
     "engine/blueskies/state.py",
@@ -35,6 +38,16 @@ MODULES: tuple[str, ...] = (
     "engine/blueskies/passengers.py",
     "engine/blueskies/scoring.py",
     "ai/heuristics/blueskies.py",
+    "engine/aeroplanes/dice.py",
+    "engine/aeroplanes/era.py",
+    "engine/aeroplanes/model.py",
+    "engine/aeroplanes/placement.py",
+    "engine/aeroplanes/claims.py",
+    "engine/aeroplanes/routes.py",
+    "engine/aeroplanes/scoring.py",
+    "engine/aeroplanes/state.py",
+    "engine/aeroplanes/views.py",
+    "ai/heuristics/aeroplanes.py",
     "ai/ismcts.py",
     "ai/learned.py",
     "ai/outcome.py",

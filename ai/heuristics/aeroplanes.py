@@ -123,7 +123,10 @@ class AeroplanesHeuristic(Heuristic):
             profit.append(carried - free)
             rows.append([float(st.vp[p]), majority[p], float(vp), float(tiles), float(seats), float(st.money[p])])
         awards = t["profit_awards"](profit, t["profit_vp"][era - 1])
-        return [(*row, float(award)) for row, award in zip(rows, awards, strict=True)]
+        return [
+            (row[0], row[1], row[2], row[3], row[4], row[5], float(award))
+            for row, award in zip(rows, awards, strict=True)
+        ]
 
     #: Per-seat features for the fitted win model (`ai.learned`).
     FEATURES = (

@@ -53,7 +53,7 @@ def claim_options(s: Model, p: int, own: int, europe_only: bool = False) -> list
     if not tiles:
         return []
     free = [(c[CARD_NUMBER], free_capacity(c)) for c in s.cards[p] if c[CARD_IN_SERVICE]]
-    out = []
+    out: list[ClaimPassenger] = []
     for tile_id in tiles:
         need = TILES[tile_id - 1].capacity
         out.extend(ClaimPassenger(tile_id, number) for number, room in free if room >= need)

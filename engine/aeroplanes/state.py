@@ -93,7 +93,7 @@ class AeroState(Model, State):
         copy._legal = self._legal
         return copy
 
-    def determinize(self, seat: int, rng: random.Random) -> AeroState:
+    def determinize(self, seat: Any, rng: random.Random) -> AeroState:
         """No seat knows anything another does not (every tile and card is public, the bag and deck are
         unordered or publicly ordered), so only future chance differs: reseed the RNG."""
         self.check_seat(seat)
@@ -217,7 +217,9 @@ class AeroState(Model, State):
 
     # ------------------------------------------------------------------ apply
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
+    def apply(self, seat: Any, action: Any) -> list[Event]:
+        # `Any`, not `int`/`Action`: compiled by mypyc, a typed parameter would answer a caller's bad seat or
+        # action with a TypeError at the call instead of the IllegalAction the contract promises.
         self.check_seat(seat)
         if self.phase == "over":
             raise IllegalAction("the game is over", "AE-15.1")
@@ -506,7 +508,7 @@ class AeroState(Model, State):
 
     # ------------------------------------------------------------------ view
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: Any) -> dict[str, Any]:
         """Everything is public in Aeroplanes; only the RNG (future chance) is withheld."""
         if seat is not None:
             self.check_seat(seat)

@@ -6,10 +6,11 @@ import random
 from typing import Any
 
 import engine
-from engine.aeroplanes.actions import ChooseHome
+from engine.aeroplanes.actions import ChooseAction, ChooseHome
 from engine.aeroplanes.data import DATA
 from engine.aeroplanes.model import EMPTY
 from engine.aeroplanes.state import AeroState
+from engine.core import Event
 
 GAME = engine.get("aeroplanes")
 IDX = DATA.index
@@ -40,6 +41,26 @@ def script(state: AeroState, values: list[int]) -> None:
         rng.setstate(state.rng.getstate())
         state.rng = rng
     state.rng.script.extend(values)
+
+
+def take_marker(state: AeroState, roll: int) -> tuple[int, list[Event]]:
+    """The player to act takes the subsidy marker (the caller has emptied the notes, AE-12) and the era's
+    first-player die shows `roll` (AE-12.3).
+
+    The die is rolled after the era's refill draws, whose count depends on the position, so no fixed
+    script of randrange values reaches it: the state is played on clones under RNG seeds 0, 1, ... until one
+    rolls `roll`, and the state takes that clone's outcome."""
+    seat = state.current
+    for seed in range(200):
+        trial = state.clone()
+        trial.rng = random.Random(seed)
+        events = trial.apply(seat, ChooseAction("subsidy"))
+        die = next(e for e in events if e.type == "first_player_die")
+        if die.data["roll"] == roll:
+            state.copy_fields_from(trial)
+            state._legal = None
+            return seat, events
+    raise AssertionError(f"no seed below 200 rolls a {roll}")
 
 
 def started(players: int = 4, seed: int = 1, homes: dict[int, str] | None = None) -> AeroState:

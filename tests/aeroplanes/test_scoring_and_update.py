@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from engine.aeroplanes import dice as D
 from engine.aeroplanes import era, scoring
-from engine.aeroplanes.actions import ChooseAction
 from engine.aeroplanes.data import DATA
 from engine.aeroplanes.model import EMPTY
 
-from .helpers import IDX, give_card, put, started, touch
+from .helpers import IDX, give_card, put, started, take_marker, touch
 
 HOMES = {0: "london", 1: "paris", 2: "berlin", 3: "rome"}
 
@@ -145,7 +143,7 @@ def test_AE_14_6_refill_rome_to_berlin_with_any_tile_and_stop_when_bag_empty():
     assert starred in s.waiting  # '¤' tiles are ordinary from era 2 on
 
 
-def test_AE_14_8_and_AE_14_9_era_marker_moves_and_failures_advantages_money_kept(monkeypatch):
+def test_AE_14_8_and_AE_14_9_era_marker_moves_and_failures_advantages_money_kept():
     s = started(4, 1, HOMES)
     p = s.current
     s.failures[p] = 2
@@ -153,19 +151,17 @@ def test_AE_14_8_and_AE_14_9_era_marker_moves_and_failures_advantages_money_kept
     s.notes = 0
     money = s.money[:]
     touch(s)
-    monkeypatch.setattr(D, "roll_first_player_die", lambda rng: 6)
-    s.apply(p, ChooseAction("subsidy"))
+    take_marker(s, 6)
     assert s.era == 2 and s.failures[p] == 2 and s.adv[p][2] == 1
     assert s.money == [m + 22 for m in money]
 
 
-def test_AE_14_10_taker_passes_the_die_and_income_follows(monkeypatch):
+def test_AE_14_10_taker_passes_the_die_and_income_follows():
     s = started(5, 1)
     p = s.current
     s.notes = 0
     touch(s)
-    monkeypatch.setattr(D, "roll_first_player_die", lambda rng: 2)
-    events = s.apply(p, ChooseAction("subsidy"))
+    _, events = take_marker(s, 2)
     kinds = [e.type for e in events]
     assert kinds.index("first_player_die") < kinds.index("income")
     assert s.first == (p + 2) % 5 == s.current

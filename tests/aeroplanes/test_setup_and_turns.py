@@ -13,7 +13,7 @@ from engine.aeroplanes.model import BLOCKED, EMPTY
 from engine.core import IllegalAction
 from engine.playout import play_random
 
-from .helpers import GAME, IDX, give_card, script, started, touch, types
+from .helpers import GAME, IDX, give_card, script, started, take_marker, touch, types
 
 HOMES = {0: "london", 1: "paris", 2: "berlin", 3: "rome"}
 
@@ -150,24 +150,22 @@ def test_AE_5_1_notes_and_AE_5_2_income_with_home_modifiers():
     assert s.money == [12 - 1, 12 - 1, 12 + 2, 12 + DATA.destinations[IDX["rome"]].income_modifier]
 
 
-def _end_era(s, monkeypatch, roll: int = 1):
+def _end_era(s, roll: int = 1):
     """Take the marker; the first-player die (rolled after the refill draws) shows `roll`."""
     s.notes = 0
     touch(s)
-    monkeypatch.setattr(D, "roll_first_player_die", lambda rng: roll)
-    p = s.current
-    return p, s.apply(p, ChooseAction("subsidy"))
+    return take_marker(s, roll)
 
 
-def test_AE_5_3_carry_over_and_AE_5_4_AE_14_7_era_money_paid_once(monkeypatch):
+def test_AE_5_3_carry_over_and_AE_5_4_AE_14_7_era_money_paid_once():
     s = started(4, 1, HOMES)
     before = s.money[:]
-    _end_era(s, monkeypatch)
+    _end_era(s)
     assert s.era == 2
     assert s.money == [m + 22 for m in before]
     assert s.notes == 8
     before = s.money[:]
-    _end_era(s, monkeypatch)
+    _end_era(s)
     assert s.era == 3 and s.money == [m + 32 for m in before]
 
 
@@ -216,10 +214,10 @@ def test_AE_6_2_the_first_player_rolls_the_die_not_the_last_to_act():
     assert s.first == s.current == (first + 1) % 4
 
 
-def test_AE_6_3_taking_the_marker_ends_the_round_at_once(monkeypatch):
+def test_AE_6_3_taking_the_marker_ends_the_round_at_once():
     s = started(4, 1, HOMES)
     s.apply(s.current, ChooseAction("subsidy"))  # one player acted in this go-around
-    p, events = _end_era(s, monkeypatch, roll=2)
+    p, events = _end_era(s, roll=2)
     kinds = [e.type for e in events]
     assert kinds[:3] == ["action_chosen", "subsidy_marker", "era_scoring"]
     assert s.era == 2
@@ -298,9 +296,9 @@ def test_AE_12_1_and_AE_12_2_eight_notes_then_the_marker():
     assert s.era == 2 and s.money[taker] == money + 22  # nothing for the marker itself
 
 
-def test_AE_12_3_marker_taker_rolls_and_counts_from_their_own_seat(monkeypatch):
+def test_AE_12_3_marker_taker_rolls_and_counts_from_their_own_seat():
     s = started(3, 1, {0: "london", 1: "paris", 2: "berlin"})
-    p, events = _end_era(s, monkeypatch, roll=3)
+    p, events = _end_era(s, roll=3)
     assert s.first == p
     die = next(e for e in events if e.type == "first_player_die")
     assert die.data["seat"] == p and die.data["roll"] == 3
