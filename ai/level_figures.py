@@ -39,7 +39,12 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
     # turn projects thousands of positions), median of 3 runs of `python -m bench.bot_cost --games aeroplanes:3
     # --levels greedy,fast --positions 400` (4 December, load 1.4-1.6); 0.8 ms had come from 20 positions of one
     # game's opening
-    "greedy": {"opensky": 0.0001, "aeroplanes": 0.0043, "blueskies": 0.0007},
+    # Since the engine is compiled (5 December, fourth session) each Aeroplanes figure here is the source build's
+    # times the compiled/source ratio measured in the same runs (`python -m bench.native_cost --game aeroplanes
+    # --players 3 --source engine/aeroplanes ai/heuristics/aeroplanes.py`, medians of 3 alternating runs, every
+    # decision identical, load 1.0): greedy 0.656 (4.3 ms before), fast 0.677 (2.4 ms), mcts-normal 0.619 (0.125 s);
+    # mcts-easy and mcts-hard, which no Aeroplanes game plays as themselves, keep their source figures.
+    "greedy": {"opensky": 0.0001, "aeroplanes": 0.0028, "blueskies": 0.0007},
     "mcts-easy": {"opensky": 0.018, "aeroplanes": 0.022, "blueskies": 0.014},
     # Blue Skies: the guided search (`ai.levels.GAME_SEARCH`), 0.18-0.20 of the greedy-prior search's CPU at 5,300
     # iterations on the same 10 positions in the same run (`python -m bench.guided_cost`, 3 repetitions, two runs at
@@ -52,7 +57,7 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
     # stops early once the choice is decided), median of 3 runs of `python -m bench.bot_cost --games aeroplanes:3
     # --levels greedy,mcts-normal --variants iters --positions 120` (4 December, load 2.0-3.0: 0.600-0.606 s, p99
     # 1.04-1.08 s)
-    "mcts-normal": {"opensky": 0.099, "aeroplanes": 0.125, "blueskies": 0.077},
+    "mcts-normal": {"opensky": 0.099, "aeroplanes": 0.077, "blueskies": 0.077},
     "mcts-hard": {"opensky": 0.10, "aeroplanes": 1.61, "blueskies": 1.28},
     # Blue Skies: the model's mean over 29,568 decisions of 1,000 evaluation games, 0.87 ms (bs2-r3 0.86 ms in the
     # same run; `python -m ai.train evaluate --model ai/policy/models/bs2-r5.npz --opponent greedy --deals 500
@@ -62,7 +67,7 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
     # December, load 2.6; 2-4 players 1.01-1.05x greedy's, 300 positions, 3 runs). Aeroplanes 3p: the rule with its
     # measured weights and its lookahead held to 250 projected positions, 0.55x greedy's CPU in the same runs (p99
     # 13-17 ms; the greedy line above).
-    "fast": {"opensky": 0.00014, "aeroplanes": 0.0024, "blueskies": 0.0009},
+    "fast": {"opensky": 0.00014, "aeroplanes": 0.0016, "blueskies": 0.0009},
 }
 
 #: Bradley-Terry rating of each level by game on the Elo scale, greedy = 0, over every game of the levels in the

@@ -74,3 +74,30 @@ def test_the_builder_runs_without_importing_the_ai_package():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=native.ROOT / "bench")
     assert out.returncode == 0, out.stderr
     assert "ai/ismcts.py" in out.stdout
+
+
+def test_the_cost_benchmark_runs_listed_modules_from_source(tmp_path):
+    """`bench.native_cost` compares the build with some compiled modules run from source: its finder must load the
+    `.py` (else both passes would time the same compiled code and report a ratio of 1), and only those modules."""
+    import subprocess
+    import sys
+
+    if native.missing():
+        pytest.skip("no compiled build here (make compile)")
+    code = (
+        "import sys; from bench.native_cost import SourceFinder, compiled_sources; "
+        "sys.meta_path.insert(0, SourceFinder(compiled_sources(['engine/aeroplanes']))); "
+        "import engine.aeroplanes.state, ai.ismcts; print(engine.aeroplanes.state.__file__); print(ai.ismcts.__file__)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=native.ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [str(native.ROOT / "engine/aeroplanes/state.py"),
+                                  str(native.compiled_path("ai/ismcts.py"))]
+
+
+def test_the_cost_benchmark_refuses_a_path_with_no_compiled_module():
+    from bench.native_cost import compiled_sources
+
+    assert set(compiled_sources(["ai/heuristics/aeroplanes.py"])) == {"ai.heuristics.aeroplanes"}
+    with pytest.raises(SystemExit, match="no compiled module"):
+        compiled_sources(["engine/opensky"])
