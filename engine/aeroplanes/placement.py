@@ -76,6 +76,7 @@ def replace_options(slots: list[int], stage: int) -> list[int | None]:
     """AE-8.8 rules 4-6 for a player without a tile at the target: the empty slot, else lower-stage rivals."""
     if EMPTY in slots:
         return [None]
+    # a comprehension, not `sorted(...)` alone: its type is then the declared list[int | None], which mypyc checks
     return [owner for owner in sorted(v >> 2 for v in slots if v >= 0 and 0 < (v & 3) < stage)]
 
 
