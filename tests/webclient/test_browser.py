@@ -57,8 +57,9 @@ def test_lobby_says_what_each_bot_level_is_in_the_chosen_game(page, wc_gateway):
     page.dispatch_event("#create-game", "change")
     normal = details["mcts-normal"]["games"]["aeroplanes"]
     seconds, rating = normal["think_seconds"], normal["rating"]
+    shown = f"{seconds:.2f} s" if seconds < 0.1 else f"{seconds:.1f} s"  # the lobby's rule: two decimals below 0.1 s
     labels = page.locator("#seat-kind-1 option").all_text_contents()
-    assert f"Bot: mcts-normal (thinks ~{seconds:.1f} s a move)" in labels
+    assert f"Bot: mcts-normal (thinks ~{shown} a move)" in labels
     assert details["mcts-hard"]["games"]["aeroplanes"]["same_as"] == "mcts-normal"  # not measured there
     assert "Bot: mcts-hard (plays as mcts-normal in Aeroplanes: Aviation Ascendant)" in labels
     page.get_by_text("About the bot levels in Aeroplanes").click()
@@ -66,7 +67,7 @@ def test_lobby_says_what_each_bot_level_is_in_the_chosen_game(page, wc_gateway):
     assert rows.count() == len(details)
     for level in ("mcts-normal", "mcts-hard"):  # a level that plays as another shows that level's figures
         row = page.locator(".bot-levels tbody tr", has=page.get_by_role("rowheader", name=level, exact=True))
-        assert row.locator("td").nth(1).inner_text() == f"{seconds:.1f} s"
+        assert row.locator("td").nth(1).inner_text() == shown
         assert row.locator("td").nth(2).inner_text() == ("not measured" if rating is None else f"{rating:.1f}")
     page.select_option("#create-game", "blueskies")
     page.dispatch_event("#create-game", "change")
