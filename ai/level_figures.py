@@ -23,10 +23,11 @@ DESCRIPTIONS: dict[str, str] = {
                  "mcts-normal, because the longer search was not measured stronger than mcts-normal's guided one "
                  "(Blue Skies: 55.5 games in 100, not separated).",
     "fast": "Answers at once. In Blue Skies it plays a policy learned from search, which beats the hand-written "
-            "rule about 3 games in 4 with 2 or 3 players and more at bigger tables; in OpenSky and 3-player "
-            "Aeroplanes, the hand-written rule with its weights measured in thousands of paired games (OpenSky: "
-            "about 67 games in 100 against the rule with two players; Aeroplanes: about 40 in 100 against two "
-            "copies of it, where a third is fair); elsewhere the rule.",
+            "rule about 3 games in 4 with 2 or 3 players and more at bigger tables; in Aeroplanes, a 100-iteration "
+            "search guided by a policy learned from search (about 77 games in 100 against two copies of the "
+            "hand-written rule, where a third is fair; 62 in 100 against three, 67 against four); in OpenSky, the "
+            "hand-written rule with its weights measured in thousands of paired games (about 67 games in 100 "
+            "against the rule with two players); elsewhere the rule.",
 }
 
 #: Mean CPU seconds of one decision with a choice on a free core, which is also its expected think time there,
@@ -66,8 +67,12 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
     # run (`python -m bench.bot_cost --games opensky:2 --levels greedy,fast --variants iters --positions 40`, 4
     # December, load 2.6; 2-4 players 1.01-1.05x greedy's, 300 positions, 3 runs). Aeroplanes 3p: the rule with its
     # measured weights and its lookahead held to 250 projected positions, 0.55x greedy's CPU in the same runs (p99
-    # 13-17 ms; the greedy line above).
-    "fast": {"opensky": 0.00014, "aeroplanes": 0.0016, "blueskies": 0.0009},
+    # 13-17 ms; the greedy line above). Since 5 December (fifth session) Aeroplanes' fast level is the guided search at
+    # 100 iterations (`ai.policy.SEARCHED`): 3.07x greedy's CPU in the same runs (median of 3 runs of `python -m
+    # bench.bot_cost --games aeroplanes:3 aeroplanes:4 aeroplanes:5 --levels greedy,fast --variants iters --positions
+    # 400`, every other job stopped; 9.2 ms against 3.0 ms, p99 13.2-13.5 ms; 4-5 players 8.5-8.9 ms, p99 10-15 ms),
+    # times greedy's 2.8 ms here (bench/results/bot-cost-aeroplanes-fast-search.txt).
+    "fast": {"opensky": 0.00014, "aeroplanes": 0.0086, "blueskies": 0.0009},
 }
 
 #: Bradley-Terry rating of each level by game on the Elo scale, greedy = 0, over every game of the levels in the
@@ -75,8 +80,10 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
 #: OpenSky 2p over 400 games (fast: the rule with its measured weights, `ai.policy.RULE_PARAMS`, 67.2% of 12,000
 #: fresh paired games against greedy, `python -m ai.lab.rule_variants ... --seed 87`: +125 [118, 132], the share's
 #: logit, which a two-level Bradley-Terry fit is), Blue Skies 2p (`--as-built --seeds 40`: 40-80 games a pair),
-#: Aeroplanes 3p over 82 (fast: the rule with its measured weights, 1,800 games against greedy, `python -m ai.lab.ladder
-#: --game aeroplanes --players 3 --levels greedy,fast --seeds 300`: +22 [+10, +33]).
+#: Aeroplanes 3p over 82. Aeroplanes fast (since 5 December, fifth session, the guided search at 100 iterations): its
+#: 77.5% [72.4, 81.9] of 300 fresh paired games one seat against two greedy read as a Plackett-Luce share,
+#: 400 log10(2s / (1 - s)): +335 [+288, +383] (`python -m ai.lab.search_variants --game aeroplanes --players 3
+#: --games 300 --iterations 100 --against greedy --seed 243 ...`; the rule it replaced: +22 [+10, +33]).
 #: Blue Skies fast (bs2-r5): the logit of its 77.5% [74.8, 79.9] of 1,000 fresh paired games against greedy, +214
 #: [189, 240] (`python -m ai.train evaluate --model ai/policy/models/bs2-r5.npz --opponent greedy --deals 500 --seed
 #: 224`); the guided mcts-normal took 62.0% of 100 against it (+85 [15, 155]: 299 by that chain).
@@ -94,7 +101,7 @@ DECISION_CPU_S: dict[str, dict[str, float]] = {
 RATINGS: dict[str, dict[str, float]] = {
     "random": {"opensky": -1161, "blueskies": -763, "aeroplanes": -770},
     "greedy": {"opensky": 0, "blueskies": 0, "aeroplanes": 0},
-    "fast": {"blueskies": 214, "opensky": 125, "aeroplanes": 22},
+    "fast": {"blueskies": 214, "opensky": 125, "aeroplanes": 335},
     "mcts-normal": {"blueskies": 272, "aeroplanes": 513},
 }
 

@@ -5,7 +5,7 @@
 | `random` | uniformly random legal action | none |
 | `greedy` | the game's heuristic rule (`ai/heuristics/<game>.py`) | none |
 | `mcts-easy` | ISMCTS | 0.1 s, at most 200 iterations |
-| `fast` | a policy learned offline from search (`ai/policy`): one model evaluation a decision | none (~2 ms) |
+| `fast` | a policy learned offline (`ai/policy`), alone or guiding a 100-iteration search | none (~1-9 ms) |
 | `mcts-normal` | ISMCTS | 1.0 s, at most 20,000 iterations |
 | `mcts-hard` | ISMCTS | 3.0 s, at most 100,000 iterations |
 
@@ -13,8 +13,10 @@ A game's heuristic may lower the default iteration caps (`max_search_iterations`
 offer fewer distinct strengths than there are levels (`SAME_AS`, `ladder`): `mcts-easy` plays as `greedy` in every
 game, in OpenSky every search level does, and in Aeroplanes and Blue Skies `mcts-hard` plays as `mcts-normal`
 (so no game plays `mcts-hard`'s own search today). `fast` plays a
-learned model where one is shipped (`ai.policy.SHIPPED`: Blue Skies) and elsewhere the rule with its weights measured
-in paired games (`ai.policy.RULE_PARAMS`: OpenSky at 2-4 players, 3-player Aeroplanes) or the game's own rule. A game
+short guided search where a game's model is a better prior than a player (`ai.policy.SEARCHED`: Aeroplanes, the
+guided `mcts-normal` held to 100 iterations), a learned model where one is shipped (`ai.policy.SHIPPED`: Blue Skies)
+and elsewhere the rule with its weights measured in paired games (`ai.policy.RULE_PARAMS`: OpenSky at 2-4 players)
+or the game's own rule. A game
 may play a search level with its own settings (`GAME_SEARCH`): in Blue Skies and Aeroplanes `mcts-normal` is guided
 by a learned policy and stops at 1,000 iterations.
 (`mcts-easy`'s search budget stays the floor of the degradation policy's shrunk budgets, `floor_budget`.)

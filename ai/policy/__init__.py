@@ -53,13 +53,27 @@ RULE_PARAMS: dict[str, dict[int, dict[str, float | int]]] = {
             "lease_months_min": 4, "lease_aircraft": 2},
         4: {"lease_pay_high": 1, "lease_months_min": 4, "hub_keep": 0.0},
     },
-    # the projection (AE-13, AE-15) weighing an airport tile waiting on an aircraft card twice, a free seat half,
-    # and money twice, its turn lookahead held to 250 projected positions a decision (p99 CPU 13 ms, not 60-90)
-    # (bench/RESULTS.md "Aeroplanes: the fast level's own rule"); 4-5 players: not measured
-    "aeroplanes": {
-        3: {"money_vp": 0.1, "tile_vp": 2.0, "seat_vp": 0.2, "turn_work": 250},
-    },
 }
+
+
+#: game -> (iteration cap, the player counts it was measured at): where the `fast` level plays a short search
+#: rather than a model or a rule alone: the game's guided `mcts-normal` (`ai.levels.GAME_SEARCH`, its learned policy
+#: as the root prior) held to this many iterations and no time limit, so the same decision on any machine and a
+#: CPU bounded by the cap. Aeroplanes' model alone plays below greedy (ap3-r2: 16.5% of 300 against two), and as the
+#: prior of 100 iterations it took 77.5% [72.4, 81.9] of 300 fresh 3-player games against two greedy, where the
+#: rule with measured weights it replaces (`{"money_vp": 0.1, "tile_vp": 2.0, "seat_vp": 0.2, "turn_work": 250}`,
+#: `python -m ai.lab.rule_variants`) took 39.5% (bench/RESULTS.md, "Aeroplanes `fast`: a short guided search").
+#: A table listed here plays the search whatever `SHIPPED` or `RULE_PARAMS` say.
+SEARCHED: dict[str, tuple[int, tuple[int, ...]]] = {"aeroplanes": (100, (3, 4, 5))}
+
+
+def fast_search_iterations(game: str, players: int) -> int | None:
+    """The iteration cap of the short guided search the `fast` level plays at a `players`-player table of `game`,
+    or None (it plays a model or a rule there)."""
+    entry = SEARCHED.get(game)
+    if entry is None or players not in entry[1]:
+        return None
+    return entry[0]
 
 
 def fast_rule_params(game: str, players: int) -> dict[str, float | int]:

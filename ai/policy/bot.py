@@ -23,7 +23,7 @@ import numpy as np
 from ai.bot import Bot, Budget
 from ai.greedy import GreedyBot
 from ai.heuristics import for_game, with_params
-from ai.policy import fast_rule_params, shipped_model
+from ai.policy import fast_rule_params, fast_search_iterations, shipped_model
 from ai.policy.features import action_features, feature_version, view_seed
 from ai.policy.model import PolicyModel, file_digest
 from engine.core import Action, State
@@ -105,15 +105,24 @@ class PolicyBot(Bot):
 
 
 class FastBot(Bot):
-    """The `fast` level at the game and player count being played: the model `ai.policy.SHIPPED` names (loaded once
-    per process), correcting the rule `ai.policy.RULE_PARAMS` gives where its card says so; where no model is
-    shipped, that rule alone (the game's own rule where no parameters were measured stronger)."""
+    """The `fast` level at the game and player count being played: a short guided search where `ai.policy.SEARCHED`
+    lists the table; else the model `ai.policy.SHIPPED` names (loaded once per process), correcting the rule
+    `ai.policy.RULE_PARAMS` gives where its card says so; where no model is shipped, that rule alone (the game's own
+    rule where no parameters were measured stronger). Its cost is fixed by what it plays, so it ignores a `budget`:
+    the level is never shrunk under load (`ai.levels.default_budget` is None for it)."""
 
     level = "fast"
 
     def _choose(self, state: State, seat: int, actions: list[Action], rng: random.Random,
                 budget: Budget | None) -> Action:
         game, players = state.game.name, state.num_players
+        iterations = fast_search_iterations(game, players)
+        if iterations is not None:
+            search = short_search(game, iterations)
+            action = search._choose(state, seat, actions, rng, None)
+            self.stats.iterations = search.stats.iterations
+            self.stats.extra.update(search.stats.extra)
+            return action
         params = fast_rule_params(game, players)
         path = shipped_model(game, players)
         if path is None:
@@ -122,3 +131,15 @@ class FastBot(Bot):
         action = policy._choose(state, seat, actions, rng, budget)
         self.stats.extra.update(policy.stats.extra)
         return action
+
+
+def short_search(game: str, iterations: int) -> Bot:
+    """The game's guided search (`ai.levels.GAME_SEARCH["mcts-normal"]`) held to `iterations` and no time limit: a
+    fresh bot, as every level's is for a decision (Aeroplanes keeps no tree between decisions)."""
+    import dataclasses
+
+    from ai.ismcts import ISMCTSBot
+    from ai.levels import GAME_SEARCH
+
+    config = dataclasses.replace(GAME_SEARCH["mcts-normal"][game], budget=Budget(iterations=iterations))
+    return ISMCTSBot("fast", config)
