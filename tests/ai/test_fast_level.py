@@ -42,7 +42,7 @@ def test_the_fast_level_is_offered_in_every_game():
     assert ai.played_as("fast", "opensky") == "fast" and ai.played_as("mcts-normal", "opensky") == "fast"
     assert ai.played_as("fast", "aeroplanes") == "fast"  # a short guided search (ai.policy.SEARCHED)
     assert "aeroplanes" not in SHIPPED and isinstance(ai.make_bot("fast", "aeroplanes"), FastBot)
-    assert ai.default_budget("fast") is None  # nothing to shrink under load: one model evaluation a decision
+    assert ai.default_budget("fast") is None  # nothing to shrink under load: its cost is fixed by what it plays
 
 
 @pytest.mark.parametrize("game", sorted(SHIPPED))

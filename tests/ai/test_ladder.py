@@ -94,7 +94,7 @@ def test_games_offer_their_distinct_strengths_and_play_them():
     assert ai.ladder("opensky") == ["random", "greedy", "fast"]  # fast: the rule with measured weights (2p)
     # fast: a model; mcts-hard: not separated above the guided mcts-normal (55.5% of 100)
     assert ai.ladder("blueskies") == ["random", "greedy", "fast", "mcts-normal"]
-    # fast: the rule with measured weights (3p), separated above greedy; mcts-hard: not measured
+    # fast: a 100-iteration guided search (ai.policy.SEARCHED), separated above greedy; mcts-hard: not measured
     assert ai.ladder("aeroplanes") == ["random", "greedy", "fast", "mcts-normal"]
     assert CappedBot("mcts-hard", "opensky").budget is None  # plays the fast level there: no search
     assert type(ai.make_bot("mcts-easy", "blueskies")).__name__ == "GreedyBot"
