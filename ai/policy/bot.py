@@ -10,6 +10,10 @@ Why no search: one feature pass over the legal actions (~1.5 ms) and one small m
 milliseconds, far inside the issue's 20 ms a decision. It reads the state only through the seat's view (the
 features and the rule's ranking are computed on one determinization seeded by the view), so it is honest and
 deterministic: the rng it is handed is used only where the greedy rule itself would use it (sealed bids).
+
+Where a model is a poor player but a good prior (Aeroplanes: `ai.policy.SEARCHED`), the fast level is instead a
+short search it guides, held to an iteration cap (~9 ms): deterministic from the rng it is handed, which seeds the
+search's determinizations, and honest as every search level is.
 """
 
 from __future__ import annotations
