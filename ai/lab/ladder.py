@@ -46,6 +46,7 @@ from pathlib import Path
 
 import ai
 from ai.bot import Bot, Budget
+from ai.lab import background
 from ai.lab.match import MatchResult, play_match
 from ai.lab.rating import bradley_terry
 from ai.lab.tournament import append_ledger, code_fingerprint, game_seed, read_ledger, wilson
@@ -297,6 +298,7 @@ def recorded_pair(ledger: str, game: str, players: int, lower: str, upper: str, 
 
 
 def main(argv: list[str] | None = None) -> list[PairResult]:
+    background.yield_cpu_to_others()  # started niced with setsid, it yields to other sessions too
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="opensky")
     parser.add_argument("--players", type=int, default=2)

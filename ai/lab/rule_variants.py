@@ -25,6 +25,7 @@ from typing import Any
 from ai.bot import Bot
 from ai.greedy import GreedyBot
 from ai.heuristics import with_params
+from ai.lab import background
 from ai.lab.match import play_match
 from ai.lab.paired import parse_fields, seat_lines, seat_outcome, summarize, variant_seat
 from ai.lab.tournament import game_seed
@@ -73,6 +74,7 @@ def play(job: tuple) -> tuple[str, int, float, float]:
 
 
 def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:
+    background.yield_cpu_to_others()  # started niced with setsid, it yields to other sessions too
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="opensky")
     parser.add_argument("--players", type=int, default=2)

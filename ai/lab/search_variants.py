@@ -28,6 +28,7 @@ import time
 
 from ai.bot import Bot, Budget
 from ai.ismcts import ISMCTSBot, SearchConfig
+from ai.lab import background
 from ai.lab.match import MatchResult, play_match
 from ai.lab.paired import parse_fields, seat_lines, seat_outcome, summarize, variant_seat
 from ai.lab.tournament import append_ledger, code_fingerprint, game_seed, read_ledger, seating
@@ -116,6 +117,7 @@ def ledger_key(args: argparse.Namespace, name: str, fields: dict, against_search
 
 
 def main(argv: list[str] | None = None) -> list[tuple[str, int, float, float]]:
+    background.yield_cpu_to_others()  # started niced with setsid, it yields to other sessions too
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", required=True)
     parser.add_argument("--players", type=int, default=2)

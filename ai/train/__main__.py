@@ -13,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+from ai.lab import background
 from ai.policy import one_blas_thread
 
 
@@ -29,6 +30,7 @@ def add_fit_arguments(parser: argparse.ArgumentParser, epochs: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    background.yield_cpu_to_others()  # started niced with setsid, it yields to other sessions too
     parser = argparse.ArgumentParser(prog="python -m ai.train", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)

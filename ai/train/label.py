@@ -50,7 +50,6 @@ Pause and resume a running job with `kill -STOP $(cat <out>/pid)` / `kill -CONT 
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
 import platform
@@ -64,6 +63,7 @@ from pathlib import Path
 import engine
 from ai.bot import Budget
 from ai.ismcts import ISMCTSBot
+from ai.lab import background
 from ai.lab.tournament import code_fingerprint
 from ai.levels import CappedBot
 from ai.outcome import terminal_rewards
@@ -165,18 +165,6 @@ def play_labelled_game(plan: str, game_index: int, code: str, run: str, iteratio
     return positions, record_game
 
 
-def yield_cpu_to_others() -> None:
-    """Give the job's own scheduling group the process's niceness. Linux schedules each session (`setsid`) as its
-    own autogroup and weighs `nice` only inside it, so a `nice -n 19` job started with `setsid` still takes a whole
-    core from the tests and benchmarks beside it unless its autogroup is niced as well. Not Linux: nothing to do."""
-    niceness = os.nice(0)
-    if niceness <= 0:
-        return
-    # no autogroups (another OS, or a kernel built without them): plain nice applies
-    with contextlib.suppress(OSError):
-        Path("/proc/self/autogroup").write_text(f"{niceness}\n")
-
-
 def teacher_search(plan: str, iterations: int | None = None) -> dict:
     """What the manifest says of the teacher's search: its settings in the plan's game and its iteration cap."""
     spec = PLANS[plan]
@@ -209,7 +197,7 @@ def run_job(plan: str, out: Path, positions: int, games: int | None = None, iter
         raise SystemExit(f"unknown plan {plan!r}; known: {', '.join(PLANS)}")
     # SIGTERM ends the job like Ctrl-C: the game under way is dropped (it was never written), the log says so
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    yield_cpu_to_others()
+    background.yield_cpu_to_others()
     out.mkdir(parents=True, exist_ok=True)
     pid_file = out / "pid"
     pid_file.write_text(f"{os.getpid()}\n")

@@ -475,11 +475,27 @@ def test_plan_a_labels_a_four_player_table_under_its_own_plan():
 def test_a_niced_job_nices_its_own_scheduling_group_so_it_yields_the_cpu():
     """`setsid nice -n 19 ... label` runs in an autogroup of its own, where nice alone weighs nothing against the
     tests and benchmarks beside it: the job gives its autogroup its niceness (seen: 98% of a core before)."""
-    probe = ("import os; from pathlib import Path; from ai.train.label import yield_cpu_to_others; "
+    probe = ("import os; from pathlib import Path; from ai.lab.background import yield_cpu_to_others; "
              "yield_cpu_to_others(); print(Path('/proc/self/autogroup').read_text())")
     out = subprocess.run(["setsid", "nice", "-n", "19", sys.executable, "-c", probe], capture_output=True,
                          text=True, check=True).stdout
     assert out.strip().endswith("nice 19"), out
+
+
+@pytest.mark.parametrize("tool", ["ai.lab.search_variants", "ai.lab.rule_variants", "ai.lab.ladder",
+                                  "ai.train.__main__"])
+def test_every_long_research_tool_yields_the_cpu_when_niced(tool, monkeypatch):
+    """The paired runs and the pipeline run for hours beside tests and benchmarks: each one's entry point nices its
+    autogroup before anything else (`ai.lab.background`), as the labelling job does."""
+    import importlib
+
+    from ai.lab import background
+
+    called = []
+    monkeypatch.setattr(background, "yield_cpu_to_others", lambda: called.append(tool))
+    with pytest.raises(SystemExit):
+        importlib.import_module(tool).main(["--help"])
+    assert called == [tool]
 
 
 def test_teachers_search_as_their_plan_says():
