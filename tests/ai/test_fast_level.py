@@ -92,7 +92,7 @@ def test_the_fast_level_plays_the_shipped_model_honestly_and_ignores_its_rng(gam
 def test_where_the_fast_level_searches_it_plays_the_games_guided_search_at_its_short_cap_honestly(game, players):
     """`ai.policy.SEARCHED`: the game's guided `mcts-normal` held to a few iterations and no time limit, so the
     same decision from the same rng on any machine, the same under every truth the seat cannot tell apart, never
-    more iterations than its cap whatever budget it is handed, and not the rule's nor the policy's own choice."""
+    more iterations than its cap whatever budget it is handed, and not always the rule's choice."""
     import dataclasses
 
     from ai.ismcts import ISMCTSBot
