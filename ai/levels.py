@@ -101,7 +101,15 @@ def _fast_bot() -> Bot:
     in every service that only names the levels."""
     from ai.policy.bot import FastBot
 
-    return FastBot()
+    return FastBot(short_search=short_search)
+
+
+def short_search(game: str, iterations: int) -> Bot:
+    """The `fast` level's search where it searches (`ai.policy.SEARCHED`): the game's guided `mcts-normal`
+    (`GAME_SEARCH`) held to `iterations` and no time limit, a fresh bot for each decision (Aeroplanes keeps no tree
+    between decisions)."""
+    config = dataclasses.replace(GAME_SEARCH["mcts-normal"][game], budget=Budget(iterations=iterations))
+    return ISMCTSBot("fast", config)
 
 
 def levels() -> list[str]:

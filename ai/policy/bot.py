@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -117,12 +118,18 @@ class FastBot(Bot):
 
     level = "fast"
 
+    def __init__(self, short_search: Callable[[str, int], Bot]):
+        super().__init__()
+        #: (game, iteration cap) -> a fresh bot of the game's guided search held to that cap (`ai.levels` makes it:
+        #: the search and its settings live there, and this package imports neither)
+        self.short_search = short_search
+
     def _choose(self, state: State, seat: int, actions: list[Action], rng: random.Random,
                 budget: Budget | None) -> Action:
         game, players = state.game.name, state.num_players
         iterations = fast_search_iterations(game, players)
         if iterations is not None:
-            search = short_search(game, iterations)
+            search = self.short_search(game, iterations)
             action = search._choose(state, seat, actions, rng, None)
             self.stats.iterations = search.stats.iterations
             self.stats.extra.update(search.stats.extra)
@@ -135,15 +142,3 @@ class FastBot(Bot):
         action = policy._choose(state, seat, actions, rng, budget)
         self.stats.extra.update(policy.stats.extra)
         return action
-
-
-def short_search(game: str, iterations: int) -> Bot:
-    """The game's guided search (`ai.levels.GAME_SEARCH["mcts-normal"]`) held to `iterations` and no time limit: a
-    fresh bot, as every level's is for a decision (Aeroplanes keeps no tree between decisions)."""
-    import dataclasses
-
-    from ai.ismcts import ISMCTSBot
-    from ai.levels import GAME_SEARCH
-
-    config = dataclasses.replace(GAME_SEARCH["mcts-normal"][game], budget=Budget(iterations=iterations))
-    return ISMCTSBot("fast", config)

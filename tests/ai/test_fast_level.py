@@ -126,7 +126,8 @@ def test_the_fast_level_plays_the_rule_at_a_player_count_without_a_model(monkeyp
     assert shipped_model(game, 3) is None and shipped_model(game, 2) is not None
     checked = 0
     for state, seat, _legal in _positions(game, 3, 42):
-        assert FastBot().choose(state, seat, random.Random(3)) == GreedyBot().choose(state, seat, random.Random(3))
+        assert ai.make_bot("fast").choose(state, seat, random.Random(3)) == GreedyBot().choose(state, seat,
+                                                                                       random.Random(3))
         checked += 1
     assert checked >= 10
 
