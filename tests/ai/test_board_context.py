@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import engine
 from ai.lab.board_context import (
@@ -52,6 +53,7 @@ def test_columns_come_from_the_seats_view_alone() -> None:
 
 
 def test_the_screen_reports_held_out_figures_for_each_column_set() -> None:
+    pytest.importorskip("torch")  # the training stack, as ai.train.fit's tests: not in the worker's install
     xs, ys, chosen, games, after = load([LEDGER], games=6)
     widths = {name: xs[0][:, columns_of(name, after)].shape[1] for name in ("after", "board", "all")}
     assert widths["after"] < widths["board"] < widths["all"] == xs[0].shape[1]
