@@ -17,7 +17,7 @@ import random
 import types
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -270,6 +270,15 @@ class Whereabouts:
         return None
 
 
+# --------------------------------------------------------------------------- results
+
+
+def places_of(keys: Sequence[tuple[int, ...]]) -> list[int]:
+    """Each seat's place (1 = first) from rank keys, higher first: 1 + the seats whose key is strictly greater,
+    so equal keys share a place and the next place is skipped (1, 1, 3)."""
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
+
+
 # --------------------------------------------------------------------------- state and game
 
 
@@ -310,9 +319,18 @@ class State(ABC):
     def scores(self) -> list[int]:
         """Current scores per seat (final once the game is over)."""
 
-    @abstractmethod
+    def rank_keys(self) -> list[tuple[int, ...]]:
+        """Per seat, what the game's end ranks it by, higher first: its score, then the rules' tie-breaks in
+        order. Seats with equal keys share a place (a full tie shares the victory). Default: the score alone."""
+        return [(score,) for score in self.scores()]
+
     def winners(self) -> list[int]:
-        """Winning seats after the game's tie-break; [] while the game runs."""
+        """Winning seats after the game's tie-break (the seats first by `rank_keys`); [] while the game runs.
+        The engine's own result, which knows nothing of seats that resigned: what players are shown is the
+        platform's (services/common/standings.py), from the same keys."""
+        if not self.is_over():
+            return []
+        return [seat for seat, place in enumerate(places_of(self.rank_keys())) if place == 1]
 
     @abstractmethod
     def to_json(self) -> dict[str, JSON]: ...
@@ -367,6 +385,12 @@ class Game(ABC):
     #: reseeds the RNG, and the conformance suite does not expect hidden parts to be resampled).
     has_hidden_information: ClassVar[bool] = True
     codec: ClassVar[ActionCodec]
+    #: The shape of `State.view`'s JSON, a seat's or a spectator's: a `TypedDict` declared in the game's package
+    #: (typing only). The gateway derives the published JSON Schema from it, and the conformance suite checks
+    #: every view of seeded games against it.
+    view_type: ClassVar[type]
+    #: Every event type the game emits -> the shape of its `Event.data` (a `TypedDict`, as `view_type`).
+    event_types: ClassVar[Mapping[str, type]]
 
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Options with defaults filled in; ValueError naming any bad one."""
@@ -411,6 +435,18 @@ class Game(ABC):
     def action_from_json(self, obj: Any) -> Action:
         """Decode an action's JSON form; ValueError if it is malformed."""
         return self.codec.decode(obj)
+
+    def check_take_back(self, before: State, seat: int, action: Action, after: State) -> None:
+        """Raise IllegalAction, citing the rule, unless `seat`'s decision `action`, which turned `before` into
+        `after`, may be taken back: the game returns to `before` exactly, as Board Game Arena's undo does.
+
+        Each game decides where take-back stops. A decision that resolved chance (a die, a card drawn, a
+        shuffle), that revealed something hidden (a sealed bid opened) or that handed the decision to another
+        seat can never be taken back: taking it back would let the seat reroll or unsee. What a game does not
+        declare here is final; the default declares nothing. Callers add what no game decides: only the seat
+        that decided may take it back, and only while no other change came after it (services/gamestate). A
+        pure check of the two states: nothing is changed."""
+        raise IllegalAction(f"{self.title} decisions cannot be taken back", None)
 
     def describe(self) -> dict[str, JSON]:
         return {

@@ -1,4 +1,4 @@
-"""Aeroplanes: Aviation Ascendant, rules per shared/rules/aeroplanes.md (rule ids AE-n.m)."""
+"""Aeroplanes: Aviation Ascendant, rules per docs/rules/aeroplanes.md (rule ids AE-n.m)."""
 
 from engine.aeroplanes.game import AeroplanesGame
 

@@ -7,12 +7,12 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engine.aeroplanes import era
+from engine.aeroplanes import era, shapes, takeback
 from engine.aeroplanes.actions import CODEC
 from engine.aeroplanes.data import DATA
 from engine.aeroplanes.model import BLOCKED, EMPTY
 from engine.aeroplanes.state import AeroState
-from engine.core import JSON, Game, Whereabouts
+from engine.core import JSON, Action, Game, State, Whereabouts
 
 TILES_PER_STAGE = 9
 ADVANTAGE_SLOTS = 7  # indexed by type number; types are 2-6
@@ -30,6 +30,8 @@ class AeroplanesGame(Game):
     max_game_length = 20_000
     has_hidden_information = False  # AE: every component is public (see state.determinize)
     codec = CODEC
+    view_type = shapes.AeroplanesView
+    event_types = shapes.EVENT_TYPES
 
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> AeroState:
         players = self.check_players(players)
@@ -40,8 +42,8 @@ class AeroplanesGame(Game):
         s.num_players = players
         s.rng = random.Random(seed)
         s.era = 1
-        s.first = s.rng.randrange(players)  # AE-3.3.1
-        # AE-3.3.2: from the first player's right, counterclockwise; the first player chooses last.
+        s.first = s.rng.randrange(players)  # AE-3.3 step 1
+        # AE-3.3 step 2: from the first player's right, counterclockwise; the first player chooses last.
         s.home_order = [(s.first - k) % players for k in range(1, players + 1)]
         s.current = s.home_order[0]
         s.phase = "home"
@@ -97,6 +99,10 @@ class AeroplanesGame(Game):
             names = dict(Counter(f"{kind}:{i}" for i in ids))
             places[place] = Whereabouts(len(ids), names, names)
         return places
+
+    def check_take_back(self, before: State, seat: int, action: Action, after: State) -> None:
+        """Within the turn, until a die is rolled (engine/aeroplanes/takeback.py)."""
+        takeback.check(before, seat, action, after)
 
     def from_json(self, obj: dict[str, Any]) -> AeroState:
         s = AeroState(self)

@@ -40,10 +40,3 @@ def profit_awards(profits: Sequence[int], table: Sequence[int]) -> list[int]:
     """VP per player for profit (AE-13.3): ranks 1-3 get the era's 1st/2nd/3rd amount, others 0."""
     return [table[r - 1] if r <= 3 else 0 for r in competition_ranks(profits)]
 
-
-def winners(vp: Sequence[int], money: Sequence[int]) -> list[int]:
-    """AE-15.2: most VP, then most money; a full tie shares the victory."""
-    best = max(vp)
-    tied = [i for i, v in enumerate(vp) if v == best]
-    richest = max(money[i] for i in tied)
-    return [i for i in tied if money[i] == richest]

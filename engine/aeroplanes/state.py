@@ -76,12 +76,9 @@ class AeroState(Model, State):
     def scores(self) -> list[int]:
         return self.vp[:]
 
-    def winners(self) -> list[int]:
-        if self.phase != "over":
-            return []
-        from engine.aeroplanes.scoring import winners
-
-        return winners(self.vp, self.money)
+    def rank_keys(self) -> list[tuple[int, ...]]:
+        """AE-15.2: most VP, then most money; a full tie shares the victory."""
+        return [(vp, money) for vp, money in zip(self.vp, self.money)]
 
     def to_json(self) -> dict[str, Any]:
         return self.fields_to_json()

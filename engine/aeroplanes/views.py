@@ -75,5 +75,4 @@ def build_view(state: AeroState, seat: int | None) -> dict[str, Any]:
         "pending": pend,
         "majority_counts": era.market_counts(state),
         "profits": era.profits(state),
-        "winners": state.winners(),
     }

@@ -1,4 +1,4 @@
-"""Blue Skies (Joe Huber, Rio Grande Games 2020): rules engine per shared/rules/blueskies.md.
+"""Blue Skies (Joe Huber, Rio Grande Games 2020): rules engine per docs/rules/blueskies.md.
 
 Modules: `data` (load + validate the board file), `actions` (JSON vocabulary),
 `passengers` (bag and even distribution), `scoring` (end game), `state`

@@ -21,7 +21,7 @@ from engine.blueskies.constants import (
     SPECIAL_DISCARD,
 )
 from engine.blueskies.data import BOARD
-from engine.blueskies.scoring import final_scoring, winners
+from engine.blueskies.scoring import final_scoring
 from engine.blueskies.views import json_copy
 from engine.core import Event
 
@@ -157,7 +157,6 @@ def finish(state: BlueSkiesState, events: list[Event]) -> None:
     gains, breakdown = final_scoring(BOARD, state.num_players, state.gates, state.special_used)
     for s, g in enumerate(gains):
         state.points[s] += g
-    breakdown["winners"] = winners(state.points, state.income)
     breakdown["scores"] = list(state.points)
     state.final = breakdown
     state.phase = OVER

@@ -8,15 +8,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.blueskies import actions as act
+from engine.blueskies import shapes, takeback
 from engine.blueskies.constants import AIRPORTS, LOCAL, PHASES
 from engine.blueskies.data import BOARD
 from engine.blueskies.state import BlueSkiesState
 from engine.blueskies.views import json_copy
-from engine.core import JSON, Game, Whereabouts, rng_from_json
+from engine.core import JSON, Action, Game, State, Whereabouts, rng_from_json
 
 
 class BlueSkiesGame(Game):
-    """Blue Skies (Joe Huber, 2020) for 2-5 players, per shared/rules/blueskies.md."""
+    """Blue Skies (Joe Huber, 2020) for 2-5 players, per docs/rules/blueskies.md."""
 
     name = "blueskies"
     title = "Blue Skies"
@@ -35,6 +36,8 @@ class BlueSkiesGame(Game):
     # That is < 300 decisions per seat, so 2000 bounds every 5-player game.
     max_game_length = 2000
     codec = act.CODEC
+    view_type = shapes.BlueskiesView
+    event_types = shapes.EVENT_TYPES
 
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> BlueSkiesState:
         players = self.check_players(players)
@@ -99,6 +102,10 @@ class BlueSkiesGame(Game):
                 raise ValueError(f"bad gate owner at airport {a}")
         state.rebuild_derived()
         return state
+
+    def check_take_back(self, before: State, seat: int, action: Action, after: State) -> None:
+        """Purchases until "done" (engine/blueskies/takeback.py)."""
+        takeback.check(before, seat, action, after)
 
     def whereabouts(self, view: Mapping[str, JSON]) -> dict[str, Whereabouts]:
         """The discard pile (face up), the seat's own hand, every hand's size, and the deck: its size and what

@@ -76,10 +76,3 @@ def final_scoring(
     unused = [board.unused_special_bonus if not used else 0 for used in special_used]
     return gains, {"regions": awards, "unused_special": unused, "gains": list(gains)}
 
-
-def winners(scores: list[int], income: list[int]) -> list[int]:
-    """Highest score; ties broken by higher income; still tied share the win (BS-9.4)."""
-    best = max(scores)
-    tied = [s for s, v in enumerate(scores) if v == best]
-    top_income = max(income[s] for s in tied)
-    return [s for s in tied if income[s] == top_income]

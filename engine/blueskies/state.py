@@ -46,7 +46,6 @@ from engine.blueskies.data import BOARD
 from engine.blueskies.flow import advance, start_purchase_turn
 from engine.blueskies.knowledge import determinize, note_draw, note_help_discard
 from engine.blueskies.passengers import draw_operation
-from engine.blueskies.scoring import winners
 from engine.blueskies.views import build_view, holdings, json_copy
 from engine.core import JSON, Action, Event, Game, IllegalAction, State, clone_rng, rng_to_json
 
@@ -283,10 +282,9 @@ class BlueSkiesState(State):
     def scores(self) -> list[int]:
         return list(self.points)
 
-    def winners(self) -> list[int]:
-        if self.phase != OVER:
-            return []
-        return winners(self.points, self.income)
+    def rank_keys(self) -> list[tuple[int, ...]]:
+        """BS-9.4: the highest score; tied, the higher income; still tied, the victory is shared."""
+        return [(points, income) for points, income in zip(self.points, self.income)]
 
     def legal_actions(self, seat: int) -> list[Action]:
         if seat != self.actor or self.phase == OVER:

@@ -22,6 +22,12 @@ def json_copy(obj: Any) -> Any:
     return obj
 
 
+def final_view(final: dict[str, JSON] | None) -> dict[str, JSON] | None:
+    """The final scoring's breakdown (BS-9). Without the engine's winners, which a game finished before they left
+    the breakdown may still hold: who won is the platform's result, which knows who resigned."""
+    return None if final is None else {k: json_copy(v) for k, v in final.items() if k != "winners"}
+
+
 def build_view(state: BlueSkiesState, seat: int | None) -> dict[str, JSON]:
     """Airports with their gates' owners and shares; scores, income, supplies and hand sizes of all; the deck
     and discard pile as counts; the seat's hand and deck knowledge (None for a spectator)."""
@@ -77,8 +83,7 @@ def build_view(state: BlueSkiesState, seat: int | None) -> dict[str, JSON]:
             "entitlement": list(state.help_entitlement),
             "chosen": [CODES[a] for a in state.help_chosen] if state.phase == HELP else [],
         },
-        "final": json_copy(state.final),
-        "winners": state.winners(),
+        "final": final_view(state.final),
         "deck_known": None if seat is None else deck_known_view(state, seat),
     }
     return out

@@ -33,7 +33,7 @@ class SeasonFlow:
         self.dice = []
         if self.month == 12:
             self.phase = "over"
-            events.append(Event("game_over", {"scores": self.scores(), "winners": self.winners()}))
+            events.append(Event("game_over", {"scores": self.scores()}))
             return
         P = self.num_players
         self.lease_queue = [(self.roller + i) % P for i in range(P)]

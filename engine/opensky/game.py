@@ -7,7 +7,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engine.core import JSON, Game, Whereabouts
+from engine.core import JSON, Action, Game, State, Whereabouts
+from engine.opensky import shapes, takeback
 from engine.opensky.actions import CODEC
 from engine.opensky.board import BOARDS
 from engine.opensky.state import OpenSkyState
@@ -34,6 +35,8 @@ class OpenSkyGame(Game):
     }
     max_game_length: ClassVar[int] = 2000
     codec = CODEC
+    view_type = shapes.OpenskyView
+    event_types = shapes.EVENT_TYPES
 
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> OpenSkyState:
         players = self.check_players(players)
@@ -57,6 +60,11 @@ class OpenSkyGame(Game):
                 cards = {str(v): n for v, n in Counter(p[kind]).items()}
                 places[f"{kind}:{p['seat']}"] = Whereabouts(sum(cards.values()), cards, cards)
         return places
+
+    def check_take_back(self, before: State, seat: int, action: Action, after: State) -> None:
+        """Placements within a turn, a lease before its placements, a sealed bid before the reveal
+        (engine/opensky/takeback.py)."""
+        takeback.check(before, seat, action, after)
 
     def from_json(self, obj: dict[str, Any]) -> OpenSkyState:
         if not isinstance(obj, dict) or obj.get("game") != "opensky":

@@ -448,13 +448,7 @@ class OpenSkyState(PricingFlow, SeasonFlow, State):
             for s in range(self.num_players)
         ]
 
-    def winners(self) -> list[int]:
-        """OS-19.4: highest total; ties share the victory."""
-        if self.phase != "over":
-            return []
-        sc = self.scores()
-        best = max(sc)
-        return [s for s, v in enumerate(sc) if v == best]
+    # rank_keys: the engine's default, the total alone (OS-19.4: ties share the victory, no tie-break)
 
     # ------------------------------------------------------------------ views
 

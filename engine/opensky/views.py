@@ -61,6 +61,8 @@ def build_view(state: OpenSkyState, seat: int | None) -> dict[str, Any]:
     if state.phase == "draft":
         turn_seat = state.to_act()[0]
         out["draft"] = {"turn": state.draft_turn, "seat": turn_seat, "tokens_left_in_turn": state.draft_left}
+    if state.phase == "hubs":
+        out["hub_turn"] = _hub_turn(state)
     if state.phase in ("bid", "flash", "ancillary"):
         pricing: dict[str, Any] = {
             "eligible": list(state.eligible),
@@ -80,9 +82,18 @@ def build_view(state: OpenSkyState, seat: int | None) -> dict[str, Any]:
         out["pricing"] = pricing
     if leasing:
         out["lease"] = _lease_view(state)
-    if state.phase == "over":
-        out["winners"] = state.winners()
     return out
+
+
+def _hub_turn(state: OpenSkyState) -> dict[str, Any]:
+    """OS-20.3 / OS-20.7: whose hub decision it is and which of the seat's two hubs it is about (1 or 2: every seat
+    decides its first, then its second); at the season reset, the airport that hub stands on (keep it, or move it
+    from there), before it none."""
+    seat = state.to_act()[0]
+    index = state.hub_step // state.num_players
+    mine = state.hubs[seat]
+    at = state.board.codes[mine[index]] if state.season == 2 and index < len(mine) else None
+    return {"seat": seat, "hub": index + 1, "airport": at}
 
 
 def _lease_view(state: OpenSkyState) -> dict[str, Any]:

@@ -182,9 +182,13 @@ def test_AE_15_1_final_scoring_adds_card_and_passenger_vp():
 
 
 def test_AE_15_2_most_vp_then_most_money_then_shared():
-    assert scoring.winners([10, 12, 12], [5, 3, 4]) == [2]
-    assert scoring.winners([10, 12, 12], [5, 4, 4]) == [1, 2]
-    assert scoring.winners([13, 12, 12], [0, 9, 9]) == [0]
+    s = started(3)
+    assert s.winners() == []  # only once the game is over
+    s.phase = "over"
+    for vp, money, won in (([10, 12, 12], [5, 3, 4], [2]), ([10, 12, 12], [5, 4, 4], [1, 2]),
+                           ([13, 12, 12], [0, 9, 9], [0])):
+        s.vp, s.money = vp, money
+        assert s.rank_keys() == list(zip(vp, money)) and s.winners() == won
 
 
 def test_AE_15_3_vp_come_only_from_america_bonus_era_scoring_and_final_scoring():

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.blueskies.data import BOARD
-from engine.blueskies.scoring import end_gains, final_scoring, region_awards, region_values, winners
+from engine.blueskies.scoring import end_gains, final_scoring, region_awards, region_values
 from engine.blueskies.state import LOCAL, OVER
 from tests.blueskies.helpers import clear_board, idx, new, play_first_cards, set_airport, to_play
 
@@ -101,11 +101,13 @@ def test_BS_9_3_unused_special_action_gains_3():
 
 
 def test_BS_9_4_highest_score_wins_ties_broken_by_income_then_shared():
-    assert winners([10, 12, 12], [9, 1, 3]) == [2]
-    assert winners([10, 12, 12], [9, 3, 3]) == [1, 2]
-    assert winners([20, 12, 12], [0, 3, 3]) == [0]
-    state = new(2)
-    assert state.winners() == []
+    state = new(3)
+    assert state.winners() == []  # only once the game is over
+    state.phase = OVER
+    for points, income, won in (([10, 12, 12], [9, 1, 3], [2]), ([10, 12, 12], [9, 3, 3], [1, 2]),
+                                ([20, 12, 12], [0, 3, 3], [0])):
+        state.points, state.income = points, income
+        assert state.rank_keys() == list(zip(points, income)) and state.winners() == won
 
 
 @given(

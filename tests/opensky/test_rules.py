@@ -548,6 +548,35 @@ def test_OS_20_7_hubs_may_be_kept_or_moved_at_the_reset():
     assert state.phase == "market"
 
 
+def test_OS_20_3_OS_20_7_the_view_says_whose_hub_decision_it_is_and_which_hub():
+    """A hub prompt can say which hub it is about: the first or the second of the seat's, and at the season reset the
+    airport it stands on (kept there, or moved from there)."""
+    state = fresh(2, callsigns="random", seed=2)
+    while state.phase == "draft":
+        (seat,) = state.to_act()
+        state.apply(seat, state.legal_actions(seat)[0])
+    turns = []
+    for seat, airport_code in ((0, "AMS"), (1, "AMS"), (0, "FRA"), (1, "CDG")):
+        turns.append(state.view(seat)["hub_turn"])
+        play(state, seat, {"type": "place_hub", "airport": airport_code})
+    assert turns == [{"seat": 0, "hub": 1, "airport": None}, {"seat": 1, "hub": 1, "airport": None},
+                     {"seat": 0, "hub": 2, "airport": None}, {"seat": 1, "hub": 2, "airport": None}]
+    assert "hub_turn" not in state.view(None)  # the market: no hub decision
+    state = _tie_then_lease(month=7)
+    state.hubs = [[airport(state, "AMS"), airport(state, "FRA")], [airport(state, "CDG"), airport(state, "MUC")]]
+    while state.phase != "hubs":
+        (seat,) = state.to_act()
+        state.apply(seat, state.legal_actions(seat)[0])
+    turns = []
+    keep = {"type": "keep_hub"}
+    for seat, action in ((0, {"type": "place_hub", "airport": "LHR"}), (1, keep), (0, keep),
+                         (1, {"type": "place_hub", "airport": "LHR"})):
+        turns.append(state.view(None)["hub_turn"])
+        play(state, seat, action)
+    assert turns == [{"seat": 0, "hub": 1, "airport": "AMS"}, {"seat": 1, "hub": 1, "airport": "CDG"},
+                     {"seat": 0, "hub": 2, "airport": "FRA"}, {"seat": 1, "hub": 2, "airport": "MUC"}]
+
+
 def test_OS_20_3_OS_20_2_two_hubs_each_on_different_airports_one_at_a_time_after_planning():
     state = fresh(2, callsigns="random", seed=2)
     while state.phase == "draft":
