@@ -14,8 +14,8 @@ from engine.core import Action, State
 
 
 class GreedyBot(Bot):
-    """`heuristic`, when given, replaces the game's own rule (rule variants in `ai.lab.rule_variants`, the `fast`
-    level's measured rule where no model is shipped: `ai.policy.RULE_PARAMS`)."""
+    """`heuristic`, when given, replaces the game's own rule (rule variants in `research.lab.rule_variants`, the `fast`
+    level's measured rule where no model is shipped: its profile's `rule_params` (`ai/games/<game>.py`))."""
 
     level = "greedy"
 

@@ -273,7 +273,7 @@ class ISMCTSBot(Bot):
         super().__init__()
         self.level = level
         self.config = config
-        #: The level's settings in games that play it otherwise (`ai.levels.GAME_SEARCH`); `config` elsewhere.
+        #: The level's settings in games that play it otherwise (the game's `ai.games` profile); `config` elsewhere.
         #: A worker's bot is made before it knows its game, so each decision picks its settings (`_use_config`).
         self.base_config = config
         self.by_game: dict[str, SearchConfig] = dict(by_game) if by_game else {}

@@ -7,7 +7,7 @@ seats, the conditional logit (McFadden) model: only differences between
 seats matter, which suits an evaluation that must say who is ahead, and it
 covers every player count with one set of weights.
 
-The weights are fitted by `python -m ai.fit` to the winners of self-play
+The weights are fitted by `python -m research.train.fit_win` to the winners of self-play
 games and stored as data in `ai/heuristics/fitted/<game>.json`, with the
 held-out log-loss that shows whether they predict winners better than the
 hand-set projection. MCTS uses them at its cut-off leaves when its

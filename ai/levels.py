@@ -5,21 +5,23 @@
 | `random` | uniformly random legal action | none |
 | `greedy` | the game's heuristic rule (`ai/heuristics/<game>.py`) | none |
 | `mcts-easy` | ISMCTS | 0.1 s, at most 200 iterations |
-| `fast` | a policy learned offline (`ai/policy`), alone or guiding a 100-iteration search | none (~1-9 ms) |
+| `fast` | the measured rule (OpenSky), a learned policy (Blue Skies), a short guided search (Aeroplanes) | none |
 | `mcts-normal` | ISMCTS | 1.0 s, at most 20,000 iterations |
 | `mcts-hard` | ISMCTS | 3.0 s, at most 100,000 iterations |
 
-A game's heuristic may lower the default iteration caps (`max_search_iterations`; OpenSky: 1,000). A game may
-offer fewer distinct strengths than there are levels (`SAME_AS`, `ladder`): `mcts-easy` plays as `greedy` in every
-game, in OpenSky every search level does, and in Aeroplanes and Blue Skies `mcts-hard` plays as `mcts-normal`
-(so no game plays `mcts-hard`'s own search today). `fast` plays a
-short guided search where a game's model is a better prior than a player (`ai.policy.SEARCHED`: Aeroplanes, the
-guided `mcts-normal` held to 100 iterations), a learned model where one is shipped (`ai.policy.SHIPPED`: Blue Skies)
-and elsewhere the rule with its weights measured in paired games (`ai.policy.RULE_PARAMS`: OpenSky at 2-4 players)
-or the game's own rule. A game
-may play a search level with its own settings (`GAME_SEARCH`): in Blue Skies and Aeroplanes `mcts-normal` is guided
-by a learned policy and stops at 1,000 iterations.
-(`mcts-easy`'s search budget stays the floor of the degradation policy's shrunk budgets, `floor_budget`.)
+A game's heuristic may lower the default iteration caps (`max_search_iterations`; OpenSky: 1,000). Everything a
+game does otherwise is its bot profile (`ai/games/<game>.py`, `ai.games`), with the measurements behind it: the
+levels it plays as others (`same_as`: a game may offer fewer distinct strengths than there are levels, `ladder`;
+today `mcts-easy` plays as `greedy` in every game, in OpenSky every search level plays as `fast`, and in Aeroplanes
+and Blue Skies `mcts-hard` plays as `mcts-normal`), its own search settings (`search`: in Blue Skies and Aeroplanes
+`mcts-normal` is guided by a learned policy and stops at 1,000 iterations) and what its `fast` level plays (a short
+guided search in Aeroplanes, a learned model in Blue Skies, the rule with its weights measured in paired games in
+OpenSky). (`mcts-easy`'s search budget stays the floor of the degradation policy's shrunk budgets, `floor_budget`.)
+
+What a player is offered is a game's `ladder`: the levels that play as themselves there, named for players in
+`ai.level_figures.LABELS` (Beginner, Casual, Strong, Expert) and rated per player count by one fit over the stored
+paired ledgers (`research.lab.ladder_fit`); every other name stays accepted everywhere as an alias of the level
+it plays as.
 """
 
 from __future__ import annotations
@@ -28,87 +30,42 @@ import dataclasses
 from collections.abc import Callable
 
 from ai.bot import Bot, Budget
+from ai.games import profile, profiles
 from ai.greedy import GreedyBot
 from ai.ismcts import ISMCTSBot, SearchConfig
 from ai.random_bot import RandomBot
-
-#: Every search level values its cut-off leaves with the game's fitted win model (`ai.learned`): against
-#: three greedy bots at 1,000 iterations it lifted 4-player Aeroplanes from 26% to 62% of the same 24 games
-#: and 4-player Blue Skies from 28% to 39% of 32 (bench/RESULTS.md, "A fitted evaluation").
-SEARCH: dict[str, SearchConfig] = {
-    "mcts-easy": SearchConfig(Budget(seconds=0.1, iterations=200), rollout_depth=20, evaluation="learned"),
-    "mcts-normal": SearchConfig(Budget(seconds=1.0, iterations=20_000), rollout_depth=30, evaluation="learned"),
-    "mcts-hard": SearchConfig(Budget(seconds=3.0, iterations=100_000), rollout_depth=40, evaluation="learned"),
-}
-
-#: A search level's settings in a game that plays it otherwise than `SEARCH` says. Blue Skies' `mcts-normal` is
-#: the guided search: the shipped model's policy (`ai.policy`, bs2-r3) as the root's PUCT prior, at most 1,000
-#: iterations. It took 72.5% [57.2, 83.9] of 40 paired games against the greedy-prior search at equal 1,000
-#: caps, and 60.0% [53.1, 66.5] of 200 (separated) against that search at its own 5,300 iterations (what 1.0 s
-#: buys on a free core, the level until 3 December) at under half its CPU a decision (0.17-0.20 s against 0.41 s;
-#: bench/RESULTS.md, "Blue Skies guided search"). Research tools that name `mcts-normal` get this search in Blue
-#: Skies; the greedy-prior search is `SEARCH["mcts-normal"]`. Aeroplanes' `mcts-normal` is guided the same way by
-#: ap3-r3 (fitted on the greedy-prior search's own choices, `ai.train` plan `ap3-distill`): at 1,000 iterations it
-#: took 44.3% [34.7, 54.2] of 96 paired 3-player games against two greedy-prior searches at their 5,200 (fair 33.3%),
-#: separated above a fair third, at 0.21 of their CPU in the same run (0.19 at 4 players; bench/RESULTS.md,
-#: "Aeroplanes guided search"; strength at 4-5 players not measured).
-GAME_SEARCH: dict[str, dict[str, SearchConfig]] = {
-    "mcts-normal": {
-        "blueskies": dataclasses.replace(SEARCH["mcts-normal"], budget=Budget(seconds=1.0, iterations=1000),
-                                         policy_prior="bs2-r3.npz", policy_weight=1.0),
-        "aeroplanes": dataclasses.replace(SEARCH["mcts-normal"], budget=Budget(seconds=1.0, iterations=1000),
-                                          policy_prior="ap3-r3.npz", policy_weight=1.0),
-    },
-}
-
-#: Levels that play as another level in a game, so that every level a game offers is measurably stronger than
-#: the one below it (the ladder, `ai.lab.ladder`; bench/RESULTS.md "The ladder"). A 200-iteration search
-#: (mcts-easy's) was not shown stronger than the greedy rule in any game (paired games: OpenSky 41.2% of 40,
-#: Blue Skies 48.8% of 40, Aeroplanes 3p 52.4% of 42), so mcts-easy plays the rule everywhere. In OpenSky no search
-#: was shown stronger than the rule (mcts-normal, 1,000 iterations: 55.0% [48.1, 61.7] of 200 paired games, 53.0%
-#: of 269; a longer search plays worse), so mcts-easy plays the rule there and the other search levels play the
-#: `fast` level, the rule with its weights measured in paired games (2 players: 67.2% [66.4, 68.1] of 12,000
-#: fresh paired games against greedy; 3 players: 38.7% [36.9, 40.4] of 3,000 against two greedy, fair 33.3%;
-#: 4 players: 26.7% of 3,000 against three, +1.1 points over the rule in the same games): three strengths at
-#: every table. In Aeroplanes
-#: mcts-hard plays as mcts-normal until its pair is measured (42 paired 3-player games, some 4 CPU hours on a free
-#: core: `python -m ai.lab.ladder --estimate --tables aeroplanes:3 --levels mcts-normal,mcts-hard --as-built`):
-#: a level is offered once shown stronger than the one below it (`--as-built` plays the pair). In Blue Skies the
-#: learned `fast` level sits between greedy and mcts-normal, each pair separated (fast 68.8% of 80 against greedy,
-#: mcts-normal 69.8% of 43 against fast: bench/RESULTS.md "The ladder"; that was the greedy-prior search, which the
-#: guided one of `GAME_SEARCH` beats 60.0% of 200). Blue Skies' mcts-hard took 72.5% of 80 against the greedy-prior
-#: search but only 55.5% [45.7, 64.9] of 100 against the guided one (not separated; the rule written before those
-#: games: RESULTS "Blue Skies' ladder at today's levels"), so it plays as mcts-normal there too until a pair shows
-#: its own search stronger.
-SAME_AS: dict[str, dict[str, str]] = {
-    "mcts-easy": {"opensky": "greedy", "blueskies": "greedy", "aeroplanes": "greedy"},
-    "mcts-normal": {"opensky": "fast"},
-    "mcts-hard": {"opensky": "fast", "aeroplanes": "mcts-normal", "blueskies": "mcts-normal"},
-}
+from ai.search_settings import SEARCH
 
 _FACTORIES: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
-    "mcts-easy": lambda: ISMCTSBot("mcts-easy", SEARCH["mcts-easy"], GAME_SEARCH.get("mcts-easy")),
+    "mcts-easy": lambda: _search_bot("mcts-easy"),
     "fast": lambda: _fast_bot(),
-    **{name: (lambda name=name: ISMCTSBot(name, SEARCH[name], GAME_SEARCH.get(name)))
-       for name in SEARCH if name != "mcts-easy"},
+    **{name: (lambda name=name: _search_bot(name)) for name in SEARCH if name != "mcts-easy"},
 }
+
+
+def _search_bot(level: str) -> Bot:
+    """A search level's bot, with the settings of every game that plays the level its own way (`ai.games`)."""
+    by_game = {game: entry.search[level] for game, entry in profiles().items() if level in entry.search}
+    return ISMCTSBot(level, SEARCH[level], by_game)
 
 
 def _fast_bot() -> Bot:
     """The `fast` level's bot, imported when first made: numpy and the model load in the workers that play it, not
     in every service that only names the levels."""
+    from ai.games import fast_rule_params, fast_search_iterations, shipped_model
     from ai.policy.bot import FastBot
 
-    return FastBot(short_search=short_search)
+    return FastBot(short_search=short_search, search_iterations=fast_search_iterations,
+                   rule_params=fast_rule_params, model=shipped_model)
 
 
 def short_search(game: str, iterations: int) -> Bot:
-    """The `fast` level's search where it searches (`ai.policy.SEARCHED`): the game's guided `mcts-normal`
-    (`GAME_SEARCH`) held to `iterations` and no time limit, a fresh bot for each decision (Aeroplanes keeps no tree
-    between decisions)."""
-    config = dataclasses.replace(GAME_SEARCH["mcts-normal"][game], budget=Budget(iterations=iterations))
+    """The `fast` level's search where it searches (the profile's `fast_search`): the game's guided `mcts-normal`
+    (its profile's `search`) held to `iterations` and no time limit, a fresh bot for each decision (Aeroplanes
+    keeps no tree between decisions)."""
+    config = dataclasses.replace(profile(game).search["mcts-normal"], budget=Budget(iterations=iterations))
     return ISMCTSBot("fast", config)
 
 
@@ -118,8 +75,8 @@ def levels() -> list[str]:
 
 
 def played_as(level: str, game: str | None) -> str:
-    """The level whose bot plays `level` in `game` (itself unless `SAME_AS` says otherwise)."""
-    return SAME_AS.get(level, {}).get(game, level) if game is not None else level
+    """The level whose bot plays `level` in `game` (itself unless the game's profile says otherwise)."""
+    return profile(game).played_as(level) if game is not None else level
 
 
 def ladder(game: str) -> list[str]:
@@ -137,10 +94,10 @@ def make_bot(level: str, game: str | None = None) -> Bot:
 
 
 def search_config(level: str, game: str | None = None) -> SearchConfig | None:
-    """The search settings `level` itself plays `game` with (`GAME_SEARCH`, else `SEARCH`; None for levels that
-    do not search), whatever level the game offers it as (`played_as` says that)."""
+    """The search settings `level` itself plays `game` with (the game's profile, else `SEARCH`; None for levels
+    that do not search), whatever level the game offers it as (`played_as` says that)."""
     make_bot(level)
-    config = GAME_SEARCH.get(level, {}).get(game) if game is not None else None
+    config = profile(game).search.get(level) if game is not None else None
     return config or SEARCH.get(level)
 
 
@@ -199,33 +156,26 @@ def scaled_budget(level: str, game: str, scale: float) -> Budget | None:
     return Budget(seconds=seconds, iterations=iterations)
 
 
-#: Search iterations a second on a free core by game (`python -m bench.bots` on a quiet core: 5,200-7,100 at the
-#: first decision; mid-game positions are similar): what a level's time budget buys there. Aeroplanes' rate is
-#: the engine's from source; compiled (since 5 December) it runs about 1.6x as many, but the rate stays, since it
-#: defines the greedy-prior reference caps of issue #35's targets, and the one search Aeroplanes plays (the guided
-#: `mcts-normal`) reaches its 1,000-iteration cap well inside its second either way.
-FREE_CORE_RATE: dict[str, int] = {"opensky": 7000, "aeroplanes": 5200, "blueskies": 5300}
-
-
 def free_core_iterations(level: str, game: str, as_built: bool = False) -> int | None:
     """The iteration cap that stands for `level`'s time budget on a free core in `game`: its seconds times the
     game's free-core rate, within the level's and the game's caps (None: not a searching level). Capped this way a
-    level plays the same on any machine, however busy (bench/bot_cost.py, ai/lab/ladder.py). `as_built`: the
-    level's own search, even where `game` offers it as another level (`SAME_AS`), to measure it before offering it."""
+    level plays the same on any machine, however busy (bench/bot_cost.py, research/lab/ladder.py). `as_built`: the
+    level's own search, even where `game` offers it as another level (`played_as`), to measure it before offering it."""
     budget = _within_game_cap(default_budget(level, game), game) if as_built else game_budget(level, game)
     return _free_core_cap(budget, game) if budget is not None else None
 
 
 def _free_core_cap(budget: Budget, game: str) -> int:
     """What `budget`'s seconds buy on a free core in `game`, within its iteration cap."""
-    cap = round((budget.seconds or 1.0) * FREE_CORE_RATE.get(game, 5000))
+    cap = round((budget.seconds or 1.0) * profile(game).free_core_rate)
     return min(cap, budget.iterations) if budget.iterations is not None else cap
 
 
 #: What search a research tool's level name asks for (`split_level`): the level as its game plays it
-#: (`GAME_SEARCH` where the game has settings of its own), or `SEARCH[level]` alone, the greedy-prior search a level
-#: played before its game got its own (Blue Skies' `mcts-normal` until 3 December: the "today's mcts-normal" of
-#: issue #35's targets). Written `mcts-normal:greedy-prior`.
+#: (the game profile's `search` where the game has settings of its own), or `SEARCH[level]` alone, the
+#: greedy-prior search a level played before its game got its own (Blue Skies' `mcts-normal` until 3 December:
+#: the "today's mcts-normal" of the learned bots' targets (docs/decisions/learned-bots.md)). Written
+#: `mcts-normal:greedy-prior`.
 SEARCH_KINDS = ("as-played", "greedy-prior")
 
 
@@ -242,15 +192,16 @@ def split_level(name: str) -> tuple[str, str]:
 
 class CappedBot:
     """A level's bot held to its free-core iteration cap (no time limit), whatever budget the match passes: it plays
-    the same on any machine, however busy (the ladder, `ai.lab.ladder`). `as_built`: the level's own bot even where
-    the game offers it as another level. `level` may name a search kind (`split_level`): `mcts-normal:greedy-prior`
-    is `SEARCH["mcts-normal"]` without the game's own settings, capped at what its seconds buy on a free core."""
+    the same on any machine, however busy (the ladder, `research.lab.ladder`). `as_built`: the level's own bot even
+    where the game offers it as another level. `level` may name a search kind (`split_level`):
+    `mcts-normal:greedy-prior` is `SEARCH["mcts-normal"]` without the game's own settings, capped at what its seconds
+    buy on a free core."""
 
     def __init__(self, level: str, game: str, as_built: bool = False):
         level, kind = split_level(level)
         if kind == "greedy-prior":
             config = SEARCH[level]
-            self.bot: Bot = ISMCTSBot(level, config)  # no GAME_SEARCH
+            self.bot: Bot = ISMCTSBot(level, config)  # not the game's own settings
             limit = _within_game_cap(config.budget, game)
             assert limit is not None
             self.budget: Budget | None = Budget(iterations=_free_core_cap(limit, game))

@@ -1,4 +1,4 @@
-"""Aeroplanes heuristic (rules: shared/rules/aeroplanes.md).
+"""Aeroplanes heuristic (rules: docs/rules/aeroplanes.md).
 
 Projection of final VP, from a (determinized) state:
   VP so far

@@ -1,4 +1,4 @@
-"""Blue Skies heuristic (rules: shared/rules/blueskies.md).
+"""Blue Skies heuristic (rules: docs/rules/blueskies.md).
 
 Projection of final scores, from a determinized state:
   points + income x rounds left + the region majorities and unused-special

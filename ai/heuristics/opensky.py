@@ -4,7 +4,9 @@ Greedy decision rules, phase by phase (the phase is told by the legal actions):
 
 - callsign (OS-4.2): the free airport with the most routes, plus two per route
   to an airport that already holds a callsign (direct markets are contested
-  but also make nonstop itineraries possible).
+  but also make nonstop itineraries possible); with `callsign_race`, a seat
+  that does not draft first also avoids completing a route between two
+  callsign airports, whose two cubes the first drafter would take (OS-7.2).
 - aircraft placement (OS-6, OS-17.7): maximize subsidy cubes taken (50 each,
   OS-7) plus 40 x the gain in *network value*: over the 15 callsign pairs,
   1.0 for a nonstop, 0.5 for a one-stop, 0.2 for a two-stop path through the
@@ -19,11 +21,19 @@ Greedy decision rules, phase by phase (the phase is told by the legal actions):
   fewest-stop itinerary: the highest fare that wins against every card any
   opponent could offer (OS-11.3, half-fare rule included); if none is safe,
   the fare maximizing fare x P(win or tie) with opponents' cards uniform over
-  their (public, OS-1.5) hands.
+  their (public, OS-1.5) hands. Where that fare is above the seat's lowest,
+  it plays instead, uniformly with the bot's rng, any fare whose fare x P(win
+  or tie) is within `bid_mix` points of the best: hands and itineraries are
+  public, so a rule that reads only the view bids a fare every opponent can
+  compute, and the bot's rng is keyed by the game's secret (the workers'
+  `decision_seed`), which no opponent holds. A bid of the seat's lowest card
+  stays: it is the worst case every rival must assume from the public hand
+  anyway, and mixing it with dearer fares gave markets away (bench/RESULTS.md,
+  "OpenSky: sealed bids an opponent cannot compute").
 - flash deal (OS-12): the highest lower card that makes the seat the sole
   provisional winner on the standing offers; otherwise decline.
   (`RuleParams` holds the weights and thresholds above; the defaults are
-  this rule, the `fast` level plays the measured ones, `ai.policy.RULE_PARAMS`.)
+  this rule, the `fast` level plays the measured ones, its profile's `rule_params` (`ai/games/<game>.py`).)
 - ancillaries (OS-14/15): the count k maximizing P(accept) x (fare + 100k)
   + (1 - P(accept)) x 0.3 x fare (a failed check returns the card to the hand,
   worth about a third of its value later), P from the price die (OS-2.3).
@@ -82,11 +92,32 @@ class RuleParams:
     hub_keep: float = 0.5  #: hubs: bonus for keeping a current hub over an equal new one
     bid_power: float = 1.0  #: bid without a safe fare: maximise fare x P(win) ** bid_power
     bid_safe: int = 1  #: bid: take the highest fare no rival card can beat when there is one (0: always the above)
+    #: bid against a rival, where the fare above is not the seat's lowest: play, uniformly with the bot's rng, any fare
+    #: whose fare x P(win) is within this many points of the best (0: the one fare above, which any opponent
+    #: computes from its own view)
+    bid_mix: float = 80.0
     flash_min_fare: int = 0  #: flash deal: spend the token only on a fare of at least this much
+    #: callsign, for a seat that does not draft first: cost, in the score's units (routes), of each route joining
+    #: two callsign airports that the placement adds to their pairing (`pairing_size`). One aircraft on such a
+    #: route takes two subsidy cubes (OS-7.2) and the seat that drafts first (seat 1, OS-6.3) places before any
+    #: other, so a pair another seat completes is a pair handed to it (0: the race is not weighed)
+    callsign_race: float = 0.0
 
 
 def _routes(view: dict[str, Any]) -> list[tuple[str, str]]:
     return [tuple(r["route"].split("-")) for r in view["board"]["routes"]]  # type: ignore[misc]
+
+
+def pairing_size(airports: set[str], routes: list[tuple[str, str]]) -> int:
+    """The most disjoint routes joining two of `airports` (at most three over six callsign airports): how many
+    single aircraft can each take two subsidy cubes (OS-7.2)."""
+    inner = [(a, b) for a, b in routes if a in airports and b in airports]
+    for size in range(min(3, len(airports) // 2), 0, -1):
+        for combo in itertools.combinations(inner, size):
+            ends = [x for route in combo for x in route]
+            if len(set(ends)) == len(ends):
+                return size
+    return 0
 
 
 def _flights(player: dict[str, Any]) -> dict[tuple[str, str], int]:
@@ -209,6 +240,17 @@ def _class(stops: int | None) -> int:
     if stops is None:
         return 0
     return CLASS.get(stops, 1)
+
+
+def _mixed_fare(fare: int, expected: dict[int, float], params: RuleParams, rng: random.Random) -> int:
+    """The rule's `fare` if it is the seat's lowest (or `bid_mix` is 0), else one of the fares whose expectation is
+    within `bid_mix` points of the best, uniformly by `rng` (OS-10.1: a sealed bid must not be computable from the
+    opponents' views, and the bot's rng is the one thing they lack)."""
+    if params.bid_mix <= 0 or fare == min(expected):
+        return fare
+    least = max(expected.values()) - params.bid_mix - 1e-9
+    near = sorted({f for f, value in expected.items() if value >= least} | {fare})
+    return near[0] if len(near) == 1 else rng.choice(near)
 
 
 def winners(offers: list[tuple[int, int, int]]) -> list[int]:
@@ -395,6 +437,11 @@ class OpenSkyHeuristic(Heuristic):
             if a in taken:
                 near[b] = near.get(b, 0) + 1
         near_weight = self.params.callsign_near
+        race = self.params.callsign_race
+        if race and seat != 0:  # the first drafter (seat 0) takes the paired cubes before this seat places
+            paired = pairing_size(taken, routes)
+            return lambda x: (degree.get(x.airport, 0) + near_weight * near.get(x.airport, 0)
+                              - race * (pairing_size(taken | {x.airport}, routes) - paired))
         return lambda x: degree.get(x.airport, 0) + near_weight * near.get(x.airport, 0)
 
     def _placement(self, view, seat, actions) -> Callable[[Action], float]:
@@ -476,15 +523,30 @@ class OpenSkyHeuristic(Heuristic):
             if hand:
                 rivals.append((s, min(len(p) - 2 for p in paths), hand))
         if not rivals:
-            fare = fares[-1]
+            fare = fares[-1]  # a lone bidder's fare concerns nobody else
         else:
-            fare = self._best_fare(seat, stops, fares, rivals, self.params)
+            safe, expected = self._fare_odds(seat, stops, fares, rivals, self.params)
+            fare = _mixed_fare(self._rule_fare(fares, safe, expected, self.params), expected, self.params, rng)
         choices = [b for b in mine if b.fare == fare]
         return choices[0]
 
-    @staticmethod
-    def _best_fare(seat: int, stops: int, fares: list[int], rivals: list[tuple[int, int, list[int]]],
+    @classmethod
+    def _best_fare(cls, seat: int, stops: int, fares: list[int], rivals: list[tuple[int, int, list[int]]],
                    params: RuleParams) -> int:
+        """The rule's one best fare against `rivals` (before `bid_mix` mixes it with the near-equal ones)."""
+        return cls._rule_fare(fares, *cls._fare_odds(seat, stops, fares, rivals, params), params)
+
+    @staticmethod
+    def _rule_fare(fares: list[int], safe: list[int], expected: dict[int, float], params: RuleParams) -> int:
+        if safe and params.bid_safe:
+            return max(safe)
+        return max(fares, key=lambda f: (expected[f], -f))
+
+    @staticmethod
+    def _fare_odds(seat: int, stops: int, fares: list[int], rivals: list[tuple[int, int, list[int]]],
+                   params: RuleParams) -> tuple[list[int], dict[int, float]]:
+        """(the fares no rival card can beat, each fare's fare x P(win or tie) ** bid_power) with every rival's card
+        uniform over the distinct fares of its public hand (OS-1.5)."""
         safe = []
         expected = {}
         for fare in fares:
@@ -498,9 +560,7 @@ class OpenSkyHeuristic(Heuristic):
             if good == outcomes:
                 safe.append(fare)
             expected[fare] = fare * (good / outcomes) ** params.bid_power
-        if safe and params.bid_safe:
-            return max(safe)
-        return max(fares, key=lambda f: (expected[f], -f))
+        return safe, expected
 
     def _flash(self, view, seat, actions, rng) -> Action:
         offers = [(o["seat"], o["fare"], o["stops"]) for o in view["pricing"]["offers"]]

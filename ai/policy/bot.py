@@ -11,9 +11,9 @@ milliseconds, far inside the issue's 20 ms a decision. It reads the state only t
 features and the rule's ranking are computed on one determinization seeded by the view), so it is honest and
 deterministic: the rng it is handed is used only where the greedy rule itself would use it (sealed bids).
 
-Where a model is a poor player but a good prior (Aeroplanes: `ai.policy.SEARCHED`), the fast level is instead a
-short search it guides, held to an iteration cap (~9 ms): deterministic from the rng it is handed, which seeds the
-search's determinizations, and honest as every search level is.
+Where a model is a poor player but a good prior (Aeroplanes: the game profile's `fast_search`), the fast level is
+instead a short search it guides, held to an iteration cap (~9 ms): deterministic from the rng it is handed, which
+seeds the search's determinizations, and honest as every search level is.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ import numpy as np
 from ai.bot import Bot, Budget
 from ai.greedy import GreedyBot
 from ai.heuristics import for_game, with_params
-from ai.policy import fast_rule_params, fast_search_iterations, shipped_model
 from ai.policy.features import action_features, feature_version, view_seed
 from ai.policy.model import PolicyModel, file_digest
 from engine.core import Action, State
@@ -47,7 +46,7 @@ def load_cached(path: str | Path) -> tuple[PolicyModel, str]:
 def corrected_choice(scores: np.ndarray, cands: np.ndarray, top: int, margin: float) -> int:
     """Position in `cands` of the rule corrected by the model: among the rule's `top` best candidates (the first
     `top` of `cands`, the rule's choice first), the highest-scoring one if its score beats the rule's choice by
-    more than `margin`, else the rule's choice (0). `ai.train.fit` measures the same on held-out games."""
+    more than `margin`, else the rule's choice (0). `research.train.fit` measures the same on held-out games."""
     best = 0
     for j in range(1, min(top, len(cands))):
         if scores[cands[j]] > scores[cands[best]]:
@@ -64,7 +63,7 @@ class PolicyBot(Bot):
                  rule_params: dict[str, float | int] | None = None):
         super().__init__()
         self.level = level
-        #: The rule's parameters where the model corrects the rule (`ai.policy.RULE_PARAMS`): the rule it ranks
+        #: The rule's parameters where the model corrects the rule (the game profile's `rule_params`): the rule it ranks
         #: candidates with and answers sealed bids by; the game's own rule when empty.
         self.rule_params = dict(rule_params or {})
         if isinstance(model, (str, Path)):
@@ -110,16 +109,22 @@ class PolicyBot(Bot):
 
 
 class FastBot(Bot):
-    """The `fast` level at the game and player count being played: a short guided search where `ai.policy.SEARCHED`
-    lists the table; else the model `ai.policy.SHIPPED` names (loaded once per process), correcting the rule
-    `ai.policy.RULE_PARAMS` gives where its card says so; where no model is shipped, that rule alone (the game's own
-    rule where no parameters were measured stronger). Its cost is fixed by what it plays, so it ignores a `budget`:
-    the level is never shrunk under load (`ai.levels.default_budget` is None for it)."""
+    """The `fast` level at the game and player count being played (the game's profile, `ai.games`): a short guided
+    search where its `fast_search` lists the table; else the model its `fast_model` names (loaded once per process),
+    correcting the rule its `rule_params` gives where the model's card says so; where no model is shipped, that rule
+    alone (the game's own rule where no parameters were measured stronger). Its cost is fixed by what it plays, so it
+    ignores a `budget`: the level is never shrunk under load (`ai.levels.default_budget` is None for it)."""
 
     level = "fast"
 
-    def __init__(self, short_search: Callable[[str, int], Bot]):
+    def __init__(self, short_search: Callable[[str, int], Bot],
+                 search_iterations: Callable[[str, int], int | None],
+                 rule_params: Callable[[str, int], dict[str, float | int]],
+                 model: Callable[[str, int], Path | None]):
         super().__init__()
+        #: (game, players) -> what the table plays: the short search's cap, the rule's parameters, the model file
+        #: (`ai.games`, which `ai.levels` hands in: the profiles import the search, which imports this package)
+        self.search_iterations, self.rule_params, self.model = search_iterations, rule_params, model
         #: (game, iteration cap) -> a fresh bot of the game's guided search held to that cap (`ai.levels` makes it:
         #: the search and its settings live there, and this package imports neither)
         self.short_search = short_search
@@ -127,15 +132,15 @@ class FastBot(Bot):
     def _choose(self, state: State, seat: int, actions: list[Action], rng: random.Random,
                 budget: Budget | None) -> Action:
         game, players = state.game.name, state.num_players
-        iterations = fast_search_iterations(game, players)
+        iterations = self.search_iterations(game, players)
         if iterations is not None:
             search = self.short_search(game, iterations)
             action = search._choose(state, seat, actions, rng, None)
             self.stats.iterations = search.stats.iterations
             self.stats.extra.update(search.stats.extra)
             return action
-        params = fast_rule_params(game, players)
-        path = shipped_model(game, players)
+        params = self.rule_params(game, players)
+        path = self.model(game, players)
         if path is None:
             return GreedyBot(with_params(game, params))._choose(state, seat, actions, rng, budget)
         policy = PolicyBot(path, level=self.level, rule_params=params)

@@ -1,7 +1,7 @@
 """A small afterstate action scorer, evaluated with numpy only (the worker never imports the training stack).
 
 Why: a policy is a softmax over the legal actions of one score per action, the score an MLP of the action's
-afterstate features (`ai.policy.features`). Training (`ai.train.fit`, PyTorch) writes the weights to a `.npz`
+afterstate features (`ai.policy.features`). Training (`research.train.fit`, PyTorch) writes the weights to a `.npz`
 with its metadata; this module reads them and scores, and a test checks it matches the training side's scores.
 """
 

@@ -1,4 +1,5 @@
-"""A learned position value for the search's cut-off leaves (issue #35, "the model as evaluation at the leaves").
+"""A learned position value for the search's cut-off leaves (docs/decisions/learned-bots.md, "the model as evaluation at
+the leaves").
 
 Why this shape: the policy's afterstate rows (`ai.policy.features`) already hold, for the position an action leads
 to, the seat's own features, its best rival's, the projected margin between them, whether the seat is still to act

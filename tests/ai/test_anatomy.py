@@ -1,10 +1,10 @@
-"""ai.lab.anatomy: the greedy self-play report adds up."""
+"""research.lab.anatomy: the greedy self-play report adds up."""
 
 from __future__ import annotations
 
 import re
 
-from ai.lab.anatomy import main, play, report
+from research.lab.anatomy import main, play, report
 
 
 def test_each_game_credits_exactly_one_victory_across_the_seats():

@@ -1,4 +1,5 @@
-"""The board-context screen (`ai.lab.board_context`, issue #35): positions rebuilt by replay, columns from views."""
+"""The board-context screen (`research.train.board_context`, a screen of the learned policy's inputs): positions rebuilt
+by replay, columns from views."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 import engine
-from ai.lab.board_context import (
+from research.train.board_context import (
     AIRPORT_COLUMNS,
     TABLE_COLUMNS,
     airport_columns,
@@ -20,7 +21,8 @@ from ai.lab.board_context import (
     screen,
 )
 
-LEDGER = Path(__file__).resolve().parents[2] / "ai/train/data/bs2-exit-r1a/ledger-89g.jsonl.gz"
+LEDGER = (Path(__file__).resolve().parents[2]
+          / "research/2026-12-04-bs-expert-iteration/data/bs2-exit-r1a/ledger-89g.jsonl.gz")
 
 
 def test_replayed_positions_keep_the_ledgers_afterstate_rows_and_add_the_views_columns() -> None:
@@ -53,7 +55,7 @@ def test_columns_come_from_the_seats_view_alone() -> None:
 
 
 def test_the_screen_reports_held_out_figures_for_each_column_set() -> None:
-    pytest.importorskip("torch")  # the training stack, as ai.train.fit's tests: not in the worker's install
+    pytest.importorskip("torch")  # the training stack, as research.train.fit's tests: not in the worker's install
     xs, ys, chosen, games, after = load([LEDGER], games=6)
     widths = {name: xs[0][:, columns_of(name, after)].shape[1] for name in ("after", "board", "all")}
     assert widths["after"] < widths["board"] < widths["all"] == xs[0].shape[1]

@@ -8,9 +8,9 @@ import random
 import pytest
 
 import ai
-from ai.lab.match import play_match
 from engine.core import State, canonical_json
 from engine.playout import random_step
+from research.lab.match import play_match
 from tests.ai.conftest import GAME_IDS, GAMES
 
 TINY = ai.Budget(iterations=4)
@@ -53,7 +53,8 @@ def _positions(game, players: int, seed: int, every: int, limit: int = 12) -> li
 
 
 #: Every level over whole Aeroplanes games, and at many of its positions, is most of what is left of this file's time:
-#: those two cases run in `make test-slow`; the other titles stay, and Aeroplanes keeps its search-variant cases (#36)
+#: those two cases run in `make test-slow`; the other titles stay, and Aeroplanes keeps its search-variant cases (make
+#: test's ten-minute budget)
 AEROPLANES_SLOW = [pytest.param(game, id=game_id, marks=[pytest.mark.slow] if game_id == "aeroplanes" else [])
                    for game, game_id in zip(GAMES, GAME_IDS, strict=True)]
 
@@ -180,7 +181,8 @@ SEARCH_VARIANTS = {
 
 
 #: Playout search on Aeroplanes' kinds plays out whole turns in every iteration: over a minute, most of this file's
-#: time, so that one pair runs in `make test-slow`; every other pair, and that variant on the other games, stay (#36)
+#: time, so that one pair runs in `make test-slow`; every other pair, and that variant on the other games, stay (make
+#: test's ten-minute budget)
 SLOW_VARIANTS = {("aeroplanes", "playout search for some kinds")}
 SEARCH_CASES = [
     pytest.param(game, variant, id=f"{game_id}-{variant}",
@@ -212,7 +214,8 @@ def test_search_options_stay_legal_and_honest(game, variant):
 
 
 # Two 300-iteration Aeroplanes searches per decision are two minutes under load, a third of this file: that game's
-# case runs in `make test-slow` (AEROPLANES_SLOW); the toy, OpenSky and Blue Skies cases stay in `make test` (#36)
+# case runs in `make test-slow` (AEROPLANES_SLOW); the toy, OpenSky and Blue Skies cases stay in `make test` (make
+# test's ten-minute budget)
 @pytest.mark.parametrize("game", AEROPLANES_SLOW)
 def test_early_stop_under_an_iteration_cap_chooses_what_the_full_search_chooses(game):
     """`early_stop` ends a search only once the rest of the budget could not change the choice."""
@@ -343,15 +346,16 @@ def test_a_games_search_cap_lowers_only_the_levels_default_budget():
 
 
 def test_a_level_plays_each_game_with_that_games_search_settings():
-    """Issue #35: in Blue Skies and Aeroplanes `mcts-normal` is the guided search (`ai.levels.GAME_SEARCH`: a learned
+    """In Blue Skies and Aeroplanes `mcts-normal` is the guided search (the games' profiles, `ai.games`: a learned
     policy as the root prior, 1,000 iterations); the same bot object (a worker makes it before it knows the game)
     searches every other game with the level's own settings, and its budgets, free-core cap and shrunk budgets
     follow the game."""
     import engine
-    from ai.levels import GAME_SEARCH, SEARCH, free_core_iterations, scaled_budget, search_config
+    from ai.games import profile
+    from ai.levels import SEARCH, free_core_iterations, scaled_budget, search_config
 
-    guided = GAME_SEARCH["mcts-normal"]["blueskies"]
-    guided_ap = GAME_SEARCH["mcts-normal"]["aeroplanes"]
+    guided = profile("blueskies").search["mcts-normal"]
+    guided_ap = profile("aeroplanes").search["mcts-normal"]
     for config, prior in ((guided, "bs2-r3.npz"), (guided_ap, "ap3-r3.npz")):
         assert config.policy_prior == prior and config.budget.iterations == 1000
     assert search_config("mcts-normal", "blueskies") is guided

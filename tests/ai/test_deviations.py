@@ -1,10 +1,10 @@
-"""ai.lab.deviations: the count of decisions where the search overrules the greedy rule."""
+"""research.lab.deviations: the count of decisions where the search overrules the greedy rule."""
 
 from __future__ import annotations
 
 import pytest
 
-from ai.lab.deviations import deviations, main
+from research.lab.deviations import deviations, main
 
 
 def test_counts_sampled_and_overruled_decisions_per_kind_and_skips_rule_kinds():

@@ -1,4 +1,4 @@
-"""ai.lab.ladder: paired line-ups, the CPU estimate, and a small ladder that adds up."""
+"""research.lab.ladder: paired line-ups, the CPU estimate, and a small ladder that adds up."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 
 import ai
 import engine
-from ai.lab.ladder import (
+from ai.levels import CappedBot, free_core_iterations
+from research.lab.ladder import (
     MIN_GAMES_A_PAIR,
     calibrate,
     credit,
@@ -20,7 +21,6 @@ from ai.lab.ladder import (
     main,
     seat_iterations,
 )
-from ai.levels import CappedBot, free_core_iterations
 
 
 def test_lineups_meet_from_every_seat():
@@ -36,7 +36,7 @@ def test_lineups_meet_from_every_seat():
 
 
 def test_levels_play_at_their_free_core_iteration_cap():
-    assert free_core_iterations("mcts-normal", "aeroplanes") == 1000  # the guided search's cap (GAME_SEARCH)
+    assert free_core_iterations("mcts-normal", "aeroplanes") == 1000  # the guided search's cap (its profile's search)
     assert CappedBot("mcts-normal:greedy-prior", "aeroplanes").budget == ai.Budget(iterations=5200)  # 1 s there
     assert free_core_iterations("mcts-hard", "blueskies") == 1000  # plays as the guided mcts-normal there
     assert free_core_iterations("mcts-normal", "opensky") is None  # plays the greedy rule there
@@ -58,8 +58,8 @@ def test_as_built_a_level_plays_its_own_search_where_the_game_offers_it_as_anoth
 
 
 def test_a_greedy_prior_level_is_its_search_without_the_games_own_settings():
-    """Issue #35's "today's mcts-normal" in Blue Skies: SEARCH["mcts-normal"] (no learned prior) at what 1.0 s
-    buys on a free core, where `mcts-normal` itself plays the guided search at 1,000 iterations."""
+    """The learned bots' reference, "today's mcts-normal" in Blue Skies: SEARCH["mcts-normal"] (no learned prior) at
+    what 1.0 s buys on a free core, where `mcts-normal` itself plays the guided search at 1,000 iterations."""
     old, today = CappedBot("mcts-normal:greedy-prior", "blueskies"), CappedBot("mcts-normal", "blueskies")
     assert old.budget == ai.Budget(iterations=5300) and today.budget == ai.Budget(iterations=1000)
     state = engine.get("blueskies").new(2, 5)
@@ -94,7 +94,7 @@ def test_games_offer_their_distinct_strengths_and_play_them():
     assert ai.ladder("opensky") == ["random", "greedy", "fast"]  # fast: the rule with measured weights (2p)
     # fast: a model; mcts-hard: not separated above the guided mcts-normal (55.5% of 100)
     assert ai.ladder("blueskies") == ["random", "greedy", "fast", "mcts-normal"]
-    # fast: a 100-iteration guided search (ai.policy.SEARCHED), separated above greedy; mcts-hard: not measured
+    # fast: a 100-iteration guided search (ai/games/aeroplanes.py), separated above greedy; mcts-hard: not measured
     assert ai.ladder("aeroplanes") == ["random", "greedy", "fast", "mcts-normal"]
     assert CappedBot("mcts-hard", "opensky").budget is None  # plays the fast level there: no search
     assert type(ai.make_bot("mcts-easy", "blueskies")).__name__ == "GreedyBot"
@@ -110,7 +110,7 @@ def test_the_ledger_records_every_game_and_a_rerun_plays_none(tmp_path, capsys, 
     lines = [json.loads(line) for line in ledger.read_text().splitlines()]
     assert len(lines) == 4 and {tuple(x["key"]["lineup"]) for x in lines} == {("greedy", "random"),
                                                                                 ("random", "greedy")}
-    import ai.lab.ladder as ladder
+    import research.lab.ladder as ladder
 
     def refuse(_args):
         raise AssertionError("a game in the ledger was played again")
@@ -120,7 +120,7 @@ def test_the_ledger_records_every_game_and_a_rerun_plays_none(tmp_path, capsys, 
     assert again == first and len(ledger.read_text().splitlines()) == 4
 
 
-@pytest.mark.slow  # two whole OpenSky games with 200-iteration searches, over a minute: `make test-slow` (#36)
+@pytest.mark.slow  # two whole OpenSky games with 200-iteration searches, over a minute: `make test-slow`
 def test_an_as_built_run_plays_and_records_the_levels_own_searches(tmp_path, capsys):
     ledger = tmp_path / "ladder.jsonl"
     main(["--game", "opensky", "--levels", "greedy,mcts-easy", "--seeds", "1", "--workers", "1", "--as-built",
@@ -142,7 +142,7 @@ def test_a_small_ladder_separates_greedy_from_random(capsys):
 
 
 def test_credit_splits_shared_wins():
-    from ai.lab.match import MatchResult
+    from research.lab.match import MatchResult
 
     shared = MatchResult(["a", "b", "a"], [5, 5, 1], [0, 1])
     assert credit(shared, "a") == 0.5 and credit(shared, "b") == 0.5
@@ -152,7 +152,7 @@ def test_a_report_reads_the_ledger_and_plays_nothing(tmp_path, capsys, monkeypat
     ledger = tmp_path / "ladder.jsonl"
     base = ["--game", "opensky", "--levels", "random,greedy", "--workers", "1", "--ledger", str(ledger)]
     (played,) = main([*base, "--seeds", "2"])
-    import ai.lab.ladder as ladder
+    import research.lab.ladder as ladder
 
     monkeypatch.setattr(ladder, "_play", lambda _args: (_ for _ in ()).throw(AssertionError("played")))
     (reported,) = main([*base, "--seeds", "3", "--report"])  # a deal more than was played: only what is there
@@ -162,7 +162,7 @@ def test_a_report_reads_the_ledger_and_plays_nothing(tmp_path, capsys, monkeypat
 
 
 def test_a_report_prefers_the_games_at_the_current_caps_and_code(tmp_path, capsys):
-    from ai.lab.tournament import code_fingerprint, game_seed
+    from research.lab.tournament import code_fingerprint, game_seed
 
     ledger = tmp_path / "ladder.jsonl"
     game, lineup = "blueskies", ["mcts-normal", "greedy"]
@@ -205,7 +205,7 @@ def test_the_estimate_costs_a_game_by_the_iterations_its_seats_made_in_the_ledge
     (tmp_path / "ladder-blueskies-2p.jsonl").write_text("\n".join(lines) + "\n")
     assert seat_iterations("blueskies", 2, "mcts-normal", tmp_path, as_built=True) == 120_000
     assert seat_iterations("blueskies", 2, "mcts-hard", tmp_path) is None
-    # Blue Skies' mcts-normal is the guided search (1,000 iterations; ai.levels.GAME_SEARCH), mcts-hard 15,900
+    # Blue Skies' mcts-normal is the guided search (1,000 iterations; its ai.games profile), mcts-hard 15,900
     ratio = (free_core_iterations("mcts-hard", "blueskies", as_built=True)
              / free_core_iterations("mcts-normal", "blueskies", as_built=True))
     assert ratio == 15_900 / 1000

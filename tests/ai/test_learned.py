@@ -1,4 +1,4 @@
-"""The fitted win model (`ai.learned`) and its fitting tool (`ai.fit`)."""
+"""The fitted win model (`ai.learned`) and its fitting tool (`research.train.fit_win`)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import random
 import pytest
 
 import engine
-from ai.fit import Sample, fit, log_loss
 from ai.heuristics import for_game
 from ai.learned import WinModel, load_model
 from engine.playout import random_step
+from research.train.fit_win import Sample, fit, log_loss
 
 
 def test_win_chances_are_a_softmax_of_strengths_and_ignore_what_all_seats_share():
@@ -84,17 +84,17 @@ def test_the_committed_fit_matches_the_heuristic_and_beat_the_hand_projection_on
     from ai.learned import model_path
 
     path = model_path(name)
-    assert path.exists(), f"{name} declares FEATURES but has no fitted model: run python -m ai.fit --write"
+    assert path.exists(), f"{name} declares FEATURES but has no fitted model: python -m research.train.fit_win --write"
     raw = json.loads(path.read_text())
     assert load_model(name, for_game(name).FEATURES) is not None
     scores = raw["fit"]["holdout_log_loss"]
     assert scores["fitted"] < scores["hand_projection"] and scores["fitted"] < scores["uniform"]
 
 
-@pytest.mark.slow  # fits on three whole games, over half a minute: `make test-slow`; the fit below stays (#36)
+@pytest.mark.slow  # fits on three whole games, over half a minute: `make test-slow`; the fit below stays
 def test_the_fitting_tool_reports_held_out_scores_and_writes_only_when_asked(tmp_path, monkeypatch):
     import ai.learned as learned
-    from ai.fit import main
+    from research.train.fit_win import main
 
     name = next(g for g in engine.games() if for_game(g).FEATURES)
     monkeypatch.setattr(learned, "FITTED_DIR", tmp_path)
@@ -105,7 +105,7 @@ def test_the_fitting_tool_reports_held_out_scores_and_writes_only_when_asked(tmp
 
 
 def test_fit_can_be_restricted_to_one_player_count_and_scores_the_stored_model_on_its_holdout():
-    from ai.fit import main
+    from research.train.fit_win import main
 
     report = main(["--game", "opensky", "--players", "2", "--games", "10", "--workers", "1"])
     assert report["players"] == [2]

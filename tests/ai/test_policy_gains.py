@@ -1,10 +1,10 @@
-"""ai.lab.policy_gains: the one-step gain over the greedy rule, per decision kind."""
+"""research.lab.policy_gains: the one-step gain over the greedy rule, per decision kind."""
 
 from __future__ import annotations
 
 import pytest
 
-from ai.lab.policy_gains import main, paired_gains, policy_gains
+from research.lab.policy_gains import main, paired_gains, policy_gains
 
 
 def test_paired_gains_are_differences_from_the_first_candidate_round_by_round():

@@ -1,5 +1,5 @@
-"""ai.lab.rating: the ladder's Bradley-Terry ratings (issue #35's audit: openskill ordinals moved with game order and
-rose with games played; a maximum-likelihood fit does neither)."""
+"""research.lab.rating: the ladder's Bradley-Terry ratings (the audit in docs/decisions/learned-bots.md: openskill
+ordinals moved with game order and rose with games played; a maximum-likelihood fit does neither)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai.lab.match import MatchResult
-from ai.lab.rating import bradley_terry, comparisons
+from research.lab.match import MatchResult
+from research.lab.rating import bradley_terry, comparisons
 
 
 def duel(winner: str, loser: str, first: bool = True) -> MatchResult:

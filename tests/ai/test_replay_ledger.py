@@ -1,4 +1,4 @@
-"""ai.lab.replay_ledger: a tournament ledger's games replay exactly under an iteration cap."""
+"""research.lab.replay_ledger: a tournament ledger's games replay exactly under an iteration cap."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from ai.lab.replay_ledger import main, replay
-from ai.lab.tournament import main as tournament
+from research.lab.replay_ledger import main, replay
+from research.lab.tournament import main as tournament
 
 
 def _ledger(tmp_path):

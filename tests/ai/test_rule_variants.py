@@ -1,8 +1,10 @@
-"""ai.lab.rule_variants and the OpenSky rule's RuleParams: parsing, seat mapping, and that the weights are wired."""
+"""research.lab.rule_variants and the OpenSky rule's RuleParams: parsing, seat mapping, and that the weights are
+wired."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -10,10 +12,12 @@ import engine
 from ai.greedy import GreedyBot
 from ai.heuristics import aeroplanes, with_params
 from ai.heuristics.opensky import HEURISTIC, OpenSkyHeuristic, RuleParams
-from ai.lab.match import play_match
-from ai.lab.paired import seat_lines, summarize
-from ai.lab.rule_variants import parse_variant, play
-from ai.lab.tournament import game_seed
+from research.lab.match import play_match
+from research.lab.paired import seat_lines, summarize
+from research.lab.rule_variants import parse_variant, play
+from research.lab.tournament import game_seed
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_variants_parse_into_ruleparams_fields_and_refuse_anything_else():
@@ -54,14 +58,26 @@ def test_aeroplanes_variants_change_the_projection_and_the_lookahead_only_where_
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_base_variant_replays_the_all_greedy_game_in_the_variants_seat(players):
-    """Seat mapping: game g puts the variant where `ai.lab.tournament` puts line-up position 0."""
+    """Seat mapping: game g puts the variant where `research.lab.tournament` puts line-up position 0."""
     for index in range(players):
-        name, got_index, credit, margin = play(("opensky", players, "base", {}, index, 7, {}))
+        name, got_index, credit, margin = play(("opensky", players, "base", {}, index, 7, {}, {}))
         result = play_match("opensky", ["greedy"] * players, game_seed(7, index))
         seat = (-index) % players
         expected = 1.0 / len(result.winners) if seat in result.winners else 0.0
         others = max(x for s, x in enumerate(result.scores) if s != seat)
         assert (name, got_index, credit, margin) == ("base", index, expected, result.scores[seat] - others)
+
+
+def test_against_replaces_the_rule_of_the_other_seats():
+    """`--against` measures a changed rule against the rule as it was: the other seats play the rule with those
+    fields, so a variant equal to it replays the game that rule plays in every seat."""
+    old = with_params("opensky", {"bid_mix": 0.0})
+    for index in range(2):
+        _, _, credit, margin = play(("opensky", 2, "old", {"bid_mix": 0.0}, index, 7, {}, {"bid_mix": 0.0}))
+        result = play_match("opensky", ["greedy"] * 2, game_seed(7, index), bots=[GreedyBot(old), GreedyBot(old)])
+        seat = (-index) % 2
+        assert (credit, margin) == ((1.0 / len(result.winners) if seat in result.winners else 0.0),
+                                    result.scores[seat] - result.scores[1 - seat])
 
 
 def test_changed_weights_change_play():
@@ -98,10 +114,11 @@ def test_seat_lines_credit_each_game_to_the_seat_the_variant_sat_in():
 def test_a_variant_may_name_the_model_that_corrects_its_rule():
     """A model and the rule it corrects are compared on the same games: `"model"` seats the rule corrected by
     it (the fast level's PolicyBot), with the variant's other fields as the rule it corrects."""
-    from ai.lab.rule_variants import variant_bot
     from ai.policy.bot import PolicyBot
+    from research.lab.rule_variants import variant_bot
 
-    _, fields = parse_variant("opensky", 'm={"anc_fail": 0.45, "model": "os2-r2.npz"}')
+    model = ROOT / "research/2026-12-03-opensky-plan-a/models/os2-r2.npz"  # a research model: a path, not a name
+    _, fields = parse_variant("opensky", f'm={{"anc_fail": 0.45, "model": "{model}"}}')
     bot = variant_bot("opensky", fields)
     assert isinstance(bot, PolicyBot) and bot.rule_params == {"anc_fail": 0.45}
     assert variant_bot("opensky", {"anc_fail": 0.45}).heuristic is with_params("opensky", {"anc_fail": 0.45})
@@ -166,8 +183,8 @@ def test_flash_deal_is_kept_for_a_fare_of_at_least_flash_min_fare():
 
 
 def test_aeroplanes_lookahead_work_limit_cuts_only_the_longest_turns():
-    """`turn_work` bounds the positions the rule projects in one decision (the fast level's p99 CPU, issue #35's 20 ms
-    a decision): the longest 3-player turn projects thousands unlimited and about the limit with it, while a short
+    """`turn_work` bounds the positions the rule projects in one decision (the fast level's p99 CPU, 20 ms a decision
+    at most): the longest 3-player turn projects thousands unlimited and about the limit with it, while a short
     turn is decided exactly as without a limit (its whole lookahead fits)."""
     from bench.bot_cost import positions  # greedy self-play positions, the bench's sample of the fast level's cost
 

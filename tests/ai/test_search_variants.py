@@ -1,12 +1,12 @@
-"""ai.lab.search_variants: variant parsing and the paired games it plays."""
+"""research.lab.search_variants: variant parsing and the paired games it plays."""
 
 from __future__ import annotations
 
 import pytest
 
 import ai
-from ai.lab.match import play_match
-from ai.lab.search_variants import main, parse_variant, play
+from research.lab.match import play_match
+from research.lab.search_variants import main, parse_variant, play
 
 
 def test_variants_parse_into_searchconfig_fields_and_refuse_anything_else():
@@ -61,9 +61,9 @@ def test_a_variant_named_like_its_opponents_still_plays_one_seat():
 
 
 def test_the_opponents_own_iteration_cap_is_the_one_they_search_with():
-    """#35: a cheap guided search against a level at its usual size needs the opponents' own cap. The variant
+    """A cheap guided search against a level at its usual size needs the opponents' own cap. The variant
     searches 8 iterations a decision; the mcts-normal opponents 30 (their decisions with a choice report it)."""
-    from ai.lab.search_variants import OwnBudget
+    from research.lab.search_variants import OwnBudget
 
     inner = ai.make_bot("mcts-normal")
     bot = OwnBudget(inner, ai.Budget(iterations=30))
@@ -76,7 +76,7 @@ def test_the_opponents_own_iteration_cap_is_the_one_they_search_with():
 
 
 def test_the_opponents_own_search_replaces_the_games_own_settings():
-    """#35: Blue Skies' `mcts-normal` is the guided search (`GAME_SEARCH`); the issue's targets name the
+    """Blue Skies' `mcts-normal` is the guided search (the game profile's `search`); the issue's targets name the
     greedy-prior search it replaced, which `--against-search '{}'` plays. The guided settings given as fields play
     exactly what the level plays; the greedy-prior search plays another game."""
     level = play(("blueskies", 2, "probe", {}, "mcts-normal", 0, 3, 8, None, 12))
@@ -97,7 +97,7 @@ def test_the_opponents_search_is_given_on_the_command_line(capsys):
 
 
 def test_a_ledger_keeps_each_finished_game_and_a_rerun_plays_only_the_missing_ones(tmp_path, capsys):
-    """#35: a paired run of hours on 2 cores must survive being stopped. Each game is a ledger line as it ends; a
+    """A paired run of hours on 2 cores must survive being stopped. Each game is a ledger line as it ends; a
     rerun with the same settings reads those back (same rows as played) and plays only the rest; other settings
     (here the seed) share nothing with them, and a line cut short by a killed run is skipped."""
     import json
@@ -120,3 +120,61 @@ def test_a_ledger_keeps_each_finished_game_and_a_rerun_plays_only_the_missing_on
     other_seed = main([*argv[:-4], "--seed", "5", "--ledger", str(ledger), "--variant", argv[-1], "--games", "1"])
     assert len(other_seed) == 1
     assert len([line for line in ledger.read_text().splitlines() if line.endswith("}")]) == 4
+
+
+def test_a_gumbel_root_variant_parses_into_its_own_settings_and_plays_its_seat():
+    """A variant with `"root": "gumbel"` is the Gumbel / sequential-halving root (`ai.gumbel`), its other fields
+    `GumbelConfig`'s; an unknown root or a field of neither is refused."""
+    from ai.gumbel import GumbelBot, GumbelConfig
+    from research.lab.search_variants import variant_bot
+
+    name, fields = parse_variant('g={"root": "gumbel", "considered": 4}')
+    assert (name, fields) == ("g", {"root": "gumbel", "considered": 4})
+    bot = variant_bot(name, fields)
+    assert isinstance(bot, GumbelBot) and bot.config == GumbelConfig(considered=4)
+    for bad in ('g={"root": "puct"}', 'g={"root": "gumbel", "prior_plies": 2}'):
+        with pytest.raises(ValueError):
+            parse_variant(bad)
+    first = play(("blueskies", 2, "g", fields, "greedy", 1, 3, 12, None))
+    assert first[:2] == ("g", 1) and play(("blueskies", 2, "g", fields, "greedy", 1, 3, 12, None))[:4] == first[:4]
+
+
+def test_the_sequential_test_decides_at_walds_bounds_over_games_in_index_order():
+    """H0 46% against H1 52%, alpha = beta = 0.05: each win adds log(52/46), each loss log(48/54); the bounds are
+    +-log(19). All wins cross the upper bound at the 25th game, all losses the lower at the 25th too; a
+    half-and-half record runs to the cap; a game finished early out of order is not read before the ones before it."""
+    import math
+
+    from research.lab.paired import prefix, sprt_llr, sprt_verdict
+
+    assert sprt_llr([1.0], 0.46, 0.52) == pytest.approx(math.log(0.52 / 0.46))
+    assert sprt_llr([0.5], 0.46, 0.52) == pytest.approx((math.log(0.52 / 0.46) + math.log(0.48 / 0.54)) / 2)
+    assert sprt_verdict([1.0] * 24, 0.46, 0.52, 0.05, 0.05) == "continue"
+    assert sprt_verdict([1.0] * 25, 0.46, 0.52, 0.05, 0.05) == "H1"
+    assert sprt_verdict([0.0] * 24, 0.46, 0.52, 0.05, 0.05) == "continue"
+    assert sprt_verdict([0.0] * 25, 0.46, 0.52, 0.05, 0.05) == "H0"
+    assert sprt_verdict([1.0, 0.0] * 400, 0.46, 0.52, 0.05, 0.05, cap=800) == "truncated"
+    assert sprt_verdict([1.0, 0.0] * 400, 0.46, 0.52, 0.05, 0.05) == "continue"
+    assert prefix({0: 1.0, 1: 0.0, 3: 1.0}) == [1.0, 0.0]
+    assert prefix({1: 1.0}) == []
+
+
+def test_a_sequential_run_stops_at_its_verdict_and_a_rerun_plays_nothing_more(tmp_path, capsys):
+    """`--sprt` with a wide-apart pair (H0 5%, H1 95%) decides in a game or two: the run stops there, and the same
+    command again reads its verdict from the ledger and plays no game."""
+    import json
+
+    ledger = tmp_path / "sprt.jsonl"
+    argv = ["--game", "blueskies", "--players", "2", "--iterations", "8", "--workers", "1", "--seed", "6",
+            "--games", "6", "--sprt", "0.05,0.95,0.05,0.05", "--ledger", str(ledger),
+            "--variant", 'g={"root": "gumbel", "considered": 2}']
+    rows = main(argv)
+    out = capsys.readouterr().out
+    assert 1 <= len(rows) < 6 and "SPRT H0 5% H1 95% alpha 0.05 beta 0.05, cap 6: H" in out
+    played = len(ledger.read_text().splitlines())
+    assert main(argv) == rows and f"{played} games already played" in capsys.readouterr().out
+    assert len(ledger.read_text().splitlines()) == played
+    assert all(json.loads(line)["key"]["fields"] == {"root": "gumbel", "considered": 2}
+               for line in ledger.read_text().splitlines())
+    with pytest.raises(SystemExit):
+        main([*argv[:-2], "--variant", "a={}", "--variant", "b={}"])

@@ -13,16 +13,16 @@ import ai
 import engine
 from ai.heuristics import has_module
 from ai.ismcts import ISMCTSBot
-from ai.lab.match import play_match
-from ai.lab.tournament import seating
 from ai.levels import SEARCH
+from research.lab.match import play_match
+from research.lab.tournament import seating
 
 GAMES = engine.games()
 
 
 def _win_share(game: str, players: int, hero: str, villain: str, games: int, budget: ai.Budget | None) -> float:
     """`hero` and `villain` are level names; "search" is the ISMCTS of mcts-easy's settings, whatever level a game
-    offers it as (ai.levels.SAME_AS)."""
+    offers it as (its profile's same_as, ai/games/<game>.py)."""
     lineup = (hero,) + (villain,) * (players - 1)
     credit = 0.0
     for index in range(games):
@@ -43,7 +43,7 @@ GREEDY_GAMES = {"opensky": 20, "blueskies": 20, "aeroplanes": 9}
 
 
 #: Nine whole Aeroplanes games are most of this file's time: that title's greedy match runs in `make test-slow`,
-#: the others in `make test` (Aeroplanes' short ISMCTS match below stays there too; #36)
+#: the others in `make test` (Aeroplanes' short ISMCTS match below stays there too; make test's ten-minute budget)
 GREEDY_CASES = [pytest.param(game, marks=[pytest.mark.slow] if game == "aeroplanes" else []) for game in GAMES]
 
 

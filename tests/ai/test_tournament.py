@@ -8,8 +8,8 @@ import pytest
 
 import ai
 import engine
-from ai.lab.match import play_match
-from ai.lab.tournament import format_table, main, seating, summarize, wilson
+from research.lab.match import play_match
+from research.lab.tournament import format_table, main, seating, summarize, wilson
 from tests.ai.toygame import TOY
 
 
@@ -46,7 +46,8 @@ def test_summary_splits_shared_wins_and_averages_scores():
 
 
 #: The tournament's mechanics (seats, ledger, plot) are the same for every title: these tests play the quickest
-#: (two-seat OpenSky), not the first registered (Aeroplanes, whose whole games were most of this file's time; #36)
+#: (two-seat OpenSky), not the first registered (Aeroplanes, whose whole games were most of this file's time;
+#: docs/decisions/one-place.md)
 QUICK = "opensky"
 
 
@@ -102,13 +103,13 @@ def test_the_code_fingerprint_covers_a_game_and_the_shared_code_but_not_other_ga
     """A change to one game's engine or heuristic voids only that game's ledgers; shared code voids all."""
     import shutil
 
-    import ai.lab.tournament as tournament
+    import research.lab.tournament as tournament
 
     root = Path(tournament.__file__).resolve().parents[2]
     copy = tmp_path / "repo"
-    for package in ("ai", "engine"):
+    for package in ("ai", "engine", "research/lab", "research/train"):  # the tools, not the experiments' folders
         shutil.copytree(root / package, copy / package, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(tournament, "__file__", str(copy / "ai" / "lab" / "tournament.py"))
+    monkeypatch.setattr(tournament, "__file__", str(copy / "research" / "lab" / "tournament.py"))
     names = engine.games()
     before = {g: tournament.code_fingerprint(g) for g in names}
     first, rest = names[0], names[1:]
@@ -128,14 +129,16 @@ def test_the_code_fingerprint_covers_a_game_and_the_shared_code_but_not_other_ga
     assert all(tournament.code_fingerprint(g) != after[g] for g in names)
     # what plays no move: the published figures, the research tools and the adapters leave every ledger valid
     after = {g: tournament.code_fingerprint(g) for g in names}
-    for path in (copy / "ai" / "level_figures.py", copy / "ai" / "lab" / "ladder.py",
+    for path in (copy / "ai" / "level_figures.py", copy / "ai" / "ladders.json",
+                 copy / "research" / "lab" / "ladder.py", copy / "research" / "lab" / "ladder_fit.py",
+                 copy / "research" / "train" / "fit.py",
                  copy / "engine" / "adapters" / "openspiel.py"):
         with path.open("a") as handle:
             handle.write("# changed\n")
     assert {g: tournament.code_fingerprint(g) for g in names} == after
-    # but the game loop and the tournaments' seeding play, though they live in ai/lab/
+    # but the game loop and the tournaments' seeding play, though they live in research/lab/
     for name in ("match.py", "tournament.py"):
-        with (copy / "ai" / "lab" / name).open("a") as handle:
+        with (copy / "research" / "lab" / name).open("a") as handle:
             handle.write("# changed\n")
         assert all(tournament.code_fingerprint(g) != after[g] for g in names)
         after = {g: tournament.code_fingerprint(g) for g in names}

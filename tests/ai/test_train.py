@@ -1,4 +1,4 @@
-"""ai.train: the labelling ledger resumes without duplicates, the numpy model scores as trained, the policy level
+"""research.train: the labelling ledger resumes without duplicates, the numpy model scores as trained, the policy level
 is deterministic, honest (its decision never depends on what its seat cannot see) and fast."""
 
 from __future__ import annotations
@@ -9,19 +9,22 @@ import random
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import engine
 from ai.heuristics import for_game
-from ai.lab.selfplay import greedy_positions
-from ai.lab.tournament import game_seed
 from ai.policy.bot import PolicyBot
 from ai.policy.features import action_features, feature_names, feature_version, view_seed
 from ai.policy.model import PolicyModel
-from ai.train.label import TRAIN_DEAL_BASE, play_labelled_game, run_job
-from ai.train.ledger import Ledger, read_positions, snapshot
+from research.lab.selfplay import greedy_positions
+from research.lab.tournament import game_seed
+from research.train.label import TRAIN_DEAL_BASE, play_labelled_game, run_job
+from research.train.ledger import Ledger, read_positions, snapshot
+
+ROOT = Path(__file__).resolve().parents[2]
 
 CAP = 30  # teacher iterations in these tests: the pipeline, not the teacher's strength
 
@@ -69,7 +72,7 @@ def test_ledger_resumes_after_a_kill_without_duplicates(tmp_path):
 
 @pytest.mark.parametrize("plan", ["bs2-distill", "ap3-distill"])
 def test_labels_are_deterministic_from_the_deal_and_well_formed(plan):
-    from ai.train.label import PLANS
+    from research.train.label import PLANS
 
     a, game_a = play_labelled_game(plan, 7, "x", "r", CAP)
     b, game_b = play_labelled_game(plan, 7, "x", "r", CAP)
@@ -104,7 +107,7 @@ def test_numpy_model_round_trips_and_scores_as_its_formula(tmp_path):
 
 def test_numpy_inference_matches_the_trained_network(tmp_path):
     pytest.importorskip("torch")
-    from ai.train.fit import fit
+    from research.train.fit import fit
 
     out = tmp_path / "run"
     run_job("bs2-distill", out, positions=10**6, games=3, iterations=CAP)
@@ -173,7 +176,7 @@ def test_policy_decides_within_20_ms_cpu_p99():
 
 
 def test_the_job_queue_runs_the_next_plan_in_the_same_process(tmp_path):
-    from ai.train.__main__ import main
+    from research.train.__main__ import main
 
     first, second = tmp_path / "a", tmp_path / "b"
     main(["label", "--plan", "bs2-distill", "--out", str(first), "--games", "1", "--positions", "1000000",
@@ -194,7 +197,7 @@ def test_blue_skies_features_replay_as_labelled():
 
 
 def test_opensky_plan_a_labels_pair_the_rule_with_its_rivals():
-    from ai.train.rollouts import halving_labels
+    from research.train.rollouts import halving_labels
 
     found = 0
     for state, seat, legal, _ in greedy_positions("opensky", 2, TRAIN_DEAL_BASE + 1, 7):
@@ -215,7 +218,7 @@ def test_opensky_plan_a_labels_pair_the_rule_with_its_rivals():
 
 
 def test_paired_evaluation_reads_its_ledger_and_reports_latency(tmp_path, monkeypatch):
-    import ai.train.evaluate as evaluation
+    import research.train.evaluate as evaluation
 
     model = tmp_path / "m.npz"
     random_model().save(model)
@@ -237,7 +240,7 @@ def test_paired_evaluation_reads_its_ledger_and_reports_latency(tmp_path, monkey
 def test_a_paired_difference_pairs_the_same_games_of_two_models(tmp_path):
     """`--baseline`: model A minus model B in the games both played (same deal, line-up, opponent, cap); a model
     against itself differs by nothing, and a game only one of them played is left out."""
-    import ai.train.evaluate as evaluation
+    import research.train.evaluate as evaluation
 
     a, b = tmp_path / "a.npz", tmp_path / "b.npz"
     random_model(seed=3).save(a)
@@ -259,7 +262,7 @@ def test_a_paired_difference_pairs_the_same_games_of_two_models(tmp_path):
 def test_an_evaluation_against_the_greedy_prior_search_keys_its_own_cap():
     """`mcts-normal:greedy-prior` (Blue Skies' mcts-normal before 3 December) is its own opponent in the ledger's
     keys, at its own cap, never confused with today's guided mcts-normal."""
-    from ai.train.evaluate import opponent_cap
+    from research.train.evaluate import opponent_cap
 
     assert opponent_cap("mcts-normal:greedy-prior", "blueskies") == 5300
     assert opponent_cap("mcts-normal", "blueskies") == 1000 and opponent_cap("greedy", "blueskies") is None
@@ -267,11 +270,12 @@ def test_an_evaluation_against_the_greedy_prior_search_keys_its_own_cap():
         opponent_cap("mcts-normal:deeper", "blueskies")
 
 
-# -- OpenSky plan A: gain labels, the fit on them, the rule corrected by the model (issue #35) -------------------
+# -- OpenSky plan A: gain labels, the fit on them, the rule corrected by the model (docs/decisions/learned-bots.md)
+# -------------------
 
 def _gain_ledger(tmp_path, games: int = 3):
     """A small plan A ledger (few playouts: the pipeline, not the labels' precision)."""
-    from ai.train.rollouts import OS_DEAL_OFFSET, play_rollout_labelled_game
+    from research.train.rollouts import OS_DEAL_OFFSET, play_rollout_labelled_game
 
     ledger = Ledger(tmp_path / "os.jsonl")
     for index in range(games):
@@ -295,7 +299,7 @@ def test_corrected_choice_keeps_the_rule_unless_a_top_candidate_clears_the_margi
 @pytest.mark.parametrize("loss", ["regress", "listwise"])
 def test_fit_on_gain_labels_picks_the_opensky_features_and_plays_the_rule_corrected(tmp_path, loss):
     pytest.importorskip("torch")
-    from ai.train.fit import MARGINS, fit
+    from research.train.fit import MARGINS, fit
 
     ledger = _gain_ledger(tmp_path)
     card = fit([ledger], tmp_path / "m.npz", hidden=8, epochs=40, holdout=3, loss=loss)
@@ -368,7 +372,8 @@ def test_features_of_some_actions_are_the_rows_of_the_full_list():
     assert checked == 5
 
 
-# -- the learned prior inside the search (issue #35, "guided search level") -------------------------------------
+# -- the learned prior inside the search (docs/decisions/learned-bots.md, "guided search level")
+# -------------------------------------
 
 def test_search_with_a_learned_root_prior_is_honest_and_falls_back_to_the_greedy_prior():
     """`SearchConfig.policy_prior`: the root's PUCT prior is the model's softmax from the seat's view, so other
@@ -393,7 +398,8 @@ def test_search_with_a_learned_root_prior_is_honest_and_falls_back_to_the_greedy
         if checked == 4:
             break
     assert checked == 4
-    for model in ("os2-r1.npz",):  # OpenSky's corrects the rule: not a prior over every legal action
+    for model in (str(ROOT / "research/2026-12-03-opensky-plan-a/models/os2-r1.npz"),):  # OpenSky's corrects the
+        # rule: not a prior over every legal action
         bot = ISMCTSBot("guided", dataclasses.replace(SEARCH["mcts-normal"], policy_prior=model))
         for state, seat, _legal, _ in greedy_positions("opensky", 2, 15, 9):
             if _legal[-1].TYPE != "bid":
@@ -409,15 +415,15 @@ def test_search_with_a_learned_root_prior_is_honest_and_falls_back_to_the_greedy
 
 
 def _guided_levels() -> list[tuple[str, str]]:
-    from ai.levels import GAME_SEARCH
+    from ai.games import profiles
 
-    return [(level, game) for level, configs in GAME_SEARCH.items() for game, config in configs.items()
+    return [(level, game) for game, entry in profiles().items() for level, config in entry.search.items()
             if config.policy_prior]
 
 
 @pytest.mark.parametrize("level,game", _guided_levels())
 def test_every_guided_level_decides_from_its_seats_view_only(level, game):
-    """Issue #35's honesty rule for every level a game plays as a guided search (`ai.levels.GAME_SEARCH`): the
+    """The honesty rule for every level a game plays as a guided search (its profile's `search`, `ai.games`): the
     level's own bot, made as a worker makes it, sees its game's model prior at the root, and with the same seed
     decides the same under another truth the seat cannot tell apart (the others' hands, the draw piles)."""
     import ai
@@ -444,9 +450,9 @@ def test_every_guided_level_decides_from_its_seats_view_only(level, game):
 
 
 def test_solo_evaluation_seats_the_model_once_against_the_rest_from_every_seat(tmp_path):
-    """Issue #35's many-player target is one model against three greedy bots (fair share 1/4): each deal is played
+    """The learned bots' many-player target is one model against three greedy bots (fair share 1/4): each deal is played
     with the model in each seat once, the others all the opponent."""
-    import ai.train.evaluate as evaluation
+    import research.train.evaluate as evaluation
 
     assert evaluation.solo_lineups("m", "g", 3) == [["m", "g", "g"], ["g", "m", "g"], ["g", "g", "m"]]
     model = tmp_path / "m.npz"
@@ -459,9 +465,9 @@ def test_solo_evaluation_seats_the_model_once_against_the_rest_from_every_seat(t
 
 
 def test_plan_a_labels_a_four_player_table_under_its_own_plan():
-    """`os4-rule-plus`: plan A at OpenSky's 4-player table (issue #35's 4-player target); its records say so."""
-    from ai.train.label import PLANS
-    from ai.train.rollouts import OS_DEAL_OFFSET, play_rollout_labelled_game
+    """`os4-rule-plus`: plan A at OpenSky's 4-player table (the learned bots' 4-player target); its records say so."""
+    from research.train.label import PLANS
+    from research.train.rollouts import OS_DEAL_OFFSET, play_rollout_labelled_game
 
     assert PLANS["os4-rule-plus"] == {"game": "opensky", "players": 4, "teacher": "paired greedy playouts"}
     records, game = play_rollout_labelled_game(TRAIN_DEAL_BASE + OS_DEAL_OFFSET, 0, "x", "r", 4, every=12, rounds=1,
@@ -475,21 +481,21 @@ def test_plan_a_labels_a_four_player_table_under_its_own_plan():
 def test_a_niced_job_nices_its_own_scheduling_group_so_it_yields_the_cpu():
     """`setsid nice -n 19 ... label` runs in an autogroup of its own, where nice alone weighs nothing against the
     tests and benchmarks beside it: the job gives its autogroup its niceness (seen: 98% of a core before)."""
-    probe = ("import os; from pathlib import Path; from ai.lab.background import yield_cpu_to_others; "
+    probe = ("import os; from pathlib import Path; from research.lab.background import yield_cpu_to_others; "
              "yield_cpu_to_others(); print(Path('/proc/self/autogroup').read_text())")
     out = subprocess.run(["setsid", "nice", "-n", "19", sys.executable, "-c", probe], capture_output=True,
                          text=True, check=True).stdout
     assert out.strip().endswith("nice 19"), out
 
 
-@pytest.mark.parametrize("tool", ["ai.lab.search_variants", "ai.lab.rule_variants", "ai.lab.ladder",
-                                  "ai.train.__main__"])
+@pytest.mark.parametrize("tool", ["research.lab.search_variants", "research.lab.rule_variants", "research.lab.ladder",
+                                  "research.train.__main__"])
 def test_every_long_research_tool_yields_the_cpu_when_niced(tool, monkeypatch):
     """The paired runs and the pipeline run for hours beside tests and benchmarks: each one's entry point nices its
-    autogroup before anything else (`ai.lab.background`), as the labelling job does."""
+    autogroup before anything else (`research.lab.background`), as the labelling job does."""
     import importlib
 
-    from ai.lab import background
+    from research.lab import background
 
     called = []
     monkeypatch.setattr(background, "yield_cpu_to_others", lambda: called.append(tool))
@@ -503,7 +509,7 @@ def test_teachers_search_as_their_plan_says():
     bs2-exit's is the guided search Blue Skies' mcts-normal plays, at the plan's 2,000 iterations; bs2-exit2's the
     same search with its own prior. Aeroplanes' likewise: ap3-distill's the greedy-prior search at its 5,200,
     ap3-exit's the guided search with ap3-r3's prior at 2,000."""
-    from ai.train.label import teacher_bot, teacher_search
+    from research.train.label import teacher_bot, teacher_search
 
     distill, exit_ = teacher_search("bs2-distill"), teacher_search("bs2-exit")
     assert distill["policy_prior"] is None and distill["iterations"] == 5300
@@ -516,8 +522,8 @@ def test_teachers_search_as_their_plan_says():
 
 
 def test_shards_label_disjoint_games_on_the_plans_own_deals(tmp_path):
-    from ai.train.__main__ import main
-    from ai.train.label import PLANS
+    from research.train.__main__ import main
+    from research.train.label import PLANS
 
     for k in (0, 1):
         main(["label", "--plan", "bs2-exit", "--out", str(tmp_path / f"s{k}"), "--games", "2",

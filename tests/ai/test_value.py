@@ -1,9 +1,11 @@
-"""The learned leaf value (`ai.policy.value`, `SearchConfig.value_model`, `ai.train.fit_value`), issue #35."""
+"""The learned leaf value (`ai.policy.value`, `SearchConfig.value_model`, `research.train.fit_value`),
+docs/decisions/learned-bots.md."""
 
 from __future__ import annotations
 
 import dataclasses
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,19 +13,21 @@ import pytest
 from ai.bot import Budget
 from ai.heuristics import for_game
 from ai.ismcts import ISMCTSBot
-from ai.lab.selfplay import greedy_positions
 from ai.levels import SEARCH
 from ai.outcome import estimated_rewards
 from ai.policy.features import _time_left, action_features, view_seed
 from ai.policy.model import PolicyModel
 from ai.policy.value import load_value, value_columns, value_feature_names, value_features
-from ai.train.label import run_job
+from research.lab.selfplay import greedy_positions
+from research.train.label import run_job
+
+ROOT = Path(__file__).resolve().parents[2]
 
 CAP = 30  # teacher iterations in these tests: the pipeline, not the teacher's strength
 
 
 def value_model(path, game: str = "blueskies", players: tuple[int, ...] = (2,), seed: int = 5) -> str:
-    """A random value model of `game` written to `path` (as `ai.train.fit_value` writes one), its path."""
+    """A random value model of `game` written to `path` (as `research.train.fit_value` writes one), its path."""
     gen = np.random.default_rng(seed)
     f = len(value_feature_names(game))
     layers = [(gen.normal(size=(8, f)), gen.normal(size=8)), (gen.normal(size=(1, 8)), gen.normal(size=1))]
@@ -121,7 +125,7 @@ def test_search_values_its_leaves_by_the_model_only_where_it_was_fitted(tmp_path
 
 def test_fit_value_learns_from_outcomes_and_mean_results_and_numpy_matches_torch(tmp_path):
     pytest.importorskip("torch")
-    from ai.train.fit_value import fit_value
+    from research.train.fit_value import fit_value
 
     out = tmp_path / "run"
     run_job("bs2-exit", out, positions=10**6, games=3, iterations=CAP)
@@ -139,9 +143,9 @@ def test_fit_value_learns_from_outcomes_and_mean_results_and_numpy_matches_torch
 
 @pytest.mark.parametrize("name", ["bs2-v1.npz", "bs2-v2.npz"])
 def test_the_committed_value_models_load_and_reproduce_their_cards(name):
-    """bench/RESULTS.md "A learned leaf value": the models measured there load as value models of 2-player Blue Skies
+    """research/2026-12-04-bs-learned-value: the models measured there load as value models of 2-player Blue Skies
     and give the training side's own logit of their card's check row."""
-    model = load_value(name)
+    model = load_value(str(ROOT / "research/2026-12-04-bs-learned-value/models" / name))
     assert model.game == "blueskies" and model.players == (2,)
     check = model.model.meta["check"]
     assert model.logits([check["features"]])[0] == pytest.approx(check["torch_logit"], abs=1e-4)

@@ -1,0 +1,1 @@
+"""Scripted opponents: fixed plans that tests and benchmarks play the levels against."""
