@@ -1,7 +1,7 @@
-"""The account acts for its seats (issue #37): verify an API key and resolve the seat it acts for, in ONE place that
-every public entry uses (the REST gateway, services/gateway/domain/seat_access.py, and the game-state service's
-public gRPC port, services/gamestate/public_port.py). Each entry only maps `SeatRefused` to its own wire form (an
-HTTP status, a gRPC status), so the rules and the error reasons cannot drift apart.
+"""The account acts for its seats (docs/decisions/accounts.md): verify an API key and resolve the seat it acts for, in
+ONE place that every public entry uses (the REST gateway, services/gateway/domain/seat_access.py, and the game-state
+service's public gRPC port, services/gamestate/public_port.py). Each entry only maps `SeatRefused` to its own wire form
+(an HTTP status, a gRPC status), so the rules and the error reasons cannot drift apart.
 
 Why the seat token underneath: the game-state service keeps checking one seat token per seat; the account's key
 is turned into the token the platform keeps sealed for the account's seat (services/accounts/seats.py), never
@@ -11,14 +11,19 @@ cached in Redis for at most `CACHE_MS` and never beyond a rotated key's grace; a
 
 from __future__ import annotations
 
+import logging
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from redis.asyncio import Redis
+from sqlalchemy.exc import SQLAlchemyError
 
 from services.accounts import seats
 from services.accounts.keys import Keys, token_hash
 from services.accounts.repository import AccountRepository
+
+log = logging.getLogger(__name__)
 
 HUMAN_KEY_PREFIX = "sbk_"
 BOT_KEY_PREFIX = "sbk_bot_"
@@ -120,13 +125,20 @@ def not_seated(game_id: str) -> SeatRefused:
     return SeatRefused("not_seated", f"this account holds no seat in game {game_id}")
 
 
-async def keep_rotated(redis: Redis, keys: Keys, secret: str, game_id: str, seat: int, token: str) -> bool:
-    """A seat's token was rotated, by any route and with any credential: if an account holds the seat, its kept
-    credential becomes the new token, so the account's key keeps acting for it (True if one was replaced)."""
+async def rotated(redis: Redis, keys: Keys, secret: str, game_id: str, seat: int, token: str,
+                  caller: str | None) -> bool:
+    """A seat's token was rotated, by any route. The seat is now whoever holds the new token's: the account of
+    `caller` (whose API key made the rotation; None: it was made with the seat token alone) keeps acting for it,
+    its kept credential the new token (True); any other account holding the seat is dropped from it
+    (`seats.release`), so its key no longer reads or acts for the seat and its open streams of the seat end
+    (services/accounts/revocation.py). A guest rotating a delegated seat's token makes the seat its own."""
     player_id = _text(await redis.hget(keys.game_accounts(game_id), str(seat)))
     if player_id is None:
         return False
-    return await seats.keep_token(redis, keys, secret, player_id, game_id, seat, token)
+    if player_id == caller:
+        return await seats.keep_token(redis, keys, secret, player_id, game_id, seat, token)
+    await seats.release(redis, keys, player_id, game_id, seat)
+    return False
 
 
 #: Account kinds seen by this process (a kind never changes once an account exists), bounded.
@@ -145,19 +157,56 @@ def _remember(cache: dict[str, str], key: str, value: str) -> None:
 
 async def bot_holder(redis: Redis, keys: Keys, repo: AccountRepository, token: str) -> str | None:
     """The bot account holding the seat of seat token `token`, or None (a guest's, a human's or an unknown
-    token): a bot account's play counts against the bot budget whichever credential it plays with (issue #37).
-    At most one Redis GET per token and one SQL read per account per process (both answers never change)."""
+    token): a bot account's play counts against the bot budget whichever credential it plays with
+    (docs/decisions/accounts.md). At most one Redis GET per token and one SQL read per account per process (both answers
+    never change)."""
     h = token_hash(token)
     holder = _HOLDERS.get(h)
     if holder is None:
         player_id = _text(await redis.get(keys.seat_holder(h)))
         holder = ""
         if player_id is not None:
-            kind = _KINDS.get(player_id)
-            if kind is None:
-                record = await repo.player(player_id)
-                kind = record.kind if record is not None else "human"
-                _remember(_KINDS, player_id, kind)
-            holder = player_id if kind == "bot" else ""
+            holder = player_id if await account_kind(repo, player_id) == "bot" else ""
         _remember(_HOLDERS, h, holder)
     return holder or None
+
+
+async def account_kind(repo: AccountRepository, player_id: str) -> str:
+    """"bot" or "human" (also for an id no account has): one SQL read per account per process, as a kind never
+    changes once the account exists."""
+    kind = _KINDS.get(player_id)
+    if kind is None:
+        record = await repo.player(player_id)
+        kind = record.kind if record is not None else "human"
+        _remember(_KINDS, player_id, kind)
+    return kind
+
+
+async def bot_accounts(repo: AccountRepository, player_ids: Iterable[str]) -> frozenset[str]:
+    """Which of `player_ids` are bot accounts: their seats show `kind: "bot"` (`seat_kind`). A game read must not
+    fail for it: while the accounts' database does not answer, an account not yet seen reads as a person's."""
+    bots = set()
+    for player_id in {p for p in player_ids if p}:
+        try:
+            kind = await account_kind(repo, player_id)
+        except (SQLAlchemyError, OSError) as exc:
+            log.warning("the kind of a seated account is unknown for now: %s", exc.__class__.__name__)
+            continue
+        if kind == "bot":
+            bots.add(player_id)
+    return frozenset(bots)
+
+
+def seat_player(kind: str, seated: str | None, owner: str | None) -> str | None:
+    """The account a seat names (REST `player_id`): the player the game seated there (matched and challenge games),
+    else the creating owner of a human seat, else None."""
+    if seated:
+        return seated
+    return owner if kind == "human" and owner else None
+
+
+def seat_kind(kind: str, player_id: str | None, bots: frozenset[str]) -> str:
+    """What a seat's `kind` says, on REST and gRPC alike: who plays it. The game-state service knows its own bot
+    seats ("bot") and calls every other seat "human"; a seat whose player is a bot account is a program's, so
+    "bot" too (its `player_id` names the account; `bot_level` stays the platform's bots' alone)."""
+    return "bot" if kind == "human" and player_id in bots else kind

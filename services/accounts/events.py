@@ -1,7 +1,7 @@
 """One Redis stream per account: what GET /v1/players/me/events sends, resumable by stream id.
 
 Why a Redis stream: any gateway can serve any reconnect (`Last-Event-ID` is the entry id), writers
-(challenge routes, the turn follower) need no connection to the reader, and the length is bounded
+(challenge routes, the outcomes consumer) need no connection to the reader, and the length is bounded
 (`GATEWAY_ACCOUNT_EVENTS_MAXLEN`, and entries older than `GATEWAY_ACCOUNT_EVENTS_KEEP_S` are trimmed).
 
 A `game_start` entry never holds a seat token: the token waits sealed (AES-256-GCM, `matchmaker.sealing`,
@@ -30,14 +30,33 @@ from services.accounts.sealing import seal, unseal
 from services.common.redis_scripts import LuaScript
 
 #: The event types of the account stream.
-TYPES = ("challenge", "challenge_closed", "game_start", "your_turn", "game_end")
+TYPES = ("challenge", "challenge_closed", "game_start", "your_turn", "game_end", "webhook_disabled")
+
+#: The event types a webhook may take (services/webhooks/): four of the account stream's concepts, each delivered
+#: from the entry that puts it on the stream (`webhook_type`), so a webhook and the stream never disagree.
+WEBHOOK_TYPES = ("your_turn", "game_end", "challenge", "match_found")
+
+
+def webhook_type(kind: str, data: Mapping[str, Any]) -> str:
+    """The webhook event type of an account-stream entry ("" for none): a `game_start` made by the matchmaker (it
+    names its ticket) is `match_found`; `your_turn`, `game_end` and `challenge` are themselves."""
+    if kind == "game_start":
+        return "match_found" if data.get("ticket_id") else ""
+    return kind if kind in WEBHOOK_TYPES else ""
+
+
+def append_keys(keys: Keys, player_id: str) -> dict[str, str]:
+    """The keys besides the stream that every append to an account stream passes: where its webhook deliveries
+    are routed and queued (lua/webhook_enqueue.lua)."""
+    return {"stream": keys.account_events(player_id), "routes": keys.webhook_routes(player_id),
+            "due": keys.webhook_due(player_id), "jobs": keys.webhook_jobs(player_id)}
 
 #: What the data of an entry that carries a credential holds (compact JSON, as `add_to` writes it).
 CREDENTIAL_MARK = '"token_pending":true'
 
 #: Adds one event, trimmed by length (sparing entries with CREDENTIAL_MARK: lua/append.lua) and age.
 ADD = LuaScript.beside(__file__, "account_add")
-#: the turn follower's exactly-once append of one version's events (services/gateway/domain/following.py): it
+#: the outcomes consumer's exactly-once append of one version's events (services/outcomes/consumer.py): it
 #: shares `append` with ADD, so both scripts live beside this module
 PUBLISH_TURNS = LuaScript.beside(__file__, "follow_publish")
 
@@ -61,9 +80,9 @@ class AccountEvents:
     def add_to(self, pipe: Any, player_id: str, kind: str, data: Mapping[str, Any]) -> None:
         """Queue one event on `pipe` (a pipeline), bounded by length (sparing pending tokens) and age."""
         min_id = f"{int((time.time() - self.keep_s) * 1000)}-0"
-        ADD.queue(pipe, keys={"stream": self.keys.account_events(player_id)},
+        ADD.queue(pipe, keys=append_keys(self.keys, player_id),
                   args={"type": kind, "data": json.dumps(data, separators=(",", ":")), "maxlen": self.maxlen,
-                        "minid": min_id, "ttl": self.keep_s})
+                        "minid": min_id, "ttl": self.keep_s, "hook": webhook_type(kind, data)})
 
     async def publish(self, player_id: str, kind: str, data: Mapping[str, Any]) -> None:
         async with self.redis.pipeline(transaction=True) as pipe:

@@ -1,19 +1,19 @@
 """Redis key layout of the gateway and the matchmaker (one place, one prefix).
 
-Redis Cluster (issue #40): every script and transaction touches ONE slot, so keys that one operation touches
-together share a hash tag (the `{...}` part; docs/platform/redis-cluster-running.md):
+Redis Cluster (docs/decisions/redis-cluster.md): every script and transaction touches ONE slot, so keys that one
+operation touches together share a hash tag (the `{...}` part; docs/platform/redis-cluster-running.md):
 
 - per account `{a:<player id>}`: its event stream, sealed seat-token hand-offs, ongoing games, challenge indexes
-  and what the turn follower last published to it;
+  and the last version of each game the outcomes consumer published to it;
 - per matchmaking pool `{mm:<pool tag>}` (`pool_tag`: 4 hex digits of the pool's bucket string): the pool's
   queue, claims and tickets; a ticket id begins with its pool's tag, so a poll finds the slot from the id alone;
 - per rate-limit subject `{rl:<kind>:<who>}` (one key per script call on a cluster);
 - indexes a loop walks are split into a fixed number of buckets, an entry in the bucket of its id (`bucket_of`;
   services/common/slot_buckets.py, the bucketing the game-state side shares):
-  the followed games and their seats (`{f:<n>}`), the rated games with their pending set and check schedule
-  (`{r:<n>}`), the challenges with their expiry index (`{c:<n>}`).
+  the account-held seats of each game (`{f:<n>}`), the rated games with their pending set (`{r:<n>}`), the
+  challenges with their expiry index (`{c:<n>}`).
 
-A key touched alone (the API-key cache, a follow lease, the pool registry) is one slot whatever its name.
+A key touched alone (the API-key cache, the pool registry) is one slot whatever its name.
 """
 
 from __future__ import annotations
@@ -26,12 +26,14 @@ from services.common.slot_buckets import SlotBuckets
 BUCKETS = 32
 
 #: The walked indexes' buckets (services/common/slot_buckets.py), plain tags `{<label>:<n>}` as before the shared
-#: module: keeping their names keeps the keys of a running deployment (rated games in play, followed games,
+#: module: keeping their names keeps the keys of a running deployment (rated games in play, games' seats,
 #: pending challenges) where they are. Balanced tags would spread 32 buckets more evenly over 3 primaries, at the
 #: price of renaming every one of these keys.
 FOLLOWED = SlotBuckets(BUCKETS, "f")
 RATED = SlotBuckets(BUCKETS, "r")
 CHALLENGES = SlotBuckets(BUCKETS, "c")
+#: the accounts that hold webhooks, which the webhook deliverer walks (services/webhooks/deliverer.py)
+WEBHOOK_ACCOUNTS = SlotBuckets(BUCKETS, "w")
 
 
 def token_hash(secret: str) -> str:
@@ -71,12 +73,8 @@ class Keys:
         """Set of the bucket's rated game ids not yet settled."""
         return f"{self.prefix}rated_pending:{RATED.tag(bucket)}"
 
-    def rated_due(self, bucket: int) -> str:
-        """Sorted set game id -> epoch ms when the matchmaker next checks whether that rated game finished."""
-        return f"{self.prefix}rated_due:{RATED.tag(bucket)}"
-
     # rate limits: one subject's window counter
-    def rate(self, kind: str, who: str, window: int) -> str:
+    def rate(self, kind: str, who: str, window: int | str) -> str:
         return f"{self.prefix}rl:{{rl:{kind}:{who}}}:{window}"
 
     # matchmaking, per pool {mm:<pool tag>}; a ticket id's first 4 characters are its pool's tag
@@ -98,7 +96,7 @@ class Keys:
         return f"{self.prefix}mm:buckets"
 
     # accounts, per account {a:<id>} (services/accounts/events.py, services/gateway/domain/: api_keys,
-    # challenges, following)
+    # challenges, the outcomes consumer)
     @staticmethod
     def account_tag(player_id: str) -> str:
         return f"{{a:{player_id}}}"
@@ -117,27 +115,17 @@ class Keys:
 
     def seat_holder(self, token_hash: str) -> str:
         """The account holding the seat of a seat token (by the token's SHA-256): whose budget the rate limiters
-        charge a call with that token to (issue #37). Touched alone (its own slot)."""
+        charge a call with that token to (docs/decisions/accounts.md). Touched alone (its own slot)."""
         return f"{self.prefix}acct:holder:{{h:{token_hash[:8]}}}:{token_hash[:32]}"
 
     def game_accounts(self, game_id: str) -> str:
-        """Hash seat -> player_id of the account-held seats of one game (in its followed bucket's slot)."""
+        """Hash seat -> player_id of the account-held seats of one game (in its bucket's slot, `{f:<n>}`): whom the
+        outcomes consumer tells of the game's turns and end."""
         return f"{self.prefix}acct:seats:{FOLLOWED.tag_of(game_id)}:{game_id}"
 
-    def followed(self, bucket: int) -> str:
-        """Sorted set game_id -> registration ms of the bucket's games whose turns are published to account
-        streams."""
-        return f"{self.prefix}follow:games:{FOLLOWED.tag(bucket)}"
-
-    def follow_lease(self, game_id: str) -> str:
-        return f"{self.prefix}follow:lease:{game_id}"
-
-    def follow_pos(self, game_id: str) -> str:
-        """Hash {"v", "to_act"}: the last version whose turns the follower has published (where it resumes)."""
-        return f"{self.prefix}follow:pos:{game_id}"
-
     def follow_sent(self, player_id: str, game_id: str) -> str:
-        """The last version of the game whose events reached this account (exactly once, by script)."""
+        """The last version of the game whose events reached this account (the outcomes consumer's exactly once, by
+        script: services/accounts/lua/follow_publish.lua)."""
         return f"{self.prefix}follow:sent:{self.account_tag(player_id)}:{game_id}"
 
     def challenge(self, challenge_id: str) -> str:
@@ -155,3 +143,37 @@ class Keys:
     def challenges_due(self, bucket: int) -> str:
         """Sorted set challenge_id -> expiry ms of the bucket's pending challenges (the expiry sweep walks them)."""
         return f"{self.prefix}ch:due:{CHALLENGES.tag(bucket)}"
+
+    # webhooks, per account {a:<id>}: the endpoints, which event types go where (read by the account-stream
+    # append itself, services/accounts/lua/webhook_enqueue.lua), the due deliveries and each endpoint's log
+    def webhooks(self, player_id: str) -> str:
+        """Hash webhook id -> JSON of the endpoint (URL, event types, sealed secrets, enabled)."""
+        return f"{self.prefix}wh:{self.account_tag(player_id)}"
+
+    def webhook_routes(self, player_id: str) -> str:
+        """Hash event type -> space-separated ids of the enabled endpoints that take it (derived from `webhooks`)."""
+        return f"{self.prefix}wh:routes:{self.account_tag(player_id)}"
+
+    def webhook_off(self, player_id: str) -> str:
+        """Hash webhook id -> JSON {reason, at_ms} of the account's disabled endpoints (no key: enabled)."""
+        return f"{self.prefix}wh:off:{self.account_tag(player_id)}"
+
+    def webhook_due(self, player_id: str) -> str:
+        """Sorted set delivery id -> when it is due (ms): a leased delivery is due again when its lease ends."""
+        return f"{self.prefix}wh:due:{self.account_tag(player_id)}"
+
+    def webhook_jobs(self, player_id: str) -> str:
+        """Hash delivery id -> JSON of the queued delivery (endpoint, event, attempts so far)."""
+        return f"{self.prefix}wh:jobs:{self.account_tag(player_id)}"
+
+    def webhook_failing(self, player_id: str) -> str:
+        """Hash webhook id -> ms of the first failure since its last success (what disabling reads)."""
+        return f"{self.prefix}wh:failing:{self.account_tag(player_id)}"
+
+    def webhook_log(self, player_id: str, webhook_id: str) -> str:
+        """List of one endpoint's last attempts, newest first (JSON each), trimmed to 100."""
+        return f"{self.prefix}wh:log:{self.account_tag(player_id)}:{webhook_id}"
+
+    def webhook_accounts(self, bucket: int) -> str:
+        """Set of the bucket's accounts that hold webhooks (`{w:<n>}`): what the deliverer walks."""
+        return f"{self.prefix}wh:accounts:{WEBHOOK_ACCOUNTS.tag(bucket)}"

@@ -39,6 +39,14 @@ class TooManyKeys(Exception):
         self.working = working
 
 
+class NotConfirmed(Exception):
+    """An account deletion whose confirmation is not the account's name: nothing was deleted."""
+
+
+#: The name a deleted account keeps: its games and ratings stay, shown as played by a deleted player.
+DELETED_NAME = "deleted player"
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerRecord:
     player_id: str
@@ -151,6 +159,23 @@ class AccountRepository:
             if others:
                 await s.execute(delete(ApiKeyRow).where(ApiKeyRow.key_hash.in_(others)))
         return others
+
+    async def delete_player(self, player_id: str, presented_hash: str, confirm_name: str, now_ms: int) -> list[str]:
+        """Delete the account: every API key of it, and its name, which becomes DELETED_NAME. `presented_hash` must
+        be its current key (KeyRetired otherwise, as for revoke-others) and `confirm_name` its name (NotConfirmed
+        otherwise); one transaction, the player's row locked. The row itself stays, so its finished games, the
+        archive's seats and the ratings settled with it keep pointing at one player. Answers the hashes deleted
+        while still working."""
+        async with self.sessions.begin() as s:
+            working = await self._working_keys(s, player_id, now_ms)
+            if presented_hash not in working or working[presented_hash] is not None:
+                raise KeyRetired(working.get(presented_hash))
+            row = await s.get(PlayerRow, player_id)
+            if row is None or row.name != confirm_name:
+                raise NotConfirmed()
+            await s.execute(delete(ApiKeyRow).where(ApiKeyRow.player_id == player_id))
+            row.name = DELETED_NAME
+        return list(working)
 
     # ratings
 

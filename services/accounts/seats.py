@@ -1,10 +1,10 @@
-"""Which account holds which seat of a game, and the seat credential the platform keeps for it (issue #37: the
-account is the unit).
+"""Which account holds which seat of a game, and the seat credential the platform keeps for it
+(docs/decisions/accounts.md: the account is the unit).
 
 Written by whoever seats accounts (`POST /v1/games`, a challenge, the matchmaker). Two keys:
 
-- `game_accounts(game_id)`: seat -> player id; the gateway's turn follower reads it to publish `your_turn` and
-  `game_end` to the seated accounts;
+- `game_accounts(game_id)`: seat -> player id; the outcomes consumer (services/outcomes/) reads it to publish
+  `your_turn` and `game_end` to the seated accounts;
 - `account_games(player_id)`: game id -> JSON `{"seat", "seats", "game", "since_ms", "keys", "ended", "ended_ms"}`,
   what `GET /v1/players/me/games` lists and what lets the account's API key act for its seats. `keys` holds each
   seat's token sealed (AES-256-GCM, `sealing.seal`, bound to player, game and seat; never in clear at rest), so
@@ -12,7 +12,10 @@ Written by whoever seats accounts (`POST /v1/games`, a challenge, the matchmaker
   ended game stays listed (as ended) for `ENDED_KEEP_MS`, then readers drop it.
 
 - `seat_holder(token hash)`: the player holding the seat of a seat token, what the rate limiters charge a call with
-  that token to (a bot account's play counts against the bot budget, issue #37); replaced on rotation.
+  that token to (a bot account's play counts against the bot budget, docs/decisions/accounts.md); replaced on rotation.
+
+A seat's token rotated by anyone but the account holding it (with the seat token: a guest making a delegated seat
+its own) takes the seat from the account (`release`): a seat handed to someone else is theirs alone.
 
 Every update of one account's entry touches that account's key alone (single-slot).
 """
@@ -81,16 +84,14 @@ class Held:
 
 def register_on(tx: SlotTransactions, keys: Keys, keep_s: int, game_id: str, game: str, seats: Mapping[int, str],
                 tokens: Mapping[int, str] | None = None, secret: str = "") -> None:
-    """Queue on `tx` the writes that seat the accounts `seats` (seat -> player id) in a new game, list it in
-    each account's games and have the game followed (the game's seats and its followed bucket share a slot; each
-    account's list is in the account's). With `tokens` (seat -> token) and the service `secret`, each seat's token
-    is kept sealed so the account's API key acts for it."""
+    """Queue on `tx` the writes that seat the accounts `seats` (seat -> player id) in a new game and list it in
+    each account's games (the game's seats are in its bucket's slot; each account's list is in the account's).
+    With `tokens` (seat -> token) and the service `secret`, each seat's token is kept sealed so the account's API
+    key acts for it."""
     now = int(time.time() * 1000)
-    bucket = bucket_of(game_id)
-    pipe = tx.on(f"f:{bucket}")
+    pipe = tx.on(f"f:{bucket_of(game_id)}")
     pipe.hset(keys.game_accounts(game_id), mapping={str(s): pid for s, pid in seats.items()})
     pipe.expire(keys.game_accounts(game_id), keep_s)
-    pipe.zadd(keys.followed(bucket), {game_id: now})
     by_account: dict[str, list[int]] = {}
     for seat, pid in seats.items():
         by_account.setdefault(pid, []).append(seat)
@@ -134,7 +135,8 @@ async def held_games(redis: Redis, keys: Keys, player_id: str) -> list[Held]:
 
 
 async def _update(redis: Redis, keys: Keys, player_id: str, game_id: str, change: Any) -> bool:
-    """Rewrite one entry with `change(Held) -> Held` (optimistic, on the account's key alone); False if absent."""
+    """Rewrite one entry with `change(Held) -> Held | None` (None: drop the entry; optimistic, on the account's
+    key alone); False if absent."""
     key = keys.account_games(player_id)
     async with redis.pipeline(transaction=True) as pipe:
         while True:
@@ -144,8 +146,12 @@ async def _update(redis: Redis, keys: Keys, player_id: str, game_id: str, change
                 if raw is None:
                     await pipe.reset()
                     return False
+                changed = change(Held.parse(game_id, raw))
                 pipe.multi()
-                pipe.hset(key, game_id, change(Held.parse(game_id, raw)).to_json())
+                if changed is None:
+                    pipe.hdel(key, game_id)
+                else:
+                    pipe.hset(key, game_id, changed.to_json())
                 await pipe.execute()
                 return True
             except WatchError:
@@ -173,9 +179,40 @@ async def keep_token(redis: Redis, keys: Keys, secret: str, player_id: str, game
     return True
 
 
-async def mark_ended(redis: Redis, keys: Keys, player_ids: set[str], game_id: str, status: str) -> None:
-    """The game ended: each account lists it as ended (kept ENDED_KEEP_MS), no longer among its ongoing ones."""
-    now = int(time.time() * 1000)
+async def release(redis: Redis, keys: Keys, player_id: str, game_id: str, seat: int) -> bool:
+    """The account no longer holds seat `seat` of `game_id` (someone else rotated its token: the seat is theirs
+    alone now): the seat and its kept token leave the account's entry (the entry goes with its last seat), and the
+    account leaves the game's seated accounts. False if it did not hold the seat."""
+
+    def change(h: Held) -> Held | None:
+        rest = [s for s in h.seats if s != seat]
+        if not rest:
+            return None
+        return Held(h.game_id, h.game, rest, h.since_ms, {s: v for s, v in h.sealed.items() if s != seat}, h.ended,
+                    h.ended_ms)
+
+    h = await held(redis, keys, player_id, game_id)
+    if h is None or seat not in h.seats:
+        return False
+    await _update(redis, keys, player_id, game_id, change)  # first: what the key's every call and stream checks
+    if _text(await redis.hget(keys.game_accounts(game_id), str(seat)) or "") == player_id:
+        await redis.hdel(keys.game_accounts(game_id), str(seat))
+    return True
+
+
+async def forget_tokens(redis: Redis, keys: Keys, player_id: str, game_id: str) -> bool:
+    """Drop the seat tokens kept for the account's seats of `game_id`: a deleted account's games stay listed as its
+    own (an ended one in its history until the archive takes it) without a credential. False if it holds no seat
+    there."""
+    return await _update(redis, keys, player_id, game_id, lambda h: Held(h.game_id, h.game, h.seats, h.since_ms, {},
+                                                                         h.ended, h.ended_ms))
+
+
+async def mark_ended(redis: Redis, keys: Keys, player_ids: set[str], game_id: str, status: str,
+                     at_ms: int | None = None) -> None:
+    """The game ended (at `at_ms`, the commit that ended it; unknown: now): each account lists it as ended (kept
+    ENDED_KEEP_MS), no longer among its ongoing ones. A game already listed as ended keeps its first end."""
+    now = at_ms or int(time.time() * 1000)
     for pid in player_ids:
         await _update(redis, keys, pid, game_id, lambda h: Held(h.game_id, h.game, h.seats, h.since_ms, h.sealed,
                                                                 h.ended or status, h.ended_ms or now))

@@ -11,6 +11,10 @@ and seats (time control, the reserves left at the end, abandoned seats); older r
 kind, its API keys' SHA-256 (the current key has no expiry; a rotated one keeps working until `expires_ms`),
 its openskill rating per game with the ordinal stored (indexed: the leaderboard is an index range scan), and
 one row per rated game whose result was applied (inserted in the rating update's transaction: exactly once).
+
+`tournaments`, `tournament_players`, `tournament_rounds` and `tournament_tables` are the tournaments (migration
+0004): the events as created, their entrants, each Swiss round once (its primary key) and every table with its
+game and, once ended, its places and scores; an event's standings are recomputed from these rows.
 """
 
 from __future__ import annotations
@@ -139,3 +143,73 @@ class SettledGameRow(Base):
     game: Mapped[str] = mapped_column(String(64))
     outcome: Mapped[str] = mapped_column(String(16))
     settled_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class TournamentRow(Base):
+    """A tournament (migration 0004): what the organiser chose, validated by services/tournaments at creation.
+    Its state is rebuilt from its players, rounds and tables (services/tournaments/store.py), never stored twice."""
+
+    __tablename__ = "tournaments"
+
+    tournament_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # "swiss" | "arena"
+    game: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(String(100))
+    organiser: Mapped[str] = mapped_column(String(64), index=True)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)  # the format's settings (seats, rounds, points, ...)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)  # the title's options every table's game is created with
+    time_control: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    bots_allowed: Mapped[bool] = mapped_column(Boolean)
+    max_players: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))  # "open" | "running" | "finished"
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    starts_ms: Mapped[int] = mapped_column(BigInteger)
+
+    __table_args__ = (Index("ix_tournaments_status", "status", "starts_ms"),)
+
+
+class TournamentPlayerRow(Base):
+    """One entrant of a tournament; `withdrawn_ms` set once it withdrew (its running games are played out)."""
+
+    __tablename__ = "tournament_players"
+
+    tournament_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tournaments.tournament_id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # "human" | "bot": a bot account
+    seed: Mapped[float] = mapped_column(Float)  # the rating it entered with: the first round's order
+    joined_ms: Mapped[int] = mapped_column(BigInteger)
+    withdrawn_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+
+class TournamentRoundRow(Base):
+    """A Swiss round as paired: its primary key is what makes a round paired once, whoever pairs it."""
+
+    __tablename__ = "tournament_rounds"
+
+    tournament_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tournaments.tournament_id", ondelete="CASCADE"), primary_key=True
+    )
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    byes: Mapped[list[str]] = mapped_column(JSON)  # players who sat the round out with the bye score
+    paired_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class TournamentTableRow(Base):
+    """One table of a tournament (a Swiss round's, or an arena's: round 0) and, once it ended, its result."""
+
+    __tablename__ = "tournament_tables"
+
+    tournament_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tournaments.tournament_id", ondelete="CASCADE"), primary_key=True
+    )
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    players: Mapped[list[str | None]] = mapped_column(JSON)  # by seat; null for a bot seat
+    game_id: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    places: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    scores: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    ended_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)

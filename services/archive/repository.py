@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlalchemy.orm import defer
 
 from services.archive.models import ArchivedGameRow, ArchivedPlayerRow
-from services.archive.record import ArchivedGame, pack_lines, pack_text, unpack_lines, unpack_text
+from services.archive.record import ArchivedGame
 from services.archive.refusals import Refusal, refusal_of
 
 #: Rows per INSERT statement (asyncpg allows 32767 bind parameters; a game row takes 25)
@@ -62,40 +62,12 @@ def decode_cursor(cursor: str) -> tuple[int, str]:
     return int(match[1]), match[2]
 
 
-def _row(g: ArchivedGame) -> dict[str, Any]:
-    return {
-        "game_id": g.game_id, "game": g.game, "players": g.players, "options": g.options, "seed": g.seed,
-        "bots": {str(s): b for s, b in g.bots.items()}, "owner": g.owner,
-        "seat_players": {str(s): p for s, p in g.seat_players.items()},
-        "token_hashes": {str(s): h for s, h in g.token_hashes.items()}, "resigned": g.resigned,
-        "status": g.status, "version": g.version, "digest": g.digest, "scores": g.scores, "winners": g.winners,
-        "rated": g.rated, "turn_ms": g.turn_ms, "log_z": pack_lines(g.log_lines), "state_z": pack_text(g.state_text),
-        "created_ms": g.created_ms, "finished_ms": g.finished_ms, "archived_ms": g.archived_ms,
-        "time_control": g.time_control, "reserves": {str(s): ms for s, ms in sorted(g.reserves.items())},
-        "abandoned": g.abandoned,
-    }
-
-
 def _player_rows(g: ArchivedGame) -> list[dict[str, Any]]:
     return [
         {"player_id": pid, "game_id": g.game_id, "seats": seats, "owner": pid == g.owner, "game": g.game,
-         "status": g.status, "finished_ms": g.finished_ms}
+         "status": g.status, "finished_ms": g.updated_ms}
         for pid, seats in g.player_seats().items()
     ]
-
-
-def _game(r: ArchivedGameRow, blobs: bool) -> ArchivedGame:
-    return ArchivedGame(
-        game_id=r.game_id, game=r.game, players=r.players, options=r.options, seed=r.seed,
-        bots={int(s): b for s, b in r.bots.items()}, owner=r.owner,
-        seat_players={int(s): p for s, p in r.seat_players.items()},
-        token_hashes={int(s): h for s, h in r.token_hashes.items()}, resigned=list(r.resigned), status=r.status,
-        version=r.version, digest=r.digest, scores=list(r.scores), winners=list(r.winners), rated=r.rated,
-        turn_ms=r.turn_ms, created_ms=r.created_ms, finished_ms=r.finished_ms, archived_ms=r.archived_ms,
-        log_lines=unpack_lines(r.log_z) if blobs else [], state_text=unpack_text(r.state_z) if blobs else "",
-        time_control=r.time_control or None, reserves={int(s): int(ms) for s, ms in (r.reserves or {}).items()},
-        abandoned=list(r.abandoned or []),
-    )
 
 
 _NO_BLOBS = (defer(ArchivedGameRow.log_z), defer(ArchivedGameRow.state_z))
@@ -120,7 +92,7 @@ class ArchiveRepository:
         async with self.sessions.begin() as session:
             for i in range(0, len(games), CHUNK):
                 part = games[i:i + CHUNK]
-                await session.execute(self._insert(ArchivedGameRow.__table__), [_row(g) for g in part])
+                await session.execute(self._insert(ArchivedGameRow.__table__), [g.to_row() for g in part])
                 players = [p for g in part for p in _player_rows(g)]
                 if players:
                     await session.execute(self._insert(ArchivedPlayerRow.__table__), players)
@@ -135,7 +107,7 @@ class ArchiveRepository:
         for g in games:
             try:
                 async with self.sessions.begin() as session:
-                    await session.execute(self._insert(ArchivedGameRow.__table__), [_row(g)])
+                    await session.execute(self._insert(ArchivedGameRow.__table__), [g.to_row()])
                     players = _player_rows(g)
                     if players:
                         await session.execute(self._insert(ArchivedPlayerRow.__table__), players)
@@ -164,7 +136,17 @@ class ArchiveRepository:
             if not blobs:
                 q = q.options(*_NO_BLOBS)
             row = (await session.execute(q)).scalar_one_or_none()
-            return _game(row, blobs) if row is not None else None
+            return ArchivedGame.from_row(row, blobs=blobs) if row is not None else None
+
+    async def get_many(self, game_ids: list[str]) -> list[ArchivedGame]:
+        """The archived games among `game_ids`, without their blobs, in one query per CHUNK ids."""
+        out: list[ArchivedGame] = []
+        async with self.sessions() as session:
+            for i in range(0, len(game_ids), CHUNK):
+                q = select(ArchivedGameRow).options(*_NO_BLOBS).where(
+                    ArchivedGameRow.game_id.in_(game_ids[i:i + CHUNK]))
+                out.extend(ArchivedGame.from_row(r, blobs=False) for r in (await session.execute(q)).scalars())
+        return out
 
     async def recent(self, game: str = "", limit: int = 50) -> list[ArchivedGame]:
         """The most recently created archived games (of `game` if given), without their blobs."""
@@ -173,7 +155,7 @@ class ArchiveRepository:
             q = q.where(ArchivedGameRow.game == game)
         q = q.order_by(ArchivedGameRow.created_ms.desc(), ArchivedGameRow.game_id.desc()).limit(limit)
         async with self.sessions() as session:
-            return [_game(r, False) for r in (await session.execute(q)).scalars()]
+            return [ArchivedGame.from_row(r, blobs=False) for r in (await session.execute(q)).scalars()]
 
     async def history(
         self, player_id: str, *, game: str = "", status: str = "", cursor: str | None = None, limit: int = 20
@@ -200,7 +182,7 @@ class ArchiveRepository:
                     select(ArchivedGameRow).options(*_NO_BLOBS).where(ArchivedGameRow.game_id.in_(ids))
                 )
                 rows = {r.game_id: r for r in found.scalars()}
-        games = [_game(rows[gid], False) for gid in ids if gid in rows]
+        games = [ArchivedGame.from_row(rows[gid], blobs=False) for gid in ids if gid in rows]
         next_cursor = encode_cursor(keys[-1][1], keys[-1][0]) if more and keys else None
         return HistoryPage(games, next_cursor)
 

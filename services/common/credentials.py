@@ -92,7 +92,7 @@ class ServiceCredentials:
 
 def bearer_of(metadata: object) -> str | None:
     """The Bearer value of the `authorization` entry of gRPC call metadata (pairs or objects with key/value): the
-    service credential on GameAdmin, an account's API key on the public GameService (issue #37)."""
+    service credential on GameAdmin, an account's API key on the public GameService (docs/decisions/accounts.md)."""
     for item in metadata or ():  # type: ignore[attr-defined]
         key, value = (item.key, item.value) if hasattr(item, "key") else item
         if key == METADATA_KEY and isinstance(value, str):

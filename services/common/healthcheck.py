@@ -3,14 +3,20 @@
 `python -m services.common.healthcheck grpc HOST:PORT | http URL | celery NODE | redis URL`
 exits 0 when healthy and 1 otherwise, printing why; Docker and Kubernetes call
 it inside the container, `services.dev.stack` calls the functions directly.
+`SharedCheck` is what a server's own readiness endpoint answers from (the gateway's /readyz).
 """
 
 from __future__ import annotations
 
+import asyncio
 import http.client
+import math
 import sys
+import time
 import urllib.error
 import urllib.request
+from collections.abc import Awaitable, Callable
+from typing import Generic, TypeVar
 
 import grpc
 import redis
@@ -64,6 +70,37 @@ def redis_answers(url: str, timeout: float = 1.0) -> bool:
             client.close()
     except (redis.RedisError, OSError):
         return False
+
+
+T = TypeVar("T")
+
+
+class SharedCheck(Generic[T]):
+    """An async probe of a server's backends whose answer is shared: callers that arrive while it runs await that
+    one run, and its answer serves every caller for `ttl_s` after it ended.
+
+    Why: a readiness endpoint is never rate-limited (orchestrators must always reach it), so if every call probed
+    the backends, a flood of calls would become a flood of backend round trips. Shared, the backends see at most one
+    probe per `ttl_s` per process, however many callers there are; a change of health shows within `ttl_s`. A
+    caller that goes away does not cancel the run the others wait on."""
+
+    def __init__(self, probe: Callable[[], Awaitable[T]], ttl_s: float) -> None:
+        self._probe = probe
+        self.ttl_s = ttl_s
+        self._run: asyncio.Future[T] | None = None
+        self._ended_at = -math.inf
+
+    async def get(self) -> T:
+        run = self._run
+        if run is None or (run.done() and time.monotonic() - self._ended_at >= self.ttl_s):
+            run = self._run = asyncio.ensure_future(self._probe_once())
+        return await asyncio.shield(run)
+
+    async def _probe_once(self) -> T:
+        try:
+            return await self._probe()
+        finally:
+            self._ended_at = time.monotonic()
 
 
 CHECKS = {"grpc": grpc_serving, "http": http_ok, "celery": celery_pong, "redis": redis_answers}

@@ -40,10 +40,10 @@ def _backoff() -> ExponentialWithJitterBackoff:
     return ExponentialWithJitterBackoff(base=_BACKOFF_BASE_S, cap=_BACKOFF_CAP_S)
 
 
-#: Redis Cluster (issue #40): a failover takes cluster-node-timeout plus an election (~2-4 s); the cluster client
-#: re-reads the slot map and resends, backing off, for FAILOVER_PATIENCE_S before giving up. Unlike the standalone
-#: policy this also resends after a timeout: every game write is a script that checks its version and idempotency
-#: key, so a resent one cannot apply twice.
+#: Redis Cluster (docs/decisions/redis-cluster.md): a failover takes cluster-node-timeout plus an election (~2-4 s); the
+#: cluster client re-reads the slot map and resends, backing off, for FAILOVER_PATIENCE_S before giving up. Unlike the
+#: standalone policy this also resends after a timeout: every game write is a script that checks its version and
+#: idempotency key, so a resent one cannot apply twice.
 FAILOVER_PATIENCE_S = 8.0
 _CLUSTER_BACKOFF = dict(base=0.05, cap=0.5)
 _FAILOVER_ERRORS = (RedisConnectionError, RedisTimeoutError, ClusterDownError, SlotNotCoveredError)

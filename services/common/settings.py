@@ -46,7 +46,7 @@ class StoreFields(BaseSettings):
         "gateway's tickets, rate limits, account streams and API-key cache (players, keys and ratings are in SQL).",
     )
     redis_cluster: bool = Field(
-        False, description="REDIS_URL names a node of a Redis Cluster (issue #40; docs/platform/redis-cluster.md, "
+        False, description="REDIS_URL names a node of a Redis Cluster (docs/platform/redis-cluster.md, "
         "redis-cluster-running.md): the role opens cluster clients. Off: a standalone Redis (`make run`'s).",
     )
     key_prefix: str = Field("sb:", description="Prefix of every Redis key the role writes.")
@@ -101,7 +101,7 @@ class RateLimitFields(BaseSettings):
     rate_limit_window_s: int = Field(60, gt=0, description="Length of the fixed rate-limit window.")
     rate_limit_bot_token: int = Field(
         3000, ge=0, description="Calls per window of a bot account (its API keys, whose prefix is `sbk_bot_`, and the "
-        "seat tokens it holds, issue #37): enough for a bot to play at full speed; 0 disables. Other seat tokens "
+        "seat tokens it holds): enough for a bot to play at full speed; 0 disables. Other seat tokens "
         "and human accounts keep RATE_LIMIT_TOKEN.",
     )
 
@@ -175,6 +175,11 @@ class Settings(StoreFields, RateLimitFields):
         16, ge=1, description="Snapshot the full state every N accepted actions and at the end; loads replay the tail."
     )
     cache_size: int = Field(512, ge=0, description="Hot states cached in memory per instance.")
+    outbox_maxlen: int = Field(
+        100_000, ge=1000, description="Each bucket's outbox stream (every committed version, for the outcomes "
+        "consumer: services/gamestate/outbox.py) is trimmed to about this many entries; an entry trimmed before the "
+        "consumer read it is lost to it, so keep it well above the commits of a consumer outage.",
+    )
     sweep_interval_s: float = Field(0.5, gt=0, description="How often the turn-clock sweeper looks for expiries.")
     max_turn_seconds: float = Field(
         86_400.0, description="Largest per-decision time of a realtime time control (and of turn_seconds)."
@@ -205,10 +210,11 @@ class Settings(StoreFields, RateLimitFields):
         "0 disables.",
     )
     stream_limit_credential: int = Field(
-        4, ge=0, description="Public gRPC port: open WatchGame streams per seat token on one instance; 0 disables.",
+        4, ge=0, description="Public gRPC port: open WatchGame streams per credential (a seat token, or an "
+        "account: all its API keys together) on one instance; 0 disables.",
     )
     accounts_url: str | None = Field(
-        None, description="Public gRPC port, API keys (issue #37): the SQL database of the accounts (the gateway's "
+        None, description="Public gRPC port, API keys: the SQL database of the accounts (the gateway's "
         "GATEWAY_ARCHIVE_URL), where API keys are verified; unset = ARCHIVE_URL. With neither, calls with an API key "
         "are refused (UNAUTHENTICATED) and only seat tokens work there.",
     )
@@ -224,6 +230,14 @@ class Settings(StoreFields, RateLimitFields):
     watch_token_check_ms: int = Field(
         500, gt=0, description="A WatchGame stream opened with a seat token re-checks that token at least this "
         "often (and after every entry): once it is rotated or revoked (Resign) the stream ends (UNAUTHENTICATED).",
+    )
+    cached_read_ms: int = Field(
+        0, ge=0, description="A seat's legal actions may be answered from this instance's cached metadata and "
+        "state for this long after Redis confirmed them (a read, a commit here), without a Redis round trip. The "
+        "price: with several instances an answer may be a version another instance has moved on from (a move made "
+        "from it is refused as stale; a client that learnt the newer version elsewhere sees an older one), and a "
+        "token revoked meanwhile is honoured that long at most, as WatchGame streams honour it "
+        "(WATCH_TOKEN_CHECK_MS). 0 (the default): always read Redis, so every read sees every commit before it.",
     )
     heartbeat_s: float = Field(
         15.0, gt=0, description="An idle WatchGame stream sends a 'heartbeat' entry this often (detects gone watchers)."
@@ -250,7 +264,8 @@ class Settings(StoreFields, RateLimitFields):
     archive_retry_s: float = Field(
         3600.0, ge=0, description="A finished game the archive refused (a value, a constraint: services/archive/"
         "refusals.py) stays in Redis, set aside from archive passes; it is tried again this long after, the wait "
-        "doubling at each refusal (at most a day). 0 = only when an operator runs `python -m services.archive retry`.",
+        "doubling at each refusal (at most a day). 0 = only when an operator runs "
+        "`python -m services.gamestate.quarantine retry`.",
     )
 
     @model_validator(mode="after")

@@ -1,4 +1,5 @@
-"""Fixed buckets of ids, each bucket one Redis Cluster hash slot: the one bucketing of the platform (issue #40).
+"""Fixed buckets of ids, each bucket one Redis Cluster hash slot: the one bucketing of the platform
+(docs/decisions/redis-cluster.md).
 
 Why: on a Redis Cluster a script or a transaction may touch one hash slot only, so an index that a loop walks (the
 active games, the turn clock, the followed games, the pending challenges, ...) cannot be one key: it is split into

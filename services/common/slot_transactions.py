@@ -1,8 +1,8 @@
 """Writes that a standalone Redis runs as one MULTI and a Redis Cluster runs as one MULTI per slot.
 
-Why: a cluster refuses a transaction whose keys are in different slots (issue #40). Where one operation writes
-to several accounts (a challenge's events to both players, a new game listed in each seated account), each
-account's writes stay atomic together (a sealed seat token and the `game_start` that delivers it), while writes to
+Why: a cluster refuses a transaction whose keys are in different slots (docs/decisions/redis-cluster.md). Where one
+operation writes to several accounts (a challenge's events to both players, a new game listed in each seated account),
+each account's writes stay atomic together (a sealed seat token and the `game_start` that delivers it), while writes to
 two accounts may land one after the other. On a standalone Redis nothing changes: every group shares one MULTI.
 """
 

@@ -1,6 +1,9 @@
 """Concurrent-stream bounds per client address and per credential, for every long-lived stream we serve
 (gRPC WatchGame, the gateway's SSE game streams and account stream).
 
+A credential here is whose budget a stream counts against, as for rate limits: a seat token, or an account
+(`holder_of_account`: every API key of the account together, so minting keys buys no more streams).
+
 Why in memory: a slot is held by an open connection to this process and must be given back the moment it
 closes (a crashed process's slots vanish with it); a count in Redis would outlive a killed process. So the
 bounds hold per process (per service instance, per gateway), which is where a stream's memory and
@@ -11,6 +14,16 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+
+
+def holder_of_account(player_id: str) -> str:
+    """The credential an API key's streams count against: its account (all its keys together)."""
+    return f"account:{player_id}"
+
+
+def holder_of_token(token_hash: str) -> str:
+    """The credential a seat token's streams count against: the token itself (by its hash, never the secret)."""
+    return f"token:{token_hash}"
 
 
 class TooManyStreams(Exception):
@@ -37,7 +50,7 @@ class Slot:
 
 
 class StreamSlots:
-    """Counts the open streams of each address and each credential (a token hash, never a secret)."""
+    """Counts the open streams of each address and each credential (`holder_of_account`, `holder_of_token`)."""
 
     def __init__(self, per_address: int, per_credential: int, what: str = "streams") -> None:
         self.per_address = per_address
@@ -50,7 +63,8 @@ class StreamSlots:
         """A slot for a new stream, or TooManyStreams naming the bound it would break."""
         if credential is not None and self.per_credential and self._credentials[credential] >= self.per_credential:
             raise TooManyStreams(f"too many open {self.what}: at most {self.per_credential} concurrent streams per "
-                                 "credential; close one first")
+                                 "credential (a seat token, or an account: all its API keys together); close one "
+                                 "first")
         if self.per_address and self._addresses[address] >= self.per_address:
             raise TooManyStreams(f"too many open {self.what}: at most {self.per_address} concurrent streams per "
                                  "address; close one first")

@@ -1,9 +1,9 @@
 """A Redis Cluster on this machine (3 primaries, 3 replicas by default), for tests and `make run-cluster`.
 
-Why: issue #40 runs the platform on Redis Cluster, and its proof must be a real cluster of Debian's `redis-server`
-(failover included), not a mock. Each node is a `redis-server` process in cluster mode with its own directory
-under a temporary folder, in memory only; `redis-cli --cluster create` assigns the slots and pairs each primary
-with a replica. Ports are picked free (a node also needs its port + 10000 for the cluster bus).
+Why: the platform runs on Redis Cluster (docs/decisions/redis-cluster.md), and its proof must be a real cluster of
+Debian's `redis-server` (failover included), not a mock. Each node is a `redis-server` process in cluster mode with its
+own directory under a temporary folder, in memory only; `redis-cli --cluster create` assigns the slots and pairs each
+primary with a replica. Ports are picked free (a node also needs its port + 10000 for the cluster bus).
 
     python -m services.dev.local_cluster            # start one, print its URL, run until Ctrl-C
     python -m services.dev.local_cluster -- CMD...  # run CMD with REDIS_CLUSTER=true and REDIS_URL set to it

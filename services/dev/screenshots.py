@@ -4,7 +4,7 @@ taken from a running stack (`make run`, default http://127.0.0.1:8000) with Play
 Every picture is a real page: games are set up and played over the gateway's REST API (every seat held by one
 player, each move a seeded random legal action, so a rerun shows the same positions), then opened in the browser
 with that player's seats in its storage, in a language, at a desktop's size (1366x900) or a phone's (390x844).
-Each PNG is reduced to a 256-colour palette (Pillow) and must stay under 200 KB (issue #38).
+Each PNG is reduced to a 256-colour palette (Pillow) and must stay under 200 KB (docs/decisions/webclient-trial.md).
 """
 
 from __future__ import annotations
@@ -59,7 +59,9 @@ SHOTS = [
 def play(http: httpx.Client, shot: Shot) -> tuple[dict, dict, list[dict]]:
     """A new player and game for `shot`, played over REST: (the player, the game as created, its seats)."""
     me = {"name": "Ada", **http.post("/v1/players", json={"name": "Ada"}).raise_for_status().json()}
-    body = {"game": shot.game, "players": shot.players, "seed": 38, "options": shot.options}
+    # hot-seat, asked for explicitly: the one browser shows every seat (a creator holds only seat 0 by default)
+    body = {"game": shot.game, "players": shot.players, "seed": 38, "options": shot.options,
+            "account_seats": list(range(shot.players))}
     created = http.post("/v1/games", headers={"Authorization": f"Bearer {me['api_key']}"}, json=body)
     created.raise_for_status()
     game = created.json()

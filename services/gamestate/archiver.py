@@ -14,6 +14,7 @@ import json
 import logging
 import secrets
 from collections.abc import Callable
+from dataclasses import replace
 
 import redis.asyncio as aioredis
 
@@ -41,18 +42,9 @@ RETRY_CAP_MS = 86_400_000
 
 
 def record_of(meta_hash: dict[str, str], game_id: str, lines: list[str], state_text: str, now: int) -> ArchivedGame:
-    """The archive record of a finished game from its Redis metadata, log lines and final state text.
-    `seat_players` (seat -> player id) and `rated` are kept when the creator recorded them; the time control,
-    the reserves left at the end and the abandoned seats as the game's view showed them."""
-    m = Meta.from_hash(game_id, meta_hash)
-    return ArchivedGame(
-        game_id=game_id, game=m.game, players=m.players, options=m.options, seed=m.seed, bots=m.bots,
-        owner=m.owner, seat_players=m.seat_players, token_hashes=m.token_hashes,
-        resigned=m.resigned, status=m.status, version=m.version, digest=m.digest, scores=m.scores,
-        winners=m.winners, rated=meta_hash.get("rated", "") in ("1", "true"), turn_ms=m.clock_ms,
-        created_ms=m.created_ms, finished_ms=m.updated_ms, archived_ms=now, log_lines=lines, state_text=state_text,
-        time_control=m.time_control, reserves=m.reserves, abandoned=m.abandoned,
-    )
+    """The archive record of a finished game: its Redis metadata as it is (the one record: what the archive keeps
+    of it is its row codec's business, services/common/game_record.py), with its log lines and final state."""
+    return replace(Meta.from_hash(game_id, meta_hash), archived_ms=now, log_lines=lines, state_text=state_text)
 
 
 class Archiver:

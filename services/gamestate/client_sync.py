@@ -5,7 +5,6 @@ Generated from client.py by `python -m services.gamestate.unasync`; do not edit.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -37,9 +36,10 @@ from services.gamestate.client import (
     _update,
     _watch_request,
     channel_options,
+    reply_json,
 )
 from services.gamestate.pb import pb2, pb2_grpc
-from services.gamestate.updates import Update
+from services.gamestate.updates import HEARTBEAT, Update
 
 
 class GameClient:
@@ -126,7 +126,7 @@ class GameClient:
     def legal_actions(self, game_id: str, token: str) -> Legal:
         req = pb2.ListLegalActionsRequest(game_id=game_id, token=token)
         r = self._call(self.stub.ListLegalActions, req)
-        return Legal(r.version, r.seat, [json.loads(a) for a in r.actions_json])
+        return Legal(r.version, r.seat, [reply_json(a) for a in r.actions_json])
 
     def legal_actions_reply(self, game_id: str, token: str) -> pb2.ListLegalActionsResponse:
         """The reply as sent, actions still JSON text: for a caller that passes them on (the REST gateway)."""
@@ -155,6 +155,21 @@ class GameClient:
         req = _submit_request(game_id, token, action, expected_version, idempotency_key)
         return self._call(self.stub.SubmitAction, req)
 
+    def take_back(
+        self, game_id: str, token: str, expected_version: int, idempotency_key: str | None = None
+    ) -> Submitted:
+        """Take back the seat's last decision (GameState.take_back says when it may): a new version whose state is
+        the one before it."""
+        return _submitted(self.take_back_reply(game_id, token, expected_version, idempotency_key))
+
+    def take_back_reply(
+        self, game_id: str, token: str, expected_version: int, idempotency_key: str | None = None
+    ) -> pb2.SubmitActionResponse:
+        """The reply as sent, events still JSON text: for a caller that passes them on (the REST gateway)."""
+        req = pb2.TakeBackRequest(game_id=game_id, token=token, expected_version=expected_version,
+                                  idempotency_key=idempotency_key or "")
+        return self._call(self.stub.TakeBack, req)
+
     def watch(
         self, game_id: str, token: str | None = None, after_version: int | None = None, heartbeats: bool = False
     ) -> Iterator[Update]:
@@ -166,7 +181,7 @@ class GameClient:
         call = self.stub.WatchGame(_watch_request(game_id, token, after_version))
         try:
             for r in call:
-                if heartbeats or r.kind != "heartbeat":
+                if heartbeats or r.kind != HEARTBEAT:
                     yield _update(r)
         except grpc.RpcError as exc:
             raise GameServiceError.from_rpc(exc) from None
@@ -236,3 +251,8 @@ class AdminClient:
     ) -> Submitted:
         req = _bot_request(game_id, seat, action, expected_version, idempotency_key)
         return _submitted(self._call(self.stub.SubmitBotAction, req))
+
+    def game_summaries(self, game_ids: Sequence[str]) -> list[Summary]:
+        """The known games of `game_ids` (at most 100), in their order, in one call."""
+        r = self._call(self.stub.GetGameSummaries, pb2.GetGameSummariesRequest(game_ids=list(game_ids)))
+        return [_summary(g) for g in r.games]

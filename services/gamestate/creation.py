@@ -108,8 +108,8 @@ class Creator:
         return new.created()
 
     async def _reserve(self, new: _NewGame) -> None:
-        """Charge the game to every account holding a seat, its owner's included (issue #34; RESOURCE_EXHAUSTED
-        naming the players over a quota)."""
+        """Charge the game to every account holding a seat, its owner's included (docs/decisions/abuse-bounds.md;
+        RESOURCE_EXHAUSTED naming the players over a quota)."""
         record = new.record
         if self.quotas is not None:
             await self.quotas.reserve_all(accounts_of(record.owner, record.seat_players), record.game_id,

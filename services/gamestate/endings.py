@@ -19,7 +19,7 @@ from services.gamestate.bot_dispatch import BotDispatch
 from services.gamestate.bots import bot_levels
 from services.gamestate.lookup import Lookup
 from services.gamestate.pipeline import Pipeline, running_deadlines
-from services.gamestate.quotas import account_of_seat
+from services.gamestate.quotas import account_of_seat, zombie_levels
 from services.gamestate.records import Commit, Meta
 from services.gamestate.wire import dumps, now_ms
 
@@ -130,7 +130,7 @@ class Endings:
         """Resign the token's seat: the zombie bot (ZOMBIE_BOT_LEVEL) plays it from now on. Only an unrated game
         lets the client name another level (`bot_level`); the player ranks last if the game is rated."""
         meta = await self.lookup.meta(game_id)
-        seat = await self.lookup.seat(meta, token, required=True)
+        seat = await self.lookup.writer_seat(meta, token)
         if bot_level and meta.rated:
             raise errors.invalid(
                 f"a rated game's resigned seat is played by the zombie level ({self.zombie_bot_level or 'default'}); "
@@ -141,7 +141,9 @@ class Endings:
             raise errors.unauthenticated("this seat was resigned or abandoned: a bot plays it now")
         if bot_level and bot_level != self.zombie_bot_level:
             await self._check_bot_seat_room(meta, seat)
-        level = bot_level or self.zombie_bot_level
+            level = bot_level
+        else:  # the platform's zombie, within the account's bot seats (else the default decision plays the seat)
+            level = (await zombie_levels(self.pipeline.quotas, meta, [seat], self.zombie_bot_level))[seat]
         for _attempt in range(5):  # a resignation does not depend on the position: retry a lost race
             if meta.ended:
                 raise errors.precondition("the game is over", "game_over")
@@ -152,9 +154,10 @@ class Endings:
         raise errors.stale(meta.version, meta.version)
 
     async def _check_bot_seat_room(self, meta: Meta, seat: int) -> None:
-        """A level the client names for its resigned seat is a bot seat charged to the seat's account (issue #34):
-        refused (RESOURCE_EXHAUSTED) when that account has no bot seat left. The platform's own zombie level is
-        charged too but never refused: resigning must always be possible."""
+        """A level the client names for its resigned seat is a bot seat charged to the seat's account
+        (docs/decisions/abuse-bounds.md): refused (RESOURCE_EXHAUSTED) when that account has no bot seat left. The
+        platform's own zombie level is charged too but never refused: resigning must always be possible, so without a
+        bot seat to spare the seat is played by the default decision instead (`quotas.zombie_levels`)."""
         quotas = self.pipeline.quotas
         account = account_of_seat(meta, seat)
         if quotas is None or not account:
@@ -194,7 +197,7 @@ class Endings:
     async def abort(self, game_id: str, token: str) -> int:
         """End the game unrated (status "aborted") on a seat's request, while the abort rule allows it."""
         meta = await self.lookup.meta(game_id)
-        seat = await self.lookup.seat(meta, token, required=True)
+        seat = await self.lookup.writer_seat(meta, token)
         if meta.ended:
             raise errors.precondition("the game has already ended", "game_over")
         version, state = await self.lookup.state(meta)
@@ -258,9 +261,10 @@ class Endings:
         seats = Seats.of(meta)
         events = []
         level = zombie_level(meta.players, {*meta.forfeited, *gone}, self.zombie_bot_level)
+        levels = await zombie_levels(self.pipeline.quotas, meta, gone, level)
         for seat in gone:
-            seats = seats.hand_over(seat, level, "abandoned")
-            events.append(Event("seat_abandoned", {"seat": seat, "bot": level or None,
+            seats = seats.hand_over(seat, levels[seat], "abandoned")
+            events.append(Event("seat_abandoned", {"seat": seat, "bot": levels[seat] or None,
                                                    "reason": "inactive"}).to_json())
         events += forfeit_events(meta.players, seats.forfeited, "abandoned")
         timeouts = {s: n for s, n in meta.timeouts.items() if s not in gone}

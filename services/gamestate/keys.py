@@ -1,9 +1,9 @@
 """The Redis key layout, in one place: every key name is built here, so the layout can be read (and changed) once.
 
-One shape for a standalone Redis and for Redis Cluster (issue #40): every script and transaction of the game-state
-service touches ONE slot. Games are spread over BUCKETS fixed buckets (`bucket_of`: CRC-32 of the game id); a game's
-keys and the per-bucket indexes carry the bucket's hash tag (`bucket_tag`: `{b:<n>}` or `{b:<n>.<i>}`, chosen so the
-buckets' slots are evenly spaced; the bucketing itself is services/common/slot_buckets.py, shared with the
+One shape for a standalone Redis and for Redis Cluster (docs/decisions/redis-cluster.md): every script and transaction
+of the game-state service touches ONE slot. Games are spread over BUCKETS fixed buckets (`bucket_of`: CRC-32 of the game
+id); a game's keys and the per-bucket indexes carry the bucket's hash tag (`bucket_tag`: `{b:<n>}` or `{b:<n>.<i>}`,
+chosen so the buckets' slots are evenly spaced; the bucketing itself is services/common/slot_buckets.py, shared with the
 gateway), so a game's commit (which moves it between indexes) is one atomic script in one slot, and every sweeper
 walks the BUCKETS indexes (pipelined). BUCKETS is part of the layout: changing it moves every key.
 See docs/platform/redis-cluster.md; what each key holds: docs/platform/gamestate.md ("Redis key layout").
@@ -98,11 +98,16 @@ class Keys:
     def bot_wait(self, bucket: int) -> str:
         return f"{self.prefix}botwait:{bucket_tag(bucket)}"
 
+    def changes(self, bucket: int) -> str:
+        """The bucket's outbox: one entry per committed version of its games, in commit order (services/
+        gamestate/outbox.py); in the bucket's slot, so the commit appends to it in the same atomic script."""
+        return f"{self.prefix}changes:{bucket_tag(bucket)}"
+
     def indexes(self, game_id: str) -> dict[str, str]:
         """The indexes of the game's bucket, by the names the scripts give them."""
         b = bucket_of(game_id)
         return {"active": self.active(b), "finished": self.finished(b), "clock": self.clock(b),
-                "bot_wait": self.bot_wait(b), "touched": self.touched(b)}
+                "bot_wait": self.bot_wait(b), "touched": self.touched(b), "changes": self.changes(b)}
 
     # ------------------------------------------------------------------ accounts
 

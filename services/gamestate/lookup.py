@@ -9,6 +9,8 @@ import re
 import secrets
 from typing import Any
 
+import grpc
+
 import engine
 from engine.core import Game, State
 from services.common import boundedjson
@@ -61,7 +63,8 @@ class Lookup:
         try:
             return self.registry.get(name)
         except KeyError:
-            raise errors.invalid(f"unknown game {name!r}; known games: {', '.join(self.registry.names())}") from None
+            raise errors.invalid(f"unknown game {name!r}; known games: {', '.join(self.registry.names())}",
+                                 "unknown_game") from None
 
     async def meta(self, game_id: str) -> Meta:
         if not isinstance(game_id, str) or not GAME_ID_RE.match(game_id):
@@ -79,6 +82,22 @@ class Lookup:
         if len(self.game_names) > 10_000:
             self.game_names.clear()
         self.game_names[meta.game_id] = meta.game
+
+    def recent_seat(self, game_id: str, token: str, within_s: float) -> tuple[Meta, int] | None:
+        """The metadata Redis confirmed less than `within_s` ago and the seat `token` speaks for in it, decided
+        without asking Redis (Store.recent_meta); None whenever anything is off (no such cache entry, no token or
+        an unknown one, tokens expired): the caller then reads Redis, and so answers what it always did."""
+        if not token or within_s <= 0:
+            return None
+        meta = self.store.recent_meta(game_id, within_s)
+        if meta is None or self.tokens_expired(meta):
+            return None
+        h = tokens.token_hash(token)
+        seat = next((s for s, stored in meta.token_hashes.items() if secrets.compare_digest(stored, h)), None)
+        if seat is None:
+            return None
+        self.name(meta)
+        return meta, seat
 
     async def seat(self, meta: Meta, token: str, *, required: bool) -> int | None:
         """The seat `token` speaks for in this game; None for a spectator (if allowed)."""
@@ -101,6 +120,30 @@ class Lookup:
             raise errors.denied("this token belongs to another game")
         raise errors.unauthenticated("unknown or revoked seat token")
 
+    async def writer_seat(self, meta: Meta, token: str) -> int:
+        """The seat a write (a move, a resignation, an abort, a take-back) is made for. On an ended game a token that
+        no longer works (revoked by its seat's resignation, expired after the end) is refused because the game is
+        over (FAILED_PRECONDITION "game_over"), which every seat and spectator may know, rather than as unknown: so
+        an API key whose seat resigned a two-player game is told the game is over, as the docs promise.
+
+        A seat that resigned or was abandoned is told the same while the game goes on (three players or more): its
+        part of the game is over, whether its token was revoked already (the revocation kept its hash,
+        Store.gone_seat) or is about to be."""
+        try:
+            seat = await self.seat(meta, token, required=True)
+        except errors.ServiceError as exc:
+            if token and exc.code == grpc.StatusCode.UNAUTHENTICATED:
+                if meta.ended:
+                    over = "the game was aborted" if meta.status == "aborted" else "the game is over"
+                    raise errors.precondition(over, "game_over") from None
+                gone = await self.store.gone_seat(meta, tokens.token_hash(token))
+                if gone is not None:
+                    raise seat_over(meta, gone) from None
+            raise
+        if seat in meta.forfeited:
+            raise seat_over(meta, seat)
+        return seat
+
     def tokens_expired(self, meta: Meta) -> bool:
         """Whether a finished game's seat tokens have expired (its last commit, which finished it, is its end).
         Decided from the metadata alone, so every instance agrees; the token index expires by itself."""
@@ -117,3 +160,10 @@ class Lookup:
         if found is None:
             raise errors.not_found(meta.game_id)
         return found
+
+
+def seat_over(meta: Meta, seat: int) -> errors.ServiceError:
+    """The refusal of a write for a seat that resigned or was abandoned: its game is over (FAILED_PRECONDITION
+    "game_over", REST 409), though the other seats play on."""
+    how = "resigned" if seat in meta.resigned else "was abandoned"
+    return errors.precondition(f"seat {seat} {how}: its game is over (a bot plays it out)", "game_over")

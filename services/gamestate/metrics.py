@@ -29,6 +29,7 @@ ACTIVE_GAMES = Gauge(
 )
 WATCHERS = Gauge("skyboard_watchers", "Open WatchGame streams.", multiprocess_mode="livesum")
 TIMEOUTS = Counter("skyboard_turn_timeouts_total", "Default decisions applied by the turn clock.", ["game"])
+TAKE_BACKS = Counter("skyboard_take_backs_total", "Decisions taken back by their seats (TakeBack), per game.", ["game"])
 ENDINGS = Counter(
     "skyboard_seat_endings_total",
     "Seats resigned or abandoned (timeouts, inactivity) and games aborted (requested, inactivity), per game.",

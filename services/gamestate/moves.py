@@ -1,5 +1,6 @@
 """Moves: a seat's own decision (SubmitAction with its token, SubmitBotAction for the platform's bots), validated
-and applied here, then committed through the pipeline (services/gamestate/pipeline.py).
+and applied here, then committed through the pipeline (services/gamestate/pipeline.py); and a seat taking its own
+decision(s) back (TakeBack, services/gamestate/takeback.py), which is keyed and version-checked the same way.
 
 Why apart: a move is the one change with idempotency keys, a fast path on cached metadata and a per-outcome
 metric; the other kinds of change share none of that."""
@@ -8,21 +9,25 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from engine.core import IllegalAction
-from services.gamestate import errors, metrics, tokens
+from services.gamestate import errors, metrics, takeback, tokens
 from services.gamestate.bot_dispatch import BotDispatch
 from services.gamestate.clocks import spend_reserve
 from services.gamestate.endings import timeouts_field
-from services.gamestate.lookup import Lookup, json_argument
+from services.gamestate.lookup import Lookup, json_argument, seat_over
 from services.gamestate.pipeline import Pipeline, running_deadlines
-from services.gamestate.records import Commit, Meta
+from services.gamestate.records import Commit, CommitResult, Meta
+from services.gamestate.replay import replay_entries, taken_back_event
 from services.gamestate.status import status_of
 from services.gamestate.wire import fingerprint, now_ms
 
 IDEM_RE = re.compile(r"^[\x21-\x7e]{1,200}$")
+#: What an idempotency key of a take-back is bound to (with the version), in place of a move's action JSON text
+TAKE_BACK_REQUEST = "take_back"
 
 
 @dataclass(slots=True)
@@ -117,7 +122,7 @@ class Moves:
     async def _submit(
         self, meta: Meta, token: str, action_json: str, expected_version: int, idem_key: str
     ) -> SubmitResult:
-        seat = await self.lookup.seat(meta, token, required=True)
+        seat = await self.lookup.writer_seat(meta, token)
         if seat in meta.bots:  # handed to the zombie bot a moment ago; its token is being revoked
             raise errors.unauthenticated("this seat was resigned or abandoned: a bot plays it now")
         return await self._submit_as(meta, seat, action_json, expected_version, idem_key)
@@ -125,15 +130,25 @@ class Moves:
     async def _submit_as(
         self, meta: Meta, seat: int, action_json: str, expected_version: int, idem_key: str
     ) -> SubmitResult:
+        return await self._keyed(meta, seat, action_json, expected_version, idem_key,
+                                 lambda request_print: self._apply(meta, seat, action_json, expected_version, idem_key,
+                                                                   request_print))
+
+    async def _keyed(
+        self, meta: Meta, seat: int, request_text: str, expected_version: int, idem_key: str,
+        run: Callable[[str], Awaitable[SubmitResult]],
+    ) -> SubmitResult:
+        """`run(request_print)` once per idempotency key: a key already used answers its first outcome (if the
+        request, `request_text` at `expected_version`, is the same), and so does a racing twin that committed first."""
         if idem_key and not IDEM_RE.match(idem_key):
             raise errors.invalid("idempotency_key must be 1-200 printable ASCII characters without spaces")
-        request_print = fingerprint(action_json, expected_version) if idem_key else ""  # only keys are bound to it
+        request_print = fingerprint(request_text, expected_version) if idem_key else ""  # only keys are bound to it
         if idem_key:
             first = await self.lookup.store.idempotent(meta.game_id, seat, idem_key)
             if first is not None:
                 return _replay(first, request_print)
         try:
-            return await self._apply(meta, seat, action_json, expected_version, idem_key, request_print)
+            return await run(request_print)
         except errors.ServiceError as exc:
             if exc.reason == "stale_version" and idem_key:
                 # A racing twin with the same key may have committed in between: replay it.
@@ -180,6 +195,11 @@ class Moves:
         extra = {}
         if meta.timeouts.get(seat):  # a decision of its own ends a run of timeouts
             extra["timeouts"] = timeouts_field({s: n for s, n in meta.timeouts.items() if s != seat})
+        undo = None
+        if seat not in meta.bots:  # a player's decision may be taken back where the engine allows (bots never do)
+            undo = takeback.after_move(game, state, seat, action, new, deadlines=meta.deadlines,
+                                       reserves=meta.reserves,
+                                       state_of=expected_version if meta.state_of is None else meta.state_of)
         commit = Commit.move(
             expected_version, new, seat, action.to_json(), event_json, meta.clock_ms,
             running_deadlines(meta.deadlines, state.to_act(), seat),
@@ -192,18 +212,80 @@ class Moves:
             reserves=spend_reserve(meta.reserves, meta.deadlines, seat, at) if meta.reserves else {},
             at_ms=at,
             forfeited=meta.forfeited,
+            undo=undo,
         )
         # a bot's own move (SubmitBotAction; a human's seat is never in bots) leaves follow-ups (bot_policy)
         result = await self.pipeline.run(meta, commit, follow_up=seat in meta.bots)
-        if result.status == "token":
-            raise errors.unauthenticated("unknown or revoked seat token")
+        first = await self._unless_committed(meta, seat, result, expected_version, request_print)
+        if first is not None:
+            return first
+        return SubmitResult(result.version or 0, mine, status_of(new), new.to_act(), replayed=False)
+
+    async def _unless_committed(
+        self, meta: Meta, seat: int, result: CommitResult, expected_version: int, request_print: str
+    ) -> SubmitResult | None:
+        """What a seat's own commit (a move, a take-back) answers when the pipeline refused it: a duplicate's
+        first outcome, else the refusal raised as a ServiceError; None when it went in. One mapping, so a move
+        and a take-back refused for the same reason say the same."""
+        if result.status == "ok":
+            return None
         if result.status == "dup":
             return _replay(result.duplicate or {}, request_print)
         if result.status == "stale":
             raise errors.stale(expected_version, result.version or 0)
-        if result.status != "ok":
-            raise errors.not_found(meta.game_id)
-        return SubmitResult(result.version or 0, mine, status_of(new), new.to_act(), replayed=False)
+        if result.status == "token":  # revoked since it was looked up: the seat may have resigned meanwhile
+            fresh = await self.lookup.meta(meta.game_id)
+            if seat in fresh.forfeited:
+                raise seat_over(fresh, seat)
+            raise errors.unauthenticated("unknown or revoked seat token")
+        raise errors.not_found(meta.game_id)
+
+    async def take_back(self, game_id: str, token: str, expected_version: int, idem_key: str) -> SubmitResult:
+        """The token's seat takes back its last decision (TakeBack): a new version whose state is the one before
+        that decision. Refused (FAILED_PRECONDITION, reason "take_back_not_allowed") unless the last commit was a
+        decision of this seat that the engine lets it take back (services/gamestate/takeback.py)."""
+        meta = await self.lookup.meta(game_id)
+        seat = await self.lookup.writer_seat(meta, token)
+        if seat in meta.bots:
+            raise errors.unauthenticated("this seat was resigned or abandoned: a bot plays it now")
+        return await self._keyed(meta, seat, TAKE_BACK_REQUEST, expected_version, idem_key,
+                                 lambda request_print: self._take_back(meta, seat, expected_version, idem_key,
+                                                                       request_print))
+
+    async def _take_back(
+        self, meta: Meta, seat: int, expected_version: int, idem_key: str, request_print: str
+    ) -> SubmitResult:
+        if expected_version != meta.version:
+            raise errors.stale(expected_version, meta.version)
+        if meta.ended:
+            raise errors.precondition("the game has ended" if meta.status == "aborted" else "the game is over",
+                                      "game_over")
+        undo = meta.undo
+        why = takeback.refusal(undo, seat)
+        if why or undo is None:
+            raise errors.precondition(why or "nothing to take back", "take_back_not_allowed")
+        game = self.lookup.game(meta.game)
+        entries = await self.lookup.store.log(meta.game_id, undo.to)
+        restored = replay_entries(game.new(meta.players, meta.seed, meta.options), game, entries)
+        events = [taken_back_event(seat, undo.to).to_json()]
+        keep = {s: d for s, d in meta.deadlines.items() if s != seat and s in restored.to_act()}
+        if undo.deadline is not None:  # the clock goes back too: taking back never buys time
+            keep[seat] = undo.deadline
+        reserves = {**meta.reserves, seat: undo.reserve} if undo.reserve is not None else meta.reserves
+        commit = Commit.take_back(
+            expected_version, restored, seat, undo.to, events, meta.clock_ms, keep,
+            idem_key=idem_key or None,
+            idem_value={"fingerprint": request_print, "events": events, "status": status_of(restored),
+                        "to_act": restored.to_act()},
+            token_check=None, bot_wait_ms=self.bots.wait_ms(meta.bots, restored.to_act()), reserves=reserves,
+            at_ms=now_ms(), forfeited=meta.forfeited, undo=takeback.entry_undo(entries, undo.to),
+        )
+        result = await self.pipeline.run(meta, commit)
+        first = await self._unless_committed(meta, seat, result, expected_version, request_print)
+        if first is not None:
+            return first
+        metrics.TAKE_BACKS.labels(meta.game).inc()
+        return SubmitResult(result.version or 0, events, status_of(restored), restored.to_act(), replayed=False)
 
 
 def _replay(first: dict[str, Any], request_print: str) -> SubmitResult:

@@ -3,39 +3,45 @@ seat), the REST gateway's rate limits and the stream bounds.
 
 Why here and not in the servicer: the internal listener (GameAdmin, and GameService for the gateway, the
 matchmaker and the bot workers, which the gateway has already limited per player) serves the same servicer
-without them. The limits reuse the gateway's fixed-window algorithm (services/gateway/http/limits.py) with the
+without them. The limits are the gateway's fixed-window limiter (services/accounts/rate_limits.py) with the
 same defaults, keyed by the gRPC peer's address and the caller: a seat token (one the platform never issued, or
-revoked, counts as no token), or the account of an API key (issue #37), in the service's own Redis keys.
-A refusal is RESOURCE_EXHAUSTED with the JSON details every refusal carries.
+revoked, counts as no token), or the account of an API key (docs/decisions/accounts.md), in the service's own Redis
+keys. A refusal is RESOURCE_EXHAUSTED with the JSON details every refusal carries.
 
-API keys (issue #37): a call may carry `authorization: Bearer <API key>` in its metadata instead of a seat token;
-the key is verified and the seat resolved by services/accounts/access.py, the code the REST gateway uses, against
-the accounts' SQL and the gateway's Redis (`AccountStore`). The call then runs with the seat's token, so the
-service itself keeps checking seat tokens only.
+API keys (docs/decisions/accounts.md): a call may carry `authorization: Bearer <API key>` in its metadata instead of a
+seat token; the key is verified and the seat resolved by services/accounts/access.py, the code the REST gateway uses,
+against the accounts' SQL and the gateway's Redis (`AccountStore`). The call then runs with the seat's token, so the
+service itself keeps checking seat tokens only; a WatchGame opened with a key keeps checking the key and the
+account's seat while it lasts (`until_revoked`, services/accounts/revocation.py, as REST's streams do).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
+from sqlalchemy.exc import SQLAlchemyError
 
-from services.accounts import access
+from services.accounts import access, revocation
 from services.accounts.keys import Keys as GatewayKeys
 from services.accounts.keys import token_hash
+from services.accounts.rate_limits import Caller, RateLimiter
 from services.accounts.repository import AccountRepository
+from services.accounts.revocation import KeyHold
 from services.common.credentials import bearer_of
 from services.common.settings import Settings
-from services.common.stream_slots import Slot, StreamSlots, TooManyStreams
+from services.common.stream_slots import Slot, StreamSlots, TooManyStreams, holder_of_account, holder_of_token
 from services.gamestate import errors, tokens
 from services.gamestate.keys import Keys
-from services.gateway.http.limits import Caller, RateLimiter
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: The call metadata naming which of its seats an API key acts for, where its account holds several of one game.
 SEAT_METADATA = "seat"
@@ -123,7 +129,8 @@ class PublicGate:
         account holds the seat), else in its address's anonymous one; RESOURCE_EXHAUSTED (reason
         `rate_limited`) once the bucket is empty."""
         caller = None
-        if token and await self._known(token):
+        tell = self.limiter.tells_callers_apart(bot_accounts=self.accounts is not None)
+        if token and tell and await self._known(token):  # else no Redis read
             holder = await self.accounts.bot_holder(token) if self.accounts is not None else None
             caller = Caller("bot", holder) if holder is not None else Caller("tok", token_hash(token)[:32])
         await self._count(context, caller)
@@ -135,12 +142,28 @@ class PublicGate:
         key that does not work), PERMISSION_DENIED `not_seated`, INVALID_ARGUMENT `seat_ambiguous`,
         FAILED_PRECONDITION `no_seat_credential`. With `spectator_ok` (reads) a key whose account holds no seat, or
         whose seat's token no longer works (resigned, an ended game's expired), reads as a spectator, as on REST."""
+        return (await self._authorize(context, request, spectator_ok))[0]
+
+    async def authorize_stream(self, context: grpc.aio.ServicerContext, request: Any) -> tuple[Any, KeyHold | None]:
+        """`authorize` of a stream (a read: a spectator's where the key holds no seat), and for an API key's what
+        the stream must keep holding (`until_revoked`): the token filled in is the seat's, not the key's."""
+        return await self._authorize(context, request, True)
+
+    def until_revoked(self, items: AsyncIterator[T], hold: KeyHold) -> AsyncIterator[T]:
+        """`items` until the key of `hold` stops working or its account stops holding the seat (Revoked): the one
+        re-check of every stream an API key opens, REST's too (services/accounts/revocation.py)."""
+        accounts = self.accounts
+        assert accounts is not None  # a hold comes only from a key this port verified against its accounts
+        return revocation.until_revoked(items, revocation.checker(accounts.redis, accounts.keys, accounts.repo, hold))
+
+    async def _authorize(self, context: grpc.aio.ServicerContext, request: Any,
+                         spectator_ok: bool) -> tuple[Any, KeyHold | None]:
         metadata = context.invocation_metadata()
         presented = bearer_of(metadata)
         token = getattr(request, "token", "")
         if not access.is_api_key(presented) or token:  # a seat token in the request names its seat itself
             await self.admit(context, token)
-            return request
+            return request, None
         api_key = presented or ""
         player_id = await self.accounts.owner(api_key) if self.accounts is not None else None
         await self._count(context, Caller("bot" if access.is_bot_key(api_key) else "acct", player_id)
@@ -151,7 +174,7 @@ class PublicGate:
                                       "this port accepts no API keys (the service has no ACCOUNTS_URL or "
                                       "ARCHIVE_URL); use a seat token")
         if not hasattr(request, "token"):
-            return request  # a call that needs no seat (the catalog, listings, a log)
+            return request, None  # a call that needs no seat (the catalog, listings, a log)
         try:
             found = await access.account_seat(self.accounts.redis, self.accounts.keys, self.accounts.secret,
                                               player_id, request.game_id, seat_choice(metadata))
@@ -159,32 +182,59 @@ class PublicGate:
             raise errors.ServiceError(REFUSAL_CODES[exc.reason], exc.reason, exc.message) from None
         if found is None or (spectator_ok and not await self._known(found.token)):
             if spectator_ok:  # no seat, or its token no longer works (resigned, expired): a spectator's read
-                return request
+                return request, KeyHold(api_key, player_id, request.game_id)
             refused = access.not_seated(request.game_id)
             raise errors.ServiceError(REFUSAL_CODES[refused.reason], refused.reason, refused.message)
         acting = type(request)()
         acting.CopyFrom(request)
         acting.token = found.token
-        return acting
+        return acting, KeyHold(api_key, player_id, request.game_id, found.seat)
 
-    async def rotated(self, game_id: str, seat: int, token: str) -> None:
-        """A seat token was rotated on this port (with the seat token or the API key): the account holding the
-        seat keeps acting for it with its key (its sealed copy is replaced)."""
+    async def rotated(self, context: grpc.aio.ServicerContext, game_id: str, seat: int, token: str) -> None:
+        """A seat token was rotated on this port: made with an API key (in the metadata) whose account holds the
+        seat, that account keeps acting for it (its sealed copy replaced); made with the seat token alone, any
+        account holding the seat is dropped from it (access.rotated): the seat is the new token's alone."""
         if self.accounts is None:
             return
+        presented = bearer_of(context.invocation_metadata())
+        caller = None
+        if presented is not None and access.is_api_key(presented):
+            try:
+                caller = await self.accounts.owner(presented)
+            except (RedisError, SQLAlchemyError):  # unknown: not the holder, the safe side (the seat is dropped)
+                caller = None
         try:
-            await access.keep_rotated(self.accounts.redis, self.accounts.keys, self.accounts.secret, game_id, seat,
-                                      token)
+            await access.rotated(self.accounts.redis, self.accounts.keys, self.accounts.secret, game_id, seat, token,
+                                 caller)
         except RedisError as exc:  # the rotation happened: its new token must reach the caller whatever this does
-            log.warning("the account's copy of a rotated seat token of %s was not replaced: %s", game_id,
+            log.warning("the accounts holding a rotated seat token's seat of %s were not updated: %s", game_id,
                         exc.__class__.__name__)
 
-    def open_stream(self, context: grpc.aio.ServicerContext, token: str) -> Slot:
-        """A place for one more WatchGame stream; RESOURCE_EXHAUSTED (reason `too_many_streams`) if none."""
+    async def open_stream(self, context: grpc.aio.ServicerContext, asked: str, token: str) -> Slot:
+        """A place for one more WatchGame stream; RESOURCE_EXHAUSTED (reason `too_many_streams`) if none. `asked`:
+        the request's token as it came, `token`: the one `authorize` answered. As for calls (`authorize`), a stream
+        opened with an API key counts against its account (all its keys together), one with a seat token against
+        that token."""
+        presented = bearer_of(context.invocation_metadata())
+        player_id = None
+        if not asked and access.is_api_key(presented) and self.accounts is not None:
+            player_id = await self.accounts.owner(presented or "")  # the cached lookup `authorize` made
+        holder = (holder_of_account(player_id) if player_id is not None
+                  else holder_of_token(tokens.token_hash(token)) if token else None)
         try:
-            return self.streams.acquire(peer_address(context.peer()), tokens.token_hash(token) if token else None)
+            return self.streams.acquire(peer_address(context.peer()), holder)
         except TooManyStreams as exc:
             raise errors.ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, "too_many_streams", exc.message) from None
+
+    async def show_bot_accounts(self, view: Any) -> None:
+        """A GameView's (or GameSummary's) seats as REST shows them: a seat whose account is a bot account is
+        `kind: "bot"` (`access.seat_kind`; the service itself knows only its own bot seats)."""
+        if self.accounts is None:
+            return
+        players = [access.seat_player(s.kind, s.player_id, view.owner) for s in view.seats]
+        bots = await access.bot_accounts(self.accounts.repo, [p for p in players if p])
+        for seat, player in zip(view.seats, players, strict=True):
+            seat.kind = access.seat_kind(seat.kind, player, bots)
 
     async def close(self) -> None:
         if self.accounts is not None:

@@ -1,8 +1,10 @@
-"""Per-account quotas: active games charged, bot seats in them, charges per hour (issue #34, exact on a cluster: #40).
+"""Per-account quotas: active games charged, bot seats in them, charges per hour (docs/decisions/abuse-bounds.md, exact
+on a cluster: docs/decisions/redis-cluster.md).
 
 Every game is charged to EVERY account that holds one of its seats (its owner, and the players the matchmaker or a
 challenge seated: `accounts_of`), with all the bot seats it was created with; a seat handed to the zombie bot
-(resigned, abandoned) is one more bot seat, charged to the account whose seat it was (`bot_seats_charged`).
+(resigned, abandoned) is one more bot seat, charged to the account whose seat it was (`bot_seats_charged`), so it
+gets the zombie only while that account has a bot seat to spare (`zombie_levels`; else the default decision).
 
 Each account's book lives in the account's own slot (`owner:{id}:*`, services/gamestate/keys.py) and changes only
 through it: a reservation adds the game once (HSET of a new field; a retried reservation finds it), the game leaves
@@ -15,7 +17,7 @@ reservation whose game was never written is forgotten after PENDING_GRACE_MS the
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import redis.asyncio as aioredis
@@ -64,6 +66,26 @@ def bot_seats_charged(meta: Meta, account: str) -> int:
     zombies = [s for s in meta.bots if s in meta.forfeited]
     own = [s for s in zombies if account_of_seat(meta, s) == account]
     return len(meta.bots) - len(zombies) + len(own)
+
+
+async def zombie_levels(quotas: QuotaBook | None, meta: Meta, seats: Sequence[int], level: str) -> dict[int, str]:
+    """Who plays each of `seats`, just resigned or abandoned: the zombie `level` while the account whose seat it was
+    has a bot seat to spare (the zombie is one more bot seat charged to it), else "" (the game's default decision,
+    no bot). Why: leaving a game must always be possible, and must not buy an account bot seats beyond its quota."""
+    if not level or quotas is None:
+        return dict.fromkeys(seats, level)
+    room: dict[str, int] = {}
+    out = {}
+    for seat in seats:
+        account = account_of_seat(meta, seat)
+        if not account:  # an unowned development game: nobody to charge (as its creation)
+            out[seat] = level
+            continue
+        if account not in room:
+            room[account] = await quotas.bot_seat_room(account)
+        out[seat] = level if room[account] > 0 else ""
+        room[account] -= bool(out[seat])
+    return out
 
 
 class QuotaBook:

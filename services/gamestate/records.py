@@ -1,102 +1,20 @@
 """What the storage layer reads and writes about a game, apart from how (store.py does the Redis I/O): a game's
-metadata (`Meta`), a new game (`Creation`), a change to commit (`Commit`) and its outcome (`CommitResult`)."""
+metadata (`Meta`, the game's one record: services/common/game_record.py), a new game (`Creation`), a change to
+commit (`Commit`) and its outcome (`CommitResult`)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Game, State
-from services.common.game_head import GameHead
+from services.common.game_record import GameRecord, Undo
+from services.gamestate.updates import CHANGE_KINDS
 
-
-@dataclass(slots=True)
-class Meta(GameHead):
-    """A game's metadata hash, decoded (its first fields: services/common/game_head.py)."""
-
-    resigned: list[int]
-    token_hashes: dict[int, str]
-    status: str
-    version: int
-    digest: str
-    to_act: list[int]
-    scores: list[int]
-    winners: list[int]
-    created_ms: int
-    updated_ms: int
-    clock_ms: int
-    deadline_ms: int
-    deadlines: dict[int, int]
-    owner: str = ""
-    #: seeds this game's bots' randomness (services/workers/move.py): never leaves the platform
-    bot_key: str = field(default="", repr=False)
-    #: read from the SQL archive (services/gamestate/archive_reads.py), not from Redis
-    archived: bool = False
-    #: the time control's JSON shape (services/gamestate/clocks.py), None = no clock
-    time_control: dict[str, Any] | None = None
-    #: seat -> reserve ms left at the start of its current decision (realtime controls with a reserve)
-    reserves: dict[int, int] = field(default_factory=dict)
-    #: seats abandoned (consecutive timeouts, inactivity): the zombie bot plays them
-    abandoned: list[int] = field(default_factory=list)
-    #: human seat -> its consecutive turn-clock timeouts (absent = 0)
-    timeouts: dict[int, int] = field(default_factory=dict)
-    #: created rated (the matchmaker's games)
-    rated: bool = False
-    #: human seat -> the player seated there, where the creator knew it
-    seat_players: dict[int, str] = field(default_factory=dict)
-
-    @property
-    def ended(self) -> bool:
-        """Finished or aborted: nothing more happens to the game."""
-        return self.status != "active"
-
-    def human_seats(self) -> list[int]:
-        """Seats a player holds or held: not bot seats, unless a bot took one over (resigned, abandoned)."""
-        return [s for s in range(self.players) if s not in self.bots or s in self.resigned or s in self.abandoned]
-
-    @property
-    def forfeited(self) -> list[int]:
-        """Seats their players resigned or abandoned: they rank last and never win (services/common/standings.py)."""
-        return sorted({*self.resigned, *self.abandoned})
-
-    def playing_humans(self) -> list[int]:
-        """Human seats still played by their player (neither resigned nor abandoned)."""
-        return [s for s in range(self.players) if s not in self.bots and s not in self.resigned
-                and s not in self.abandoned]
-
-    @classmethod
-    def from_hash(cls, game_id: str, h: dict[str, str]) -> Meta:
-        return cls(
-            game_id=game_id,
-            game=h["game"],
-            players=int(h["players"]),
-            options=json.loads(h["options"]),
-            seed=int(h["seed"]),
-            bots={int(k): v for k, v in json.loads(h["bots"]).items()},
-            resigned=json.loads(h.get("resigned", "[]")),
-            token_hashes={int(k[4:]): v for k, v in h.items() if k.startswith("tok:")},
-            status=h["status"],
-            version=int(h["version"]),
-            digest=h["digest"],
-            to_act=json.loads(h["to_act"]),
-            scores=json.loads(h["scores"]),
-            winners=json.loads(h["winners"]),
-            created_ms=int(h["created_ms"]),
-            updated_ms=int(h["updated_ms"]),
-            clock_ms=int(h["clock_ms"]),
-            deadline_ms=int(h["deadline_ms"]),
-            deadlines={int(k): v for k, v in json.loads(h.get("deadlines", "{}")).items()},
-            owner=h.get("owner", ""),
-            bot_key=h.get("bot_key", ""),
-            time_control=json.loads(h["time_control"]) or None,
-            reserves={int(k): v for k, v in json.loads(h.get("reserves", "{}")).items()},
-            abandoned=json.loads(h.get("abandoned", "[]")),
-            timeouts={int(k): v for k, v in json.loads(h.get("timeouts", "{}")).items()},
-            rated=h.get("rated") == "1",
-            seat_players={int(k): v for k, v in json.loads(h.get("seat_players") or "{}").items()},
-        )
+#: A game's metadata hash, decoded (`Meta.from_hash`) and encoded (`Meta.to_hash`): the one record of a game, the
+#: archive's too (services/common/game_record.py)
+Meta = GameRecord
 
 
 @dataclass(slots=True)
@@ -132,7 +50,7 @@ class Commit:
     expected_version: int
     state: State
     seat: int | None  # None: the game's own change (an inactivity abort, abandonment)
-    kind: str  # move | timeout | auto | resign | abandon | abort
+    kind: str  # one of updates.CHANGE_KINDS: move | timeout | auto | resign | abandon | abort | take_back
     action: dict[str, Any] | None
     events: list[dict[str, Any]]
     clock_ms: int
@@ -155,6 +73,14 @@ class Commit:
     #: the seats resigned or abandoned once this commit is in (services/common/standings.py): they never win, and when
     #: at most one seat is left the game finishes here. Required: a site that forgot it would crown a resigner.
     forfeited: Collection[int] = field(kw_only=True)
+    #: the take-back this commit leaves (a move's, services/gamestate/takeback.py); None: nothing can be taken back
+    undo: Undo | None = field(default=None, kw_only=True)
+    #: a take-back's: the version whose state it restores (the log entry's `restores`)
+    state_of: int | None = field(default=None, kw_only=True)
+
+    def __post_init__(self) -> None:
+        if self.kind not in CHANGE_KINDS:  # a new kind is named in updates.CHANGE_KINDS, so the docs list it
+            raise ValueError(f"unknown commit kind {self.kind!r}")
 
     # What a change is: one constructor per kind, each taking what that kind records (the rest keeps its default).
 
@@ -162,11 +88,24 @@ class Commit:
     def move(cls, version: int, state: State, seat: int, action: dict[str, Any], events: list[dict[str, Any]],
              clock_ms: int, keep_deadlines: dict[int, int], *, idem_key: str | None,
              idem_value: dict[str, Any] | None, token_check: tuple[int, str] | None, bot_wait_ms: int | None,
-             extra_meta: dict[str, str], reserves: dict[int, int], at_ms: int, forfeited: Collection[int]) -> Commit:
-        """A seat's own decision, perhaps idempotent, its token checked in the commit's atomic step."""
+             extra_meta: dict[str, str], reserves: dict[int, int], at_ms: int, forfeited: Collection[int],
+             undo: Undo | None = None) -> Commit:
+        """A seat's own decision, perhaps idempotent, its token checked in the commit's atomic step; `undo`: the
+        take-back it leaves, when the engine allows one."""
         return cls(version, state, seat, "move", action, events, clock_ms, keep_deadlines, idem_key=idem_key,
                    idem_value=idem_value, extra_meta=extra_meta, token_check=token_check, bot_wait_ms=bot_wait_ms,
-                   reserves=reserves, at_ms=at_ms, forfeited=forfeited)
+                   reserves=reserves, at_ms=at_ms, forfeited=forfeited, undo=undo)
+
+    @classmethod
+    def take_back(cls, version: int, state: State, seat: int, restores: int, events: list[dict[str, Any]],
+                  clock_ms: int, keep_deadlines: dict[int, int], *, idem_key: str | None,
+                  idem_value: dict[str, Any] | None, token_check: tuple[int, str] | None, bot_wait_ms: int | None,
+                  reserves: dict[int, int], at_ms: int, forfeited: Collection[int], undo: Undo | None) -> Commit:
+        """A seat takes back its decision(s): `state` is the one of version `restores` again, perhaps idempotent, its
+        token checked in the commit's atomic step; `undo` is the take-back that version left."""
+        return cls(version, state, seat, "take_back", None, events, clock_ms, keep_deadlines, idem_key=idem_key,
+                   idem_value=idem_value, token_check=token_check, bot_wait_ms=bot_wait_ms, reserves=reserves,
+                   at_ms=at_ms, forfeited=forfeited, undo=undo, state_of=restores)
 
     @classmethod
     def auto(cls, version: int, state: State, seat: int, action: dict[str, Any], events: list[dict[str, Any]],

@@ -24,6 +24,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 from redis import exceptions as redis_errors
 
+from services.accounts.revocation import Ended
 from services.archive.repository import ArchiveRepository
 from services.common.credentials import ServiceCredentials
 from services.common.redis_clients import async_redis
@@ -32,14 +33,13 @@ from services.gamestate import errors, metrics
 from services.gamestate.archiver import Archiver, run_archiver
 from services.gamestate.bots import CeleryDispatcher, Dispatcher, NoDispatcher, bot_level_details_json
 from services.gamestate.creation import CreateArgs
-from services.gamestate.endings import seat_states
 from services.gamestate.lookup import Registry
 from services.gamestate.pb import SERVICE_NAME, pb2, pb2_grpc
 from services.gamestate.public_port import AccountStore, PublicGate
 from services.gamestate.quotas import QuotaBook, Quotas
-from services.gamestate.records import Meta
-from services.gamestate.service import GameStateService, ViewData
-from services.gamestate.status import game_status, result_winners
+from services.gamestate.replies import summary_of as _summary
+from services.gamestate.replies import view_of as _view
+from services.gamestate.service import GameStateService
 from services.gamestate.store import Store
 from services.gamestate.wire import dumps
 
@@ -99,21 +99,6 @@ def _handler(rpc: str) -> Callable:
     return wrap
 
 
-def _summary(m: Meta) -> pb2.GameSummary:
-    return pb2.GameSummary(
-        game_id=m.game_id,
-        game=m.game,
-        players=m.players,
-        status=m.status,
-        version=m.version,
-        to_act=m.to_act,
-        bots=m.bots,
-        created_ms=m.created_ms,
-        updated_ms=m.updated_ms,
-        time_control=_control_pb(m.time_control),
-    )
-
-
 def _create_args(
     r: pb2.CreateGameRequest, owner: str = "", rated: bool = False, seat_players: dict[int, str] | None = None
 ) -> CreateArgs:
@@ -130,14 +115,6 @@ def _control_json(tc: pb2.TimeControl) -> dict:
     return {"kind": tc.kind, **{f: getattr(tc, f) for f in fields if f in own.get(tc.kind, ()) or getattr(tc, f)}}
 
 
-def _control_pb(obj: dict | None) -> pb2.TimeControl | None:
-    if not obj:
-        return None
-    return pb2.TimeControl(kind=obj["kind"], seconds_per_decision=obj.get("seconds_per_decision", 0.0),
-                           reserve_seconds=obj.get("reserve_seconds", 0.0),
-                           days_per_decision=obj.get("days_per_decision", 0))
-
-
 def _created(created) -> pb2.CreateGameResponse:
     game_id, seats, version = created
     return pb2.CreateGameResponse(
@@ -149,38 +126,6 @@ def _submitted(r) -> pb2.SubmitActionResponse:
     return pb2.SubmitActionResponse(
         version=r.version, events_json=[dumps(e) for e in r.events], status=r.status, to_act=r.to_act,
         replayed=r.replayed,
-    )
-
-
-def _view(v: ViewData) -> pb2.GameView:
-    state, meta = v.state, v.meta
-    status = game_status(meta, state)
-    over = status != "active"
-    return pb2.GameView(
-        game_id=meta.game_id,
-        game=meta.game,
-        version=v.version,
-        status=status,
-        to_act=[] if over else state.to_act(),
-        seat=v.seat,
-        view_json=dumps(state.view(v.seat)),
-        scores=[] if status == "aborted" else state.scores(),
-        winners=result_winners(state, meta.forfeited) if status == "finished" else [],
-        players=meta.players,
-        options_json=json.dumps(meta.options),
-        bots=meta.bots,
-        turn_seconds=meta.clock_ms / 1000,
-        deadline_ms=meta.deadline_ms if v.version == meta.version and not over else 0,
-        digest=meta.digest if v.version == meta.version else state.digest(),
-        resigned=meta.resigned,
-        deadlines_ms=meta.deadlines if v.version == meta.version and not over else {},
-        time_control=_control_pb(meta.time_control),
-        reserves_ms=meta.reserves,
-        abandoned=meta.abandoned,
-        seats=[pb2.SeatState(seat=s, kind=k, status=st, bot_level=b, player_id=meta.seat_players.get(s, ""))
-               for s, k, st, b in seat_states(meta)],
-        owner=meta.owner,
-        rated=meta.rated,
     )
 
 
@@ -223,7 +168,10 @@ class GameServicer(pb2_grpc.GameServiceServicer):
 
     @_handler("GetGame")
     async def GetGame(self, request, context):
-        return _view(await self.service.get_game(request.game_id, request.token))
+        view = _view(await self.service.get_game(request.game_id, request.token))
+        if self.gate is not None:  # the public port shows a bot account's seat as a bot's, as REST does
+            await self.gate.show_bot_accounts(view)
+        return view
 
     @_handler("ListLegalActions")
     async def ListLegalActions(self, request, context):
@@ -239,12 +187,20 @@ class GameServicer(pb2_grpc.GameServiceServicer):
         )
         return _submitted(r)
 
+    @_handler("TakeBack")
+    async def TakeBack(self, request, context):
+        r = await self.service.moves.take_back(
+            request.game_id, request.token, request.expected_version, request.idempotency_key
+        )
+        return _submitted(r)
+
     async def WatchGame(self, request, context):
-        slot = None
+        slot = hold = None
         try:
             if self.gate is not None:
-                request = await self.gate.authorize(context, request, spectator_ok=True)
-                slot = self.gate.open_stream(context, request.token)
+                asked = request.token
+                request, hold = await self.gate.authorize_stream(context, request)
+                slot = await self.gate.open_stream(context, asked, request.token)
             stream = await self.service.watcher.watch(
                 request.game_id,
                 request.token,
@@ -252,6 +208,8 @@ class GameServicer(pb2_grpc.GameServiceServicer):
                 gone=context.done,
                 on_gone=lambda wake: context.add_done_callback(lambda _context: wake()),
             )
+            if self.gate is not None and hold is not None:  # opened with an API key: it ends with the key
+                stream = self.gate.until_revoked(stream, hold)
             async for item in stream:
                 yield pb2.WatchEvent(
                     version=item.version,
@@ -265,6 +223,9 @@ class GameServicer(pb2_grpc.GameServiceServicer):
                 )
         except errors.ServiceError as exc:
             await _fail(context, exc)
+        except Ended as exc:  # opened with an API key that stopped working (or could not be checked)
+            await _fail(context, errors.unauthenticated(str(exc)) if exc.code == "unauthenticated"
+                        else errors.unavailable(str(exc)))
         except (asyncio.CancelledError, grpc.aio.AbortError):
             raise
         except redis_errors.RedisError:
@@ -280,7 +241,11 @@ class GameServicer(pb2_grpc.GameServiceServicer):
     @_handler("ListGames")
     async def ListGames(self, request, context):
         metas = await self.service.list_games(request.status, request.game, request.limit)
-        return pb2.ListGamesResponse(games=[_summary(m) for m in metas])
+        games = [_summary(m) for m in metas]
+        if self.gate is not None:  # seats as GetGame shows them: a bot account's is a bot's
+            for summary in games:
+                await self.gate.show_bot_accounts(summary)
+        return pb2.ListGamesResponse(games=games)
 
     @_handler("Resign")
     async def Resign(self, request, context):
@@ -294,8 +259,8 @@ class GameServicer(pb2_grpc.GameServiceServicer):
     @_handler("RotateToken")
     async def RotateToken(self, request, context):
         seat, token = await self.service.rotate_token(request.game_id, request.token)
-        if self.gate is not None:  # the account holding the seat keeps acting for it (#37)
-            await self.gate.rotated(request.game_id, seat, token)
+        if self.gate is not None:  # the key's account keeps the seat; rotated with the seat token, nobody else does
+            await self.gate.rotated(context, request.game_id, seat, token)
         return pb2.RotateTokenResponse(seat=seat, token=token)
 
     @_handler("GetLog")
@@ -376,6 +341,12 @@ class GameAdminServicer(pb2_grpc.GameAdminServicer):
         )
         return _submitted(r)
 
+    @_internal
+    @_handler("Admin.GetGameSummaries")
+    async def GetGameSummaries(self, request, context):
+        metas = await self.service.summaries(list(request.game_ids))
+        return pb2.ListGamesResponse(games=[_summary(m) for m in metas])
+
 
 @dataclass
 class Running:
@@ -436,6 +407,7 @@ def build_service(
         token_ttl_after_end_ms=round(settings.seat_token_ttl_after_end_s * 1000),
         wait_replicas=settings.redis_wait_replicas,
         wait_timeout_ms=settings.redis_wait_timeout_ms,
+        outbox_maxlen=settings.outbox_maxlen,
     )
     quotas = Quotas(settings.quota_active_games, settings.quota_bot_seats, settings.quota_creations_per_hour)
     return GameStateService(
@@ -452,6 +424,7 @@ def build_service(
         zombie_bot_level=settings.zombie_bot_level,
         abandon_after_timeouts=settings.abandon_after_timeouts,
         inactive_game_days=settings.inactive_game_days,
+        cached_read_ms=settings.cached_read_ms,
     )
 
 
@@ -519,9 +492,9 @@ async def start(
 
 async def _account_store(settings: Settings, redis: aioredis.Redis,
                          archive: ArchiveRepository | None) -> AccountStore | None:
-    """The accounts the public port verifies API keys against (issue #37): ACCOUNTS_URL's SQL (else the archive's
-    own engine) and ACCOUNTS_REDIS_URL (else the service's Redis) under ACCOUNTS_KEY_PREFIX; None (API keys refused
-    there) without SQL or without the service secret that opens the accounts' sealed seat tokens."""
+    """The accounts the public port verifies API keys against (docs/decisions/accounts.md): ACCOUNTS_URL's SQL (else the
+    archive's own engine) and ACCOUNTS_REDIS_URL (else the service's Redis) under ACCOUNTS_KEY_PREFIX; None (API keys
+    refused there) without SQL or without the service secret that opens the accounts' sealed seat tokens."""
     from services.accounts.keys import Keys as AccountKeys
     from services.accounts.repository import AccountRepository
     from services.archive.db import make_engine

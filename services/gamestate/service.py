@@ -21,7 +21,7 @@ from services.gamestate.creation import Creator
 from services.gamestate.endings import Endings
 from services.gamestate.fanout import GameFanout
 from services.gamestate.keys import bucket_of
-from services.gamestate.lookup import Lookup, Registry
+from services.gamestate.lookup import GAME_ID_RE, Lookup, Registry
 from services.gamestate.moves import Moves
 from services.gamestate.pipeline import Pipeline
 from services.gamestate.quotas import QuotaBook
@@ -29,6 +29,9 @@ from services.gamestate.records import Meta
 from services.gamestate.store import Store
 from services.gamestate.turn_clock import TurnClock
 from services.gamestate.watch import Watch
+
+#: Game ids one GetGameSummaries call may ask for (a page of the gateway's listings is at most 100 games).
+SUMMARIES_MAX = 100
 
 
 @dataclass(slots=True)
@@ -58,8 +61,11 @@ class GameStateService:
         zombie_bot_level: str = "greedy",
         abandon_after_timeouts: int = 3,
         inactive_game_days: float = 0.0,
+        cached_read_ms: int = 0,
     ):
         self.store = store
+        #: how old a confirmation of the cached metadata a seat's legal actions may be answered from (0: never)
+        self.cached_read_s = cached_read_ms / 1000
         self.registry = registry
         self.stopping = asyncio.Event()
         self.lookup = Lookup(store, registry)
@@ -89,8 +95,16 @@ class GameStateService:
         return ViewData(meta=meta, version=version, state=state, seat=seat)
 
     async def legal_actions(self, game_id: str, token: str) -> tuple[int, int, list[dict[str, Any]]]:
-        meta = await self.lookup.meta(game_id)
-        seat = await self.lookup.seat(meta, token, required=True)
+        """The seat's legal actions at the game's version. Within `cached_read_ms` of Redis confirming this
+        instance's cached metadata (a read, its own commit) they are answered from the cached metadata and state
+        without a Redis round trip: a move made from them is checked by the commit's compare-and-set, as a
+        move decided on the cache is (services/gamestate/moves.py)."""
+        recent = self.lookup.recent_seat(game_id, token, self.cached_read_s)
+        if recent is not None:
+            meta, seat = recent
+        else:
+            meta = await self.lookup.meta(game_id)
+            seat = await self.lookup.seat(meta, token, required=True)
         version, state = await self.lookup.state(meta)
         if meta.ended:  # finished (perhaps by forfeit, before the engine's end) or aborted: nothing is legal
             return version, seat, []
@@ -108,6 +122,20 @@ class GameStateService:
         if archive is not None and status in ("", "finished"):
             found = _merge_newest(found, await archive.recent(game, limit or 50), limit or 50)
         return found
+
+    async def summaries(self, game_ids: list[str]) -> list[Meta]:
+        """The metadata of the known games of `game_ids` (at most SUMMARIES_MAX), in the request's order: one Redis
+        round trip, and one archive query for those not in Redis."""
+        if len(game_ids) > SUMMARIES_MAX:
+            raise errors.invalid(f"at most {SUMMARIES_MAX} game ids per call")
+        for game_id in game_ids:
+            if not GAME_ID_RE.match(game_id):
+                raise errors.invalid("game_ids: each 1-64 characters of A-Z a-z 0-9 _ -")
+        found = await self.store.metas(game_ids)
+        missing = [gid for gid in dict.fromkeys(game_ids) if gid not in found]
+        if missing and self.lookup.archive is not None:
+            found.update(await self.lookup.archive.metas(missing))
+        return [found[gid] for gid in game_ids if gid in found]
 
     async def get_log(self, game_id: str) -> tuple[Meta, list[dict[str, Any]]]:
         meta = await self.lookup.meta(game_id)

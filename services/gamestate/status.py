@@ -34,7 +34,12 @@ def game_status(meta: Meta, state: State) -> str:
 
 
 def result_winners(state: State, forfeited: Collection[int]) -> list[int]:
-    """The platform's winners of a game that finished at `state` (services/common/standings.py): never a forfeited
-    seat; the seat left when the others forfeited before the engine's end."""
-    over = state.is_over()
-    return standings.winners(len(state.scores()), state.scores(), state.winners() if over else [], forfeited, over)
+    """The winners of a game that finished at `state` (services/common/standings.py): never a forfeited seat; the
+    seat left when the others forfeited before the engine's end."""
+    return standings.winners(state.rank_keys(), forfeited)
+
+
+def result_places(state: State, forfeited: Collection[int]) -> list[int]:
+    """Each seat's place in a game that finished at `state` (services/common/standings.py): the engine's order,
+    tie-breaks included, with the forfeited seats last."""
+    return standings.places(state.rank_keys(), forfeited)

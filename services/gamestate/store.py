@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import hmac
 import json
 import time
 from collections import OrderedDict
@@ -32,9 +33,11 @@ from services.common.redis_clients import _FAILOVER_ERRORS, FAILOVER_PATIENCE_S
 from services.common.redis_scripts import BoundScript, LuaScript
 from services.gamestate import buckets, errors, metrics
 from services.gamestate.keys import Keys, bucket_of
+from services.gamestate.outbox import OUTBOX_MAXLEN, creation_entry
 from services.gamestate.records import Commit, CommitResult, Creation, Meta
 from services.gamestate.replay import from_snapshot, replay_entries
-from services.gamestate.status import next_deadlines, result_winners, status_of
+from services.gamestate.status import next_deadlines, result_places, result_winners, status_of
+from services.gamestate.updates import CREATED
 from services.gamestate.wire import dumps, now_ms
 
 COMMIT = LuaScript.beside(__file__, "commit")
@@ -77,6 +80,7 @@ class Store:
         token_ttl_after_end_ms: int = 3_600_000,
         wait_replicas: int = 0,
         wait_timeout_ms: int = 1_000,
+        outbox_maxlen: int = OUTBOX_MAXLEN,
     ):
         self.redis = redis
         self.keys = Keys(prefix)
@@ -89,10 +93,15 @@ class Store:
         #: REDIS_WAIT_REPLICAS: replicas that must hold a commit or creation before it is acknowledged (0: none)
         self.wait_replicas = wait_replicas
         self.wait_timeout_ms = wait_timeout_ms
+        #: OUTBOX_MAXLEN: each bucket's outbox stream is trimmed to about this many entries (outbox.py)
+        self.outbox_maxlen = outbox_maxlen
         self._cluster = isinstance(redis, aiocluster.RedisCluster)
         self._cache: OrderedDict[str, tuple[int, State]] = OrderedDict()
-        #: game id -> parsed metadata at its `version`; its token hashes are never served (read fresh)
+        #: game id -> parsed metadata at its `version`, with the token hashes Redis held when it was last confirmed
         self._metas: OrderedDict[str, Meta] = OrderedDict()
+        #: game id -> time.monotonic() when Redis last confirmed its cached metadata whole, token hashes included
+        #: (a read of the version and hashes, or this instance's own commit): `recent_meta`
+        self._confirmed: dict[str, float] = {}
         self._commit = COMMIT.register(redis)
         self._load = LOAD.register(redis)
         self._create = CREATE.register(redis)
@@ -132,6 +141,7 @@ class Store:
             return []
         k = self.keys
         now = now_ms()
+        asked = time.monotonic()
         #: bucket -> (game keys, token keys, records, snapshots): one CREATE script per bucket (one slot each)
         groups: dict[int, tuple[list[str], list[str], list[dict[str, Any]], list[str]]] = {}
         metas: list[Meta] = []
@@ -143,33 +153,7 @@ class Store:
             status = status_of(state)
             deadlines = next_deadlines(state, c.clock_ms, {}, now, c.reserves)
             deadline = min(deadlines.values(), default=0)
-            meta = {
-                "game": c.game.name,
-                "players": str(c.players),
-                "options": dumps(c.options),
-                "seed": str(c.seed),
-                "bots": dumps({str(s): lvl for s, lvl in sorted(c.bots.items())}),
-                "resigned": "[]",
-                "status": status,
-                "version": "0",
-                "digest": digest,
-                "to_act": dumps(state.to_act()),
-                "scores": dumps(state.scores()),
-                "winners": dumps(state.winners()),
-                "created_ms": str(now),
-                "updated_ms": str(now),
-                "clock_ms": str(c.clock_ms),
-                "deadline_ms": str(deadline),
-                "deadlines": dumps(deadlines),
-                "owner": c.owner,
-                "bot_key": c.bot_key,
-                "time_control": dumps(c.time_control),
-                "reserves": dumps({str(s): ms for s, ms in sorted(c.reserves.items())}),
-                "rated": "1" if c.rated else "0",
-                "seat_players": dumps({str(k): v for k, v in sorted(c.seat_players.items())}),
-            }
-            meta.update({f"tok:{s}": h for s, h in c.token_hashes.items()})
-            metas.append(Meta(  # what Meta.from_hash(meta) gives, without parsing back what was just written
+            m = Meta(
                 game_id=c.game_id, game=c.game.name, players=c.players, options=c.options, seed=c.seed,
                 bots=dict(c.bots), resigned=[], token_hashes=dict(c.token_hashes), status=status, version=0,
                 digest=digest, to_act=list(state.to_act()), scores=list(state.scores()),
@@ -177,8 +161,10 @@ class Store:
                 deadline_ms=deadline, deadlines=dict(deadlines), owner=c.owner, bot_key=c.bot_key,
                 time_control=c.time_control, reserves=dict(c.reserves), rated=c.rated,
                 seat_players=dict(c.seat_players),
-            ))
-            event = {"v": "0", "kind": "created", "actor": "", "events": dumps(c.created_events), "status": status,
+            )
+            metas.append(m)
+            meta = m.to_hash()  # the hash's fields follow the record's (services/common/game_record.py)
+            event = {"v": "0", "kind": CREATED, "actor": "", "events": dumps(c.created_events), "status": status,
                      "to_act": meta["to_act"], "scores": meta["scores"], "winners": meta["winners"]}
             records.append({
                 "id": c.game_id, "m": [x for kv in meta.items() for x in kv], "d": digest,
@@ -186,6 +172,8 @@ class Store:
                 "b": str(now + c.bot_wait_ms) if c.bot_wait_ms is not None else "0",
                 "t": [f"{c.game_id}:{seat}" for seat in c.token_hashes],
                 "x": str(now + self.token_ttl_after_end_ms),
+                "o": creation_entry(c.game_id, meta, dumps(
+                    result_places(state, ()) if status == "finished" else [])),
             })
             game_keys += [k.meta(c.game_id), k.snap(c.game_id), k.events(c.game_id)]
             token_keys += [k.token(bucket, h) for h in c.token_hashes.values()]
@@ -194,14 +182,16 @@ class Store:
             self._durably(
                 self._create,
                 keys={"active": k.active(b), "finished": k.finished(b), "clock": k.clock(b),
-                      "bot_wait": k.bot_wait(b), "touched": k.touched(b), "games": game_keys + token_keys},
-                args={"now": str(now), "records": dumps(records), "snapshots": snapshots},
+                      "bot_wait": k.bot_wait(b), "touched": k.touched(b), "changes": k.changes(b),
+                      "games": game_keys + token_keys},
+                args={"now": str(now), "outbox_maxlen": self.outbox_maxlen, "records": dumps(records),
+                      "snapshots": snapshots},
             )
             for b, (game_keys, token_keys, records, snapshots) in groups.items()
         ))
         for c, parsed in zip(games, metas):
             self._remember(c.game_id, 0, c.state)
-            self._remember_meta(parsed)
+            self._remember_meta(parsed, asked)  # exactly what the script wrote, token hashes included
         return metas
 
     # ------------------------------------------------------------------ reads
@@ -212,26 +202,52 @@ class Store:
         Every field but the token hashes changes only with the version (the COMMIT script), so a
         cached parse at the same version is exact: one HMGET of the version and the seats' token
         hashes (always fresh: a revoked or rotated token is refused at once) replaces the HGETALL.
+        The Meta returned may be the cached one itself: nobody changes a Meta in place.
         """
         key = self.keys.meta(game_id)
         cached = self._metas.get(game_id)
+        asked = time.monotonic()
         if cached is not None:
             values = await self.redis.hmget(key, ["version", *(f"tok:{s}" for s in range(cached.players))])
             if values[0] is None:
-                self._metas.pop(game_id, None)
+                self.forget(game_id)
                 return None
             if int(values[0]) == cached.version:
-                if game_id in self._metas:  # a concurrent failed commit may have dropped it during the read
-                    self._metas.move_to_end(game_id)
                 hashes = {s: h for s, h in enumerate(values[1:]) if h is not None}
-                return replace(cached, token_hashes=hashes)
+                meta = cached if hashes == cached.token_hashes else replace(cached, token_hashes=hashes)
+                if self._metas.get(game_id) is cached:  # a concurrent commit may have moved it on meanwhile
+                    self._metas[game_id] = meta
+                    self._metas.move_to_end(game_id)
+                    self._confirmed[game_id] = asked
+                return meta
         h = await self.redis.hgetall(key)
         if not h:
-            self._metas.pop(game_id, None)
+            self.forget(game_id)
             return None
         meta = Meta.from_hash(game_id, h)
-        self._remember_meta(meta)
+        self._remember_meta(meta, asked)
         return meta
+
+    def recent_meta(self, game_id: str, within_s: float) -> Meta | None:
+        """The cached metadata if Redis confirmed it whole (version and token hashes) less than `within_s` ago,
+        without asking Redis; else None. For reads that may answer a version that old (a seat's legal
+        actions): a write made from its answer is still checked against Redis by the commit's compare-and-set,
+        and a token revoked meanwhile is honoured that long at most, as a WatchGame stream honours it."""
+        at = self._confirmed.get(game_id)
+        if at is None or time.monotonic() - at >= within_s:
+            return None
+        return self._metas.get(game_id)
+
+    async def metas(self, game_ids: list[str]) -> dict[str, Meta]:
+        """The metadata of those of `game_ids` in Redis now, in one round trip (a page of a listing): game id ->
+        Meta. Read afresh (no cache: a listing reads each game once)."""
+        if not game_ids:
+            return {}
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for game_id in game_ids:
+                pipe.hgetall(self.keys.meta(game_id))
+            hashes = await pipe.execute()
+        return {gid: Meta.from_hash(gid, h) for gid, h in zip(game_ids, hashes) if h}
 
     def cached_meta(self, game_id: str) -> Meta | None:
         """The metadata last seen here, without asking Redis: possibly outdated, and its token hashes too,
@@ -267,8 +283,12 @@ class Store:
         state = game.new(meta.players, meta.seed, meta.options)
         return replay_entries(state, game, await self.log(meta.game_id))
 
-    async def log(self, game_id: str) -> list[dict[str, Any]]:
-        return [json.loads(e) for e in await self.redis.lrange(self.keys.log(game_id), 0, -1)]
+    async def log(self, game_id: str, count: int | None = None) -> list[dict[str, Any]]:
+        """The game's log entries from version 1 on: all, or the first `count`."""
+        last = -1 if count is None else count - 1
+        if last < -1 or count == 0:
+            return []
+        return [json.loads(e) for e in await self.redis.lrange(self.keys.log(game_id), 0, last)]
 
     async def idempotent(self, game_id: str, seat: int, key: str) -> dict[str, Any] | None:
         raw = await self.redis.get(self.keys.idem(game_id, seat, key))
@@ -389,16 +409,25 @@ class Store:
         deadline = min(deadlines.values(), default=0)
         to_act = state.to_act() if active else []
         winners = result_winners(state, c.forfeited) if status == "finished" else []
+        places = result_places(state, c.forfeited) if status == "finished" else []
         scores = [] if status == "aborted" else state.scores()
-        snapshot = version % self.snapshot_every == 0 or not active
+        # a take-back's state is an earlier version's: always a snapshot, so no load replays a take-back's log entry
+        snapshot = version % self.snapshot_every == 0 or not active or c.state_of is not None
         state_text, digest = _serialise(state)
-        entry = {"v": version, "seat": c.seat, "kind": c.kind, "action": c.action, "at_ms": now}
-        extra: list[str] = ["deadlines", dumps(deadlines)]
+        entry: dict[str, Any] = {"v": version, "seat": c.seat, "kind": c.kind, "action": c.action, "at_ms": now}
+        if c.state_of is not None:
+            entry["restores"] = c.state_of
+        if c.undo is not None:
+            entry["undo"] = c.undo.to_json()
+        # every commit sets what can be taken back after it (services/gamestate/takeback.py): "" = nothing
+        extra: list[str] = ["deadlines", dumps(deadlines), "undo", dumps(c.undo.to_json()) if c.undo else "",
+                            "state_of", "" if c.state_of is None else str(c.state_of)]
         if c.reserves:
             extra += ["reserves", dumps({str(s): ms for s, ms in sorted(c.reserves.items())})]
         for name, value in c.extra_meta.items():
             extra += [name, value]
         idem_key = k.idem(game_id, c.seat, c.idem_key) if c.idem_key else k.idem(game_id, c.seat, "-")
+        asked = time.monotonic()
         reply = await self._durably(
             self._commit,
             keys={"meta": k.meta(game_id), "log": k.log(game_id), "snap": k.snap(game_id),
@@ -428,15 +457,19 @@ class Store:
                 "bot_due": now + c.bot_wait_ms if c.bot_wait_ms is not None else 0,
                 "token_prefix": k.token_head(bucket_of(game_id)),
                 "tokens_expire": now + self.token_ttl_after_end_ms,
+                "places": dumps(places),
+                "outbox_maxlen": self.outbox_maxlen,
+                "seats": players,
                 "extra": extra,
             },
         )
-        outcome, value = reply
+        outcome, value, *hashes = reply
         if outcome == "ok":
             self._remember(game_id, version, state)
-            self._advance_meta(game_id, c, version, digest, status, now, deadline, deadlines, to_act, winners)
+            self._advance_meta(game_id, c, version, digest, status, now, deadline, deadlines, to_act, winners,
+                               {s: h for s, h in enumerate(hashes) if h is not None}, asked)
             return CommitResult("ok", version=version, deadlines=deadlines, game_status=status)
-        self._metas.pop(game_id, None)
+        self.forget(game_id)
         if outcome == "dup":
             return CommitResult("dup", duplicate=json.loads(value))
         if outcome == "stale":
@@ -449,12 +482,26 @@ class Store:
         """Replace a seat's token hash (revoke with new_hash=None) iff it is still old_hash. In a finished game
         the new token's index entry expires with the game's other tokens."""
         k, b = self.keys, bucket_of(game_id)
+        self._confirmed.pop(game_id, None)  # the cached hashes no longer stand for Redis's (recent_meta)
         return bool(await self._set_token(
             keys={"meta": k.meta(game_id), "old_token": k.token(b, old_hash or "-"),
                   "new_token": k.token(b, new_hash or "-")},
             args={"seat": seat, "old_hash": old_hash or "", "new_hash": new_hash or "",
                   "entry": f"{game_id}:{seat}", "ttl_after_end": self.token_ttl_after_end_ms},
         ))
+
+    async def gone_seat(self, meta: Meta, token_hash: str) -> int | None:
+        """The resigned or abandoned seat of `meta` whose revoked token hashes to `token_hash`, or None: the
+        revocation kept that hash (`gone:<seat>`, set_token.lua) so a later write with the token is told the seat's
+        game is over (services/gamestate/lookup.py writer_seat)."""
+        seats = meta.forfeited
+        if not seats or meta.archived:
+            return None
+        kept = await self.redis.hmget(self.keys.meta(meta.game_id), [f"gone:{s}" for s in seats])
+        for seat, h in zip(seats, kept, strict=True):
+            if h is not None and hmac.compare_digest(h.decode() if isinstance(h, bytes) else h, token_hash):
+                return seat
+        return None
 
     async def revoke_seat_token(self, game_id: str, seat: int) -> None:
         """Revoke whatever token the seat holds now (a seat handed to a bot; a rotation meanwhile is no escape)."""
@@ -528,14 +575,21 @@ class Store:
     def forget(self, game_id: str) -> None:
         self._cache.pop(game_id, None)
         self._metas.pop(game_id, None)
+        self._confirmed.pop(game_id, None)
 
-    def _remember_meta(self, meta: Meta) -> None:
+    def _remember_meta(self, meta: Meta, confirmed: float | None = None) -> None:
+        """Cache `meta`; `confirmed`: when Redis held exactly it (token hashes included), for `recent_meta`."""
         if not self.cache_size:
             return
         self._metas[meta.game_id] = meta
         self._metas.move_to_end(meta.game_id)
+        if confirmed is None:
+            self._confirmed.pop(meta.game_id, None)
+        else:
+            self._confirmed[meta.game_id] = confirmed
         while len(self._metas) > self.cache_size:
-            self._metas.popitem(last=False)
+            evicted, _meta = self._metas.popitem(last=False)
+            self._confirmed.pop(evicted, None)
 
     def _advance_meta(
         self,
@@ -549,11 +603,15 @@ class Store:
         deadlines: dict[int, int],
         to_act: list[int],
         winners: list[int],
+        token_hashes: dict[int, str],
+        asked: float,
     ) -> None:
         """After our own commit: the cached metadata at the expected version, moved on exactly as the
-        COMMIT script changed the hash (same JSON round trip as `Meta.from_hash`). Commits with extra
+        COMMIT script changed the hash (same JSON round trip as `Meta.from_hash`), with the token hashes the
+        script read, so Redis confirmed it whole when the commit was sent (`asked`). Commits with extra
         metadata (resignations) just drop it: the next read parses the hash."""
         cached = self._metas.pop(game_id, None)
+        self._confirmed.pop(game_id, None)
         if cached is None or cached.version != c.expected_version or c.extra_meta:
             return
         state = c.state
@@ -570,5 +628,9 @@ class Store:
                 deadline_ms=deadline,
                 deadlines={int(k): v for k, v in json.loads(dumps(deadlines)).items()},
                 reserves=dict(c.reserves) if c.reserves else cached.reserves,
-            )
+                undo=c.undo,
+                state_of=c.state_of,
+                token_hashes=token_hashes,
+            ),
+            asked,
         )

@@ -4,8 +4,8 @@ Human tokens are returned once at creation and stored only as sha256 hashes
 (in the game's metadata and in an index that tells "unknown token" apart from
 "token of another game"). A token names its game's bucket (two hex digits after
 the prefix, services/gamestate/keys.py), so its index entry lives in its game's
-cluster slot and is written by the game's own scripts (issue #40). Bot seats have no token at all: the bot
-workers act for them through the internal GameAdmin service with the service
+cluster slot and is written by the game's own scripts (docs/decisions/redis-cluster.md). Bot seats have no token at all:
+the bot workers act for them through the internal GameAdmin service with the service
 credential (services/common/credentials.py), so nothing a client can present speaks
 for a bot seat.
 """

@@ -13,6 +13,7 @@ from services.gamestate.bot_dispatch import BotDispatch
 from services.gamestate.clocks import spend_reserve
 from services.gamestate.endings import Seats, count_timeout, forfeit_events, timeouts_field, zombie_level
 from services.gamestate.pipeline import Pipeline, running_deadlines
+from services.gamestate.quotas import zombie_levels
 from services.gamestate.records import Commit
 from services.gamestate.wire import now_ms
 
@@ -68,6 +69,7 @@ class TurnClock:
                 extra["timeouts"] = timeouts_field(counts)
                 if abandon:
                     level = zombie_level(meta.players, {*seats.forfeited, seat}, self.zombie_bot_level)
+                    level = (await zombie_levels(self.pipeline.quotas, meta, [seat], level))[seat]
                     after = seats.hand_over(seat, level, "abandoned")
                     extra.update(after.fields())
                     events.append(Event("seat_abandoned", {

@@ -39,7 +39,6 @@ Generated from client.py by `python -m services.gamestate.unasync`; do not edit.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -51,7 +50,7 @@ from services.gamestate.client import (
 {names}
 )
 from services.gamestate.pb import pb2, pb2_grpc
-from services.gamestate.updates import Update
+from services.gamestate.updates import HEARTBEAT, Update
 
 '''
 

@@ -16,6 +16,7 @@ from services.gamestate.fanout import Entry, GameFanout, Read
 from services.gamestate.lookup import Lookup
 from services.gamestate.moves import redact
 from services.gamestate.records import Meta
+from services.gamestate.updates import ARCHIVED, HEARTBEAT
 
 #: Entries one catching-up read of a watcher takes at once.
 CATCH_UP = 100
@@ -129,7 +130,7 @@ class Watch:
                 if not sent and time.monotonic() - last_sent >= self.heartbeat_s:
                     # Idle: a heartbeat keeps proxies open and is how a vanished watcher is noticed
                     # (writing to a cancelled stream ends this handler).
-                    yield Entry(version, "heartbeat", None, [], status, to_act, [], [])
+                    yield Entry(version, HEARTBEAT, None, [], status, to_act, [], [])
                     last_sent = time.monotonic()
             raise errors.unavailable("the service is shutting down; resume with after_version")
         finally:
@@ -144,4 +145,4 @@ async def _empty() -> AsyncIterator[Entry]:
 
 async def _archived_end(meta: Meta) -> AsyncIterator[Entry]:
     """The stream of an archived game: one entry with its final state (its events were not archived)."""
-    yield Entry(meta.version, "archived", None, [], meta.status, [], meta.scores, meta.winners)
+    yield Entry(meta.version, ARCHIVED, None, [], meta.status, [], meta.scores, meta.winners)

@@ -4,29 +4,15 @@ gRPC replies, and the fingerprint an idempotency key is bound to."""
 from __future__ import annotations
 
 import hashlib
-import json
 import time
-from typing import Any
-
-import orjson
 
 from engine.core import canonical_json
 from services.common import boundedjson
+from services.common.compact_json import dumps as dumps  # the gRPC replies' JSON, and Redis's
 
 
 def now_ms() -> int:
     return int(time.time() * 1000)
-
-
-def dumps(obj: Any) -> str:
-    """Compact JSON text for Redis and the gRPC replies. orjson (several times faster) for what it takes;
-    the stdlib for what it refuses (non-string keys, integers past 64 bits, lone surrogates). Readers get the
-    same values either way: the texts differ only in escapes of non-ASCII characters and in how some floats
-    are spelled (NaN and infinities, which are not JSON, become null)."""
-    try:
-        return orjson.dumps(obj).decode()
-    except TypeError:  # orjson.JSONEncodeError included
-        return json.dumps(obj, separators=(",", ":"))
 
 
 def fingerprint(action_json: str, expected_version: int) -> str:

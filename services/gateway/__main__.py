@@ -1,4 +1,5 @@
-"""`python -m services.gateway`: serve the REST gateway with uvicorn (settings from GATEWAY_* variables)."""
+"""`python -m services.gateway`: serve the REST gateway with uvicorn, and its gRPC listener (TournamentService) in the
+same event loop (settings from GATEWAY_* variables)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ def main() -> None:
     settings = GatewaySettings()
     require_secret("REST gateway", settings.service_secret)
     print(f"Skyboard REST gateway on http://{settings.host}:{settings.port} (docs at /docs)", flush=True)
+    if settings.grpc_port:
+        print(f"gRPC (skyboard.v1.TournamentService) on {settings.grpc_host}:{settings.grpc_port}", flush=True)
     if settings.metrics_port:
         print(f"metrics on http://{settings.metrics_host}:{settings.metrics_port}/metrics", flush=True)
     # uvloop + httptools: the C event loop and parser (uvicorn[standard]) cost far less CPU per request

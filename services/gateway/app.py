@@ -8,7 +8,6 @@ settings; the app closes only what it built.
 
 from __future__ import annotations
 
-import asyncio
 from contextlib import asynccontextmanager
 
 import redis.asyncio as aioredis
@@ -26,17 +25,26 @@ from services.common.redis_clients import async_redis
 from services.common.slot_transactions import cluster_ready
 from services.gamestate.client import AsyncGameClient
 from services.gateway.context import Context
-from services.gateway.domain.following import Follower
 from services.gateway.domain.players import Players
 from services.gateway.http.edge import Edge
 from services.gateway.http.errors import install_error_handlers
 from services.gateway.metrics import GatewayMetrics, serve_metrics
 from services.gateway.openapi import docs_page
 from services.gateway.openapi import types as openapi_types
-from services.gateway.routes import challenges, games, leaderboard, matchmaking, ops, players
+from services.gateway.routes import (
+    challenges,
+    games,
+    leaderboard,
+    matchmaking,
+    ops,
+    players,
+    tournaments,
+    webclient,
+    webhooks,
+)
+from services.gateway.rpc import server as rpc_server
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.store import TicketStore
-from services.webclient import install as install_webclient
 
 DESCRIPTION = f"""REST gateway of Skyboard. Every game call goes to the game-state service.
 
@@ -83,22 +91,19 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
         await cluster_ready(redis)
-        # /openapi.json built once here, before the first request, never inside one (issue #37): with the inferred
-        # schemas generated ahead of time (openapi/inferred.py) this is FastAPI's own part, about a second of CPU
+        # /openapi.json built once here, before the first request, never inside one (docs/decisions/accounts.md):
+        # about a second of CPU, most of it FastAPI's own part (the engines' view and event schemas come from their
+        # declarations: no game is played)
         _app.openapi()
         if settings.migrate:
             await upgrade(engine)  # idempotent (PostgreSQL: replicas take turns under an advisory lock)
         exporter = serve_metrics(metrics, settings.metrics_host, settings.metrics_port)
-        following = None
-        if settings.follow_games:
-            context.follower = Follower(context)
-            following = asyncio.create_task(context.follower.run())
+        rpc = await rpc_server.start(context)  # TournamentService on GATEWAY_GRPC_PORT, in this event loop
         try:
             yield
         finally:
-            if following is not None:
-                following.cancel()
-                await asyncio.gather(following, return_exceptions=True)
+            if rpc is not None:
+                await rpc.stop()
             await context.account_readers.stop()
             if exporter is not None:
                 exporter.shutdown()
@@ -113,10 +118,10 @@ def create_app(
                   docs_url=None, redoc_url=None)  # /docs: docs_page serves Swagger UI from the package; no ReDoc
     app.state.ctx = context
     install_error_handlers(app)
-    for routes in (games, players, challenges, matchmaking, leaderboard, ops):
+    for routes in (games, webhooks, players, challenges, matchmaking, leaderboard, tournaments, ops):
         app.include_router(routes.router)
     openapi_types.install(app)
     docs_page.install(app)
-    install_webclient(app)  # web client (services/webclient): its helper routes, static files as the fallback
+    webclient.install(app)  # the web client (services/webclient): its helper routes, its static files as the fallback
     app.add_middleware(Edge, ctx=context, cors_origins=settings.cors_origins)
     return app

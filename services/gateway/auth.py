@@ -64,7 +64,7 @@ SeatToken = Annotated[str, Depends(seat_token)]
 CurrentAccount = Annotated[Account, Depends(current_account)]
 CurrentPlayer = Annotated[str, Depends(current_player)]
 #: Which of its seats an API key acts for, where its account holds several of one game (hot-seat); a seat token
-#: names its seat itself (issue #37).
+#: names its seat itself (docs/decisions/accounts.md).
 SeatChoice = Annotated[int | None, Query(
     ge=0, le=63, description="With an API key whose account holds several seats of this game (hot-seat): the seat "
     "to act for. Without it the account's only seat (422 `seat_ambiguous` if it holds several); ignored with a "

@@ -2,39 +2,38 @@
 
 from __future__ import annotations
 
-import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Depends, Request
 from redis.asyncio import Redis
-from redis.exceptions import RedisError
-from sqlalchemy.exc import SQLAlchemyError
 
 from services.accounts.events import AccountEvents
 from services.accounts.keys import Keys
 from services.accounts.ratings import Ratings
 from services.accounts.repository import AccountRepository
 from services.archive.repository import ArchiveRepository
+from services.common.healthcheck import SharedCheck
 from services.common.stream_slots import StreamSlots
-from services.gamestate.client import AsyncAdminClient, AsyncGameClient, GameServiceError, GameState
+from services.gamestate.client import AsyncAdminClient, AsyncGameClient
+from services.gateway.domain import readiness
 from services.gateway.domain.account_fanout import AccountFanout
-from services.gateway.domain.address_quota import AddressQuota
+from services.gateway.domain.address_quota import DAY_S, AddressQuota, Tier
 from services.gateway.domain.api_keys import Accounts
 from services.gateway.domain.challenges import Challenges
 from services.gateway.domain.players import Players
-from services.gateway.domain.turn_events import announce_end
 from services.gateway.http.errors import ApiError
 from services.gateway.metrics import GatewayMetrics
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.store import TicketStore
+from services.tournaments.store import TournamentStore
+from services.webhooks.settings import CredentialError, webhook_key
+from services.webhooks.store import WebhookStore
 
-log = logging.getLogger(__name__)
-
-#: Longest wait of one account stream read (under the Redis client's 5 s socket timeout); every open account
-#: stream checks its API key again after each, so a retired key ends its stream within about half a second, and
-#: an account's reader lets go of its connection that soon after its last stream closed.
+#: Longest wait of one account stream read (under the Redis client's 5 s socket timeout): an account's reader lets
+#: go of its connection that soon after its last stream closed. (Each open stream checks its API key before each
+#: batch and at least every services/accounts/revocation.CHECK_S, so a retired key ends it within about that.)
 ACCOUNT_READ_BLOCK_MS = 500
 
 @dataclass
@@ -51,8 +50,7 @@ class Context:
     #: behind `players`, `accounts`, `ratings`) and the archive of finished games (player histories)
     accounts_db: AccountRepository
     archive: ArchiveRepository
-    #: the turn follower of this gateway (following.Follower), None when GATEWAY_FOLLOW_GAMES is off
-    follower: Any = None
+    _webhooks: WebhookStore | None = field(default=None, init=False, repr=False)
 
     @cached_property
     def account_readers(self) -> AccountFanout:
@@ -63,6 +61,11 @@ class Context:
     def streams(self) -> StreamSlots:
         """The open SSE streams of this process, bounded per address and per credential (GATEWAY_STREAM_LIMIT_*)."""
         return StreamSlots(self.settings.stream_limit_ip, self.settings.stream_limit_token, "event streams")
+
+    @cached_property
+    def readiness(self) -> SharedCheck[dict[str, bool]]:
+        """/readyz's check of the backends, shared by its callers (GATEWAY_READY_CACHE_S; domain/readiness.py)."""
+        return SharedCheck(lambda: readiness.probe(self), self.settings.ready_cache_s)
 
     @cached_property
     def accounts(self) -> Accounts:
@@ -76,11 +79,25 @@ class Context:
         return AccountEvents(self.redis, self.keys, self.settings.service_secret or "",
                              self.settings.account_events_maxlen, self.settings.account_events_keep_s)
 
+    @property
+    def webhooks(self) -> WebhookStore:
+        """The accounts' webhooks; 503 `webhooks_unavailable` on a gateway without GATEWAY_WEBHOOK_KEY."""
+        if self._webhooks is None:
+            try:
+                key = webhook_key(self.settings)
+            except CredentialError:
+                raise ApiError(503, "webhooks are not configured on this server (GATEWAY_WEBHOOK_KEY)",
+                               "webhooks_unavailable") from None
+            self._webhooks = WebhookStore(self.redis, self.keys, key, max_per_account=self.settings.webhooks_max,
+                                          secret_grace_s=self.settings.webhook_secret_grace_s)
+        return self._webhooks
+
     @cached_property
     def account_quota(self) -> AddressQuota:
         """Accounts created per client address (POST /v1/players)."""
-        return AddressQuota(self.redis, self.keys, "accounts", self.settings.accounts_per_address,
-                            self.settings.accounts_window_s)
+        s = self.settings
+        return AddressQuota(self.redis, self.keys, "accounts", [Tier(s.accounts_per_address, s.accounts_window_s),
+                                                                 Tier(s.accounts_per_address_daily, DAY_S)])
 
     @cached_property
     def challenges(self) -> Challenges:
@@ -88,32 +105,17 @@ class Context:
         return Challenges(self.redis, self.keys, s.challenge_ttl_s, s.account_events_keep_s,
                           s.challenges_per_sender, s.challenges_per_recipient)
 
+    @cached_property
+    def tournaments(self) -> TournamentStore:
+        """Tournaments in SQL (services/tournaments/store.py), on the accounts' engine."""
+        return TournamentStore(self.accounts_db.engine)
+
     @property
     def admin(self) -> AsyncAdminClient:
         """GameAdmin over the game-state client's channel (creation on a player's behalf)."""
         if not self.settings.service_secret:
             raise RuntimeError("this gateway has no service secret (GATEWAY_SERVICE_SECRET / SERVICE_SECRET)")
         return self.gamestate.admin(self.settings.service_secret)
-
-    async def settle_if_rated(self, game: GameState) -> None:
-        """Settle a finished rated game's ratings, resigned and abandoned players last, or drop an aborted one's
-        (idempotent; safe to call on every sighting of an ended game)."""
-        if await self.ratings.is_rated(game.game_id) and await self.ratings.conclude(game):
-            self.metrics.matches.inc()
-
-    async def settle_soon(self, game_id: str, game: GameState | None = None, announce: bool = False) -> None:
-        """Settle an ended game's ratings now if storage answers, and with `announce` (the gateway just ended it)
-        announce its end to the accounts seated in it (`turn_events.announce_end`); else leave it to the
-        matchmaker's settle check (`GATEWAY_MM_SETTLE_CHECK_S`) and the turn follower. Called after something that
-        already succeeded (an accepted move, a read): a storage hiccup here must not turn that success into an
-        error."""
-        try:
-            g = game if game is not None else await self.gamestate.get_game(game_id)
-            await self.settle_if_rated(g)
-            if announce:  # read your writes (#37); not on every read of an ended game: that costs Redis calls
-                await announce_end(self.redis, self.keys, self.settings, g)
-        except (GameServiceError, RedisError, SQLAlchemyError, OSError) as exc:
-            log.warning("settling %s left to the settle check: %s", game_id, exc.__class__.__name__)
 
     async def player(self, api_key: str) -> str:
         """The player id owning `api_key`; 401 otherwise (a seat token is not an API key)."""

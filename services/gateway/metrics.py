@@ -1,4 +1,5 @@
-"""Prometheus metrics of the gateway: latency per route, request and domain counters (observed by `edge.Edge`).
+"""Prometheus metrics of the gateway: latency per route, request and domain counters (observed by `edge.Edge`), and
+per RPC of its gRPC listener (services/gateway/rpc/server.py), as the game-state service's per RPC.
 
 Each app gets its own registry (tests build many apps in one process). It is exported on a port of its own
 (GATEWAY_METRICS_PORT), never on the public API port: operational figures are not for the internet.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from wsgiref.simple_server import WSGIServer
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
 from starlette.types import Scope
 
 
@@ -32,8 +33,20 @@ class GatewayMetrics:
         self.rate_limited = Counter(
             "skyboard_gateway_rate_limited", "Requests refused with 429", registry=self.registry
         )
-        self.matches = Counter(
-            "skyboard_gateway_ratings_settled", "Rated games whose ratings were updated", registry=self.registry
+        self.readiness_checks = Counter(
+            "skyboard_gateway_readiness_checks", "Probes of the backends for /readyz (the other calls shared one)",
+            registry=self.registry,
+        )
+        self.rpc_latency = Histogram(
+            "skyboard_gateway_rpc_seconds", "Time to the end of each gRPC call (a stream: while it was open), per RPC",
+            ["rpc"], registry=self.registry,
+            buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+        )
+        self.rpc_calls = Counter(
+            "skyboard_gateway_rpc_calls", "gRPC calls by RPC and status code", ["rpc", "code"], registry=self.registry,
+        )
+        self.rpc_streams = Gauge(
+            "skyboard_gateway_rpc_streams", "Open WatchTournament streams", registry=self.registry,
         )
         self.replays_computed = Counter(
             "skyboard_gateway_replays_computed", "Replay steps computed (/webclient/replay; the others were cached)",

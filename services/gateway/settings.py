@@ -12,9 +12,10 @@ from pydantic_settings import SettingsConfigDict
 
 from services.common.settings import RateLimitFields
 from services.matchmaker.settings import MatchmakerSettings
+from services.webhooks.settings import WebhookFields
 
 
-class GatewaySettings(MatchmakerSettings, RateLimitFields):
+class GatewaySettings(MatchmakerSettings, RateLimitFields, WebhookFields):
     """Every knob of the gateway (HTTP side), on top of the matchmaker's (the gateway queues its tickets) and the
     rate limits of every public listener (services/common/settings.py)."""
 
@@ -38,6 +39,12 @@ class GatewaySettings(MatchmakerSettings, RateLimitFields):
         description="Development only: POST /v1/games without an API key creates an unowned game (no quotas). "
         "Off by default: creating a game needs a player's API key.",
     )
+    grpc_host: str = Field("127.0.0.1", description="Address the gateway's gRPC listener (TournamentService) binds.")
+    grpc_port: int = Field(
+        50053, ge=0, le=65535, description="Port of the gateway's gRPC listener: skyboard.v1.TournamentService (the "
+        "tournament operations of the REST API, with an account's API key as `authorization: Bearer` metadata), "
+        "health and reflection; 0 = off.",
+    )
     metrics_host: str = Field("127.0.0.1", description="Address the Prometheus exporter binds (0.0.0.0 in containers).")
     metrics_port: int = Field(
         9104, ge=0, description="Port of the gateway's Prometheus exporter, apart from the public API port; 0 = off."
@@ -49,10 +56,15 @@ class GatewaySettings(MatchmakerSettings, RateLimitFields):
         "(per-IP rate limits, logs); empty = trust none, so a client cannot pick its own IP; '*' = any peer.",
     )
     accounts_per_address: int = Field(
-        20, ge=0, description="Accounts (POST /v1/players) one client address may create per "
-        "GATEWAY_ACCOUNTS_WINDOW_S (429 too_many_accounts beyond); 0 disables.",
+        30, ge=0, description="Accounts (POST /v1/players) one client address may create per "
+        "GATEWAY_ACCOUNTS_WINDOW_S, the short tier: a classroom or an office behind one address signs up at once "
+        "(429 too_many_accounts beyond); 0 disables.",
     )
-    accounts_window_s: int = Field(3600, gt=0, description="The window of GATEWAY_ACCOUNTS_PER_ADDRESS.")
+    accounts_window_s: int = Field(600, gt=0, description="The window of GATEWAY_ACCOUNTS_PER_ADDRESS.")
+    accounts_per_address_daily: int = Field(
+        100, ge=0, description="Accounts one client address may create per day (UTC), the tier that bounds mass "
+        "creation, whatever the short tier allows (429 too_many_accounts beyond); 0 disables.",
+    )
     api_key_grace_s: int = Field(
         86_400, ge=0, description="After POST /v1/players/me/keys, how long the replaced API key keeps working."
     )
@@ -72,13 +84,11 @@ class GatewaySettings(MatchmakerSettings, RateLimitFields):
         50, ge=0, description="Pending challenges one account may be sent at once, from everyone (429 "
         "too_many_challenges beyond); 0 disables.",
     )
-    follow_games: bool = Field(
-        True, description="Run the turn follower: publishes your_turn / game_end of account games to account streams."
+    tournaments_per_day: int = Field(
+        5, ge=0, description="Tournaments one account may create in 24 hours (429 `quota_exceeded` beyond).",
     )
-    follow_max_games: int = Field(1000, ge=1, description="Games one gateway follows at once (WatchGame streams).")
-    follow_scan_s: float = Field(1.0, gt=0, description="How often the follower looks for games nobody follows.")
-    follow_lease_s: float = Field(
-        15.0, gt=0, description="A follower's lease on a game; another gateway takes over once it lapses."
+    tournament_max_players: int = Field(
+        1024, ge=2, le=100_000, description="The most entrants an organiser may allow in one tournament.",
     )
     cors_origins: list[str] = Field(default_factory=list, description='Allowed CORS origins, JSON list; ["*"] = any.')
     stream_limit_ip: int = Field(
@@ -86,8 +96,13 @@ class GatewaySettings(MatchmakerSettings, RateLimitFields):
         "address on one gateway process; beyond it 429 `too_many_streams`. 0 disables.",
     )
     stream_limit_token: int = Field(
-        4, ge=0, description="Open SSE streams per bearer credential (a seat token, an API key) on one gateway "
-        "process; beyond it 429 `too_many_streams`. 0 disables.",
+        4, ge=0, description="Open SSE streams per bearer credential (a seat token, or an account: all its API keys "
+        "together, as for rate limits) on one gateway process; beyond it 429 `too_many_streams`. 0 disables.",
+    )
+    ready_cache_s: float = Field(
+        1.0, ge=0, description="Seconds one check of the backends answers /readyz (never rate-limited) for every "
+        "caller, so a flood of calls cannot become one of backend round trips; 0: only callers arriving together "
+        "share a check.",
     )
     replay_cache_size: int = Field(
         256, ge=1, description="Replay steps of finished games (/webclient/replay) each gateway keeps computed (LRU)."

@@ -6,9 +6,8 @@ their games through the game-state service, one script records the placements
 and one transaction registers the games for rating, so a table costs a share
 of four round trips instead of four round trips of its own. A group whose game
 could not be created is released and its tickets wait on; a ticket whose claim
-was lost to another matchmaker is simply skipped. The pass also settles rated
-games that finished (their bots may have ended them with nobody watching),
-checking each unsettled game every `mm_settle_check_s`, not on every pass.
+was lost to another matchmaker is simply skipped. What follows the games' ends (ratings settled, `game_end`)
+is the outcomes consumer's (services/outcomes/).
 """
 
 from __future__ import annotations
@@ -30,11 +29,6 @@ from services.matchmaker.settings import MatchmakerSettings
 from services.matchmaker.store import Placement, TicketStore
 
 log = logging.getLogger(__name__)
-
-#: Unsettled rated games a pass checks at most, and how many GetGame calls run at once for them.
-SETTLE_PER_PASS = 256
-SETTLE_CONCURRENCY = 16
-
 
 @dataclass(frozen=True)
 class _Seating:
@@ -72,7 +66,6 @@ class Matcher:
                 self.settings.mm_base_gap, self.settings.mm_gap_per_s,
             )
             created += await self._start_all(bucket, groups)
-        await self.settle_finished()
         return created
 
     async def _start_all(self, bucket: str, groups: list[Group]) -> list[str]:
@@ -144,13 +137,14 @@ class Matcher:
             entities |= {seating.human_seats[t.ticket_id]: f"player:{t.player_id}" for t in seating.group.tickets}
             rated.append((game_id, seating.group.tickets[0].game, entities))
             seated += len(seating.human_seats)
-        await self.ratings.register_games(rated, self._now_ms() + self._settle_ms)
+        await self.ratings.register_games(rated)
         await self._announce(placed, recorded)
         log.info("matched %d tickets into %d games (%d failed to create)", seated, len(rated), len(failed))
         return [game_id for game_id, _game, _entities in rated]
 
     async def _announce(self, placed: list[tuple[_Seating, str, dict[str, Placement]]], recorded: list[bool]) -> None:
-        """List the matched games among the players' ongoing games, have their turns followed and put a
+        """List the matched games among the players' ongoing games (their seats, which the outcomes consumer announces
+        turns to) and put a
         `game_start` on each player's account stream: the account's API key acts for the seat (its token is kept sealed
         with the account, `accounts.seats`), and the ticket's next poll still hands the token out once."""
         keys, s = self.store.keys, self.settings
@@ -181,9 +175,9 @@ class Matcher:
 
     async def _refuse_over_quota(self, claim_id: str, bucket: str, seating: _Seating,
                                  error: GameServiceError) -> set[str]:
-        """End the tickets of players the game-state service found over a quota (issue #34: every seated player is
-        charged) as `refused`, with its message, instead of queueing them again forever; returns their ids (the
-        group's other tickets go back to the queue)."""
+        """End the tickets of players the game-state service found over a quota (docs/decisions/abuse-bounds.md: every
+        seated player is charged) as `refused`, with its message, instead of queueing them again forever; returns their
+        ids (the group's other tickets go back to the queue)."""
         over = set(error.extra.get("players") or []) if error.reason == "quota_exceeded" else set()
         refused = [t.ticket_id for t in seating.group.tickets if t.player_id in over]
         await self.store.refuse(claim_id, bucket, refused, error.message)
@@ -195,43 +189,6 @@ class Matcher:
         ids = [tid for s in seatings for tid in s.ticket_ids if tid not in refused]
         if ids:
             await self.store.release(claim_id, bucket, ids)
-
-    @property
-    def _settle_ms(self) -> int:
-        return round(self.settings.mm_settle_check_s * 1000)
-
-    @staticmethod
-    def _now_ms() -> int:
-        return int(time.time() * 1000)
-
-    async def settle_finished(self) -> int:
-        """Settle the ratings of rated games that finished; returns how many this pass settled.
-
-        Only games whose check time has come are read (at most SETTLE_PER_PASS, SETTLE_CONCURRENCY at
-        once), and each is pushed to its next check first, so a pass costs O(due games), not O(active
-        rated games), and racing matchmakers rarely read the same game (settling twice is harmless).
-        """
-        now = self._now_ms()
-        due = await self.ratings.due(now, SETTLE_PER_PASS)
-        if not due:
-            return 0
-        await self.ratings.schedule(due, now + self._settle_ms)
-        sem = asyncio.Semaphore(SETTLE_CONCURRENCY)
-
-        async def check(game_id: str) -> bool:
-            async with sem:
-                try:
-                    view = await self.gamestate.get_game(game_id)
-                except GameServiceError as exc:
-                    log.debug("rated game %s not readable: %s", game_id, exc.reason)
-                    return False
-                if view.status == "active":
-                    return False
-                settled = await self.ratings.conclude(view)  # an aborted game settles nothing
-                await self.ratings.unschedule([game_id])  # settled here or, earlier, by someone else
-                return settled
-
-        return sum(await asyncio.gather(*(check(g) for g in due)))
 
 
 def _players(seating: _Seating) -> dict[int, str]:

@@ -56,7 +56,4 @@ class MatchmakerSettings(StoreFields):
     mm_batches_in_flight: int = Field(
         4, ge=1, description="Batches a matchmaking pass works on concurrently (overlaps Redis, service, matcher)."
     )
-    mm_settle_check_s: float = Field(
-        10.0, ge=0, description="How often the matchmaker checks whether an unsettled rated game finished "
-        "(games a player watches are settled by the gateway at once)."
-    )
+

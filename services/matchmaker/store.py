@@ -9,12 +9,12 @@ games, and expired or cancelled tickets are never matched. Reads, claims and
 placements each take one script for many tickets or groups (a pass of
 thousands of tickets costs a few round trips, not a few per game).
 
-Redis Cluster (issue #40): a pool's queue, claims and tickets share the pool's hash tag (services/accounts/keys.py;
-a ticket id begins with it), so every script above touches one slot, and race-safety between matchmakers is the
-same on a cluster as on one Redis.
+Redis Cluster (docs/decisions/redis-cluster.md): a pool's queue, claims and tickets share the pool's hash tag
+(services/accounts/keys.py; a ticket id begins with it), so every script above touches one slot, and race-safety between
+matchmakers is the same on a cluster as on one Redis.
 
-A ticket lives while its player listens (issue #37, as a Lichess seek lives while its connection does): the
-account's ticket ids are listed in its own slot (`_of`), and an open account stream (GET /v1/players/me/events)
+A ticket lives while its player listens (docs/decisions/accounts.md, as a Lichess seek lives while its connection does):
+the account's ticket ids are listed in its own slot (`_of`), and an open account stream (GET /v1/players/me/events)
 renews their alive keys (`keep_alive`), so a ticket need not be polled; the match is pushed on that stream as
 `game_start` (matcher.py). A ticket nobody polls and no stream keeps alive expires `ttl_s` after its last renewal.
 
@@ -79,7 +79,7 @@ class Ticket:
     #: the game's time control (JSON shape, services/gamestate/clocks.py); the gateway always resolves one (its
     #: default: GATEWAY_MM_*), None = a game without a clock (tickets queued straight into the store: tests, bench)
     time_control: dict | None = None
-    #: why a refused ticket was refused (its player over a quota: issue #34)
+    #: why a refused ticket was refused (its player over a quota: docs/decisions/abuse-bounds.md)
     note: str | None = None
 
     @property
@@ -180,6 +180,11 @@ class TicketStore:
     def _of(self, player_id: str) -> str:
         """The ids of the tickets an account queued (a set in the account's slot), which its stream keeps alive."""
         return f"{self.keys.prefix}mm:of:{self.keys.account_tag(player_id)}"
+
+    async def of(self, player_id: str) -> list[str]:
+        """The ids of the tickets the account queued that may still be queued (an account's deletion cancels
+        them)."""
+        return sorted(_text(t) for t in await self.redis.smembers(self._of(player_id)))
 
     async def keep_alive(self, player_id: str) -> int:
         """Renew the TTL of the account's queued (or claimed) tickets: its open account stream calls this every

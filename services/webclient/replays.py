@@ -18,22 +18,21 @@ from prometheus_client import Counter
 
 import engine
 from engine.core import redact_events
+from services.gamestate.replay import steps
 
 Key = tuple[str, int, int]
 
 
 def replay_step(log: dict[str, Any], step: int) -> dict[str, Any]:
-    """The public view of the logged game after its first `step` actions, with step `step`'s action and events
-    (CPU-bound: run in a worker thread)."""
+    """The public view of the logged game after its first `step` log entries, with step `step`'s action and events
+    (CPU-bound: run in a worker thread). An entry without an action (a resignation, an abort) changes no state; a
+    take-back returns to an earlier step's state (services/gamestate/replay.py)."""
     entries = log["actions"]
     game = engine.get(log["game"])
     state = game.new(log["players"], log["seed"], log["options"])
     events: list[dict[str, Any]] = []
-    for entry in entries[:step]:
-        if entry.get("action") is None:  # a resignation or an abort: a log entry that changes no state
-            events = []
-            continue
-        events = redact_events(state.apply(entry["seat"], game.action_from_json(entry["action"])), None)
+    for after, made in steps(state, game, entries[:step]):
+        state, events = after, redact_events(made, None)
     last = entries[step - 1] if step else None
     return {
         "game_id": log["game_id"], "game": log["game"], "players": log["players"], "step": step,
@@ -50,10 +49,10 @@ def replay_events(log: dict[str, Any]) -> dict[str, Any]:
     game = engine.get(log["game"])
     state = game.new(log["players"], log["seed"], log["options"])
     events: list[dict[str, Any]] = []
-    for version, entry in enumerate(log["actions"], start=1):
-        if entry.get("action") is None:  # a resignation or an abort: the live stream sent no engine event for it
-            continue
-        for event in redact_events(state.apply(entry["seat"], game.action_from_json(entry["action"])), None):
+    # a resignation or an abort made no engine event (the live stream's platform events are not in the log); a
+    # take-back made its public `taken_back`, as the live stream sent it
+    for version, (_state, made) in enumerate(steps(state, game, log["actions"]), start=1):
+        for event in redact_events(made, None):
             events.append({**event, "version": version})
     return {"game_id": log["game_id"], "game": log["game"], "version": len(log["actions"]), "events": events}
 

@@ -100,7 +100,7 @@ class Mover:
         level = meta.bots.get(seat)
         if level is None:
             return self._done("not_a_bot")
-        level = ai.played_as(level, meta.game)  # a game may offer fewer strengths than levels (ai.levels.SAME_AS)
+        level = ai.played_as(level, meta.game)  # a game may offer fewer strengths than levels (ai.games)
         if not state.legal_actions(seat):
             return self._done("not_to_act")
         waited = max(0.0, time.time() - meta.updated_ms / 1000)

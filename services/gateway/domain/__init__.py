@@ -1,1 +1,1 @@
-"""The gateway's own domain stores (API-key cache, challenges, the turn follower, quotas) in Redis and SQL."""
+"""The gateway's own domain stores (API-key cache, challenges, quotas) in Redis and SQL."""

@@ -36,7 +36,7 @@ class AccountFanout:
 
     async def follow(self, player_id: str, after: str) -> AsyncIterator[Batch]:
         """The account's entries after the id `after`, in order, in batches; an empty batch at least every
-        `block_ms` (the caller checks its API key again after each batch)."""
+        `block_ms` (the caller re-checks its API key before passing each on: services/accounts/revocation.py)."""
 
         async def read(last: str) -> tuple[Batch, str]:
             batch = await self.events.read(player_id, last, self.block_ms)

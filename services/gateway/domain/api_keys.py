@@ -24,7 +24,8 @@ from redis.asyncio import Redis
 # the key format and its cached lookup are the accounts' (services/accounts/access.py), shared with the public gRPC port
 from services.accounts.access import BOT_KEY_PREFIX, CACHE_MS, HUMAN_KEY_PREFIX, REVOKED, cache_ttl_ms, now_ms
 from services.accounts.keys import Keys, token_hash
-from services.accounts.repository import AccountRepository, KeyRetired, TooManyKeys
+from services.accounts.repository import AccountRepository, KeyRetired, NotConfirmed, TooManyKeys
+from services.gateway.domain.names import clean_name
 from services.gateway.http.errors import ApiError
 
 Kind = Literal["human", "bot"]
@@ -90,6 +91,24 @@ class Accounts:
             raise _retired(exc) from None
         await self._rewrite_cache(player_id, dict.fromkeys(revoked), now)
         return len(revoked)
+
+    async def delete(self, player_id: str, presented_key: str, confirm_name: str) -> None:
+        """Delete the account (services/accounts/repository.py delete_player): its every key stops at once, as for
+        revoke-others (the cached lookups rewritten as revoked, so every stream the keys opened ends), and its name
+        is replaced. 403 `key_retired` for a key in its grace, 422 when `confirm_name` is not the account's name."""
+        now = now_ms()
+        try:
+            confirmed = clean_name(confirm_name)
+        except ValueError:
+            confirmed = ""
+        try:
+            revoked = await self.repo.delete_player(player_id, token_hash(presented_key), confirmed, now)
+        except KeyRetired as exc:
+            raise _retired(exc) from None
+        except NotConfirmed:
+            raise ApiError(422, "confirm_name must be this account's name (GET /v1/players/me): deleting an account "
+                           "cannot be undone") from None
+        await self._rewrite_cache(player_id, dict.fromkeys(revoked), now)
 
     async def _rewrite_cache(self, player_id: str, changed: dict[str, int | None], now: int) -> None:
         async with self.redis.pipeline(transaction=False) as pipe:

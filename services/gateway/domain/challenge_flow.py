@@ -8,29 +8,19 @@ stream's `game_start`, sealed in Redis until the one delivery that takes it (`ac
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Mapping
 
-from services.accounts.keys import bucket_of
 from services.accounts.seats import register_on
 from services.common.slot_transactions import SlotTransactions
 from services.gateway.context import Context
-from services.gateway.domain.challenges import Challenge
+from services.gateway.domain.challenges import Challenge, tell_closed
 from services.gateway.http.errors import ApiError
 
 _SEATS = random.SystemRandom()
 
-#: An accept that never finished (its gateway died) is expired this long after the challenge's expiry.
-STUCK_ACCEPT_S = 120
-
-
 async def closed(c: Context, ch: Challenge, status: str, reason: str | None = None) -> None:
     """Tell both players that the challenge closed (with the decline reason of a declined one)."""
-    tx = SlotTransactions(c.redis)
-    for pid in (ch.challenger, ch.to):
-        c.events.add_to(tx.on(c.keys.account_tag(pid)), pid, "challenge_closed",
-                        {"challenge_id": ch.challenge_id, "status": status, "reason": reason})
-    await tx.execute()
+    await tell_closed(c.challenges, c.events, ch, status, reason)
 
 
 async def announce(c: Context, ch: Challenge) -> None:
@@ -73,8 +63,7 @@ async def accept(c: Context, ch: Challenge) -> tuple[str, int, str]:
     if ch.rated:
         entities = {s: f"bot:{level}" for s, level in bots.items()}
         entities |= {challenger_seat: f"player:{ch.challenger}", accepter_seat: f"player:{ch.to}"}
-        check_ms = int((time.time() + c.settings.mm_settle_check_s) * 1000)
-        await c.ratings.register_game(game_id, ch.game, entities, check_ms)
+        await c.ratings.register_game(game_id, ch.game, entities)
     await c.challenges.move(ch.challenge_id, "accepting", "accepted")
     tx = SlotTransactions(c.redis)  # the sealed token and the game_start that delivers it: one account, one MULTI
     mine, theirs = tx.on(c.keys.account_tag(ch.challenger)), tx.on(c.keys.account_tag(ch.to))
@@ -96,7 +85,7 @@ async def accept(c: Context, ch: Challenge) -> tuple[str, int, str]:
 async def seat_game(c: Context, game_id: str, game: str, seats: Mapping[int, str], tokens: Mapping[int, str],
                     announce: str | None = None) -> None:
     """Seat the accounts in the new game (`accounts.seats`, keeping each seat's token sealed so the account's API
-    key acts for it) and wake this gateway's follower at once. With `announce` (the `note` saying where the seat
+    key acts for it). With `announce` (the `note` saying where the seat
     token went), a `game_start` per seat on its account's stream in the same transaction as its account's seat."""
     tx = SlotTransactions(c.redis)
     register_on(tx, c.keys, c.settings.account_events_keep_s, game_id, game, seats, tokens,
@@ -107,26 +96,3 @@ async def seat_game(c: Context, game_id: str, game: str, seats: Mapping[int, str
                 "game_id": game_id, "game": game, "seat": seat, "token": None, "token_delivered": True,
                 "note": announce})
     await tx.execute()
-    if c.follower is not None:
-        c.follower.kick()
-
-
-async def expire_due(c: Context) -> int:
-    """Expire the pending challenges whose time is up, telling both players (only the one sweep whose script
-    expired a challenge tells them). Returns how many this call expired."""
-    now = int(time.time() * 1000)
-    expired = 0
-    for cid in await c.challenges.due(now):
-        moved = await c.challenges.move(cid, "pending", "expired")
-        ch = await c.challenges.get(cid)
-        if ch is None:
-            await c.redis.zrem(c.keys.challenges_due(bucket_of(cid)), cid)
-            continue
-        if moved == "accepting" and ch.expires_ms + STUCK_ACCEPT_S * 1000 <= now:
-            moved = await c.challenges.move(cid, "accepting", "expired")
-        elif moved not in ("ok", "accepting"):
-            await c.redis.zrem(c.keys.challenges_due(bucket_of(cid)), cid)
-        if moved == "ok":
-            await closed(c, ch, "expired")
-            expired += 1
-    return expired

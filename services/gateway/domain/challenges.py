@@ -6,8 +6,8 @@ both players' `challenges_of` index and, while pending, in `challenges_due` by e
 racing a cancel, a decline or the expiry sweep has exactly one winner, and only the winner publishes the
 `challenge_closed` events.
 
-Redis Cluster (issue #40): a challenge and its bucket's expiry index share a slot (services/accounts/keys.py), so
-`MOVE` stays one script; a player's indexes are in the player's slot.
+Redis Cluster (docs/decisions/redis-cluster.md): a challenge and its bucket's expiry index share a slot
+(services/accounts/keys.py), so `MOVE` stays one script; a player's indexes are in the player's slot.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from services.accounts.events import AccountEvents
 from services.accounts.keys import BUCKETS, CHALLENGES, Keys, bucket_of
 from services.common.redis_scripts import LuaScript
 from services.common.slot_transactions import SlotTransactions
@@ -28,6 +29,8 @@ MOVE = LuaScript.beside(__file__, "challenge_move")
 
 #: How many challenges one player's index keeps (newest).
 INDEX_KEEP = 200
+#: An accept that never finished (its gateway died) is expired this long after the challenge's expiry.
+STUCK_ACCEPT_S = 120
 
 RESERVE = LuaScript.beside(__file__, "challenge_reserve")
 
@@ -180,3 +183,35 @@ class Challenges:
                 pipe.zrangebyscore(self.keys.challenges_due(b), "-inf", now_ms, start=0, num=limit, withscores=True)
             replies = await pipe.execute()
         return [_text(i) for _score, i in sorted((s, i) for reply in replies for i, s in reply)[:limit]]
+
+
+async def tell_closed(challenges: Challenges, events: AccountEvents, ch: Challenge, status: str,
+                      reason: str | None = None) -> None:
+    """Tell both players that the challenge closed (with the decline reason of a declined one)."""
+    tx = SlotTransactions(challenges.redis)
+    for pid in (ch.challenger, ch.to):
+        events.add_to(tx.on(challenges.keys.account_tag(pid)), pid, "challenge_closed",
+                      {"challenge_id": ch.challenge_id, "status": status, "reason": reason})
+    await tx.execute()
+
+
+async def expire_due(challenges: Challenges, events: AccountEvents) -> int:
+    """Expire the pending challenges whose time is up, telling both players (only the one sweep whose script
+    expired a challenge tells them, so several sweeps at once are harmless). Returns how many this call expired.
+    Run every second by the outcomes consumers (services/outcomes/consumer.py)."""
+    now = int(time.time() * 1000)
+    expired = 0
+    for cid in await challenges.due(now):
+        moved = await challenges.move(cid, "pending", "expired")
+        ch = await challenges.get(cid)
+        if ch is None:
+            await challenges.redis.zrem(challenges.keys.challenges_due(bucket_of(cid)), cid)
+            continue
+        if moved == "accepting" and ch.expires_ms + STUCK_ACCEPT_S * 1000 <= now:
+            moved = await challenges.move(cid, "accepting", "expired")
+        elif moved not in ("ok", "accepting"):
+            await challenges.redis.zrem(challenges.keys.challenges_due(bucket_of(cid)), cid)
+        if moved == "ok":
+            await tell_closed(challenges, events, ch, "expired")
+            expired += 1
+    return expired

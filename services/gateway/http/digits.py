@@ -6,6 +6,8 @@ ONE), which `int()` silently reads as 1; neither may pass for a seat or a versio
 
 from __future__ import annotations
 
+import re
+
 
 def ascii_int(text: str, max_digits: int = 18) -> int | None:
     """The value of `text` if it is 1-`max_digits` ASCII digits (nothing else: no sign, space or "_"), else None."""
@@ -28,3 +30,22 @@ def stream_id(text: str) -> str | None:
     if not dash or a is None or b is None or a > _U64_MAX or b > _U64_MAX:
         return None
     return f"{a}-{b}"
+
+
+#: The id of an account stream's announcement of an ongoing game: "<entry id>:<game id>:<seat>", the entry being the
+#: newest one when the stream started (services/gateway/routes/players.py).
+_ANNOUNCEMENT = re.compile(r"([0-9]+-[0-9]+):([A-Za-z0-9_-]{1,64}):([0-9]{1,2})")
+
+
+def announcement_id(entry_id: str, game_id: str, seat: int) -> str:
+    """Each announcement's own id (a client may drop repeated ids: a hot-seat game announces several seats)."""
+    return f"{entry_id}:{game_id}:{seat}"
+
+
+def account_resume(text: str) -> tuple[str, bool] | None:
+    """Where the account stream resumes after the id `text` (Last-Event-ID): (the entry to continue after, whether
+    to announce the ongoing games again: after an announcement, whose siblings the client may not have had, under
+    the same ids). None: not an id the stream sends."""
+    found = _ANNOUNCEMENT.fullmatch(text)
+    entry = stream_id(found.group(1) if found else text)
+    return None if entry is None else (entry, found is not None)

@@ -18,14 +18,16 @@ from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.accounts.access import bot_holder
+from services.accounts.rate_limits import RateLimiter
 from services.common.boundedjson import JsonRefused
 from services.gateway.context import Context
 from services.gateway.http import jsonbody
 from services.gateway.http.hot import HotRoutes
 from services.gateway.http.limits import (
-    RateLimiter,
     TooLarge,
+    check,
     declared_size_ok,
+    exempt,
     rate_limited,
     read_body,
     replay,
@@ -104,8 +106,8 @@ class Edge:
             return
         if body is None:
             return  # the client went away
-        if not self.limiter.exempt(scope):
-            verdict = await self.limiter.check(scope)
+        if not exempt(scope):
+            verdict = await check(self.limiter, scope)
             if verdict is not None:
                 if verdict.exceeded:
                     await rate_limited(verdict)(scope, receive, send)

@@ -107,7 +107,10 @@ _SERVICE_HTTP = {
 }
 
 #: Refusals because of what the game is now (not of the request itself): 409 with the reason as the code.
-CONFLICTS = ("abort_not_allowed", "game_over")
+CONFLICTS = ("abort_not_allowed", "game_over", "take_back_not_allowed")
+#: Refusals of the request itself whose reason is a code of its own in docs/errors.md: 422 with the reason as the
+#: code (any other INVALID_ARGUMENT is `invalid_request`).
+INVALID_REASONS = ("idempotency_mismatch", "unknown_game")
 
 
 def service_error(exc: GameServiceError) -> ApiError:
@@ -118,6 +121,8 @@ def service_error(exc: GameServiceError) -> ApiError:
         if exc.reason in CONFLICTS:
             return ApiError(409, exc.message, exc.reason)
         return ApiError(422, exc.message, exc.reason or "illegal_action", exc.rule)
+    if exc.code == grpc.StatusCode.INVALID_ARGUMENT and exc.reason in INVALID_REASONS:
+        return ApiError(422, exc.message, exc.reason)
     if exc.code == grpc.StatusCode.RESOURCE_EXHAUSTED:
         return ApiError(429, exc.message, exc.reason or "quota_exceeded")
     if exc.code == grpc.StatusCode.ABORTED and "current_version" in exc.extra:

@@ -68,7 +68,7 @@ _SEAT_QUERY = re.compile(rb"^seat=([0-9]{1,2})$")
 
 def plain_seat(query: bytes) -> tuple[bool, int | None]:
     """(takes it, seat): no query string, or exactly `seat=N` within `SeatChoice`'s bounds (an API key acting for
-    one of its account's seats, #37); anything else is FastAPI's to answer."""
+    one of its account's seats, docs/decisions/accounts.md); anything else is FastAPI's to answer."""
     if not query:
         return True, None
     m = _SEAT_QUERY.match(query)

@@ -32,6 +32,27 @@ class KeysRevoked(BaseModel):
     revoked: int = Field(description="How many other keys of the account stopped working (current and in grace).")
 
 
+class AccountDeletion(_Strict):
+    confirm_name: str = Field(min_length=1, max_length=200,
+                              description="The account's name (`GET /v1/players/me`), repeated: deleting an account "
+                                          "cannot be undone.")
+
+
+class ResignedSeat(BaseModel):
+    game_id: str
+    seat: int
+
+
+class AccountDeleted(BaseModel):
+    player_id: str = Field(description="The deleted account's id: its finished games and ratings keep it, named "
+                                       "\"deleted player\".")
+    resigned: list[ResignedSeat] = Field(description="The seats of active games it held, resigned (a bot plays "
+                                                     "them out).")
+    tickets_cancelled: int = Field(description="Its queued matchmaking tickets, cancelled.")
+    challenges_closed: int = Field(description="Its pending challenges: those it sent cancelled, those it received "
+                                               "declined.")
+
+
 class NewChallenge(_Strict):
     to: str = Field(pattern=r"^[0-9a-f]{32}$", description="The challenged player's id")
     game: str = Field(min_length=1, max_length=64)
@@ -62,7 +83,8 @@ class ChallengeOut(BaseModel):
     reason: DeclineReason | None = Field(None, description="Why a declined challenge was declined")
 
 
-#: Why a challenge is declined (Lichess's decline reasons): kept with the challenge and delivered (#37).
+#: Why a challenge is declined (Lichess's decline reasons): kept with the challenge and delivered
+#: (docs/decisions/accounts.md).
 DeclineReason = Literal["generic", "later", "too_fast", "too_slow", "time_control", "rated", "casual", "variant",
                         "no_bot", "only_bot"]
 
@@ -103,9 +125,14 @@ class MyGame(BaseModel):
     winners: list[int] | None = Field(None, description="Once finished; null while active and for an aborted game")
 
 
+#: A paged listing's `next_cursor` (the history's, my games'): one shape for both
+NEXT_CURSOR = "Pass as `cursor` for the next page; null on the last one"
+
+
 class MyGames(BaseModel):
-    games: list[MyGame] = Field(description="Active games first, the ones where it is my turn first; then the games "
-                                            "that ended in the last 24 hours, newest first")
+    games: list[MyGame] = Field(description="One page: the games I still play first, newest first; then the games "
+                                            "that ended in the last 24 hours, the last ended first")
+    next_cursor: str | None = Field(description=NEXT_CURSOR)
 
 
 class HistoryGame(BaseModel):
@@ -130,4 +157,4 @@ class HistoryGame(BaseModel):
 class History(BaseModel):
     player_id: str
     games: list[HistoryGame]
-    next_cursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last one")
+    next_cursor: str | None = Field(description=NEXT_CURSOR)

@@ -24,26 +24,87 @@ class CatalogGame(BaseModel):
     options: JsonObject
 
 
+class LevelRating(BaseModel):
+    """A level's rating at one table size: one Plackett-Luce fit (Bradley-Terry at 2 players) of the game at that
+    player count over every stored paired ledger (`python -m research.lab.ladder_fit`), Elo scale, greedy = 0."""
+
+    rating: float
+    low: float = Field(description="Lower end of the 95% interval (Fisher information at the fit).")
+    high: float = Field(description="Upper end of the 95% interval.")
+    games: int = Field(description="Games of the level at that table the fit used.")
+
+
 class BotLevelGame(BaseModel):
     think_seconds: float | None = Field(None, description="Expected think time of one decision on a free core.")
     cpu_seconds: float | None = Field(None, description="Worker CPU seconds of one decision (bench/bot_cost.py).")
-    rating: float | None = Field(None, description="Bradley-Terry rating on the Elo scale, greedy = 0, over the "
-                                 "ladder's games (bench/RESULTS.md 'The ladder'); null until measured.")
+    label: str | None = Field(None, description="What a player is told the level is called in this game (Beginner, "
+                              "Casual, Strong, Expert): the label of the level it plays as.")
+    offered: bool = Field(True, description="Whether the game offers this level; false: an old name that plays as "
+                          "`same_as` here and keeps working (API, matchmaking, stored games).")
+    rating: float | None = Field(None, description="The rating at the game's smallest table (`rating_players`): "
+                                 "Plackett-Luce / Bradley-Terry on the Elo scale, greedy = 0, over every stored "
+                                 "paired ledger; null: not measured.")
+    rating_low: float | None = Field(None, description="Lower end of `rating`'s 95% interval.")
+    rating_high: float | None = Field(None, description="Upper end of `rating`'s 95% interval.")
+    rating_players: int | None = Field(None, description="The player count `rating` is for.")
+    ratings: dict[str, LevelRating | None] = Field(
+        default_factory=dict, description="The rating at every player count of the game (keys: the count); null: "
+        "not measured at that table size.")
     same_as: str | None = Field(None, description="The level this one plays exactly as in this game, if any.")
 
 
 class BotLevel(BaseModel):
     name: str
+    label: str | None = Field(None, description="What a player is told the level is called (its engine id is "
+                              "`name`, shown as a detail).")
     description: str
     games: dict[str, BotLevelGame]
 
 
+class LadderRung(BaseModel):
+    """One level a game offers at a table size, weakest first."""
+
+    level: str = Field(description="The engine's level id (what `bots` and matchmaking take).")
+    label: str = Field(description="What a player is told it is called.")
+    rating: float | None = Field(description="Elo scale, greedy = 0; null: not measured at this table size.")
+    low: float | None
+    high: float | None
+    games: int
+    aliases: list[str] = Field(description="Old level names that play as this one in this game.")
+
+
 class Catalog(BaseModel):
     games: list[CatalogGame]
-    bot_levels: list[str]
+    bot_levels: list[str] = Field(description="Every level name the API accepts, aliases included; what each game "
+                                  "offers is in `ladders`.")
     bot_level_details: list[BotLevel] = Field(
         default_factory=list, description="Per level of bot_levels (same order): what it is, and per game its "
-        "expected think time, CPU cost and rating.")
+        "expected think time, CPU cost, whether it is offered and its ratings by player count.")
+    ladders: dict[str, dict[str, list[LadderRung]]] = Field(
+        default_factory=dict, description="Per game and player count, the levels offered there, weakest first, "
+        "each with its label and its rating with a 95% interval (null: not measured).")
+
+
+def ladders_of(games: list[dict], details: list[dict]) -> dict[str, dict[str, list[LadderRung]]]:
+    """The catalog's `ladders`, regrouped from the level details (the service's figures, reshaped: no rules here):
+    every player count of every game, each offered level with its rating there (null: not measured)."""
+    out: dict[str, dict[str, list[LadderRung]]] = {}
+    for game in games:
+        name = game["name"]
+        for players in range(game["min_players"], game["max_players"] + 1):
+            rungs = out.setdefault(name, {}).setdefault(str(players), [])
+            for detail in details:
+                entry = detail.get("games", {}).get(name)
+                if entry is None or not entry.get("offered", True):
+                    continue
+                rated = (entry.get("ratings") or {}).get(str(players)) or {}
+                aliases = [d["name"] for d in details
+                           if d.get("games", {}).get(name, {}).get("same_as") == detail["name"]]
+                rungs.append(LadderRung(
+                    level=detail["name"], label=entry.get("label") or detail.get("label") or detail["name"],
+                    rating=rated.get("rating"), low=rated.get("low"), high=rated.get("high"),
+                    games=rated.get("games", 0), aliases=aliases))
+    return out
 
 
 class RealtimeControl(Strict):
@@ -103,8 +164,9 @@ class CreateGame(Strict):
     account_seats: list[int] | None = Field(
         None, max_length=64, description="The human seats the creating account holds: its API key acts for them "
         "(with `?seat=N` where it holds several), and the game is on its account stream and in "
-        "`GET /v1/players/me/games`. None: every human seat; []: none (each seat is played with its token alone, "
-        "e.g. handed to guests).",
+        "`GET /v1/players/me/games`. None: the first human seat alone (the other seats' tokens are for guests, and "
+        "the key reads and acts for none of them); every human seat: hot-seat, one account playing them all; []: "
+        "none (each seat is played with its token alone).",
     )
 
 
@@ -125,7 +187,9 @@ class SeatOut(BaseModel):
         description="The player seated there (matched and challenge games), else the owner who created the game for "
         "a human seat, else None"
     )
-    kind: Literal["human", "bot"] = Field(description="human: a player's seat, also once resigned or abandoned")
+    kind: Literal["human", "bot"] = Field(
+        description="Who plays the seat: human, a person's account (also once the seat resigned or was abandoned); "
+        "bot, a program: the platform's bot (`bot_level`) or a bot account (`player_id`)")
     status: Literal["active", "resigned", "abandoned"]
     bot_level: str | None = Field(description="The bot playing the seat (a bot seat, or the zombie of a "
                                   "resigned or abandoned one); None while a player plays it")
@@ -143,6 +207,10 @@ class GameOut(BaseModel):
     view: JsonObject
     scores: list[int] | None
     winners: list[int] | None
+    places: list[int] | None = Field(
+        description="Each seat's place once the game is finished (1 = first; equal places are shared), else "
+        "null: the rules' order, tie-breaks included, with the seats that resigned or were abandoned last, tied "
+        "among themselves. The game's one result with `winners` (the seats placed first that stayed)")
     players: int
     bots: dict[str, str]
     turn_seconds: float | None = Field(None, description="Seconds per decision, or None when the game has no clock")
@@ -155,6 +223,8 @@ class GameOut(BaseModel):
         "decision (realtime controls with a reserve); its deadline already includes it"
     )
     seats: list[SeatOut] = Field(default_factory=list, description="Who holds and who plays each seat")
+    take_back: bool = Field(False, description="True when your seat may take back its last decision now "
+                            "(`POST /v1/games/{id}/take-back`); always false for a spectator")
 
 
 class Version(BaseModel):
@@ -174,6 +244,10 @@ class LegalActions(BaseModel):
 class SubmitAction(Strict):
     action: JsonObject
     expected_version: int = Field(ge=0, le=2**62)
+
+
+class TakeBack(Strict):
+    expected_version: int = Field(ge=0, le=2**62, description="The game's current version (compare-and-set)")
 
 
 class Submitted(BaseModel):

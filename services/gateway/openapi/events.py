@@ -4,29 +4,27 @@ Server-Sent Events have no place for a schema in OpenAPI 3.1, so the streaming o
 vendor extension, `x-sse-events` (SSE event name -> schema), and the schemas themselves are ordinary components:
 
 - game streams: `message` data is one engine event plus `version`: per title a `oneOf` discriminated on `type`
-  (`OpenskyEvent`, ...), every event type the engine has, generated like the action schemas from the engine
-  (`vocabulary.py`: seeded games of every player count for the fields' JSON types, the engine's source for the
-  rest), plus the platform's own events (`timeout`, `seat_resigned`, ...); `state` and `end` data is
-  `GameStreamState`; `error` data the error body.
+  (`OpenskyEvent`, ...), every event type the engine declares (`Game.event_types`, engine/<game>/shapes.py, turned
+  into JSON Schema by `declared.py`), plus the platform's own events (`timeout`, `seat_resigned`, ...); `state`
+  and `end` data is `GameStreamState`; `error` data the error body.
 - the account stream: one schema per event (`AccountYourTurnEvent`, ...).
 
-An engine event's schema lists its fields with the JSON types seen and requires only `type`: an event may omit
-a field in some situations (OpenSky's `cross_border_token` exists only on the North America board), and one that
-a future engine adds does not break a client.
+An engine event's schema requires the fields its declaration requires and, like every declared shape, does not
+forbid others: a field a newer engine adds does not break a client.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any, get_args
 
 import engine
+from services.gamestate.updates import STREAM_KINDS
 from services.gateway.models.accounts import DeclineReason
-from services.gateway.openapi.infer import Sketch
-from services.gateway.openapi.views import samples
-from services.gateway.openapi.vocabulary import PLATFORM_EVENTS, vocabulary
+from services.gateway.openapi.declared import camel, declared
+from services.gateway.openapi.vocabulary import PLATFORM_EVENTS
 
 REF = "#/components/schemas/"
-_TYPES = {"null", "boolean", "integer", "number", "string", "array", "object"}
 SEAT = {"type": "integer", "minimum": 0}
 NULLABLE_SEAT = {"anyOf": [SEAT, {"type": "null"}]}
 
@@ -40,6 +38,8 @@ PLATFORM_SCHEMAS: dict[str, dict[str, Any]] = {
                        "reason": {"type": "string", "enum": ["timeouts", "inactive"]}, "timeouts": {"type": "integer"}},
     "game_forfeited": {"seat": SEAT, "reason": {"type": "string", "enum": ["resigned", "abandoned"]}},
     "game_aborted": {"seat": NULLABLE_SEAT, "reason": {"type": "string", "enum": ["requested", "inactive"]}},
+    "taken_back": {"seat": SEAT, "restores": {"type": "integer", "minimum": 0,
+                                              "description": "The version whose state is back"}},
 }
 assert set(PLATFORM_SCHEMAS) == set(PLATFORM_EVENTS)
 
@@ -47,24 +47,17 @@ COMMON = {"version": {"type": "integer", "minimum": 0, "description": "The versi
           "visible_to": {"type": "array", "items": SEAT, "description": "Only these seats see this event"}}
 
 
-def _name(*parts: str) -> str:
-    return "".join(p.capitalize() for p in "_".join(parts).split("_"))
+_name = camel
 
 
-def _event_schema(name: str, event_type: str, fields: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "object", "title": name,
-            "properties": {"type": {"type": "string", "const": event_type, "enum": [event_type]}, **fields, **COMMON},
-            "required": ["type"]}
-
-
-def _field(sketch: Sketch | None, types: set[str]) -> dict[str, Any]:
-    """A field's schema: its nested shape where seeded games showed it, else the JSON types seen (an array of
-    any items), else any value (a field only declared in the engine's source)."""
-    merged = Sketch()
-    if sketch is not None:
-        merged.merge(sketch)
-    merged.types |= types & _TYPES
-    return merged.schema()
+def _event_schema(name: str, event_type: str, data: dict[str, Any]) -> dict[str, Any]:
+    """One event as a stream sends it: its `type`, its data's fields (`data`: their JSON Schema), `version` and,
+    for an event only some seats see, `visible_to`."""
+    out = {k: copy.deepcopy(v) for k, v in data.items() if k not in ("properties", "required", "title", "type")}
+    return {**out, "type": "object", "title": name,
+            "properties": {"type": {"type": "string", "const": event_type, "enum": [event_type]},
+                           **copy.deepcopy(data.get("properties", {})), **COMMON},
+            "required": ["type", *data.get("required", [])]}
 
 
 def game_event_schemas() -> dict[str, dict[str, Any]]:
@@ -73,16 +66,16 @@ def game_event_schemas() -> dict[str, dict[str, Any]]:
     platform: dict[str, str] = {}
     for event_type, fields in PLATFORM_SCHEMAS.items():
         name = _name("platform", event_type, "event")
-        out[name] = {**_event_schema(name, event_type, fields), "required": ["type", *fields]}
+        out[name] = _event_schema(name, event_type, {"properties": fields, "required": list(fields)})
         platform[event_type] = REF + name
     for game_name in engine.games():
         game = engine.get(game_name)
         mapping = dict(platform)
-        sketches = samples(game_name).events
-        for event_type, shape in vocabulary(game_name).events.items():
-            sketch = sketches.get(event_type)
-            fields = {f: _field(sketch.props.get(f) if sketch else None, t) for f, t in shape.fields.items()}
+        _, (data, nested) = declared(game_name)
+        out.update(copy.deepcopy(nested))
+        for event_type, fields in data.items():
             name = _name(game_name, event_type, "event")
+            assert name not in nested, f"{name}: a shape an event nests is named as an event"
             out[name] = _event_schema(name, event_type, fields)
             mapping[event_type] = REF + name
         out[_name(game_name, "event")] = {
@@ -99,7 +92,7 @@ GAME_STREAM_STATE = {
     "type": "object", "title": "GameStreamState", "additionalProperties": False,
     "description": "`state` (closes each version) and `end` (the game is over) data of a game's event stream",
     "properties": {
-        "version": {"type": "integer", "minimum": 0}, "kind": {"type": "string"},
+        "version": {"type": "integer", "minimum": 0}, "kind": {"enum": list(STREAM_KINDS)},
         "actor": NULLABLE_SEAT, "status": {"enum": ["active", "finished", "aborted"]},
         "to_act": {"type": "array", "items": SEAT},
         "scores": {"anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "null"}]},
@@ -123,7 +116,9 @@ ACCOUNT_EVENTS: dict[str, dict[str, Any]] = {
                    "properties": {"game_id": _GAME_ID, "game": {"type": "string"}, "seat": SEAT,
                                   "token": {"type": ["string", "null"]}, "token_delivered": {"type": "boolean"},
                                   "challenge_id": {"type": "string"}, "ticket_id": {"type": "string"},
-                                  "note": {"type": "string"}, "ongoing": {"type": "boolean"}}},
+                                  "note": {"type": "string"}, "ongoing": {"type": "boolean"},
+                                  "tournament_id": {"type": "string"}, "round": {"type": "integer", "minimum": 1},
+                                  "table": {"type": "integer", "minimum": 1}}},
     "your_turn": {"type": "object", "additionalProperties": False,
                   "required": ["game_id", "seat", "version", "deadline"],
                   "properties": {"game_id": _GAME_ID, "seat": SEAT, "version": {"type": "integer", "minimum": 0},
@@ -132,6 +127,31 @@ ACCOUNT_EVENTS: dict[str, dict[str, Any]] = {
                  "required": ["game_id", "seat", "status", "scores", "winners"],
                  "properties": {"game_id": _GAME_ID, "seat": SEAT, "status": {"enum": ["finished", "aborted"]},
                                 "scores": _SCORES, "winners": _WINNERS}},
+    "webhook_disabled": {"type": "object", "additionalProperties": False,
+                         "required": ["webhook_id", "url", "reason", "failing_since_ms"],
+                         "properties": {"webhook_id": {"type": "string"}, "url": {"type": "string"},
+                                        "reason": {"type": "string"}, "failing_since_ms": {"type": "integer"}}},
+}
+
+
+_STANDINGS = {"type": "array", "items": {"$ref": REF + "StandingOut"}}
+#: The tournament feed's events (services/tournaments/feed.py): what the director writes, as a client reads it.
+TOURNAMENT_EVENTS: dict[str, dict[str, Any]] = {
+    "pairing": {"type": "object", "required": ["tournament_id", "round", "byes", "tables"],
+                "properties": {"tournament_id": {"type": "string"}, "round": {"type": "integer", "minimum": 1},
+                               "byes": {"type": "array", "items": {"type": "string"}},
+                               "tables": {"type": "array", "items": {
+                                   "type": "object", "required": ["number", "players", "game_id"],
+                                   "properties": {"number": {"type": "integer", "minimum": 1},
+                                                  "players": {"type": "array",
+                                                              "items": {"type": ["string", "null"]}},
+                                                  "game_id": {"type": ["string", "null"]}}}}}},
+    "standings": {"type": "object", "required": ["tournament_id", "round", "standings"],
+                  "properties": {"tournament_id": {"type": "string"}, "round": {"type": "integer", "minimum": 0},
+                                 "standings": _STANDINGS}},
+    "end": {"type": "object", "required": ["tournament_id", "rounds", "standings"],
+            "properties": {"tournament_id": {"type": "string"}, "rounds": {"type": "integer", "minimum": 0},
+                           "standings": _STANDINGS}},
 }
 
 
@@ -156,20 +176,25 @@ def _stream(schemas: dict[str, Any], union: str, events: dict[str, dict[str, Any
 
 
 def attach(doc: dict[str, Any], game_events: dict[str, dict[str, Any]]) -> None:
-    """Publish the stream schemas (`game_events`: `game_event_schemas()`, as `inferred.py` generated them ahead of
-    time) and name them on the two streaming operations (in place): per SSE event name in `x-sse-events`, and as
-    the `text/event-stream` answer's schema (a union of frames, which generators turn into types)."""
+    """Publish the stream schemas (`game_events`: `game_event_schemas()`) and name them on the two streaming
+    operations (in place): per SSE event name in `x-sse-events`, and as the `text/event-stream` answer's schema (a
+    union of frames, which generators turn into types)."""
     schemas = doc["components"]["schemas"]
     schemas.update(game_events)
     schemas["GameStreamState"] = GAME_STREAM_STATE
     for kind, schema in ACCOUNT_EVENTS.items():
         schemas[_name("account", kind, "event")] = {"title": _name("account", kind, "event"), **schema}
+    for kind, schema in TOURNAMENT_EVENTS.items():
+        schemas[_name("tournament", kind, "event")] = {"title": _name("tournament", kind, "event"), **schema}
     streams = {
         ("/v1/games/{game_id}/events", "get", "GameStreamFrame", "game"): {
             "message": {"$ref": REF + "GameEvent"}, "state": {"$ref": REF + "GameStreamState"},
             "end": {"$ref": REF + "GameStreamState"}, "error": {"$ref": REF + "ErrorBody"}},
         ("/v1/players/me/events", "get", "AccountStreamFrame", "account"): {
             **{k: {"$ref": REF + _name("account", k, "event")} for k in ACCOUNT_EVENTS},
+            "error": {"$ref": REF + "ErrorBody"}},
+        ("/v1/tournaments/{tournament_id}/events", "get", "TournamentStreamFrame", "tournament"): {
+            **{k: {"$ref": REF + _name("tournament", k, "event")} for k in TOURNAMENT_EVENTS},
             "error": {"$ref": REF + "ErrorBody"}},
     }
     for (path, method, union, prefix), events in streams.items():

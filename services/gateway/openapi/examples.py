@@ -18,6 +18,7 @@ TICKET = "5d0e8f7a6b9c4d3e2f1a0b9c8d7e6f5a"
 CHALLENGE = "7e6f5a4b3c2d41e0f9a8b7c6d5e4f3a2"
 REALTIME = {"kind": "realtime", "seconds_per_decision": 60.0, "reserve_seconds": 300.0}
 MS = 1_767_225_600_000
+DELIVERY = "msg_5f1c2a9e0b7d4c3a8e6f1b2d_1767225600000-0"
 RATING = {"mu": 27.1, "sigma": 7.9, "ordinal": 3.4, "games": 3}
 SEATS_OUT = [{"seat": 0, "player_id": PLAYER, "kind": "human", "status": "active", "bot_level": None},
              {"seat": 1, "player_id": None, "kind": "bot", "status": "active", "bot_level": "random"}]
@@ -27,6 +28,15 @@ CHALLENGE_OUT = {"challenge_id": CHALLENGE, "status": "pending", "challenger": P
                  "direction": "outgoing"}
 TICKET_OUT = {"ticket_id": TICKET, "status": "matched", "game": "opensky", "players": 2, "game_id": GAME, "seat": 1,
               "token": TOKEN, "token_delivered": True, "time_control": REALTIME, "note": None}
+TOURNAMENT = "0c1d2e3f4a5b46c7d8e9f0a1b2c3d4e5"
+TOURNAMENT_OUT = {"tournament_id": TOURNAMENT, "kind": "swiss", "name": "Sunday Swiss", "game": "blueskies",
+                  "organiser": PLAYER, "status": "running", "players": 4, "rounds": 5, "round": 2, "byes": "bots",
+                  "points": [3, 2, 1, 0], "bye_points": 1.5, "options": {"first_player": "random"},
+                  "time_control": REALTIME, "rated": True, "bots_allowed": True, "max_players": 64, "entrants": 30,
+                  "created_ms": MS, "starts_at": MS + 3_600_000}
+WEBHOOK_ID = "6c1f0e9d8a7b6c5d4e3f2a1b"
+WEBHOOK = {"webhook_id": WEBHOOK_ID, "url": "https://bot.example.com/skyboard", "events": ["game_end", "your_turn"],
+           "description": "my correspondence bot", "created_ms": MS, "enabled": True, "disabled": None}
 BID = {"type": "bid", "fare": 300, "itinerary": ["AMS", "LHR"]}
 GAME_EVENTS = (
     'id: 12\ndata: {"type": "bid_sealed", "seat": 0, "version": 12}\n\n'
@@ -57,7 +67,7 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
          "bots": {"1": "random"}, "created_ms": MS, "updated_ms": MS + 95_000, "time_control": REALTIME}]}},
     ("get", "/v1/games/{game_id}"): {"response": {
         "game_id": GAME, "game": "blueskies", "version": 3, "status": "active", "to_act": [0], "seat": 0,
-        "scores": None, "winners": None, "players": 2, "bots": {"1": "random"}, "turn_seconds": 60.0,
+        "scores": None, "winners": None, "places": None, "players": 2, "bots": {"1": "random"}, "turn_seconds": 60.0,
         "deadlines": {"0": MS + 60_000}, "time_control": REALTIME, "reserves": {"0": 300_000, "1": 300_000},
         "seats": SEATS_OUT}},
     ("get", "/v1/games/{game_id}/actions"): {"response": {"version": 12, "seat": 0, "actions": [
@@ -66,6 +76,10 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
         "request": {"action": BID, "expected_version": 12},
         "response": {"version": 13, "events": [{"type": "bid_sealed", "seat": 0}], "status": "active",
                      "to_act": [1], "replayed": False}},
+    ("post", "/v1/games/{game_id}/take-back"): {
+        "request": {"expected_version": 13},
+        "response": {"version": 14, "events": [{"type": "taken_back", "seat": 0, "restores": 12}], "status": "active",
+                     "to_act": [0, 1], "replayed": False}},
     ("post", "/v1/games/{game_id}/resign"): {"response": {"version": 14}},
     ("post", "/v1/games/{game_id}/abort"): {"response": {"version": 1}},
     ("post", "/v1/games/{game_id}/token"): {"response": {"token": TOKEN}},
@@ -81,9 +95,32 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
                                              "ratings": {"opensky": RATING}, "created_ms": MS}},
     ("post", "/v1/players/me/keys"): {"response": {"api_key": KEY, "previous_key_valid_s": 86400}},
     ("post", "/v1/players/me/keys/revoke-others"): {"response": {"revoked": 1}},
+    ("post", "/v1/players/me/webhooks"): {
+        "request": {"url": "https://bot.example.com/skyboard", "events": ["your_turn", "game_end"],
+                    "description": "my correspondence bot"},
+        "response": {**WEBHOOK, "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}},
+    ("get", "/v1/players/me/webhooks"): {"response": {"webhooks": [WEBHOOK]}},
+    ("get", "/v1/players/me/webhooks/{webhook_id}"): {"response": WEBHOOK},
+    ("delete", "/v1/players/me/webhooks/{webhook_id}"): {"response": {"webhook_id": WEBHOOK_ID, "deleted": True}},
+    ("post", "/v1/players/me/webhooks/{webhook_id}/rotate-secret"): {
+        "response": {"secret": "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD", "previous_secret_valid_s": 3600}},
+    ("post", "/v1/players/me/webhooks/{webhook_id}/enable"): {"response": WEBHOOK},
+    ("get", "/v1/players/me/webhooks/{webhook_id}/deliveries"): {"response": {"deliveries": [
+        {"delivery_id": DELIVERY, "type": "your_turn", "event": "1767225600000-0", "event_ms": MS,
+         "attempt": 2, "outcome": "delivered", "status_code": 204, "latency_ms": 41.5, "at_ms": MS + 6_000,
+         "next_attempt_ms": None, "error": None, "manual": False},
+        {"delivery_id": DELIVERY, "type": "your_turn", "event": "1767225600000-0", "event_ms": MS,
+         "attempt": 1, "outcome": "retry", "status_code": 503, "latency_ms": 12.0, "at_ms": MS + 20,
+         "next_attempt_ms": MS + 4_100, "error": "HTTP 503", "manual": False}]}},
+    ("post", "/v1/players/me/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver"): {
+        "response": {"queued": True, "delivery_id": DELIVERY}},
+    ("delete", "/v1/players/me"): {"request": {"confirm_name": "my-bot"},
+                                   "response": {"player_id": PLAYER, "resigned": [{"game_id": GAME, "seat": 1}],
+                                                "tickets_cancelled": 0, "challenges_closed": 1}},
     ("get", "/v1/players/me/games"): {"response": {"games": [
         {"game_id": GAME, "game": "opensky", "seat": 1, "seats": [1], "status": "active", "my_turn": True,
-         "version": 12, "to_act": [1], "deadline": MS + 60_000, "since_ms": MS, "scores": None, "winners": None}]}},
+         "version": 12, "to_act": [1], "deadline": MS + 60_000, "since_ms": MS, "scores": None, "winners": None}],
+        "next_cursor": None}},
     ("get", "/v1/players/me/events"): {"stream": ACCOUNT_EVENTS},
     ("get", "/v1/players/{player_id}"): {"response": {"player_id": PLAYER, "name": "my-bot", "kind": "bot",
                                                       "ratings": {"opensky": RATING}}},
@@ -107,6 +144,30 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("get", "/v1/challenges"): {"response": {"challenges": [CHALLENGE_OUT]}},
     ("get", "/v1/challenges/{challenge_id}"): {"response": CHALLENGE_OUT},
     ("delete", "/v1/challenges/{challenge_id}"): {"response": {**CHALLENGE_OUT, "status": "cancelled"}},
+    ("post", "/v1/tournaments"): {
+        "request": {"name": "Sunday Swiss", "game": "blueskies", "players": 4, "rounds": 5, "byes": "bots",
+                    "time_control": REALTIME, "rated": True, "bots_allowed": True, "max_players": 64,
+                    "starts_at": MS + 3_600_000},
+        "response": {"tournament_id": TOURNAMENT}},
+    ("get", "/v1/tournaments"): {"response": {"tournaments": [TOURNAMENT_OUT]}},
+    ("get", "/v1/tournaments/{tournament_id}"): {"response": TOURNAMENT_OUT},
+    ("get", "/v1/tournaments/{tournament_id}/standings"): {"response": {
+        "tournament_id": TOURNAMENT, "status": "running", "round": 1,
+        "standings": [{"rank": 1, "player_id": PLAYER, "points": 3.0, "buchholz": 1.0, "game_score": 42, "games": 1,
+                       "byes": 0, "withdrawn": False},
+                      {"rank": 2, "player_id": OTHER, "points": 1.0, "buchholz": 3.0, "game_score": 30, "games": 1,
+                       "byes": 1, "withdrawn": False}],
+        "rounds": [{"round": 1, "byes": [], "tables": [
+            {"number": 1, "players": [PLAYER, OTHER, None, None], "game_id": GAME, "places": [1, 3, 2, 4]}]}]}},
+    ("get", "/v1/tournaments/{tournament_id}/events"): {"stream": (
+        f'event: pairing\nid: 1767229200000-0\ndata: {{"tournament_id": "{TOURNAMENT}", "round": 1, "byes": [], '
+        f'"tables": [{{"number": 1, "players": ["{PLAYER}", "{OTHER}", null, null], "game_id": "{GAME}"}}]}}\n\n'
+        f'event: standings\nid: 1767229200000-1\ndata: {{"tournament_id": "{TOURNAMENT}", "round": 0, '
+        f'"standings": []}}\n\n')},
+    ("post", "/v1/tournaments/{tournament_id}/join"): {"response": {
+        "tournament_id": TOURNAMENT, "player_id": PLAYER, "entered": True, "resigned": []}},
+    ("post", "/v1/tournaments/{tournament_id}/withdraw"): {"response": {
+        "tournament_id": TOURNAMENT, "player_id": PLAYER, "entered": True, "resigned": [GAME]}},
     ("post", "/v1/challenges/{challenge_id}/accept"): {"response": {"game_id": GAME, "seat": 0, "token": TOKEN}},
     ("post", "/v1/challenges/{challenge_id}/decline"): {"request": {"reason": "too_fast"}, "response": {
         **CHALLENGE_OUT, "status": "declined", "direction": "incoming", "reason": "too_fast"}},
@@ -125,7 +186,7 @@ ERROR_EXAMPLES = {
 
 def attach(doc: dict[str, Any], view_examples: dict[str, Any]) -> None:
     """Put the examples into an OpenAPI document (in place): request bodies, success answers, streams, errors.
-    `view_examples`: title -> a real view of it (`vocabulary(title).view.example`, generated ahead of time)."""
+    `view_examples`: title -> a real view of it (`views.view_example`)."""
     for path, item in doc["paths"].items():
         for method, op in item.items():
             example = EXAMPLES.get((method, path))

@@ -14,8 +14,8 @@ import re
 from typing import Any
 
 API_KEY: list[dict[str, list[str]]] = [{"ApiKey": []}]
-#: a seat route: the seat's token, or the API key of the account holding the seat (#37: it acts for every seat
-#: the account holds, `?seat=N` choosing one of several)
+#: a seat route: the seat's token, or the API key of the account holding the seat (docs/decisions/accounts.md: it acts
+#: for every seat the account holds, `?seat=N` choosing one of several)
 SEAT: list[dict[str, list[str]]] = [{"SeatToken": []}, {"ApiKey": []}]
 SEAT_OR_NONE: list[dict[str, list[str]]] = [{"SeatToken": []}, {"ApiKey": []}, {}]
 NONE: list[dict[str, list[str]]] = []
@@ -26,16 +26,32 @@ SECURITY: dict[tuple[str, str], list[dict[str, list[str]]]] = {
     ("get", "/v1/games/{game_id}"): SEAT_OR_NONE, ("get", "/v1/games/{game_id}/actions"): SEAT,
     ("post", "/v1/games/{game_id}/actions"): SEAT, ("post", "/v1/games/{game_id}/resign"): SEAT,
     ("post", "/v1/games/{game_id}/abort"): SEAT, ("post", "/v1/games/{game_id}/token"): SEAT,
+    ("post", "/v1/games/{game_id}/take-back"): SEAT,
     ("get", "/v1/games/{game_id}/log"): NONE, ("get", "/v1/games/{game_id}/events"): SEAT_OR_NONE,
-    ("post", "/v1/players"): NONE, ("get", "/v1/players/me"): API_KEY, ("post", "/v1/players/me/keys"): API_KEY,
+    ("post", "/v1/players"): NONE, ("get", "/v1/players/me"): API_KEY, ("delete", "/v1/players/me"): API_KEY,
+    ("post", "/v1/players/me/keys"): API_KEY,
     ("post", "/v1/players/me/keys/revoke-others"): API_KEY, ("get", "/v1/players/me/games"): API_KEY,
-    ("get", "/v1/players/me/events"): API_KEY, ("get", "/v1/players/{player_id}"): NONE,
+    ("get", "/v1/players/me/events"): API_KEY,
+    ("post", "/v1/players/me/webhooks"): API_KEY, ("get", "/v1/players/me/webhooks"): API_KEY,
+    ("get", "/v1/players/me/webhooks/{webhook_id}"): API_KEY,
+    ("delete", "/v1/players/me/webhooks/{webhook_id}"): API_KEY,
+    ("post", "/v1/players/me/webhooks/{webhook_id}/rotate-secret"): API_KEY,
+    ("post", "/v1/players/me/webhooks/{webhook_id}/enable"): API_KEY,
+    ("get", "/v1/players/me/webhooks/{webhook_id}/deliveries"): API_KEY,
+    ("post", "/v1/players/me/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver"): API_KEY,
+    ("get", "/v1/players/{player_id}"): NONE,
     ("get", "/v1/players/{player_id}/games"): NONE, ("post", "/v1/matchmaking/tickets"): API_KEY,
     ("get", "/v1/matchmaking/tickets/{ticket_id}"): API_KEY, ("delete", "/v1/matchmaking/tickets/{ticket_id}"): API_KEY,
     ("get", "/v1/leaderboard/{game}"): NONE, ("post", "/v1/challenges"): API_KEY, ("get", "/v1/challenges"): API_KEY,
     ("get", "/v1/challenges/{challenge_id}"): API_KEY, ("delete", "/v1/challenges/{challenge_id}"): API_KEY,
     ("post", "/v1/challenges/{challenge_id}/accept"): API_KEY,
-    ("post", "/v1/challenges/{challenge_id}/decline"): API_KEY, ("get", "/healthz"): NONE, ("get", "/readyz"): NONE,
+    ("post", "/v1/challenges/{challenge_id}/decline"): API_KEY,
+    ("post", "/v1/tournaments"): API_KEY, ("get", "/v1/tournaments"): NONE,
+    ("get", "/v1/tournaments/{tournament_id}"): NONE, ("get", "/v1/tournaments/{tournament_id}/standings"): NONE,
+    ("post", "/v1/tournaments/{tournament_id}/join"): API_KEY,
+    ("post", "/v1/tournaments/{tournament_id}/withdraw"): API_KEY,
+    ("get", "/v1/tournaments/{tournament_id}/events"): NONE,
+    ("get", "/healthz"): NONE, ("get", "/readyz"): NONE,
 }
 
 #: Where a generated client sends its calls: the gateway that served the document, or `make run`'s.

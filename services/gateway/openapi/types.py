@@ -22,8 +22,10 @@ from engine.core import Game
 from services.gateway.http.errors import ERROR_RESPONSES, ErrorBody, ErrorDetail
 from services.gateway.openapi import events as openapi_events
 from services.gateway.openapi import examples as openapi_examples
-from services.gateway.openapi import inferred as openapi_inferred
+from services.gateway.openapi import headers as openapi_headers
+from services.gateway.openapi import request_defaults as openapi_request_defaults
 from services.gateway.openapi import security as openapi_security
+from services.gateway.openapi import tags as openapi_tags
 from services.gateway.openapi import views as openapi_views
 
 _PRIMITIVES: dict[Any, dict[str, Any]] = {bool: {"type": "boolean"}, int: {"type": "integer"}, str: {"type": "string"}}
@@ -137,11 +139,17 @@ def install(app: FastAPI) -> None:
                 for status, spec in ERROR_RESPONSES.items():  # every error answer has the error body
                     responses.setdefault(str(status), {"description": spec["description"], "content": {
                         "application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}})
-        inferred = openapi_inferred.load()  # inferred from seeded games ahead of time: never inside a request
-        openapi_events.attach(doc, inferred["events"])  # the schemas of the event streams' payloads
-        openapi_views.attach(doc, inferred["views"])  # what a seat and a spectator of each title see
-        openapi_examples.attach(doc, inferred["view_examples"])  # an example on every operation
+        # the engines' declared shapes (engine/<game>/shapes.py) as JSON Schema: the event streams' payloads, what a
+        # seat and a spectator of each title see; then an example on every operation, a real view in a game's
+        openapi_events.attach(doc, openapi_events.game_event_schemas())
+        openapi_views.attach(doc)
+        openapi_examples.attach(doc, {name: openapi_views.view_example(name) for name in engine.games()})
         openapi_security.apply(doc)  # servers, operationIds, each call's credential; no internal routes
+        # what generated clients need: one tag per operation, the headers the edge adds and the 503 any call may
+        # get, request fields with a default optional under every generator's defaults
+        openapi_tags.apply(doc)
+        openapi_headers.apply(doc)
+        openapi_request_defaults.apply(doc)
         _BUILT[signature] = copy.deepcopy(doc)
         app.openapi_schema = doc
         return doc

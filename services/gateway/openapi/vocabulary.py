@@ -1,10 +1,11 @@
 """What each engine says, read from the engines themselves: an example of every action type, every event type
 with its fields (JSON types and an example) and the fields of a seat's view.
 
-Why derived: the documentation site's game pages (`docs/hooks/skyboard.py`) and the published event schemas
-(`openapi/events.py`) are generated from this, so neither can drift from the engines. Sources: seeded random
-games of every player count (with every option's choices) and, for events no such game produced, the
-`Event("<type>", {...})` calls in the engine's source (their field names, without types).
+Why derived: the documentation site's game pages (`docs/hooks/skyboard.py`) show examples and the JSON types seen,
+generated from this so they cannot drift from the engines. (The published schemas are not sampled: they are the
+engines' declarations, `declared.py`.) Sources: seeded random games of every player count (with every option's
+choices) and, for events no such game produced, the `Event("<type>", {...})` calls in the engine's source (their
+field names, without types).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import engine
 SEEDS = 4
 MORE_SEEDS = 60
 PLATFORM_EVENTS = ("game_created", "timeout", "seat_auto_played", "seat_resigned", "seat_abandoned", "game_forfeited",
-                   "game_aborted")
+                   "game_aborted", "taken_back")
 
 #: Examples of action types that seeded random games rarely or never make legal (checked against each game's
 #: action codec by the tests, so they cannot go stale either).

@@ -16,18 +16,21 @@ from fastapi import APIRouter, Header, Query, Request, Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.background import BackgroundTask
 
+from services.accounts.access import bot_accounts
+from services.accounts.revocation import Ended
 from services.common.standings import shown_scores, shown_winners
 from services.common.stream_slots import Slot
 from services.gamestate.client import GameServiceError, GameState
+from services.gamestate.updates import ENDED
 from services.gateway.auth import Bearer, SeatChoice, SeatToken
 from services.gateway.context import Context, Ctx
 from services.gateway.domain import clock_floor
 from services.gateway.domain.challenge_flow import seat_game
-from services.gateway.domain.seat_access import acting_seat, keep_rotated, read_game
+from services.gateway.domain.seat_access import Viewer, acting_seat, read_game, rotated, watch_game
 from services.gateway.http.digits import ascii_int
 from services.gateway.http.errors import ERROR_RESPONSES, ApiError, service_error
-from services.gateway.http.streams import open_stream
-from services.gateway.models.game_record import game_out, summary_out
+from services.gateway.http.streams import open_stream, stream_holder
+from services.gateway.models.game_record import game_out, seated_accounts, summary_out
 from services.gateway.models.games import (
     Catalog,
     CreatedGame,
@@ -40,7 +43,9 @@ from services.gateway.models.games import (
     Seat,
     SubmitAction,
     Submitted,
+    TakeBack,
     Version,
+    ladders_of,
 )
 
 router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES)
@@ -58,17 +63,18 @@ def _game_id(game_id: str) -> str:
 @router.get("/catalog", response_model=Catalog, summary="The games this platform serves and the bot levels")
 async def catalog(c: Ctx) -> Catalog:
     games, levels, details = await c.gamestate.catalog_details()
-    return Catalog(games=games, bot_levels=levels, bot_level_details=details)
+    return Catalog(games=games, bot_levels=levels, bot_level_details=details, ladders=ladders_of(games, details))
 
 
 @router.post(
     "/games", status_code=201, response_model=CreatedGame, summary="Create a game (with a player's API key)",
     description="Bearer: a player's API key (`POST /v1/players`). The player owns the game, and it counts against "
     "the player's quotas: active games at once, bot seats across them, creations per hour (429 `quota_exceeded` "
-    "names the one reached). The account holds every human seat (or those of `account_seats`): its API key acts "
-    "for them on every seat route (`?seat=N` chooses where it holds several), and the game is on its account "
-    "stream (`game_start`) and in `GET /v1/players/me/games` at once. The answer holds each human seat's token, "
-    "shown only here: for guests or to delegate one seat.",
+    "names the one reached). The account holds the first human seat, or the seats `account_seats` names (every "
+    "human seat for hot-seat, asked explicitly): its API key acts for them on every seat route (`?seat=N` chooses "
+    "where it holds several), and the game is on its account stream (`game_start`) and in "
+    "`GET /v1/players/me/games` at once. The answer holds each human seat's token, shown only here: the other "
+    "seats' tokens are for the guests who play them, and the account's key reads and acts for none of those.",
 )
 async def create_game(body: CreateGame, api_key: Bearer, c: Ctx) -> CreatedGame:
     owner = await _creator(api_key, c)
@@ -96,10 +102,12 @@ async def create_game(body: CreateGame, api_key: Bearer, c: Ctx) -> CreatedGame:
 
 
 def _account_seats(body: CreateGame, bots: dict[int, str]) -> list[int]:
-    """The human seats the creating account holds (#37): `account_seats`, every human seat by default."""
+    """The human seats the creating account holds (docs/decisions/accounts.md): `account_seats`, else the first human
+    seat alone. Hot-seat (every human seat) is asked for by naming them: a seat whose token is handed to a guest must
+    not be the creator's too, or the creator's key would read the guest's hand."""
     human = [s for s in range(body.players) if s not in bots]
     if body.account_seats is None:
-        return human
+        return human[:1]
     chosen = sorted(set(body.account_seats))
     wrong = [s for s in chosen if s not in human]
     if wrong:
@@ -134,9 +142,7 @@ async def list_games(
 @router.get("/games/{game_id}", response_model=GameOut, summary="A game as a seat (Bearer) or a spectator sees it")
 async def get_game(game_id: str, token: Bearer, c: Ctx, seat: SeatChoice = None) -> GameOut:
     g, _viewer = await read_game(c, _game_id(game_id), token, seat)
-    if g.status != "active":
-        await c.settle_soon(g.game_id, g)
-    return game_out(g)
+    return game_out(g, await bot_accounts(c.accounts_db, seated_accounts(g)))
 
 
 class JsonBytes(Response):
@@ -169,8 +175,11 @@ async def submit_answer(
         c.metrics.actions.labels(exc.reason or exc.code.name.lower()).inc()
         raise
     c.metrics.actions.labels("replayed" if r.replayed else "accepted").inc()
-    if r.status == "finished":
-        await c.settle_soon(game_id, announce=True)  # the move is accepted whatever happens here
+    return _submitted(r)
+
+
+def _submitted(r: Any) -> bytes:
+    """The body (shape `Submitted`) of the service's SubmitActionResponse, its events passed on as JSON text."""
     return b'{"version":%d,"events":[%s],"status":%s,"to_act":[%s],"replayed":%s}' % (
         r.version, ",".join(r.events_json).encode(), json.dumps(r.status).encode(),
         ",".join(map(str, r.to_act)).encode(), b"true" if r.replayed else b"false",
@@ -195,6 +204,32 @@ async def submit_action(
 
 
 @router.post(
+    "/games/{game_id}/take-back", response_model=Submitted, summary="Take back your seat's last decision",
+    description="Bearer: the seat token (or an API key acting for its seat). As on Board Game Arena: the game goes "
+    "back to the state before your last decision, as a new version (`expected_version`: the current one) whose "
+    "stream entry has `kind` `take_back` and the one event `taken_back` (`seat`, `restores`: the version whose state "
+    "is back). The game decides which decisions may be: within your turn, until anything hidden is revealed (a die, "
+    "a card drawn, sealed bids opened) or the decision passes to another seat; and only while nothing else happened "
+    "since. `GET /v1/games/{id}` says `take_back: true` when it may; call it again to go further back. Your turn "
+    "clock goes back too. 409 `take_back_not_allowed` when nothing may be taken back, 409 `stale_version` on an "
+    "old version; an Idempotency-Key replays the first outcome as for actions.",
+)
+async def take_back(
+    game_id: str,
+    body: TakeBack,
+    token: SeatToken,
+    c: Ctx,
+    idempotency_key: str | None = Header(None, alias="Idempotency-Key", description="Retries replay the first outcome"),
+    seat: SeatChoice = None,
+) -> Response:
+    if idempotency_key is not None and not _IDEMPOTENCY_KEY.match(idempotency_key):
+        raise ApiError(422, "Idempotency-Key must be 1-128 visible ASCII characters")
+    acting = await acting_seat(c, _game_id(game_id), token, seat)
+    r = await c.gamestate.take_back_reply(game_id, acting.token, body.expected_version, idempotency_key)
+    return JsonBytes(_submitted(r))
+
+
+@router.post(
     "/games/{game_id}/resign", response_model=Version, summary="Resign your seat (a bot plays it out)",
     description="Bearer: the seat token. The seat's remaining decisions go to the zombie bot (the service's "
     "`ZOMBIE_BOT_LEVEL`, default `greedy`), the token is revoked (its event streams end) and every seat sees a "
@@ -203,7 +238,6 @@ async def submit_action(
 async def resign(game_id: str, token: SeatToken, c: Ctx, seat: SeatChoice = None) -> Version:
     acting = await acting_seat(c, _game_id(game_id), token, seat)
     version = await c.gamestate.resign(game_id, acting.token)
-    await c.settle_soon(game_id, announce=True)  # a 2-player resignation ends the game: announced at once
     return Version(version=version)
 
 
@@ -217,21 +251,22 @@ async def resign(game_id: str, token: SeatToken, c: Ctx, seat: SeatChoice = None
 async def abort(game_id: str, token: SeatToken, c: Ctx, seat: SeatChoice = None) -> Version:
     acting = await acting_seat(c, _game_id(game_id), token, seat)
     version = await c.gamestate.abort(game_id, acting.token)
-    await c.settle_soon(game_id, announce=True)  # a rated game: nothing to settle, ever; announced at once
     return Version(version=version)
 
 
 @router.post(
     "/games/{game_id}/token", status_code=201, response_model=NewToken, summary="Rotate your seat token",
     description="Bearer: the seat token, which is revoked (its event streams end within a second); the answer "
-    "holds the seat's new token, shown only here.",
+    "holds the seat's new token, shown only here. Rotated with the seat token, the seat is the new token's alone: "
+    "an account that held it (the game's creator, hot-seat) no longer does, and that account's streams of the seat "
+    "end too. Rotated with the account's API key (`?seat=N` where it holds several), the account keeps the seat.",
 )
 async def rotate_token(game_id: str, token: SeatToken, c: Ctx, seat: SeatChoice = None) -> NewToken:
     acting = await acting_seat(c, _game_id(game_id), token, seat)
     held = acting.seat if acting.seat is not None else (await c.gamestate.get_game(game_id, acting.token)).seat
     new = await c.gamestate.rotate_token(game_id, acting.token)
-    if held is not None:
-        await keep_rotated(c, game_id, held, new)  # the account's API key keeps acting for the seat
+    if held is not None:  # made with the key: the account keeps the seat; with the seat token: the seat is its alone
+        await rotated(c, game_id, held, new, acting.player_id)
     return NewToken(token=new)
 
 
@@ -261,7 +296,8 @@ def _resume_from(after: int | None, last_event_id: str | None) -> int | None:
         "`version`), then one `state` event per version (status, to_act, scores, winners); `end` when "
         "the game is over, then the stream closes. On a failure an `error` event (the error body), then the "
         "stream closes: so it does within a second once the seat token it was opened with is rotated or its "
-        "seat resigns."
+        "seat resigns, and once the API key it was opened with stops working (a rotation past its grace, "
+        "`revoke-others`) or its account no longer holds the seat (a guest rotated the seat's token)."
     ),
     responses={200: {"content": {"text/event-stream": {}}}},
 )
@@ -276,11 +312,11 @@ async def game_events(
 ) -> EventSourceResponse:
     start = _resume_from(after, last_event_id)
     g, viewer = await read_game(c, _game_id(game_id), token, seat)  # a bad token or unknown game: an error
-    slot = open_stream(c.streams, request, token)  # 429 beyond GATEWAY_STREAM_LIMIT_IP / _TOKEN
+    slot = open_stream(c.streams, request, await stream_holder(c, token))  # 429 beyond GATEWAY_STREAM_LIMIT_*
     if g.status != "active" and start is not None and start >= g.version:
-        events = _ended(c, g, slot)  # nothing after the last version: the terminal event, not an empty body (#37)
+        events = _ended(c, g, slot)  # nothing after the last version: the terminal event, not an empty body
     else:
-        events = _stream(c, game_id, viewer, start, slot)
+        events = _stream(c, game_id, viewer, start, slot)  # a key's stream ends with the key (seat_access)
     return EventSourceResponse(events, ping=c.settings.sse_ping_s, background=BackgroundTask(slot.release))
 
 
@@ -288,18 +324,17 @@ async def _ended(c: Context, g: GameState, slot: Slot) -> AsyncIterator[ServerSe
     """The stream of an ended game asked for what follows its last version: its `end` event at once, then the
     stream closes (so a client resuming after the end stops instead of reconnecting to an empty body)."""
     try:
-        await c.settle_soon(g.game_id, g)
-        state = {"version": g.version, "kind": "ended", "actor": None, "status": g.status, "to_act": [],
+        state = {"version": g.version, "kind": ENDED, "actor": None, "status": g.status, "to_act": [],
                  "scores": shown_scores(g.status, g.scores), "winners": shown_winners(g.status, g.winners)}
         yield ServerSentEvent(data=json.dumps(state), event="end", id=str(g.version))
     finally:
         slot.release()
 
 
-async def _stream(c: Context, game_id: str, token: str | None, after: int | None,
+async def _stream(c: Context, game_id: str, viewer: Viewer, after: int | None,
                   slot: Slot) -> AsyncIterator[ServerSentEvent]:
     try:
-        async with aclosing(c.gamestate.watch(game_id, token, after)) as updates:  # ends the call with the stream
+        async with aclosing(watch_game(c, game_id, viewer, after)) as updates:  # ends the call with the stream
             async for item in updates:
                 vid = str(item.version)
                 for event in item.events:
@@ -310,13 +345,16 @@ async def _stream(c: Context, game_id: str, token: str | None, after: int | None
                          "winners": shown_winners(item.status, item.winners)}
                 yield ServerSentEvent(data=json.dumps(state), event="state", id=vid)
                 if item.status != "active":  # finished, or aborted
-                    await c.settle_soon(game_id)
                     yield ServerSentEvent(data=json.dumps(state), event="end", id=vid)
                     return
     except GameServiceError as exc:
         err = service_error(exc)
         yield ServerSentEvent(
             data=json.dumps({"error": {"code": err.code, "message": err.message, "rule": err.rule}}), event="error"
+        )
+    except Ended as exc:  # the API key it was opened with stopped, or its account no longer holds the seat
+        yield ServerSentEvent(
+            data=json.dumps({"error": {"code": exc.code, "message": str(exc), "rule": None}}), event="error"
         )
     finally:
         slot.release()  # at once, whichever way the stream ends (the background task is for one never started)

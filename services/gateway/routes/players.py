@@ -6,31 +6,40 @@ The `/players/me...` routes come first so that `me` is never read as a player id
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import time
 from collections.abc import AsyncIterator
-from typing import Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Header, Query, Request
 from redis.exceptions import RedisError
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.background import BackgroundTask
 
-from services.accounts import seats
-from services.accounts.seats import Held
+from services.accounts import revocation, seats
+from services.accounts.revocation import KeyHold
 from services.archive.repository import BadCursor
-from services.common.standings import shown_scores, shown_winners
-from services.common.stream_slots import Slot
+from services.common.stream_slots import Slot, holder_of_account
 from services.gamestate.client import GameServiceError
 from services.gateway.auth import CurrentAccount, CurrentPlayer
 from services.gateway.context import Context, Ctx
+from services.gateway.domain.account_deletion import delete_account
 from services.gateway.domain.address_quota import client_address
-from services.gateway.http.digits import stream_id
+from services.gateway.domain.history import history_page
+from services.gateway.domain.my_games import my_games as my_games_page
+from services.gateway.http.digits import account_resume, announcement_id
 from services.gateway.http.errors import ERROR_RESPONSES, ApiError
 from services.gateway.http.streams import open_stream
-from services.gateway.models.accounts import History, HistoryGame, KeyRotated, KeysRevoked, Me, MyGame, MyGames
+from services.gateway.models.accounts import (
+    AccountDeleted,
+    AccountDeletion,
+    History,
+    KeyRotated,
+    KeysRevoked,
+    Me,
+    MyGames,
+)
 from services.gateway.models.games import NewPlayer, PlayerCreated, PlayerOut, RatingOut
 
 router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES)
@@ -39,9 +48,10 @@ ACCOUNT = ["accounts"]
 
 _ID = re.compile(r"^[0-9a-f]{32}$")
 
-#: Longest wait of one stream read (under the Redis client's 5 s socket timeout); the API key is checked again
-#: after each, so a retired key ends its stream within about a second.
-READ_BLOCK_MS = 1000
+#: The paged listings' parameters (a player's history, my games): one shape for both, as their `next_cursor`
+PageCursor = Annotated[str | None, Query(max_length=200, description="next_cursor of the previous page")]
+PageLimit = Annotated[int, Query(ge=1, le=100, description="Games per page")]
+BAD_CURSOR = "cursor: not a cursor of this listing"
 
 
 
@@ -59,7 +69,8 @@ async def get_me(player_id: CurrentPlayer, c: Ctx) -> Me:
     status_code=201, response_model=KeyRotated, summary="Rotate the caller's API key",
     description="Bearer: the account's current API key (a key in its grace period is refused, 403 `key_retired`, "
     "so a leaked key cannot outlive the rotation that retired it). Answers a new API key; the key it replaces keeps "
-    "working for `GATEWAY_API_KEY_GRACE_S` seconds (24 h by default) so every client can switch, then stops. An "
+    "working for `GATEWAY_API_KEY_GRACE_S` seconds (24 h by default) so every client can switch, then stops, and "
+    "every stream it opened closes within about half a second. An "
     "account holds at most `GATEWAY_API_KEYS_MAX` (5) working keys: one more rotation is 409 `too_many_keys`.",
 )
 async def rotate_key(me: CurrentAccount, c: Ctx) -> KeyRotated:
@@ -71,43 +82,43 @@ async def rotate_key(me: CurrentAccount, c: Ctx) -> KeyRotated:
     "/players/me/keys/revoke-others", tags=ACCOUNT,
     response_model=KeysRevoked, summary="Stop every other API key of the caller now",
     description="Bearer: the account's current API key (403 `key_retired` otherwise). Every other key of the account, "
-    "including those in their grace period, stops working at once (their open account streams close within about "
-    "a second). What to do when a key leaked: rotate with the current key, then revoke the others.",
+    "including those in their grace period, stops working at once: every stream they opened (the account stream, "
+    "game streams, gRPC WatchGame) closes within about half a second. What to do when a key leaked: rotate with "
+    "the current key, then revoke the others.",
 )
 async def revoke_other_keys(me: CurrentAccount, c: Ctx) -> KeysRevoked:
     return KeysRevoked(revoked=await c.accounts.revoke_others(me.player_id, me.api_key))
 
 
+@router.delete(
+    "/players/me", tags=ACCOUNT, response_model=AccountDeleted, summary="Delete the caller's account",
+    description="Bearer: the account's current API key (403 `key_retired` otherwise, as for revoke-others); the "
+    "body repeats the account's name (`confirm_name`, 422 otherwise): it cannot be undone. Every key of the account "
+    "stops at once (a second deletion is 401), and every stream they opened (the account stream, game streams, gRPC "
+    "WatchGame) closes within about half a second, with nothing written after the deletion; then its queued tickets "
+    "are cancelled, its pending challenges closed, and each seat it holds in an active game resigned (a bot plays "
+    "it out). Its finished games and ratings stay, under the name \"deleted player\"; its old name is free.",
+)
+async def delete_me(body: AccountDeletion, me: CurrentAccount, c: Ctx) -> AccountDeleted:
+    return await delete_account(c, me.player_id, me.api_key, body.confirm_name)
+
+
 @router.get(
     "/players/me/games", tags=ACCOUNT,
-    response_model=MyGames, summary="My games: the active ones (my turn first), then those ended in the last day",
+    response_model=MyGames, summary="My games, a page at a time: those I play, then those ended in the last day",
     description="Every game the account holds a seat in, however it began (created with `POST /v1/games`, a "
-    "challenge, matchmaking), listed from the moment it is created (read your writes). Each is read live from the "
-    "game-state service, so a game that just ended is listed as `finished` (or `aborted`) at once; ended games stay "
-    "listed for 24 hours (older ones: `GET /v1/players/{id}/games`).",
+    "challenge, matchmaking), listed from the moment it is created (read your writes), `limit` at a time (20 by "
+    "default, at most 100); `next_cursor` continues, as in the history. The games it still plays come first, newest "
+    "first, then those that ended in the last 24 hours, the last ended first (older ones: `GET /v1/players/{id}/games`"
+    "). Each page is read live from the game-state service, so a game that just ended is listed as `finished` (or "
+    "`aborted`) at once, and `my_turn` says where one of my seats must decide; a game that ends while you page moves "
+    "to the ended ones, so a later page may list it again.",
 )
-async def my_games(player_id: CurrentPlayer, c: Ctx) -> MyGames:
-    async def read(h: Held) -> MyGame | None:
-        try:
-            g = await c.gamestate.get_game(h.game_id)
-        except GameServiceError as exc:
-            if exc.code.name == "NOT_FOUND":
-                return None
-            raise
-        if g.status != "active" and h.ended is None:
-            await c.settle_soon(g.game_id, g, announce=True)  # announced and listed as ended now (#37)
-        mine = [s for s in h.seats if s in g.to_act] if g.status == "active" else []
-        seat = mine[0] if mine else h.seats[0]
-        ended = g.status == "finished"
-        return MyGame(game_id=h.game_id, game=h.game, seat=seat, seats=h.seats, status=g.status, my_turn=bool(mine),
-                      version=g.version, to_act=g.to_act, deadline=g.deadlines.get(seat), since_ms=h.since_ms,
-                      scores=shown_scores(g.status, g.scores) if ended else None,
-                      winners=shown_winners(g.status, g.winners) if ended else None)
-
-    held = await seats.held_games(c.redis, c.keys, player_id)
-    games = [g for g in await asyncio.gather(*(read(h) for h in held)) if g is not None]
-    games.sort(key=lambda g: (g.status != "active", not g.my_turn, g.deadline or 2**63, -g.since_ms, g.game_id))
-    return MyGames(games=games)
+async def my_games(player_id: CurrentPlayer, c: Ctx, cursor: PageCursor = None, limit: PageLimit = 20) -> MyGames:
+    try:
+        return await my_games_page(c, player_id, cursor, limit)
+    except BadCursor:
+        raise ApiError(422, BAD_CURSOR) from None
 
 
 @router.get(
@@ -116,14 +127,17 @@ async def my_games(player_id: CurrentPlayer, c: Ctx) -> MyGames:
     response_description=(
         "text/event-stream, one event per entry, `id` = its stream id. A new connection starts now: it first sends "
         "a `game_start` (with `ongoing` true) for every active game the account holds a seat in, as Lichess's "
-        "`gameStart`, then what happens from then on. `replay=true` sends the kept history instead (the last "
-        "`GATEWAY_ACCOUNT_EVENTS_MAXLEN` entries of at most `GATEWAY_ACCOUNT_EVENTS_KEEP_S`); `Last-Event-ID` resumes "
-        "after the entry it names. Events: `challenge` `{challenge}`; `challenge_closed` `{challenge_id, status, "
+        "`gameStart`, each with an id of its own (`<newest entry id>:<game_id>:<seat>`), then what happens from then "
+        "on. `replay=true` sends the kept history instead (the last `GATEWAY_ACCOUNT_EVENTS_MAXLEN` entries of at "
+        "most `GATEWAY_ACCOUNT_EVENTS_KEEP_S`); `Last-Event-ID` resumes after the entry it names (after an "
+        "announcement, the ongoing games are announced again under the same ids). Events: `challenge` "
+        "`{challenge}`; `challenge_closed` `{challenge_id, status, "
         "reason}`; `game_start` `{game_id, game, seat, challenge_id | ticket_id, token, token_delivered, ongoing}` "
         "(the account's API key acts for the seat; a challenger's seat token is in the first delivery only, then "
         "`token` is null); `your_turn` `{game_id, seat, version, deadline}` (only to the seat's owner); `game_end` "
-        "`{game_id, seat, status, scores, winners}`. A stream whose API key stops working sends an `error` event "
-        "and closes."
+        "`{game_id, seat, status, scores, winners}`; `webhook_disabled` `{webhook_id, url, reason, failing_since_ms}` "
+        "(a webhook whose deliveries kept failing was disabled: docs/webhooks.md). A stream whose API key stops "
+        "working sends an `error` event and closes."
     ),
     responses={200: {"content": {"text/event-stream": {}}}},
 )
@@ -135,23 +149,24 @@ async def account_events(
     player_id, key = me.player_id, me.api_key
     announce = False
     if last_event_id is not None and last_event_id.strip():
-        resumed = stream_id(last_event_id.strip())
+        resumed = account_resume(last_event_id.strip())
         if resumed is None:
             raise ApiError(422, "Last-Event-ID must be an id this stream sent (like 1700000000000-0)")
-        after = resumed
+        after, announce = resumed  # after an announcement: the ongoing games again, under the same ids
     elif replay:
         after = "0-0"
     else:
         after, announce = await c.events.last_id(player_id), True
-    slot = open_stream(c.streams, request, key)  # 429 beyond GATEWAY_STREAM_LIMIT_IP / _TOKEN
+    slot = open_stream(c.streams, request, holder_of_account(player_id))  # 429 beyond GATEWAY_STREAM_LIMIT_*
     return EventSourceResponse(_stream(c, player_id, key, after, slot, announce), ping=c.settings.sse_ping_s,
                                background=BackgroundTask(slot.release))
 
 
 async def _ongoing(c: Context, player_id: str, entry_id: str) -> list[ServerSentEvent]:
     """A `game_start` per seat of every active game of the account (what a stream that starts now opens with),
-    each with the id of the newest entry so a resume continues after it. A seat token still waiting for its
-    delivery (a challenger's) is delivered here, so it is never lost by starting now."""
+    each with an id of its own naming the newest entry (`announcement_id`), so a resume continues after that entry
+    and a client that drops repeated ids keeps every seat. A seat token still waiting for its delivery (a
+    challenger's) is delivered here, so it is never lost by starting now."""
     out = []
     for h in sorted(await seats.held_games(c.redis, c.keys, player_id), key=lambda h: h.since_ms):
         if h.ended is not None:
@@ -168,7 +183,8 @@ async def _ongoing(c: Context, player_id: str, entry_id: str) -> list[ServerSent
                     "token_delivered": True, "ongoing": True}
             if data["token"] is None:
                 data["note"] = "an ongoing game: the account's API key acts for this seat"
-            out.append(ServerSentEvent(data=json.dumps(data), event="game_start", id=entry_id))
+            out.append(ServerSentEvent(data=json.dumps(data), event="game_start",
+                                       id=announcement_id(entry_id, h.game_id, seat)))
     return out
 
 
@@ -179,9 +195,13 @@ def _error(code: str, message: str) -> ServerSentEvent:
 
 async def _stream(c: Context, player_id: str, key: str, after: str, slot: Slot,
                   announce: bool) -> AsyncIterator[ServerSentEvent]:
-    batches = c.account_readers.follow(player_id, after)  # one shared Redis reader per account
-    # the account's matchmaking tickets live while it listens (#37): renewed every third of their TTL (a batch, if
-    # only an empty one, comes every ACCOUNT_READ_BLOCK_MS), so a ticket need not be polled; its match arrives here
+    # one shared Redis reader per account; the key re-checked before each batch and at least every
+    # revocation.CHECK_S: the stream ends once the key stops working (the one mechanism of every key's stream)
+    batches = revocation.until_revoked(c.account_readers.follow(player_id, after),
+                                       revocation.checker(c.redis, c.keys, c.accounts_db, KeyHold(key, player_id)))
+    # the account's matchmaking tickets live while it listens (docs/decisions/accounts.md): renewed every third of their
+    # TTL (a batch, if only an empty one, comes every ACCOUNT_READ_BLOCK_MS), so a ticket need not be polled; its match
+    # arrives here
     renew_every = c.settings.ticket_ttl_s / 3
     renewed = time.monotonic()
     try:
@@ -196,9 +216,8 @@ async def _stream(c: Context, player_id: str, key: str, after: str, slot: Slot,
             for entry_id, kind, data in batch:
                 yield ServerSentEvent(data=json.dumps(await c.events.deliver(player_id, kind, data)), event=kind,
                                       id=entry_id)
-            if await c.players.authenticate(key) != player_id:
-                yield _error("unauthenticated", "this API key no longer works")
-                return
+    except revocation.Ended as exc:  # the key stopped working (or could not be checked)
+        yield _error(exc.code, str(exc))
     except RedisError:
         yield _error("unavailable", "storage is unavailable; reconnect with Last-Event-ID")
     finally:
@@ -226,28 +245,24 @@ async def get_player(player_id: str, c: Ctx) -> PlayerOut:
                      ratings={g: RatingOut(**r.to_json()) for g, r in ratings.items()})
 
 
-@router.get("/players/{player_id}/games", response_model=History, summary="A player's archived games, newest first")
+@router.get(
+    "/players/{player_id}/games", response_model=History, summary="A player's ended games, newest finished first",
+    description="Every game the player created or was seated in that has ended (`finished` or `aborted`), the last "
+    "ended first, `limit` at a time (20 by default, at most 100); `next_cursor` continues. A game is listed as soon "
+    "as it ends: the archive takes it `ARCHIVE_AFTER_S` (60 s) after its end, and until then it is read from the "
+    "live store, listed as the archive will list it.",
+)
 async def player_games(
     player_id: str,
     c: Ctx,
     game: str | None = Query(None, max_length=64, description="Only games of this title"),
     status: Literal["finished", "aborted"] | None = Query(None, description="Only games that ended this way"),
-    cursor: str | None = Query(None, max_length=200, description="next_cursor of the previous page"),
-    limit: int = Query(20, ge=1, le=100),
+    cursor: PageCursor = None,
+    limit: PageLimit = 20,
 ) -> History:
     if not _ID.match(player_id) or await c.players.name(player_id) is None:
         raise ApiError(404, "no such player")
     try:
-        page = await c.archive.history(player_id, game=game or "", status=status or "", cursor=cursor, limit=limit)
+        return await history_page(c, player_id, game or "", status or "", cursor, limit)
     except BadCursor:
-        raise ApiError(422, "cursor: not a cursor of this listing") from None
-    games = [
-        HistoryGame(
-            game_id=g.game_id, game=g.game, status=g.status, players=g.players,
-            seats=[s for s, p in sorted(g.seat_players.items()) if p == player_id], owner=g.owner == player_id,
-            version=g.version, scores=shown_scores(g.status, g.scores), winners=shown_winners(g.status, g.winners),
-            rated=g.rated, created_ms=g.created_ms, finished_ms=g.finished_ms, time_control=g.time_control,
-        )
-        for g in page.games
-    ]
-    return History(player_id=player_id, games=games, next_cursor=page.next_cursor)
+        raise ApiError(422, BAD_CURSOR) from None

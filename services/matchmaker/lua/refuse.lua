@@ -1,4 +1,4 @@
--- Ends this claim's tickets whose game could not be created because their player is over a quota (issue #34;
+-- Ends this claim's tickets whose game could not be created because their player is over a quota (docs/decisions/abuse-bounds.md;
 -- services/matchmaker/store.py: TicketStore.refuse): status 'refused', the reason in 'note'; never queued again.
 -- pairs: ticket_1, alive_1, ...; ids: the ticket ids in the same order.
 -- KEYS: claims pairs...

@@ -111,3 +111,13 @@ export function icon(id, label = null) {
   const attrs = label ? { role: "img", "aria-label": label } : { "aria-hidden": "true", focusable: "false" };
   return s("svg", { class: `icon icon-${id}`, viewBox: "0 0 24 24", ...attrs }, s("use", { href: `${SPRITE}#${id}` }));
 }
+
+/** Give each body cell of `table` its column's heading as data-label, which a narrow layout writes before the value
+ * (app.css: a table shown as cards). @template {HTMLElement} T @param {T} table @returns {T} */
+export function labelColumns(table) {
+  const heads = [...table.querySelectorAll("thead th")].map((th) => th.textContent || "");
+  for (const row of table.querySelectorAll("tbody tr")) {
+    [...row.children].forEach((cell, i) => { if (cell.tagName === "TD" && heads[i]) cell.setAttribute("data-label", heads[i]); });
+  }
+  return table;
+}

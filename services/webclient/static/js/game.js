@@ -1,23 +1,27 @@
 // @ts-check
 // The game page's controller: fetches the game and my legal actions, redraws, lists the actions in the rulebook's
 // words and plays the chosen one. A board choice is staged first and sent only once confirmed (a click can land on a
-// crossing of routes; a mistaken move has no undo). Hot-seat play: one token per human seat in this browser.
+// crossing of routes); so is a choice from the list while "Confirm moves" is on (game/confirm.js). What the game lets
+// a seat take back (within its turn, until something hidden is revealed) has a Take back button.
+// Hot-seat play: one token per human seat in this browser.
 // The parts live in game/: state, stream, replay, end screen, clock, notifications, board, panels, players, log;
 // the games themselves in games/registry.js.
 import { api, ApiError, backoff, retryListeners } from "./api.js";
 import { h, seatColour } from "./dom.js";
 import { refsOf, renderPicker } from "./actions.js";
-import { loadCatalogue, localize, say, section, ui } from "./i18n.js";
+import { joinAnd, loadCatalogue, localize, say, section, ui } from "./i18n.js";
 import { mySeats, saveGame } from "./store.js";
 import { panZoom } from "./panzoom.js";
-import { showWithRules, splitRules } from "./rules.js";
+import { rulesFor, showWithRules, splitRules } from "./rules.js";
 import { CLICK_RADIUS, nearTargets, resolveClick, resolveTap } from "./taps.js";
 import { $, $input, $select, computeNames, ctxFor, gameId, nameOf, params, pres, setOffline, showError, st, title, token } from "./game/state.js";
-import { drawBoard, markLastMove, setZoom } from "./game/board.js";
+import { drawBoard, fitToFrame, markLastMove, previewOnBoard, setZoom, zoomToRead } from "./game/board.js";
 import { tick } from "./game/clock.js";
 import { renderFinal } from "./game/endscreen.js";
 import { forgetMoves, logEvent } from "./game/log.js";
 import { announceTurn, notifyWanted, setFavicon, setNotify } from "./game/notify.js";
+import { startTurnNotifications } from "./turn_notify.js";
+import { confirmWanted, setConfirm } from "./game/confirm.js";
 import { phaseLine, renderMe, renderTable } from "./game/panels.js";
 import { renderPlayers } from "./game/players.js";
 import { openReplay } from "./game/replay.js";
@@ -68,6 +72,7 @@ async function refresh(minVersion = 0) {
         setOffline(false);
         if (!st.replay) render();
         document.body.classList.remove("loading"); // the page appears once, drawn: no layout shift
+        if (!st.replay) takeOnlyChoice();
         if (g.version >= st.want || g.status !== "active") break;
       } catch (err) {
         if (err instanceof ApiError) showError(err);
@@ -130,9 +135,13 @@ function render() {
       : ui(myTurn ? "title_your_turn" : "title_waiting", { title: title() });
   setFavicon(myTurn ? seatColour(st.seat ?? 0) : g.status === "finished" ? "#2b8a3e" : "#8896a3", myTurn);
   renderTableControls(g);
+  renderTakeBack(g);
+  // only bots to act: say they are thinking (their cards count the seconds), not a bare list of names
+  const botsThinking = g.status === "active" && g.to_act.length > 0 && g.to_act.every((s) => !!(g.bots || {})[String(s)]);
   $("turn").textContent = g.status === "finished" ? ui("game_over") : g.status === "aborted" ? ui("game_aborted")
     : myTurn && g.to_act.length === 1 ? `${ui("your_turn")} (${nameOf(g.to_act[0])})`
-      : ui("to_act", { names: g.to_act.map(nameOf).join(", ") || ui("nobody") });
+      : botsThinking ? ui("bots_thinking", { names: joinAnd(g.to_act.map(nameOf)), n: g.to_act.length })
+        : ui("to_act", { names: g.to_act.map(nameOf).join(", ") || ui("nobody") });
   $("turn").classList.toggle("mine", myTurn);
   announceTurn(myTurn, g);
   $("game-status").textContent = phaseLine(view);
@@ -175,13 +184,45 @@ function choose(ref) {
   else narrowTo([ref]);
 }
 
-/** Stage `action` (chosen on the board at `ref`): nothing is sent until its Confirm button is pressed.
- * @param {Action} action @param {string} ref */
+/** Stage `action` (chosen on the board at `ref`, or from the list: null): nothing is sent until its Confirm button is
+ * pressed. @param {Action} action @param {string | null} ref */
 function stage(action, ref) {
   st.staged = { action, ref };
-  st.filterRefs = [ref];
+  st.filterRefs = ref === null ? st.filterRefs : [ref];
   render();
   /** @type {HTMLElement | null} */ ($("action-list").querySelector("button.confirm"))?.focus();
+}
+
+/** A choice from the action list: staged for its Confirm button while "Confirm moves" is on, else played.
+ * @param {Action} action */
+function pickAction(action) {
+  if (confirmWanted()) stage(action, null);
+  else play(action);
+}
+
+/**
+ * A decision with one choice only, of a kind the game makes for the player then (an Aeroplanes target reached by one
+ * route, AE-8.2: the engine still asks for the route): staged for its Confirm button while "Confirm moves" is on,
+ * else played, with a note saying so. Once a position, and never on the position a take-back restored (the player
+ * is going back through their decisions: playing it again would undo the take-back). Called after every load and
+ * after every move of mine (a load while my move is under way leaves it to the move's end).
+ */
+function takeOnlyChoice() {
+  const g = st.game;
+  const only = st.actions.length === 1 ? st.actions[0] : null;
+  if (!g || !only || !pres().PLAY_WHEN_ONLY.includes(only.type) || st.staged || st.busy || st.tookBack
+    || st.onlyChoiceAt === g.version || g.status !== "active" || st.replay) return;
+  st.onlyChoiceAt = g.version;
+  const note = ui("only_choice", { action: say(g.game, "action", only, pres(), ctxFor(g.view)) });
+  if (confirmWanted()) {
+    stage(only, null);
+    $("notice").textContent = note;
+    return;
+  }
+  setTimeout(async () => { // after the load under way has ended: play() waits for the position that follows
+    await play(only);
+    if (!$("error").textContent) $("notice").textContent = note;
+  }, 0);
 }
 
 /** Back to every action, nothing staged. */
@@ -223,7 +264,8 @@ function renderActions() {
     h("button", { type: "button", class: "small", onclick: showAll }, ui("show_all"))] : []));
   $("actions-h").textContent = st.seat === null ? ui("spectating") : ui("your_actions", { name: nameOf(st.seat) });
   const note = p.actionNote(g.view, st.seat, ctx);
-  showWithRules($("phase"), [section(g.game, "phase")[g.view.phase] || "", note || ""].filter(Boolean).join(" "));
+  showWithRules($("phase"), [section(g.game, "phase")[g.view.phase] || "", note || ""].filter(Boolean).join(" "), null,
+    rulesFor(`${g.game}/phase/${g.view.phase}`));
   if (g.status !== "active") {
     $("action-list").replaceChildren(h("p", { class: "muted" }, g.status === "aborted" ? ui("aborted_note") : ui("game_over_note")));
     return;
@@ -241,6 +283,11 @@ function renderActions() {
     tooltip: (/** @type {Action} */ a) => { const id = p.RULE_OF[a.type]; return id && rules[id] ? `${id}: ${rules[id]}` : null; },
     group: (/** @type {string} */ type) => groups[type] || type.replace(/_/g, " "),
     choiceGroup: (/** @type {Action} */ a) => p.choiceGroup(a, ctx),
+    rank: (/** @type {Action} */ a) => p.rank(a, ctx),
+    preview: previewOnBoard,
+    // the places an action names, in the page's language, for the filter of a long list ("Лондон" finds LHR–CDG)
+    search: (/** @type {Action} */ a) => [...refsOf(a)].flatMap((r) => [r, ...(r.includes("-") ? r.split("-") : [])])
+      .map((r) => p.refLabel(r, ctx) || "").join(" "),
   };
   if (st.staged) {
     const a = st.staged.action;
@@ -251,7 +298,45 @@ function renderActions() {
       h("button", { type: "button", class: "cancel-choice", onclick: showAll }, ui("cancel_choice"))));
     return;
   }
-  renderPicker($("action-list"), st.actions, play, st.filterRefs, describe);
+  renderPicker($("action-list"), st.actions, pickAction, st.filterRefs, describe);
+}
+
+/** The Take back button: shown to my seat while the game lets it take back its last decision. @param {Game} g */
+function renderTakeBack(g) {
+  const row = $("take-back-row");
+  row.hidden = !(g.take_back && token() !== null && g.status === "active");
+  $("take-back").textContent = ui("take_back");
+}
+
+/** Take back my seat's last decision (POST take-back), then show the position it restores. */
+async function takeBack() {
+  const game = st.game;
+  if (st.busy || !game) return;
+  st.busy = true;
+  st.refocus = true;
+  document.body.classList.add("busy");
+  let version = 0;
+  const key = `${st.seat}-${game.version}-back-${Math.random().toString(36).slice(2)}`; // one key for every retry
+  try {
+    const done = await api(`/v1/games/${encodeURIComponent(gameId)}/take-back`, {
+      method: "POST", token: token(), body: { expected_version: game.version }, headers: { "Idempotency-Key": key },
+    });
+    showError(null);
+    $("notice").textContent = ui("taken_back_note");
+    st.filterRefs = null;
+    st.staged = null;
+    st.tookBack = true;
+    version = done.version;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 409) $("notice").textContent = ui("take_back_refused");
+    else showError(err);
+  }
+  try {
+    await refresh(version);
+  } finally {
+    st.busy = false;
+    document.body.classList.remove("busy");
+  }
 }
 
 /** Send `action` for my seat, then stay busy until the page shows the position that follows. @param {Action} action */
@@ -272,6 +357,7 @@ async function play(action) {
     $("notice").textContent = "";
     st.filterRefs = null;
     st.staged = null;
+    st.tookBack = false;
     forgetMoves();
     version = done.version;
     autoSwitch(done.status, done.to_act);
@@ -285,6 +371,7 @@ async function play(action) {
     st.busy = false;
     document.body.classList.remove("busy");
   }
+  takeOnlyChoice();
 }
 
 /** Resign and abort, for a seat I hold in a running game (abort only while the rules allow it: the service says).
@@ -353,11 +440,22 @@ async function main() {
   $("replay-open").addEventListener("click", openReplay);
   $input("notify-turn").checked = notifyWanted();
   $input("notify-turn").addEventListener("change", () => setNotify($input("notify-turn").checked));
+  $input("confirm-moves").checked = confirmWanted();
+  $input("confirm-moves").addEventListener("change", () => setConfirm($input("confirm-moves").checked));
+  $("take-back").addEventListener("click", takeBack);
   $("resign").addEventListener("click", () => tableAction("resign"));
   $("abort").addEventListener("click", () => tableAction("abort"));
   $("zoom-in").addEventListener("click", () => setZoom(st.zoom * 1.5));
   $("zoom-out").addEventListener("click", () => setZoom(st.zoom / 1.5));
   $("zoom-reset").addEventListener("click", () => setZoom(1));
+  $("zoom-read").addEventListener("click", zoomToRead);
+  addEventListener("resize", () => { // the whole board fits the frame it has now (a phone turned, a window resized)
+    const svg = /** @type {SVGSVGElement | null} */ ($("board").querySelector("svg"));
+    if (!svg) return;
+    fitToFrame(svg);
+    if (st.readable) zoomToRead();
+    else setZoom(st.zoom);
+  });
   panZoom($("board"), () => st.zoom, setZoom, tapBoard);
   setInterval(tick, 1000);
   await refresh();
@@ -366,6 +464,7 @@ async function main() {
   $("seat-switch").hidden = st.seats.length < 2;
   if (params.get("replay") && st.game?.status === "finished") openReplay();
   else follow();
+  startTurnNotifications(); // my other correspondence games' turns, when asked for in the lobby
 }
 
 main();

@@ -129,20 +129,36 @@ export function fill(template, obj = {}, fmts = {}, ctx = {}) {
 }
 
 /**
- * An error in the page's language. The gateway explains in English (`message`, with a `code` and maybe a rule id):
- * in another language the catalogue's words for the code stand in (ui.error_<code>; the English stays available
- * as `detail`, for a tooltip); a call that got no answer at all is the network's fault (ui.error_network).
+ * An error in the page's language, as a player reads it: the catalogue's words for the error code (ui.error_<code>)
+ * in every language, with how long to wait where the server said (its Retry-After: "Try again in 4 minutes"); a
+ * call that got no answer at all is the network's fault (ui.error_network). The gateway's own English and the rule
+ * id it cites are the `detail`, for a tooltip, never the text (a player reads no rule ids). In English a code the
+ * catalogue has no words for keeps the server's message, which says more than "The server refused the request".
  * @param {any} err  an ApiError, a network TypeError, any Error
+ * @param {number | null} [waitS]  seconds still to wait (a countdown's), default the error's own Retry-After
  * @returns {{text: string, detail: string}}
  */
-export function errorText(err) {
+export function errorText(err, waitS = err?.retryAfter ?? null) {
   if (!err) return { text: "", detail: "" };
-  const detail = err.message || String(err);
+  const message = err.message || String(err);
   let code = err.status ? err.code || "other" : err instanceof TypeError ? "network" : null;
   if (code && CAT.ui?.[`error_${code}`] === undefined) code = "other";
-  const own = LANG !== "en" && code !== null;
-  const text = own ? ui(`error_${code}`) : detail;
-  return { text: err.rule ? ui("error_rule", { message: text, rule: err.rule }) : text, detail: own ? detail : "" };
+  const own = code !== null && !(code === "other" && LANG === "en");
+  const said = own ? ui(`error_${code}`) : message;
+  const text = typeof waitS === "number" && waitS > 0 ? ui("error_wait", { message: said, wait: duration(waitS) }) : said;
+  const detail = [own ? message : "", err.rule ? `(${err.rule})` : ""].filter(Boolean).join(" ");
+  return { text, detail };
+}
+
+/** A wait as people say it, rounded up: "45 seconds", "4 minutes", "2 hours 10 minutes" (the language's plurals).
+ * @param {number} seconds */
+export function duration(seconds) {
+  const s = Math.max(1, Math.ceil(seconds));
+  if (s < 90) return ui("wait_seconds", { n: s });
+  const minutes = Math.ceil(s / 60);
+  if (minutes < 90) return ui("wait_minutes", { n: minutes });
+  const h = Math.floor(minutes / 60);
+  return minutes % 60 ? ui("wait_hours_minutes", { h, m: minutes % 60 }) : ui("wait_hours", { h });
 }
 
 /** A user-interface string of the catalogue's "ui" section. @param {string} key @param {Record<string, any>} [params] */

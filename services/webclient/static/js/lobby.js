@@ -1,9 +1,15 @@
 // @ts-check
 // The lobby: catalog, game creation (humans and bots), matchmaking and the list of my games.
 import { api } from "./api.js";
-import { h, show, words } from "./dom.js";
+import { asPlayer, ensurePlayer } from "./account.js";
+import { choiceName, optionName, titleOf } from "./catalog_words.js";
+import { h, labelColumns } from "./dom.js";
 import { catalogue, errorText, loadCatalogue, localize, number, ui } from "./i18n.js";
-import { forgetGame, myGames, player, saveGame, savePlayer } from "./store.js";
+import { showFieldError } from "./field_error.js";
+import { botName, levelLabel as sharedLevelLabel } from "./levels.js";
+import { choiceLabel, choicesFor } from "./seat_options.js";
+import { forgetGame, myGames, player, saveGame } from "./store.js";
+import { correspondenceNotifyWanted, notifyPermission, setCorrespondenceNotify, startTurnNotifications } from "./turn_notify.js";
 
 /** An element of the page by id. @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -42,16 +48,9 @@ function gameByName(name) {
 
 // The catalog's option names, choices and descriptions and the bot levels' descriptions are the server's English:
 // the client shows the catalogue's words for them when it has them (ui.option_*, choice_*, level_about_*).
-/** @param {string} k */
-const optionName = (k) => (catalogue().ui?.[`option_${k}`] !== undefined ? ui(`option_${k}`) : words(k));
-/** @param {unknown} c */
-const choiceName = (c) => (typeof c === "string" && catalogue().ui?.[`choice_${c}`] !== undefined ? ui(`choice_${c}`) : show(c));
 /** @param {string} game @param {string} k @param {GameOption} o */
 const optionAbout = (game, k, o) => (catalogue().ui?.[`option_about_${game}_${k}`] !== undefined ? ui(`option_about_${game}_${k}`)
   : o.description || "");
-/** A game's title in the page's language (the catalogue's ui.game_title_<game>; the catalog's English otherwise).
- * @param {string} name @param {string} fallback */
-const titleOf = (name, fallback) => (catalogue().ui?.[`game_title_${name}`] !== undefined ? ui(`game_title_${name}`) : fallback);
 /** @param {BotLevel} d */
 const levelAbout = (d) => {
   const key = d.name.replace(/-/g, "_");
@@ -88,17 +87,17 @@ function renderCreateForm() {
   opts.dataset.game = g.name;
   opts.replaceChildren(opts.querySelector("legend") || "", ...optionsOf(g).map(([k, o]) =>
     h("label", {}, optionName(k), " ", h("select", { name: `option-${k}`, "data-option": k },
-      (o.choices || []).map((c) => h("option", { value: JSON.stringify(c),
-        selected: k in chosen ? chosen[k] === JSON.stringify(c) : c === o.default }, choiceName(c)))))));
+      choicesFor(k, o.choices || [], n).map((c) => h("option", { value: JSON.stringify(c),
+        selected: k in chosen ? chosen[k] === JSON.stringify(c) : c === o.default }, choiceLabel(k, c, choiceName)))))));
   if (!Object.keys(g.options).length) opts.append(h("span", { class: "muted" }, ui("none")));
   const seats = $("create-seats");
   const before = [...seats.querySelectorAll("select")].map((s) => s.value);
-  const kinds = ["human", ...catalog.bot_levels.map((l) => `bot:${l}`)];
+  const kinds = ["human", ...offeredLevels(g).map((l) => `bot:${l}`)];
   seats.replaceChildren(seats.querySelector("legend") || "", ...Array.from({ length: n }, (_, i) =>
     h("span", { class: "seat-field" }, h("label", { for: `seat-kind-${i}` }, ui("player_n", { n: i + 1 })), " ",
       h("select", { id: `seat-kind-${i}`, name: `seat-${i}` },
-        kinds.map((k) => h("option", { value: k, selected: (before[i] ?? (i === 0 ? "human" : "bot:random")) === k },
-          k === "human" ? ui("seat_human") : botLabel(k.slice(4), g)))))),
+        kinds.map((k) => h("option", { value: k, selected: (before[i] ?? (i === 0 ? "human" : "bot:random")) === k,
+          title: k === "human" ? null : k.slice(4) }, k === "human" ? ui("seat_human") : botLabel(k.slice(4), g)))))),
     levelTable(g) || "");
   $input("match-players").value ||= String(g.min_players);
 }
@@ -107,34 +106,56 @@ function renderCreateForm() {
 const thinkTime = (sec) => (sec < 0.005 ? ui("level_instant")
   : ui("seconds", { n: number(sec, sec < 0.1 ? 2 : 1) }));
 
-/** A bot level's choice in game `g` (the catalog's bot_level_details): its think time, or the level it plays as.
- * @param {string} level @param {CatalogGame} g */
-function botLabel(level, g) {
-  const here = (catalog.bot_level_details || []).find((d) => d.name === level)?.games?.[g.name];
-  const note = !here ? null : here.same_as ? ui("level_plays_as", { level: here.same_as, title: g.title })
-    : here.think_seconds == null ? null
-      : here.think_seconds < 0.005 ? ui("level_instant") : ui("level_thinks", { time: thinkTime(here.think_seconds) });
-  return note ? ui("seat_bot_note", { level, note }) : ui("seat_bot", { level });
+/** The levels game `g` offers, weakest first: those that play as themselves there (an old name that plays as
+ * another level is its alias, still accepted by the API, not offered). @param {CatalogGame} g */
+function offeredLevels(g) {
+  const details = catalog.bot_level_details || [];
+  return details.length ? details.filter((d) => d.games?.[g.name]?.offered !== false).map((d) => d.name) : catalog.bot_levels;
 }
 
-/** The bot levels of game `g`: what each is, its think time per move and its rating over the ladder's games.
- * @param {CatalogGame} g */
+/** What a player is told level `level` is called in game `g` (Beginner, Casual, Strong, Expert), in the page's
+ * language (levels.js). @param {string} level @param {CatalogGame} g */
+const levelLabel = (level, g) => sharedLevelLabel(catalog, level, g.name);
+
+/** A bot level's choice in game `g` (the catalog's bot_level_details): its label and its think time (the engine's
+ * level id is the option's tooltip, not its words). @param {string} level @param {CatalogGame} g */
+function botLabel(level, g) {
+  const here = (catalog.bot_level_details || []).find((d) => d.name === level)?.games?.[g.name];
+  const note = !here || here.think_seconds == null ? null
+    : here.think_seconds < 0.005 ? ui("level_instant") : ui("level_thinks", { time: thinkTime(here.think_seconds) });
+  const label = levelLabel(level, g);
+  return note ? ui("seat_bot_level_note", { label, note }) : ui("seat_bot_level", { label });
+}
+
+/** A rating with its 95% interval, "+306 [+245, +366]". @param {number} x */
+const signed = (x) => `${x > 0 ? "+" : ""}${number(Math.round(x), 0)}`;
+
+/** The ladder of game `g`: each level it offers, weakest first, with what it is, its think time a move and its
+ * rating at every player count (one fit per table size over the stored paired games, with a 95% interval; "not
+ * measured" where none tie it to the others). @param {CatalogGame} g */
 function levelTable(g) {
   const details = catalog.bot_level_details || [];
   if (!details.length) return null;
+  const counts = Array.from({ length: g.max_players - g.min_players + 1 }, (_, i) => String(g.min_players + i));
   return h("details", { class: "bot-levels" }, h("summary", {}, ui("levels_about", { title: g.title })),
-    h("table", {}, h("caption", { class: "sr-only" }, ui("levels_caption", { title: g.title })),
-      h("thead", {}, h("tr", {}, [ui("levels_level"), ui("levels_what"), ui("levels_think"), ui("levels_rating")]
-        .map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, details.map((d) => {
+    labelColumns(h("table", {}, h("caption", { class: "sr-only" }, ui("levels_caption", { title: g.title })),
+      h("thead", {}, h("tr", {}, [ui("levels_level"), ui("levels_what"), ui("levels_think"),
+        ...counts.map((n) => ui("levels_rating_players", { n: Number(n) }))].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, details.filter((d) => d.games?.[g.name]?.offered !== false).map((d) => {
         /** @type {Schemas["BotLevelGame"]} */
         const here = d.games?.[g.name] || {};
-        return h("tr", {}, h("th", { scope: "row" }, d.name),
-          h("td", {}, here.same_as ? ui("levels_same_as", { level: here.same_as, title: g.title, description: levelAbout(d) })
-            : levelAbout(d)),
+        const aliases = details.filter((a) => a.games?.[g.name]?.same_as === d.name).map((a) => a.name);
+        // the engine's level id and the old names that play as it: the API's names, a tooltip for who wants them
+        const ids = [ui("levels_engine", { level: d.name }), aliases.length ? ui("levels_aliases", { names: aliases.join(", ") }) : ""];
+        return h("tr", {}, h("th", { scope: "row", title: ids.filter(Boolean).join(" · ") }, levelLabel(d.name, g)),
+          h("td", {}, levelAbout(d)),
           h("td", {}, here.think_seconds == null ? "—" : thinkTime(here.think_seconds)),
-          h("td", {}, here.rating == null ? ui("levels_not_measured") : number(here.rating, 1)));
-      }))));
+          ...counts.map((n) => {
+            const r = here.ratings?.[n];
+            return h("td", {}, r ? ui("levels_interval", { rating: signed(r.rating), low: signed(r.low), high: signed(r.high) })
+              : ui("levels_not_measured"));
+          }));
+      })))));
 }
 
 /** The New game form's submit: create the game as this browser's player, remember its seats, open it.
@@ -148,39 +169,35 @@ async function createGame(ev) {
   for (const sel of $("create-options").querySelectorAll("select")) options[sel.dataset.option || ""] = JSON.parse(sel.value);
   /** @type {Record<string, string>} */
   const bots = {};
+  /** @type {number[]} */
+  const humans = [];
   for (let i = 0; i < players; i++) {
     const kind = $select(`seat-kind-${i}`).value;
     if (kind.startsWith("bot:")) bots[String(i)] = kind.slice(4);
+    else humans.push(i);
   }
+  // every human seat is played in this browser (hot-seat): the account holds them all, which the server does only
+  // when asked (by default a creator holds its first human seat, the others' tokens being for guests)
   /** @type {Schemas["CreateGame"]} */
-  const body = { game: g.name, players, options, bots };
+  const body = { game: g.name, players, options, bots, account_seats: humans };
   if ($input("create-seed").value !== "") body.seed = Number($input("create-seed").value);
   if ($input("create-turn-seconds").value !== "") body.turn_seconds = Number($input("create-turn-seconds").value);
   $button("create-submit").disabled = true;
+  showFieldError($("create-error"), null);
   try {
-    const me = await ensurePlayer($input("match-name").value.trim() || null);
-    const created = await api("/v1/games", { method: "POST", token: me.api_key, body });
-    saveGame({ game_id: created.game_id, game: g.name, title: g.title, seats: created.seats, player: me.name });
+    // the account this browser keeps plays every game it creates, whatever the matchmaking form's name says: a game
+    // against bots never costs a sign-up once the browser has an account (sign-ups are bounded per address)
+    const created = await asPlayer(player() ? null : $input("match-name").value.trim() || null,
+      (me) => api("/v1/games", { method: "POST", token: me.api_key, body }));
+    saveGame({ game_id: created.game_id, game: g.name, title: g.title, seats: created.seats, player: created.me.name });
     status(ui("created_game", { title: g.title, id: created.game_id }));
     location.href = `/game.html?id=${encodeURIComponent(created.game_id)}`;
   } catch (err) {
-    status(ui("create_failed", { message: errorText(err).text }), true);
+    // beside the button, in the page's language, with the time to wait where the server said
+    showFieldError($("create-error"), err, (message) => ui("create_failed", { message }));
   } finally {
     $button("create-submit").disabled = false;
   }
-}
-
-/** This browser's player account, made on first use (creating a game or a ticket needs its API key);
- * a new one when `name` differs from the stored one's (null: any name will do).
- * @param {string | null} name @returns {Promise<StoredPlayer>} */
-async function ensurePlayer(name) {
-  const me = player();
-  if (me && (name === null || me.name === name)) return me;
-  const chosen = name ?? ui("default_player_name");
-  const created = await api("/v1/players", { method: "POST", body: { name: chosen } });
-  const fresh = { name: chosen, ...created };
-  savePlayer(fresh);
-  return fresh;
 }
 
 /** @type {ReturnType<typeof setInterval> | undefined} */
@@ -191,6 +208,7 @@ async function findMatch(ev) {
   ev.preventDefault();
   const name = $input("match-name").value.trim();
   const g = gameByName($select("match-game").value);
+  showFieldError($("match-error"), null);
   try {
     const me = await ensurePlayer(name);
     /** @type {Record<string, unknown>} the fields of Schemas["NewTicket"] this form sets (the rest: the server's defaults) */
@@ -209,7 +227,8 @@ async function findMatch(ev) {
     clearInterval(polling);
     polling = setInterval(() => pollTicket(ticket.ticket_id, me, g), 1000);
   } catch (err) {
-    $("match-status").textContent = ui("match_failed", { message: errorText(err).text });
+    $("match-status").textContent = "";
+    showFieldError($("match-error"), err, (message) => ui("match_failed", { message }));
   }
 }
 
@@ -241,7 +260,8 @@ async function pollTicket(ticketId, me, g) {
     }
   } catch (err) {
     clearInterval(polling);
-    $("match-status").textContent = ui("match_failed", { message: errorText(err).text });
+    $("match-status").textContent = "";
+    showFieldError($("match-error"), err, (message) => ui("match_failed", { message }));
   }
 }
 
@@ -257,40 +277,53 @@ function accountName(id) {
   return name;
 }
 
-/** "Greedy bot", as the game page names a bot seat. @param {string} level */
-const botName = (level) => ui("bot", { level: level.charAt(0).toUpperCase() + level.slice(1) });
 
 /**
  * Who I play against in a game (its other seats: players by their account names, bots by level); null when every
- * seat is mine (hot-seat). @param {{seats?: {seat: number, kind: string, player_id: string | null, bot_level: string | null}[], bots?: Record<string, string>}} d
+ * seat is mine (hot-seat). @param {{game?: string, seats?: {seat: number, kind: string, player_id: string | null, bot_level: string | null}[], bots?: Record<string, string>}} d
  * @param {number[]} mine
  */
 async function opponents(d, mine) {
   const others = (d.seats || []).filter((s) => !mine.includes(s.seat));
   if (!others.length) return null;
-  const names = await Promise.all(others.map(async (s) => (s.kind === "bot" ? botName(s.bot_level || d.bots?.[String(s.seat)] || "")
+  // the platform's bots by level; a bot account's seat (kind "bot" too) by its account's name, as a person's
+  const names = await Promise.all(others.map(async (s) => (s.kind === "bot" && !s.player_id
+    ? botName(catalog, s.bot_level || d.bots?.[String(s.seat)] || "", d.game || "")
     : (s.player_id && await accountName(s.player_id)) || ui("player_n", { n: s.seat + 1 }))));
   return ui("game_against", { names: names.join(", ") });
 }
 
-/** How a finished game went for my best seat: won, or my place and score ("2nd of 3, 41 points").
- * @param {{status: string, scores: number[] | null, winners: number[] | null, players: number}} d @param {number[]} mine */
+/** "1st", "2nd"... in the language. @param {number} n */
+const ordinal = (n) => (n <= 3 ? ui(`place_${n}`) : ui("place_n", { n }));
+
+/** How a finished game went for me: each seat of mine with its place and score. The place is the platform's result
+ * (`places`: the rules' order, tie-breaks included, with a seat that resigned or was abandoned last), never worked
+ * out here from the scores; the seats of mine are the ones I hold, never the bots the game was created with.
+ * @param {{status: string, scores: number[] | null, winners: number[] | null, places?: number[] | null, players: number,
+ *   seats?: {seat: number, status: string}[]}} d @param {number[]} mine */
 function result(d, mine) {
   if (d.status === "aborted") return ui("game_aborted");
-  const scores = d.scores || [];
+  const places = d.places || [];
   const winners = d.winners || [];
-  const place = (/** @type {number} */ s) => (winners.includes(s) ? 1
-    : 1 + scores.filter((x, o) => o !== s && (winners.includes(o) || x > scores[s])).length);
-  const best = [...mine].sort((a, b) => place(a) - place(b))[0];
-  if (best === undefined) return ui("game_finished");
-  const rank = place(best);
-  return winners.includes(best) ? ui("game_won", { score: scores[best] ?? 0 })
-    : ui("game_result", { place: rank <= 3 ? ui(`place_${rank}`) : ui("place_n", { n: rank }), players: d.players, score: scores[best] ?? 0 });
+  const one = (/** @type {number} */ s) => {
+    const place = places[s];
+    if (place === undefined) return ui("game_finished");
+    const score = (d.scores || [])[s] ?? 0;
+    const left = (d.seats || []).find((x) => x.seat === s)?.status;
+    const placed = { place: ordinal(place), players: d.players, score };
+    if (left === "resigned") return ui("game_resigned", placed);
+    if (left === "abandoned") return ui("game_abandoned", placed);
+    if (winners.includes(s)) return ui(winners.length > 1 ? "game_won_shared" : "game_won", { score });
+    return ui("game_result", placed);
+  };
+  if (!mine.length) return ui("game_finished");
+  if (mine.length === 1) return one(mine[0]);
+  return mine.map((s) => ui("game_seat_result", { player: ui("player_n", { n: s + 1 }), result: one(s) })).join("; ");
 }
 
 /**
  * The finished games of my account from the platform's archive history (GET /v1/players/{id}/games), as My games
- * entries: they are listed on every device, not only in the browser that played them (issue #38). None without an
+ * entries: they are listed on every device, not only in the browser that played them (docs/decisions/webclient-trial.md). None without an
  * account or when the history cannot be read (My games then shows this browser's games alone).
  * @returns {Promise<{game_id: string, game: string, title: string, created: string, seats: {seat: number, token: null}[], archived: true}[]>}
  */
@@ -307,7 +340,7 @@ async function archivedGames() {
   }
 }
 
-/** My games: each one's title, whom I play against, and how it stands or ended (issue #38 item 10): this browser's
+/** My games: each one's title, whom I play against, and how it stands or ended (docs/decisions/webclient-trial.md, item 10): this browser's
  * games and my account's archived ones, newest first. */
 async function renderMine() {
   const list = $("my-games");
@@ -317,7 +350,7 @@ async function renderMine() {
     .sort((a, b) => String(b.created || "").localeCompare(String(a.created || "")));
   if (!games.length) { list.replaceChildren(h("li", { class: "muted" }, ui("no_games_yet"))); return; }
   list.replaceChildren(...games.map((g) => {
-    const st = h("span", { class: "muted" }, "…");
+    const st = h("span", { class: "muted game-state" }, "…");
     const against = h("span", { class: "against" }, "");
     const seats = g.seats.filter((s) => s.token).map((s) => s.seat);
     const archived = "archived" in g;
@@ -326,10 +359,12 @@ async function renderMine() {
       " — ", against, " — ", st, " ",
       archived ? null : h("button", { type: "button", class: "small", "aria-label": ui("forget_game", { id: g.game_id }),
         onclick: () => { forgetGame(g.game_id); renderMine(); } }, ui("forget")));
-    const token = g.seats.find((s) => s.token)?.token;
-    const mine = g.seats.map((s) => s.seat);
-    const here = archived ? mine.length : seats.length; // the seats I held (archive) or hold in this browser
-    api(`/v1/games/${encodeURIComponent(g.game_id)}`, { token }).then(async (d) => {
+    // my seats: the ones my account held (archive) or this browser holds a token of, never the bots the game was
+    // created with (they are opponents). Read as a spectator sees it: all the list shows is public, and a seat
+    // that resigned no longer has a token that works.
+    const mine = archived ? g.seats.map((s) => s.seat) : seats;
+    const here = mine.length;
+    api(`/v1/games/${encodeURIComponent(g.game_id)}`).then(async (d) => {
       against.textContent = (await opponents(d, mine)) || ui("seats_here", { n: here });
       const myTurn = d.to_act.some((/** @type {number} */ x) => seats.includes(x));
       st.textContent = d.status === "active" ? ui(myTurn ? "game_your_turn" : "game_waiting") : result(d, mine);
@@ -338,7 +373,23 @@ async function renderMine() {
   }));
 }
 
-/** My rating in each title I have played rated games of, and my place on its leaderboard (issue #38 item 10). */
+/** The Notifications setting: on only while the browser allows notifications; turning it on asks the browser. */
+function setupNotifySetting() {
+  const box = $input("notify-correspondence");
+  const note = $("notify-note");
+  const refused = () => (notifyPermission() === "unsupported" ? ui("notify_corr_unsupported") : ui("notify_corr_denied"));
+  box.checked = correspondenceNotifyWanted() && notifyPermission() === "granted";
+  // asked for in this browser, but notifications were blocked since: say so rather than show it on
+  note.textContent = correspondenceNotifyWanted() && !box.checked ? refused() : "";
+  box.addEventListener("change", async () => {
+    const on = await setCorrespondenceNotify(box.checked);
+    note.textContent = box.checked && !on ? refused() : "";
+    box.checked = on;
+  });
+  startTurnNotifications();
+}
+
+/** My rating in each title I have played rated games of, and my place on its leaderboard (docs/decisions/webclient-trial.md, item 10). */
 async function renderRatings() {
   const root = $("my-rating");
   const me = player();
@@ -388,6 +439,7 @@ async function main() {
   $input("match-name").value = player()?.name || "";
   renderMine();
   renderRatings();
+  setupNotifySetting();
   status(ui("games_available", { n: catalog.games.length }));
   document.querySelector("main")?.classList.remove("loading"); // the forms appear once, filled: no layout shift
 }

@@ -1,5 +1,7 @@
 // @ts-check
-// The browser's memory of my games and players (localStorage): seat tokens never leave this browser.
+// The browser's memory of my games and my account (localStorage): seat tokens and the account's API key never leave
+// this browser but as an Authorization header (never in a URL, a log line or a page's text), and the account is
+// kept, so a player starts game after game against bots without signing up again.
 
 const GAMES = "skyboard.games";
 const PLAYER = "skyboard.player";
@@ -52,3 +54,5 @@ export function mySeats(gameId) {
 export function player() { return read(PLAYER, /** @type {StoredPlayer | null} */ (null)); }
 /** @param {StoredPlayer} p */
 export function savePlayer(p) { localStorage.setItem(PLAYER, JSON.stringify(p)); }
+/** Forget this browser's account (its API key no longer works: the platform refused it). */
+export function forgetPlayer() { localStorage.removeItem(PLAYER); }

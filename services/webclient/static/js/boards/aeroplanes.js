@@ -1,15 +1,15 @@
 // @ts-check
 // Aeroplanes board: destinations (board.json x/y) joined by coloured connections, each destination's
-// slots with airport tiles by stage and owner, the passenger waiting area and overflow, and the aircraft
-// display with the cards' data. Words: the catalogue's aeroplanes.board (and .regions, .text for the stages).
+// slots with airport tiles by stage and owner; beside the map, the passenger waiting area and overflow (HTML, read
+// every turn: at the map's scale its words were 9 px and cut off) and the aircraft display with the cards' data.
+// Words: the catalogue's aeroplanes.board (and .regions, .text for the stages).
 import { h, icon, s, seatFill, use } from "../dom.js";
 import { section, ui, wordsOf } from "../i18n.js";
 import { svgRoot, target, text } from "./common.js";
-import { showWithRules } from "../rules.js";
+import { rulesFor, showWithRules } from "../rules.js";
 
 const W = 1020;
-const MAP_H = 800;
-const H = MAP_H + 150; // the waiting area is a band under the map
+const H = 800;
 const STAGES = ["", "I", "II", "III"]; // as the data files print them (cards' `stage`)
 const word = wordsOf("aeroplanes", "board");
 /** @typedef {import("../types.js").BoardData} BoardData */
@@ -51,8 +51,8 @@ function cardInfo(data, number) {
 
 /**
  * The board of `view` (the interface of types.js Board).
- * @param {import("../types.js").View} view @param {import("../types.js").BoardData} data
- * @param {import("../types.js").Pick} pick @param {import("../types.js").Ctx} ctx
+ * @param {import("../types.js").AeroplanesView} view @param {import("../types.js").BoardData} data
+ * @param {import("../types.js").Pick} pick @param {import("../types.js").Ctx<import("../types.js").AeroplanesView>} ctx
  * @returns {[SVGSVGElement, ...HTMLElement[]]}
  */
 export function draw(view, data, pick, ctx) {
@@ -67,7 +67,7 @@ export function draw(view, data, pick, ctx) {
   for (const c of board.connections) {
     const [x1, y1] = xy[c.a];
     const [x2, y2] = xy[c.b];
-    conns.append(s("line", { x1, y1, x2, y2, class: `connection${c.longHaul ? " long-haul" : ""}`,
+    conns.append(s("line", { x1, y1, x2, y2, class: `connection${c.longHaul ? " long-haul" : ""}`, "data-ref": `leg:${c.a}:${c.b}`,
       stroke: COLOURS[c.colour] || c.colour }, s("title", {}, word(c.longHaul ? "connection_long_haul" : "connection",
       { a: placeName(data, c.a), b: placeName(data, c.b), colour: word(`colour_${c.colour}`) }))));
   }
@@ -100,24 +100,6 @@ export function draw(view, data, pick, ctx) {
     dests.append(target(g, d.id, label, pick));
   }
   svg.append(dests);
-  // waiting area (sections in board order) and overflow, drawn bottom left
-  const wa = s("g", { class: "waiting" });
-  const sections = board.waitingSections || Object.keys(view.waiting || {});
-  wa.append(text(20, H - 118, word("waiting_area"), { class: "board-caption" }));
-  sections.forEach((/** @type {string} */ sec, /** @type {number} */ i) => {
-    const tiles = view.waiting?.[sec] || [];
-    const x = 20 + i * 120;
-    wa.append(text(x, H - 98, placeName(data, sec), { class: "small-label" }));
-    tiles.forEach((/** @type {number} */ id, /** @type {number} */ j) => id && wa.append( // 0 marks an empty space of the section
-      s("rect", { x, y: H - 92 + j * 18, width: 112, height: 16, class: "pax" }),
-      use("passenger", { x: x + 2, y: H - 90 + j * 18, width: 12, height: 12, class: "pax-art" }),
-      text(x + 15, H - 80 + j * 18, tileInfo(data, id), { class: "pax-text" })));
-  });
-  const over = view.overflow || [];
-  wa.append(text(750, H - 118, word("overflow", { n: over.length, spaces: board.overflowSpaces }), { class: "board-caption" }));
-  over.forEach((/** @type {number} */ id, /** @type {number} */ j) => id && wa.append(text(750 + (j % 2) * 130, H - 98 + Math.floor(j / 2) * 16, tileInfo(data, id),
-    { class: "pax-text" })));
-  svg.append(wa);
   svg.append(text(20, 30, word("caption", { era: view.era, bag: view.bag?.length ?? "?", deck: view.deck?.length ?? "?" }),
     { class: "board-caption" }));
   const display = h("section", { class: "panel", "aria-labelledby": "display-h" },
@@ -129,19 +111,46 @@ export function draw(view, data, pick, ctx) {
         ? h("button", { type: "button", class: "card-pick", onclick: () => pick.onPick(ref, null) }, icon("aircraft-card"), label)
         : [icon("aircraft-card"), label]);
     })));
-  return [svg, display, eraTable(view, data)];
+  return [svg, waitingArea(view, data, pick), display, eraTable(view, data)];
+}
+
+/**
+ * The passenger waiting area (AE-9.1: a section per start city, in the board's order) and the Passenger Overflow
+ * (AE-9.5), as HTML chips that wrap their words at the page's own size: a player reads it every turn, and drawn at
+ * the map's scale it was 9 px with its chips cut off. A passenger some legal claim names is a button, as the aircraft
+ * display's cards are.
+ * @param {import("../types.js").AeroplanesView} view @param {BoardData} data @param {import("../types.js").Pick} pick
+ * @returns {HTMLElement}
+ */
+function waitingArea(view, data, pick) {
+  const chip = (/** @type {number} */ id) => {
+    const ref = `tile:${id}`;
+    const label = [icon("passenger"), tileInfo(data, id)];
+    return h("li", { class: "pax-chip", "data-ref": ref }, pick.refs.has(ref)
+      ? h("button", { type: "button", class: "pax-pick", onclick: () => pick.onPick(ref, null) }, label) : label);
+  };
+  const sections = data.board.waitingSections || Object.keys(view.waiting || {});
+  const over = (view.overflow || []).filter(Boolean);
+  return h("section", { class: "panel waiting-area", "aria-labelledby": "waiting-h" },
+    h("h3", { id: "waiting-h" }, word("waiting_area")),
+    h("div", { class: "waiting-sections" }, sections.map((/** @type {string} */ sec) => h("section", { class: "waiting-section" },
+      h("h4", {}, placeName(data, sec)),
+      // 0 marks an empty space of the section
+      h("ul", { class: "pax-chips" }, (view.waiting?.[sec] || []).filter(Boolean).map(chip))))),
+    h("h4", {}, word("overflow", { n: over.length, spaces: data.board.overflowSpaces })),
+    over.length ? h("ul", { class: "pax-chips overflow" }, over.map(chip)) : null);
 }
 
 /**
  * The board's VPs/Era table (AE-13; the data's vp_table): each era's VP for first and second place in each market
- * and for the three best profits, the current era's row marked (issue #38 item 6: the table was nowhere on screen).
- * @param {import("../types.js").View} view @param {import("../types.js").BoardData} data @returns {HTMLElement}
+ * and for the three best profits, the current era's row marked (docs/decisions/webclient-trial.md, item 6: the table was nowhere on screen).
+ * @param {import("../types.js").AeroplanesView} view @param {import("../types.js").BoardData} data @returns {HTMLElement}
  */
 function eraTable(view, data) {
   const eras = data.vp_table?.eras || [];
   const markets = Object.keys(eras[0]?.majority || {});
   const section = h("section", { class: "panel era-table", "aria-labelledby": "era-table-h" },
-    showWithRules(h("h3", { id: "era-table-h" }), word("era_table")));
+    showWithRules(h("h3", { id: "era-table-h" }), word("era_table"), null, rulesFor("aeroplanes/board/era_table")));
   section.append(h("div", { class: "table-wrap" }, h("table", { class: "grid-table" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, word("era_table_era")),
       markets.map((m) => h("th", { scope: "col" }, regionName(m))), h("th", { scope: "col" }, word("era_table_profit")))),

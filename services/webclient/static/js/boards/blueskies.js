@@ -3,7 +3,7 @@
 // spaces (owner colour, passengers at the gate), waiting passengers, value and the next gate's cost.
 // Words: the catalogue's blueskies.board.
 import { h, s, seatFill, use } from "../dom.js";
-import { section, ui, wordsOf } from "../i18n.js";
+import { joinAnd, section, ui, wordsOf } from "../i18n.js";
 import { svgRoot, target, text } from "./common.js";
 
 const word = wordsOf("blueskies", "board");
@@ -23,8 +23,8 @@ export const drawnKeys = ["airports", "bag"];
 
 /**
  * The board of `view` (the interface of types.js Board).
- * @param {import("../types.js").View} view @param {import("../types.js").BoardData} data
- * @param {import("../types.js").Pick} pick @param {import("../types.js").Ctx} ctx
+ * @param {import("../types.js").BlueskiesView} view @param {import("../types.js").BoardData} data
+ * @param {import("../types.js").Pick} pick @param {import("../types.js").Ctx<import("../types.js").BlueskiesView>} ctx
  * @returns {[SVGSVGElement, ...HTMLElement[]]}
  */
 export function draw(view, data, pick, ctx) {
@@ -43,7 +43,10 @@ export function draw(view, data, pick, ctx) {
   svg.append(text(10, 26, word("caption", { round: view.round, red: view.bag?.red ?? "?", green: view.bag?.green ?? "?" }),
     { class: "board-caption" }));
   const hand = new Set(view.hand || []);
+  /** @param {string} id */
+  const regionName = (id) => section("blueskies", "regions")[id] || id;
   for (const a of airports) {
+    const aName = section("blueskies", "airports")[a.code] || a.name; // the page's language's
     const x = 10 + (a.col - 1) * CW;
     const y = 40 + (a.row - 1) * CH;
     /** @type {BsAirportState} */
@@ -51,11 +54,14 @@ export function draw(view, data, pick, ctx) {
     const g = s("g", { class: `bs-airport${hand.has(a.code) ? " in-hand" : ""}` });
     g.append(s("rect", { x: x + 3, y: y + 3, width: CW - 6, height: CH - 6, rx: 8, class: "bs-cell hit",
       fill: REGION_COLOURS[a.regions[0]] || "#eee" }));
+    // an airport of two regions: the second one's colour as a band down the cell's right edge (the legend names
+    // the colours; the cell's label names the regions), never the regions' codes
+    a.regions.slice(1).forEach((r, i) => g.append(s("rect", { x: x + CW - 17 - 9 * i, y: y + 30, width: 8, height: CH - 40,
+      rx: 3, class: "bs-region-band", fill: REGION_COLOURS[r] || "#eee" })));
     g.append(text(x + 10, y + 22, a.code, { class: "apt-code" }),
       text(x + CW - 12, y + 22, word("value", { value: a.value }), { class: "small-label", "text-anchor": "end" }),
-      text(x + 10, y + 37, a.name.length > 22 ? `${a.name.slice(0, 21)}…` : a.name, { class: "small-label" }),
-      text(x + 10, y + 52, st.next_cost != null ? word("regions_next_gate", { regions: a.regions.join("/"), cost: st.next_cost })
-        : a.regions.join("/"), { class: "small-label" }));
+      text(x + 10, y + 37, aName.length > 22 ? `${aName.slice(0, 21)}…` : aName, { class: "small-label" }));
+    if (st.next_cost != null) g.append(text(x + 10, y + 52, word("next_gate", { cost: st.next_cost }), { class: "small-label" }));
     for (let i = 0; i < st.passengers; i++) {
       g.append(use("passenger", { x: x + 9 + (i % 12) * 11, y: y + 58 + Math.floor(i / 12) * 11, width: 10, height: 10,
         class: "passenger" }));
@@ -75,11 +81,12 @@ export function draw(view, data, pick, ctx) {
     }
     const owners = st.gates.map((gt) => owner(gt.owner));
     svg.append(target(g, a.code, word(owners.length ? "airport_gates" : "airport",
-      { code: a.code, name: a.name, waiting: st.passengers, gates: owners.join(", ") }), pick));
+      { code: a.code, name: aName, regions: joinAnd(a.regions.map(regionName)), waiting: st.passengers,
+        gates: owners.join(", ") }), pick));
   }
   const regions = h("section", { class: "panel" }, h("h3", {}, word("regions")),
     h("ul", { class: "legend" }, data.blueskies.regions.map((/** @type {{id: string, name: string, bonus: number}} */ r) => h("li", {},
       h("span", { class: "swatch", style: `background:${REGION_COLOURS[r.id] || "#eee"}` }),
-      word("region", { id: r.id, name: section("blueskies", "regions")[r.id] || r.name, bonus: r.bonus })))));
+      word("region", { name: section("blueskies", "regions")[r.id] || r.name, bonus: r.bonus })))));
   return [svg, regions];
 }

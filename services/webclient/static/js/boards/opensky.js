@@ -97,8 +97,8 @@ export const drawnKeys = ["map", "callsigns", "subsidy_cubes", "dice", "market"]
 
 /**
  * The board of `view` (the interface of types.js Board).
- * @param {import("../types.js").View} view @param {import("../types.js").BoardData} data
- * @param {import("../types.js").Pick} pick @param {import("../types.js").Ctx} ctx
+ * @param {import("../types.js").OpenskyView} view @param {import("../types.js").BoardData} data
+ * @param {import("../types.js").Pick} pick @param {import("../types.js").Ctx<import("../types.js").OpenskyView>} ctx
  * @returns {[SVGSVGElement, ...HTMLElement[]]}
  */
 export function draw(view, data, pick, ctx) {
@@ -107,7 +107,7 @@ export function draw(view, data, pick, ctx) {
   const map = data[view.map] || data.europe;
   const pos = projector(map.airports);
   const xy = Object.fromEntries(map.airports.map((a) => [a.code, pos(a)]));
-  const names = Object.fromEntries(map.airports.map((a) => [a.code, a.name]));
+  const names = Object.fromEntries(map.airports.map((a) => [a.code, section("opensky", "airports")[a.code] || a.name]));
   const mapKey = `choice_${view.map || "europe"}`; // the board side's name, as the lobby's option shows it
   const svg = svgRoot(W, H, word("map_title", { map: ui(mapKey) }));
   svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "sea" }));

@@ -2,6 +2,7 @@
 // The status bar's clock: with a turn clock, the time left of each seat that must act (the game's `deadlines`);
 // without one, the time spent on the decision in front of the players.
 import { ui } from "../i18n.js";
+import { tickThinking } from "./players.js";
 import { $, nameOf, st } from "./state.js";
 
 /** "m:ss". @param {number} sec */
@@ -16,6 +17,7 @@ export function tick() {
   $("clock-label").textContent = ui(deadlines ? "clock_time_left" : "clock_on_decision");
   clock.setAttribute("aria-label", ui(deadlines ? "clock_time_left_aria" : "clock_on_decision_aria"));
   if (!g || g.status !== "active" || st.replay) { clock.textContent = "—"; return; }
+  tickThinking();
   if (!deadlines) { clock.textContent = mmss(Math.floor((Date.now() - st.turnSince) / 1000)); return; }
   const running = g.to_act.filter((s) => deadlines[s] !== undefined);
   const left = (/** @type {number} */ s) => mmss(Math.max(0, Math.ceil((deadlines[s] - Date.now()) / 1000)));

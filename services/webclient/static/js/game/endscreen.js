@@ -4,7 +4,7 @@
 import { api } from "../api.js";
 import { h, seatBadge } from "../dom.js";
 import { ui } from "../i18n.js";
-import { splitRules } from "../rules.js";
+import { rulesFor, splitRules } from "../rules.js";
 import { logWholeGame } from "./log.js";
 import { $, ctxFor, figure, gameId, nameOf, pres, st } from "./state.js";
 
@@ -19,7 +19,7 @@ const ordinal = (n) => (n <= 3 ? ui(`place_${n}`) : ui("place_n", { n }));
  * Every event of the finished game, for the end screen's score categories (a presentation's final() reads them) and
  * for the log of a game opened after its end: GET /webclient/events/{id}, the game's published log replayed with the
  * engine as a spectator sees it (scoring is public), the same whether the game is still in Redis or in the archive,
- * whose stream has no events (issue #38, "What the trial found" item 1). st.finalEvents: undefined (not asked),
+ * whose stream has no events (docs/decisions/webclient-trial.md, item 1). st.finalEvents: undefined (not asked),
  * "pending", an array, or null (unavailable). The end screen is drawn again once they are in.
  */
 async function loadFinalEvents() {
@@ -37,9 +37,10 @@ async function loadFinalEvents() {
 }
 
 /**
- * The end screen: players ranked by placement (winners first; ties share a place) with each score category. A seat
- * whose player resigned or was abandoned ranks below every other, whatever it scored, and is never a winner: the
- * service's `winners` already say so (services/standings.py), and its `seats` say who left.
+ * The end screen: players ranked by placement (winners first; ties share a place) with each score category. The
+ * places and winners are the platform's result (`places`, `winners`: services/common/standings.py), never worked out
+ * here: the rules' order, tie-breaks included, with a seat whose player resigned or was abandoned last and never a
+ * winner, whatever it scored; `seats` say who left.
  * Every game's final(view, ctx, events) gives the categories (types.js FinalTable); a value is null while unknown.
  * The categories add up to the score: where they do not (a category unknown, or a difference), an "Other" column
  * shows the difference, never hidden.
@@ -57,20 +58,12 @@ export function renderFinal(g) {
   const pending = st.finalEvents === "pending";
   const f = p.final(g.view, ctxFor(g.view), Array.isArray(st.finalEvents) ? st.finalEvents : null);
   const seats = Array.from({ length: g.players }, (_, i) => i);
-  const tiebreak = (/** @type {number} */ s) => (f.tiebreak ? f.tiebreak.value(s) : 0);
   const left = (/** @type {number} */ s) => (g.seats || []).find((x) => x.seat === s)?.status || "active";
-  const keyOf = (/** @type {number} */ s) => [left(s) === "active" ? 1 : 0, winners.includes(s) ? 1 : 0, scores[s], tiebreak(s)];
-  const ahead = (/** @type {number} */ a, /** @type {number} */ b) => {
-    const ka = keyOf(a); const kb = keyOf(b);
-    if (ka[0] === 0 && kb[0] === 0) return false; // the seats that left share the last place
-    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] > kb[i];
-    return false;
-  };
-  // a column's name without its rule id, which goes to the header's tooltip (issue #38 item 9)
+  // a column's name in words; the rule it scores by is the header's tooltip (rule_refs.js; docs/decisions/webclient-trial.md, item 9)
   const words = (/** @type {string} */ label) => splitRules(label).text;
-  const head = (/** @type {string} */ key, /** @type {string} */ label) =>
-    h("th", { scope: "col", "data-key": key, title: splitRules(label).rules.join(", ") || null }, words(label));
-  const place = (/** @type {number} */ s) => 1 + seats.filter((o) => ahead(o, s)).length;
+  const head = (/** @type {string} */ key, /** @type {string} */ label) => h("th", { scope: "col", "data-key": key,
+    title: [...rulesFor(`${g.game}/final/${key}`), ...splitRules(label).rules].join(", ") || null }, words(label));
+  const place = (/** @type {number} */ s) => (g.places || [])[s] ?? g.players;
   const ranked = [...seats].sort((a, b) => place(a) - place(b) || a - b);
   const parts = Object.fromEntries(seats.map((s) => [s, f.values(s)]));
   const other = (/** @type {number} */ s) => scores[s] - parts[s].reduce((n, x) => n + (x?.value ?? 0), 0);

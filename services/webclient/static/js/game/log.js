@@ -9,7 +9,10 @@ import { $, ctxFor, gameKey, pres, st } from "./state.js";
 /** @typedef {import("../types.js").GameEvent} GameEvent */
 
 /** An event in words. @param {GameEvent} ev */
-export function eventLine(ev) { return say(gameKey(), "event", ev, pres(), ctxFor(st.game?.view || st.replay?.view || {})); }
+export function eventLine(ev) { return say(gameKey(), "event", ev, pres(), ctxFor(st.game?.view || st.replay?.view || NO_VIEW)); }
+
+/** Before the first view: the presenters read every field of a view with a fallback. */
+const NO_VIEW = /** @type {import("../types.js").View} */ (/** @type {unknown} */ ({}));
 
 /** Add one event of `version` to the log (a new version unmarks the previous one's lines).
  * @param {GameEvent} ev @param {number} version */
@@ -34,7 +37,7 @@ export function logEvent(ev, version) {
 
 /**
  * The log of a finished game opened after its end: its whole event list from the platform (an archived game's stream
- * has no events), unless the stream has logged them already (issue #38, "What the trial found" item 1).
+ * has no events), unless the stream has logged them already (docs/decisions/webclient-trial.md, item 1).
  * @param {(GameEvent & {version: number})[]} events
  */
 export function logWholeGame(events) {
@@ -63,7 +66,7 @@ export function forgetMoves() {
   renderLastMove();
 }
 
-/** Show move `i` of the recent ones, its board elements marked (issue #38 item 7: a burst of bot moves showed only
+/** Show move `i` of the recent ones, its board elements marked (docs/decisions/webclient-trial.md, item 7: a burst of bot moves showed only
  * its last move). @param {number} i */
 function stepTo(i) {
   st.recentAt = i;

@@ -19,12 +19,15 @@ export function renderMe(view) {
   me.replaceChildren(h("p", {}, seatBadge(st.seat), " ", h("b", {}, nameOf(st.seat))), ...pres().myPanel(view, st.seat, ctxFor(view)).filter((n) => n !== null));
 }
 
-/** On the table, and the rules summary (drawn once). @param {View} view */
+/** On the table, the chance panel's heading in the title's words, and the rules summary (drawn once).
+ * @param {View} view */
 export function renderTable(view) {
   $("table-info").replaceChildren(kvList(pres().tableInfo(view, ctxFor(view))));
+  $("chance-h").textContent = pres().chanceHeading() ?? ui("chance");
   const rules = section(gameKey(), "rules");
   if (!$("rules-body").childElementCount && Array.isArray(rules)) {
-    $("rules-body").replaceChildren(h("dl", { class: "rules-list" }, rules.flatMap(([id, text]) => [h("dt", {}, id), h("dd", {}, text)])),
+    // each rule in words; its id (for whoever has the rulebook or the docs) is the tooltip, not the text
+    $("rules-body").replaceChildren(h("ul", { class: "rules-list" }, rules.map(([id, text]) => h("li", { title: id }, text))),
       h("p", { class: "muted" }, ui("rule_numbers_note")));
   }
 }

@@ -5,6 +5,7 @@ import { api } from "../api.js";
 import { catalogue, errorText, number, ui } from "../i18n.js";
 import { findGame, player } from "../store.js";
 import { gameModule } from "../games/registry.js";
+import { botName, platformCatalog } from "../levels.js";
 
 /** @typedef {import("../types.js").Game} Game */
 /** @typedef {import("../types.js").Action} Action */
@@ -30,8 +31,8 @@ import { gameModule } from "../games/registry.js";
  * @property {Action[]} actions  the legal actions of `seat`
  * @property {BoardData | null} boardData
  * @property {string[] | null} filterRefs  board refs the action list is narrowed to (a tapped or clicked element)
- * @property {{action: Action, ref: string} | null} staged  a board choice (the action, the element chosen) waiting for
- *   its confirmation: nothing is sent before it
+ * @property {{action: Action, ref: string | null} | null} staged  a choice waiting for its confirmation (the action, and
+ *   the board element chosen, or null for a choice from the action list): nothing is sent before it
  * @property {AbortController | null} stream  the SSE reader's
  * @property {number} streamFailures
  * @property {number} lastEventVersion
@@ -51,9 +52,13 @@ import { gameModule } from "../games/registry.js";
  * @property {number} recentAt  the index of the move shown (-1: the latest)
  * @property {number} lastVersion
  * @property {boolean} refocus  move focus to the actions after the next redraw
- * @property {number} zoom  1 = fit, up to 4
+ * @property {number} zoom  1 = fit (the whole board), up to game/board.js maxZoom
+ * @property {boolean} readable  the player chose "Readable": each redraw keeps the zoom at which its smallest label
+ *   is 11 px (a label drawn later, a callsign, may be smaller), until the player zooms otherwise
  * @property {boolean} wasMyTurn
  * @property {GameEvent[] | "pending" | null | undefined} finalEvents  the whole game's events for the end screen
+ * @property {number} onlyChoiceAt  the version whose only choice the page made for the player (game.js takeOnlyChoice)
+ * @property {boolean} tookBack  my last decision was taking one back: the page makes no choice for me until I play
  */
 
 /** @type {PageState} */
@@ -83,8 +88,11 @@ export const st = {
   lastVersion: -1,
   refocus: false,
   zoom: 1,
+  readable: false,
   wasMyTurn: false,
   finalEvents: undefined,
+  onlyChoiceAt: -1,
+  tookBack: false,
 };
 
 export const params = new URLSearchParams(location.search);
@@ -144,9 +152,9 @@ export function setOffline(offline) {
 }
 
 /** Each seated player's account name (GET /v1/players/{id}), so a person has the same name in every browser
- * (issue #38 item 9); a name that cannot be read is left out. @param {Game} g @returns {Promise<Record<string, string>>} */
+ * (docs/decisions/webclient-trial.md, item 9); a name that cannot be read is left out. @param {Game} g @returns {Promise<Record<string, string>>} */
 async function accountNames(g) {
-  const ids = [...new Set((g.seats || []).filter((x) => x.kind === "human").map((x) => x.player_id)
+  const ids = [...new Set((g.seats || []).map((x) => x.player_id)
     .filter((id) => typeof id === "string"))];
   const named = await Promise.all(ids.map((id) => api(`/v1/players/${encodeURIComponent(id)}`, { tries: 2 })
     .then((p) => [id, p.name], () => [id, null])));
@@ -155,7 +163,8 @@ async function accountNames(g) {
 
 /**
  * Player names: a seat's player account's name (numbered when one player holds several seats, hot-seat), bots by
- * level (not the zombie of a seat that left: it stays its player's), else mine from the lobby, else "Player N".
+ * their level's name for players ("Expert bot", levels.js; not the zombie of a seat that left: it stays its
+ * player's), else mine from the lobby, else "Player N".
  * @param {Game} g
  */
 export async function computeNames(g) {
@@ -163,22 +172,24 @@ export async function computeNames(g) {
   const me = entry?.player || player()?.name || null;
   const mine = st.seats.map((x) => x.seat);
   const bots = g.bots || {};
-  const accounts = await accountNames(g);
-  const holder = (/** @type {number} */ seat) => (g.seats || []).find((x) => x.seat === seat && x.kind === "human")?.player_id;
-  const seatsOf = (/** @type {string} */ id) => (g.seats || []).filter((x) => x.kind === "human" && x.player_id === id).map((x) => x.seat);
+  const [accounts, catalog] = await Promise.all([accountNames(g), Object.keys(bots).length ? platformCatalog() : null]);
+  // a seat's account: a person's, or a bot account's (kind "bot" with a player_id); the platform's bots have none
+  const holder = (/** @type {number} */ seat) => (g.seats || []).find((x) => x.seat === seat)?.player_id;
+  const seatsOf = (/** @type {string} */ id) => (g.seats || []).filter((x) => x.player_id === id).map((x) => x.seat);
   /** @type {Record<string, number>} */
   const count = {};
   const kindOf = (/** @type {number} */ seat) => (g.seats || []).find((x) => x.seat === seat)?.kind;
+  // played by the platform's bot: a bot seat without an account (a seat that left stays its player's, kind "human")
+  const platformBot = (/** @type {number} */ seat) => kindOf(seat) !== "human" && !holder(seat);
   /** @type {Record<string, number>} */
-  const levels = Object.entries(bots).filter(([s]) => kindOf(Number(s)) !== "human")
+  const levels = Object.entries(bots).filter(([s]) => platformBot(Number(s)))
     .map(([, l]) => l).reduce((m, l) => ({ ...m, [l]: (m[l] || 0) + 1 }), /** @type {Record<string, number>} */ ({}));
   st.names = Array.from({ length: g.players }, (_, i) => {
     if (entry?.names?.[i]) return entry.names[i];
-    // a resigned or abandoned seat is still its player's (kind "human"), whoever plays it out
-    const level = kindOf(i) === "human" ? null : bots[String(i)];
+    const level = platformBot(i) ? bots[String(i)] : null;
     if (level) {
       count[level] = (count[level] || 0) + 1;
-      const base = ui("bot", { level: level.charAt(0).toUpperCase() + level.slice(1) });
+      const base = botName(catalog, level, g.game); // "Expert bot": the level's name for players, not its id
       return levels[level] > 1 ? `${base} ${count[level]}` : base;
     }
     const id = holder(i);

@@ -5,11 +5,14 @@
 import { h, icon } from "../dom.js";
 import { joinAnd, money, section, wordsOf } from "../i18n.js";
 
-/** @typedef {import("../types.js").View} View */
-/** @typedef {import("../types.js").Ctx} Ctx */
+/** @typedef {import("../types.js").AeroplanesView} View */
+/** @typedef {import("../types.js").Ctx<View>} Ctx */
+
+/** The destination of the placement or route being declared (the engine's `pending`), if any. @param {Ctx} ctx */
+const pendingTarget = (ctx) => { const p = ctx.view?.pending; return p && "target" in p ? p.target : undefined; };
 /** @typedef {import("../types.js").GameEvent} GameEvent */
 /** @typedef {import("../types.js").Action} Action */
-/** @typedef {import("../types.js").Presenter} Presenter */
+/** @typedef {import("../types.js").Presenter<View>} Presenter */
 /** A destination of the printed board. @typedef {{id: string, name: string, region: string, incomeModifier?: number}} Destination */
 /** A printed connection. @typedef {{a: string, b: string, colour: string, longHaul?: boolean, special?: boolean, dangerousRolls?: number[]}} Connection */
 /** An aircraft card. @typedef {{number: number, name: string, vp?: number, longHaul?: boolean}} AircraftCard */
@@ -51,9 +54,11 @@ const legRolls = (c) => c.dangerousRolls || /** @type {Record<string, number[]>}
 const rivalAt = (place, ctx) => (ctx.view?.slots?.[place] || []).some((/** @type {{seat: number} | string | null} */ s) => s && typeof s === "object" && s.seat !== ctx.me);
 
 /** [[threshold, bonus], ...] of a route from source (via) to target, as the engine computes them.
- * @param {string} source @param {string | null | undefined} via @param {string} target @param {Ctx} ctx
+ * @param {string} source @param {string | null | undefined} via @param {string | undefined} target (undefined: no
+ * placement is pending, so there is no route) @param {Ctx} ctx
  * @returns {Rolls | null} */
 export function routeRolls(source, via, target, ctx) {
+  if (target === undefined) return null;
   const rivalT = rivalAt(target, ctx);
   if (!via) {
     const c = connection(source, target, ctx);
@@ -69,6 +74,11 @@ export function routeRolls(source, via, target, ctx) {
   return [...first.map((t) => /** @type {[number, number]} */ ([t, b1])),
     ...second.map((t) => /** @type {[number, number]} */ ([t, rivalT ? 2 : 0]))];
 }
+
+/** How hard a route's rolls are (lower is easier): the sum of the totals its rolls need, each less its rival bonus, so
+ * no roll is easiest and each roll more, or higher, is harder. The targets' "easiest route" hint and the order of the
+ * route choices both weigh routes by it. @param {Rolls | null | undefined} rolls @returns {number} */
+export const routeWeight = (rolls) => (rolls ? rolls.reduce((a, [t, b]) => a + t - b, 0) : Infinity);
 
 /** The rolls a route needs, in words. @param {Rolls | null | undefined} rolls */
 export function rollsText(rolls) {
@@ -105,7 +115,7 @@ export const formatters = {
     return word(x.vp ? "passenger_vp" : "passenger", { place: placeName(x.destination, ctx), vp: x.vp,
       seats: word("seats", { n: x.capacity }) });
   },
-  route_rolls(v, o, ctx) { return rollsText(routeRolls(o.source, o.via, ctx.view?.pending?.target, ctx)); },
+  route_rolls(v, o, ctx) { return rollsText(routeRolls(o.source, o.via, pendingTarget(ctx), ctx)); },
   rolls_needed(v) { return rollsText(v); },
   via(v, o, ctx) { return v ? word("via", { place: formatters.place(v, o, ctx) }) : word("direct"); },
   risk_dice(v) { return (v || []).map((/** @type {number} */ d) => (d === 0 ? SKULL : String(d))).join(" "); },
@@ -170,6 +180,9 @@ export function actionNote() { return null; }
 export function isChance(ev) {
   return ["risk_roll", "first_player_die", "advantage_roll", "attempt_failed", "attempt_crashed", "tile_placed", "shortfall"].includes(ev.type);
 }
+
+/** Aeroplanes' chance is dice (the Risk dice, the first-player die) and the bag's draws: "Dice and reveals". */
+export function chanceHeading() { return null; }
 
 /** The sum of one seat's entries of `awards` ({market: [vp per seat], ..., profit: [vp per seat]}).
  * @param {Record<string, number[] | null> | null | undefined} awards @param {number} seat @returns {number} */
@@ -256,7 +269,7 @@ function easiest(cardNo, target, ctx) {
     .map(([id]) => id);
   /** @type {{src: string, via: string | null, r: Rolls} | null} */
   let best = null;
-  const weigh = (/** @type {Rolls} */ rolls) => rolls.reduce((a, [t, b]) => a + t - b, 0);
+  const weigh = routeWeight;
   for (const src of mine) {
     if (src === target) continue;
     const c = connection(src, target, ctx);
@@ -286,9 +299,31 @@ export function hint(action, ctx) {
     return modifier === undefined ? null : word("home_income", { money: ERA1_INCOME + modifier });
   }
   if (action.type === "place_tile" && (action.replace === null || action.replace !== ctx.me)) return easiest(action.card, action.target, ctx);
-  if (action.type === "choose_route") return formatters.route_rolls(null, action, ctx);
-  return null;
+  return null; // a route's rolls are in its words already (route_rolls): no second line repeating them
 }
+
+/** The route choices in order of how easy they are (the targets' "easiest route" weight), easiest first; other
+ * actions keep the engine's order (null). @param {Action} action @param {Ctx} ctx @returns {number | null} */
+export function rank(action, ctx) {
+  if (action.type !== "choose_route") return null;
+  return routeWeight(routeRolls(action.source, action.via, pendingTarget(ctx), ctx));
+}
+
+/** The board elements a route choice flies over, for the map to show it while it is chosen or pointed at: its source,
+ * its stop, its target and the connections between them (the board's `leg:<a>:<b>` refs). @param {Action} action
+ * @param {Ctx} ctx @returns {string[]} */
+export function previewRefs(action, ctx) {
+  const target = pendingTarget(ctx);
+  if (action.type !== "choose_route" || !target) return [];
+  const stops = [action.source, ...(action.via ? [action.via] : []), target];
+  const legs = stops.slice(1).map((b, i) => connection(stops[i], b, ctx)).filter((c) => !!c)
+    .map((c) => `leg:${/** @type {Connection} */ (c).a}:${/** @type {Connection} */ (c).b}`);
+  return [...stops, ...legs];
+}
+
+/** A route is a decision of its own in the engine (AE-8.2) that has nothing to choose when the target is reached one
+ * way only: the page makes it for the player (with the Confirm step while "Confirm moves" is on). */
+export const PLAY_WHEN_ONLY = ["choose_route"];
 
 /** A tile's or a route's target under its region's name (AE-1: Europe, Africa, Asia/Australasia, the Americas):
  * a tile can go to 50-60 places. @param {Action} action @param {Ctx} ctx */

@@ -4,13 +4,13 @@
 // Words: the catalogue's blueskies.text (formatters, panels, end screen) and blueskies.state (labels).
 import { h, icon, seatBadge } from "../dom.js";
 import { joinAnd, section, wordsOf } from "../i18n.js";
-import { showWithRules } from "../rules.js";
+import { rulesFor, showWithRules } from "../rules.js";
 
-/** @typedef {import("../types.js").View} View */
-/** @typedef {import("../types.js").Ctx} Ctx */
+/** @typedef {import("../types.js").BlueskiesView} View */
+/** @typedef {import("../types.js").Ctx<View>} Ctx */
 /** @typedef {import("../types.js").GameEvent} GameEvent */
 /** @typedef {import("../types.js").Action} Action */
-/** @typedef {import("../types.js").Presenter} Presenter */
+/** @typedef {import("../types.js").Presenter<View>} Presenter */
 /** A region's final scoring: who took first and second place, and the bonuses. @typedef {{region: string,
  *   first: number[], second: number[], first_bonus: number, second_bonus: number, values: number[]}} RegionScore */
 
@@ -20,14 +20,17 @@ const label = wordsOf("blueskies", "state");
 /** The printed airport `code`. @param {string} code @param {Ctx} ctx
  * @returns {{code: string, name: string, buyout?: number} | undefined} */
 const apt = (code, ctx) => (ctx.data?.blueskies?.airports || []).find((/** @type {{code: string}} */ a) => a.code === code);
+/** An airport's name in the page's language (the catalogue's blueskies.airports), else the data's.
+ * @param {{code: string, name: string}} a */
+export const airportName = (a) => section("blueskies", "airports")[a.code] || a.name;
 /** @param {string} id @param {Ctx} ctx @returns {string} */
-const regionName = (id, ctx) => section("blueskies", "regions")[id]
+export const regionName = (id, ctx) => section("blueskies", "regions")[id]
   || (ctx.data?.blueskies?.regions || []).find((/** @type {{id: string}} */ r) => r.id === id)?.name || id;
 
 /** @type {Presenter["formatters"]} */
 export const formatters = {
-  airport(v, o, ctx) { const a = apt(v, ctx); return a ? `${a.name} (${v})` : String(v); },
-  gate_cost(v, o, ctx) { return String((ctx.view?.airports || []).find((/** @type {{code: string, next_cost?: number}} */ a) => a.code === v)?.next_cost ?? "?"); },
+  airport(v, o, ctx) { const a = apt(v, ctx); return a ? `${airportName(a)} (${v})` : String(v); },
+  gate_cost(v, o, ctx) { return String((ctx.view?.airports || []).find((a) => a.code === v)?.next_cost ?? "?"); },
   buyout_cost(v, o, ctx) { return String(apt(v, ctx)?.buyout ?? "?"); },
   cards(v) { return (v || []).length ? joinAnd(v) : word("no_cards"); },
   entitlements(v, o, ctx) {
@@ -80,18 +83,22 @@ export function myPanel(view, seat, ctx) {
   return [h("dl", { class: "kv" },
     buying && (view.to_act || []).includes(seat) ? [h("dt", {}, label("budget")), h("dd", { class: "budget" }, String(view.budget ?? "—"))] : null,
     h("dt", {}, label("hand")), h("dd", {}, (view.hand || []).length
-      ? h("ul", { class: "hand-cards" }, view.hand.map((/** @type {string} */ c) => h("li", {}, icon("bs-card"), formatters.airport(c, {}, ctx))))
+      ? h("ul", { class: "hand-cards" }, (view.hand || []).map((c) => h("li", {}, icon("bs-card"), formatters.airport(c, {}, ctx))))
       : word("no_cards")),
     h("dt", {}, label("special_used")), h("dd", {}, word(view.special_used?.[seat] ? "used" : "special_available")))];
 }
 
 /** Shown with the actions: the budget left in a purchase turn (BS-8.1.1). @param {View} view @param {number | null} seat */
 export function actionNote(view, seat) {
-  return (view.phase === "buy" || view.phase === "setup_buy") && (view.to_act || []).includes(seat) ? word("budget_note", { budget: view.budget }) : null;
+  return (view.phase === "buy" || view.phase === "setup_buy") && seat !== null && (view.to_act || []).includes(seat) ? word("budget_note", { budget: view.budget }) : null;
 }
 
-/** @param {GameEvent} ev */
-export function isChance(ev) { return ["reveal", "play", "special", "help", "draw_cards", "income"].includes(ev.type); }
+/** What chance decides: the cards revealed or drawn and the passengers drawn from the bag by a card or a special action
+ * (BS-3, BS-6). @param {GameEvent} ev */
+export function isChance(ev) { return ["reveal", "play", "special", "help", "draw_cards"].includes(ev.type); }
+
+/** Blue Skies has no dice (BS-2): its chance panel is the cards and passengers drawn. */
+export function chanceHeading() { return word("chance_heading"); }
 
 /** @param {{regions?: RegionScore[]} | null | undefined} f @param {number} seat @returns {number} */
 function regionAwards(f, seat) {
@@ -128,7 +135,8 @@ export function finalExtra(view, ctx) {
   if (!f) return null;
   /** @type {number[]} */
   const seats = (f.scores || []).map((/** @type {number} */ _, /** @type {number} */ i) => i);
-  return h("table", { class: "grid-table regions-table" }, showWithRules(h("caption", {}), word("regions_caption")),
+  return h("table", { class: "grid-table regions-table" }, showWithRules(h("caption", {}), word("regions_caption"), null,
+    rulesFor("blueskies/text/regions_caption")),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, word("region")), seats.map((s) => h("th", { scope: "col" }, seatBadge(s), " ", ctx.name(s))))),
     h("tbody", {}, f.regions.map((/** @type {RegionScore} */ r) => h("tr", {}, h("th", { scope: "row" }, word("region_bonus", { region: regionName(r.region, ctx), bonus: r.first_bonus })),
       seats.map((s) => h("td", {}, `${r.values[s]}`, r.first.includes(s) ? h("b", {}, ` +${r.first_bonus}`) : r.second.includes(s) ? h("b", {}, ` +${r.second_bonus}`) : ""))))));
@@ -142,6 +150,15 @@ export function hint() { return null; }
 
 /** Blue Skies' lists are short: no headings. */
 export function choiceGroup() { return null; }
+
+/** Blue Skies lists its choices in the engine's order. @returns {number | null} */
+export function rank() { return null; }
+
+/** No choice of Blue Skies flies a route to show beforehand. @returns {string[]} */
+export function previewRefs() { return []; }
+
+/** Blue Skies has no decision the page makes for the player. @type {string[]} */
+export const PLAY_WHEN_ONLY = [];
 
 /** @param {string} ref @param {Ctx} ctx */
 export function refLabel(ref, ctx) { return formatters.airport(ref, {}, ctx); }

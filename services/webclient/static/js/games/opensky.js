@@ -5,19 +5,20 @@
 import { h } from "../dom.js";
 import { joinAnd, section, wordsOf } from "../i18n.js";
 
-/** @typedef {import("../types.js").View} View */
-/** @typedef {import("../types.js").Ctx} Ctx */
+/** @typedef {import("../types.js").OpenskyView} View */
+/** @typedef {import("../types.js").Ctx<View>} Ctx */
 /** @typedef {import("../types.js").GameEvent} GameEvent */
 /** @typedef {import("../types.js").Action} Action */
-/** @typedef {import("../types.js").Presenter} Presenter */
+/** @typedef {import("../types.js").Presenter<View>} Presenter */
 
 const word = wordsOf("opensky", "text");
 const label = wordsOf("opensky", "state");
 
 /** @param {Ctx} ctx @returns {{airports: {code: string, name: string}[]}} */
 const mapOf = (ctx) => ctx.data?.[ctx.view?.map] || ctx.data?.europe || { airports: [] };
-/** @param {string} code @param {Ctx} ctx */
-const airportName = (code, ctx) => mapOf(ctx).airports.find((a) => a.code === code)?.name;
+/** An airport's name in the page's language (the catalogue's opensky.airports: "Лондон Хитроу"), else the map's.
+ * @param {string} code @param {Ctx} ctx */
+export const airportName = (code, ctx) => section("opensky", "airports")[code] || mapOf(ctx).airports.find((a) => a.code === code)?.name;
 /** A month's name in the catalogue's words (the engine names them, April to March). @param {string | null | undefined} name */
 const monthName = (name) => (name ? section("opensky", "months")[name] ?? String(name) : "—");
 
@@ -77,11 +78,16 @@ export function seatStats(view, seat) {
     [label("ancillary_unused"), p.ancillary_unused ?? 0], [label("flash_deal"), word(p.flash_deal ? "ready" : "used")]];
 }
 
-/** The month, the market and what was rolled; the first pair heads the status bar.
+/** The month, the market and what was rolled; the first pair heads the status bar. While a month's leasing runs the
+ * engine's month marker has moved on already (OS-17.1) but the month being closed is the one the players are in:
+ * "October, end of month: leasing (season 1)", never "November (season 1)" before the season reset (OS-18).
  * @param {View} view @param {Ctx} ctx @returns {[string, string | number][]} */
 export function tableInfo(view, ctx) {
+  const season = view.season ?? "—";
+  const month = view.lease ? word("month_leasing", { month: monthName(view.lease.month_name), season })
+    : word("month_season", { month: monthName(view.month_name), season });
   /** @type {[string, string | number][]} */
-  const out = [[label("month"), word("month_season", { month: monthName(view.month_name), season: view.season ?? "—" })],
+  const out = [[label("month"), month],
     [label("roller"), ctx.name(view.roller)]];
   if ((view.dice || []).length) out.push([label("dice"), joinAnd(view.dice.map((/** @type {string} */ c) => `${c} (${view.callsigns?.[c] || "?"})`))]);
   if ((view.market || []).length === 2) out.push([label("market"), `${formatters.airport(view.market[0], {}, ctx)} – ${formatters.airport(view.market[1], {}, ctx)}`]);
@@ -111,14 +117,25 @@ export function myPanel(view, seat, ctx) {
   return out;
 }
 
-/** Nothing beside the phase above OpenSky's actions (its hints go on each button). */
-export function actionNote() { return null; }
+/** Above the actions: which of my hubs the hub decision is about (OS-20.3: the first or the second; OS-20.7: at the
+ * season reset, the airport it stands on), from the engine's `hub_turn`. @param {View} view @param {number | null} seat
+ * @param {Ctx} ctx */
+export function actionNote(view, seat, ctx) {
+  const turn = view.hub_turn;
+  if (!turn || turn.seat !== seat) return null;
+  const which = turn.hub === 1 ? "first" : "second";
+  return turn.airport ? word("hub_move_note", { which, airport: formatters.airport(turn.airport, {}, ctx) })
+    : word("hub_place_note", { which });
+}
 
 /** OpenSky's end screen has no table beyond the categories'. */
 export function finalExtra() { return null; }
 
 /** @param {GameEvent} ev */
 export function isChance(ev) { return ["dice_rolled", "price_check", "bids_revealed", "market_won", "market_not_travelled"].includes(ev.type); }
+
+/** OpenSky's chance is dice (the passenger dice, the price die) and sealed bids revealed: "Dice and reveals". */
+export function chanceHeading() { return null; }
 
 /** Score categories of the end screen (OS-19.2), from the final view's score breakdown; no tie-break (OS-19.4). */
 /** @param {View} view @returns {import("../types.js").FinalTable} */
@@ -137,8 +154,12 @@ export function final(view) {
 export const RULE_OF = { place_callsign: "OS-4", place_aircraft: "OS-6", place_hub: "OS-20", keep_hub: "OS-20", choose_market: "OS-8",
   bid: "OS-10", pass: "OS-10", flash_deal: "OS-12", decline_flash: "OS-12", add_ancillaries: "OS-14", lease: "OS-17" };
 
-/** @param {Action} action */
-export function hint(action) {
+/** A button's second line: at the season reset which airport the hub stays at or moves from (OS-20.7); a one-stop
+ * bid's half-fare rule; the price die an ancillary fee brings. @param {Action} action @param {Ctx} ctx */
+export function hint(action, ctx) {
+  const at = ctx.view?.hub_turn?.airport;
+  if (at && action.type === "keep_hub") return word("hint_keep_hub", { airport: formatters.airport(at, {}, ctx) });
+  if (at && action.type === "place_hub") return word("hint_move_hub", { airport: formatters.airport(at, {}, ctx) });
   if (action.type === "bid" && action.itinerary.length > 2) return word("hint_one_stop");
   if (action.type === "add_ancillaries" && action.tokens) return word("hint_price_die", { fees: action.tokens * 100 });
   return null;
@@ -149,6 +170,15 @@ export function hint(action) {
 export function choiceGroup(action, ctx) {
   return action.type === "place_aircraft" && typeof action.route === "string" ? formatters.airport(action.route.split("-")[0], {}, ctx) : null;
 }
+
+/** OpenSky lists its choices in the engine's order. @returns {number | null} */
+export function rank() { return null; }
+
+/** No choice of OpenSky flies a route to show beforehand. @returns {string[]} */
+export function previewRefs() { return []; }
+
+/** OpenSky has no decision the page makes for the player. @type {string[]} */
+export const PLAY_WHEN_ONLY = [];
 
 /** @param {string} ref @param {Ctx} ctx */
 export function refLabel(ref, ctx) { return /^[A-Z]{3}$/.test(ref) ? formatters.airport(ref, {}, ctx) : formatters.route(ref, {}, ctx); }

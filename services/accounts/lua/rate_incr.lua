@@ -1,5 +1,5 @@
 -- Counts every bucket of one request (per IP, per token) in ONE round trip: {n1, ttl1, n2, ttl2, ...}
--- (services/gateway/http/limits.py). On a Redis Cluster each subject's counter is in its own slot: one key a call.
+-- (services/accounts/rate_limits.py). On a Redis Cluster each subject's counter is in its own slot: one key a call.
 -- KEYS: buckets...
 -- ARGV: window_ms
 local out = {}

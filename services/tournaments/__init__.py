@@ -1,0 +1,1 @@
+"""Tournaments: Swiss and arena events played at tables of 2-5 seats, scored from each game's places."""
