@@ -14,7 +14,8 @@ import random
 import sys
 
 from skyboard_api import AuthenticatedClient, Client
-from skyboard_api.api.default import create_game, create_player, get_game, legal_actions, submit_action
+from skyboard_api.api.games import create_game, get_game, legal_actions, submit_action
+from skyboard_api.api.players import create_player
 from skyboard_api.models import (
     AeroplanesGameOut,
     BlueskiesGameOut,

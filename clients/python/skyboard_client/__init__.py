@@ -33,8 +33,11 @@ from skyboard_client.models import (
     GameEvent,
     GameStartEvent,
     RealtimeControl,
+    WebhookDisabledEvent,
+    WebhookMessage,
     YourTurnEvent,
 )
+from skyboard_client.webhooks import WebhookVerificationError
 
 __version__ = "0.1.0"
 
@@ -63,5 +66,8 @@ __all__ = [
     "StreamClosed",
     "Unauthenticated",
     "Unavailable",
+    "WebhookDisabledEvent",
+    "WebhookMessage",
+    "WebhookVerificationError",
     "YourTurnEvent",
 ]

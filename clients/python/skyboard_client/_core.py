@@ -8,7 +8,7 @@ import json
 import random
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -28,10 +28,11 @@ OPERATIONS = {
     ("get", "/v1/games/{game_id}"): "game",
     ("get", "/v1/games/{game_id}/actions"): "legal_actions", ("post", "/v1/games/{game_id}/actions"): "submit",
     ("post", "/v1/games/{game_id}/resign"): "resign", ("post", "/v1/games/{game_id}/abort"): "abort",
+    ("post", "/v1/games/{game_id}/take-back"): "take_back",
     ("post", "/v1/games/{game_id}/token"): "rotate_token", ("get", "/v1/games/{game_id}/log"): "log",
     ("get", "/v1/games/{game_id}/events"): "events", ("post", "/v1/players"): "create_player",
     ("get", "/v1/players/me"): "me", ("post", "/v1/players/me/keys"): "rotate_key",
-    ("post", "/v1/players/me/keys/revoke-others"): "revoke_other_keys",
+    ("post", "/v1/players/me/keys/revoke-others"): "revoke_other_keys", ("delete", "/v1/players/me"): "delete_account",
     ("get", "/v1/players/me/games"): "my_games", ("get", "/v1/players/me/events"): "account_events",
     ("get", "/v1/players/{player_id}"): "player", ("get", "/v1/players/{player_id}/games"): "history",
     ("post", "/v1/matchmaking/tickets"): "seek", ("get", "/v1/matchmaking/tickets/{ticket_id}"): "poll_ticket",
@@ -41,6 +42,19 @@ OPERATIONS = {
     ("get", "/v1/challenges/{challenge_id}"): "get_challenge",
     ("post", "/v1/challenges/{challenge_id}/accept"): "accept",
     ("post", "/v1/challenges/{challenge_id}/decline"): "decline", ("delete", "/v1/challenges/{challenge_id}"): "cancel",
+    ("post", "/v1/tournaments"): "create_tournament", ("get", "/v1/tournaments"): "tournaments",
+    ("get", "/v1/tournaments/{tournament_id}"): "tournament",
+    ("get", "/v1/tournaments/{tournament_id}/standings"): "standings",
+    ("post", "/v1/tournaments/{tournament_id}/join"): "join_tournament",
+    ("post", "/v1/tournaments/{tournament_id}/withdraw"): "withdraw_tournament",
+    ("get", "/v1/tournaments/{tournament_id}/events"): "tournament_events",
+    ("post", "/v1/players/me/webhooks"): "create_webhook", ("get", "/v1/players/me/webhooks"): "webhooks",
+    ("get", "/v1/players/me/webhooks/{webhook_id}"): "webhook",
+    ("delete", "/v1/players/me/webhooks/{webhook_id}"): "delete_webhook",
+    ("post", "/v1/players/me/webhooks/{webhook_id}/rotate-secret"): "rotate_webhook_secret",
+    ("post", "/v1/players/me/webhooks/{webhook_id}/enable"): "enable_webhook",
+    ("get", "/v1/players/me/webhooks/{webhook_id}/deliveries"): "webhook_deliveries",
+    ("post", "/v1/players/me/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver"): "redeliver",
 }
 
 
@@ -157,9 +171,51 @@ def revoke_other_keys() -> Call[m.KeysRevoked]:
     return Call("POST", "/v1/players/me/keys/revoke-others", _model(m.KeysRevoked), api_key=True)
 
 
-def my_games() -> Call[list[m.MyGame]]:
-    return Call("GET", "/v1/players/me/games", lambda b: [m.MyGame.model_validate(g) for g in b["games"]],
+def delete_account(confirm_name: str) -> Call[m.AccountDeleted]:
+    return Call("DELETE", "/v1/players/me", _model(m.AccountDeleted), json={"confirm_name": confirm_name},
+                api_key=True)
+
+
+def create_webhook(url: str, events: Sequence[str], description: str) -> Call[m.WebhookCreated]:
+    return Call("POST", "/v1/players/me/webhooks", _model(m.WebhookCreated), api_key=True,
+                json={"url": url, "events": list(events), "description": description})
+
+
+def webhooks() -> Call[list[m.Webhook]]:
+    return Call("GET", "/v1/players/me/webhooks", lambda b: [m.Webhook.model_validate(h) for h in b["webhooks"]],
                 api_key=True, safe=True)
+
+
+def webhook(webhook_id: str) -> Call[m.Webhook]:
+    return Call("GET", f"/v1/players/me/webhooks/{webhook_id}", _model(m.Webhook), api_key=True, safe=True)
+
+
+def delete_webhook(webhook_id: str) -> Call[m.WebhookDeleted]:
+    return Call("DELETE", f"/v1/players/me/webhooks/{webhook_id}", _model(m.WebhookDeleted), api_key=True)
+
+
+def rotate_webhook_secret(webhook_id: str) -> Call[m.SecretRotated]:
+    return Call("POST", f"/v1/players/me/webhooks/{webhook_id}/rotate-secret", _model(m.SecretRotated),
+                api_key=True)
+
+
+def enable_webhook(webhook_id: str) -> Call[m.Webhook]:
+    return Call("POST", f"/v1/players/me/webhooks/{webhook_id}/enable", _model(m.Webhook), api_key=True)
+
+
+def webhook_deliveries(webhook_id: str) -> Call[list[m.WebhookDelivery]]:
+    return Call("GET", f"/v1/players/me/webhooks/{webhook_id}/deliveries",
+                lambda b: [m.WebhookDelivery.model_validate(d) for d in b["deliveries"]], api_key=True, safe=True)
+
+
+def redeliver(webhook_id: str, delivery_id: str) -> Call[m.Redelivery]:
+    return Call("POST", f"/v1/players/me/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver",
+                _model(m.Redelivery), api_key=True)
+
+
+def my_games(cursor: str | None, limit: int) -> Call[m.MyGames]:
+    params = _drop_none({"cursor": cursor, "limit": limit})
+    return Call("GET", "/v1/players/me/games", _model(m.MyGames), params=params, api_key=True, safe=True)
 
 
 def history(player_id: str, game: str | None, status: str | None, cursor: str | None, limit: int) -> Call[m.History]:
@@ -211,6 +267,14 @@ def submit(game_id: str, token: str | None, action: Mapping[str, Any], expected_
     return Call("POST", f"/v1/games/{game_id}/actions", _model(m.Submitted), bearer=token, api_key=token is None,
                 json={"action": dict(action), "expected_version": expected_version}, params=_seat(seat),
                 headers={"Idempotency-Key": key}, safe=True)
+
+
+def take_back(game_id: str, token: str | None, expected_version: int, idempotency_key: str | None,
+              seat: int | None = None) -> Call[m.Submitted]:
+    key = idempotency_key or f"sdk-{uuid.uuid4().hex}"  # one key for this take-back and all its retries
+    return Call("POST", f"/v1/games/{game_id}/take-back", _model(m.Submitted), bearer=token, api_key=token is None,
+                json={"expected_version": expected_version}, params=_seat(seat), headers={"Idempotency-Key": key},
+                safe=True)
 
 
 def resign(game_id: str, token: str | None, seat: int | None = None) -> Call[m.Version]:
@@ -276,6 +340,34 @@ def cancel(challenge_id: str) -> Call[m.Challenge]:
     return Call("DELETE", f"/v1/challenges/{challenge_id}", _model(m.Challenge), api_key=True)
 
 
+def create_tournament(name: str, game: str, players: int, rounds: int | None, starts_at: int, extra: Mapping[str, Any],
+                      ) -> Call[m.TournamentCreated]:
+    body = _drop_none({"name": name, "game": game, "players": players, "rounds": rounds, "starts_at": starts_at,
+                       **extra})
+    return Call("POST", "/v1/tournaments", _model(m.TournamentCreated), json=body, api_key=True)
+
+
+def tournaments(status: str | None, limit: int) -> Call[list[m.Tournament]]:
+    return Call("GET", "/v1/tournaments", lambda b: [m.Tournament.model_validate(t) for t in b["tournaments"]],
+                params=_drop_none({"status": status, "limit": limit}), safe=True)
+
+
+def tournament(tournament_id: str) -> Call[m.Tournament]:
+    return Call("GET", f"/v1/tournaments/{tournament_id}", _model(m.Tournament), safe=True)
+
+
+def standings(tournament_id: str) -> Call[m.Standings]:
+    return Call("GET", f"/v1/tournaments/{tournament_id}/standings", _model(m.Standings), safe=True)
+
+
+def join_tournament(tournament_id: str) -> Call[m.TournamentEntry]:
+    return Call("POST", f"/v1/tournaments/{tournament_id}/join", _model(m.TournamentEntry), api_key=True)
+
+
+def withdraw_tournament(tournament_id: str) -> Call[m.TournamentEntry]:
+    return Call("POST", f"/v1/tournaments/{tournament_id}/withdraw", _model(m.TournamentEntry), api_key=True)
+
+
 # ------------------------------------------------------------------------------------------------ streams
 
 
@@ -325,6 +417,27 @@ class GameResume:
         return m.GameEvent(event=event or "message", id=event_id, data=payload)
 
 
+class TournamentResume:
+    """Reads a tournament's feed across reconnects, resuming after the last entry id received; `ended` after the
+    `end` event (the server closes the feed there)."""
+
+    def __init__(self, last_event_id: str | None):
+        self.last_event_id = last_event_id
+        self.ended = False
+
+    def headers(self) -> dict[str, str]:
+        return {"Last-Event-ID": self.last_event_id} if self.last_event_id else {}
+
+    def accept(self, event: str, data: str, event_id: str | None) -> m.TournamentEvent | None:
+        raise_stream_error(event, data)
+        if not data:
+            return None
+        if event_id:
+            self.last_event_id = event_id
+        self.ended = event == "end"
+        return m.TournamentEvent(type=event or "message", id=event_id, data=json.loads(data))
+
+
 class AccountResume:
     """Reads the account stream across reconnects, resuming after the last entry id received."""
 
@@ -341,3 +454,7 @@ class AccountResume:
         if event_id:
             self.last_event_id = event_id
         return m.AccountEvent(type=event or "message", id=event_id, data=json.loads(data))
+
+
+#: what reads a stream across reconnects: a game's, the account's, or a tournament's
+Resume = GameResume | AccountResume | TournamentResume

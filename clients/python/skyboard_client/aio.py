@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
 import httpx
@@ -12,7 +12,17 @@ from httpx_sse import SSEError, aconnect_sse
 
 from skyboard_client import _core as api
 from skyboard_client import models as m
-from skyboard_client._core import DEFAULT_URL, AccountResume, Call, GameResume, RetryPolicy, StreamGone, error_of
+from skyboard_client._core import (
+    DEFAULT_URL,
+    AccountResume,
+    Call,
+    GameResume,
+    Resume,
+    RetryPolicy,
+    StreamGone,
+    TournamentResume,
+    error_of,
+)
 from skyboard_client.errors import SkyboardError, StreamClosed
 
 T = TypeVar("T")
@@ -80,7 +90,7 @@ class AsyncClient:
             await asyncio.sleep(wait)
             attempt += 1
 
-    async def _follow(self, path: str, bearer: str | None, resume: GameResume | AccountResume) -> AsyncIterator[Any]:
+    async def _follow(self, path: str, bearer: str | None, resume: Resume) -> AsyncIterator[Any]:
         failures = 0
         while True:
             headers = {**resume.headers(), **({"Authorization": f"Bearer {bearer}"} if bearer else {})}
@@ -100,7 +110,7 @@ class AsyncClient:
                             if item is not None:
                                 failures = 0
                                 yield item
-                                if isinstance(resume, GameResume) and resume.ended:
+                                if isinstance(resume, GameResume | TournamentResume) and resume.ended:
                                     return
             except (httpx.TransportError, StreamGone, SSEError):
                 pass
@@ -137,8 +147,16 @@ class AsyncClient:
     async def revoke_other_keys(self) -> m.KeysRevoked:
         return await self._run(api.revoke_other_keys())
 
-    async def my_games(self) -> list[m.MyGame]:
-        return await self._run(api.my_games())
+    async def delete_account(self, confirm_name: str) -> m.AccountDeleted:
+        """Delete the account (this client's key must be its current one; `confirm_name`: the account's name). Every
+        key of it stops, its streams end, its seats in active games are resigned. It cannot be undone."""
+        deleted = await self._run(api.delete_account(confirm_name))
+        self.api_key = None
+        return deleted
+
+    async def my_games(self, *, cursor: str | None = None, limit: int = 20) -> m.MyGames:
+        """A page of my games (those I play first, then those ended in the last day; `next_cursor` pages on)."""
+        return await self._run(api.my_games(cursor, limit))
 
     async def history(self, player_id: str, *, game: str | None = None, status: str | None = None,
                       cursor: str | None = None, limit: int = 20) -> m.History:
@@ -171,6 +189,11 @@ class AsyncClient:
                      idempotency_key: str | None = None, seat: int | None = None) -> m.Submitted:
         """See `Client.submit`: one `Idempotency-Key` per submission, kept across its retries."""
         return await self._run(api.submit(game_id, token, action, expected_version, idempotency_key, seat))
+
+    async def take_back(self, game_id: str, token: str | None, expected_version: int, *,
+                        idempotency_key: str | None = None, seat: int | None = None) -> m.Submitted:
+        """See `Client.take_back`."""
+        return await self._run(api.take_back(game_id, token, expected_version, idempotency_key, seat))
 
     async def resign(self, game_id: str, token: str | None = None, *, seat: int | None = None) -> m.Version:
         return await self._run(api.resign(game_id, token, seat))
@@ -245,3 +268,75 @@ class AsyncClient:
 
     async def cancel(self, challenge_id: str) -> m.Challenge:
         return await self._run(api.cancel(challenge_id))
+
+    async def create_tournament(self, name: str, game: str, players: int, rounds: int | None, starts_at: int,
+                          **settings: Any) -> m.TournamentCreated:
+        """Organise a Swiss tournament (`kind="arena"` and `ends_at` in `settings`, rounds None: an arena, as
+        `create_arena`); `settings`: byes, points, bye_points, options, time_control, rated,
+        bots_allowed, max_players (POST /v1/tournaments)."""
+        return await self._run(api.create_tournament(name, game, players, rounds, starts_at, settings))
+
+    async def create_arena(self, name: str, game: str, players: int, starts_at: int, ends_at: int,
+                     **settings: Any) -> m.TournamentCreated:
+        """Organise an arena from `starts_at` to `ends_at` (ms); `settings`: streak_after, streak_factor,
+        bots_after_s, points, options, time_control, rated, bots_allowed, max_players (POST /v1/tournaments)."""
+        return await self._run(api.create_tournament(name, game, players, None, starts_at,
+                                                  {"kind": "arena", "ends_at": ends_at, **settings}))
+
+    async def tournaments(self, status: str | None = None, limit: int = 50) -> list[m.Tournament]:
+        return await self._run(api.tournaments(status, limit))
+
+    async def tournament(self, tournament_id: str) -> m.Tournament:
+        return await self._run(api.tournament(tournament_id))
+
+    async def standings(self, tournament_id: str) -> m.Standings:
+        """The standings and every round so far, with each table's game and places."""
+        return await self._run(api.standings(tournament_id))
+
+    async def join_tournament(self, tournament_id: str) -> m.TournamentEntry:
+        """Enter; the account's games of each round arrive as `game_start` events with the `tournament_id`."""
+        return await self._run(api.join_tournament(tournament_id))
+
+    def tournament_events(self, tournament_id: str,
+                          last_event_id: str | None = None) -> AsyncIterator[m.TournamentEvent]:
+        """Follow a tournament's feed (`pairing`, `standings`, `end`) from its first kept entry, or after
+        `last_event_id`, resuming on every reconnect; it ends after `end`."""
+        return self._follow(f"/v1/tournaments/{tournament_id}/events", None, TournamentResume(last_event_id))
+
+    async def withdraw_tournament(self, tournament_id: str) -> m.TournamentEntry:
+        """Withdraw: no further tables; games still running are resigned (the zombie bot plays them out)."""
+        return await self._run(api.withdraw_tournament(tournament_id))
+
+    # ------------------------------------------------------------------ webhooks (docs/webhooks.md)
+
+    async def create_webhook(self, url: str, events: Sequence[str], *, description: str = "") -> m.WebhookCreated:
+        """Register an HTTPS endpoint for `events` (your_turn, game_end, challenge, match_found); the answer's
+        `secret` is shown only here: verify each delivery with it (`skyboard_client.webhooks.verify`)."""
+        return await self._run(api.create_webhook(url, events, description))
+
+    async def webhooks(self) -> list[m.Webhook]:
+        """The account's webhooks (never their secrets)."""
+        return await self._run(api.webhooks())
+
+    async def webhook(self, webhook_id: str) -> m.Webhook:
+        return await self._run(api.webhook(webhook_id))
+
+    async def delete_webhook(self, webhook_id: str) -> m.WebhookDeleted:
+        """Delete a webhook, with its queued deliveries and its log."""
+        return await self._run(api.delete_webhook(webhook_id))
+
+    async def rotate_webhook_secret(self, webhook_id: str) -> m.SecretRotated:
+        """A new signing secret (shown only here); the previous one also signs for `previous_secret_valid_s`."""
+        return await self._run(api.rotate_webhook_secret(webhook_id))
+
+    async def enable_webhook(self, webhook_id: str) -> m.Webhook:
+        """Enable a webhook that was disabled because its deliveries kept failing."""
+        return await self._run(api.enable_webhook(webhook_id))
+
+    async def webhook_deliveries(self, webhook_id: str) -> list[m.WebhookDelivery]:
+        """The webhook's last 100 delivery attempts, newest first."""
+        return await self._run(api.webhook_deliveries(webhook_id))
+
+    async def redeliver(self, webhook_id: str, delivery_id: str) -> m.Redelivery:
+        """Deliver a logged event again (same `webhook-id`)."""
+        return await self._run(api.redeliver(webhook_id, delivery_id))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
 import httpx
@@ -11,7 +11,17 @@ from httpx_sse import SSEError, connect_sse
 
 from skyboard_client import _core as api
 from skyboard_client import models as m
-from skyboard_client._core import DEFAULT_URL, AccountResume, Call, GameResume, RetryPolicy, StreamGone, error_of
+from skyboard_client._core import (
+    DEFAULT_URL,
+    AccountResume,
+    Call,
+    GameResume,
+    Resume,
+    RetryPolicy,
+    StreamGone,
+    TournamentResume,
+    error_of,
+)
 from skyboard_client.errors import SkyboardError, StreamClosed
 
 T = TypeVar("T")
@@ -78,7 +88,7 @@ class Client:
             time.sleep(wait)
             attempt += 1
 
-    def _follow(self, path: str, bearer: str | None, resume: GameResume | AccountResume) -> Iterator[Any]:
+    def _follow(self, path: str, bearer: str | None, resume: Resume) -> Iterator[Any]:
         failures = 0
         while True:
             headers = {**resume.headers(), **({"Authorization": f"Bearer {bearer}"} if bearer else {})}
@@ -98,7 +108,7 @@ class Client:
                             if item is not None:
                                 failures = 0
                                 yield item
-                                if isinstance(resume, GameResume) and resume.ended:
+                                if isinstance(resume, GameResume | TournamentResume) and resume.ended:
                                     return
             except (httpx.TransportError, StreamGone, SSEError):
                 pass
@@ -139,9 +149,16 @@ class Client:
         """Stop every other key of the account now (this client's key must be the current one)."""
         return self._run(api.revoke_other_keys())
 
-    def my_games(self) -> list[m.MyGame]:
-        """My ongoing challenge and matchmaking games, those where it is my turn first."""
-        return self._run(api.my_games())
+    def delete_account(self, confirm_name: str) -> m.AccountDeleted:
+        """Delete the account (this client's key must be its current one; `confirm_name`: the account's name). Every
+        key of it stops, its streams end, its seats in active games are resigned. It cannot be undone."""
+        deleted = self._run(api.delete_account(confirm_name))
+        self.api_key = None
+        return deleted
+
+    def my_games(self, *, cursor: str | None = None, limit: int = 20) -> m.MyGames:
+        """A page of my games (those I play first, then those ended in the last day; `next_cursor` pages on)."""
+        return self._run(api.my_games(cursor, limit))
 
     def history(self, player_id: str, *, game: str | None = None, status: str | None = None,
                 cursor: str | None = None, limit: int = 20) -> m.History:
@@ -157,9 +174,9 @@ class Client:
                     bots: Mapping[int, str] | None = None, time_control: m.TimeControl | Json | None = None,
                     turn_seconds: float | None = None,
                     account_seats: list[int] | None = None) -> m.CreatedGame:
-        """A game owned by this account; `bots` maps seats to bot levels. The account holds every human seat (or
-        those of `account_seats`): this client's API key plays them (pass no token); the answer's seat tokens are
-        for guests or to delegate one seat."""
+        """A game owned by this account; `bots` maps seats to bot levels. The account holds the first human seat
+        (or those of `account_seats`: every human seat for hot-seat): this client's API key plays them (pass no
+        token); the other seats' tokens in the answer are for the guests who play them."""
         return self._run(api.create_game(game, players, seed, options, bots, time_control, turn_seconds,
                                        account_seats))
 
@@ -184,6 +201,13 @@ class Client:
         this call's retries, so a retried submission is applied once (`replayed` tells). Raises `StaleVersion`
         (with `current_version`) when the game moved on, `IllegalAction` (with `rule`) when the rules refuse."""
         return self._run(api.submit(game_id, token, action, expected_version, idempotency_key, seat))
+
+    def take_back(self, game_id: str, token: str | None, expected_version: int, *,
+                  idempotency_key: str | None = None, seat: int | None = None) -> m.Submitted:
+        """Take back the seat's last decision (when `game(...).take_back` says it may): the game goes back to the
+        state before it, as a new version. Raises `Conflict` (`take_back_not_allowed`) when nothing may be taken
+        back, `StaleVersion` when the game moved on; keyed and retried like `submit`."""
+        return self._run(api.take_back(game_id, token, expected_version, idempotency_key, seat))
 
     def resign(self, game_id: str, token: str | None = None, *, seat: int | None = None) -> m.Version:
         """Resign the seat: a bot plays it out and the token is revoked; a rated game ranks you last."""
@@ -275,3 +299,74 @@ class Client:
     def cancel(self, challenge_id: str) -> m.Challenge:
         """Cancel a challenge I sent."""
         return self._run(api.cancel(challenge_id))
+
+    def create_tournament(self, name: str, game: str, players: int, rounds: int | None, starts_at: int,
+                          **settings: Any) -> m.TournamentCreated:
+        """Organise a Swiss tournament (`kind="arena"` and `ends_at` in `settings`, rounds None: an arena, as
+        `create_arena`); `settings`: byes, points, bye_points, options, time_control, rated,
+        bots_allowed, max_players (POST /v1/tournaments)."""
+        return self._run(api.create_tournament(name, game, players, rounds, starts_at, settings))
+
+    def create_arena(self, name: str, game: str, players: int, starts_at: int, ends_at: int,
+                     **settings: Any) -> m.TournamentCreated:
+        """Organise an arena from `starts_at` to `ends_at` (ms); `settings`: streak_after, streak_factor,
+        bots_after_s, points, options, time_control, rated, bots_allowed, max_players (POST /v1/tournaments)."""
+        return self._run(api.create_tournament(name, game, players, None, starts_at,
+                                                  {"kind": "arena", "ends_at": ends_at, **settings}))
+
+    def tournaments(self, status: str | None = None, limit: int = 50) -> list[m.Tournament]:
+        return self._run(api.tournaments(status, limit))
+
+    def tournament(self, tournament_id: str) -> m.Tournament:
+        return self._run(api.tournament(tournament_id))
+
+    def standings(self, tournament_id: str) -> m.Standings:
+        """The standings and every round so far, with each table's game and places."""
+        return self._run(api.standings(tournament_id))
+
+    def join_tournament(self, tournament_id: str) -> m.TournamentEntry:
+        """Enter; the account's games of each round arrive as `game_start` events with the `tournament_id`."""
+        return self._run(api.join_tournament(tournament_id))
+
+    def tournament_events(self, tournament_id: str, last_event_id: str | None = None) -> Iterator[m.TournamentEvent]:
+        """Follow a tournament's feed (`pairing`, `standings`, `end`) from its first kept entry, or after
+        `last_event_id`, resuming on every reconnect; it ends after `end`."""
+        return self._follow(f"/v1/tournaments/{tournament_id}/events", None, TournamentResume(last_event_id))
+
+    def withdraw_tournament(self, tournament_id: str) -> m.TournamentEntry:
+        """Withdraw: no further tables; games still running are resigned (the zombie bot plays them out)."""
+        return self._run(api.withdraw_tournament(tournament_id))
+
+    # ------------------------------------------------------------------ webhooks (docs/webhooks.md)
+
+    def create_webhook(self, url: str, events: Sequence[str], *, description: str = "") -> m.WebhookCreated:
+        """Register an HTTPS endpoint for `events` (your_turn, game_end, challenge, match_found); the answer's
+        `secret` is shown only here: verify each delivery with it (`skyboard_client.webhooks.verify`)."""
+        return self._run(api.create_webhook(url, events, description))
+
+    def webhooks(self) -> list[m.Webhook]:
+        """The account's webhooks (never their secrets)."""
+        return self._run(api.webhooks())
+
+    def webhook(self, webhook_id: str) -> m.Webhook:
+        return self._run(api.webhook(webhook_id))
+
+    def delete_webhook(self, webhook_id: str) -> m.WebhookDeleted:
+        """Delete a webhook, with its queued deliveries and its log."""
+        return self._run(api.delete_webhook(webhook_id))
+
+    def rotate_webhook_secret(self, webhook_id: str) -> m.SecretRotated:
+        """A new signing secret (shown only here); the previous one also signs for `previous_secret_valid_s`."""
+        return self._run(api.rotate_webhook_secret(webhook_id))
+
+    def enable_webhook(self, webhook_id: str) -> m.Webhook:
+        """Enable a webhook that was disabled because its deliveries kept failing."""
+        return self._run(api.enable_webhook(webhook_id))
+
+    def webhook_deliveries(self, webhook_id: str) -> list[m.WebhookDelivery]:
+        """The webhook's last 100 delivery attempts, newest first."""
+        return self._run(api.webhook_deliveries(webhook_id))
+
+    def redeliver(self, webhook_id: str, delivery_id: str) -> m.Redelivery:
+        """Deliver a logged event again (same `webhook-id`)."""
+        return self._run(api.redeliver(webhook_id, delivery_id))

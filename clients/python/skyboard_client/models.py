@@ -1,55 +1,72 @@
 """What the API answers, as pydantic models (field for field the schemas of `/openapi.json`).
 
+Most are generated from the OpenAPI document (`records.py`, `make sdk-generate`) and re-exported here. Those written
+here carry behaviour of their own (`CreatedGame.token`, the stream events' properties), or are laxer than their
+schema on purpose (a `str` where the schema lists values, a default where it requires a field), or type a field
+with the views and actions.
+
 Every model keeps fields it does not know (`extra="allow"`), so a newer server never breaks an older client.
-Actions, views and game events are plain dicts: their shape is the game's (see the docs' game pages and the
-`<Game>Action` schemas of the OpenAPI document).
+Views and game events are typed for type checkers by each title's declared shapes (`views.py`, generated from the
+OpenAPI document: narrow a view by its `game`, an event by its `type`); at run time they stay the dicts the server
+sent, so a field a newer server adds is kept. Actions are plain dicts (the `<Game>Action` schemas of the OpenAPI
+document).
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-Action = dict[str, Any]
+from skyboard_client import records
 
-
-class Model(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-
-class RealtimeControl(Model):
-    """`seconds_per_decision` for free each decision, plus a per-seat `reserve_seconds` bank that never refills."""
-
-    kind: Literal["realtime"] = "realtime"
-    seconds_per_decision: float
-    reserve_seconds: float = 0
-
-
-class CorrespondenceControl(Model):
-    """Whole days per decision (1-30), no reserve."""
-
-    kind: Literal["correspondence"] = "correspondence"
-    days_per_decision: int
-
-
-TimeControl = RealtimeControl | CorrespondenceControl
-
-
-def time_control_from(data: Any) -> TimeControl | None:
-    if not isinstance(data, dict):
-        return None
-    if data.get("kind") == "correspondence":
-        return CorrespondenceControl.model_validate(data)
-    return RealtimeControl.model_validate(data)
-
-
-class CatalogGame(Model):
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    options: dict[str, Any]
+# re-exported: the SDK's public names, whether written by hand (_base.py) or generated (records.py)
+from skyboard_client._base import (  # noqa: F401
+    Action,
+    CorrespondenceControl,
+    GameEventData,
+    Model,
+    RealtimeControl,
+    TimeControl,
+    View,
+    time_control_from,
+)
+from skyboard_client.records import (  # noqa: F401
+    AccountDeleted,
+    CatalogGame,
+    ChallengeAccepted,
+    ChallengeCreated,
+    Game,
+    GameEndEvent,
+    GameSummary,
+    History,
+    HistoryGame,
+    KeyRotated,
+    KeysRevoked,
+    Leaderboard,
+    LeaderboardEntry,
+    NewToken,
+    PlayerCreated,
+    Rating,
+    Redelivery,
+    ResignedSeat,
+    Seat,
+    SeatInfo,
+    SecretRotated,
+    Standing,
+    Standings,
+    Ticket,
+    TicketCreated,
+    TournamentCreated,
+    TournamentEntry,
+    TournamentRound,
+    TournamentTable,
+    Version,
+    WebhookDeleted,
+    WebhookDisabled,
+    WebhookDisabledEvent,
+    YourTurnEvent,
+)
 
 
 class Catalog(Model):
@@ -57,18 +74,9 @@ class Catalog(Model):
     bot_levels: list[str]
     #: per level: description, expected think time and CPU per decision per game, rating (see GET /v1/catalog)
     bot_level_details: list[dict[str, Any]] = []
-
-
-class PlayerCreated(Model):
-    player_id: str
-    api_key: str
-
-
-class Rating(Model):
-    mu: float
-    sigma: float
-    ordinal: float
-    games: int
+    #: per game, then per player count ("2", "3", ...): the levels offered there, weakest first, each with its label
+    #: and its rating with a 95% interval (null where not measured)
+    ladders: dict[str, dict[str, list[dict[str, Any]]]] = {}
 
 
 class Player(Model):
@@ -82,73 +90,52 @@ class Me(Player):
     created_ms: int | None = None
 
 
-class KeyRotated(Model):
-    api_key: str
-    previous_key_valid_s: int
+class Tournament(Model):
+    """A Swiss tournament (rounds seated at tables of `players` by standings) or an arena (a time window, players
+    re-seated as their games end, a streak bonus), scored by places."""
+
+    tournament_id: str
+    kind: Literal["swiss", "arena"]
+    name: str
+    game: str
+    organiser: str
+    status: Literal["open", "running", "finished"]
+    players: int
+    rounds: int
+    round: int
+    byes: Literal["bots", "score"]
+    points: list[int]
+    bye_points: float
+    options: dict[str, Any]
+    time_control: RealtimeControl | CorrespondenceControl | None = Field(None, discriminator="kind")
+    rated: bool
+    bots_allowed: bool
+    max_players: int
+    entrants: int
+    created_ms: int
+    starts_at: int
+    ends_at: int | None = None
+    streak_after: int | None = None
+    streak_factor: int | None = None
+    bots_after_s: float | None = None
 
 
-class KeysRevoked(Model):
-    revoked: int
+class TournamentEvent(Model):
+    """One event of a tournament's feed: `type` is `pairing`, `standings` or `end`; `id` its stream id; `data` its
+    payload as sent."""
+
+    type: str
+    id: str | None
+    data: dict[str, Any]
 
 
-class Seat(Model):
-    seat: int
-    token: str | None
-    bot: str | None
-
-
-class CreatedGame(Model):
-    game_id: str
-    seats: list[Seat]
-
+class CreatedGame(records.CreatedGame):
     def token(self, seat: int) -> str:
         """The token of a human seat (shown only in this answer: keep it)."""
         for s in self.seats:
             if s.seat == seat and s.token:
                 return s.token
         raise KeyError(f"seat {seat} has no token (a bot seat?)")
-
-
-class SeatInfo(Model):
-    seat: int
-    player_id: str | None
-    kind: Literal["human", "bot"]
-    status: Literal["active", "resigned", "abandoned"]
-    bot_level: str | None
-
-
-class GameSummary(Model):
-    """A line of GET /v1/games."""
-
-    game_id: str
-    game: str
-    players: int
-    status: str
-    version: int
-    to_act: list[int]
-    bots: dict[str, str]
-    created_ms: int
-    updated_ms: int
-    time_control: RealtimeControl | CorrespondenceControl | None = Field(None, discriminator="kind")
-
-
-class Game(Model):
-    game_id: str
-    game: str
-    version: int
-    status: Literal["active", "finished", "aborted"]
-    to_act: list[int]
-    seat: int | None
-    view: dict[str, Any]
-    scores: list[int] | None
-    winners: list[int] | None
-    players: int
-    bots: dict[str, str]
-    turn_seconds: float | None = None
-    deadlines: dict[str, int] = Field(default_factory=dict)
-    time_control: RealtimeControl | CorrespondenceControl | None = Field(None, discriminator="kind")
-    reserves: dict[str, int] = Field(default_factory=dict)
-    seats: list[SeatInfo] = Field(default_factory=list)
 
 
 class LegalActions(Model):
@@ -159,18 +146,10 @@ class LegalActions(Model):
 
 class Submitted(Model):
     version: int
-    events: list[dict[str, Any]]
+    events: list[GameEventData]
     status: Literal["active", "finished"]
     to_act: list[int]
     replayed: bool
-
-
-class Version(Model):
-    version: int
-
-
-class NewToken(Model):
-    token: str
 
 
 class GameLog(Model):
@@ -185,24 +164,6 @@ class GameLog(Model):
     status: Literal["active", "finished", "aborted"] = "finished"
     scores: list[int] | None
     winners: list[int] | None
-
-
-class TicketCreated(Model):
-    ticket_id: str
-    status: Literal["queued"] = "queued"
-
-
-class Ticket(Model):
-    ticket_id: str
-    status: Literal["queued", "matched", "expired", "cancelled", "refused"]  # refused: over a quota (`note`)
-    game: str
-    players: int
-    game_id: str | None = None
-    seat: int | None = None
-    token: str | None = None
-    token_delivered: bool = False
-    time_control: RealtimeControl | CorrespondenceControl | None = Field(None, discriminator="kind")
-    note: str | None = None
 
 
 class Challenge(Model):
@@ -222,20 +183,9 @@ class Challenge(Model):
     reason: str | None = None  # why a declined challenge was declined
 
 
-class ChallengeCreated(Model):
-    challenge_id: str
-    status: Literal["pending"] = "pending"
-    expires_at: int
-
-
-class ChallengeAccepted(Model):
-    game_id: str
-    seat: int
-    token: str
-
-
 class MyGame(Model):
-    """A game of the account: active (my turn first), or ended in the last day (`status` finished or aborted)."""
+    """A game of the account: one it plays (`my_turn` where one of its seats must decide), or one ended in the last
+    day (`status` finished or aborted)."""
 
     game_id: str
     game: str
@@ -251,42 +201,11 @@ class MyGame(Model):
     winners: list[int] | None = None
 
 
-class LeaderboardEntry(Model):
-    rank: int
-    player_id: str
-    name: str | None
-    kind: Literal["human", "bot"] = "human"
-    mu: float
-    sigma: float
-    ordinal: float
-    games: int
+class MyGames(Model):
+    """A page of the account's games: those it plays first, newest first, then those ended in the last day."""
 
-
-class Leaderboard(Model):
-    game: str
-    entries: list[LeaderboardEntry]
-
-
-class HistoryGame(Model):
-    game_id: str
-    game: str
-    status: str
-    players: int
-    seats: list[int]
-    owner: bool
-    version: int
-    scores: list[int] | None
-    winners: list[int] | None
-    rated: bool
-    created_ms: int
-    finished_ms: int
-    time_control: RealtimeControl | CorrespondenceControl | None = Field(None, discriminator="kind")
-
-
-class History(Model):
-    player_id: str
-    games: list[HistoryGame]
-    next_cursor: str | None
+    games: list[MyGame]
+    next_cursor: str | None = None  # pass as `cursor` for the next page; None on the last one
 
 
 class GameEvent(Model):
@@ -340,31 +259,16 @@ class GameStartEvent(Model):
     ticket_id: str | None = None
     note: str | None = None
     ongoing: bool = False
+    tournament_id: str | None = None  # a tournament's table: its event, round and table number
+    round: int | None = None
+    table: int | None = None
 
 
-class YourTurnEvent(Model):
-    """`your_turn`: the seat is to act at `version`; `deadline` is unix ms when its clock runs out (null: none)."""
-
-    game_id: str
-    seat: int
-    version: int
-    deadline: int | None
-
-
-class GameEndEvent(Model):
-    """`game_end`: a game with a seat of this account ended."""
-
-    game_id: str
-    seat: int
-    status: Literal["finished", "aborted"]
-    scores: list[int] | None
-    winners: list[int] | None
-
-
-AccountPayload = ChallengeEvent | ChallengeClosedEvent | GameStartEvent | YourTurnEvent | GameEndEvent
+AccountPayload = (ChallengeEvent | ChallengeClosedEvent | GameStartEvent | YourTurnEvent | GameEndEvent
+                  | WebhookDisabledEvent)
 ACCOUNT_PAYLOADS: dict[str, type[AccountPayload]] = {
     "challenge": ChallengeEvent, "challenge_closed": ChallengeClosedEvent, "game_start": GameStartEvent,
-    "your_turn": YourTurnEvent, "game_end": GameEndEvent,
+    "your_turn": YourTurnEvent, "game_end": GameEndEvent, "webhook_disabled": WebhookDisabledEvent,
 }
 
 
@@ -385,4 +289,65 @@ class AccountEvent(Model):
     def payload(self) -> AccountPayload | None:
         """The typed payload (`YourTurnEvent`, ...), None for an event type this SDK does not know yet."""
         cls = ACCOUNT_PAYLOADS.get(self.type)
+        return cls.model_validate(self.data) if cls else None
+
+
+# ------------------------------------------------------------------------------------------------ webhooks
+
+#: The event types a webhook may take.
+WebhookEventType = Literal["your_turn", "game_end", "challenge", "match_found"]
+
+
+class Webhook(Model):
+    """A registered webhook (never its secret)."""
+
+    webhook_id: str
+    url: str
+    events: list[str]
+    description: str
+    created_ms: int
+    enabled: bool
+    disabled: WebhookDisabled | None = None
+
+
+class WebhookCreated(Webhook):
+    """A new webhook and its signing `secret`, shown only in this answer: keep it to verify deliveries."""
+
+    secret: str
+
+
+class WebhookDelivery(Model):
+    """One attempt of one delivery, as the log keeps it."""
+
+    delivery_id: str
+    type: str
+    event: str
+    event_ms: int
+    attempt: int
+    outcome: Literal["delivered", "retry", "gave_up"]
+    status_code: int | None
+    latency_ms: float | None
+    at_ms: int
+    next_attempt_ms: int | None
+    error: str | None
+    manual: bool
+
+
+class DeliveryLog(Model):
+    deliveries: list[WebhookDelivery]
+
+
+class WebhookMessage(Model):
+    """A verified webhook delivery's body: `type` (your_turn, game_end, challenge, match_found), `timestamp` (the
+    event's, ISO 8601) and `data` (what the account stream carries for it); `id` is its `webhook-id`."""
+
+    id: str
+    type: str
+    timestamp: str
+    data: dict[str, Any]
+
+    @property
+    def payload(self) -> AccountPayload | None:
+        """`data` as its typed model (`match_found` is a `GameStartEvent`)."""
+        cls = GameStartEvent if self.type == "match_found" else ACCOUNT_PAYLOADS.get(self.type)
         return cls.model_validate(self.data) if cls else None

@@ -160,8 +160,67 @@ export class SkyboardClient {
     return this.request({ method: "POST", path: "/v1/players/me/keys/revoke-others", bearer: this.key() });
   }
 
-  myGames(): Promise<T.MyGames> {
-    return this.request({ method: "GET", path: "/v1/players/me/games", bearer: this.key(), safe: true });
+  /**
+   * Delete the account (this client's key must be its current one; `confirmName`: the account's name). Every key of it
+   * stops, its streams end, its seats in active games are resigned. It cannot be undone.
+   */
+  async deleteAccount(confirmName: string): Promise<T.AccountDeleted> {
+    const deleted = await this.request<T.AccountDeleted>({
+      method: "DELETE", path: "/v1/players/me", bearer: this.key(), body: { confirm_name: confirmName } });
+    this.apiKey = undefined;
+    return deleted;
+  }
+
+  /**
+   * Register an HTTPS endpoint for `events` (your_turn, game_end, challenge, match_found). The answer's `secret` is
+   * shown only here: verify each delivery with it (`verifyWebhook`).
+   */
+  createWebhook(body: T.NewWebhook): Promise<T.WebhookCreated> {
+    return this.request({ method: "POST", path: "/v1/players/me/webhooks", bearer: this.key(), body });
+  }
+
+  /** The account's webhooks (never their secrets). */
+  async webhooks(): Promise<T.Webhook[]> {
+    const list = await this.request<T.WebhookList>({ method: "GET", path: "/v1/players/me/webhooks", bearer: this.key() });
+    return list.webhooks;
+  }
+
+  webhook(webhookId: string): Promise<T.Webhook> {
+    return this.request({ method: "GET", path: webhookPath(webhookId), bearer: this.key() });
+  }
+
+  /** Delete a webhook, with its queued deliveries and its log. */
+  deleteWebhook(webhookId: string): Promise<T.WebhookDeleted> {
+    return this.request({ method: "DELETE", path: webhookPath(webhookId), bearer: this.key() });
+  }
+
+  /** A new signing secret (shown only here); the previous one also signs for `previous_secret_valid_s`. */
+  rotateWebhookSecret(webhookId: string): Promise<T.SecretRotated> {
+    return this.request({ method: "POST", path: `${webhookPath(webhookId)}/rotate-secret`, bearer: this.key() });
+  }
+
+  /** Enable a webhook that was disabled because its deliveries kept failing. */
+  enableWebhook(webhookId: string): Promise<T.Webhook> {
+    return this.request({ method: "POST", path: `${webhookPath(webhookId)}/enable`, bearer: this.key() });
+  }
+
+  /** The webhook's last 100 delivery attempts, newest first. */
+  async webhookDeliveries(webhookId: string): Promise<T.WebhookDelivery[]> {
+    const log = await this.request<T.DeliveryLog>({
+      method: "GET", path: `${webhookPath(webhookId)}/deliveries`, bearer: this.key() });
+    return log.deliveries;
+  }
+
+  /** Deliver a logged event again (the same `webhook-id`). */
+  redeliver(webhookId: string, deliveryId: string): Promise<T.Redelivery> {
+    return this.request({
+      method: "POST", path: `${webhookPath(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`,
+      bearer: this.key() });
+  }
+
+  /** A page of my games: those I play first, newest first, then those ended in the last day (`next_cursor` pages on). */
+  myGames(query: { cursor?: string; limit?: number } = {}): Promise<T.MyGames> {
+    return this.request({ method: "GET", path: "/v1/players/me/games", query, bearer: this.key(), safe: true });
   }
 
   leaderboard(game: string, query: { limit?: number; offset?: number } = {}): Promise<T.Leaderboard> {
@@ -206,6 +265,19 @@ export class SkyboardClient {
     return this.request({
       method: "POST", path: `${gamePath(gameId)}/actions`, bearer: token ?? this.key(), safe: true,
       body: { action, expected_version: expectedVersion }, headers: { "idempotency-key": key }, query: { seat },
+    });
+  }
+
+  /**
+   * Take back the seat's last decision, when the game's view says `take_back: true`: the game goes back to the state
+   * before it, as a new version. Keyed like `submit`, so a retried take-back is applied once.
+   */
+  takeBack(gameId: string, token: string | undefined, expectedVersion: number, idempotencyKey?: string,
+    seat?: number): Promise<T.Submitted> {
+    const key = idempotencyKey ?? `sdk-${crypto.randomUUID()}`;
+    return this.request({
+      method: "POST", path: `${gamePath(gameId)}/take-back`, bearer: token ?? this.key(), safe: true,
+      body: { expected_version: expectedVersion }, headers: { "idempotency-key": key }, query: { seat },
     });
   }
 
@@ -266,6 +338,36 @@ export class SkyboardClient {
 
   cancelChallenge(challengeId: string): Promise<T.Challenge> {
     return this.request({ method: "DELETE", path: challengePath(challengeId), bearer: this.key() });
+  }
+
+  // ------------------------------------------------------------------------------------------- tournaments
+
+  /** Organise a Swiss tournament or an arena (`kind: "arena"`, `ends_at`; you are its organiser). */
+  createTournament(body: T.NewTournament): Promise<T.TournamentCreated> {
+    return this.request({ method: "POST", path: "/v1/tournaments", bearer: this.key(), body });
+  }
+
+  tournaments(query: { status?: string; limit?: number } = {}): Promise<T.TournamentList> {
+    return this.request({ method: "GET", path: "/v1/tournaments", query, safe: true });
+  }
+
+  tournament(tournamentId: string): Promise<T.Tournament> {
+    return this.request({ method: "GET", path: tournamentPath(tournamentId), safe: true });
+  }
+
+  /** The standings, and every round so far with its tables, games and places. */
+  standings(tournamentId: string): Promise<T.Standings> {
+    return this.request({ method: "GET", path: `${tournamentPath(tournamentId)}/standings`, safe: true });
+  }
+
+  /** Enter; each round's game arrives as a `game_start` on the account stream with the `tournament_id`. */
+  joinTournament(tournamentId: string): Promise<T.TournamentEntry> {
+    return this.request({ method: "POST", path: `${tournamentPath(tournamentId)}/join`, bearer: this.key() });
+  }
+
+  /** Withdraw: no further tables; games still running are resigned and played out by the zombie bot. */
+  withdrawTournament(tournamentId: string): Promise<T.TournamentEntry> {
+    return this.request({ method: "POST", path: `${tournamentPath(tournamentId)}/withdraw`, bearer: this.key() });
   }
 
   // ----------------------------------------------------------------------------------------------- streams
@@ -338,6 +440,35 @@ export class SkyboardClient {
     }
   }
 
+  /**
+   * A tournament's feed (pairings, standings, the end) from its first kept entry, or after `lastEventId`;
+   * resumes after the last event received on every reconnect and ends after the `end` event.
+   */
+  async *tournamentEvents(tournamentId: string, options: { lastEventId?: string; signal?: AbortSignal } = {}):
+  AsyncGenerator<T.TournamentStreamEvent> {
+    let last = options.lastEventId ?? null;
+    for (let attempt = 0; ; ) {
+      try {
+        const resume = last === null ? {} : { "last-event-id": last };
+        for await (const frame of this.stream<T.TournamentStreamEvent>(`${tournamentPath(tournamentId)}/events`,
+          undefined, resume, options.signal)) {
+          attempt = 0;
+          if (frame.id) last = frame.id;
+          yield frame;
+          if (frame.event === "end") return;
+        }
+      } catch (failure) {
+        if (options.signal?.aborted) return;
+        if (!(failure instanceof Dropped) && !isNetworkFailure(failure)) throw failure;
+      }
+      if (options.signal?.aborted) return;
+      const wait = this.delayMs(attempt++, null);
+      if (wait === null) throw new StreamClosed(0, { code: "stream_closed", message: "the tournament feed dropped" });
+      await sleep(wait, options.signal).catch(() => undefined);
+      if (options.signal?.aborted) return;
+    }
+  }
+
   /** One connection of a stream: its frames with JSON data; an `error` frame is thrown as its typed error. */
   private async *stream<F>(path: string, bearer: string | undefined, extra: Record<string, string>,
     signal: AbortSignal | undefined, query?: Record<string, string | number | undefined>): AsyncGenerator<F> {
@@ -375,3 +506,5 @@ function isNetworkFailure(failure: unknown): boolean {
 const gamePath = (gameId: string): string => `/v1/games/${encodeURIComponent(gameId)}`;
 const ticketPath = (ticketId: string): string => `/v1/matchmaking/tickets/${encodeURIComponent(ticketId)}`;
 const challengePath = (id: string): string => `/v1/challenges/${encodeURIComponent(id)}`;
+const tournamentPath = (id: string): string => `/v1/tournaments/${encodeURIComponent(id)}`;
+const webhookPath = (id: string): string => `/v1/players/me/webhooks/${encodeURIComponent(id)}`;

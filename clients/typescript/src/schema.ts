@@ -36,7 +36,7 @@ export interface paths {
         put?: never;
         /**
          * Create a game (with a player's API key)
-         * @description Bearer: a player's API key (`POST /v1/players`). The player owns the game, and it counts against the player's quotas: active games at once, bot seats across them, creations per hour (429 `quota_exceeded` names the one reached). The account holds every human seat (or those of `account_seats`): its API key acts for them on every seat route (`?seat=N` chooses where it holds several), and the game is on its account stream (`game_start`) and in `GET /v1/players/me/games` at once. The answer holds each human seat's token, shown only here: for guests or to delegate one seat.
+         * @description Bearer: a player's API key (`POST /v1/players`). The player owns the game, and it counts against the player's quotas: active games at once, bot seats across them, creations per hour (429 `quota_exceeded` names the one reached). The account holds the first human seat, or the seats `account_seats` names (every human seat for hot-seat, asked explicitly): its API key acts for them on every seat route (`?seat=N` chooses where it holds several), and the game is on its account stream (`game_start`) and in `GET /v1/players/me/games` at once. The answer holds each human seat's token, shown only here: the other seats' tokens are for the guests who play them, and the account's key reads and acts for none of those.
          */
         post: operations["createGame"];
         delete?: never;
@@ -74,6 +74,26 @@ export interface paths {
         put?: never;
         /** Submit one action for your seat */
         post: operations["submitAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{game_id}/take-back": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take back your seat's last decision
+         * @description Bearer: the seat token (or an API key acting for its seat). As on Board Game Arena: the game goes back to the state before your last decision, as a new version (`expected_version`: the current one) whose stream entry has `kind` `take_back` and the one event `taken_back` (`seat`, `restores`: the version whose state is back). The game decides which decisions may be: within your turn, until anything hidden is revealed (a die, a card drawn, sealed bids opened) or the decision passes to another seat; and only while nothing else happened since. `GET /v1/games/{id}` says `take_back: true` when it may; call it again to go further back. Your turn clock goes back too. 409 `take_back_not_allowed` when nothing may be taken back, 409 `stale_version` on an old version; an Idempotency-Key replays the first outcome as for actions.
+         */
+        post: operations["takeBack"];
         delete?: never;
         options?: never;
         head?: never;
@@ -131,7 +151,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate your seat token
-         * @description Bearer: the seat token, which is revoked (its event streams end within a second); the answer holds the seat's new token, shown only here.
+         * @description Bearer: the seat token, which is revoked (its event streams end within a second); the answer holds the seat's new token, shown only here. Rotated with the seat token, the seat is the new token's alone: an account that held it (the game's creator, hot-seat) no longer does, and that account's streams of the seat end too. Rotated with the account's API key (`?seat=N` where it holds several), the account keeps the seat.
          */
         post: operations["rotateToken"];
         delete?: never;
@@ -174,6 +194,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/players/me/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's webhooks (never their secrets) */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook
+         * @description Deliveries of the chosen event types (`your_turn`, `game_end`, `challenge`, `match_found`) are POSTed to `url`, signed in the Standard Webhooks shape (`webhook-id`, `webhook-timestamp`, `webhook-signature`; docs/webhooks.md). The answer holds the signing `secret`, shown only here. `url` must be https:// to a public address (422 `webhook_url_refused` otherwise: private, loopback, link-local and reserved addresses are refused); an account holds at most `GATEWAY_WEBHOOKS_MAX` (5) webhooks (409 `too_many_webhooks`).
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook of the caller */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook, with its queued deliveries and log */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/webhooks/{webhook_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's secret
+         * @description Answers a new signing secret, shown only here. For `GATEWAY_WEBHOOK_SECRET_GRACE_S` (1 h) every delivery carries two signatures, the new secret's and the previous one's, so the receiver can switch.
+         */
+        post: operations["rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/webhooks/{webhook_id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled webhook again
+         * @description A webhook whose deliveries kept failing is disabled (a `webhook_disabled` event on the account stream says so, and its queued deliveries are dropped). Once its receiver works, enable it: new events are delivered again; redeliver the ones it missed from the log.
+         */
+        post: operations["enableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's delivery log
+         * @description Its last 100 attempts, newest first: the event, the attempt number, the receiver's status code (null: no answer), the latency, the outcome and when the next attempt is due.
+         */
+        get: operations["deliveryLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a logged event again
+         * @description Queues the event of a delivery in the log again, due now, with the same `webhook-id` (a receiver that already handled it may answer 2xx without acting). 409 `webhook_disabled` while the webhook is disabled.
+         */
+        post: operations["redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/players/me": {
         parameters: {
             query?: never;
@@ -185,7 +324,11 @@ export interface paths {
         get: operations["getMe"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete the caller's account
+         * @description Bearer: the account's current API key (403 `key_retired` otherwise, as for revoke-others); the body repeats the account's name (`confirm_name`, 422 otherwise): it cannot be undone. Every key of the account stops at once (a second deletion is 401), and every stream they opened (the account stream, game streams, gRPC WatchGame) closes within about half a second, with nothing written after the deletion; then its queued tickets are cancelled, its pending challenges closed, and each seat it holds in an active game resigned (a bot plays it out). Its finished games and ratings stay, under the name "deleted player"; its old name is free.
+         */
+        delete: operations["deleteMe"];
         options?: never;
         head?: never;
         patch?: never;
@@ -202,7 +345,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the caller's API key
-         * @description Bearer: the account's current API key (a key in its grace period is refused, 403 `key_retired`, so a leaked key cannot outlive the rotation that retired it). Answers a new API key; the key it replaces keeps working for `GATEWAY_API_KEY_GRACE_S` seconds (24 h by default) so every client can switch, then stops. An account holds at most `GATEWAY_API_KEYS_MAX` (5) working keys: one more rotation is 409 `too_many_keys`.
+         * @description Bearer: the account's current API key (a key in its grace period is refused, 403 `key_retired`, so a leaked key cannot outlive the rotation that retired it). Answers a new API key; the key it replaces keeps working for `GATEWAY_API_KEY_GRACE_S` seconds (24 h by default) so every client can switch, then stops, and every stream it opened closes within about half a second. An account holds at most `GATEWAY_API_KEYS_MAX` (5) working keys: one more rotation is 409 `too_many_keys`.
          */
         post: operations["rotateKey"];
         delete?: never;
@@ -222,7 +365,7 @@ export interface paths {
         put?: never;
         /**
          * Stop every other API key of the caller now
-         * @description Bearer: the account's current API key (403 `key_retired` otherwise). Every other key of the account, including those in their grace period, stops working at once (their open account streams close within about a second). What to do when a key leaked: rotate with the current key, then revoke the others.
+         * @description Bearer: the account's current API key (403 `key_retired` otherwise). Every other key of the account, including those in their grace period, stops working at once: every stream they opened (the account stream, game streams, gRPC WatchGame) closes within about half a second. What to do when a key leaked: rotate with the current key, then revoke the others.
          */
         post: operations["revokeOtherKeys"];
         delete?: never;
@@ -239,8 +382,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * My games: the active ones (my turn first), then those ended in the last day
-         * @description Every game the account holds a seat in, however it began (created with `POST /v1/games`, a challenge, matchmaking), listed from the moment it is created (read your writes). Each is read live from the game-state service, so a game that just ended is listed as `finished` (or `aborted`) at once; ended games stay listed for 24 hours (older ones: `GET /v1/players/{id}/games`).
+         * My games, a page at a time: those I play, then those ended in the last day
+         * @description Every game the account holds a seat in, however it began (created with `POST /v1/games`, a challenge, matchmaking), listed from the moment it is created (read your writes), `limit` at a time (20 by default, at most 100); `next_cursor` continues, as in the history. The games it still plays come first, newest first, then those that ended in the last 24 hours, the last ended first (older ones: `GET /v1/players/{id}/games`). Each page is read live from the game-state service, so a game that just ended is listed as `finished` (or `aborted`) at once, and `my_turn` says where one of my seats must decide; a game that ends while you page moves to the ended ones, so a later page may list it again.
          */
         get: operations["myGames"];
         put?: never;
@@ -309,7 +452,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A player's archived games, newest first */
+        /**
+         * A player's ended games, newest finished first
+         * @description Every game the player created or was seated in that has ended (`finished` or `aborted`), the last ended first, `limit` at a time (20 by default, at most 100); `next_cursor` continues. A game is listed as soon as it ends: the archive takes it `ARCHIVE_AFTER_S` (60 s) after its end, and until then it is read from the live store, listed as the archive will list it.
+         */
         get: operations["playerGames"];
         put?: never;
         post?: never;
@@ -453,6 +599,121 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tournaments, soonest first */
+        get: operations["listTournaments"];
+        put?: never;
+        /**
+         * Create a Swiss tournament or an arena
+         * @description Bearer: your API key (you are the organiser). Swiss: every round seats the entrants at tables of `players` by standings, avoiding repeat opponents; match points come from each table's places. Arena: from `starts_at` to `ends_at`, waiting players are seated as soon as a table fills, nearest in the standings, and queued again when their game ends; points by place, multiplied on a streak. An account may create `GATEWAY_TOURNAMENTS_PER_DAY` (5) tournaments a day (429 `quota_exceeded`) of at most `GATEWAY_TOURNAMENT_MAX_PLAYERS` entrants. Realtime clocks need `GATEWAY_MIN_SECONDS_PER_DECISION`.
+         */
+        post: operations["createTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One tournament */
+        get: operations["getTournament"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/standings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tournament's standings and rounds
+         * @description Swiss: standings by match points, then Buchholz, then the sum of game scores; every round paired so far with its tables, games and places. An arena: by points (with the streak bonus), then the sum of game scores; its tables as one round 0, in the order seated. Recomputed from the record at every read.
+         */
+        get: operations["standings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enter a tournament
+         * @description Bearer: your API key. A bot account may enter only where the organiser allows bots (403 `forbidden`); a full or finished tournament is 409 `tournament_full` or `tournament_finished`.
+         */
+        post: operations["join"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw from a tournament
+         * @description Bearer: your API key. No further tables for you; your games of the event still running are resigned and played out by the zombie bot (you place last in them); your results stay.
+         */
+        post: operations["withdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tournament's feed (Server-Sent Events): pairings, standings, the end */
+        get: operations["tournamentEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -491,10 +752,46 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AccountDeleted */
+        AccountDeleted: {
+            /**
+             * Player Id
+             * @description The deleted account's id: its finished games and ratings keep it, named "deleted player".
+             */
+            player_id: string;
+            /**
+             * Resigned
+             * @description The seats of active games it held, resigned (a bot plays them out).
+             */
+            resigned: components["schemas"]["ResignedSeat"][];
+            /**
+             * Tickets Cancelled
+             * @description Its queued matchmaking tickets, cancelled.
+             */
+            tickets_cancelled: number;
+            /**
+             * Challenges Closed
+             * @description Its pending challenges: those it sent cancelled, those it received declined.
+             */
+            challenges_closed: number;
+        };
+        /** AccountDeletion */
+        AccountDeletion: {
+            /**
+             * Confirm Name
+             * @description The account's name (`GET /v1/players/me`), repeated: deleting an account cannot be undone.
+             */
+            confirm_name: string;
+        };
         /** BotLevel */
         BotLevel: {
             /** Name */
             name: string;
+            /**
+             * Label
+             * @description What a player is told the level is called (its engine id is `name`, shown as a detail).
+             */
+            label?: string | null;
             /** Description */
             description: string;
             /** Games */
@@ -515,10 +812,43 @@ export interface components {
              */
             cpu_seconds?: number | null;
             /**
+             * Label
+             * @description What a player is told the level is called in this game (Beginner, Casual, Strong, Expert): the label of the level it plays as.
+             */
+            label?: string | null;
+            /**
+             * Offered
+             * @description Whether the game offers this level; false: an old name that plays as `same_as` here and keeps working (API, matchmaking, stored games).
+             * @default true
+             */
+            offered?: boolean;
+            /**
              * Rating
-             * @description Bradley-Terry rating on the Elo scale, greedy = 0, over the ladder's games (bench/RESULTS.md 'The ladder'); null until measured.
+             * @description The rating at the game's smallest table (`rating_players`): Plackett-Luce / Bradley-Terry on the Elo scale, greedy = 0, over every stored paired ledger; null: not measured.
              */
             rating?: number | null;
+            /**
+             * Rating Low
+             * @description Lower end of `rating`'s 95% interval.
+             */
+            rating_low?: number | null;
+            /**
+             * Rating High
+             * @description Upper end of `rating`'s 95% interval.
+             */
+            rating_high?: number | null;
+            /**
+             * Rating Players
+             * @description The player count `rating` is for.
+             */
+            rating_players?: number | null;
+            /**
+             * Ratings
+             * @description The rating at every player count of the game (keys: the count); null: not measured at that table size.
+             */
+            ratings?: {
+                [key: string]: components["schemas"]["LevelRating"] | null;
+            };
             /**
              * Same As
              * @description The level this one plays exactly as in this game, if any.
@@ -529,13 +859,25 @@ export interface components {
         Catalog: {
             /** Games */
             games: components["schemas"]["CatalogGame"][];
-            /** Bot Levels */
+            /**
+             * Bot Levels
+             * @description Every level name the API accepts, aliases included; what each game offers is in `ladders`.
+             */
             bot_levels: string[];
             /**
              * Bot Level Details
-             * @description Per level of bot_levels (same order): what it is, and per game its expected think time, CPU cost and rating.
+             * @description Per level of bot_levels (same order): what it is, and per game its expected think time, CPU cost, whether it is offered and its ratings by player count.
              */
             bot_level_details?: components["schemas"]["BotLevel"][];
+            /**
+             * Ladders
+             * @description Per game and player count, the levels offered there, weakest first, each with its label and its rating with a 95% interval (null: not measured).
+             */
+            ladders?: {
+                [key: string]: {
+                    [key: string]: components["schemas"]["LadderRung"][];
+                };
+            };
         };
         /** CatalogGame */
         CatalogGame: {
@@ -696,7 +1038,7 @@ export interface components {
             time_control?: (components["schemas"]["RealtimeControl"] | components["schemas"]["CorrespondenceControl"]) | null;
             /**
              * Account Seats
-             * @description The human seats the creating account holds: its API key acts for them (with `?seat=N` where it holds several), and the game is on its account stream and in `GET /v1/players/me/games`. None: every human seat; []: none (each seat is played with its token alone, e.g. handed to guests).
+             * @description The human seats the creating account holds: its API key acts for them (with `?seat=N` where it holds several), and the game is on its account stream and in `GET /v1/players/me/games`. None: the first human seat alone (the other seats' tokens are for guests, and the key reads and acts for none of them); every human seat: hot-seat, one account playing them all; []: none (each seat is played with its token alone).
              */
             account_seats?: number[] | null;
         };
@@ -711,11 +1053,89 @@ export interface components {
         Decline: {
             /**
              * Reason
-             * @description Why: shown to the challenger in `GET /v1/challenges/{id}` and the `challenge_closed` event of its account stream
-             * @default generic
+             * @description Why: shown to the challenger in `GET /v1/challenges/{id}` and the `challenge_closed` event of its account stream. Default: `"generic"` (optional: the server fills it in).
              * @enum {string}
              */
             reason?: "generic" | "later" | "too_fast" | "too_slow" | "time_control" | "rated" | "casual" | "variant" | "no_bot" | "only_bot";
+        };
+        /** Delivery */
+        Delivery: {
+            /**
+             * Delivery Id
+             * @description The `webhook-id` of the delivery (`msg_` + the webhook's id + `_` + the account-stream entry id).
+             */
+            delivery_id: string;
+            /**
+             * Type
+             * @enum {string}
+             */
+            type: "your_turn" | "game_end" | "challenge" | "match_found";
+            /**
+             * Event
+             * @description The account-stream entry id of the event.
+             */
+            event: string;
+            /** Event Ms */
+            event_ms: number;
+            /**
+             * Attempt
+             * @description 1 for the first attempt; a redelivery counts from 1 again.
+             */
+            attempt: number;
+            /**
+             * Outcome
+             * @enum {string}
+             */
+            outcome: "delivered" | "retry" | "gave_up";
+            /**
+             * Status Code
+             * @description The receiver's HTTP status (null: no answer).
+             */
+            status_code: number | null;
+            /** Latency Ms */
+            latency_ms: number | null;
+            /**
+             * At Ms
+             * @description When the attempt was made.
+             */
+            at_ms: number;
+            /**
+             * Next Attempt Ms
+             * @description When it is tried again (outcome `retry`).
+             */
+            next_attempt_ms: number | null;
+            /** Error */
+            error: string | null;
+            /**
+             * Manual
+             * @description A redelivery asked for over the API.
+             */
+            manual: boolean;
+        };
+        /** DeliveryLog */
+        DeliveryLog: {
+            /**
+             * Deliveries
+             * @description The last 100 attempts, newest first.
+             */
+            deliveries: components["schemas"]["Delivery"][];
+        };
+        /** Entry */
+        Entry: {
+            /** Tournament Id */
+            tournament_id: string;
+            /** Player Id */
+            player_id: string;
+            /**
+             * Entered
+             * @description False when nothing changed (already entered, or not entered to withdraw).
+             */
+            entered: boolean;
+            /**
+             * Resigned
+             * @description A withdrawal: the games of yours still running, resigned and played out by the zombie bot.
+             */
+            resigned?: string[];
         };
         /**
          * ErrorBody
@@ -916,6 +1336,38 @@ export interface components {
              */
             revoked: number;
         };
+        /**
+         * LadderRung
+         * @description One level a game offers at a table size, weakest first.
+         */
+        LadderRung: {
+            /**
+             * Level
+             * @description The engine's level id (what `bots` and matchmaking take).
+             */
+            level: string;
+            /**
+             * Label
+             * @description What a player is told it is called.
+             */
+            label: string;
+            /**
+             * Rating
+             * @description Elo scale, greedy = 0; null: not measured at this table size.
+             */
+            rating: number | null;
+            /** Low */
+            low: number | null;
+            /** High */
+            high: number | null;
+            /** Games */
+            games: number;
+            /**
+             * Aliases
+             * @description Old level names that play as this one in this game.
+             */
+            aliases: string[];
+        };
         /** Leaderboard */
         Leaderboard: {
             /** Game */
@@ -954,6 +1406,30 @@ export interface components {
             /** Seat */
             seat: number;
             actions: (components["schemas"]["AeroplanesAction"] | components["schemas"]["BlueskiesAction"] | components["schemas"]["OpenskyAction"])[];
+        };
+        /**
+         * LevelRating
+         * @description A level's rating at one table size: one Plackett-Luce fit (Bradley-Terry at 2 players) of the game at that
+         *     player count over every stored paired ledger (`python -m research.lab.ladder_fit`), Elo scale, greedy = 0.
+         */
+        LevelRating: {
+            /** Rating */
+            rating: number;
+            /**
+             * Low
+             * @description Lower end of the 95% interval (Fisher information at the fit).
+             */
+            low: number;
+            /**
+             * High
+             * @description Upper end of the 95% interval.
+             */
+            high: number;
+            /**
+             * Games
+             * @description Games of the level at that table the fit used.
+             */
+            games: number;
         };
         /** Me */
         Me: {
@@ -1025,9 +1501,14 @@ export interface components {
         MyGames: {
             /**
              * Games
-             * @description Active games first, the ones where it is my turn first; then the games that ended in the last 24 hours, newest first
+             * @description One page: the games I still play first, newest first; then the games that ended in the last 24 hours, the last ended first
              */
             games: components["schemas"]["MyGame"][];
+            /**
+             * Next Cursor
+             * @description Pass as `cursor` for the next page; null on the last one
+             */
+            next_cursor: string | null;
         };
         /** NewChallenge */
         NewChallenge: {
@@ -1040,8 +1521,7 @@ export interface components {
             game: string;
             /**
              * Players
-             * @description Seats; beyond the challenger and the accepter, bots (`GATEWAY_BOT_FILL_LEVEL`) fill them
-             * @default 2
+             * @description Seats; beyond the challenger and the accepter, bots (`GATEWAY_BOT_FILL_LEVEL`) fill them. Default: `2` (optional: the server fills it in).
              */
             players?: number;
             /** Options */
@@ -1055,7 +1535,7 @@ export interface components {
             time_control?: (components["schemas"]["RealtimeControl"] | components["schemas"]["CorrespondenceControl"]) | null;
             /**
              * Rated
-             * @default false
+             * @description Default: `false` (optional: the server fills it in).
              */
             rated?: boolean;
         };
@@ -1068,8 +1548,7 @@ export interface components {
             name: string;
             /**
              * Kind
-             * @description `bot` for a program's account: flagged as a bot wherever the player is shown, its API keys start with `sbk_bot_` and have their own rate-limit budget (`GATEWAY_RATE_LIMIT_BOT_TOKEN`).
-             * @default human
+             * @description `bot` for a program's account: flagged as a bot wherever the player is shown, its API keys start with `sbk_bot_` and have their own rate-limit budget (`GATEWAY_RATE_LIMIT_BOT_TOKEN`). Default: `"human"` (optional: the server fills it in).
              * @enum {string}
              */
             kind?: "human" | "bot";
@@ -1088,8 +1567,7 @@ export interface components {
             bots_after_s?: number | null;
             /**
              * Opponents
-             * @description `humans`: meet only human accounts, never a bot account nor a platform bot (no bot fill; `bots_after_s` is ignored). Only a human account may ask for it.
-             * @default any
+             * @description `humans`: meet only human accounts, never a bot account nor a platform bot (no bot fill; `bots_after_s` is ignored). Only a human account may ask for it. Default: `"any"` (optional: the server fills it in).
              * @enum {string}
              */
             opponents?: "any" | "humans";
@@ -1106,6 +1584,115 @@ export interface components {
              * @description The seat's new token; the one presented is revoked
              */
             token: string;
+        };
+        /** NewTournament */
+        NewTournament: {
+            /** Name */
+            name: string;
+            /** Game */
+            game: string;
+            /**
+             * Kind
+             * @description The format: `swiss`, a fixed number of `rounds`; `arena`, a time window (`starts_at` to `ends_at`) in which a player who finishes a game is queued again at once and seated with others waiting, nearest in the standings, scored by places with a streak bonus. Default: `"swiss"` (optional: the server fills it in).
+             * @enum {string}
+             */
+            kind?: "swiss" | "arena";
+            /**
+             * Players
+             * @description Seats per table: every round seats its players at tables of this many (the title must take it).
+             */
+            players: number;
+            /**
+             * Rounds
+             * @description A Swiss event's rounds (required for `swiss`).
+             */
+            rounds?: number | null;
+            /**
+             * Ends At
+             * @description An arena's end (ms since the epoch; required for `arena`, 1 second to 24 hours after `starts_at`): no table is seated after it, and a game ending after it does not count.
+             */
+            ends_at?: number | null;
+            /**
+             * Streak After
+             * @description An arena: after this many games won in a row (first place), a player's points are multiplied by `streak_factor` until a game it does not win. Default: `2` (optional: the server fills it in).
+             */
+            streak_after?: number;
+            /**
+             * Streak Factor
+             * @description An arena: the streak's multiplier (1: no streak bonus). Default: `2` (optional: the server fills it in).
+             */
+            streak_factor?: number;
+            /**
+             * Bots After S
+             * @description An arena: a player who has waited this long is seated with bots (`GATEWAY_BOT_FILL_LEVEL`) in the empty seats; default: never, a player waits for a full table.
+             */
+            bots_after_s?: number | null;
+            /**
+             * Byes
+             * @description The remainder when the entrants do not fill whole tables: `bots`, one table with bots (`GATEWAY_BOT_FILL_LEVEL`) in the empty seats; `score`, they sit the round out and score `bye_points`. Default: `"bots"` (optional: the server fills it in).
+             * @enum {string}
+             */
+            byes?: "bots" | "score";
+            /**
+             * Points
+             * @description Match points by place, one per seat, first to last (whole numbers 0-100, never more for a worse place); default: N-1 for first down to 0. Seats that share a place share the points of the places they cover.
+             */
+            points?: number[] | null;
+            /**
+             * Bye Points
+             * @description A bye's points (`byes: score`), in sixtieths of a point at most; default: the mean of the table's points.
+             */
+            bye_points?: number | null;
+            /**
+             * Options
+             * @description The title's options for every table.
+             */
+            options?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Time Control
+             * @description Every table's time control, as on POST /v1/games.
+             */
+            time_control?: (components["schemas"]["RealtimeControl"] | components["schemas"]["CorrespondenceControl"]) | null;
+            /**
+             * Rated
+             * @description Default: `false` (optional: the server fills it in).
+             */
+            rated?: boolean;
+            /**
+             * Bots Allowed
+             * @description Whether bot accounts may enter. Default: `false` (optional: the server fills it in).
+             */
+            bots_allowed?: boolean;
+            /**
+             * Max Players
+             * @description The most entrants (at most `GATEWAY_TOURNAMENT_MAX_PLAYERS`). Default: `64` (optional: the server fills it in).
+             */
+            max_players?: number;
+            /**
+             * Starts At
+             * @description When round 1 is paired (ms since the epoch); entries close then to players who withdrew, new players may still enter between rounds.
+             */
+            starts_at: number;
+        };
+        /** NewWebhook */
+        NewWebhook: {
+            /**
+             * Url
+             * @description Where deliveries are POSTed: https:// to a public address.
+             */
+            url: string;
+            /**
+             * Events
+             * @description The event types it receives.
+             */
+            events: ("your_turn" | "game_end" | "challenge" | "match_found")[];
+            /**
+             * Description
+             * @description A note of your own (shown in listings). Default: `""` (optional: the server fills it in).
+             */
+            description?: string;
         };
         /** PlayerCreated */
         PlayerCreated: {
@@ -1161,8 +1748,7 @@ export interface components {
             seconds_per_decision: number;
             /**
              * Reserve Seconds
-             * @description Each seat's reserve at the start, drawn down by the time it spends beyond seconds_per_decision
-             * @default 0
+             * @description Each seat's reserve at the start, drawn down by the time it spends beyond seconds_per_decision. Default: `0` (optional: the server fills it in).
              */
             reserve_seconds?: number;
         };
@@ -1180,6 +1766,29 @@ export interface components {
             seconds_per_decision: number;
             /** Reserve Seconds */
             reserve_seconds: number;
+        };
+        /** Redelivery */
+        Redelivery: {
+            /** Queued */
+            queued: boolean;
+            /** Delivery Id */
+            delivery_id: string;
+        };
+        /** ResignedSeat */
+        ResignedSeat: {
+            /** Game Id */
+            game_id: string;
+            /** Seat */
+            seat: number;
+        };
+        /** RoundOut */
+        RoundOut: {
+            /** Round */
+            round: number;
+            /** Tables */
+            tables: components["schemas"]["TableOut"][];
+            /** Byes */
+            byes: string[];
         };
         /** Seat */
         Seat: {
@@ -1201,7 +1810,7 @@ export interface components {
             player_id: string | null;
             /**
              * Kind
-             * @description human: a player's seat, also once resigned or abandoned
+             * @description Who plays the seat: human, a person's account (also once the seat resigned or was abandoned); bot, a program: the platform's bot (`bot_level`) or a bot account (`player_id`)
              * @enum {string}
              */
             kind: "human" | "bot";
@@ -1215,6 +1824,44 @@ export interface components {
              * @description The bot playing the seat (a bot seat, or the zombie of a resigned or abandoned one); None while a player plays it
              */
             bot_level: string | null;
+        };
+        /** SecretRotated */
+        SecretRotated: {
+            /**
+             * Secret
+             * @description The new signing secret, shown only here.
+             */
+            secret: string;
+            /**
+             * Previous Secret Valid S
+             * @description Seconds deliveries are also signed with the previous secret (a second `v1,` signature).
+             */
+            previous_secret_valid_s: number;
+        };
+        /** StandingOut */
+        StandingOut: {
+            /** Rank */
+            rank: number;
+            /** Player Id */
+            player_id: string;
+            /** Points */
+            points: number;
+            /**
+             * Buchholz
+             * @description The sum of the points of every opponent met (the first tie-break).
+             */
+            buchholz: number;
+            /**
+             * Game Score
+             * @description The sum of the player's game scores (the second tie-break).
+             */
+            game_score: number;
+            /** Games */
+            games: number;
+            /** Byes */
+            byes: number;
+            /** Withdrawn */
+            withdrawn: boolean;
         };
         /** SubmitAction */
         SubmitAction: {
@@ -1240,6 +1887,34 @@ export interface components {
              * @description True when an Idempotency-Key replayed the first outcome of this same submission
              */
             replayed: boolean;
+        };
+        /** TableOut */
+        TableOut: {
+            /** Number */
+            number: number;
+            /**
+             * Players
+             * @description Player ids in the table's order (not the game's seats); null for a bot seat.
+             */
+            players: (string | null)[];
+            /**
+             * Game Id
+             * @description Its game, once created.
+             */
+            game_id: string | null;
+            /**
+             * Places
+             * @description Each player's place once the game ended (table order).
+             */
+            places: number[] | null;
+        };
+        /** TakeBack */
+        TakeBack: {
+            /**
+             * Expected Version
+             * @description The game's current version (compare-and-set)
+             */
+            expected_version: number;
         };
         /** TicketCreated */
         TicketCreated: {
@@ -1292,6 +1967,122 @@ export interface components {
              */
             note?: string | null;
         };
+        /** TournamentCreated */
+        TournamentCreated: {
+            /** Tournament Id */
+            tournament_id: string;
+        };
+        /** TournamentList */
+        TournamentList: {
+            /** Tournaments */
+            tournaments: components["schemas"]["TournamentOut"][];
+        };
+        /** TournamentOut */
+        TournamentOut: {
+            /** Tournament Id */
+            tournament_id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "swiss" | "arena";
+            /** Name */
+            name: string;
+            /** Game */
+            game: string;
+            /** Organiser */
+            organiser: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "open" | "running" | "finished";
+            /**
+             * Players
+             * @description Seats per table.
+             */
+            players: number;
+            /**
+             * Rounds
+             * @description A Swiss event's rounds (0 for an arena).
+             */
+            rounds: number;
+            /**
+             * Round
+             * @description The last round paired (0 before the start; always 0 for an arena).
+             */
+            round: number;
+            /**
+             * Byes
+             * @description Swiss: the remainder's treatment. An arena: `bots` if a player who waited `bots_after_s` is seated with bots, else `score` (an arena scores no byes: a player waits).
+             * @enum {string}
+             */
+            byes: "bots" | "score";
+            /** Points */
+            points: number[];
+            /** Bye Points */
+            bye_points: number;
+            /**
+             * Ends At
+             * @description An arena's end (null for Swiss).
+             */
+            ends_at?: number | null;
+            /**
+             * Streak After
+             * @description An arena's streak: wins in a row before the bonus.
+             */
+            streak_after?: number | null;
+            /**
+             * Streak Factor
+             * @description An arena's streak multiplier.
+             */
+            streak_factor?: number | null;
+            /**
+             * Bots After S
+             * @description An arena: the wait before a table is filled with bots.
+             */
+            bots_after_s?: number | null;
+            /** Options */
+            options: {
+                [key: string]: unknown;
+            };
+            /** Time Control */
+            time_control: (components["schemas"]["RealtimeControlOut"] | components["schemas"]["CorrespondenceControlOut"]) | null;
+            /** Rated */
+            rated: boolean;
+            /** Bots Allowed */
+            bots_allowed: boolean;
+            /** Max Players */
+            max_players: number;
+            /**
+             * Entrants
+             * @description Players entered and not withdrawn.
+             */
+            entrants: number;
+            /** Created Ms */
+            created_ms: number;
+            /** Starts At */
+            starts_at: number;
+        };
+        /** TournamentStandings */
+        TournamentStandings: {
+            /** Tournament Id */
+            tournament_id: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "open" | "running" | "finished";
+            /** Round */
+            round: number;
+            /** Standings */
+            standings: components["schemas"]["StandingOut"][];
+            /**
+             * Rounds
+             * @description Every round paired so far, with its tables and results (an arena: one round 0 holding every table in the order seated).
+             */
+            rounds: components["schemas"]["RoundOut"][];
+        };
         /** Version */
         Version: {
             /**
@@ -1299,6 +2090,66 @@ export interface components {
              * @description The version the call created
              */
             version: number;
+        };
+        /** WebhookCreated */
+        WebhookCreated: {
+            /** Webhook Id */
+            webhook_id: string;
+            /** Url */
+            url: string;
+            /** Events */
+            events: ("your_turn" | "game_end" | "challenge" | "match_found")[];
+            /** Description */
+            description: string;
+            /** Created Ms */
+            created_ms: number;
+            /** Enabled */
+            enabled: boolean;
+            /** @description Why and when it was disabled (null: enabled). */
+            disabled?: components["schemas"]["WebhookDisabled"] | null;
+            /**
+             * Secret
+             * @description The signing secret (`whsec_` + base64), shown only here: verify every delivery's `webhook-signature` with it (docs/webhooks.md).
+             */
+            secret: string;
+        };
+        /** WebhookDeleted */
+        WebhookDeleted: {
+            /** Webhook Id */
+            webhook_id: string;
+            /** Deleted */
+            deleted: boolean;
+        };
+        /** WebhookDisabled */
+        WebhookDisabled: {
+            /** Reason */
+            reason: string;
+            /** At Ms */
+            at_ms: number;
+            /** Failing Since Ms */
+            failing_since_ms?: number | null;
+        };
+        /** WebhookList */
+        WebhookList: {
+            /** Webhooks */
+            webhooks: components["schemas"]["WebhookOut"][];
+        };
+        /** WebhookOut */
+        WebhookOut: {
+            /** Webhook Id */
+            webhook_id: string;
+            /** Url */
+            url: string;
+            /** Events */
+            events: ("your_turn" | "game_end" | "challenge" | "match_found")[];
+            /** Description */
+            description: string;
+            /** Created Ms */
+            created_ms: number;
+            /** Enabled */
+            enabled: boolean;
+            /** @description Why and when it was disabled (null: enabled). */
+            disabled?: components["schemas"]["WebhookDisabled"] | null;
         };
         /**
          * AeroplanesChooseHomeAction
@@ -1846,6 +2697,21 @@ export interface components {
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
+        /** PlatformTakenBackEvent */
+        PlatformTakenBackEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "taken_back";
+            seat: number;
+            /** @description The version whose state is back */
+            restores: number;
+            /** @description The version the event belongs to (streams) */
+            version?: number;
+            /** @description Only these seats see this event */
+            visible_to?: number[];
+        };
         /** AeroplanesActionChosenEvent */
         AeroplanesActionChosenEvent: {
             /**
@@ -1853,8 +2719,8 @@ export interface components {
              * @enum {string}
              */
             type: "action_chosen";
-            seat?: number;
-            kind?: string;
+            seat: number;
+            kind: string;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -1867,7 +2733,7 @@ export interface components {
              * @enum {string}
              */
             type: "action_ended";
-            seat?: number;
+            seat: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -1880,9 +2746,9 @@ export interface components {
              * @enum {string}
              */
             type: "advantage_bought";
-            seat?: number;
-            kind?: number;
-            money?: number;
+            seat: number;
+            kind: number;
+            money: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -1895,8 +2761,8 @@ export interface components {
              * @enum {string}
              */
             type: "advantage_gained";
-            seat?: number;
-            kinds?: number[];
+            seat: number;
+            kinds: number[];
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -1909,9 +2775,9 @@ export interface components {
              * @enum {string}
              */
             type: "advantage_roll";
-            seat?: number;
-            dice?: number[];
-            money?: number;
+            seat: number;
+            dice: number[];
+            money: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -1924,12 +2790,12 @@ export interface components {
              * @enum {string}
              */
             type: "aircraft_bought";
-            seat?: number;
-            card?: number;
-            cost?: number;
-            tiles?: number;
-            increased_production?: boolean;
-            display?: number[];
+            seat: number;
+            card: number;
+            cost: number;
+            tiles: number;
+            increased_production: boolean;
+            display: number[];
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -1942,10 +2808,10 @@ export interface components {
              * @enum {string}
              */
             type: "america_bonus";
-            seat?: number;
-            destination?: string;
-            money?: number;
-            vp?: number;
+            seat: number;
+            destination: string;
+            money: number;
+            vp: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -1958,8 +2824,8 @@ export interface components {
              * @enum {string}
              */
             type: "attempt_crashed";
-            seat?: number;
-            card?: number;
+            seat: number;
+            card: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -1972,8 +2838,8 @@ export interface components {
              * @enum {string}
              */
             type: "attempt_failed";
-            seat?: number;
-            card?: number;
+            seat: number;
+            card: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -1986,8 +2852,8 @@ export interface components {
              * @enum {string}
              */
             type: "daring_pilot";
-            seat?: number;
-            missing?: number;
+            seat: number;
+            missing: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2000,9 +2866,9 @@ export interface components {
              * @enum {string}
              */
             type: "engine_failures";
-            seat?: number;
-            new?: number;
-            total?: number;
+            seat: number;
+            new: number;
+            total: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2015,8 +2881,8 @@ export interface components {
              * @enum {string}
              */
             type: "engine_maintenance";
-            seat?: number;
-            discarded?: number;
+            seat: number;
+            discarded: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2029,12 +2895,12 @@ export interface components {
              * @enum {string}
              */
             type: "era_scoring";
-            era?: number;
-            profits?: number[];
-            awards?: {
+            era: number;
+            profits: number[];
+            awards: {
                 [key: string]: number[];
             };
-            vp?: number[];
+            vp: number[];
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2047,11 +2913,11 @@ export interface components {
              * @enum {string}
              */
             type: "era_update";
-            removed_cards?: number[];
-            display?: number[];
-            overflow?: number[];
-            waiting?: number[];
-            era?: number;
+            removed_cards: number[];
+            display: number[];
+            overflow: number[];
+            waiting: number[];
+            era: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2064,9 +2930,9 @@ export interface components {
              * @enum {string}
              */
             type: "final_scoring";
-            added?: number[];
-            vp?: number[];
-            money?: number[];
+            added: number[];
+            vp: number[];
+            money: number[];
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2079,9 +2945,9 @@ export interface components {
              * @enum {string}
              */
             type: "first_player_die";
-            seat?: number;
-            roll?: number;
-            first?: number;
+            seat: number;
+            roll: number;
+            first: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2094,8 +2960,8 @@ export interface components {
              * @enum {string}
              */
             type: "home_chosen";
-            seat?: number;
-            city?: string;
+            seat: number;
+            city: string;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2108,8 +2974,8 @@ export interface components {
              * @enum {string}
              */
             type: "income";
-            era?: number;
-            amounts?: number[];
+            era: number;
+            amounts: number[];
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2122,11 +2988,11 @@ export interface components {
              * @enum {string}
              */
             type: "passenger_claimed";
-            seat?: number;
-            tile?: number;
-            card?: number;
-            from?: string;
-            night_flights?: boolean;
+            seat: number;
+            tile: number;
+            card: number;
+            from: string;
+            night_flights: boolean;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2139,10 +3005,10 @@ export interface components {
              * @enum {string}
              */
             type: "placement_declared";
-            seat?: number;
-            card?: number;
-            target?: string;
-            replace?: number | null;
+            seat: number;
+            card: number;
+            target: string;
+            replace: number | null;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2155,7 +3021,7 @@ export interface components {
              * @enum {string}
              */
             type: "radio_beacon";
-            seat?: number;
+            seat: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2168,12 +3034,12 @@ export interface components {
              * @enum {string}
              */
             type: "risk_roll";
-            seat?: number;
-            dice?: number[];
-            threshold?: number;
-            bonus?: number;
-            roll?: number;
-            of?: number;
+            seat: number;
+            dice: number[];
+            threshold: number;
+            bonus: number;
+            roll: number;
+            of: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2186,10 +3052,10 @@ export interface components {
              * @enum {string}
              */
             type: "route_declared";
-            seat?: number;
-            source?: string;
-            via?: string | null;
-            rolls?: number[][];
+            seat: number;
+            source: string;
+            via: string | null;
+            rolls: number[][];
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2202,8 +3068,8 @@ export interface components {
              * @enum {string}
              */
             type: "shortfall";
-            seat?: number;
-            missing?: number;
+            seat: number;
+            missing: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2216,8 +3082,8 @@ export interface components {
              * @enum {string}
              */
             type: "shortfall_paid";
-            seat?: number;
-            money?: number;
+            seat: number;
+            money: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2230,9 +3096,9 @@ export interface components {
              * @enum {string}
              */
             type: "subsidy";
-            seat?: number;
-            money?: number;
-            notes_left?: number;
+            seat: number;
+            money: number;
+            notes_left: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2245,8 +3111,8 @@ export interface components {
              * @enum {string}
              */
             type: "subsidy_marker";
-            seat?: number;
-            era?: number;
+            seat: number;
+            era: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2259,10 +3125,10 @@ export interface components {
              * @enum {string}
              */
             type: "tile_placed";
-            seat?: number;
-            card?: number;
-            destination?: string;
-            stage?: number;
+            seat: number;
+            card: number;
+            destination: string;
+            stage: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2275,9 +3141,9 @@ export interface components {
              * @enum {string}
              */
             type: "tile_replaced";
-            seat?: number;
-            destination?: string;
-            stage?: number;
+            seat: number;
+            destination: string;
+            stage: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2287,7 +3153,19 @@ export interface components {
          * AeroplanesEvent
          * @description An event of a Aeroplanes: Aviation Ascendant game
          */
-        AeroplanesEvent: components["schemas"]["PlatformGameCreatedEvent"] | components["schemas"]["PlatformTimeoutEvent"] | components["schemas"]["PlatformSeatAutoPlayedEvent"] | components["schemas"]["PlatformSeatResignedEvent"] | components["schemas"]["PlatformSeatAbandonedEvent"] | components["schemas"]["PlatformGameForfeitedEvent"] | components["schemas"]["PlatformGameAbortedEvent"] | components["schemas"]["AeroplanesActionChosenEvent"] | components["schemas"]["AeroplanesActionEndedEvent"] | components["schemas"]["AeroplanesAdvantageBoughtEvent"] | components["schemas"]["AeroplanesAdvantageGainedEvent"] | components["schemas"]["AeroplanesAdvantageRollEvent"] | components["schemas"]["AeroplanesAircraftBoughtEvent"] | components["schemas"]["AeroplanesAmericaBonusEvent"] | components["schemas"]["AeroplanesAttemptCrashedEvent"] | components["schemas"]["AeroplanesAttemptFailedEvent"] | components["schemas"]["AeroplanesDaringPilotEvent"] | components["schemas"]["AeroplanesEngineFailuresEvent"] | components["schemas"]["AeroplanesEngineMaintenanceEvent"] | components["schemas"]["AeroplanesEraScoringEvent"] | components["schemas"]["AeroplanesEraUpdateEvent"] | components["schemas"]["AeroplanesFinalScoringEvent"] | components["schemas"]["AeroplanesFirstPlayerDieEvent"] | components["schemas"]["AeroplanesHomeChosenEvent"] | components["schemas"]["AeroplanesIncomeEvent"] | components["schemas"]["AeroplanesPassengerClaimedEvent"] | components["schemas"]["AeroplanesPlacementDeclaredEvent"] | components["schemas"]["AeroplanesRadioBeaconEvent"] | components["schemas"]["AeroplanesRiskRollEvent"] | components["schemas"]["AeroplanesRouteDeclaredEvent"] | components["schemas"]["AeroplanesShortfallEvent"] | components["schemas"]["AeroplanesShortfallPaidEvent"] | components["schemas"]["AeroplanesSubsidyEvent"] | components["schemas"]["AeroplanesSubsidyMarkerEvent"] | components["schemas"]["AeroplanesTilePlacedEvent"] | components["schemas"]["AeroplanesTileReplacedEvent"];
+        AeroplanesEvent: components["schemas"]["PlatformGameCreatedEvent"] | components["schemas"]["PlatformTimeoutEvent"] | components["schemas"]["PlatformSeatAutoPlayedEvent"] | components["schemas"]["PlatformSeatResignedEvent"] | components["schemas"]["PlatformSeatAbandonedEvent"] | components["schemas"]["PlatformGameForfeitedEvent"] | components["schemas"]["PlatformGameAbortedEvent"] | components["schemas"]["PlatformTakenBackEvent"] | components["schemas"]["AeroplanesActionChosenEvent"] | components["schemas"]["AeroplanesActionEndedEvent"] | components["schemas"]["AeroplanesAdvantageBoughtEvent"] | components["schemas"]["AeroplanesAdvantageGainedEvent"] | components["schemas"]["AeroplanesAdvantageRollEvent"] | components["schemas"]["AeroplanesAircraftBoughtEvent"] | components["schemas"]["AeroplanesAmericaBonusEvent"] | components["schemas"]["AeroplanesAttemptCrashedEvent"] | components["schemas"]["AeroplanesAttemptFailedEvent"] | components["schemas"]["AeroplanesDaringPilotEvent"] | components["schemas"]["AeroplanesEngineFailuresEvent"] | components["schemas"]["AeroplanesEngineMaintenanceEvent"] | components["schemas"]["AeroplanesEraScoringEvent"] | components["schemas"]["AeroplanesEraUpdateEvent"] | components["schemas"]["AeroplanesFinalScoringEvent"] | components["schemas"]["AeroplanesFirstPlayerDieEvent"] | components["schemas"]["AeroplanesHomeChosenEvent"] | components["schemas"]["AeroplanesIncomeEvent"] | components["schemas"]["AeroplanesPassengerClaimedEvent"] | components["schemas"]["AeroplanesPlacementDeclaredEvent"] | components["schemas"]["AeroplanesRadioBeaconEvent"] | components["schemas"]["AeroplanesRiskRollEvent"] | components["schemas"]["AeroplanesRouteDeclaredEvent"] | components["schemas"]["AeroplanesShortfallEvent"] | components["schemas"]["AeroplanesShortfallPaidEvent"] | components["schemas"]["AeroplanesSubsidyEvent"] | components["schemas"]["AeroplanesSubsidyMarkerEvent"] | components["schemas"]["AeroplanesTilePlacedEvent"] | components["schemas"]["AeroplanesTileReplacedEvent"];
+        /**
+         * BlueskiesRegionAward
+         * @description One region's final scoring (BS-9.2.4-7): each seat's value, the seats first and second, their bonuses.
+         */
+        BlueskiesRegionAward: {
+            region: string;
+            values: number[];
+            first: number[];
+            first_bonus: number;
+            second: number[];
+            second_bonus: number;
+        };
         /** BlueskiesBuyoutEvent */
         BlueskiesBuyoutEvent: {
             /**
@@ -2295,15 +3173,18 @@ export interface components {
              * @enum {string}
              */
             type: "buyout";
-            seat?: number;
-            airport?: string;
-            cost?: number;
+            seat: number;
+            airport: string;
+            cost: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
             visible_to?: number[];
         };
-        /** BlueskiesDeckEmptyEvent */
+        /**
+         * BlueskiesDeckEmptyEvent
+         * @description The deck ran out (no fields).
+         */
         BlueskiesDeckEmptyEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2322,8 +3203,8 @@ export interface components {
              * @enum {string}
              */
             type: "discard";
-            seat?: number;
-            cards?: string[];
+            seat: number;
+            cards: string[];
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2336,8 +3217,8 @@ export interface components {
              * @enum {string}
              */
             type: "done";
-            seat?: number;
-            unspent?: number;
+            seat: number;
+            unspent: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2350,8 +3231,8 @@ export interface components {
              * @enum {string}
              */
             type: "draw";
-            seat?: number;
-            count?: number;
+            seat: number;
+            count: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2364,8 +3245,8 @@ export interface components {
              * @enum {string}
              */
             type: "draw_cards";
-            seat?: number;
-            cards?: string[];
+            seat: number;
+            cards: string[];
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2378,7 +3259,7 @@ export interface components {
              * @enum {string}
              */
             type: "first_player";
-            seat?: unknown;
+            seat: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2391,18 +3272,10 @@ export interface components {
              * @enum {string}
              */
             type: "game_over";
-            regions?: {
-                first: number[];
-                first_bonus: number;
-                region: string;
-                second: number[];
-                second_bonus: number;
-                values: number[];
-            }[];
-            unused_special?: number[];
-            gains?: number[];
-            winners?: number[];
-            scores?: number[];
+            regions: components["schemas"]["BlueskiesRegionAward"][];
+            unused_special: number[];
+            gains: number[];
+            scores: number[];
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2415,10 +3288,10 @@ export interface components {
              * @enum {string}
              */
             type: "gate";
-            seat?: number;
-            airport?: string;
-            space?: number;
-            cost?: number;
+            seat: number;
+            airport: string;
+            space: number;
+            cost: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2431,7 +3304,7 @@ export interface components {
              * @enum {string}
              */
             type: "government_help";
-            entitlement?: number[];
+            entitlement: number[];
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2444,10 +3317,10 @@ export interface components {
              * @enum {string}
              */
             type: "help";
-            seat?: number;
-            airport?: string;
-            red?: number;
-            green?: number;
+            seat: number;
+            airport: string;
+            red: number;
+            green: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2460,8 +3333,8 @@ export interface components {
              * @enum {string}
              */
             type: "help_discard";
-            seat?: number;
-            count?: number;
+            seat: number;
+            count: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2474,8 +3347,8 @@ export interface components {
              * @enum {string}
              */
             type: "help_discard_cards";
-            seat?: number;
-            cards?: string[];
+            seat: number;
+            cards: string[];
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2488,8 +3361,8 @@ export interface components {
              * @enum {string}
              */
             type: "help_done";
-            seat?: number;
-            airports?: number;
+            seat: number;
+            airports: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2502,8 +3375,8 @@ export interface components {
              * @enum {string}
              */
             type: "income";
-            income?: number[];
-            scores?: number[];
+            income: number[];
+            scores: number[];
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2516,7 +3389,7 @@ export interface components {
              * @enum {string}
              */
             type: "local_gate";
-            airport?: string;
+            airport: string;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2529,10 +3402,10 @@ export interface components {
              * @enum {string}
              */
             type: "play";
-            seat?: number;
-            card?: string;
-            red?: number;
-            green?: number;
+            seat: number;
+            card: string;
+            red: number;
+            green: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2545,7 +3418,7 @@ export interface components {
              * @enum {string}
              */
             type: "reshuffle";
-            cards?: number;
+            cards: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2558,9 +3431,9 @@ export interface components {
              * @enum {string}
              */
             type: "reveal";
-            card?: string;
-            red?: number;
-            green?: number;
+            card: string;
+            red: number;
+            green: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2573,8 +3446,8 @@ export interface components {
              * @enum {string}
              */
             type: "round";
-            round?: number;
-            first_player?: number;
+            round: number;
+            first_player: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2587,7 +3460,7 @@ export interface components {
              * @enum {string}
              */
             type: "skip_play";
-            seat?: unknown;
+            seat: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2600,10 +3473,10 @@ export interface components {
              * @enum {string}
              */
             type: "special";
-            seat?: number;
-            airport?: string;
-            red?: number;
-            green?: number;
+            seat: number;
+            airport: string;
+            red: number;
+            green: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2613,7 +3486,28 @@ export interface components {
          * BlueskiesEvent
          * @description An event of a Blue Skies game
          */
-        BlueskiesEvent: components["schemas"]["PlatformGameCreatedEvent"] | components["schemas"]["PlatformTimeoutEvent"] | components["schemas"]["PlatformSeatAutoPlayedEvent"] | components["schemas"]["PlatformSeatResignedEvent"] | components["schemas"]["PlatformSeatAbandonedEvent"] | components["schemas"]["PlatformGameForfeitedEvent"] | components["schemas"]["PlatformGameAbortedEvent"] | components["schemas"]["BlueskiesBuyoutEvent"] | components["schemas"]["BlueskiesDeckEmptyEvent"] | components["schemas"]["BlueskiesDiscardEvent"] | components["schemas"]["BlueskiesDoneEvent"] | components["schemas"]["BlueskiesDrawEvent"] | components["schemas"]["BlueskiesDrawCardsEvent"] | components["schemas"]["BlueskiesFirstPlayerEvent"] | components["schemas"]["BlueskiesGameOverEvent"] | components["schemas"]["BlueskiesGateEvent"] | components["schemas"]["BlueskiesGovernmentHelpEvent"] | components["schemas"]["BlueskiesHelpEvent"] | components["schemas"]["BlueskiesHelpDiscardEvent"] | components["schemas"]["BlueskiesHelpDiscardCardsEvent"] | components["schemas"]["BlueskiesHelpDoneEvent"] | components["schemas"]["BlueskiesIncomeEvent"] | components["schemas"]["BlueskiesLocalGateEvent"] | components["schemas"]["BlueskiesPlayEvent"] | components["schemas"]["BlueskiesReshuffleEvent"] | components["schemas"]["BlueskiesRevealEvent"] | components["schemas"]["BlueskiesRoundEvent"] | components["schemas"]["BlueskiesSkipPlayEvent"] | components["schemas"]["BlueskiesSpecialEvent"];
+        BlueskiesEvent: components["schemas"]["PlatformGameCreatedEvent"] | components["schemas"]["PlatformTimeoutEvent"] | components["schemas"]["PlatformSeatAutoPlayedEvent"] | components["schemas"]["PlatformSeatResignedEvent"] | components["schemas"]["PlatformSeatAbandonedEvent"] | components["schemas"]["PlatformGameForfeitedEvent"] | components["schemas"]["PlatformGameAbortedEvent"] | components["schemas"]["PlatformTakenBackEvent"] | components["schemas"]["BlueskiesBuyoutEvent"] | components["schemas"]["BlueskiesDeckEmptyEvent"] | components["schemas"]["BlueskiesDiscardEvent"] | components["schemas"]["BlueskiesDoneEvent"] | components["schemas"]["BlueskiesDrawEvent"] | components["schemas"]["BlueskiesDrawCardsEvent"] | components["schemas"]["BlueskiesFirstPlayerEvent"] | components["schemas"]["BlueskiesGameOverEvent"] | components["schemas"]["BlueskiesGateEvent"] | components["schemas"]["BlueskiesGovernmentHelpEvent"] | components["schemas"]["BlueskiesHelpEvent"] | components["schemas"]["BlueskiesHelpDiscardEvent"] | components["schemas"]["BlueskiesHelpDiscardCardsEvent"] | components["schemas"]["BlueskiesHelpDoneEvent"] | components["schemas"]["BlueskiesIncomeEvent"] | components["schemas"]["BlueskiesLocalGateEvent"] | components["schemas"]["BlueskiesPlayEvent"] | components["schemas"]["BlueskiesReshuffleEvent"] | components["schemas"]["BlueskiesRevealEvent"] | components["schemas"]["BlueskiesRoundEvent"] | components["schemas"]["BlueskiesSkipPlayEvent"] | components["schemas"]["BlueskiesSpecialEvent"];
+        /**
+         * OpenskyOffer
+         * @description A revealed bid (OS-10.3): the seat, its fare, its itinerary's airports and its stops (also the view's).
+         */
+        OpenskyOffer: {
+            seat: number;
+            fare: number;
+            itinerary: string[];
+            stops: number;
+        };
+        /**
+         * OpenskyWonOffer
+         * @description An offer that flew (OS-13.3), with the ancillaries each winner paid.
+         */
+        OpenskyWonOffer: {
+            seat: number;
+            fare: number;
+            itinerary: string[];
+            stops: number;
+            ancillaries: number;
+        };
         /** OpenskyAircraftPlacedEvent */
         OpenskyAircraftPlacedEvent: {
             /**
@@ -2621,8 +3515,8 @@ export interface components {
              * @enum {string}
              */
             type: "aircraft_placed";
-            seat?: number;
-            route?: string;
+            seat: number;
+            route: string;
             cross_border_token?: boolean;
             /** @description The version the event belongs to (streams) */
             version?: number;
@@ -2636,7 +3530,7 @@ export interface components {
              * @enum {string}
              */
             type: "bid_sealed";
-            seat?: number;
+            seat: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2649,14 +3543,9 @@ export interface components {
              * @enum {string}
              */
             type: "bids_revealed";
-            offers?: {
-                fare?: number;
-                itinerary?: string[];
-                seat?: number;
-                stops?: number;
-            }[];
-            passed?: unknown[];
-            provisional_winners?: number[];
+            offers: components["schemas"]["OpenskyOffer"][];
+            passed: number[];
+            provisional_winners: number[];
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2669,9 +3558,9 @@ export interface components {
              * @enum {string}
              */
             type: "callsign_placed";
-            seat?: number;
-            callsign?: string;
-            airport?: string;
+            seat: number;
+            callsign: string;
+            airport: string;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2684,10 +3573,10 @@ export interface components {
              * @enum {string}
              */
             type: "dice_rolled";
-            month?: string;
-            roller?: number;
-            callsigns?: string[];
-            airports?: string[];
+            month: string;
+            roller: number;
+            callsigns: string[];
+            airports: string[];
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2700,10 +3589,10 @@ export interface components {
              * @enum {string}
              */
             type: "flash_deal";
-            seat?: unknown;
-            fare?: unknown;
-            previous?: unknown;
-            provisional_winners?: unknown;
+            seat: number;
+            fare: number;
+            previous: number;
+            provisional_winners: number[];
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2716,7 +3605,7 @@ export interface components {
              * @enum {string}
              */
             type: "flash_declined";
-            seat?: unknown;
+            seat: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2729,8 +3618,7 @@ export interface components {
              * @enum {string}
              */
             type: "game_over";
-            scores?: number[];
-            winners?: number[];
+            scores: number[];
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2743,8 +3631,8 @@ export interface components {
              * @enum {string}
              */
             type: "hub_kept";
-            seat?: number;
-            airport?: string;
+            seat: number;
+            airport: string;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2757,9 +3645,9 @@ export interface components {
              * @enum {string}
              */
             type: "hub_moved";
-            seat?: number;
-            from?: string;
-            to?: string;
+            seat: number;
+            from: string;
+            to: string;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2772,8 +3660,8 @@ export interface components {
              * @enum {string}
              */
             type: "hub_placed";
-            seat?: number;
-            airport?: string;
+            seat: number;
+            airport: string;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2786,10 +3674,10 @@ export interface components {
              * @enum {string}
              */
             type: "leased";
-            seat?: number;
-            aircraft?: number;
-            cards?: number[];
-            credit?: number;
+            seat: number;
+            aircraft: number;
+            cards: number[];
+            credit: number;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2802,9 +3690,9 @@ export interface components {
              * @enum {string}
              */
             type: "market_chosen";
-            seat?: number;
-            origin?: string;
-            destination?: string;
+            seat: number;
+            origin: string;
+            destination: string;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2817,7 +3705,7 @@ export interface components {
              * @enum {string}
              */
             type: "market_not_travelled";
-            reason?: string;
+            reason: string;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2830,14 +3718,8 @@ export interface components {
              * @enum {string}
              */
             type: "market_won";
-            winners?: {
-                ancillaries?: number;
-                fare?: number;
-                itinerary?: string[];
-                seat?: number;
-                stops?: number;
-            }[];
-            tie?: boolean;
+            winners: components["schemas"]["OpenskyWonOffer"][];
+            tie: boolean;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2850,10 +3732,11 @@ export interface components {
              * @enum {string}
              */
             type: "my_bid";
-            seat?: number;
+            seat: number;
             fare?: number;
             itinerary?: string[];
-            pass?: boolean;
+            /** @constant */
+            pass?: true;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2866,12 +3749,12 @@ export interface components {
              * @enum {string}
              */
             type: "price_check";
-            seat?: number;
-            fare?: number;
-            ancillaries?: number;
-            final_price?: number;
-            roll?: number;
-            accepted?: boolean;
+            seat: number;
+            fare: number;
+            ancillaries: number;
+            final_price: number;
+            roll: number;
+            accepted: boolean;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2884,8 +3767,8 @@ export interface components {
              * @enum {string}
              */
             type: "pricing_started";
-            eligible?: number[];
-            valid_itineraries?: {
+            eligible: number[];
+            valid_itineraries: {
                 [key: string]: string[][];
             };
             /** @description The version the event belongs to (streams) */
@@ -2900,7 +3783,7 @@ export interface components {
              * @enum {string}
              */
             type: "season_reset";
-            month?: string;
+            month: string;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2913,9 +3796,9 @@ export interface components {
              * @enum {string}
              */
             type: "subsidy_taken";
-            seat?: number;
-            airport?: string;
-            callsign?: string;
+            seat: number;
+            airport: string;
+            callsign: string;
             /** @description The version the event belongs to (streams) */
             version?: number;
             /** @description Only these seats see this event */
@@ -2925,7 +3808,7 @@ export interface components {
          * OpenskyEvent
          * @description An event of a OpenSky game
          */
-        OpenskyEvent: components["schemas"]["PlatformGameCreatedEvent"] | components["schemas"]["PlatformTimeoutEvent"] | components["schemas"]["PlatformSeatAutoPlayedEvent"] | components["schemas"]["PlatformSeatResignedEvent"] | components["schemas"]["PlatformSeatAbandonedEvent"] | components["schemas"]["PlatformGameForfeitedEvent"] | components["schemas"]["PlatformGameAbortedEvent"] | components["schemas"]["OpenskyAircraftPlacedEvent"] | components["schemas"]["OpenskyBidSealedEvent"] | components["schemas"]["OpenskyBidsRevealedEvent"] | components["schemas"]["OpenskyCallsignPlacedEvent"] | components["schemas"]["OpenskyDiceRolledEvent"] | components["schemas"]["OpenskyFlashDealEvent"] | components["schemas"]["OpenskyFlashDeclinedEvent"] | components["schemas"]["OpenskyGameOverEvent"] | components["schemas"]["OpenskyHubKeptEvent"] | components["schemas"]["OpenskyHubMovedEvent"] | components["schemas"]["OpenskyHubPlacedEvent"] | components["schemas"]["OpenskyLeasedEvent"] | components["schemas"]["OpenskyMarketChosenEvent"] | components["schemas"]["OpenskyMarketNotTravelledEvent"] | components["schemas"]["OpenskyMarketWonEvent"] | components["schemas"]["OpenskyMyBidEvent"] | components["schemas"]["OpenskyPriceCheckEvent"] | components["schemas"]["OpenskyPricingStartedEvent"] | components["schemas"]["OpenskySeasonResetEvent"] | components["schemas"]["OpenskySubsidyTakenEvent"];
+        OpenskyEvent: components["schemas"]["PlatformGameCreatedEvent"] | components["schemas"]["PlatformTimeoutEvent"] | components["schemas"]["PlatformSeatAutoPlayedEvent"] | components["schemas"]["PlatformSeatResignedEvent"] | components["schemas"]["PlatformSeatAbandonedEvent"] | components["schemas"]["PlatformGameForfeitedEvent"] | components["schemas"]["PlatformGameAbortedEvent"] | components["schemas"]["PlatformTakenBackEvent"] | components["schemas"]["OpenskyAircraftPlacedEvent"] | components["schemas"]["OpenskyBidSealedEvent"] | components["schemas"]["OpenskyBidsRevealedEvent"] | components["schemas"]["OpenskyCallsignPlacedEvent"] | components["schemas"]["OpenskyDiceRolledEvent"] | components["schemas"]["OpenskyFlashDealEvent"] | components["schemas"]["OpenskyFlashDeclinedEvent"] | components["schemas"]["OpenskyGameOverEvent"] | components["schemas"]["OpenskyHubKeptEvent"] | components["schemas"]["OpenskyHubMovedEvent"] | components["schemas"]["OpenskyHubPlacedEvent"] | components["schemas"]["OpenskyLeasedEvent"] | components["schemas"]["OpenskyMarketChosenEvent"] | components["schemas"]["OpenskyMarketNotTravelledEvent"] | components["schemas"]["OpenskyMarketWonEvent"] | components["schemas"]["OpenskyMyBidEvent"] | components["schemas"]["OpenskyPriceCheckEvent"] | components["schemas"]["OpenskyPricingStartedEvent"] | components["schemas"]["OpenskySeasonResetEvent"] | components["schemas"]["OpenskySubsidyTakenEvent"];
         /**
          * GameEvent
          * @description An event of any title's game (the game id says which title)
@@ -2937,7 +3820,8 @@ export interface components {
          */
         GameStreamState: {
             version: number;
-            kind: string;
+            /** @enum {unknown} */
+            kind: "created" | "move" | "timeout" | "auto" | "resign" | "abandon" | "abort" | "take_back" | "archived" | "ended";
             actor: number | null;
             /** @enum {unknown} */
             status: "active" | "finished" | "aborted";
@@ -2967,6 +3851,9 @@ export interface components {
             ticket_id?: string;
             note?: string;
             ongoing?: boolean;
+            tournament_id?: string;
+            round?: number;
+            table?: number;
         };
         /** AccountYourTurnEvent */
         AccountYourTurnEvent: {
@@ -2983,6 +3870,36 @@ export interface components {
             status: "finished" | "aborted";
             scores: number[] | null;
             winners: number[] | null;
+        };
+        /** AccountWebhookDisabledEvent */
+        AccountWebhookDisabledEvent: {
+            webhook_id: string;
+            url: string;
+            reason: string;
+            failing_since_ms: number;
+        };
+        /** TournamentPairingEvent */
+        TournamentPairingEvent: {
+            tournament_id: string;
+            round: number;
+            byes: string[];
+            tables: {
+                number: number;
+                players: (string | null)[];
+                game_id: string | null;
+            }[];
+        };
+        /** TournamentStandingsEvent */
+        TournamentStandingsEvent: {
+            tournament_id: string;
+            round: number;
+            standings: components["schemas"]["StandingOut"][];
+        };
+        /** TournamentEndEvent */
+        TournamentEndEvent: {
+            tournament_id: string;
+            rounds: number;
+            standings: components["schemas"]["StandingOut"][];
         };
         /** GameMessageFrame */
         GameMessageFrame: {
@@ -3079,292 +3996,178 @@ export interface components {
             id: string | null;
             data: components["schemas"]["AccountGameEndEvent"];
         };
+        /** AccountWebhookDisabledFrame */
+        AccountWebhookDisabledFrame: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "webhook_disabled";
+            id: string | null;
+            data: components["schemas"]["AccountWebhookDisabledEvent"];
+        };
         /**
          * AccountStreamFrame
          * @description One event of the stream: `event` is the SSE event name, `data` its JSON data
          */
-        AccountStreamFrame: components["schemas"]["AccountChallengeFrame"] | components["schemas"]["AccountChallengeClosedFrame"] | components["schemas"]["AccountGameStartFrame"] | components["schemas"]["AccountYourTurnFrame"] | components["schemas"]["AccountGameEndFrame"] | components["schemas"]["ErrorFrame"];
+        AccountStreamFrame: components["schemas"]["AccountChallengeFrame"] | components["schemas"]["AccountChallengeClosedFrame"] | components["schemas"]["AccountGameStartFrame"] | components["schemas"]["AccountYourTurnFrame"] | components["schemas"]["AccountGameEndFrame"] | components["schemas"]["AccountWebhookDisabledFrame"] | components["schemas"]["ErrorFrame"];
+        /** TournamentPairingFrame */
+        TournamentPairingFrame: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "pairing";
+            id: string | null;
+            data: components["schemas"]["TournamentPairingEvent"];
+        };
+        /** TournamentStandingsFrame */
+        TournamentStandingsFrame: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "standings";
+            id: string | null;
+            data: components["schemas"]["TournamentStandingsEvent"];
+        };
+        /** TournamentEndFrame */
+        TournamentEndFrame: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "end";
+            id: string | null;
+            data: components["schemas"]["TournamentEndEvent"];
+        };
+        /**
+         * TournamentStreamFrame
+         * @description One event of the stream: `event` is the SSE event name, `data` its JSON data
+         */
+        TournamentStreamFrame: components["schemas"]["TournamentPairingFrame"] | components["schemas"]["TournamentStandingsFrame"] | components["schemas"]["TournamentEndFrame"] | components["schemas"]["ErrorFrame"];
+        /**
+         * AeroplanesAdvantageDicePending
+         * @description Advantage dice rolled: the dice and the advantage types a wild die may take.
+         */
+        AeroplanesAdvantageDicePending: {
+            dice: number[];
+            wild: number[];
+        };
+        /**
+         * AeroplanesAdvantages
+         * @description Advantage tokens per type (a player's, or the supply's).
+         */
+        AeroplanesAdvantages: {
+            daring_pilot: number;
+            engine_maintenance: number;
+            increased_production: number;
+            night_flights: number;
+            radio_beacons: number;
+        };
+        /**
+         * AeroplanesAircraft
+         * @description One bought aircraft card: whether it is in service and face up, its capacity and its passengers.
+         */
+        AeroplanesAircraft: {
+            card: number;
+            in_service: boolean;
+            face_up: boolean;
+            capacity: number;
+            free_capacity: number;
+            airport_tiles: number;
+            passengers: number[];
+        };
+        /** AeroplanesDisplayCard */
+        AeroplanesDisplayCard: {
+            card: number;
+            cost: number;
+        };
+        /**
+         * AeroplanesPlacementPending
+         * @description A placement declared and not yet resolved: the card, the destination and the tile it would replace.
+         */
+        AeroplanesPlacementPending: {
+            card: number;
+            target: string;
+            replace: number | null;
+        };
+        /** AeroplanesPlayer */
+        AeroplanesPlayer: {
+            seat: number;
+            money: number;
+            vp: number;
+            home: string | null;
+            supply: components["schemas"]["AeroplanesSupply"];
+            engine_failures: number;
+            advantages: components["schemas"]["AeroplanesAdvantages"];
+            aircraft: components["schemas"]["AeroplanesAircraft"][];
+            passengers_set_aside: number[];
+        };
+        /**
+         * AeroplanesRoutePending
+         * @description A route declared: where it starts, its stop, the risk rolls it needs, which is next and the dice so far.
+         */
+        AeroplanesRoutePending: {
+            card: number;
+            target: string;
+            replace: number | null;
+            source: string;
+            via: string | null;
+            rolls: number[][];
+            i: number;
+            dice: number[];
+            pilots: number;
+        };
+        /**
+         * AeroplanesSlotTile
+         * @description An airport tile in a destination's slot: its owner and stage.
+         */
+        AeroplanesSlotTile: {
+            seat: number;
+            stage: number;
+        };
+        /** AeroplanesSupply */
+        AeroplanesSupply: {
+            I: number;
+            II: number;
+            III: number;
+        };
         /**
          * AeroplanesView
-         * @description What a seat of a Aeroplanes: Aviation Ascendant game sees (`view` of GET /v1/games/{id} with that seat's token); a spectator's view has the fields not marked seat only.
-         * @example {
-         *       "acted_this_go_around": 0,
-         *       "advantage_supply": {
-         *         "daring_pilot": 6,
-         *         "engine_maintenance": 6,
-         *         "increased_production": 6,
-         *         "night_flights": 6,
-         *         "radio_beacons": 6
-         *       },
-         *       "bag": [
-         *         2,
-         *         3,
-         *         5,
-         *         7,
-         *         8,
-         *         10,
-         *         12,
-         *         13,
-         *         16,
-         *         18,
-         *         21,
-         *         22,
-         *         24,
-         *         25,
-         *         26,
-         *         27,
-         *         28,
-         *         30,
-         *         31,
-         *         32,
-         *         33,
-         *         34,
-         *         36,
-         *         38,
-         *         40,
-         *         43,
-         *         44,
-         *         45,
-         *         46,
-         *         47,
-         *         49,
-         *         50,
-         *         51,
-         *         52,
-         *         53,
-         *         54,
-         *         55,
-         *         57,
-         *         59,
-         *         60,
-         *         61,
-         *         62,
-         *         63,
-         *         65,
-         *         66,
-         *         67,
-         *         68,
-         *         69,
-         *         70,
-         *         71,
-         *         72,
-         *         73,
-         *         74,
-         *         75,
-         *         76,
-         *         77,
-         *         78,
-         *         79,
-         *         80,
-         *         81,
-         *         82,
-         *         83,
-         *         84,
-         *         85,
-         *         87,
-         *         88,
-         *         89,
-         *         90,
-         *         92,
-         *         93,
-         *         94,
-         *         96
-         *       ],
-         *       "deck": [
-         *         13,
-         *         14,
-         *         15,
-         *         16,
-         *         17,
-         *         18,
-         *         19,
-         *         20,
-         *         21,
-         *         22,
-         *         23,
-         *         24,
-         *         25,
-         *         26,
-         *         27,
-         *         28,
-         *         29,
-         *         30,
-         *         31,
-         *         32,
-         *         33,
-         *         34,
-         *         35,
-         *         36,
-         *         37,
-         *         38,
-         *         39,
-         *         40,
-         *         41,
-         *         42,
-         *         43,
-         *         44,
-         *         45,
-         *         46
-         *       ],
-         *       "display": [
-         *         {
-         *           "card": 1,
-         *           "cost": 3
-         *         },
-         *         {
-         *           "card": 2,
-         *           "cost": 5
-         *         },
-         *         {
-         *           "card": 3,
-         *           "cost": 6
-         *         },
-         *         {
-         *           "card": 4,
-         *           "cost": 8
-         *         },
-         *         {
-         *           "card": 5,
-         *           "cost": 8
-         *         },
-         *         {
-         *           "card": 6,
-         *           "cost": 9
-         *         },
-         *         {
-         *           "card": 7,
-         *           "cost": 11
-         *         },
-         *         {
-         *           "card": 8,
-         *           "cost": 12
-         *         },
-         *         {
-         *           "card": 9,
-         *           "cost": 13
-         *         },
-         *         {
-         *           "card": 10,
-         *           "cost": 15
-         *         },
-         *         {
-         *           "card": 11,
-         *           "cost": 16
-         *         },
-         *         {
-         *           "card": 12,
-         *           "cost": 17
-         *         }
-         *       ],
-         *       "era": 1,
-         *       "first_player": 1,
-         *       "game": "aeroplanes",
-         *       "majority_counts": {
-         *         "Europe": [
-         *           0,
-         *           0,
-         *           0
-         *         ],
-         *         "Africa": [
-         *           0,
-         *           0,
-         *           0
-         *         ],
-         *         "AsiaAustralasia": [
-         *           0,
-         *           0,
-         *           0
-         *         ]
-         *       },
-         *       "overflow": [],
-         *       "pending": null,
-         *       "phase": "home"
-         *     }
+         * @description What any seat (and a spectator) sees: everything but the RNG.
          */
         AeroplanesView: {
-            acted_this_go_around: number;
-            advantage_supply: {
-                daring_pilot: number;
-                engine_maintenance: number;
-                increased_production: number;
-                night_flights: number;
-                radio_beacons: number;
-            };
-            bag: number[];
-            deck: number[];
-            display: {
-                card: number;
-                cost: number;
-            }[];
+            /** @constant */
+            game: "aeroplanes";
+            seat: number | null;
+            players_count: number;
             era: number;
+            /** @enum {string} */
+            phase: "home" | "turn" | "buy" | "place" | "place_more" | "route" | "roll" | "roll_next" | "shortfall" | "claim" | "claim_more" | "advantage" | "advantage_dice" | "over";
+            to_act: number[];
             first_player: number;
-            game: string;
-            majority_counts: {
+            acted_this_go_around: number;
+            players: components["schemas"]["AeroplanesPlayer"][];
+            slots: {
+                [key: string]: (components["schemas"]["AeroplanesSlotTile"] | "blocked" | null)[];
+            };
+            display: components["schemas"]["AeroplanesDisplayCard"][];
+            deck: number[];
+            waiting: {
                 [key: string]: number[];
             };
             overflow: number[];
-            pending: {
-                card?: number;
-                dice?: number[];
-                i?: number;
-                pilots?: number;
-                replace?: number | null;
-                rolls?: number[][];
-                source?: string;
-                target?: string;
-                via?: string | null;
-                wild?: number[];
-            } | null;
-            phase: string;
-            players: {
-                advantages: {
-                    daring_pilot: number;
-                    engine_maintenance: number;
-                    increased_production: number;
-                    night_flights: number;
-                    radio_beacons: number;
-                };
-                aircraft: {
-                    airport_tiles: number;
-                    capacity: number;
-                    card: number;
-                    face_up: boolean;
-                    free_capacity: number;
-                    in_service: boolean;
-                    passengers: number[];
-                }[];
-                engine_failures: number;
-                home: string | null;
-                money: number;
-                passengers_set_aside: number[];
-                seat: number;
-                supply: {
-                    [key: string]: number;
-                };
-                vp: number;
-            }[];
-            players_count: number;
-            profits: number[];
+            bag: number[];
             removed_passengers: number[];
-            seat: number | null;
-            slots: {
-                [key: string]: ({
-                    seat: number;
-                    stage: number;
-                } | string | null)[];
-            };
-            subsidy_marker_taker: number | null;
             subsidy_notes: number;
-            to_act: number[];
-            waiting: {
-                amsterdam: number[];
-                berlin: number[];
-                london: number[];
-                paris: number[];
-                rome: number[];
-                zurich: number[];
+            subsidy_marker_taker: number | null;
+            advantage_supply: components["schemas"]["AeroplanesAdvantages"];
+            pending: components["schemas"]["AeroplanesRoutePending"] | components["schemas"]["AeroplanesPlacementPending"] | components["schemas"]["AeroplanesAdvantageDicePending"] | null;
+            majority_counts: {
+                [key: string]: number[];
             };
-            winners: number[];
+            profits: number[];
         };
         /** AeroplanesGameOut */
         AeroplanesGameOut: {
@@ -3393,6 +4196,11 @@ export interface components {
             scores: number[] | null;
             /** Winners */
             winners: number[] | null;
+            /**
+             * Places
+             * @description Each seat's place once the game is finished (1 = first; equal places are shared), else null: the rules' order, tie-breaks included, with the seats that resigned or were abandoned last, tied among themselves. The game's one result with `winners` (the seats placed first that stayed)
+             */
+            places: number[] | null;
             /** Players */
             players: number;
             /** Bots */
@@ -3428,362 +4236,100 @@ export interface components {
              * @description Who holds and who plays each seat
              */
             seats?: components["schemas"]["SeatOut"][];
+            /**
+             * Take Back
+             * @description True when your seat may take back its last decision now (`POST /v1/games/{id}/take-back`); always false for a spectator
+             * @default false
+             */
+            take_back?: boolean;
+        };
+        /** BlueskiesAirport */
+        BlueskiesAirport: {
+            code: string;
+            passengers: number;
+            gates: components["schemas"]["BlueskiesGate"][];
+            usable_spaces: number;
+            next_cost: number | null;
+        };
+        /** BlueskiesBag */
+        BlueskiesBag: {
+            red: number;
+            green: number;
+        };
+        /**
+         * BlueskiesDeckKnown
+         * @description What the seat knows of the deck: cards surely in it, and every card it can hold (null: any card unseen).
+         */
+        BlueskiesDeckKnown: {
+            at_least: {
+                [key: string]: number;
+            };
+            at_most: {
+                [key: string]: number;
+            } | null;
+        };
+        /**
+         * BlueskiesFinalScoring
+         * @description The final scoring's breakdown (BS-9): the regions' awards, the unused-special bonus and each seat's gain,
+         *     and the scores after it (also the view's `final`).
+         */
+        BlueskiesFinalScoring: {
+            regions: components["schemas"]["BlueskiesRegionAward"][];
+            unused_special: number[];
+            gains: number[];
+            scores: number[];
+        };
+        /**
+         * BlueskiesGate
+         * @description One gate of an airport: its space, its owner (a seat, or a local airline) and the passengers it carries.
+         */
+        BlueskiesGate: {
+            space: number;
+            owner: number | "local";
+            passengers: number;
+        };
+        /**
+         * BlueskiesGovernment
+         * @description Government help (BS-8.6): whether it was used, each seat's entitlement, the airports chosen so far.
+         */
+        BlueskiesGovernment: {
+            used: boolean;
+            entitlement: number[];
+            chosen: string[];
         };
         /**
          * BlueskiesView
-         * @description What a seat of a Blue Skies game sees (`view` of GET /v1/games/{id} with that seat's token); a spectator's view has the fields not marked seat only.
-         * @example {
-         *       "airports": [
-         *         {
-         *           "code": "SEA",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 2
-         *         },
-         *         {
-         *           "code": "PDX",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 1
-         *         },
-         *         {
-         *           "code": "SFO",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 3
-         *         },
-         *         {
-         *           "code": "LAX",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 4
-         *         },
-         *         {
-         *           "code": "SAN",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 1
-         *         },
-         *         {
-         *           "code": "SLC",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 1
-         *         },
-         *         {
-         *           "code": "DEN",
-         *           "passengers": 1,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 3
-         *         },
-         *         {
-         *           "code": "LAS",
-         *           "passengers": 1,
-         *           "gates": [
-         *             {
-         *               "space": 1,
-         *               "owner": "local",
-         *               "passengers": 1
-         *             }
-         *           ],
-         *           "usable_spaces": 2,
-         *           "next_cost": 3
-         *         },
-         *         {
-         *           "code": "PHX",
-         *           "passengers": 1,
-         *           "gates": [
-         *             {
-         *               "space": 1,
-         *               "owner": "local",
-         *               "passengers": 1
-         *             }
-         *           ],
-         *           "usable_spaces": 2,
-         *           "next_cost": 3
-         *         },
-         *         {
-         *           "code": "AUS",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 1
-         *         },
-         *         {
-         *           "code": "MSP",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 2
-         *         },
-         *         {
-         *           "code": "MCI",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 1
-         *         },
-         *         {
-         *           "code": "STL",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 1
-         *         },
-         *         {
-         *           "code": "DFW",
-         *           "passengers": 1,
-         *           "gates": [
-         *             {
-         *               "space": 1,
-         *               "owner": "local",
-         *               "passengers": 1
-         *             }
-         *           ],
-         *           "usable_spaces": 2,
-         *           "next_cost": 4
-         *         },
-         *         {
-         *           "code": "IAH",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 2
-         *         },
-         *         {
-         *           "code": "ORD",
-         *           "passengers": 1,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 4
-         *         },
-         *         {
-         *           "code": "CVG",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 1
-         *         },
-         *         {
-         *           "code": "BNA",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 1
-         *         },
-         *         {
-         *           "code": "ATL",
-         *           "passengers": 1,
-         *           "gates": [
-         *             {
-         *               "space": 1,
-         *               "owner": "local",
-         *               "passengers": 1
-         *             }
-         *           ],
-         *           "usable_spaces": 2,
-         *           "next_cost": 5
-         *         },
-         *         {
-         *           "code": "MSY",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 1
-         *         },
-         *         {
-         *           "code": "DTW",
-         *           "passengers": 1,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 2
-         *         },
-         *         {
-         *           "code": "CLE",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 1
-         *         },
-         *         {
-         *           "code": "CLT",
-         *           "passengers": 1,
-         *           "gates": [
-         *             {
-         *               "space": 1,
-         *               "owner": "local",
-         *               "passengers": 1
-         *             }
-         *           ],
-         *           "usable_spaces": 2,
-         *           "next_cost": 3
-         *         },
-         *         {
-         *           "code": "MCO",
-         *           "passengers": 1,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 2
-         *         },
-         *         {
-         *           "code": "MIA",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 2
-         *         },
-         *         {
-         *           "code": "BOS",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 2
-         *         },
-         *         {
-         *           "code": "JFK",
-         *           "passengers": 1,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 3
-         *         },
-         *         {
-         *           "code": "PHL",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 2
-         *         },
-         *         {
-         *           "code": "BWI",
-         *           "passengers": 0,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 1
-         *         },
-         *         {
-         *           "code": "IAD",
-         *           "passengers": 1,
-         *           "gates": [],
-         *           "usable_spaces": 2,
-         *           "next_cost": 1
-         *         }
-         *       ],
-         *       "bag": {
-         *         "red": 89,
-         *         "green": 25
-         *       },
-         *       "budget": 6,
-         *       "deck_count": 42,
-         *       "deck_known": {
-         *         "at_least": {},
-         *         "at_most": null
-         *       },
-         *       "discard": {
-         *         "DEN": 1,
-         *         "LAS": 1,
-         *         "PHX": 1,
-         *         "DFW": 1,
-         *         "ORD": 1,
-         *         "ATL": 1,
-         *         "DTW": 1,
-         *         "CLT": 1,
-         *         "MCO": 1,
-         *         "JFK": 1,
-         *         "IAD": 1
-         *       },
-         *       "final": null,
-         *       "first_player": 1,
-         *       "game": "blueskies",
-         *       "government": {
-         *         "used": false,
-         *         "entitlement": [
-         *           0,
-         *           0
-         *         ],
-         *         "chosen": []
-         *       },
-         *       "hand": [
-         *         "STL",
-         *         "BNA",
-         *         "JFK"
-         *       ],
-         *       "hand_counts": [
-         *         3,
-         *         3
-         *       ]
-         *     }
+         * @description The board and every public count; `hand` and `deck_known` only in a seat's own view (null for a
+         *     spectator).
          */
         BlueskiesView: {
-            airports: {
-                code: string;
-                gates: {
-                    owner: number | string;
-                    passengers: number;
-                    space: number;
-                }[];
-                next_cost: number | null;
-                passengers: number;
-                usable_spaces: number;
-            }[];
-            bag: {
-                green: number;
-                red: number;
-            };
-            budget: number | null;
+            /** @constant */
+            game: "blueskies";
+            players: number;
+            seat: number | null;
+            /** @enum {string} */
+            phase: "setup_buy" | "buy" | "play" | "special_discard" | "help" | "help_discard" | "over";
+            step: number | null;
+            round: number;
+            first_player: number;
+            to_act: number[];
+            scores: number[];
+            income: number[];
+            supply: number[];
+            special_used: boolean[];
+            hand_counts: number[];
+            hand: string[] | null;
             deck_count: number;
-            deck_known: {
-                at_least: {
-                    [key: string]: number;
-                };
-                at_most: {
-                    [key: string]: number;
-                } | null;
-            } | null;
             discard: {
                 [key: string]: number;
             };
-            final: {
-                gains?: number[];
-                regions?: {
-                    first?: number[];
-                    first_bonus?: number;
-                    region?: string;
-                    second?: unknown[];
-                    second_bonus?: number;
-                    values?: number[];
-                }[];
-                scores?: number[];
-                unused_special?: number[];
-                winners?: number[];
-            } | null;
-            first_player: number;
-            game: string;
-            government: {
-                chosen: string[];
-                entitlement: number[];
-                used: boolean;
-            };
-            hand: string[] | null;
-            hand_counts: number[];
-            income: number[];
-            phase: string;
-            players: number;
-            round: number;
-            scores: number[];
-            seat: number | null;
+            bag: components["schemas"]["BlueskiesBag"];
+            airports: components["schemas"]["BlueskiesAirport"][];
+            budget: number | null;
             setup_gates_added: number | null;
-            special_used: boolean[];
-            step: number | null;
-            supply: number[];
-            to_act: number[];
-            winners: number[];
+            government: components["schemas"]["BlueskiesGovernment"];
+            final: components["schemas"]["BlueskiesFinalScoring"] | null;
+            deck_known: components["schemas"]["BlueskiesDeckKnown"] | null;
         };
         /** BlueskiesGameOut */
         BlueskiesGameOut: {
@@ -3812,6 +4358,11 @@ export interface components {
             scores: number[] | null;
             /** Winners */
             winners: number[] | null;
+            /**
+             * Places
+             * @description Each seat's place once the game is finished (1 = first; equal places are shared), else null: the rules' order, tie-breaks included, with the seats that resigned or were abandoned last, tied among themselves. The game's one result with `winners` (the seats placed first that stayed)
+             */
+            places: number[] | null;
             /** Players */
             players: number;
             /** Bots */
@@ -3847,155 +4398,119 @@ export interface components {
              * @description Who holds and who plays each seat
              */
             seats?: components["schemas"]["SeatOut"][];
+            /**
+             * Take Back
+             * @description True when your seat may take back its last decision now (`POST /v1/games/{id}/take-back`); always false for a spectator
+             * @default false
+             */
+            take_back?: boolean;
+        };
+        /** OpenskyDraft */
+        OpenskyDraft: {
+            turn: number;
+            seat: number;
+            tokens_left_in_turn: number;
+        };
+        /**
+         * OpenskyHubTurn
+         * @description OS-20.3 / OS-20.7: whose hub decision it is, which of its hubs (1 or 2) and the airport it stands on.
+         */
+        OpenskyHubTurn: {
+            seat: number;
+            hub: number;
+            airport: string | null;
+        };
+        /**
+         * OpenskyLease
+         * @description OS-17.8: the month whose order applies, the seats still to lease, the aircraft left to place.
+         */
+        OpenskyLease: {
+            month: number;
+            month_name: string;
+            queue: number[];
+            aircraft_to_place: number;
+        };
+        /**
+         * OpenskyPlayer
+         * @description A seat's public holdings (hands are public: OS-1.5).
+         */
+        OpenskyPlayer: {
+            seat: number;
+            hand: number[];
+            table: number[];
+            credit: number;
+            ancillary_unused: number;
+            ancillary_used: number;
+            flash_deal: boolean;
+            subsidies: number;
+            aircraft_supply: number;
+            aircraft: {
+                [key: string]: number;
+            };
+            hubs: string[];
+            cross_border_routes: string[];
+            score: components["schemas"]["OpenskyScoreBreakdown"];
+        };
+        /**
+         * OpenskyPricing
+         * @description The market being priced: who may bid, their itineraries, who decided, the offers standing.
+         */
+        OpenskyPricing: {
+            eligible: number[];
+            valid_itineraries: {
+                [key: string]: string[][];
+            };
+            decided: number[];
+            offers: components["schemas"]["OpenskyOffer"][];
+            my_bid?: components["schemas"]["OpenskySealedBid"] | null;
+            provisional_winners?: number[];
+        };
+        /**
+         * OpenskyScoreBreakdown
+         * @description OS-19.2/19.3: fare revenue, subsidies, ancillaries and their total.
+         */
+        OpenskyScoreBreakdown: {
+            fares: number;
+            subsidies: number;
+            ancillaries: number;
+            total: number;
+        };
+        /** OpenskySealedBid */
+        OpenskySealedBid: {
+            fare: number;
+            itinerary: string[];
         };
         /**
          * OpenskyView
-         * @description What a seat of a OpenSky game sees (`view` of GET /v1/games/{id} with that seat's token); a spectator's view has the fields not marked seat only.
-         * @example {
-         *       "aircraft_per_player": 6,
-         *       "callsigns": {},
-         *       "dice": [],
-         *       "game": "opensky",
-         *       "map": "europe",
-         *       "market": [],
-         *       "month": 1,
-         *       "month_name": "April",
-         *       "phase": "callsign",
-         *       "players": [
-         *         {
-         *           "seat": 0,
-         *           "hand": [
-         *             200,
-         *             200,
-         *             250,
-         *             250,
-         *             300,
-         *             300,
-         *             400,
-         *             400,
-         *             500,
-         *             500
-         *           ],
-         *           "table": [],
-         *           "credit": 0,
-         *           "ancillary_unused": 3,
-         *           "ancillary_used": 0,
-         *           "flash_deal": true,
-         *           "subsidies": 0,
-         *           "aircraft_supply": 6,
-         *           "aircraft": {},
-         *           "hubs": [],
-         *           "cross_border_routes": [],
-         *           "score": {
-         *             "fares": 0,
-         *             "subsidies": 0,
-         *             "ancillaries": 0,
-         *             "total": 0
-         *           }
-         *         },
-         *         {
-         *           "seat": 1,
-         *           "hand": [
-         *             200,
-         *             200,
-         *             250,
-         *             250,
-         *             300,
-         *             300,
-         *             400,
-         *             400,
-         *             500,
-         *             500
-         *           ],
-         *           "table": [],
-         *           "credit": 0,
-         *           "ancillary_unused": 3,
-         *           "ancillary_used": 0,
-         *           "flash_deal": true,
-         *           "subsidies": 0,
-         *           "aircraft_supply": 6,
-         *           "aircraft": {},
-         *           "hubs": [],
-         *           "cross_border_routes": [],
-         *           "score": {
-         *             "fares": 0,
-         *             "subsidies": 0,
-         *             "ancillaries": 0,
-         *             "total": 0
-         *           }
-         *         }
-         *       ],
-         *       "roller": 0,
-         *       "season": 1
-         *     }
+         * @description Everything public plus the seat's own sealed bid; the phase's own part (`draft`, `hub_turn`, `pricing`,
+         *     `lease`) only in that phase.
          */
         OpenskyView: {
+            /** @constant */
+            game: "opensky";
+            map: string;
+            seat: number | null;
+            /** @enum {string} */
+            phase: "callsign" | "draft" | "hubs" | "market" | "bid" | "flash" | "ancillary" | "lease" | "lease_place" | "over";
+            to_act: number[];
+            month: number;
+            month_name: string;
+            season: number;
+            roller: number;
             aircraft_per_player: number;
             callsigns: {
                 [key: string]: string;
             };
-            dice: string[];
-            draft?: {
-                seat: number;
-                tokens_left_in_turn: number;
-                turn: number;
-            };
-            game: string;
-            lease?: {
-                aircraft_to_place: number;
-                month: number;
-                month_name: string;
-                queue: number[];
-            };
-            map: string;
-            market: string[];
-            month: number;
-            month_name: string;
-            phase: string;
-            players: {
-                aircraft: {
-                    [key: string]: number;
-                };
-                aircraft_supply: number;
-                ancillary_unused: number;
-                ancillary_used: number;
-                credit: number;
-                cross_border_routes: string[];
-                flash_deal: boolean;
-                hand: number[];
-                hubs: string[];
-                score: {
-                    ancillaries: number;
-                    fares: number;
-                    subsidies: number;
-                    total: number;
-                };
-                seat: number;
-                subsidies: number;
-                table: number[];
-            }[];
-            pricing?: {
-                decided: number[];
-                eligible: number[];
-                offers: {
-                    fare: number;
-                    itinerary: string[];
-                    seat: number;
-                    stops: number;
-                }[];
-                provisional_winners?: number[];
-                valid_itineraries: {
-                    [key: string]: string[][];
-                };
-            };
-            roller: number;
-            season: number;
-            seat: number | null;
             subsidy_cubes: {
                 [key: string]: number;
             };
-            to_act: number[];
-            winners?: number[];
+            dice: string[];
+            market: string[];
+            players: components["schemas"]["OpenskyPlayer"][];
+            draft?: components["schemas"]["OpenskyDraft"];
+            hub_turn?: components["schemas"]["OpenskyHubTurn"];
+            pricing?: components["schemas"]["OpenskyPricing"];
+            lease?: components["schemas"]["OpenskyLease"];
         };
         /** OpenskyGameOut */
         OpenskyGameOut: {
@@ -4024,6 +4539,11 @@ export interface components {
             scores: number[] | null;
             /** Winners */
             winners: number[] | null;
+            /**
+             * Places
+             * @description Each seat's place once the game is finished (1 = first; equal places are shared), else null: the rules' order, tie-breaks included, with the seats that resigned or were abandoned last, tied among themselves. The game's one result with `winners` (the seats placed first that stayed)
+             */
+            places: number[] | null;
             /** Players */
             players: number;
             /** Bots */
@@ -4059,12 +4579,27 @@ export interface components {
              * @description Who holds and who plays each seat
              */
             seats?: components["schemas"]["SeatOut"][];
+            /**
+             * Take Back
+             * @description True when your seat may take back its last decision now (`POST /v1/games/{id}/take-back`); always false for a spectator
+             * @default false
+             */
+            take_back?: boolean;
         };
     };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The requests per window of the tightest bucket this request counted against (docs/rate-limits.md). */
+        "RateLimit-Limit": number;
+        /** @description The requests that bucket has left in its window. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until that bucket's window ends and it refills. */
+        "RateLimit-Reset": number;
+        /** @description Seconds to wait before sending the same request again (nothing was done). Sent with a 429 `rate_limited` or another bound that lifts with time, and with a 503 when the wait is known. */
+        "Retry-After": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -4081,6 +4616,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4124,6 +4662,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4133,6 +4674,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4142,6 +4686,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4151,6 +4698,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4179,6 +4729,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4197,6 +4750,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4209,6 +4766,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4232,6 +4802,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4267,6 +4840,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4276,6 +4852,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4285,6 +4864,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4294,6 +4876,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4322,6 +4907,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4340,6 +4928,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4352,6 +4944,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4387,6 +4992,9 @@ export interface operations {
             /** @description Successful Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4413,6 +5021,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4422,6 +5033,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4431,6 +5045,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4440,6 +5057,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4468,6 +5088,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4486,6 +5109,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4498,6 +5125,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4520,6 +5160,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4535,6 +5178,7 @@ export interface operations {
                      *       "seat": 0,
                      *       "scores": null,
                      *       "winners": null,
+                     *       "places": null,
                      *       "players": 2,
                      *       "bots": {
                      *         "1": "random"
@@ -4875,7 +5519,6 @@ export interface operations {
                      *           "chosen": []
                      *         },
                      *         "final": null,
-                     *         "winners": [],
                      *         "deck_known": {
                      *           "at_least": {},
                      *           "at_most": null
@@ -4889,6 +5532,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4898,6 +5544,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4907,6 +5556,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4916,6 +5568,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4944,6 +5599,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4962,6 +5620,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4974,6 +5636,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4996,6 +5671,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5033,6 +5711,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5042,6 +5723,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5051,6 +5735,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5060,6 +5747,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5088,6 +5778,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5106,6 +5799,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5118,6 +5815,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5160,6 +5870,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5185,6 +5898,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5194,6 +5910,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5203,6 +5922,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5212,6 +5934,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5240,6 +5965,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5258,6 +5986,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5270,6 +6002,200 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    takeBack: {
+        parameters: {
+            query?: {
+                /** @description With an API key whose account holds several seats of this game (hot-seat): the seat to act for. Without it the account's only seat (422 `seat_ambiguous` if it holds several); ignored with a seat token. */
+                seat?: number | null;
+            };
+            header?: {
+                /** @description Retries replay the first outcome */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expected_version": 13
+                 *     }
+                 */
+                "application/json": components["schemas"]["TakeBack"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": 14,
+                     *       "events": [
+                     *         {
+                     *           "type": "taken_back",
+                     *           "seat": 0,
+                     *           "restores": 12
+                     *         }
+                     *       ],
+                     *       "status": "active",
+                     *       "to_act": [
+                     *         0,
+                     *         1
+                     *       ],
+                     *       "replayed": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Submitted"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "stale_version",
+                     *         "message": "expected version 11, the game is at 12",
+                     *         "rule": null,
+                     *         "current_version": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "illegal_action",
+                     *         "message": "fare 600 is not a card in hand",
+                     *         "rule": "OS-10.2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests; retry after 12 s",
+                     *         "rule": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5292,6 +6218,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5306,6 +6235,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5315,6 +6247,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5324,6 +6259,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5333,6 +6271,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5361,6 +6302,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5379,6 +6323,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5391,6 +6339,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5413,6 +6374,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5427,6 +6391,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5436,6 +6403,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5445,6 +6415,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5454,6 +6427,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5482,6 +6458,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5500,6 +6479,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5512,6 +6495,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5534,6 +6530,9 @@ export interface operations {
             /** @description Successful Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5548,6 +6547,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5557,6 +6559,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5566,6 +6571,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5575,6 +6583,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5603,6 +6614,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5621,6 +6635,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5633,6 +6651,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5652,6 +6683,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5693,6 +6727,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5702,6 +6739,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5711,6 +6751,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5720,6 +6763,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5748,6 +6794,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5766,6 +6815,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5778,6 +6831,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5801,9 +6867,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/event-stream: one `message` per engine event (id = version, data = the event JSON plus `version`), then one `state` event per version (status, to_act, scores, winners); `end` when the game is over, then the stream closes. On a failure an `error` event (the error body), then the stream closes: so it does within a second once the seat token it was opened with is rotated or its seat resigns. */
+            /** @description text/event-stream: one `message` per engine event (id = version, data = the event JSON plus `version`), then one `state` event per version (status, to_act, scores, winners); `end` when the game is over, then the stream closes. On a failure an `error` event (the error body), then the stream closes: so it does within a second once the seat token it was opened with is rotated or its seat resigns, and once the API key it was opened with stops working (a rotation past its grace, `revoke-others`) or its account no longer holds the seat (a guest rotated the seat's token). */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5821,6 +6890,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5830,6 +6902,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5839,6 +6914,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5848,6 +6926,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5876,6 +6957,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5894,6 +6978,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5906,6 +6994,1327 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "webhooks": [
+                     *         {
+                     *           "webhook_id": "6c1f0e9d8a7b6c5d4e3f2a1b",
+                     *           "url": "https://bot.example.com/skyboard",
+                     *           "events": [
+                     *             "game_end",
+                     *             "your_turn"
+                     *           ],
+                     *           "description": "my correspondence bot",
+                     *           "created_ms": 1767225600000,
+                     *           "enabled": true,
+                     *           "disabled": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "stale_version",
+                     *         "message": "expected version 11, the game is at 12",
+                     *         "rule": null,
+                     *         "current_version": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "illegal_action",
+                     *         "message": "fare 600 is not a card in hand",
+                     *         "rule": "OS-10.2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests; retry after 12 s",
+                     *         "rule": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://bot.example.com/skyboard",
+                 *       "events": [
+                 *         "your_turn",
+                 *         "game_end"
+                 *       ],
+                 *       "description": "my correspondence bot"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewWebhook"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "webhook_id": "6c1f0e9d8a7b6c5d4e3f2a1b",
+                     *       "url": "https://bot.example.com/skyboard",
+                     *       "events": [
+                     *         "game_end",
+                     *         "your_turn"
+                     *       ],
+                     *       "description": "my correspondence bot",
+                     *       "created_ms": 1767225600000,
+                     *       "enabled": true,
+                     *       "disabled": null,
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "stale_version",
+                     *         "message": "expected version 11, the game is at 12",
+                     *         "rule": null,
+                     *         "current_version": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "illegal_action",
+                     *         "message": "fare 600 is not a card in hand",
+                     *         "rule": "OS-10.2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests; retry after 12 s",
+                     *         "rule": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "webhook_id": "6c1f0e9d8a7b6c5d4e3f2a1b",
+                     *       "url": "https://bot.example.com/skyboard",
+                     *       "events": [
+                     *         "game_end",
+                     *         "your_turn"
+                     *       ],
+                     *       "description": "my correspondence bot",
+                     *       "created_ms": 1767225600000,
+                     *       "enabled": true,
+                     *       "disabled": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookOut"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "stale_version",
+                     *         "message": "expected version 11, the game is at 12",
+                     *         "rule": null,
+                     *         "current_version": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "illegal_action",
+                     *         "message": "fare 600 is not a card in hand",
+                     *         "rule": "OS-10.2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests; retry after 12 s",
+                     *         "rule": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "webhook_id": "6c1f0e9d8a7b6c5d4e3f2a1b",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeleted"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "stale_version",
+                     *         "message": "expected version 11, the game is at 12",
+                     *         "rule": null,
+                     *         "current_version": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "illegal_action",
+                     *         "message": "fare 600 is not a card in hand",
+                     *         "rule": "OS-10.2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests; retry after 12 s",
+                     *         "rule": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "secret": "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD",
+                     *       "previous_secret_valid_s": 3600
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SecretRotated"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "stale_version",
+                     *         "message": "expected version 11, the game is at 12",
+                     *         "rule": null,
+                     *         "current_version": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "illegal_action",
+                     *         "message": "fare 600 is not a card in hand",
+                     *         "rule": "OS-10.2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests; retry after 12 s",
+                     *         "rule": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    enableWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "webhook_id": "6c1f0e9d8a7b6c5d4e3f2a1b",
+                     *       "url": "https://bot.example.com/skyboard",
+                     *       "events": [
+                     *         "game_end",
+                     *         "your_turn"
+                     *       ],
+                     *       "description": "my correspondence bot",
+                     *       "created_ms": 1767225600000,
+                     *       "enabled": true,
+                     *       "disabled": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookOut"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "stale_version",
+                     *         "message": "expected version 11, the game is at 12",
+                     *         "rule": null,
+                     *         "current_version": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "illegal_action",
+                     *         "message": "fare 600 is not a card in hand",
+                     *         "rule": "OS-10.2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests; retry after 12 s",
+                     *         "rule": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deliveryLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         {
+                     *           "delivery_id": "msg_5f1c2a9e0b7d4c3a8e6f1b2d_1767225600000-0",
+                     *           "type": "your_turn",
+                     *           "event": "1767225600000-0",
+                     *           "event_ms": 1767225600000,
+                     *           "attempt": 2,
+                     *           "outcome": "delivered",
+                     *           "status_code": 204,
+                     *           "latency_ms": 41.5,
+                     *           "at_ms": 1767225606000,
+                     *           "next_attempt_ms": null,
+                     *           "error": null,
+                     *           "manual": false
+                     *         },
+                     *         {
+                     *           "delivery_id": "msg_5f1c2a9e0b7d4c3a8e6f1b2d_1767225600000-0",
+                     *           "type": "your_turn",
+                     *           "event": "1767225600000-0",
+                     *           "event_ms": 1767225600000,
+                     *           "attempt": 1,
+                     *           "outcome": "retry",
+                     *           "status_code": 503,
+                     *           "latency_ms": 12,
+                     *           "at_ms": 1767225600020,
+                     *           "next_attempt_ms": 1767225604100,
+                     *           "error": "HTTP 503",
+                     *           "manual": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeliveryLog"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "stale_version",
+                     *         "message": "expected version 11, the game is at 12",
+                     *         "rule": null,
+                     *         "current_version": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "illegal_action",
+                     *         "message": "fare 600 is not a card in hand",
+                     *         "rule": "OS-10.2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests; retry after 12 s",
+                     *         "rule": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    redeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": true,
+                     *       "delivery_id": "msg_5f1c2a9e0b7d4c3a8e6f1b2d_1767225600000-0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Redelivery"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "stale_version",
+                     *         "message": "expected version 11, the game is at 12",
+                     *         "rule": null,
+                     *         "current_version": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "illegal_action",
+                     *         "message": "fare 600 is not a card in hand",
+                     *         "rule": "OS-10.2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests; retry after 12 s",
+                     *         "rule": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5923,6 +8332,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5948,6 +8360,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5957,6 +8372,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5966,6 +8384,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5975,6 +8396,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6003,6 +8427,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6021,6 +8448,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6033,6 +8464,187 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "confirm_name": "my-bot"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountDeletion"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "player_id": "3f6c2a9e8b7d4c1fa0e5d6b7c8a9f012",
+                     *       "resigned": [
+                     *         {
+                     *           "game_id": "Xy3kP0qLr8sT2uVw",
+                     *           "seat": 1
+                     *         }
+                     *       ],
+                     *       "tickets_cancelled": 0,
+                     *       "challenges_closed": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountDeleted"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "stale_version",
+                     *         "message": "expected version 11, the game is at 12",
+                     *         "rule": null,
+                     *         "current_version": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "illegal_action",
+                     *         "message": "fare 600 is not a card in hand",
+                     *         "rule": "OS-10.2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests; retry after 12 s",
+                     *         "rule": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -6050,6 +8662,9 @@ export interface operations {
             /** @description Successful Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6065,6 +8680,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6074,6 +8692,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6083,6 +8704,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6092,6 +8716,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6120,6 +8747,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6138,6 +8768,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6150,6 +8784,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -6167,6 +8814,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6181,6 +8831,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6190,6 +8843,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6199,6 +8855,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6208,6 +8867,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6236,6 +8898,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6254,6 +8919,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6269,11 +8938,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     myGames: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description next_cursor of the previous page */
+                cursor?: string | null;
+                /** @description Games per page */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6283,6 +8970,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6307,7 +8997,8 @@ export interface operations {
                      *           "scores": null,
                      *           "winners": null
                      *         }
-                     *       ]
+                     *       ],
+                     *       "next_cursor": null
                      *     }
                      */
                     "application/json": components["schemas"]["MyGames"];
@@ -6316,6 +9007,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6325,6 +9019,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6334,6 +9031,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6343,6 +9043,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6371,6 +9074,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6389,6 +9095,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6401,6 +9111,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -6420,9 +9143,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/event-stream, one event per entry, `id` = its stream id. A new connection starts now: it first sends a `game_start` (with `ongoing` true) for every active game the account holds a seat in, as Lichess's `gameStart`, then what happens from then on. `replay=true` sends the kept history instead (the last `GATEWAY_ACCOUNT_EVENTS_MAXLEN` entries of at most `GATEWAY_ACCOUNT_EVENTS_KEEP_S`); `Last-Event-ID` resumes after the entry it names. Events: `challenge` `{challenge}`; `challenge_closed` `{challenge_id, status, reason}`; `game_start` `{game_id, game, seat, challenge_id | ticket_id, token, token_delivered, ongoing}` (the account's API key acts for the seat; a challenger's seat token is in the first delivery only, then `token` is null); `your_turn` `{game_id, seat, version, deadline}` (only to the seat's owner); `game_end` `{game_id, seat, status, scores, winners}`. A stream whose API key stops working sends an `error` event and closes. */
+            /** @description text/event-stream, one event per entry, `id` = its stream id. A new connection starts now: it first sends a `game_start` (with `ongoing` true) for every active game the account holds a seat in, as Lichess's `gameStart`, each with an id of its own (`<newest entry id>:<game_id>:<seat>`), then what happens from then on. `replay=true` sends the kept history instead (the last `GATEWAY_ACCOUNT_EVENTS_MAXLEN` entries of at most `GATEWAY_ACCOUNT_EVENTS_KEEP_S`); `Last-Event-ID` resumes after the entry it names (after an announcement, the ongoing games are announced again under the same ids). Events: `challenge` `{challenge}`; `challenge_closed` `{challenge_id, status, reason}`; `game_start` `{game_id, game, seat, challenge_id | ticket_id, token, token_delivered, ongoing}` (the account's API key acts for the seat; a challenger's seat token is in the first delivery only, then `token` is null); `your_turn` `{game_id, seat, version, deadline}` (only to the seat's owner); `game_end` `{game_id, seat, status, scores, winners}`; `webhook_disabled` `{webhook_id, url, reason, failing_since_ms}` (a webhook whose deliveries kept failing was disabled: docs/webhooks.md). A stream whose API key stops working sends an `error` event and closes. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6441,6 +9167,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6450,6 +9179,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6459,6 +9191,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6468,6 +9203,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6496,6 +9234,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6514,6 +9255,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6526,6 +9271,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -6553,6 +9311,9 @@ export interface operations {
             /** @description Successful Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6568,6 +9329,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6577,6 +9341,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6586,6 +9353,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6595,6 +9365,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6623,6 +9396,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6641,6 +9417,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6653,6 +9433,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -6672,6 +9465,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6696,6 +9492,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6705,6 +9504,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6714,6 +9516,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6723,6 +9528,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6751,6 +9559,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6769,6 +9580,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6784,6 +9599,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     playerGames: {
@@ -6795,6 +9623,7 @@ export interface operations {
                 status?: ("finished" | "aborted") | null;
                 /** @description next_cursor of the previous page */
                 cursor?: string | null;
+                /** @description Games per page */
                 limit?: number;
             };
             header?: never;
@@ -6808,6 +9637,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6851,6 +9683,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6860,6 +9695,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6869,6 +9707,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6878,6 +9719,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6906,6 +9750,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6924,6 +9771,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6936,6 +9787,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -6955,6 +9819,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6988,6 +9855,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6997,6 +9867,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7006,6 +9879,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7015,6 +9891,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7043,6 +9922,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7061,6 +9943,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7073,6 +9959,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -7106,6 +10005,9 @@ export interface operations {
             /** @description Successful Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7122,6 +10024,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7131,6 +10036,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7140,6 +10048,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7149,6 +10060,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7177,6 +10091,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7195,6 +10112,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7207,6 +10128,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -7226,6 +10160,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7255,6 +10192,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7264,6 +10204,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7273,6 +10216,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7282,6 +10228,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7310,6 +10259,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7328,6 +10280,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7340,6 +10296,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -7359,6 +10328,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7388,6 +10360,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7397,6 +10372,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7406,6 +10384,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7415,6 +10396,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7443,6 +10427,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7461,6 +10448,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7473,6 +10464,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -7492,6 +10496,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7508,6 +10515,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7517,6 +10527,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7526,6 +10539,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7535,6 +10551,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7563,6 +10582,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7581,6 +10603,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7593,6 +10619,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -7621,6 +10660,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7651,6 +10693,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7660,6 +10705,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7669,6 +10717,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7678,6 +10729,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7706,6 +10760,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7724,6 +10781,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7736,6 +10797,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -7770,6 +10844,9 @@ export interface operations {
             /** @description Successful Response */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7785,6 +10862,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7794,6 +10874,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7803,6 +10886,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7812,6 +10898,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7840,6 +10929,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7858,6 +10950,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7870,6 +10966,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -7889,6 +10998,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7916,6 +11028,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7925,6 +11040,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7934,6 +11052,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7943,6 +11064,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7971,6 +11095,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7989,6 +11116,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8001,6 +11132,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -8020,6 +11164,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8047,6 +11194,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8056,6 +11206,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8065,6 +11218,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8074,6 +11230,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8102,6 +11261,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8120,6 +11282,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8132,6 +11298,19 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -8154,6 +11333,9 @@ export interface operations {
             /** @description Successful Response */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8180,6 +11362,9 @@ export interface operations {
             /** @description unauthenticated */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8189,6 +11374,9 @@ export interface operations {
             /** @description forbidden */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8198,6 +11386,9 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8207,6 +11398,9 @@ export interface operations {
             /** @description conflict */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8235,6 +11429,9 @@ export interface operations {
             /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8253,6 +11450,10 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8265,6 +11466,1237 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listTournaments: {
+        parameters: {
+            query?: {
+                status?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tournaments": [
+                     *         {
+                     *           "tournament_id": "0c1d2e3f4a5b46c7d8e9f0a1b2c3d4e5",
+                     *           "kind": "swiss",
+                     *           "name": "Sunday Swiss",
+                     *           "game": "blueskies",
+                     *           "organiser": "3f6c2a9e8b7d4c1fa0e5d6b7c8a9f012",
+                     *           "status": "running",
+                     *           "players": 4,
+                     *           "rounds": 5,
+                     *           "round": 2,
+                     *           "byes": "bots",
+                     *           "points": [
+                     *             3,
+                     *             2,
+                     *             1,
+                     *             0
+                     *           ],
+                     *           "bye_points": 1.5,
+                     *           "options": {
+                     *             "first_player": "random"
+                     *           },
+                     *           "time_control": {
+                     *             "kind": "realtime",
+                     *             "seconds_per_decision": 60,
+                     *             "reserve_seconds": 300
+                     *           },
+                     *           "rated": true,
+                     *           "bots_allowed": true,
+                     *           "max_players": 64,
+                     *           "entrants": 30,
+                     *           "created_ms": 1767225600000,
+                     *           "starts_at": 1767229200000
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TournamentList"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "stale_version",
+                     *         "message": "expected version 11, the game is at 12",
+                     *         "rule": null,
+                     *         "current_version": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "illegal_action",
+                     *         "message": "fare 600 is not a card in hand",
+                     *         "rule": "OS-10.2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests; retry after 12 s",
+                     *         "rule": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Sunday Swiss",
+                 *       "game": "blueskies",
+                 *       "players": 4,
+                 *       "rounds": 5,
+                 *       "byes": "bots",
+                 *       "time_control": {
+                 *         "kind": "realtime",
+                 *         "seconds_per_decision": 60,
+                 *         "reserve_seconds": 300
+                 *       },
+                 *       "rated": true,
+                 *       "bots_allowed": true,
+                 *       "max_players": 64,
+                 *       "starts_at": 1767229200000
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewTournament"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tournament_id": "0c1d2e3f4a5b46c7d8e9f0a1b2c3d4e5"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TournamentCreated"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "stale_version",
+                     *         "message": "expected version 11, the game is at 12",
+                     *         "rule": null,
+                     *         "current_version": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "illegal_action",
+                     *         "message": "fare 600 is not a card in hand",
+                     *         "rule": "OS-10.2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests; retry after 12 s",
+                     *         "rule": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tournament_id": "0c1d2e3f4a5b46c7d8e9f0a1b2c3d4e5",
+                     *       "kind": "swiss",
+                     *       "name": "Sunday Swiss",
+                     *       "game": "blueskies",
+                     *       "organiser": "3f6c2a9e8b7d4c1fa0e5d6b7c8a9f012",
+                     *       "status": "running",
+                     *       "players": 4,
+                     *       "rounds": 5,
+                     *       "round": 2,
+                     *       "byes": "bots",
+                     *       "points": [
+                     *         3,
+                     *         2,
+                     *         1,
+                     *         0
+                     *       ],
+                     *       "bye_points": 1.5,
+                     *       "options": {
+                     *         "first_player": "random"
+                     *       },
+                     *       "time_control": {
+                     *         "kind": "realtime",
+                     *         "seconds_per_decision": 60,
+                     *         "reserve_seconds": 300
+                     *       },
+                     *       "rated": true,
+                     *       "bots_allowed": true,
+                     *       "max_players": 64,
+                     *       "entrants": 30,
+                     *       "created_ms": 1767225600000,
+                     *       "starts_at": 1767229200000
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TournamentOut"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "stale_version",
+                     *         "message": "expected version 11, the game is at 12",
+                     *         "rule": null,
+                     *         "current_version": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "illegal_action",
+                     *         "message": "fare 600 is not a card in hand",
+                     *         "rule": "OS-10.2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests; retry after 12 s",
+                     *         "rule": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    standings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tournament_id": "0c1d2e3f4a5b46c7d8e9f0a1b2c3d4e5",
+                     *       "status": "running",
+                     *       "round": 1,
+                     *       "standings": [
+                     *         {
+                     *           "rank": 1,
+                     *           "player_id": "3f6c2a9e8b7d4c1fa0e5d6b7c8a9f012",
+                     *           "points": 3,
+                     *           "buchholz": 1,
+                     *           "game_score": 42,
+                     *           "games": 1,
+                     *           "byes": 0,
+                     *           "withdrawn": false
+                     *         },
+                     *         {
+                     *           "rank": 2,
+                     *           "player_id": "9a8b7c6d5e4f40312a1b2c3d4e5f6a7b",
+                     *           "points": 1,
+                     *           "buchholz": 3,
+                     *           "game_score": 30,
+                     *           "games": 1,
+                     *           "byes": 1,
+                     *           "withdrawn": false
+                     *         }
+                     *       ],
+                     *       "rounds": [
+                     *         {
+                     *           "round": 1,
+                     *           "byes": [],
+                     *           "tables": [
+                     *             {
+                     *               "number": 1,
+                     *               "players": [
+                     *                 "3f6c2a9e8b7d4c1fa0e5d6b7c8a9f012",
+                     *                 "9a8b7c6d5e4f40312a1b2c3d4e5f6a7b",
+                     *                 null,
+                     *                 null
+                     *               ],
+                     *               "game_id": "Xy3kP0qLr8sT2uVw",
+                     *               "places": [
+                     *                 1,
+                     *                 3,
+                     *                 2,
+                     *                 4
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TournamentStandings"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "stale_version",
+                     *         "message": "expected version 11, the game is at 12",
+                     *         "rule": null,
+                     *         "current_version": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "illegal_action",
+                     *         "message": "fare 600 is not a card in hand",
+                     *         "rule": "OS-10.2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests; retry after 12 s",
+                     *         "rule": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    join: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tournament_id": "0c1d2e3f4a5b46c7d8e9f0a1b2c3d4e5",
+                     *       "player_id": "3f6c2a9e8b7d4c1fa0e5d6b7c8a9f012",
+                     *       "entered": true,
+                     *       "resigned": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Entry"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "stale_version",
+                     *         "message": "expected version 11, the game is at 12",
+                     *         "rule": null,
+                     *         "current_version": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "illegal_action",
+                     *         "message": "fare 600 is not a card in hand",
+                     *         "rule": "OS-10.2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests; retry after 12 s",
+                     *         "rule": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    withdraw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tournament_id": "0c1d2e3f4a5b46c7d8e9f0a1b2c3d4e5",
+                     *       "player_id": "3f6c2a9e8b7d4c1fa0e5d6b7c8a9f012",
+                     *       "entered": true,
+                     *       "resigned": [
+                     *         "Xy3kP0qLr8sT2uVw"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Entry"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "stale_version",
+                     *         "message": "expected version 11, the game is at 12",
+                     *         "rule": null,
+                     *         "current_version": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "illegal_action",
+                     *         "message": "fare 600 is not a card in hand",
+                     *         "rule": "OS-10.2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests; retry after 12 s",
+                     *         "rule": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tournamentEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Last-Event-ID"?: string | null;
+            };
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/event-stream, `id` = the entry's stream id; from the first kept entry, or after `Last-Event-ID`. Events: `pairing` `{tournament_id, round, byes, tables: [{number, players, game_id}]}` as a round is paired; `standings` `{tournament_id, round, standings}` (after round `round`) with each pairing; `end` `{tournament_id, rounds, standings}` once, the final standings, after which the stream closes. Written by the director at most once each: the record is `GET .../standings`. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example event: pairing
+                     *     id: 1767229200000-0
+                     *     data: {"tournament_id": "0c1d2e3f4a5b46c7d8e9f0a1b2c3d4e5", "round": 1, "byes": [], "tables": [{"number": 1, "players": ["3f6c2a9e8b7d4c1fa0e5d6b7c8a9f012", "9a8b7c6d5e4f40312a1b2c3d4e5f6a7b", null, null], "game_id": "Xy3kP0qLr8sT2uVw"}]}
+                     *
+                     *     event: standings
+                     *     id: 1767229200000-1
+                     *     data: {"tournament_id": "0c1d2e3f4a5b46c7d8e9f0a1b2c3d4e5", "round": 0, "standings": []}
+                     */
+                    "text/event-stream": components["schemas"]["TournamentStreamFrame"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "stale_version",
+                     *         "message": "expected version 11, the game is at 12",
+                     *         "rule": null,
+                     *         "current_version": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid request: a body or parameter that does not validate; a JSON body that is not UTF-8 JSON or breaks a limit (nested deeper than 32 levels, an integer outside -2**63..2**64-1, a lone UTF-16 surrogate, NaN or Infinity); or a schema-valid request naming something the catalog does not have (a game, option or bot level; see GET /v1/catalog) or a seat or player count the game does not take. `code` says which where it is specific: `unknown_game` (a title the catalog does not have), `idempotency_mismatch` (an Idempotency-Key already used for a different submission: the first outcome is kept, so choose a new key), `seat_ambiguous` (an API key whose account holds several seats of the game named none: add `?seat=N`), `clock_too_fast`, `illegal_action` (or the engine's reason, with `rule`) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "illegal_action",
+                     *         "message": "fare 600 is not a card in hand",
+                     *         "rule": "OS-10.2"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "too many requests; retry after 12 s",
+                     *         "rule": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -8370,6 +12802,7 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8382,6 +12815,16 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the platform is briefly unable to serve (storage or the game-state service restarting); nothing was done unless the request carried an Idempotency-Key already applied. Retry after `Retry-After` where sent, else with back-off. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -8490,6 +12933,7 @@ export interface operations {
             /** @description rate limited */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8508,9 +12952,12 @@ export interface operations {
             /** @description a dependency is down */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
