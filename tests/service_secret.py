@@ -5,3 +5,6 @@ from __future__ import annotations
 import secrets
 
 SERVICE_SECRET = secrets.token_urlsafe(32)
+
+#: The webhook server key of this run (GATEWAY_WEBHOOK_KEY), random per run likewise.
+WEBHOOK_KEY = secrets.token_urlsafe(32)

@@ -1,6 +1,6 @@
-"""The docs' and README's screenshots (issue #38: a phone and a non-English page in the README): every picture the
-script makes (services/dev/screenshots.py SHOTS, and the lobby) is committed under docs/screenshots, is a PNG under
-200 KB, and is shown by the web client's docs page; the README shows a phone and a non-English page."""
+"""The docs' and README's screenshots (docs/decisions/webclient-trial.md: a phone and a non-English page in the README):
+every picture the script makes (services/dev/screenshots.py SHOTS, and the lobby) is committed under docs/screenshots,
+is a PNG under 200 KB, and is shown by the web client's docs page; the README shows a phone and a non-English page."""
 
 from __future__ import annotations
 

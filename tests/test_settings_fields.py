@@ -1,6 +1,7 @@
-"""The store's fields are declared once (services/common/settings.py StoreFields, issue #36 "one place for each
-fact") and every role reads them as before: the gateway and the matchmaker their `GATEWAY_` variables first, then
-the unprefixed SERVICE_SECRET, ARCHIVE_URL and REDIS_CLUSTER the other services read, and nothing else unprefixed."""
+"""The store's fields are declared once (services/common/settings.py StoreFields, docs/decisions/one-place.md: "one
+place for each fact") and every role reads them as before: the gateway and the matchmaker their `GATEWAY_` variables
+first, then the unprefixed SERVICE_SECRET, ARCHIVE_URL and REDIS_CLUSTER the other services read, and nothing else
+unprefixed."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from services.common.credentials import CredentialError
 from services.common.settings import Settings, StoreFields
 from services.gateway.settings import GatewaySettings
 from services.matchmaker.settings import MatchmakerSettings
+from services.outcomes.settings import OutcomesSettings
 
-ROLES = (Settings, MatchmakerSettings, GatewaySettings)
+ROLES = (Settings, MatchmakerSettings, GatewaySettings, OutcomesSettings)
 SHARED = ("redis_url", "redis_cluster", "key_prefix", "service_secret", "archive_url")
 
 
@@ -26,7 +28,7 @@ def env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
 
 
 def test_every_role_declares_the_store_fields_in_one_place() -> None:
-    """#36: the fields come from StoreFields, not re-declared per role (bar the gateway's key prefix default)."""
+    """The fields come from StoreFields, not re-declared per role (bar the gateway's key prefix default)."""
     for role in ROLES:
         assert issubclass(role, StoreFields)
         for name in SHARED:
@@ -53,7 +55,7 @@ def test_the_gateway_prefers_its_own_variables_and_reads_nothing_else_unprefixed
     env.setenv("GATEWAY_REDIS_CLUSTER", "false")
     env.setenv("REDIS_URL", "redis://elsewhere:6379/3")
     env.setenv("KEY_PREFIX", "other:")
-    for role in (MatchmakerSettings, GatewaySettings):
+    for role in (MatchmakerSettings, GatewaySettings, OutcomesSettings):
         settings = role()
         assert (settings.service_secret, settings.redis_cluster) == ("g" * 40, False), role
         assert (settings.redis_url, settings.key_prefix) == ("redis://127.0.0.1:6379/0", "sbgw:"), role

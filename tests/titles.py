@@ -1,5 +1,5 @@
 """Test parameters by title: Aeroplanes, the longest game to play or render, runs its whole-game cases in
-`make test-slow`, while `make test` keeps the same path covered by the other titles (issue #36)."""
+`make test-slow`, while `make test` keeps the same path covered by the other titles (make test's ten-minute budget)."""
 
 from __future__ import annotations
 

@@ -39,11 +39,11 @@ def test_the_benchmark_prints_a_ratio_per_adapter(capsys):
 def test_the_equal_cpu_caps_follow_the_two_searches_measured_speeds(capsys):
     """bench/refbots.py: the platform's cap is `--seconds` at its free-core rate, OpenSpiel's that cap times the
     ratio of the speeds measured in the same run."""
-    from ai.levels import FREE_CORE_RATE
+    from ai.games import profile
     from bench import refbots
 
     ((game, players, ours, theirs, cap, simulations),) = refbots.main(["--games", "blueskies:2", "--positions", "1",
                                                                        "--seconds", "0.2"])
     assert (game, players) == ("blueskies", 2) and ours > 0 and theirs > 0
-    assert cap == round(0.2 * FREE_CORE_RATE["blueskies"]) and simulations == max(1, round(cap * theirs / ours))
+    assert cap == round(0.2 * profile("blueskies").free_core_rate) and simulations == max(1, round(cap * theirs / ours))
     assert re.search(rf"^blueskies\s+2 .* {cap}, {simulations}$", capsys.readouterr().out, re.MULTILINE)

@@ -10,11 +10,11 @@ import random
 import pytest
 
 import engine
-from ai.lab.ladder import _code, lineups, main, per_decision
-from ai.lab.match import MatchResult
-from ai.lab.openspiel_bot import OpenSpielISMCTSBot
-from ai.lab.tournament import code_fingerprint
 from engine.adapters.actions import Cursor, table
+from research.lab.ladder import _code, lineups, main, per_decision
+from research.lab.match import MatchResult
+from research.lab.openspiel_bot import OpenSpielISMCTSBot
+from research.lab.tournament import code_fingerprint
 
 
 class _Honest:
@@ -104,7 +104,7 @@ def test_simulations_are_a_decision_budget_the_later_integers_read_from_the_same
     assert spent < simulations * asked  # and they were not searched once each
 
 
-@pytest.mark.slow  # six whole 3-player games through the ladder, over a minute: `make test-slow` (#36)
+@pytest.mark.slow  # six whole 3-player games through the ladder, over a minute: `make test-slow` (the 10-minute budget)
 def test_the_ladder_plays_aeroplanes_against_openspiel_at_given_caps(tmp_path, capsys):
     """The 3-player table through the adapter, every seat rotated, and `--iterations` as the platform's cap."""
     ledger = tmp_path / "ladder.jsonl"
@@ -135,7 +135,7 @@ def test_a_node_whose_actions_differ_between_determinisations_is_searched_over_t
     import numpy as np
     from open_spiel.python.algorithms import ismcts
 
-    from ai.lab.openspiel_bot import EngineRollout, ReferenceISMCTS, _game
+    from research.lab.openspiel_bot import EngineRollout, ReferenceISMCTS, _game
 
     state = _game("opensky", 2).new_initial_state()
     legal = state.legal_actions()

@@ -21,7 +21,8 @@ def load(name: str, players: int, **params) -> pyspiel.Game:
 
 
 #: The five-player Aeroplanes and Blue Skies games are most of this file's time: their serialised sims run in
-#: `make test-slow` (which also plays every table three times, below); `make test` keeps the others (#36)
+#: `make test-slow` (which also plays every table three times, below); `make test` keeps the others (make test's
+#: ten-minute budget)
 SIM_TABLES = [pytest.param(name, players, marks=[pytest.mark.slow] if (name, players) in
                            {("aeroplanes", 5), ("blueskies", 5)} else []) for name, players in EXTREMES]
 

@@ -34,7 +34,7 @@ def test_pettingzoo_api_test_and_seed_test_pass_with_options(name, players, opti
 
 
 #: Whole random games of Aeroplanes and Blue Skies at four and five seats are most of this file's time: they run in
-#: `make test-slow`; `make test` plays every title at its smaller tables (#36)
+#: `make test-slow`; `make test` plays every title at its smaller tables (make test's ten-minute budget)
 WHOLE_GAMES = [pytest.param(name, players, marks=[pytest.mark.slow] if name != "opensky" and players >= 4 else [])
                for name, players in EVERY_COUNT]
 

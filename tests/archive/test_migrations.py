@@ -28,6 +28,7 @@ from tests.archive_db import own_pg_database
 OLD_ID = "old-" + uuid.uuid4().hex[:12]
 NEW_ID = "new-" + uuid.uuid4().hex[:12]
 PLAYER = uuid.uuid4().hex
+HEAD = "0004_tournaments"  # where `upgrade` leads: the tables of the models below
 THIRTY_DAYS_MS = 30 * 86_400_000  # 2_592_000_000 > 2**31 - 1
 CORRESPONDENCE = {"kind": "correspondence", "days_per_decision": 30}
 
@@ -58,7 +59,7 @@ def _new_game() -> ArchivedGame:
     return ArchivedGame(
         game_id=NEW_ID, game="toybids", players=2, options={}, seed=8, bots={}, owner=PLAYER,
         seat_players={1: PLAYER}, token_hashes={}, resigned=[], status="finished", version=4, digest="d" * 64,
-        scores=[1, 2], winners=[1], rated=False, turn_ms=THIRTY_DAYS_MS, created_ms=3000, finished_ms=4000,
+        scores=[1, 2], winners=[1], rated=False, clock_ms=THIRTY_DAYS_MS, created_ms=3000, updated_ms=4000,
         archived_ms=4500, log_lines=['{"v":1}'], state_text="{}", time_control=CORRESPONDENCE, abandoned=[0],
     )
 
@@ -96,16 +97,16 @@ async def _scenario(url: str) -> None:
             await conn.execute(_OLD_PLAYER, {"player": PLAYER, "game_id": OLD_ID, "seats": json.dumps([0])})
 
         await upgrade(engine)
-        assert await _revision(engine) == "0003_time_control"
+        assert await _revision(engine) == HEAD
         assert await _drift(engine) == []  # the migrations build exactly what the models describe
         old = await repo.get(OLD_ID)
-        assert old is not None and old.log_lines == ['{"v":1}'] and old.turn_ms == 20_000
+        assert old is not None and old.log_lines == ['{"v":1}'] and old.clock_ms == 20_000
         assert (old.time_control, old.reserves, old.abandoned) == (None, {}, [])  # no time control, not an error
         view = meta_of(old)
         assert view.time_control is None and view.clock_ms == 20_000 and view.seat_players == {0: PLAYER}
         await repo.put_many([_new_game()])  # 30 days per decision: past INTEGER, archived all the same
         new = await repo.get(NEW_ID)
-        assert new is not None and new.turn_ms == THIRTY_DAYS_MS
+        assert new is not None and new.clock_ms == THIRTY_DAYS_MS
         assert (new.time_control, new.reserves, new.abandoned) == (CORRESPONDENCE, {}, [0])
         page = await repo.history(PLAYER)
         assert [g.game_id for g in page.games] == [NEW_ID, OLD_ID]
@@ -114,7 +115,7 @@ async def _scenario(url: str) -> None:
         if postgres:  # INTEGER cannot hold that row's turn_ms: the downgrade is refused and changes nothing
             with pytest.raises(DBAPIError, match="out of range"):
                 await downgrade(engine, "0002_accounts")
-            assert await _revision(engine) == "0003_time_control"
+            assert await _revision(engine) == HEAD
             assert (await repo.get(NEW_ID)).time_control == CORRESPONDENCE
             async with engine.begin() as conn:
                 await conn.execute(sa.text("DELETE FROM archived_games WHERE game_id = :g"), {"g": NEW_ID})

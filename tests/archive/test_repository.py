@@ -27,7 +27,7 @@ def _game(rng: random.Random, *, player: str, game: str = "toybids", status: str
         game_id=uuid.uuid4().hex[:16], game=game, players=2, options={"rounds": 3}, seed=rng.randrange(2**63),
         bots={1: "greedy"}, owner=player, seat_players={0: player}, token_hashes={0: "ab" * 32}, resigned=[],
         status=status, version=len(lines), digest=digest or uuid.uuid4().hex * 2, scores=[3, 1], winners=[0],
-        rated=False, turn_ms=0, created_ms=finished_ms - 1000, finished_ms=finished_ms, archived_ms=finished_ms + 5,
+        rated=False, clock_ms=0, created_ms=finished_ms - 1000, updated_ms=finished_ms, archived_ms=finished_ms + 5,
         log_lines=lines, state_text='{"round":3,"x":"\\u00e9"}',
     )
 
@@ -100,7 +100,7 @@ def test_history_is_newest_first_with_cursor_pages_and_filters(archive_url):
                 return pages, await repo.history(player, game="opensky", status="aborted", limit=100)
 
     pages, filtered = run(archive_url, go)
-    expected = [g.game_id for g in sorted(games, key=lambda g: (g.finished_ms, g.game_id), reverse=True)]
+    expected = [g.game_id for g in sorted(games, key=lambda g: (g.updated_ms, g.game_id), reverse=True)]
     assert [len(p) for p in pages] == [5, 5, 5, 5, 3]
     assert [gid for p in pages for gid in p] == expected
     want = [g for g in games if g.game == "opensky" and g.status == "aborted"]

@@ -1,6 +1,6 @@
-"""The gateway's and matchmaker's Redis operations on a real Redis Cluster (issue #40, items "matchmaking pools,
-rate-limit buckets, challenges and account streams keyed so that each operation stays in one slot; the matchmaker
-stays race-safe with several matchmaker processes").
+"""The gateway's and matchmaker's Redis operations on a real Redis Cluster (docs/decisions/redis-cluster.md, items
+"matchmaking pools, rate-limit buckets, challenges and account streams keyed so that each operation stays in one slot;
+the matchmaker stays race-safe with several matchmaker processes").
 
 A cluster refuses any script or transaction whose keys span slots (CROSSSLOT), so every call below would fail if
 a key layout were wrong; the tests also check that the work really spreads over the three primaries. The full
@@ -19,14 +19,15 @@ import pytest
 
 from services.accounts.events import AccountEvents
 from services.accounts.keys import BUCKETS, Keys, bucket_of, pool_tag, token_hash
+from services.accounts.rate_limits import RateLimiter
 from services.accounts.ratings import Ratings
 from services.accounts.seats import register_on
 from services.common.redis_clients import async_redis, sync_redis
 from services.common.slot_transactions import SlotTransactions, cluster_ready, is_cluster
 from services.dev.local_cluster import LocalCluster
 from services.gateway.domain.challenges import Challenges, TooManyChallenges
-from services.gateway.http.limits import RateLimiter
 from services.matchmaker.store import TicketStore
+from tests.rate_windows import HOUR, fresh_window
 
 SECRET = "s" * 48
 
@@ -68,14 +69,15 @@ def test_keys_one_operation_touches_together_share_a_slot() -> None:
                                    keys.ticket_alive(tid))}) == 1
     for game_id in ("g1", "g2", uuid.uuid4().hex):
         b = bucket_of(game_id)
-        assert slot(keys.rated_game(game_id)) == slot(keys.rated_pending(b)) == slot(keys.rated_due(b))
-        assert slot(keys.game_accounts(game_id)) == slot(keys.followed(b))
+        assert slot(keys.rated_game(game_id)) == slot(keys.rated_pending(b))
+        assert slot(keys.game_accounts(game_id)) == slot(f"{{f:{b}}}")
         assert slot(keys.challenge(game_id)) == slot(keys.challenges_due(b))
-    # a seat token's holder (#37: the bot budget) is written in register_on's transaction on the tag `h:<8 hex>`
+    # a seat token's holder (docs/decisions/accounts.md: the bot budget) is written in register_on's transaction on the
+    # tag `h:<8 hex>`
     h = token_hash("a-seat-token")
     assert slot(keys.seat_holder(h)) == slot(f"{{h:{h[:8]}}}")
     # the walked indexes spread: 32 buckets land on many slots
-    assert len({slot(keys.followed(b)) for b in range(BUCKETS)}) == BUCKETS
+    assert len({slot(keys.game_accounts(f"g{i}")) for i in range(2000)}) == BUCKETS
 
 
 def test_two_matchmakers_racing_on_one_pool_claim_each_ticket_once(cluster: LocalCluster) -> None:
@@ -162,10 +164,11 @@ def test_challenges_bounds_moves_and_expiry_sweep(cluster: LocalCluster) -> None
 
 def test_rate_limits_count_each_subject_in_its_own_slot(cluster: LocalCluster) -> None:
     async def body(redis, keys: Keys) -> tuple[list, list]:
-        limiter = RateLimiter(redis, keys, per_ip=3, per_token=2, window_s=3600, ip_ceiling=5)
+        limiter = RateLimiter(redis, keys, per_ip=3, per_token=2, window_s=HOUR, ip_ceiling=5)
+        fresh_window()  # the counts and the counters read below are of one window
         verdicts = [await limiter.check_caller("10.0.0.1", "tok-a") for _ in range(3)]
         verdicts += [await limiter.check_caller("10.0.0.1", None) for _ in range(3)]
-        window = int(time.time() // 3600)
+        window = int(time.time() // HOUR)
         counters = [await redis.get(keys.rate(kind, who, window)) for kind, who in
                     (("tok", token_hash("tok-a")[:32]), ("ip", "10.0.0.1"), ("ipall", "10.0.0.1"))]
         return [(v.scope, v.exceeded) for v in verdicts], counters
@@ -178,8 +181,8 @@ def test_rate_limits_count_each_subject_in_its_own_slot(cluster: LocalCluster) -
 
 
 def test_a_new_game_seats_its_accounts_and_rated_games_are_walked_by_bucket(cluster: LocalCluster) -> None:
-    """register_on (followed bucket + each account), a sealed hand-off with its game_start (one account, one
-    MULTI), the rated-game registry per bucket and its check schedule across buckets."""
+    """register_on (the game's seats in its bucket + each account), a sealed hand-off with its game_start (one
+    account, one MULTI), the rated-game registry per bucket and its pending set across buckets."""
 
     async def body(redis, keys: Keys) -> None:
         events = AccountEvents(redis, keys, SECRET, 100, 3600)
@@ -192,23 +195,15 @@ def test_a_new_game_seats_its_accounts_and_rated_games_are_walked_by_bucket(clus
                       {"game_id": games[0], "seat": 0, "token_pending": True})
         await tx.execute()
         assert set(await redis.hkeys(keys.account_games("bob"))) == {g.encode() for g in games}
-        followed = set()
-        for b in range(BUCKETS):
-            followed |= {m.decode() for m in await redis.zrange(keys.followed(b), 0, -1)}
-        assert followed == set(games)
+        for g in games:
+            assert await redis.hgetall(keys.game_accounts(g)) == {b"0": b"ann", b"1": b"bob"}
         ((_entry_id, kind, data),) = await events.read("ann", "0-0", None)
         assert (await events.deliver("ann", kind, data))["token"] == "seat-token-0"
         assert (await events.deliver("ann", kind, data))["token"] is None, "handed out once"
 
         ratings = Ratings(redis, keys, repo=None)  # type: ignore[arg-type]  (SQL is not touched here)
-        await ratings.register_games([(g, "toybids", {0: "player:ann", 1: "bot:greedy"}) for g in games], 1000)
+        await ratings.register_games([(g, "toybids", {0: "player:ann", 1: "bot:greedy"}) for g in games])
         assert await ratings.pending() == sorted(games)
-        assert sorted(await ratings.due(2000, 100)) == sorted(games)
-        assert len(await ratings.due(2000, 5)) == 5, "bounded"
-        await ratings.schedule(games[:6], 5000)
-        await ratings.unschedule(games[6:])
-        assert sorted(await ratings.due(2000, 100)) == []
-        assert sorted(await ratings.due(6000, 100)) == sorted(games[:6])
         assert await ratings.is_rated(games[3])
 
     run(cluster, body)

@@ -1,6 +1,7 @@
-"""Issue #40's proof: a primary of the cluster is SIGKILLed while games are being played over gRPC; every game
-finishes, replays to its digest, and no action the service acknowledged is lost (REDIS_WAIT_REPLICAS=1: a commit
-is acknowledged only once a replica holds it, so the replica promoted in the dead primary's place has it).
+"""The Redis Cluster proof (docs/decisions/redis-cluster.md): a primary of the cluster is SIGKILLed while games are
+being played over gRPC; every game finishes, replays to its digest, and no action the service acknowledged is lost
+(REDIS_WAIT_REPLICAS=1: a commit is acknowledged only once a replica holds it, so the replica promoted in the dead
+primary's place has it).
 
 Scripted clients play random legal actions, each with an idempotency key, and retry a call that failed during the
 failover with the same key (a retried action that had been applied answers its first outcome)."""

@@ -1,5 +1,5 @@
-"""The Redis Cluster harness and the clients' failover patience (issue #40): a real cluster of Debian's
-`redis-server`, 3 primaries and 3 replicas; a primary is SIGKILLed and both clients carry on once its replica
+"""The Redis Cluster harness and the clients' failover patience (docs/decisions/redis-cluster.md): a real cluster of
+Debian's `redis-server`, 3 primaries and 3 replicas; a primary is SIGKILLed and both clients carry on once its replica
 has been promoted, without the caller retrying."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def test_both_clients_survive_a_primary_killed_mid_use(cluster: LocalCluster) ->
     sync_client = sync_redis(cluster.url, cluster=True, decode_responses=True)
     sync_client.set("t:{g7}:v", "before")
     victim = sync_client.get_node_from_key("t:{g7}:v").port
-    # the write reached the replica before the crash (what WAIT guarantees; issue #40's durability item)
+    # the write reached the replica before the crash (what WAIT guarantees: no acknowledged write lost)
     assert sync_client.execute_command("WAIT", 1, 2000, target_nodes=sync_client.get_node_from_key("t:{g7}:v")) == 1
 
     async def read_and_write() -> tuple[str, float]:

@@ -1,9 +1,10 @@
-"""Issue #40's "done when": `REDIS_CLUSTER=true make run` against a 3-primary Redis Cluster plays every title end to
-end over REST with bots. The make-run supervisor (`python -m services.dev.stack`, what `make run` and `make
-run-cluster` run) is started on a local cluster of Debian's redis-server (services/dev/local_cluster.py) with the
-Celery broker on the standalone Redis; a game of every title (Aeroplanes 3p, OpenSky 2p, Blue Skies 2p) is created
-over REST with seat 0 a person, played here with legal actions the API lists, and the other seats bots; each ends
-finished with winners, and its published log replays with the engine to the digest the API states.
+"""Redis Cluster, end to end (docs/decisions/redis-cluster.md): `REDIS_CLUSTER=true make run` against a 3-primary Redis
+Cluster plays every title end to end over REST with bots. The make-run supervisor (`python -m services.dev.stack`, what
+`make run` and `make run-cluster` run) is started on a local cluster of Debian's redis-server
+(services/dev/local_cluster.py) with the Celery broker on the standalone Redis; a game of every title (Aeroplanes 3p,
+OpenSky 2p, Blue Skies 2p) is created over REST with seat 0 a person, played here with legal actions the API lists, and
+the other seats bots; each ends finished with winners, and its published log replays with the engine to the digest the
+API states.
 
 The start-up checks of the cluster mode (a broker apart, a node that is a cluster node, a cluster that serves) are
 the fast tests below; the whole games are `slow` (`make test-cluster` and `make test-slow` run them)."""
@@ -118,7 +119,7 @@ def _stop_and_clean(running: Stack, tag: str) -> None:
 
 
 def test_the_broker_defaults_to_the_standalone_redis_on_a_cluster_and_is_kept_when_named() -> None:
-    """#40: Celery cannot use a cluster as broker; `make run` on a cluster defaults it to its standalone Redis."""
+    """Celery cannot use a cluster as broker; `make run` on a cluster defaults it to its standalone Redis."""
     cluster = {"REDIS_CLUSTER": "true", "REDIS_URL": "redis://127.0.0.1:30001/0"}
     assert resolve_broker(cluster) == (DEFAULT_BROKER_URL, "the standalone Redis of `make run` (Celery cannot use a "
                                                            "Redis Cluster)")
@@ -140,7 +141,7 @@ def test_a_url_is_printed_without_its_password() -> None:
 
 
 def test_on_a_redis_that_is_no_cluster_node_the_stack_says_so_and_starts_nothing(stacks) -> None:
-    """#40: REDIS_CLUSTER=true with REDIS_URL naming a standalone Redis exits 2 before any child is started."""
+    """REDIS_CLUSTER=true with REDIS_URL naming a standalone Redis exits 2 before any child is started."""
     standalone = require_standalone(standalone_db(BROKER_DB), "the make-run cluster checks")
     stack = _start({"REDIS_CLUSTER": "true", "REDIS_URL": standalone, "CELERY_BROKER_URL": standalone}, stacks)
     assert stack.proc.wait(60) == 2, stack.output()
@@ -151,7 +152,7 @@ def test_on_a_redis_that_is_no_cluster_node_the_stack_says_so_and_starts_nothing
 
 
 def test_with_no_cluster_node_answering_the_stack_says_how_to_get_one(stacks) -> None:
-    """#40: nothing answers at REDIS_URL: exit 2, pointing at `make run-cluster` (no standalone Redis is started
+    """Nothing answers at REDIS_URL: exit 2, pointing at `make run-cluster` (no standalone Redis is started
     in a cluster's place)."""
     broker = require_standalone(standalone_db(BROKER_DB), "the make-run cluster checks")
     url = f"redis://127.0.0.1:{free_port()}/0"
@@ -213,7 +214,7 @@ def _play_as_seat_zero(base: str, title: str, players: int, bots: tuple[str, ...
 
 @pytest.mark.slow
 def test_make_run_on_a_three_primary_cluster_plays_every_title_over_rest_with_bots(stacks) -> None:
-    """#40 done-when: the make-run stack on a local 3-primary cluster, every title played to its end over REST
+    """The make-run stack on a local 3-primary cluster, every title played to its end over REST
     (a person's seat by legal actions from the API, bots in the others), replays to the digest the log states."""
     broker = require_standalone(standalone_db(BROKER_DB), "the make-run stack on a cluster (its Celery broker)")
     assert sorted(engine.games()) == sorted(title for title, *_ in GAMES), "every title is played"

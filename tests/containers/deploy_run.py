@@ -14,7 +14,10 @@ Checks, in order:
    Sentinels promote the replica, HAProxy follows, the old primary rejoins as a replica);
 4. afterwards: every game finished, and replays (the engine, from the stored seed and actions) to its stored
    digest; every service ready again and every Prometheus target up; acknowledged actions missing from the
-   stored logs are counted, and each must be from the window before the Redis failover (LOSS_WINDOW_S).
+   stored logs are counted, and each must be from the window before the Redis failover (LOSS_WINDOW_S);
+5. RATED_PAIRS rated games between two accounts (a challenge accepted, every seat played with the accounts' API
+   keys) are played beside them while the outcomes consumer is SIGKILLed among the faults: each must be settled
+   exactly once (one rated game in each player's rating) and its `game_end` be on each account's stream once.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ COMPOSE = [str(Path(sys.executable).with_name("podman-compose")), "-p", PROJECT,
            "-f", str(ROOT / "tests/containers/compose.test.yml")]
 #: every compose service but Grafana (neither Debian nor PyPI has it; see docs/platform/running.md)
 SERVICES = ["postgres", "redis-0", "redis-1", "sentinel-1", "sentinel-2", "sentinel-3", "redis", "gamestate", "worker",
-            "gateway", "matchmaker", "exporter", "prometheus"]
+            "gateway", "matchmaker", "outcomes", "webhooks", "exporter", "prometheus"]
 INFRA = "localhost/skyboard-infra:latest"
 GATEWAY = "http://127.0.0.1:8000"
 PROMETHEUS = "http://127.0.0.1:9090"
@@ -54,6 +57,8 @@ GAMES = int(os.environ.get("DEPLOY_TEST_GAMES", "30"))
 TITLES = [("aeroplanes", 3), ("opensky", 2), ("blueskies", 3)]
 START_EVERY_S = 4.0  # games start one after another, so some are always in play while faults happen
 MOVE_PAUSE_S = 0.25  # a human thinks a little
+#: rated games between two accounts, played while the outcomes consumer is killed (check 5)
+RATED_PAIRS = int(os.environ.get("DEPLOY_TEST_RATED_PAIRS", "3"))
 #: the documented window (docs/platform/scaling.md): writes acknowledged in the last seconds before a failover
 LOSS_WINDOW_S = 2.0
 T0 = time.monotonic()
@@ -135,6 +140,7 @@ def teardown() -> None:
 
 def up() -> None:
     env = {**os.environ, "SERVICE_SECRET": secrets.token_urlsafe(32), "POSTGRES_PASSWORD": secrets.token_urlsafe(24),
+           "WEBHOOK_KEY": secrets.token_urlsafe(32),
            "GRAFANA_ADMIN_PASSWORD": secrets.token_urlsafe(16),
            "REDIS_IMAGE": INFRA, "HAPROXY_IMAGE": INFRA, "PROMETHEUS_IMAGE": INFRA, "POSTGRES_IMAGE": INFRA}
     result = subprocess.run([*COMPOSE, "up", "-d", *SERVICES], capture_output=True, text=True, timeout=600,
@@ -178,7 +184,7 @@ def prometheus_ok() -> tuple[dict[str, int], int]:
         if t["health"] != "up":
             raise RuntimeError(f"target {t['scrapeUrl']} is {t['health']}: {t.get('lastError')}")
         jobs[t["labels"]["job"]] = jobs.get(t["labels"]["job"], 0) + 1
-    want = {"gamestate": 2, "gateway": 1, "worker": 1, "exporter": 1, "prometheus": 1}
+    want = {"gamestate": 2, "gateway": 1, "worker": 1, "outcomes": 1, "exporter": 1, "prometheus": 1}
     if any(jobs.get(job, 0) < n for job, n in want.items()):
         raise RuntimeError(f"targets up per job {jobs}, want {want}")
     groups = httpx.get(f"{PROMETHEUS}/api/v1/rules", timeout=5).json()["data"]["groups"]
@@ -237,10 +243,15 @@ class Client:
             time.sleep(0.5)
 
 
-def player_key(client: Client, name: str) -> str:
+def new_player(client: Client, name: str) -> tuple[str, str]:
+    """A new account: (player id, API key)."""
     r = client.call("POST", "/v1/players", json={"name": name})
     r.raise_for_status()
-    return r.json()["api_key"]
+    return r.json()["player_id"], r.json()["api_key"]
+
+
+def player_key(client: Client, name: str) -> str:
+    return new_player(client, name)[1]
 
 
 def play(client: Client, played: Played, api_key: str, seed: int) -> None:
@@ -253,6 +264,60 @@ def play(client: Client, played: Played, api_key: str, seed: int) -> None:
     created = r.json()
     played.game_id = created["game_id"]
     played.tokens = {s["seat"]: s["token"] for s in created["seats"] if s["token"]}
+    play_out(client, played, rng)
+
+
+@dataclass
+class Rated:
+    """A rated game between two accounts: its record, and each account's (player id, API key)."""
+
+    played: Played
+    accounts: list[tuple[str, str]] = field(default_factory=list)
+
+
+def play_rated(client: Client, rated: Rated, i: int) -> None:
+    """Two new accounts, a rated challenge accepted, every seat played with the accounts' API keys."""
+    played = rated.played
+    a, b = new_player(client, f"rated-a{i}"), new_player(client, f"rated-b{i}")
+    rated.accounts = [a, b]
+    r = client.call("POST", "/v1/challenges", played, json={"to": b[0], "game": played.game, "rated": True},
+                    headers={"Authorization": f"Bearer {a[1]}"})
+    if r.status_code != 201:
+        raise RuntimeError(f"challenge: {r.status_code} {r.text[:300]}")
+    cid = r.json()["challenge_id"]
+    r = client.call("POST", f"/v1/challenges/{cid}/accept", played, headers={"Authorization": f"Bearer {b[1]}"})
+    if r.status_code != 200:  # an accept retried after a lost answer: the challenge names its game
+        r = client.call("GET", f"/v1/challenges/{cid}", played, headers={"Authorization": f"Bearer {b[1]}"})
+    played.game_id = r.json().get("game_id") or ""
+    if not played.game_id:
+        raise RuntimeError(f"challenge {cid} accepted without a game: {r.text[:300]}")
+    seats = client.call("GET", f"/v1/games/{played.game_id}", played).json()["seats"]
+    played.tokens = {s["seat"]: (a[1] if s["player_id"] == a[0] else b[1]) for s in seats}
+    play_out(client, played, random.Random(5000 + i))
+
+
+def game_ends(api_key: str, game_id: str, listen_s: float = 5.0) -> int:
+    """How many `game_end` events of `game_id` the account's stream holds (its kept history, replayed; the stream is
+    read for `listen_s` after its last event, so a late one would be counted too)."""
+    found = 0
+    try:
+        with httpx.Client(base_url=GATEWAY, timeout=httpx.Timeout(10, read=listen_s)) as http, http.stream(
+                "GET", "/v1/players/me/events?replay=true", headers={"Authorization": f"Bearer {api_key}"}) as r:
+            event = ""
+            for line in r.iter_lines():
+                if line.startswith("event:"):
+                    event = line.split(":", 1)[1].strip()
+                elif line.startswith("data:") and event == "game_end":
+                    found += json.loads(line.split(":", 1)[1])["game_id"] == game_id
+                elif not line:
+                    event = ""
+    except httpx.ReadTimeout:
+        pass  # nothing more within listen_s: the history is read
+    return found
+
+
+def play_out(client: Client, played: Played, rng: random.Random) -> None:
+    """Play the seats of `played.tokens` (seat tokens or the accounts' API keys) until the game is finished."""
     played.status = "active"
     any_token = next(iter(played.tokens.values()))
     last_progress = time.monotonic()
@@ -339,6 +404,8 @@ def faults(report: list[Fault], games: list[Played], failover: dict) -> None:
     kill_and_wait(container("worker"), "SIGKILL worker")
     time.sleep(6)
     kill_and_wait(container("gateway"), "SIGKILL gateway")
+    time.sleep(3)
+    kill_and_wait(container("outcomes"), "SIGKILL outcomes consumer")
     time.sleep(6)
     name = container("gamestate", 2)
     f = Fault("network disconnect of game-state replica 2 for 10 s", time.monotonic(), active_games=active())
@@ -393,6 +460,7 @@ def main() -> int:
         client = Client()
         keys = [player_key(client, f"deploy-{i}") for i in range(4)]
         games = [Played(*TITLES[i % 3]) for i in range(GAMES)]
+        rated = [Rated(Played(("opensky", "blueskies")[i % 2], 2)) for i in range(RATED_PAIRS)]
         report: list[Fault] = []
         failover: dict = {}
         fault_errors: list[str] = []
@@ -422,7 +490,18 @@ def main() -> int:
         threading.Thread(target=progress, daemon=True).start()
         ft = threading.Thread(target=fault_thread)
         ft.start()
+        def rated_thread(i: int) -> None:
+            try:
+                play_rated(client, rated[i], i)
+            except Exception as exc:
+                rated[i].played.status, rated[i].played.error = "failed", repr(exc)
+                say(f"rated game {i} failed: {exc!r}")
+
         threads = []
+        for i in range(RATED_PAIRS):  # in play from the start, through the faults (the consumer's kill among them)
+            t = threading.Thread(target=rated_thread, args=(i,))
+            t.start()
+            threads.append(t)
         for i in range(GAMES):
             t = threading.Thread(target=game_thread, args=(i,))
             t.start()
@@ -448,9 +527,32 @@ def main() -> int:
         lines.append(f"games: {len(finished)}/{GAMES} finished {by_title} in {played_s:.0f}s; "
                      f"{sum(len(p.acks) for p in games)} human actions acknowledged, "
                      f"{sum(p.errors for p in games)} calls retried through faults")
-        for p in games:
+        for p in games + [r.played for r in rated]:
             if p.status != "finished":
                 failures.append(f"game {p.game_id or '?'} ({p.game}) {p.status}: {p.error}")
+        # rated games across the consumer's kill: settled exactly once, game_end once per account
+        settled, delivered = 0, 0
+        for r in rated:
+            if r.played.status != "finished":
+                continue
+            deadline = time.monotonic() + 120  # a killed consumer's entries are claimed after 30 s
+            counts: list[int] = []
+            while time.monotonic() < deadline:
+                counts = [client.call("GET", f"/v1/players/{pid}").json()["ratings"].get(r.played.game, {})
+                          .get("games", 0) for pid, _key in r.accounts]
+                if all(n >= 1 for n in counts):
+                    break
+                time.sleep(2)
+            ends = [game_ends(key, r.played.game_id) for _pid, key in r.accounts]
+            settled += counts == [1, 1]
+            delivered += sum(ends)
+            if counts != [1, 1]:
+                failures.append(f"rated game {r.played.game_id}: its players' ratings count {counts} games, not 1")
+            if ends != [1, 1]:
+                failures.append(f"rated game {r.played.game_id}: game_end on the two accounts' streams {ends} "
+                                "times, not once each")
+        lines.append(f"rated games across the outcomes consumer's SIGKILL: {settled}/{RATED_PAIRS} settled exactly "
+                     f"once, {delivered} game_end delivered (2 per game, once per account)")
         # replays and lost acknowledged actions
         mismatched, lost = 0, []
         for p in finished:

@@ -14,6 +14,9 @@ from services.common.settings import Settings
 from services.dev.stack import StackSettings
 from services.gateway.settings import GatewaySettings
 from services.ops_exporter import ExporterSettings
+from services.outcomes.settings import OutcomesSettings
+from services.tournament_director.settings import DirectorSettings
+from services.webhooks.settings import WebhookSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -26,8 +29,9 @@ def env_names(model: type, prefix: str) -> set[str]:
 
 #: Every environment variable the code reads, by the pydantic-settings models (name -> model).
 SETTINGS_MODELS: dict[str, type] = {}
-for _model, _prefix in ((Settings, ""), (GatewaySettings, "GATEWAY_"), (ExporterSettings, "EXPORTER_"),
-                        (StackSettings, "STACK_")):
+for _model, _prefix in ((Settings, ""), (DirectorSettings, "GATEWAY_"), (OutcomesSettings, "GATEWAY_"),
+                       (WebhookSettings, "GATEWAY_"), (GatewaySettings, "GATEWAY_"),
+                        (ExporterSettings, "EXPORTER_"), (StackSettings, "STACK_")):
     for _name in env_names(_model, _prefix):
         SETTINGS_MODELS[_name] = _model
 

@@ -38,7 +38,11 @@ def _import_package(name: str) -> None:
 def exported_metric_names() -> set[str]:
     from services.gateway.metrics import GatewayMetrics
     from services.ops_exporter import OpsMetrics
+    from services.tournament_director.metrics import REGISTRY as DIRECTOR
 
     _import_package("services.gamestate")
+    _import_package("services.outcomes")
+    _import_package("services.webhooks")
     _import_package(WORKER_APP.split(":")[0].rsplit(".", 1)[0])
-    return names_in(REGISTRY) | names_in(GatewayMetrics().registry) | names_in(OpsMetrics().registry)
+    return (names_in(REGISTRY) | names_in(GatewayMetrics().registry) | names_in(OpsMetrics().registry)
+            | names_in(DIRECTOR))

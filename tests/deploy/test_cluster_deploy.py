@@ -1,5 +1,5 @@
-"""Redis Cluster deployments (issue #40: "docker-compose.yml gets a cluster profile and deploy/k8s a cluster
-StatefulSet (validated)"): the compose `cluster` profile and the deploy/k8s-cluster overlay name six nodes made 3
+"""Redis Cluster deployments (docker-compose.yml gets a cluster profile and deploy/k8s a cluster StatefulSet,
+validated): the compose `cluster` profile and the deploy/k8s-cluster overlay name six nodes made 3
 primaries and 3 replicas, point every service at the cluster with REDIS_CLUSTER=true and keep Celery's broker on a
 standalone Redis; their variables build valid settings. The base checks of test_config.py (health checks, restart
 policies, roles, every variable a setting) cover the profile's services too."""
@@ -51,7 +51,8 @@ def test_the_compose_cluster_profile_makes_six_nodes_one_cluster(compose):
 def test_the_compose_cluster_services_use_the_cluster_and_a_broker_apart(compose, monkeypatch):
     services = compose["services"]
     ours = {n: s for n, s in skyboard_services(compose).items() if n.endswith("-cluster")}
-    assert {s["command"][0] for s in ours.values()} == {"gamestate", "worker", "gateway", "matchmaker"}
+    assert {s["command"][0] for s in ours.values()} == {"gamestate", "worker", "gateway", "matchmaker", "outcomes",
+                                                        "webhooks", "tournaments"}
     nodes = {s["networks"]["default"]["ipv4_address"] for n, s in services.items()
              if re.fullmatch(r"redis-cluster-\d", n)}
     for name, service in ours.items():
@@ -68,7 +69,7 @@ def test_the_compose_cluster_services_use_the_cluster_and_a_broker_apart(compose
             assert gw.redis_cluster and urlparse(gw.redis_url).hostname in nodes, name
             assert gw.gamestate_addr == "dns:///gamestate-cluster:50052"
     # the default stack is untouched: no profile, the Sentinel-managed Redis, no cluster flag
-    for name in ("gamestate", "worker", "gateway", "matchmaker"):
+    for name in ("gamestate", "worker", "gateway", "matchmaker", "outcomes", "webhooks"):
         assert "profiles" not in services[name]
         s, gw = _settings({k: str(v) for k, v in services[name]["environment"].items()}, monkeypatch)
         assert not s.redis_cluster and not gw.redis_cluster

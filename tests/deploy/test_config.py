@@ -22,6 +22,8 @@ import yaml
 from services.common.settings import Settings
 from services.gateway.settings import GatewaySettings
 from services.ops_exporter import ExporterSettings
+from services.outcomes.settings import OutcomesSettings
+from services.tournament_director.settings import DirectorSettings
 from services.workers import WORKER_APP
 from tests.deploy.conftest import (
     DEPLOY,
@@ -37,8 +39,9 @@ from tests.deploy.conftest import (
 )
 from tests.deploy.metrics_names import exported_metric_names
 
-ROLES = {"gamestate", "gateway", "matchmaker", "worker", "exporter"}
-GATEWAY_ROLES = {"gateway", "matchmaker"}  # configured by GATEWAY_* (services/gateway/settings.py)
+ROLES = {"gamestate", "gateway", "matchmaker", "worker", "exporter", "outcomes", "webhooks", "tournaments"}
+# configured by GATEWAY_* (services/gateway/settings.py)
+GATEWAY_ROLES = {"gateway", "matchmaker", "outcomes", "webhooks", "tournaments"}
 # set by the entry point for the process it starts, not a setting
 RUNTIME_ENV = {"PROMETHEUS_MULTIPROC_DIR"}
 
@@ -137,7 +140,9 @@ def test_compose_ports_match_the_settings(compose, prometheus, monkeypatch):
     assert compose["services"]["gamestate"]["healthcheck"]["test"][-1].endswith(f":{gamestate_grpc}")
     _, gw, _ = _settings_for(_compose_env(compose, "gateway"), monkeypatch)
     assert gw.host == "0.0.0.0"
-    assert compose["services"]["gateway"]["ports"] == [f"{gw.port}:{gw.port}"]
+    # the REST port and the gRPC listener (TournamentService) are published, nothing else
+    assert compose["services"]["gateway"]["ports"] == [f"{gw.port}:{gw.port}", f"{gw.grpc_port}:{gw.grpc_port}"]
+    assert gw.grpc_host == "0.0.0.0" and gw.grpc_port not in (gw.port, gw.metrics_port, 0)
     assert f":{gw.port}/readyz" in compose["services"]["gateway"]["healthcheck"]["test"][-1]
     # every replica's internal listener (GameAdmin), round-robin per call; neither gRPC port is published
     assert gw.gamestate_addr == f"dns:///gamestate:{_port(s.admin_grpc_addr)}" != f"dns:///gamestate:{gamestate_grpc}"
@@ -146,7 +151,7 @@ def test_compose_ports_match_the_settings(compose, prometheus, monkeypatch):
     assert worker["GAMESTATE_TARGET"] == f"dns:///gamestate:{_port(s.admin_grpc_addr)}"
     _, _, ex = _settings_for(_compose_env(compose, "exporter"), monkeypatch)
     assert f":{ex.port}/metrics" in compose["services"]["exporter"]["healthcheck"]["test"][-1]
-    for service in ("gamestate", "worker", "gateway", "matchmaker", "exporter"):
+    for service in ("gamestate", "worker", "gateway", "matchmaker", "outcomes", "webhooks", "exporter"):
         s, gw, _ = _settings_for(_compose_env(compose, service), monkeypatch)
         url = gw.redis_url if service in GATEWAY_ROLES else s.redis_url
         assert urlparse(url).hostname == "redis" and urlparse(url).port == 6379, service
@@ -160,6 +165,56 @@ def test_compose_ports_match_the_settings(compose, prometheus, monkeypatch):
     assert jobs["exporter"]["static_configs"][0]["targets"] == [f"exporter:{ex.port}"]
     worker_port = int(_compose_env(compose, "worker")["WORKER_METRICS_PORT"])
     assert jobs["worker"]["dns_sd_configs"][0]["port"] == worker_port
+
+
+def _outcomes_reads_the_outbox(env: dict[str, str], gamestate_env: dict[str, str],
+                               monkeypatch: pytest.MonkeyPatch) -> OutcomesSettings:
+    """The outcomes consumer's settings from `env`, after checking that it reads the outbox where the game-state
+    service writes it (the service's Redis and key prefix: a mismatch would leave every outcome undone)."""
+    s, _, _ = _settings_for({k: v for k, v in gamestate_env.items() if not v.startswith("${")}, monkeypatch)
+    _settings_for({k: v for k, v in env.items() if k in SETTINGS_MODELS and not v.startswith("${")}, monkeypatch)
+    outcomes = OutcomesSettings()
+    assert (outcomes.gamestate_redis_url or outcomes.redis_url, outcomes.gamestate_key_prefix) == \
+        (s.redis_url, s.key_prefix)
+    assert outcomes.redis_cluster == s.redis_cluster
+    return outcomes
+
+
+def test_the_outcomes_consumer_reads_the_outbox_the_service_writes(compose, k8s, prometheus, monkeypatch):
+    outcomes = _outcomes_reads_the_outbox(_compose_env(compose, "outcomes"), _compose_env(compose, "gamestate"),
+                                          monkeypatch)
+    jobs = {j["job_name"]: j for j in prometheus["scrape_configs"]}
+    assert jobs["outcomes"]["dns_sd_configs"][0]["port"] == outcomes.outcomes_metrics_port
+    _outcomes_reads_the_outbox(_compose_env(compose, "outcomes-cluster"),
+                               _compose_env(compose, "gamestate-cluster"), monkeypatch)
+    w = workloads(k8s)
+    (oc,) = containers(w["outcomes"])
+    outcomes = _outcomes_reads_the_outbox(k8s_env(k8s, oc), k8s_env(k8s, containers(w["gamestate"])[0]),
+                                          monkeypatch)
+    assert _container_port(oc, "metrics") == outcomes.outcomes_metrics_port
+    assert int(w["outcomes"]["spec"]["template"]["metadata"]["annotations"]["prometheus.io/port"]) == \
+        outcomes.outcomes_metrics_port
+
+
+def test_the_tournament_director_exports_where_prometheus_scrapes(compose, k8s, prometheus, monkeypatch):
+    """The director's metrics port (its own, not the outcomes consumer's it inherits) is the one its compose
+    services, its pods and the scrape jobs name; it reads the outbox the game-state service writes."""
+    jobs = {j["job_name"]: j for j in prometheus["scrape_configs"]}
+    for service, gamestate in (("tournaments", "gamestate"), ("tournaments-cluster", "gamestate-cluster")):
+        _outcomes_reads_the_outbox(_compose_env(compose, service), _compose_env(compose, gamestate), monkeypatch)
+        director = DirectorSettings()
+        assert director.tournaments_metrics_port != director.outcomes_metrics_port
+        assert jobs["tournaments"]["dns_sd_configs"][0] == {
+            "names": ["tournaments"], "type": "A", "port": director.tournaments_metrics_port,
+            "refresh_interval": "15s"}
+    w = workloads(k8s)
+    (tc,) = containers(w["tournaments"])
+    _outcomes_reads_the_outbox(k8s_env(k8s, tc), k8s_env(k8s, containers(w["gamestate"])[0]), monkeypatch)
+    director = DirectorSettings()
+    assert _container_port(tc, "metrics") == director.tournaments_metrics_port
+    annotations = w["tournaments"]["spec"]["template"]["metadata"]["annotations"]
+    assert annotations["prometheus.io/scrape"] == "true"
+    assert int(annotations["prometheus.io/port"]) == director.tournaments_metrics_port
 
 
 def _container_port(c: dict[str, Any], name: str) -> int:
@@ -180,6 +235,8 @@ def test_k8s_ports_match_the_settings(k8s, monkeypatch):
     (gwc,) = containers(w["gateway"])
     _, gw, _ = _settings_for(k8s_env(k8s, gwc), monkeypatch)
     assert _container_port(gwc, "http") == gw.port and gw.host == "0.0.0.0"
+    assert _container_port(gwc, "grpc") == gw.grpc_port not in (gw.port, 0) and gw.grpc_host == "0.0.0.0"
+    assert {p["port"] for p in services["gateway"]["spec"]["ports"]} == {gw.port, gw.grpc_port}
     assert int(w["gateway"]["spec"]["template"]["metadata"]["annotations"]["prometheus.io/port"]) == gw.metrics_port
     assert _container_port(gwc, "metrics") == gw.metrics_port != gw.port and gw.metrics_host == "0.0.0.0"
     # the gateway reaches every game-state pod's internal listener (GameAdmin) through the headless Service,
@@ -206,7 +263,7 @@ def test_k8s_ports_match_the_settings(k8s, monkeypatch):
     assert _container_port(wk, "metrics") == port
     assert int(w["worker"]["spec"]["template"]["metadata"]["annotations"]["prometheus.io/port"]) == port
 
-    for name in ("gamestate", "gateway", "worker", "matchmaker", "exporter"):
+    for name in ("gamestate", "gateway", "worker", "matchmaker", "outcomes", "exporter"):
         for c in containers(w[name]):
             s, gw, _ = _settings_for(k8s_env(k8s, c), monkeypatch)
             url = gw.redis_url if name in GATEWAY_ROLES else s.redis_url
@@ -238,7 +295,8 @@ def test_compose_services_have_health_checks_restart_policies_and_agree_on_redis
 
 def test_k8s_containers_have_resources_and_probes_and_kustomize_lists_every_manifest(k8s):
     w = workloads(k8s)
-    for role in ("gamestate", "gateway", "worker", "matchmaker", "exporter", "redis", "redis-haproxy", "prometheus"):
+    for role in ("gamestate", "gateway", "worker", "matchmaker", "outcomes", "exporter", "redis", "redis-haproxy",
+                 "prometheus"):
         assert role in w, f"no workload {role}"
         for c in containers(w[role]):
             res = c["resources"]
@@ -353,9 +411,11 @@ def test_dockerfile_runs_as_non_root_and_builds_what_the_roles_import():
     user = re.findall(r"^USER (\S+)$", runtime, re.M)
     assert user and user[-1] not in ("root", "0"), "the image must not run as root"
     assert "grpc_tools.protoc" in build  # stubs are never committed: the image generates them
-    # every package a role imports is in the image (bench and tests are not)
+    # every package a role imports is in the image (bench, the research tools and tests are not: no role imports
+    # them, tests/test_research_layout.py)
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    packages = {p.rstrip("*") for p in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]} - {"bench"}
+    packages = {p.rstrip("*") for p in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]} - {
+        "bench", "research"}
     for package in packages:
         assert re.search(rf"^COPY {package} {package}$", build, re.M), package
     ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
@@ -417,6 +477,72 @@ def test_promtool_fires_the_archive_quarantine_alert_only_while_games_are_set_as
                             timeout=60, cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "SUCCESS" in result.stdout + result.stderr
+
+
+def _alert_test(promtool: str, tmp_path: Path, series: list[dict[str, str]], checks: list[dict[str, Any]]) -> None:
+    """promtool's rule unit test of the real alerts.yml with `series` (one a minute) and `checks`."""
+    (tmp_path / "alerts.yml").write_text((DEPLOY / "prometheus" / "alerts.yml").read_text(encoding="utf-8"))
+    test = {"rule_files": ["alerts.yml"], "evaluation_interval": "1m",
+            "tests": [{"interval": "1m", "input_series": series, "alert_rule_test": checks}]}
+    (tmp_path / "alerts_test.yml").write_text(yaml.safe_dump(test))
+    result = subprocess.run([promtool, "test", "rules", "alerts_test.yml"], capture_output=True, text=True,
+                            timeout=60, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "SUCCESS" in result.stdout + result.stderr
+
+
+def _stalled(at: str, fired: bool) -> dict[str, Any]:
+    rule = next(r for g in yaml.safe_load((DEPLOY / "prometheus" / "alerts.yml").read_text(encoding="utf-8"))[
+        "groups"] for r in g["rules"] if r["alert"] == "SkyboardTournamentDirectorStalled")
+    return {"eval_time": at, "alertname": "SkyboardTournamentDirectorStalled",
+            "exp_alerts": [{"exp_labels": {"severity": "critical"},
+                            "exp_annotations": rule["annotations"]}] if fired else []}
+
+
+def test_promtool_fires_the_director_stalled_alert_when_game_ends_wait(promtool, tmp_path):
+    """Two directors report the same lag of their group: the oldest game end not done is over a minute old from
+    minute 4 and done at minute 12; the alert fires after 5 minutes of it (minute 9 on) and clears."""
+    age = "0 0 0 " + " ".join(str(60 * i) for i in range(1, 10)) + " 0 0 0"
+    last_pass = " ".join(str(60 * i) for i in range(15))                      # both still pass each minute
+    series = [{"series": f'skyboard_tournament_director_oldest_entry_age_seconds{{instance="{i}"}}',
+               "values": age} for i in "ab"]
+    series += [{"series": f'skyboard_tournament_director_last_pass_timestamp_seconds{{instance="{i}"}}',
+                "values": last_pass} for i in "ab"]
+    series += [{"series": 'skyboard_tournament_games_created_total{instance="a"}', "values": "0+1x14"}]
+    _alert_test(promtool, tmp_path, series, [
+        _stalled("2m", False), _stalled("6m", False), _stalled("8m", False),   # over a minute from 4m: pending
+        _stalled("10m", True), _stalled("11m", True), _stalled("14m", False),
+    ])
+
+
+def test_promtool_fires_the_director_stalled_alert_when_its_loop_stops(promtool, tmp_path):
+    """The directors' last good pass stays at minute 2 (their loop hangs, or each pass fails): over 2 minutes
+    behind from minute 5, 5 minutes of it from minute 10; a director that passes again clears it."""
+    stuck = " ".join(str(60 * min(i, 2)) for i in range(12)) + " 720 780 840"
+    series = [{"series": 'skyboard_tournament_director_last_pass_timestamp_seconds{instance="a"}', "values": stuck},
+              {"series": 'skyboard_tournament_director_oldest_entry_age_seconds{instance="a"}', "values": "0x14"}]
+    _alert_test(promtool, tmp_path, series, [
+        _stalled("4m", False), _stalled("9m", False), _stalled("10m", True), _stalled("11m", True),
+        _stalled("13m", False),
+    ])
+
+
+def test_promtool_fires_the_director_stalled_alert_when_every_creation_fails(promtool, tmp_path):
+    """Nothing is behind and the loop passes, but every game it tries to create fails (the game-state service
+    unreachable) from minute 1 on: the alert fires after 5 minutes of it; a game created again clears it, and
+    it stays clear once the failures stop."""
+    series = [
+        {"series": 'skyboard_tournament_director_last_pass_timestamp_seconds{instance="a"}',
+         "values": " ".join(str(60 * i) for i in range(30))},
+        {"series": 'skyboard_tournament_director_oldest_entry_age_seconds{instance="a"}', "values": "0x29"},
+        {"series": 'skyboard_tournament_games_created_total{instance="a"}', "values": "5x14 6x14"},
+        {"series": 'skyboard_tournament_game_creation_failures_total{instance="a",kind="call"}',
+         "values": "0 " + " ".join(str(4 * i) for i in range(1, 15)) + " 56x14"},
+    ]
+    _alert_test(promtool, tmp_path, series, [
+        _stalled("1m", False), _stalled("5m", False), _stalled("7m", True), _stalled("14m", True),
+        _stalled("16m", False), _stalled("28m", False),
+    ])
 
 
 def test_promtool_parses_every_dashboard_query(promtool, tmp_path, dashboards):

@@ -16,6 +16,15 @@ from services.dev import local_postgres
 from services.dev.launch import free_port
 
 
+def test_the_private_postgresql_comes_from_the_pgserver_wheel() -> None:
+    """The dev extras' wheel, not the machine: `make test` needs no root and no apt for PostgreSQL."""
+    wheel = local_postgres.wheel_bin_dir()
+    assert wheel is not None and "site-packages" in wheel.parts
+    assert local_postgres.bin_dir() == wheel
+    version = subprocess.run([str(wheel / "postgres"), "--version"], capture_output=True, text=True, check=True)
+    assert version.stdout.startswith("postgres (PostgreSQL) ")
+
+
 def test_a_temporary_postgresql_starts_answers_sql_and_leaves_nothing_behind() -> None:
     port = free_port()
     server = local_postgres.start(port)

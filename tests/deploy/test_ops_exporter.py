@@ -156,8 +156,8 @@ def test_the_queue_age_is_the_oldest_of_both_human_lists(rdb):
 
 
 def test_the_bot_queue_is_read_on_the_broker_not_on_the_game_redis(rdb):
-    """On a Redis Cluster the Celery broker is a Redis of its own (CELERY_BROKER_URL, issue #40): the queue gauges
-    read the broker; the games' and matchmaking gauges read the game Redis."""
+    """On a Redis Cluster the Celery broker is a Redis of its own (CELERY_BROKER_URL, docs/decisions/redis-cluster.md):
+    the queue gauges read the broker; the games' and matchmaking gauges read the game Redis."""
     client, tag = rdb
     broker = redis.Redis.from_url(redis_db(12), socket_connect_timeout=2)
     settings = Settings(redis_url=REDIS_URL, key_prefix=f"{tag}:", bot_queue=f"{tag}-bots")

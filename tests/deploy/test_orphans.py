@@ -1,6 +1,6 @@
-"""No orphans, and never fooled by one (issue #26): children die with a supervisor killed hard
-(PR_SET_PDEATHSIG), a taken gRPC or metrics port stops a service with a clear error (gRPC's SO_REUSEPORT is
-off), and the health check of a child counts only when that child itself holds its ports."""
+"""No orphans, and never fooled by one (a supervisor killed hard once left its children serving): children die with a
+supervisor killed hard (PR_SET_PDEATHSIG), a taken gRPC or metrics port stops a service with a clear error (gRPC's
+SO_REUSEPORT is off), and the health check of a child counts only when that child itself holds its ports."""
 
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ class _Ok(BaseHTTPRequestHandler):
 
 
 def test_a_leftover_answering_the_health_check_does_not_pass_for_the_child(capsys):
-    """The orphan of #26: something else answers on the child's port; the child itself never binds it."""
+    """The orphan seen: something else answers on the child's port; the child itself never binds it."""
     port = free_port()
     orphan = HTTPServer(("127.0.0.1", port), _Ok)
     threading.Thread(target=orphan.serve_forever, daemon=True).start()
@@ -145,7 +145,7 @@ def _service_env(**extra: str) -> dict[str, str]:
 def test_a_taken_grpc_port_stops_the_service_with_a_clear_error():
     """The orphan had SO_REUSEPORT on (gRPC's default); the new service has it off and must not share the port."""
     require_redis(REDIS_URL, "the game-state service")
-    old = grpc.server(ThreadPoolExecutor(1))  # default options: SO_REUSEPORT on, like the orphan of #26
+    old = grpc.server(ThreadPoolExecutor(1))  # default options: SO_REUSEPORT on, like the orphan that was seen
     port = old.add_insecure_port("127.0.0.1:0")
     old.start()
     try:
@@ -174,9 +174,9 @@ def test_a_taken_metrics_port_stops_the_service_with_a_clear_error():
     assert f"cannot export metrics on 127.0.0.1:{metrics}" in result.stderr
 
 
-@pytest.mark.slow  # the whole make-run stack (~15-25 s): make test-slow, with the stack's end-to-end tests (#36)
+@pytest.mark.slow  # the whole make-run stack (~15-25 s): make test-slow, with the stack's end-to-end tests
 def test_killing_the_stack_hard_leaves_no_child_behind(start_stack):  # noqa: F811
-    """#26 as seen: the supervisor SIGKILLed; every child (gRPC service, worker, gateway, ...) goes with it and
+    """As it was seen: the supervisor SIGKILLed; every child (gRPC service, worker, gateway, ...) goes with it and
     the ports are free again for the next `make run`."""
     stack = start_stack()
     assert stack.ready.wait(120), stack.output()

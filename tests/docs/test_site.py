@@ -35,7 +35,8 @@ def site(tmp_path_factory) -> Path:
     return out
 
 
-# Aeroplanes' page (the largest, ~30 s under load) in make test-slow; the other games' pages in make test (#36)
+# Aeroplanes' page (the largest, ~30 s under load) in make test-slow; the other games' pages in make test (make test's
+# ten-minute budget)
 @pytest.mark.parametrize("name", longest_title_slow(engine.games()))
 def test_each_game_page_lists_every_action_event_and_view_field(site: Path, name: str) -> None:
     page = text_of(site / "games" / name / "index.html")

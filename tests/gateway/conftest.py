@@ -28,9 +28,10 @@ from services.gamestate.service import Registry
 from services.gateway.app import create_app
 from services.gateway.settings import GatewaySettings, proxy_options
 from tests.archive_db import shared_pg_url
+from tests.gateway.consumer import OutcomesThread
 from tests.redis_required import CLUSTER, require_redis, test_redis
 from tests.run_id import RUN
-from tests.service_secret import SERVICE_SECRET
+from tests.service_secret import SERVICE_SECRET, WEBHOOK_KEY
 from tests.services import toygame
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -105,10 +106,12 @@ def free_port() -> int:
 
 
 class Gateway:
-    """The gateway app under uvicorn on a free loopback port, in a thread."""
+    """The gateway app under uvicorn on a free loopback port, in a thread; with `outbox` (the game-state service's
+    key prefix) an outcomes consumer beside it (tests/gateway/consumer.py), as a deployment runs one."""
 
-    def __init__(self, settings: GatewaySettings, log_level: str = "warning"):
+    def __init__(self, settings: GatewaySettings, log_level: str = "warning", outbox: str | None = None):
         self.settings = settings
+        self.outcomes = OutcomesThread(settings, outbox) if outbox is not None else None
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=self.port, log_level=log_level,
@@ -132,6 +135,8 @@ class Gateway:
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(10)
+        if self.outcomes is not None:
+            self.outcomes.stop()
 
 
 def gateway_settings(redis_url: str, service: ServiceInstance, **overrides) -> GatewaySettings:
@@ -139,10 +144,14 @@ def gateway_settings(redis_url: str, service: ServiceInstance, **overrides) -> G
         redis_url=redis_url, redis_cluster=CLUSTER, key_prefix=new_prefix(), gamestate_addr=service.addr,
         rate_limit_ip=100_000,
         rate_limit_token=100_000, rate_limit_ip_ceiling=0, accounts_per_address=100_000,
+        accounts_per_address_daily=0,
         # clocks of a fraction of a second let the clock tests time out quickly (test_quotas checks the floor)
         min_seconds_per_decision=0.0, sse_ping_s=0.5, ticket_ttl_s=30, default_bots_after_s=60,
         service_secret=SERVICE_SECRET, metrics_port=free_port(),
+        grpc_port=0,  # the gRPC listener: off, but where a test asks for it (tests/gateway/test_tournament_rpc.py)
         stream_limit_ip=0, stream_limit_token=0,  # every test streams from 127.0.0.1: test_stream_limits sets them
+        # webhooks: a key per run, and receivers on 127.0.0.1 (the SSRF tests set it off)
+        webhook_key=WEBHOOK_KEY, webhooks_allow_http_loopback=True,
     )
     values.update(overrides)
     if not values.get("archive_url"):
@@ -152,7 +161,7 @@ def gateway_settings(redis_url: str, service: ServiceInstance, **overrides) -> G
 
 @pytest.fixture(scope="session")
 def gateway(redis_url: str, service: ServiceInstance) -> Iterator[Gateway]:
-    gw = Gateway(gateway_settings(redis_url, service))
+    gw = Gateway(gateway_settings(redis_url, service), outbox=service.settings.key_prefix)
     yield gw
     gw.stop()
 
@@ -165,11 +174,13 @@ def http(gateway: Gateway) -> Iterator[httpx.Client]:
 
 @pytest.fixture
 def make_gateway(redis_url: str, service: ServiceInstance) -> Iterator[Callable[..., Gateway]]:
-    """A gateway of its own (own key prefix) with some settings overridden."""
+    """A gateway of its own (own key prefix) with some settings overridden, and its outcomes consumer unless
+    `outcomes=False` (a test that runs its own)."""
     made: list[Gateway] = []
 
-    def make(log_level: str = "warning", **overrides) -> Gateway:
-        gw = Gateway(gateway_settings(redis_url, service, **overrides), log_level=log_level)
+    def make(log_level: str = "warning", outcomes: bool = True, **overrides) -> Gateway:
+        gw = Gateway(gateway_settings(redis_url, service, **overrides), log_level=log_level,
+                     outbox=service.settings.key_prefix if outcomes else None)
         made.append(gw)
         return gw
 

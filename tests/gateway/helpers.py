@@ -103,9 +103,13 @@ def parse_sse(lines: Iterable[str], until: Callable[[list[Sse]], bool] = lambda 
 
 
 def read_sse(client: httpx.Client, url: str, headers: dict[str, str] | None = None,
-             stop_after: int | None = None, comments: bool = False) -> list[Sse]:
-    """Read a stream until it closes (or `stop_after` events); comments are kept when asked."""
+             stop_after: int | None = None, comments: bool = False,
+             until: Callable[[list[Sse]], bool] | None = None) -> list[Sse]:
+    """Read a stream until it closes (or `stop_after` events, or `until` the events read so far); comments are kept
+    when asked."""
     def enough(out: list[Sse]) -> bool:
+        if until is not None and until(out):
+            return True
         return stop_after is not None and sum(1 for e in out if e.comment is None) >= stop_after
 
     with client.stream("GET", url, headers=headers or {}) as r:

@@ -1,6 +1,6 @@
-"""Issue #37, "The account is the unit": the account's API key acts for every seat it holds, every game with a seat
-of the account is on its stream and in its games at once, the stream starts now and announces ongoing games, a
-finished game's stream ends with a terminal event, a decline reason is kept, and the rate limit says when its
+"""docs/decisions/accounts.md, "The account is the unit": the account's API key acts for every seat it holds, every game
+with a seat of the account is on its stream and in its games at once, the stream starts now and announces ongoing games,
+a finished game's stream ends with a terminal event, a decline reason is kept, and the rate limit says when its
 window really refills. Real HTTP, Redis and game-state service (tests/gateway/conftest.py)."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from tests.gateway.test_matchmaking import poll, run_matcher, ticket
 
 @pytest.fixture
 def gw(make_gateway):
-    return make_gateway(follow_scan_s=0.1, challenge_ttl_s=60)
+    return make_gateway(challenge_ttl_s=60)
 
 
 def create(c: httpx.Client, key: str, players: int = 2, **extra) -> dict:
@@ -53,11 +53,11 @@ def play_out(c: httpx.Client, game_id: str, key: str, seats: list[int]) -> dict:
 
 
 def test_the_api_key_plays_every_seat_route_of_a_hot_seat_game(gw) -> None:
-    """#37: a game made with POST /v1/games is the account's; its key reads, plays, rotates and aborts, choosing
-    the seat with ?seat=N where it holds several (hot-seat), and a clear 4xx where it is ambiguous."""
+    """A game made with POST /v1/games is the account's; its key reads, plays, rotates and aborts, choosing
+    the seat with ?seat=N where it holds several (hot-seat, asked for), and a clear 4xx where it is ambiguous."""
     with gw.client() as c:
         _pid, key = new_account(c, "hot")
-        made = create(c, key)
+        made = create(c, key, account_seats=[0, 1])
         gid = made["game_id"]
         assert_error(c.get(f"/v1/games/{gid}/actions", headers=auth(key)), 422, "seat_ambiguous")
         assert_error(c.post(f"/v1/games/{gid}/resign", headers=auth(key)), 422, "seat_ambiguous")
@@ -72,17 +72,17 @@ def test_the_api_key_plays_every_seat_route_of_a_hot_seat_game(gw) -> None:
         assert_error(c.get(f"/v1/games/{gid}/actions", headers=auth(made["seats"][1]["token"])), 401)
         assert c.get(f"/v1/games/{gid}/actions", headers=auth(new)).json()["seat"] == 1
         assert c.get(f"/v1/games/{gid}/actions?seat=1", headers=auth(key)).json()["seat"] == 1
-        # a delegate rotating with the seat token: the key follows the seat's new token too
+        # a delegate rotating with the seat token makes the seat its own: the key no longer acts for it
         newer = c.post(f"/v1/games/{gid}/token", headers=auth(new)).json()["token"]
         assert c.get(f"/v1/games/{gid}/actions", headers=auth(newer)).json()["seat"] == 1
-        assert c.get(f"/v1/games/{gid}/actions?seat=1", headers=auth(key)).json()["seat"] == 1
-        r = c.post(f"/v1/games/{gid}/abort?seat=1", headers=auth(key))
+        assert_error(c.get(f"/v1/games/{gid}/actions?seat=1", headers=auth(key)), 403, "not_seated")
+        r = c.post(f"/v1/games/{gid}/abort", headers=auth(key))  # its one seat left, inferred
         assert r.status_code == 200, r.text
         assert c.get(f"/v1/games/{gid}").json()["status"] == "aborted"
 
 
 def test_one_held_seat_is_inferred_and_other_accounts_hold_none(gw) -> None:
-    """#37: with `account_seats` the account holds only those; its key infers its one seat; another account's key
+    """With `account_seats` the account holds only those; its key infers its one seat; another account's key
     is refused on seat routes (403 `not_seated`) and reads as a spectator."""
     with gw.client() as c:
         _a, key = new_account(c, "owner")
@@ -108,10 +108,10 @@ def test_one_held_seat_is_inferred_and_other_accounts_hold_none(gw) -> None:
 
 
 def test_kept_seat_tokens_are_sealed_at_rest(gw, rdb: redis.Redis) -> None:
-    """#37 / SECURITY.md: the seat credential the platform keeps for the account is never in clear in Redis."""
+    """SECURITY.md: the seat credential the platform keeps for the account is never in clear in Redis."""
     with gw.client() as c:
         pid, key = new_account(c, "sealed")
-        made = create(c, key)
+        made = create(c, key, account_seats=[0, 1])
     raw = rdb.hget(Keys(gw.settings.key_prefix).account_games(pid), made["game_id"])
     assert raw is not None
     for seat in made["seats"]:
@@ -120,11 +120,12 @@ def test_kept_seat_tokens_are_sealed_at_rest(gw, rdb: redis.Redis) -> None:
 
 
 def test_a_created_game_is_listed_and_announced_at_once_and_its_end_too(gw) -> None:
-    """#37 read your writes: a created game is in GET /v1/players/me/games and on the account stream at once;
-    once it ends it is listed as finished and `game_end` is on the stream at once (not when a follower gets to it)."""
+    """Read your writes: a created game is in GET /v1/players/me/games and on the account stream at once;
+    once it ends it is listed as finished at once (the listing reads the game live) and `game_end` follows on the
+    stream (the outcomes consumer's, within the wait)."""
     with gw.client() as c:
         _pid, key = new_account(c, "ryw")
-        made = create(c, key, options={"rounds": 2})
+        made = create(c, key, options={"rounds": 2}, account_seats=[0, 1])
         gid = made["game_id"]
         [listed] = c.get("/v1/players/me/games", headers=auth(key)).json()["games"]
         assert (listed["game_id"], listed["seats"], listed["status"], listed["my_turn"]) == (gid, [0, 1], "active",
@@ -142,7 +143,7 @@ def test_a_created_game_is_listed_and_announced_at_once_and_its_end_too(gw) -> N
 
 
 def test_the_stream_starts_now_announcing_ongoing_games_history_is_opt_in(gw) -> None:
-    """#37: a new connection sends no history, first a `game_start` (ongoing) per active game; `replay=true` sends
+    """A new connection sends no history, first a `game_start` (ongoing) per active game; `replay=true` sends
     the kept history; `Last-Event-ID` resumes after it."""
     with gw.client() as c:
         _a, a = new_account(c, "a")
@@ -164,8 +165,31 @@ def test_the_stream_starts_now_announcing_ongoing_games_history_is_opt_in(gw) ->
         assert resumed[0].id != history[0].id and not resumed[0].json().get("ongoing")
 
 
+def test_each_announcement_has_its_own_id_and_resuming_from_one_loses_no_seat(gw) -> None:
+    """A new connection's `game_start` announcements all carried the newest entry's id, so a client dropping repeated
+    ids kept one seat of a hot-seat game. Each has an id of its own now; resuming from one (a connection dropped
+    amid the announcements) announces the ongoing games again under the same ids, so a deduplicating client gets
+    the seats it missed and nothing twice, then what happened since."""
+    with gw.client() as c:
+        _pid, key = new_account(c, "hot-ids")
+        gid = create(c, key, players=3, account_seats=[0, 1, 2])["game_id"]
+        now = read_sse(c, "/v1/players/me/events", auth(key), stop_after=3)
+        assert [(e.event, e.json()["seat"]) for e in now] == [("game_start", 0), ("game_start", 1), ("game_start", 2)]
+        ids = [e.id for e in now]
+        assert all(ids) and len(set(ids)) == 3, ids
+        again = events(c, key, lambda es: len(es) >= 3, last_id=ids[0], timeout=10)
+        assert [(e.event, e.id, e.json()["seat"]) for e in again] == [(e.event, e.id, e.json()["seat"]) for e in now]
+        assert c.post(f"/v1/games/{gid}/abort?seat=0", headers=auth(key)).status_code == 200
+        ended = events(c, key, lambda es: sum(e.event == "game_end" for e in es) >= 3, last_id=ids[2], timeout=10)
+        assert "game_start" not in {e.event for e in ended}, "the game is over: nothing to announce again"
+        assert [e.json()["seat"] for e in ended if e.event == "game_end"] == [0, 1, 2]
+        assert len({e.id for e in ended} | set(ids)) == len(ended) + 3
+        for wrong in (f"{ids[0]}:x", f"{ids[0].split(':')[0]}:{gid}:one", f"1-0:{gid}/..:0"):
+            assert_error(c.get("/v1/players/me/events", headers=auth(key) | {"Last-Event-ID": wrong}), 422)
+
+
 def test_a_matched_game_is_played_with_the_api_key_alone(gw) -> None:
-    """#37: matchmaking puts the match on the account stream; the API key plays it (no ticket token needed), and
+    """Matchmaking puts the match on the account stream; the API key plays it (no ticket token needed), and
     the ticket's token, still handed out once, is not the only way in."""
     with gw.client() as c:
         _a, a = new_account(c, "ma")
@@ -181,10 +205,10 @@ def test_a_matched_game_is_played_with_the_api_key_alone(gw) -> None:
 
 
 def test_a_finished_games_stream_after_its_last_version_ends_at_once(gw) -> None:
-    """#37: events after the last version of an ended game: the terminal `end` event, not an empty body."""
+    """Events after the last version of an ended game: the terminal `end` event, not an empty body."""
     with gw.client() as c:
         _pid, key = new_account(c, "end")
-        made = create(c, key, options={"rounds": 2})
+        made = create(c, key, options={"rounds": 2}, account_seats=[0, 1])
         final = play_out(c, made["game_id"], key, [0, 1])
         started = time.monotonic()
         got: list[Sse] = read_sse(c, f"/v1/games/{made['game_id']}/events?after={final['version']}")
@@ -196,7 +220,7 @@ def test_a_finished_games_stream_after_its_last_version_ends_at_once(gw) -> None
 
 
 def test_a_decline_reason_is_kept_and_delivered(gw) -> None:
-    """#37: the decline `reason` is in GET /v1/challenges/{id} and the `challenge_closed` event."""
+    """The decline `reason` is in GET /v1/challenges/{id} and the `challenge_closed` event."""
     with gw.client() as c:
         _a, a = new_account(c, "da")
         b_id, b = new_account(c, "db")
@@ -213,7 +237,7 @@ def test_a_decline_reason_is_kept_and_delivered(gw) -> None:
 
 
 def test_rate_limit_reset_says_when_the_window_really_refills(make_gateway) -> None:
-    """#37: RateLimit-Reset / Retry-After count to the end of the fixed window the count belongs to (it used to
+    """RateLimit-Reset / Retry-After count to the end of the fixed window the count belongs to (it used to
     count a whole window from the bucket's first request: "30 s to reset", refilled 5 s later)."""
     gw = make_gateway(rate_limit_token=3, rate_limit_window_s=10)
     with gw.client() as c:
@@ -231,12 +255,12 @@ def test_rate_limit_reset_says_when_the_window_really_refills(make_gateway) -> N
 
 
 def test_a_bot_accounts_play_counts_against_the_bot_budget(make_gateway) -> None:
-    """#37: a bot account plays with its API key, so its moves count against the bot budget (not the seat
+    """A bot account plays with its API key, so its moves count against the bot budget (not the seat
     tokens' 300 a minute)."""
     gw = make_gateway(rate_limit_token=5, rate_limit_bot_token=1000, rate_limit_window_s=60)
     with gw.client() as c:
         _pid, key = new_account(c, "fastbot", kind="bot")
-        made = create(c, key, options={"rounds": 4})
+        made = create(c, key, options={"rounds": 4}, account_seats=[0, 1])
         for _ in range(4):
             for seat in (0, 1):
                 r = bid(c, made["game_id"], key, seat)

@@ -10,6 +10,7 @@ import httpx
 from tests.gateway.helpers import auth
 from tests.gateway.test_basics import assert_error
 from tests.gateway.test_matchmaking import poll, run_matcher, ticket
+from tests.rate_windows import HOUR, fresh_window
 from tests.redis_required import test_redis as redis_client
 
 
@@ -37,8 +38,9 @@ def test_an_account_is_human_by_default_or_a_flagged_bot(http: httpx.Client) -> 
 
 
 def test_a_bot_account_key_has_its_own_budget(make_gateway) -> None:
-    gw = make_gateway(rate_limit_token=3, rate_limit_bot_token=8)
+    gw = make_gateway(rate_limit_token=3, rate_limit_bot_token=8, rate_limit_window_s=HOUR)
     with gw.client() as c:
+        fresh_window()  # the counts below share one window: a boundary among them would refill both budgets
         _hid, human = new_account(c, "h")
         _bid, bot = new_account(c, "b", "bot")
         human_codes = [c.get("/v1/players/me", headers=auth(human)).status_code for _ in range(4)]

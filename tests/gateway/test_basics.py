@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import httpx
 
 from tests.gateway.helpers import api_key, auth, create
@@ -53,7 +55,7 @@ def test_the_openapi_documents_what_a_422_means_and_the_answers_agree(http: http
     assert "nested at most 32 levels" in spec["info"]["description"]
     key = auth(api_key(http))
     assert_error(http.post("/v1/games", json={"game": "no-such-game", "players": 2}, headers=key), 422,
-                 "invalid_request")
+                 "unknown_game")  # docs/errors.md's code for a title the catalog does not have
     deep = '{"game": "toybids", "players": 2, "options": ' + "[" * 33 + "]" * 33 + "}"
     err = assert_error(http.post("/v1/games", content=deep, headers={"content-type": "application/json"}), 422)
     assert "deeper than 32 levels" in err["message"]
@@ -85,7 +87,7 @@ def test_players_get_an_api_key_and_a_public_profile(http: httpx.Client, rdb, ga
     assert profile == {"player_id": created["player_id"], "name": "Ada", "ratings": {}, "kind": "human"}
     readers = {"string": rdb.get, "hash": rdb.hgetall, "stream": rdb.xrange, "set": rdb.smembers,
                "zset": lambda k: rdb.zrange(k, 0, -1), "list": lambda k: rdb.lrange(k, 0, -1)}
-    # every kind of key: games created with an API key also put events on account streams (#37)
+    # every kind of key: games created with an API key also put events on account streams (docs/decisions/accounts.md)
     stored = {k: readers.get(rdb.type(k), lambda _k: None)(k)
               for k in rdb.scan_iter(match=f"{gateway.settings.key_prefix}*")}
     assert created["api_key"] not in repr(stored), "api keys are stored hashed"
@@ -119,6 +121,33 @@ def test_health_readiness_and_metrics(http: httpx.Client, gateway, make_gateway,
         err = assert_error(c.get("/readyz"), 503, "not_ready")
         assert "gamestate" in err["message"]
         assert_error(c.get("/v1/catalog"), 503, "unavailable")
+
+
+def _readiness_checks(gw) -> float:
+    """How many times the gateway has probed its backends for /readyz (its Prometheus counter)."""
+    for line in gw.metrics().splitlines():
+        if line.startswith("skyboard_gateway_readiness_checks_total "):
+            return float(line.split()[1])
+    raise AssertionError("the gateway exports no skyboard_gateway_readiness_checks_total")
+
+
+def test_readiness_is_one_shared_check_not_three_backend_calls_per_request(make_gateway) -> None:
+    """/readyz is never rate-limited, and each call used to make three backend round trips (Redis, SQL, the
+    game-state service): a flood of it reached every backend unchecked. The backends are now probed once and the
+    answer shared, by callers arriving together and for GATEWAY_READY_CACHE_S after: an hour here, so the bound
+    does not depend on how fast this machine is. With no cache each call probes: the counter counts probes."""
+    gw = make_gateway(ready_cache_s=3600)
+    with gw.client() as c:
+        answers = [c.get("/readyz") for _ in range(25)]
+    with ThreadPoolExecutor(8) as pool:
+        answers += list(pool.map(lambda _: httpx.get(f"{gw.url}/readyz", timeout=20), range(25)))
+    for r in answers:
+        assert r.status_code == 200 and r.json()["checks"] == {"redis": True, "sql": True, "gamestate": True}, r.text
+    assert _readiness_checks(gw) == 1, "50 readiness calls within the cache's life probed the backends again"
+    uncached = make_gateway(ready_cache_s=0)
+    with uncached.client() as c:
+        assert all(c.get("/readyz").status_code == 200 for _ in range(3))
+    assert _readiness_checks(uncached) == 3
 
 
 def test_cors_is_configurable(make_gateway) -> None:

@@ -1,5 +1,6 @@
-"""Challenges cannot flood (issue #34): pending ones are bounded per sender and per recipient, and however many
-events an account stream gets, the `game_start` that carries a challenger's only seat token is never trimmed."""
+"""Challenges cannot flood (docs/decisions/abuse-bounds.md): pending ones are bounded per sender and per recipient, and
+however many events an account stream gets, the `game_start` that carries a challenger's only seat token is never
+trimmed."""
 
 from __future__ import annotations
 
@@ -63,16 +64,17 @@ def test_the_turn_followers_events_never_trim_a_pending_seat_token(rdb) -> None:
     """The follower publishes `your_turn` / `game_end` with its own script; it trims the same way."""
     keys = Keys(new_prefix())
     stream, sent = keys.account_events("p1"), keys.follow_sent("p1", "g2")
+    appended = account_events.append_keys(keys, "p1")
     start = json.dumps({"game_id": "g1", "seat": 0, "token_pending": True}, separators=(",", ":"))
-    add = {"type": "game_start", "data": start, "maxlen": 10, "minid": "0-0", "ttl": 3600}
-    account_events.ADD.register(rdb)(keys={"stream": stream}, args=add)
+    add = {"type": "game_start", "data": start, "maxlen": 10, "minid": "0-0", "ttl": 3600, "hook": ""}
+    account_events.ADD.register(rdb)(keys=appended, args=add)
     publish = account_events.PUBLISH_TURNS.register(rdb)
     for version in range(1, 301):
         turn = json.dumps({"game_id": "g2", "seat": 1, "version": version, "deadline": None})
-        assert publish(keys={"sent": sent, "stream": stream},
+        assert publish(keys={"sent": sent, **appended},
                        args={"version": version, "minid": "0-0", "maxlen": 10, "keep": 3600,
                              "events": ["your_turn", turn]}) == 1
-    assert publish(keys={"sent": sent, "stream": stream}, args={
+    assert publish(keys={"sent": sent, **appended}, args={
         "version": 300, "minid": "0-0", "maxlen": 10, "keep": 3600, "events": ["your_turn", "{}"]}) == 0, \
         "a version already published to this account is never published again"
     kept = rdb.xrange(stream)

@@ -19,7 +19,7 @@ from tests.gateway.test_basics import assert_error
 
 @pytest.fixture
 def gw(make_gateway):
-    return make_gateway(follow_scan_s=0.1, challenge_ttl_s=60)
+    return make_gateway(challenge_ttl_s=60)
 
 
 def events(c: httpx.Client, key: str, until, last_id: str | None = None, timeout: float = 20) -> list[Sse]:
@@ -88,7 +88,7 @@ def test_bad_challenges_are_refused_with_the_error_body(gw) -> None:
 
 
 def test_a_pending_challenge_expires_and_both_players_hear_it(make_gateway) -> None:
-    gw = make_gateway(follow_scan_s=0.1, challenge_ttl_s=1)
+    gw = make_gateway(challenge_ttl_s=1)
     with gw.client() as c:
         _a_id, a = new_account(c, "a")
         b_id, b = new_account(c, "b")
@@ -155,7 +155,7 @@ def test_an_accepted_rated_challenge_plays_through_both_account_streams(gw) -> N
             other_token = accepted["token"] if seat == a_seat else a_token
             assert all(other_token not in e.data for e in got)
             assert all(e.json().get("seat", seat) == seat for e in got if e.event in ("your_turn", "game_end"))
-        mine = c.get("/v1/players/me/games", headers=auth(a)).json()["games"]  # ended games listed as ended (#37)
+        mine = c.get("/v1/players/me/games", headers=auth(a)).json()["games"]  # ended games listed as ended
         assert [(g["game_id"], g["status"], g["my_turn"]) for g in mine] == [(game_id, "finished", False)]
         for pid in (a_id, b_id):  # rated: both ratings settled
             assert c.get(f"/v1/players/{pid}").json()["ratings"]["toybids"]["games"] == 1
@@ -206,7 +206,9 @@ def test_a_matched_ticket_reaches_the_account_stream_and_my_games(gw) -> None:
         [game_id] = run_matcher(gw.settings)
         for key, tid in ((a, ta), (b, tb)):
             seat = poll(c, key, tid)["seat"]
-            got = events(c, key, lambda es: any(e.event == "your_turn" for e in es))
+            # both: the matchmaker tells game_start and the outcomes consumer your_turn, in either order
+            # (docs/streams.md)
+            got = events(c, key, lambda es: {"your_turn", "game_start"} <= {e.event for e in es})
             start = next(e.json() for e in got if e.event == "game_start")
             assert start["game_id"] == game_id and start["seat"] == seat and start["token"] is None
             turn = next(e.json() for e in got if e.event == "your_turn")
@@ -217,7 +219,8 @@ def test_a_matched_ticket_reaches_the_account_stream_and_my_games(gw) -> None:
             assert [(g["game_id"], g["seat"], g["my_turn"]) for g in mine] == [(game_id, seat, True)]
 
 
-def test_my_games_list_the_games_where_it_is_my_turn_first(gw) -> None:
+def test_my_games_list_the_games_i_play_newest_first_each_saying_whether_it_is_my_turn(gw) -> None:
+    """Pages follow the account's record (stable under a cursor), not whose turn it is: `my_turn` says that."""
     with gw.client() as c:
         _a_id, a = new_account(c, "a")
         b_id, b = new_account(c, "b")

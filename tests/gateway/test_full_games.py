@@ -41,7 +41,8 @@ def _play_recording(http: httpx.Client, game_id: str, tokens: dict[int, str], rn
         assert r.status_code == 200, r.text
 
 
-# the longest title (Aeroplanes, ~20 s under load) in make test-slow; the other titles keep the path in make test (#36)
+# the longest title (Aeroplanes, ~20 s under load) in make test-slow; the other titles keep the path in make test (make
+# test's ten-minute budget)
 @pytest.mark.parametrize("name", longest_title_slow(engine.games()))
 def test_full_game_through_rest_with_seat_isolation(http: httpx.Client, gateway, name: str) -> None:
     catalog = {g["name"]: g for g in http.get("/v1/catalog").json()["games"]}

@@ -22,8 +22,8 @@ TOY = "toybids"
 
 @pytest.fixture
 def gw(make_gateway) -> Gateway:
-    """A gateway without its turn follower: its background reads of followed games would mix with the handler's."""
-    return make_gateway(challenge_ttl_s=60, follow_games=False)
+    """A gateway without an outcomes consumer: its background Redis commands would mix with the handler's."""
+    return make_gateway(challenge_ttl_s=60, outcomes=False)
 
 
 def _game_read(gw: Gateway, http: httpx.Client, game_id: str, token: str | None = None) -> tuple[dict, list[str]]:

@@ -1,7 +1,7 @@
-"""One shape for a game, mapped once (issue #37, "One shape for a game, generated outward"): every field of the
-protobuf `GameView` / `GameSummary` reaches the client's record, and every field of the record reaches the REST model
-through services/gateway/models/game_record.py or is listed there as deliberately left out. Adding a field in one
-place and not the next fails here. No service needed."""
+"""One shape for a game, mapped once (docs/decisions/accounts.md, "One shape for a game, generated outward"): every
+field of the protobuf `GameView` / `GameSummary` reaches the client's record, and every field of the record reaches the
+REST model through services/gateway/models/game_record.py or is listed there as deliberately left out. Adding a field in
+one place and not the next fails here. No service needed."""
 
 from __future__ import annotations
 
@@ -9,25 +9,23 @@ import dataclasses
 
 from services.gamestate.client import GameState, Summary
 from services.gamestate.pb import pb2
+from services.gamestate.pb_records import python_name
 from services.gateway.models.game_record import (
     GAME_DERIVED,
     GAME_INTERNAL,
     SUMMARY_DERIVED,
+    SUMMARY_INTERNAL,
     game_out,
     summary_out,
 )
 from services.gateway.models.games import GameOut, GameSummaryOut
-
-#: protobuf fields the client's record names otherwise (services/gamestate/client.py `_state`); `seats` also
-#: carries each seat's player (the record's `seat_players`)
-PROTO_NAMES = {"view_json": "view", "options_json": "options", "deadlines_ms": "deadlines", "reserves_ms": "reserves"}
 
 
 def unmapped(proto: type, record: type, model: type, derived: dict, internal: dict) -> list[str]:
     """What is mapped nowhere along protobuf -> record -> REST model (empty when every field has its place)."""
     record_fields = {f.name for f in dataclasses.fields(record)}
     problems = [f"protobuf {proto.DESCRIPTOR.name}.{f.name} has no field in {record.__name__}"
-                for f in proto.DESCRIPTOR.fields if PROTO_NAMES.get(f.name, f.name) not in record_fields]
+                for f in proto.DESCRIPTOR.fields if python_name(f) not in record_fields]
     model_fields = set(model.model_fields)
     problems += [f"{record.__name__}.{name} reaches no {model.__name__} field and is not listed as internal"
                  for name in sorted(record_fields - model_fields - internal.keys())]
@@ -39,7 +37,7 @@ def unmapped(proto: type, record: type, model: type, derived: dict, internal: di
 
 def test_every_field_of_a_game_reaches_rest_or_is_listed_as_internal() -> None:
     assert unmapped(pb2.GameView, GameState, GameOut, GAME_DERIVED, GAME_INTERNAL) == []
-    assert unmapped(pb2.GameSummary, Summary, GameSummaryOut, SUMMARY_DERIVED, {}) == []
+    assert unmapped(pb2.GameSummary, Summary, GameSummaryOut, SUMMARY_DERIVED, SUMMARY_INTERNAL) == []
 
 
 def test_a_field_added_in_one_place_only_is_found() -> None:

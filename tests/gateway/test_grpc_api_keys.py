@@ -1,8 +1,9 @@
-"""Issue #37, "The account is the unit", on the public gRPC port: the account's API key (or bot key), sent as
-`authorization: Bearer <key>` call metadata, acts for every seat the account holds on every seat call of
+"""docs/decisions/accounts.md, "The account is the unit", on the public gRPC port: the account's API key (or bot key),
+sent as `authorization: Bearer <key>` call metadata, acts for every seat the account holds on every seat call of
 GameService, the seat inferred or named by the `seat` metadata; refusals mirror REST's codes; a token rotated over
-gRPC with the seat token leaves the account's key working; the per-caller limits key on the account, and a bot
-account's play (key or seat token, REST or gRPC) counts against the bot budget.
+gRPC with the account's key keeps the seat the account's, with the seat token alone it does not; the per-caller
+limits key on the account, and a bot account's play (key or seat token, REST or gRPC) counts against the bot
+budget.
 
 Real gRPC (the game-state service's public listener, its accounts in the gateway's Redis prefix and the run's
 PostgreSQL), real HTTP (the gateway, where the accounts and games are made), real Redis."""
@@ -10,7 +11,6 @@ PostgreSQL), real HTTP (the gateway, where the accounts and games are made), rea
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 
 import grpc
@@ -19,63 +19,17 @@ import pytest
 import redis
 
 from services.accounts.keys import Keys
-from services.common.settings import Settings
 from services.gamestate.pb import pb2, pb2_grpc
-from services.gamestate.service import Registry
-from tests.archive_db import shared_pg_url
-from tests.gateway.conftest import Gateway, ServiceInstance, gateway_settings, new_prefix
+from tests.gateway.account_stack import Stack, http_fixture, md, stack_fixture
 from tests.gateway.helpers import auth
 from tests.gateway.test_accounts import new_account
+from tests.rate_windows import HOUR, fresh_window
 from tests.redis_required import CLUSTER, redis_db
 from tests.redis_required import test_redis as redis_client
-from tests.service_secret import SERVICE_SECRET
-from tests.services import toygame
+
+__all__ = ["http_fixture", "stack_fixture"]  # the shared account stack's fixtures: `stack`, `http`
 
 C = grpc.StatusCode
-
-
-class Stack:
-    """A game-state service whose public port knows the accounts of one gateway (its Redis prefix, its SQL)."""
-
-    def __init__(self, redis_url: str, accounts_redis_url: str | None = None, **limits: int) -> None:
-        """`accounts_redis_url`: the gateway keeps its accounts in a Redis of its own, which the service is told
-        of by ACCOUNTS_REDIS_URL (default: both on `redis_url`)."""
-        prefix = new_prefix()
-        settings = Settings(
-            redis_url=redis_url, redis_cluster=CLUSTER, celery_broker_url=os.environ.get("CELERY_BROKER_URL"),
-            grpc_addr="127.0.0.1:0", metrics_port=0, key_prefix=new_prefix(), dispatch_bots=False,
-            service_secret=SERVICE_SECRET, watch_block_ms=200, shutdown_grace_s=0.5, zombie_bot_level="",
-            accounts_url=shared_pg_url(), accounts_key_prefix=prefix, accounts_redis_url=accounts_redis_url,
-            **({"rate_limit_ip": 0, "rate_limit_token": 0, "rate_limit_ip_ceiling": 0} | limits),
-        )
-        self.service = ServiceInstance(settings, Registry({toygame.GAME.name: toygame.GAME}))
-        self.gateway = Gateway(gateway_settings(accounts_redis_url or redis_url, self.service, key_prefix=prefix,
-                                                rate_limit_bot_token=1000))
-        self.channel = grpc.insecure_channel(self.service.public_addr)
-        self.stub = pb2_grpc.GameServiceStub(self.channel)
-
-    def close(self) -> None:
-        self.channel.close()
-        self.gateway.stop()
-        self.service.stop()
-
-
-@pytest.fixture(scope="module")
-def stack(redis_url: str, rdb: redis.Redis) -> Iterator[Stack]:
-    s = Stack(redis_url)
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def http(stack: Stack) -> Iterator[httpx.Client]:
-    with stack.gateway.client() as c:
-        yield c
-
-
-def md(key: str, seat: int | str | None = None) -> tuple[tuple[str, str], ...]:
-    """The call metadata of an API-key call (`seat`: which of the account's seats)."""
-    return (("authorization", f"Bearer {key}"),) + ((("seat", str(seat)),) if seat is not None else ())
 
 
 def refused(call, request, metadata, code: grpc.StatusCode, reason: str | None = None) -> dict:
@@ -105,12 +59,12 @@ def bid(stub: pb2_grpc.GameServiceStub, game_id: str, metadata, token: str = "")
 
 
 def test_the_api_key_plays_every_seat_call_over_grpc_choosing_its_hot_seat(stack: Stack, http: httpx.Client):
-    """#37: GetGame, ListLegalActions, SubmitAction, WatchGame, RotateToken and Abort with the account's key in the
+    """GetGame, ListLegalActions, SubmitAction, WatchGame, RotateToken and Abort with the account's key in the
     metadata, the seat named by `seat` metadata where the account holds both (hot-seat); clear statuses where the
     seat is ambiguous, not held or malformed."""
     s = stack.stub
     pid, key = new_account(http, "grpc-hot")
-    made = create(http, key)
+    made = create(http, key, account_seats=[0, 1])  # hot-seat, asked for
     gid = made["game_id"]
     legal = pb2.ListLegalActionsRequest(game_id=gid)
     refused(s.ListLegalActions, legal, md(key), C.INVALID_ARGUMENT, "seat_ambiguous")
@@ -138,7 +92,7 @@ def test_the_api_key_plays_every_seat_call_over_grpc_choosing_its_hot_seat(stack
 
 
 def test_one_held_seat_is_inferred_and_refusals_mirror_rest(stack: Stack, http: httpx.Client, rdb: redis.Redis):
-    """#37: the account's one seat is inferred; another account's key is PERMISSION_DENIED `not_seated` on seat
+    """The account's one seat is inferred; another account's key is PERMISSION_DENIED `not_seated` on seat
     calls and reads as a spectator; an unknown or revoked key is UNAUTHENTICATED (as strict as REST: revocation
     honoured); a seat whose token the platform does not keep is FAILED_PRECONDITION `no_seat_credential`; resign
     works with the key alone."""
@@ -173,24 +127,34 @@ def test_one_held_seat_is_inferred_and_refusals_mirror_rest(stack: Stack, http: 
     refused(s.ListLegalActions, legal, md(new), C.UNAUTHENTICATED)
 
 
-def test_a_token_rotated_over_grpc_with_the_seat_token_leaves_the_key_working(stack: Stack, http: httpx.Client,
-                                                                            rdb: redis.Redis):
-    """#37 / SECURITY.md: a delegate rotating the seat token on the public port (with the seat token, no key)
-    replaces the account's sealed copy, so the key keeps acting for the seat, over gRPC and over REST."""
+def test_a_token_rotated_over_grpc_is_the_seat_of_whoever_rotated_it(stack: Stack, http: httpx.Client,
+                                                                     rdb: redis.Redis):
+    """A rotation on the public port made with the seat token and the account's key in the metadata keeps the seat
+    the account's (its sealed copy replaced: the key acts on, over gRPC and REST); one made with the seat token
+    alone (a guest making a delegated seat its own) takes the seat from the account: a seat handed to someone else
+    is theirs alone."""
     s = stack.stub
     pid, key = new_account(http, "grpc-rot")
-    made = create(http, key, account_seats=[0])
-    gid, old = made["game_id"], made["seats"][0]["token"]
+    made = create(http, key, account_seats=[0, 1])  # hot-seat, asked for
+    gid, tokens = made["game_id"], {seat["seat"]: seat["token"] for seat in made["seats"]}
     games = Keys(stack.gateway.settings.key_prefix).account_games(pid)
     sealed_before = json.loads(rdb.hget(games, gid))["keys"]["0"]
-    rotated = s.RotateToken(pb2.RotateTokenRequest(game_id=gid, token=old), timeout=10)
+    rotated = s.RotateToken(pb2.RotateTokenRequest(game_id=gid, token=tokens[0]), metadata=md(key), timeout=10)
     assert rotated.seat == 0
     sealed_after = json.loads(rdb.hget(games, gid))["keys"]["0"]
     assert sealed_after != sealed_before and rotated.token not in sealed_after
-    assert s.ListLegalActions(pb2.ListLegalActionsRequest(game_id=gid), metadata=md(key), timeout=10).seat == 0
-    r = http.get(f"/v1/games/{gid}/actions", headers=auth(key))
+    assert s.ListLegalActions(pb2.ListLegalActionsRequest(game_id=gid), metadata=md(key, 0), timeout=10).seat == 0
+    r = http.get(f"/v1/games/{gid}/actions?seat=0", headers=auth(key))
     assert r.status_code == 200 and r.json()["seat"] == 0, r.text
-    assert bid(s, gid, md(key)).version == 1
+    # seat 1's token rotated with that token alone: the seat is no longer the account's
+    guest = s.RotateToken(pb2.RotateTokenRequest(game_id=gid, token=tokens[1]), timeout=10)
+    assert guest.seat == 1
+    entry = json.loads(rdb.hget(games, gid))
+    assert entry["seats"] == [0] and set(entry["keys"]) == {"0"}, entry
+    refused(s.ListLegalActions, pb2.ListLegalActionsRequest(game_id=gid), md(key, 1), C.PERMISSION_DENIED,
+            "not_seated")
+    assert s.ListLegalActions(pb2.ListLegalActionsRequest(game_id=gid, token=guest.token), timeout=10).seat == 1
+    assert bid(s, gid, md(key)).version == 1  # the key's one seat left, inferred
 
 
 def _accounts_elsewhere(redis_url: str) -> str:
@@ -203,7 +167,7 @@ def _accounts_elsewhere(redis_url: str) -> str:
 
 
 def test_the_service_verifies_keys_in_the_accounts_redis_it_is_given(redis_url: str, rdb: redis.Redis):
-    """#37: a gateway keeping its accounts in a Redis of its own (ACCOUNTS_REDIS_URL on the service): the public
+    """A gateway keeping its accounts in a Redis of its own (ACCOUNTS_REDIS_URL on the service): the public
     port verifies the account's key there, acts for its seat, and refuses a key that Redis does not know; the
     service's own Redis holds none of the accounts' keys."""
     accounts_url = _accounts_elsewhere(redis_url)
@@ -234,7 +198,9 @@ def test_the_service_verifies_keys_in_the_accounts_redis_it_is_given(redis_url: 
 
 @pytest.fixture
 def limited(redis_url: str, rdb: redis.Redis) -> Iterator[Stack]:
-    s = Stack(redis_url, rate_limit_ip=100, rate_limit_token=4, rate_limit_ip_ceiling=0, rate_limit_bot_token=9)
+    s = Stack(redis_url, rate_limit_ip=100, rate_limit_token=4, rate_limit_ip_ceiling=0, rate_limit_bot_token=9,
+              rate_limit_window_s=HOUR)
+    fresh_window()  # the test's calls count against one window: a boundary among them would refill the buckets
     yield s
     s.close()
 
@@ -251,7 +217,7 @@ def _calls_until_refused(stub, game_id: str, metadata, token: str = "", most: in
 
 
 def test_public_port_limits_key_on_the_account_and_a_bots_play_on_the_bot_budget(limited: Stack):
-    """#37: API-key calls count against the account (two keys of one account share one budget); a bot account's
+    """API-key calls count against the account (two keys of one account share one budget); a bot account's
     key and the seat tokens it holds count against the bot budget (RATE_LIMIT_BOT_TOKEN), over gRPC and REST."""
     s = limited.stub
     with limited.gateway.client() as c:
@@ -264,8 +230,8 @@ def test_public_port_limits_key_on_the_account_and_a_bots_play_on_the_bot_budget
         # REST: a bot account's seat token gets the bot budget (the gateway's here is 1000)
         r = c.get(f"/v1/games/{bot_game['game_id']}/actions", headers=auth(bot_token))
         assert r.status_code == 200 and int(r.headers["RateLimit-Limit"]) == 1000, r.headers
-        # a rotated token is the bot's too (its holder is recorded with the sealed copy)
-        r = c.post(f"/v1/games/{bot_game['game_id']}/token", headers=auth(bot_token))
+        # a token rotated with the bot's key is the bot's too (its holder is recorded with the sealed copy)
+        r = c.post(f"/v1/games/{bot_game['game_id']}/token", headers=auth(bot_key))
         assert r.status_code == 201, r.text
         bot_token = r.json()["token"]
         r = c.get(f"/v1/games/{bot_game['game_id']}/actions", headers=auth(bot_token))
@@ -276,9 +242,31 @@ def test_public_port_limits_key_on_the_account_and_a_bots_play_on_the_bot_budget
     answered, _ = _calls_until_refused(s, gid, md(old), most=2)
     assert answered == 2
     answered, message = _calls_until_refused(s, gid, md(new))
-    assert answered == 2 and "4 calls per 60 s for this account" in message, message
+    assert answered == 2 and "4 calls per 3600 s for this account" in message, message
     # the bot: its key and its seat token share the bot account's 9
     answered, _ = _calls_until_refused(s, bot_game["game_id"], md(bot_key), most=5)
     assert answered == 5
     answered, message = _calls_until_refused(s, bot_game["game_id"], (), token=bot_token)
-    assert answered == 4 and "9 calls per 60 s for this bot account" in message, message
+    assert answered == 4 and "9 calls per 3600 s for this bot account" in message, message
+
+
+def test_every_write_of_a_resigned_seat_of_a_game_that_goes_on_is_game_over(stack: Stack, http: httpx.Client):
+    """Three players: seat 0 resigns with the key and the game goes on. Its writes over gRPC, with the key or the
+    seat's revoked token, are FAILED_PRECONDITION `game_over` (REST: 409), not UNAUTHENTICATED as if unknown; a
+    read with the revoked token stays UNAUTHENTICATED, and the key reads as a spectator."""
+    s = stack.stub
+    _pid, key = new_account(http, "grpc-resigned")
+    made = create(http, key, players=3, account_seats=[0])
+    gid, token = made["game_id"], made["seats"][0]["token"]
+    legal = s.ListLegalActions(pb2.ListLegalActionsRequest(game_id=gid), metadata=md(key), timeout=10)
+    assert s.Resign(pb2.ResignRequest(game_id=gid), metadata=md(key), timeout=10).version >= 1
+    assert http.get(f"/v1/games/{gid}").json()["status"] == "active"
+    version = http.get(f"/v1/games/{gid}").json()["version"]
+    for metadata, tok in ((md(key), ""), ((), token)):
+        refused(s.SubmitAction, pb2.SubmitActionRequest(game_id=gid, token=tok, action_json=legal.actions_json[0],
+                                                        expected_version=version),
+                metadata, C.FAILED_PRECONDITION, "game_over")
+        refused(s.Resign, pb2.ResignRequest(game_id=gid, token=tok), metadata, C.FAILED_PRECONDITION, "game_over")
+        refused(s.Abort, pb2.AbortRequest(game_id=gid, token=tok), metadata, C.FAILED_PRECONDITION, "game_over")
+    refused(s.ListLegalActions, pb2.ListLegalActionsRequest(game_id=gid, token=token), (), C.UNAUTHENTICATED)
+    assert not s.GetGame(pb2.GetGameRequest(game_id=gid), metadata=md(key), timeout=10).HasField("seat")

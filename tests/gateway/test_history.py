@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from services.common.settings import Settings
+from services.gamestate.archiver import Archiver
 from services.gamestate.keys import Keys
 from services.gamestate.service import Registry
 from tests.gateway.conftest import Gateway, ServiceInstance, gateway_settings, new_prefix
@@ -28,7 +29,7 @@ def archived_stack(redis_url: str, archive_pg_url: str) -> Iterator[Gateway]:
         archive_after_s=0.3, archive_interval_s=0.05,
     )
     service = ServiceInstance(settings, Registry({toygame.GAME.name: toygame.GAME}))
-    gw = Gateway(gateway_settings(redis_url, service, archive_url=archive_pg_url))
+    gw = Gateway(gateway_settings(redis_url, service, archive_url=archive_pg_url), outbox=settings.key_prefix)
     yield gw
     gw.stop()
     service.stop()
@@ -103,14 +104,14 @@ CORRESPONDENCE = {"kind": "correspondence", "days_per_decision": 30}
 @pytest.fixture
 def slow_archiving_stack(redis_url: str, archive_pg_url: str) -> Iterator[tuple[Gateway, ServiceInstance]]:
     """`archived_stack` archiving 1.5 s after a game's end (time to read the game from Redis first), its gateway
-    without the turn follower (whose background reads would mix with a request's)."""
+    without an outcomes consumer (whose background Redis commands would mix with a request's)."""
     settings = Settings(
         redis_url=redis_url, grpc_addr="127.0.0.1:0", metrics_port=0, key_prefix=new_prefix(), dispatch_bots=False,
         service_secret=SERVICE_SECRET, watch_block_ms=200, shutdown_grace_s=0.5, archive_url=archive_pg_url,
         archive_after_s=1.5, archive_interval_s=0.05,
     )
     service = ServiceInstance(settings, Registry({toygame.GAME.name: toygame.GAME}))
-    gw = Gateway(gateway_settings(redis_url, service, archive_url=archive_pg_url, follow_games=False))
+    gw = Gateway(gateway_settings(redis_url, service, archive_url=archive_pg_url))
     yield gw, service
     gw.stop()
     service.stop()
@@ -126,7 +127,7 @@ def _challenge_game(http: httpx.Client, key: dict[str, str], control: dict) -> t
                   headers={"Authorization": f"Bearer {to['api_key']}"})
     assert r.status_code == 200, r.text
     game_id, seat = r.json()["game_id"], r.json()["seat"]
-    def start_of_game(e: Sse) -> bool:  # the account's other games (POST /v1/games) start on its stream too (#37)
+    def start_of_game(e: Sse) -> bool:  # the account's other games (POST /v1/games) start on its stream too
         return e.event == "game_start" and e.json()["game_id"] == game_id
 
     starts = events(http, key["Authorization"].removeprefix("Bearer "), lambda es: any(map(start_of_game, es)))
@@ -138,8 +139,8 @@ def _challenge_game(http: httpx.Client, key: dict[str, str], control: dict) -> t
 def test_archived_games_show_the_time_control_they_had(slow_archiving_stack, rdb) -> None:
     """A realtime and a 30-day correspondence game, and an unrated challenge: GET /v1/games/{id} (spectator and
     seat: the same bytes, time control and who sits where included), their GET /v1/games lines and the history show
-    the same once the games left Redis for the archive; reading an archived game, the gateway's only Redis command
-    about it is the settle check (EXISTS of its rating registration), not a read of who sits where."""
+    the same once the games left Redis for the archive; reading an archived game, the gateway sends Redis no command
+    about it (no read of who sits where; settling is the outcomes consumer's)."""
     gw, service = slow_archiving_stack
 
     def meta(game_id: str) -> str:
@@ -183,7 +184,7 @@ def test_archived_games_show_the_time_control_they_had(slow_archiving_stack, rdb
             assert http.get(f"/v1/games/{game_id}", headers=seat).content == seat_view
             assert next(g for g in listed["games"] if g["game_id"] == game_id) == line
             about = [c for c in gateway_commands(gw, lambda g=game_id: http.get(f"/v1/games/{g}")) if game_id in c]
-            assert [c.split()[0].upper() for c in about] == ["EXISTS"], about
+            assert about == [], about
 
 
 def test_archived_resigned_and_aborted_games_keep_the_result_every_read_showed(archived_stack: Gateway):
@@ -212,3 +213,69 @@ def test_archived_resigned_and_aborted_games_keep_the_result_every_read_showed(a
             assert (archived["status"], archived["scores"], archived["winners"]) == shown[g["game_id"]]
             log = http.get(f"/v1/games/{g['game_id']}/log").json()
             assert (log["status"], log["scores"], log["winners"]) == shown[g["game_id"]]
+
+
+@pytest.fixture
+def unarchived_stack(redis_url: str, archive_pg_url: str) -> Iterator[tuple[Gateway, ServiceInstance]]:
+    """A game-state service with the archive but no archiver running (ARCHIVE_INTERVAL_S=0): the test archives
+    with `_archive_now`, so which games the archive holds is the test's choice, not the clock's."""
+    settings = Settings(
+        redis_url=redis_url, grpc_addr="127.0.0.1:0", metrics_port=0, key_prefix=new_prefix(), dispatch_bots=False,
+        service_secret=SERVICE_SECRET, watch_block_ms=200, shutdown_grace_s=0.5, archive_url=archive_pg_url,
+        archive_interval_s=0,
+    )
+    service = ServiceInstance(settings, Registry({toygame.GAME.name: toygame.GAME}))
+    gw = Gateway(gateway_settings(redis_url, service, archive_url=archive_pg_url))
+    yield gw, service
+    gw.stop()
+    service.stop()
+
+
+def _archive_now(service: ServiceInstance) -> int:
+    """One pass of the real archiver over every finished game (as ARCHIVE_AFTER_S=0 would run it)."""
+    store, running = service.running.service.store, service.running
+    archiver = Archiver(store.redis, store.keys, running.archive, running.service.registry.get, after_s=0,
+                        on_dropped=store.forget)
+    return service._run(archiver.archive_once())
+
+
+def test_a_game_is_in_the_history_as_soon_as_it_ends_and_unchanged_once_archived(unarchived_stack, rdb) -> None:
+    """A finished game took about a minute to appear in its players' history: the archive takes it
+    ARCHIVE_AFTER_S (60 s) after its end. The history now lists the ended games the archive has not taken yet from
+    the live store, exactly as the archive will, so nothing moves or changes when it takes them."""
+    gw, service = unarchived_stack
+    with gw.client() as http:
+        player = http.post("/v1/players", json={"name": "at-once"}).json()
+        key = {"Authorization": f"Bearer {player['api_key']}"}
+        made = []
+        for seed in (70, 71, 72, 73):
+            created = http.post("/v1/games", headers=key, json={"game": "toybids", "players": 2, "seed": seed,
+                                                                "account_seats": [0]})
+            assert created.status_code == 201, created.text
+            made.append((created.json()["game_id"], {s["seat"]: s["token"] for s in created.json()["seats"]}))
+        (first, t1), (second, t2), (third, t3), (active, _t4) = made
+        _play_to_end(http, first, t1)
+        assert _archive_now(service) == 1  # the first is in the archive, the others end after
+        _play_to_end(http, second, t2)
+        assert http.post(f"/v1/games/{third}/abort", headers={"Authorization": f"Bearer {t3[0]}"}).status_code == 200
+        assert rdb.exists(Keys(service.settings.key_prefix).meta(second)), "still in Redis: not archived"
+        url = f"/v1/players/{player['player_id']}/games"
+        at_once = http.get(url, params={"limit": 100}).json()
+        assert [g["game_id"] for g in at_once["games"]] == [third, second, first], "the last ended first"
+        assert at_once["next_cursor"] is None
+        assert [(g["status"], g["scores"] is None, g["owner"]) for g in at_once["games"]] == [
+            ("aborted", True, True), ("finished", False, True), ("finished", False, True)]
+        pages, cursor = [], None
+        while True:  # a cursor runs across the live games and the archived ones
+            page = http.get(url, params={"limit": 1, **({"cursor": cursor} if cursor else {})}).json()
+            pages += page["games"]
+            cursor = page["next_cursor"]
+            if cursor is None:
+                break
+        assert pages == at_once["games"]
+        assert [g["game_id"] for g in http.get(url, params={"status": "aborted"}).json()["games"]] == [third]
+        assert http.get(url, params={"game": "opensky"}).json()["games"] == []
+        assert _archive_now(service) == 2
+        assert not rdb.exists(Keys(service.settings.key_prefix).meta(second)), "archived: gone from Redis"
+        assert http.get(url, params={"limit": 100}).json() == at_once, "the archive shows them as the history did"
+        assert active not in {g["game_id"] for g in at_once["games"]}

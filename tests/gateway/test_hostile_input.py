@@ -1,5 +1,6 @@
 """Hostile text a client writes where a number or a name goes: answered 4xx with the error body, never 500,
-never a stream that tells the client to reconnect forever (issue #34, "Hostile input and headers")."""
+never a stream that tells the client to reconnect forever (docs/decisions/abuse-bounds.md, "Hostile input and
+headers")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""API keys after a leak (issue #34, "Keys, accounts and quotas"): a retired key cannot mint a new current
-key during its grace, the current key can revoke every other key at once, and an account holds a bounded
+"""API keys after a leak (docs/decisions/abuse-bounds.md, "Keys, accounts and quotas"): a retired key cannot mint a new
+current key during its grace, the current key can revoke every other key at once, and an account holds a bounded
 number of working keys."""
 
 from __future__ import annotations

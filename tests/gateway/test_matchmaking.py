@@ -164,8 +164,8 @@ def test_unpolled_tickets_expire_and_polled_ones_stay(make_gateway) -> None:
 
 
 def test_a_ticket_lives_while_its_account_stream_is_open_and_its_match_arrives_there(make_gateway) -> None:
-    """#37 "Matchmaking pushes the match on the account stream; a ticket need not be polled. Its seat token is never
-    lost": a ticket whose account listens on its stream and is never polled outlives its TTL and is matched; the
+    """Matchmaking pushes the match on the account stream; a ticket need not be polled; its seat token is never
+    lost. A ticket whose account listens on its stream and is never polled outlives its TTL and is matched; the
     match arrives on the stream as `game_start` (game id, seat, ticket id); the account's key gets the seat token
     (POST /v1/games/{id}/token) and plays the seat. A ticket neither polled nor listened for expires."""
     gw = make_gateway(ticket_ttl_s=3.0)  # the stream renews every 1 s
@@ -176,7 +176,10 @@ def test_a_ticket_lives_while_its_account_stream_is_open_and_its_match_arrives_t
 
         def listen() -> None:
             with gw.client(timeout=30.0) as s:
-                pushed.extend(read_sse(s, "/v1/players/me/events", auth(key), stop_after=1))
+                # until the match's game_start: the outcomes consumer may tell the seat's your_turn first (it
+                # reads the game's creation from the outbox while the matchmaker is still announcing the match)
+                pushed.extend(read_sse(s, "/v1/players/me/events", auth(key),
+                                       until=lambda es: any(e.event == "game_start" for e in es)))
 
         reader = threading.Thread(target=listen, daemon=True)
         reader.start()
@@ -191,7 +194,8 @@ def test_a_ticket_lives_while_its_account_stream_is_open_and_its_match_arrives_t
         [game_id] = run_matcher(gw.settings)  # the listened ticket, never polled, is still queued
         reader.join(20)
         assert not reader.is_alive()
-        [start] = pushed
+        [start] = [e for e in pushed if e.event == "game_start"]
+        assert {e.event for e in pushed} <= {"game_start", "your_turn"}, pushed
         data = start.json()
         assert start.event == "game_start", start
         assert (data["game_id"], data["ticket_id"], data["game"]) == (game_id, listened, "toybids")
@@ -352,8 +356,15 @@ def test_ratings_change_once_after_a_finished_rated_game(make_gateway) -> None:
         gid = ra["game_id"]
         play_random(c, gid, {ra["seat"]: ra["token"], rb["seat"]: rb["token"]}, random.Random(1))
         final = c.get(f"/v1/games/{gid}").json()
-        profiles = {pid: c.get(f"/v1/players/{pid}").json()["ratings"]["toybids"] for pid in (pa, pb)}
-        assert all(p["games"] == 1 for p in profiles.values())
+
+        def rated() -> dict[str, dict]:
+            return {pid: c.get(f"/v1/players/{pid}").json()["ratings"].get("toybids", {}) for pid in (pa, pb)}
+
+        deadline = time.monotonic() + 20
+        while any(p.get("games") != 1 for p in rated().values()):  # the outcomes consumer settles it
+            assert time.monotonic() < deadline, rated()
+            time.sleep(0.05)
+        profiles = rated()
         seat_of = {pa: ra["seat"], pb: rb["seat"]}
         for pid, r in profiles.items():
             won = seat_of[pid] in final["winners"]
@@ -368,7 +379,7 @@ def test_ratings_change_once_after_a_finished_rated_game(make_gateway) -> None:
         assert [e["ordinal"] for e in board["entries"]] == sorted((e["ordinal"] for e in board["entries"]),
                                                                   reverse=True)
         assert [e["rank"] for e in board["entries"]] == list(range(1, len(ids) + 1))
-        # seeing the finished game again (here, in streams, by the matchmaker) never rates it twice
+        # reading the finished game again, or a matchmaking pass, never rates it twice
         c.get(f"/v1/games/{gid}")
         run_matcher(gw.settings)
         again = {pid: c.get(f"/v1/players/{pid}").json()["ratings"]["toybids"] for pid in (pa, pb)}
@@ -393,7 +404,7 @@ def test_concurrent_settles_apply_exactly_once(redis_url: str, archive_pg_url: s
             await repos[0].create_player(pid, pid[:6], "human", uuid.uuid4().hex * 2, 1)
         ratings = Ratings(redis, keys, repos[0])
         await ratings.register_game(game_id, "toybids", {0: f"player:{a}", 1: f"player:{b}", 2: "bot:random"})
-        results = await asyncio.gather(*(Ratings(redis, keys, repos[i % 4]).settle(game_id, [3, 9, 1], [1])
+        results = await asyncio.gather(*(Ratings(redis, keys, repos[i % 4]).settle(game_id, [2, 1, 3])
                                          for i in range(20)))
         rb = await ratings.get(b, "toybids")
         assert rb.games == 1 and rb.mu > 25
@@ -411,12 +422,11 @@ def test_concurrent_settles_apply_exactly_once(redis_url: str, archive_pg_url: s
 
 def test_a_pass_starts_many_groups_in_batches(make_gateway, rdb) -> None:
     """14 tickets, batches of 3 groups: 7 games in 3 batches, every ticket seated once with a working token,
-    every game registered for rating and scheduled for its first settle check."""
-    gw = make_gateway(mm_base_gap=1000.0, mm_batch_size=3, mm_batches_in_flight=2, mm_settle_check_s=60.0)
+    every game registered for rating (pending until the outcomes consumer settles it)."""
+    gw = make_gateway(mm_base_gap=1000.0, mm_batch_size=3, mm_batches_in_flight=2)
     with gw.client() as c:
         players = [new_player(c, f"b{i}") for i in range(14)]
         tickets = [ticket(c, key, "toybids", 2) for _pid, key in players]
-        before = time.time() * 1000
         created = run_matcher(gw.settings)
         assert len(created) == len(set(created)) == 7
         results = [poll(c, key, t) for (_p, key), t in zip(players, tickets)]
@@ -430,9 +440,7 @@ def test_a_pass_starts_many_groups_in_batches(make_gateway, rdb) -> None:
             assert rated[str(r["seat"])] == f"player:{pid}" and rated["game"] == "toybids"
         assert set(by_game) == set(created) and all(sorted(s) == [0, 1] for s in by_game.values())
         keys = Keys(gw.settings.key_prefix)
-        due = {g: at for g in created for at in [rdb.zscore(keys.rated_due(bucket_of(g)), g)] if at is not None}
-        assert set(due) == set(created)
-        assert all(before + 59_000 <= at <= time.time() * 1000 + 60_000 for at in due.values())
+        assert all(rdb.sismember(keys.rated_pending(bucket_of(g)), g) for g in created)
         assert run_matcher(gw.settings) == []
 
 
@@ -509,25 +517,31 @@ def test_batch_claims_and_placements_are_atomic_per_group(make_gateway, rdb) -> 
 
 
 def test_keep_alive_renews_only_the_accounts_live_tickets_and_never_revives_one(make_gateway) -> None:
-    """#37: what an open account stream calls: it renews the TTL of the account's queued tickets only (not another
-    account's), a lapsed ticket stays expired, and ended tickets (cancelled, expired) leave the account's list."""
+    """What an open account stream calls: it renews the TTL of the account's queued tickets only (not another
+    account's), a lapsed ticket stays expired, and ended tickets (cancelled, expired) leave the account's list.
+    The TTLs are read, not waited out, so a loaded machine cannot let a renewed ticket lapse between two renewals."""
     settings = make_gateway().settings
 
     async def go() -> None:
         redis = async_redis(settings.redis_url, cluster=settings.redis_cluster)
         keys = Keys(settings.key_prefix)
-        store = TicketStore(redis, keys, 0.6, settings.ticket_keep_s, secret=settings.service_secret)
+        store = TicketStore(redis, keys, 60.0, settings.ticket_keep_s, secret=settings.service_secret)
         try:
             mine = [await store.create("ka", "toybids", 2, {}, 60.0, 0.0) for _ in range(3)]
             other = await store.create("kb", "toybids", 2, {}, 60.0, 0.0)
             await store.cancel(mine[2].ticket_id)
             await redis.delete(keys.ticket_alive(mine[1].ticket_id))  # its TTL lapsed
-            for _ in range(4):  # 1.2 s, twice the TTL: only the renewed ticket lives on
-                await asyncio.sleep(0.3)
-                assert await store.keep_alive("ka") == 1
+            for ticket in (mine[0], other):  # both close to lapsing
+                await redis.pexpire(keys.ticket_alive(ticket.ticket_id), 5_000)
+            assert await store.keep_alive("ka") == 1
+            assert await redis.pttl(keys.ticket_alive(mine[0].ticket_id)) > 30_000, "the account's ticket renewed"
+            assert 0 < await redis.pttl(keys.ticket_alive(other.ticket_id)) <= 5_000, "another account's left alone"
+            assert not await redis.exists(keys.ticket_alive(mine[1].ticket_id)), "a lapsed ticket is not revived"
+            await redis.delete(keys.ticket_alive(other.ticket_id))  # the other account's ticket lapses in its turn
             assert [t.ticket_id for t in await store.queued(mine[0].bucket)] == [mine[0].ticket_id]
             assert (await store.poll(mine[1].ticket_id)).status == "expired"
             assert (await store.poll(other.ticket_id)).status == "expired"
+            assert await store.keep_alive("ka") == 1
             assert {x.decode() for x in await redis.smembers(store._of("ka"))} == {mine[0].ticket_id}
         finally:
             await redis.aclose()
@@ -559,14 +573,12 @@ def test_the_queue_read_drops_vanished_and_expired_tickets(make_gateway, rdb) ->
     assert rdb.hget(Keys(prefix).ticket(ids[2]), "status") == "expired"
 
 
-def test_the_matchmaker_settles_a_finished_game_nobody_watched_once_it_is_due(make_gateway, rdb) -> None:
-    """Bots (or players who left) may finish a rated game with no client reading it; the matchmaker settles it
-    when its check comes due, and not on every pass before that."""
+def test_a_matched_game_nobody_watched_is_settled_by_the_outcomes_consumer_once(make_gateway, rdb) -> None:
+    """Bots (or players who left) may finish a rated game with no client reading it: the outcomes consumer reads
+    its end in the outbox and settles it, once, and matchmaking passes leave it alone."""
     from services.gamestate.client_sync import GameClient
 
-    # nobody watched: no turn follower either (it settles a game it sees end; whether it picked the game up before
-    # the end was a race, so the test failed now and then under load)
-    gw = make_gateway(mm_settle_check_s=600.0, follow_games=False)
+    gw = make_gateway()
     with gw.client() as c:
         (pa, _ka, ra), (pb, _kb, rb) = matched_pair(c, gw.settings, ("sa", "sb"))
         game_id = ra["game_id"]
@@ -582,39 +594,20 @@ def test_the_matchmaker_settles_a_finished_game_nobody_watched_once_it_is_due(ma
                 version, to_act, status = r.version, r.to_act, r.status
         games = lambda pid: c.get(f"/v1/players/{pid}").json()["ratings"].get("toybids", {}).get("games", 0)  # noqa: E731
         keys = Keys(gw.settings.key_prefix)
-        due = keys.rated_due(bucket_of(game_id))
-        run_matcher(gw.settings)
-        assert games(pa) == games(pb) == 0, "not due yet"
-        rdb.zadd(due, {game_id: 0})  # as if its check time had come
-        run_matcher(gw.settings)
-        assert games(pa) == games(pb) == 1
-        assert rdb.zscore(due, game_id) is None and not rdb.sismember(keys.rated_pending(bucket_of(game_id)), game_id)
+        deadline = time.monotonic() + 20
+        while not (games(pa) == games(pb) == 1):
+            assert time.monotonic() < deadline, "not settled"
+            time.sleep(0.05)
+        assert not rdb.sismember(keys.rated_pending(bucket_of(game_id)), game_id)
         run_matcher(gw.settings, passes=2)
         assert games(pa) == games(pb) == 1
 
 
-def test_an_active_rated_game_that_is_due_is_checked_and_pushed_to_its_next_check(make_gateway, rdb) -> None:
-    """A rated game whose check time has come is read on the next pass; one still active is pushed to its next
-    check (GATEWAY_MM_SETTLE_CHECK_S later) instead of being read on every pass."""
-    gw = make_gateway(mm_settle_check_s=600.0)
-    keys = Keys(gw.settings.key_prefix)
-    with gw.client() as c:
-        (_pa, ka), (_pb, kb) = new_player(c, "oa"), new_player(c, "ob")
-        ticket(c, ka, "toybids", 2), ticket(c, kb, "toybids", 2)
-        (game_id,) = run_matcher(gw.settings)
-        due = keys.rated_due(bucket_of(game_id))
-        rdb.zadd(due, {game_id: 0})  # its check time has come
-        start = time.time() * 1000
-        run_matcher(gw.settings)
-        at = rdb.zscore(due, game_id)
-        assert at is not None and start + 599_000 <= at <= time.time() * 1000 + 600_000
-        assert rdb.sismember(keys.rated_pending(bucket_of(game_id)), game_id)
-
-
 def test_a_player_over_the_active_games_quota_gets_a_refused_ticket_not_a_requeue(make_gateway) -> None:
-    """Issue #34: "a player at 20 active games queued 2 tickets with `bots_after_s: 0`: 22 active". A matched game is
-    charged to its players, so the game-state service refuses it; the ticket ends `refused` with the reason instead
-    of going back to the queue forever, and the player still has 20 active games."""
+    """The abuse review (docs/decisions/abuse-bounds.md): "a player at 20 active games queued 2 tickets with
+    `bots_after_s: 0`: 22 active". A matched game is charged to its players, so the game-state service refuses it; the
+    ticket ends `refused` with the reason instead of going back to the queue forever, and the player still has 20 active
+    games."""
     gw = make_gateway(bot_fill_level="random")
     with gw.client() as c:
         _pid, key = new_player(c, "busy")

@@ -1,15 +1,24 @@
 """Per-IP and per-token rate limits over a real uvicorn socket: 429 with Retry-After, shared via Redis.
 
-Windows are an hour long so that a window boundary never falls inside a test."""
+Windows are an hour long, and each test starts with at least a minute of its window left (the windows are aligned
+to the clock: a boundary inside a test would refill the buckets it counts)."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.gateway.helpers import auth, create
 from tests.gateway.test_basics import assert_error
+from tests.rate_windows import HOUR, fresh_window
+
+
+@pytest.fixture(autouse=True)
+def _one_window() -> None:
+    fresh_window(HOUR)
 
 
 def test_per_ip_limit_answers_429_with_retry_after(make_gateway) -> None:
-    gw = make_gateway(rate_limit_ip=5, rate_limit_token=0, rate_limit_window_s=3600)
+    gw = make_gateway(rate_limit_ip=5, rate_limit_token=0, rate_limit_window_s=HOUR)
     with gw.client() as c:
         for _ in range(5):
             assert c.get("/v1/catalog").status_code == 200
@@ -21,7 +30,7 @@ def test_per_ip_limit_answers_429_with_retry_after(make_gateway) -> None:
 
 
 def test_per_token_limit_is_per_token_and_changes_nothing(make_gateway) -> None:
-    gw = make_gateway(rate_limit_ip=0, rate_limit_token=3, rate_limit_window_s=3600)
+    gw = make_gateway(rate_limit_ip=0, rate_limit_token=3, rate_limit_window_s=HOUR)
     with gw.client() as c:
         created = create(c, "toybids", 2, seed=4)
         t0, t1 = (s["token"] for s in created["seats"])
@@ -38,8 +47,8 @@ def test_per_token_limit_is_per_token_and_changes_nothing(make_gateway) -> None:
 
 
 def test_limits_are_shared_by_gateways_on_one_redis(make_gateway) -> None:
-    a = make_gateway(rate_limit_ip=4, rate_limit_token=0, rate_limit_window_s=3600)
-    b = make_gateway(rate_limit_ip=4, rate_limit_token=0, rate_limit_window_s=3600, key_prefix=a.settings.key_prefix)
+    a = make_gateway(rate_limit_ip=4, rate_limit_token=0, rate_limit_window_s=HOUR)
+    b = make_gateway(rate_limit_ip=4, rate_limit_token=0, rate_limit_window_s=HOUR, key_prefix=a.settings.key_prefix)
     with a.client() as ca, b.client() as cb:
         assert [ca.get("/v1/catalog").status_code, cb.get("/v1/catalog").status_code,
                 ca.get("/v1/catalog").status_code, cb.get("/v1/catalog").status_code] == [200] * 4
@@ -48,7 +57,7 @@ def test_limits_are_shared_by_gateways_on_one_redis(make_gateway) -> None:
 
 def test_every_response_reports_its_budget_and_a_429_says_when_to_retry(make_gateway) -> None:
     """IETF RateLimit headers on every answer (successes and errors), so a client can pace itself."""
-    gw = make_gateway(rate_limit_ip=3, rate_limit_token=0, rate_limit_ip_ceiling=0, rate_limit_window_s=3600)
+    gw = make_gateway(rate_limit_ip=3, rate_limit_token=0, rate_limit_ip_ceiling=0, rate_limit_window_s=HOUR)
     with gw.client() as c:
         answers = [c.get("/v1/catalog"), c.get("/v1/games/nope"), c.get("/v1/catalog"), c.get("/v1/catalog")]
     assert [r.status_code for r in answers] == [200, 404, 200, 429]
@@ -62,7 +71,7 @@ def test_every_response_reports_its_budget_and_a_429_says_when_to_retry(make_gat
 def test_each_credential_has_its_own_budget_behind_one_address(make_gateway) -> None:
     """Clients behind one address (an office, a NAT) do not share a budget: a credential's requests count
     against that credential; anonymous ones against the address."""
-    gw = make_gateway(rate_limit_ip=50, rate_limit_token=4, rate_limit_ip_ceiling=0, rate_limit_window_s=3600)
+    gw = make_gateway(rate_limit_ip=50, rate_limit_token=4, rate_limit_ip_ceiling=0, rate_limit_window_s=HOUR)
     with gw.client() as c:
         keys = [c.post("/v1/players", json={"name": f"p{i}"}).json()["api_key"] for i in range(2)]
         for key in keys:
@@ -74,7 +83,7 @@ def test_each_credential_has_its_own_budget_behind_one_address(make_gateway) -> 
 
 
 def test_the_address_ceiling_bounds_minted_credentials(make_gateway) -> None:
-    gw = make_gateway(rate_limit_ip=100, rate_limit_token=100, rate_limit_ip_ceiling=6, rate_limit_window_s=3600)
+    gw = make_gateway(rate_limit_ip=100, rate_limit_token=100, rate_limit_ip_ceiling=6, rate_limit_window_s=HOUR)
     with gw.client() as c:
         codes = [c.get("/v1/catalog", headers=auth(f"sbk_made-up-{i}")).status_code for i in range(8)]
     assert codes[:6] == [200] * 6 and codes[6:] == [429, 429]
@@ -83,7 +92,7 @@ def test_the_address_ceiling_bounds_minted_credentials(make_gateway) -> None:
 def test_made_up_api_keys_share_the_addresss_anonymous_bucket(make_gateway) -> None:
     """A fresh `Bearer sbk_...` per request got a fresh per-credential bucket each: no limit but the ceiling."""
     gw = make_gateway(rate_limit_ip=4, rate_limit_token=50, rate_limit_bot_token=50, rate_limit_ip_ceiling=0,
-                      rate_limit_window_s=3600)
+                      rate_limit_window_s=HOUR)
     with gw.client() as c:
         real = c.post("/v1/players", json={"name": "real"}).json()["api_key"]  # 1 of the address's 4
         c.get("/v1/catalog")

@@ -4,6 +4,8 @@ scores, no winners). Over the real gateway, service, Redis and SQL archive."""
 
 from __future__ import annotations
 
+import time
+
 import httpx
 import pytest
 
@@ -12,9 +14,16 @@ from tests.gateway.helpers import auth
 from tests.gateway.test_challenges import challenge, events, new_account
 
 
+def _wait(cond, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, "not within the wait"
+        time.sleep(0.05)
+
+
 @pytest.fixture
 def gw(make_gateway):
-    return make_gateway(follow_scan_s=0.1, challenge_ttl_s=60, mm_settle_check_s=0)
+    return make_gateway(challenge_ttl_s=60)
 
 
 def _accepted(c: httpx.Client, a: str, b: str, b_id: str, **extra) -> tuple[str, dict[int, str]]:
@@ -41,8 +50,9 @@ def test_a_resignation_is_a_loss_on_every_surface_that_shows_the_result(gw) -> N
             end = [e.json() for e in got if e.event == "game_end"]
             assert end == [{"game_id": game_id, "seat": seat, "status": "finished", "scores": game["scores"],
                             "winners": [a_seat]}]
-        stays = c.get(f"/v1/players/{a_id}").json()["ratings"]["toybids"]
-        leaves = c.get(f"/v1/players/{b_id}").json()["ratings"]["toybids"]
+        ratings = lambda pid: c.get(f"/v1/players/{pid}").json()["ratings"].get("toybids", {})  # noqa: E731
+        _wait(lambda: ratings(a_id).get("games") == ratings(b_id).get("games") == 1)  # the consumer settles it
+        stays, leaves = ratings(a_id), ratings(b_id)
         assert stays["games"] == leaves["games"] == 1 and stays["mu"] > DEFAULT.mu > leaves["mu"]
 
 

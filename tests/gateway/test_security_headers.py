@@ -1,5 +1,6 @@
 """The pages a browser loads (the web client, /docs) carry a Content-Security-Policy without inline script,
-refuse framing, never sniff, and leak no URL to other origins; nothing is loaded from a CDN (issue #34)."""
+refuse framing, never sniff, and leak no URL to other origins; nothing is loaded from a CDN
+(docs/decisions/abuse-bounds.md)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from tests.gateway.conftest import Gateway
 
-PAGES = ["/", "/game.html", "/docs", "/v1/catalog", "/no-such-route"]
+PAGES = ["/", "/game.html", "/tournaments.html", "/docs", "/v1/catalog", "/no-such-route"]
 
 
 def _directives(csp: str) -> dict[str, list[str]]:
@@ -35,7 +36,7 @@ def test_every_answer_has_a_strict_csp_nosniff_and_a_referrer_policy(gateway: Ga
     assert r.headers.get("referrer-policy") == "no-referrer"
 
 
-@pytest.mark.parametrize("path", ["/", "/game.html", "/docs"])
+@pytest.mark.parametrize("path", ["/", "/game.html", "/tournaments.html", "/docs"])
 def test_pages_hold_no_inline_script_and_load_nothing_from_another_origin(gateway: Gateway, path: str):
     with gateway.client() as http:
         html = http.get(path).text

@@ -34,8 +34,13 @@ def test_players_keys_and_ratings_survive_a_redis_flush(make_gateway, rdb) -> No
         run_matcher(gw.settings)
         ra, rb = poll(c, ka2, ta), poll(c, kb, tb)
         play_random(c, ra["game_id"], {ra["seat"]: ra["token"], rb["seat"]: rb["token"]}, random.Random(3))
-        before = {pid: c.get(f"/v1/players/{pid}").json() for pid in (pa, pb)}
-        assert all(p["ratings"]["toybids"]["games"] == 1 for p in before.values())
+        deadline = time.monotonic() + 20
+        while True:  # the outcomes consumer settles the game
+            before = {pid: c.get(f"/v1/players/{pid}").json() for pid in (pa, pb)}
+            if all(p["ratings"].get("toybids", {}).get("games") == 1 for p in before.values()):
+                break
+            assert time.monotonic() < deadline, before
+            time.sleep(0.05)
         board = [e for e in c.get("/v1/leaderboard/toybids", params={"limit": 500}).json()["entries"]
                  if e["player_id"] in (pa, pb)]
         assert rdb.exists(f"{prefix}akc:{token_hash(ka2)}")  # the lookup cache was filled

@@ -39,7 +39,7 @@ def test_more_watchers_than_the_default_pool_size(make_instance, make_client, se
     for t in threads:
         t.start()
     started.wait(60)
-    time.sleep(0.5)  # every watcher is now following the game (through its one shared reader since issue 34)
+    time.sleep(0.5)  # every watcher is now following the game (through its one shared reader)
     try:
         for seat in (0, 1):
             assert client.get_game(game.game_id, game.token(seat)).version == seat

@@ -27,6 +27,13 @@ MODELS = {
     "GameSummaryOut": m.GameSummary, "AccountChallengeEvent": m.ChallengeEvent,
     "AccountChallengeClosedEvent": m.ChallengeClosedEvent, "AccountGameStartEvent": m.GameStartEvent,
     "AccountYourTurnEvent": m.YourTurnEvent, "AccountGameEndEvent": m.GameEndEvent,
+    "AccountWebhookDisabledEvent": m.WebhookDisabledEvent, "WebhookOut": m.Webhook, "WebhookCreated": m.WebhookCreated,
+    "WebhookDeleted": m.WebhookDeleted, "SecretRotated": m.SecretRotated, "Delivery": m.WebhookDelivery,
+    "WebhookDisabled": m.WebhookDisabled, "Redelivery": m.Redelivery,
+    "AccountDeleted": m.AccountDeleted, "ResignedSeat": m.ResignedSeat,
+    "TournamentOut": m.Tournament, "TournamentCreated": m.TournamentCreated, "TableOut": m.TournamentTable,
+    "RoundOut": m.TournamentRound, "StandingOut": m.Standing, "TournamentStandings": m.Standings,
+    "Entry": m.TournamentEntry,
 }
 
 
@@ -105,4 +112,4 @@ def test_every_public_operation_has_a_method_in_both_clients(openapi: dict) -> N
     for name in OPERATIONS.values():
         sync, coro = getattr(Client, name), getattr(AsyncClient, name)
         assert inspect.signature(sync).parameters.keys() == inspect.signature(coro).parameters.keys(), name
-        assert inspect.iscoroutinefunction(coro) or name in ("events", "account_events"), name
+        assert inspect.iscoroutinefunction(coro) or name in ("events", "account_events", "tournament_events"), name

@@ -22,6 +22,8 @@ from skyboard_client import (
     Unauthenticated,
 )
 
+from tests.rate_windows import HOUR
+
 
 def play_out(sky: Client, game_id: str, tokens: dict[int, str], rng: random.Random) -> int:
     """Random legal moves for every seat until the game ends; returns the final version."""
@@ -48,7 +50,7 @@ def test_accounts_keys_and_profiles(sdk_gateway) -> None:
             assert old.me().player_id == created.player_id
         assert sky.player(created.player_id).kind == "bot"
         assert {g.name for g in sky.catalog().games} == {"aeroplanes", "blueskies", "opensky"}
-        assert sky.my_games() == []
+        assert sky.my_games().games == []
     with Client(sdk_gateway.url, api_key="sbk_nope") as nobody, pytest.raises(Unauthenticated):
         nobody.me()
 
@@ -136,6 +138,19 @@ def test_rotate_a_token_abort_and_resign(sdk_gateway) -> None:
             sky.legal_actions(b.game_id, tokens[1])
 
 
+def test_my_games_come_in_pages(sdk_gateway) -> None:
+    """My games are bounded like the history: `limit` per page, `next_cursor` to the next one."""
+    with Client(sdk_gateway.url) as sky:
+        sky.create_player("pager")
+        made = [sky.create_game("blueskies", 2, seed=seed, bots={1: "random"}, account_seats=[0]).game_id
+                for seed in range(3)]
+        first = sky.my_games(limit=2)
+        assert len(first.games) == 2 and first.next_cursor
+        last = sky.my_games(cursor=first.next_cursor, limit=2)
+        assert last.next_cursor is None
+        assert [g.game_id for g in first.games + last.games] == made[::-1]  # newest first
+
+
 def test_challenges_through_the_account_stream(sdk_gateway) -> None:
     with Client(sdk_gateway.url) as ann, Client(sdk_gateway.url) as bob:
         ann.create_player("ann")
@@ -156,7 +171,7 @@ def test_challenges_through_the_account_stream(sdk_gateway) -> None:
         start = next(e for e in ann.account_events() if e.type == "game_start")
         assert start.game_id == accepted.game_id and start.data["token"]
         assert ann.get_challenge(made.challenge_id).game_id == accepted.game_id
-        assert {g.game_id for g in bob.my_games()} == {accepted.game_id}
+        assert {g.game_id for g in bob.my_games().games} == {accepted.game_id}
         assert ann.game(accepted.game_id, start.data["token"]).seat == 1 - accepted.seat
 
 
@@ -165,16 +180,24 @@ def test_real_429s_are_waited_out_as_retry_after_says(make_sdk_gateway) -> None:
     with Client(gw.url) as sky:
         sky.create_player("hasty")
         started = time.monotonic()
+        # 7 calls at 3 per window span three windows wherever the windows fall, so a whole one was waited out
         for _ in range(7):
             sky.me()
         assert time.monotonic() - started >= 0.9, "a full budget was waited out at least once"
+
+
+def test_a_real_429_is_raised_when_the_policy_allows_no_retry(make_sdk_gateway) -> None:
+    # an hour's window: the windows are aligned to the clock, and a burst on a 1 s window could span three of them
+    # on a slow machine (3 + 3 + 1 calls answered); 7 calls at 3 per window span at most two of an hour
+    gw = make_sdk_gateway(rate_limit_token=3, rate_limit_window_s=HOUR)
+    with Client(gw.url) as sky:
+        sky.create_player("impatient")
     with Client(gw.url, api_key=sky.api_key, retry=RetryPolicy(attempts=1)) as impatient, \
             pytest.raises(RateLimited) as limited:
-        # the limit is a fixed window: quick calls can straddle one window's end and get two budgets (3 + 3), never
-        # three in well under a second, so the seventh is refused wherever the windows fall (5 calls once all passed)
         for _ in range(7):
             impatient.me()
-    assert limited.value.code == "rate_limited" and limited.value.retry_after is not None
+    retry_after = limited.value.retry_after
+    assert limited.value.code == "rate_limited" and retry_after is not None and 0 < retry_after <= HOUR
 
 
 def test_the_async_client_plays_a_game_while_following_it(sdk_gateway) -> None:

@@ -1,6 +1,6 @@
 """What the archive tests of the service share: finished games to archive, the Redis keys a game may
 leave behind, the replay of an archived game from SQL alone, a database of the test's own made to refuse one
-game, and the operator's `python -m services.archive`."""
+game, and the operator's `python -m services.gamestate.quarantine`."""
 
 from __future__ import annotations
 
@@ -102,10 +102,10 @@ def stop_refusing(url: str) -> None:
         else "DROP TRIGGER refuse_one")
 
 
-def archive_cli(url: str, settings, *args: str) -> tuple[int, list[dict]]:
-    """`python -m services.archive <args>` as an operator runs it: (exit code, its JSON lines)."""
+def quarantine_cli(url: str, settings, *args: str) -> tuple[int, list[dict]]:
+    """`python -m services.gamestate.quarantine <args>` as an operator runs it: (exit code, its JSON lines)."""
     out = subprocess.run(
-        [sys.executable, "-m", "services.archive", *args, "--url", url, "--redis-url", settings.redis_url,
+        [sys.executable, "-m", "services.gamestate.quarantine", *args, "--url", url, "--redis-url", settings.redis_url,
          "--prefix", settings.key_prefix],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )

@@ -48,7 +48,9 @@ def play_random(
         if capture or status == "finished":
             spectator = client.get_game(created.game_id)
             assert (spectator.version, spectator.to_act, spectator.status) == (version, to_act, status)
-            out.digests[version] = spectator.digest
+            # the full state's hash is a seat's to read while the game is active (a spectator's view omits it)
+            seated = next(s.token for s in created.seats if s.token)
+            out.digests[version] = client.get_game(created.game_id, seated).digest
         if status == "finished":
             break
         out.versions.append(version)

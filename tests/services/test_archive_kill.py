@@ -21,10 +21,10 @@ from services.dev.launch import start_announcing
 from services.gamestate.keys import Keys
 from tests.archive_db import own_archive
 from tests.services.archive_helpers import (
-    archive_cli,
     archived,
     finished_games,
     leftover_keys,
+    quarantine_cli,
     refuse,
     replayed_digest,
     stop_refusing,
@@ -43,8 +43,10 @@ def _spawn(settings, archive_url: str) -> subprocess.Popen:
         **os.environ, "REDIS_URL": settings.redis_url, "GRPC_ADDR": "127.0.0.1:0", "ADMIN_GRPC_ADDR": "127.0.0.1:0",
         "METRICS_PORT": "0",
         "KEY_PREFIX": settings.key_prefix, "DISPATCH_BOTS": "false", "SERVICE_SECRET": settings.service_secret,
-        "ARCHIVE_URL": archive_url, "ARCHIVE_AFTER_S": "0", "ARCHIVE_INTERVAL_S": "0.01", "ARCHIVE_BATCH": "2",
+        "ARCHIVE_URL": archive_url, "ARCHIVE_AFTER_S": "0", "ARCHIVE_INTERVAL_S": "0.01", "ARCHIVE_BATCH": "1",
         "ARCHIVE_LEASE_S": "0.2",  # a killed archiver's claims expire quickly
+        # one game a batch, and 40 games: archivers that live 0-50 ms each need many lives to finish the archive
+        # (with 2 a batch and 20 games, 4 lives once did, and the kill-count guard below failed)
     }
     return start_announcing([sys.executable, "-m", "tests.services.serve_proc"], env, ROOT)[0]
 
@@ -71,7 +73,7 @@ def _counts(url: str, ids: list[str]) -> tuple[dict[str, int], int]:
 def test_archiver_killed_at_random_points_loses_and_duplicates_nothing(
     client, settings, rdb, prefix, registry, archive_pg_url
 ):
-    games = finished_games(client, 30, seed=21)
+    games = finished_games(client, 40, seed=21)
     ids = [g.game_id for g in games]
     digests = {g.game_id: client.get_game(g.game_id).digest for g in games}
     rng = random.Random(7)
@@ -117,7 +119,7 @@ def test_archiver_killed_around_a_refused_game_loses_and_duplicates_nothing(
     client, settings, rdb, prefix, registry, tmp_path
 ):
     with own_archive("postgresql", tmp_path, "kill") as url:
-        games = finished_games(client, 20, seed=23)
+        games = finished_games(client, 40, seed=23)
         ids = [g.game_id for g in games]
         bad = ids[7]
         good = [gid for gid in ids if gid != bad]
@@ -139,7 +141,7 @@ def test_archiver_killed_around_a_refused_game_loses_and_duplicates_nothing(
         assert client.get_game(bad).status == "finished" and client.get_game(bad).digest == digests[bad]
         assert int(rdb.hget(Keys(prefix).refused(bad), "attempts")) >= 1
         stop_refusing(url)
-        code, lines = archive_cli(url, settings, "retry", "--all")
+        code, lines = quarantine_cli(url, settings, "retry", "--all")
         assert (code, lines) == (0, [{"game_id": bad, "outcome": "archived"}])
         assert leftover_keys(rdb, prefix, ids) == []
         assert _counts(url, ids)[0] == dict.fromkeys(ids, 1)

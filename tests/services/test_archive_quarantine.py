@@ -5,8 +5,8 @@ constraint (PostgreSQL) or a trigger (SQLite) refusing that game's id, or (Postg
 INTEGER it was before migration 0003, which a 30-day correspondence game overflows. The other games of the batch
 are archived and leave Redis; the refused one stays in Redis, readable, set aside with the database's refusal,
 counted; passes do not retry it in a loop (the INSERT statements that carried it are counted on the engine); once
-the refusal is gone, the operator's `python -m services.archive retry` archives it and it leaves Redis. A database
-that cannot be reached sets nothing aside.
+the refusal is gone, the operator's `python -m services.gamestate.quarantine retry` archives it and it leaves
+Redis. A database that cannot be reached sets nothing aside.
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from services.gamestate.keys import Keys
 from services.gamestate.pb import pb2
 from tests.archive_db import own_archive, require_postgres
 from tests.services.archive_helpers import (
-    archive_cli,
     archived,
     finished_games,
     leftover_keys,
+    quarantine_cli,
     refuse,
     replayed_digest,
     sql,
@@ -82,7 +82,7 @@ def _views(client, game) -> tuple:
     return spectator.status, spectator.version, spectator.digest, spectator.view, seat.view, seat.scores, raw_log
 
 
-@pytest.mark.slow  # five games, then the operator's CLI run three times per backend: `make test-slow` (#36)
+@pytest.mark.slow  # five games, then the operator's CLI run three times per backend: `make test-slow`
 def test_one_refused_game_leaves_its_batch_archived_and_waits_for_the_operator(
     make_instance, make_client, rdb, prefix, settings, registry, own_url
 ):
@@ -125,17 +125,17 @@ def test_one_refused_game_leaves_its_batch_archived_and_waits_for_the_operator(
         assert inst.run(archiver.quarantined())[0]["attempts"] == 1
         assert _refusals("constraint") == refused_before + 1
 
-        code, lines = archive_cli(own_url, settings, "retry", bad.game_id)  # the cause is still there: refused again
+        code, lines = quarantine_cli(own_url, settings, "retry", bad.game_id)  # the cause is still there: refused again
         assert code == 1 and lines[0]["outcome"] == "refused" and lines[0]["refusal"]["attempts"] == 2
         stop_refusing(own_url)
-        code, lines = archive_cli(own_url, settings, "quarantine")
+        code, lines = quarantine_cli(own_url, settings, "list")
         assert code == 0 and [(e["game_id"], e["attempts"]) for e in lines] == [(bad.game_id, 2)]
-        code, lines = archive_cli(own_url, settings, "retry", bad.game_id, "not-a-game")
+        code, lines = quarantine_cli(own_url, settings, "retry", bad.game_id, "not-a-game")
         assert lines == [{"game_id": bad.game_id, "outcome": "archived"},
                          {"game_id": "not-a-game", "outcome": "not quarantined"}]
         assert code == 1  # not every named game was archived
         assert leftover_keys(rdb, prefix, [bad.game_id]) == []  # gone from Redis, its refusal with it
-        assert archive_cli(own_url, settings, "quarantine") == (0, [])
+        assert quarantine_cli(own_url, settings, "list") == (0, [])
         inst.run(archiver.archive_once())
         assert _held() == 0
     finally:
@@ -210,10 +210,10 @@ def test_a_correspondence_game_overflowing_a_32_bit_column_is_set_aside_until_th
         assert _refusals("data") == refused_before + 1
         assert _views(client, slow) == before
         sql(url, "ALTER TABLE archived_games ALTER COLUMN turn_ms TYPE BIGINT")
-        code, lines = archive_cli(url, settings, "retry", "--all")
+        code, lines = quarantine_cli(url, settings, "retry", "--all")
         assert (code, lines) == (0, [{"game_id": slow.game_id, "outcome": "archived"}])
         assert leftover_keys(rdb, prefix, [slow.game_id]) == []
-        assert archived(url, [slow.game_id])[slow.game_id].turn_ms == 30 * 86_400_000
+        assert archived(url, [slow.game_id])[slow.game_id].clock_ms == 30 * 86_400_000
         fresh = make_client(make_instance(archive_url=url, archive_interval_s=0))
         assert _views(fresh, slow) == before
         assert fresh.get_game(slow.game_id).time_control == CORRESPONDENCE

@@ -58,7 +58,7 @@ def test_bot_seat_tasks_are_queued_and_the_worker_path_acts(make_instance, make_
     sync = run_redis(settings.redis_url, decode_responses=True)
     loaded = load_game_sync(sync, settings.key_prefix, gid, registry.get)
     sync.close()
-    assert loaded.version == 1 and loaded.state.digest() == client.get_game(gid).digest
+    assert loaded.version == 1 and loaded.state.digest() == client.get_game(gid, game.token(0)).digest
     assert loaded.meta.bots == {1: "random", 2: "mcts-normal"}
     action = loaded.state.legal_actions(1)[0].to_json()
     admin = client.admin(settings.service_secret)
@@ -87,7 +87,7 @@ def test_load_game_sync_replays_the_log_tail_after_the_snapshot(make_instance, m
     assert sync.hget(Keys(settings.key_prefix).snap(game.game_id), "version") == "0"
     loaded = load_game_sync(sync, settings.key_prefix, game.game_id, registry.get)
     sync.close()
-    assert loaded.version == 3 and loaded.state.digest() == client.get_game(game.game_id).digest
+    assert loaded.version == 3 and loaded.state.digest() == client.get_game(game.game_id, game.token(0)).digest
 
 
 def test_a_game_waiting_on_a_bot_is_requeued_once_per_period_across_instances(make_instance, make_client, rdb,

@@ -21,6 +21,8 @@ def _each() -> dict[str, Commit]:
         "resign": Commit.resign(3, STATE, 0, [], 0, {}, extra_meta={"r": "1"}, bot_wait_ms=None, **common),
         "abort": Commit.abort(3, STATE, None, [], 0, **common),
         "abandon": Commit.abandon(3, STATE, [], 0, {}, extra_meta={}, bot_wait_ms=None, at_ms=5, **common),
+        "take_back": Commit.take_back(3, STATE, 0, 1, [], 0, {}, idem_key=None, idem_value=None, token_check=None,
+                                      bot_wait_ms=None, at_ms=5, undo=None, **common),
     }
 
 
@@ -28,7 +30,8 @@ def test_each_constructor_records_its_kind_and_what_that_kind_is() -> None:
     made = _each()
     assert {kind: c.kind for kind, c in made.items()} == {kind: kind for kind in made}
     assert all(c.expected_version == 3 and c.state is STATE and list(c.forfeited) == [1] for c in made.values())
-    assert [k for k, c in made.items() if c.action is None] == ["resign", "abort", "abandon"]
+    assert [k for k, c in made.items() if c.action is None] == ["resign", "abort", "abandon", "take_back"]
+    assert [k for k, c in made.items() if c.state_of is not None] == ["take_back"]  # it restores version 1
     assert [k for k, c in made.items() if c.seat is None] == ["abort", "abandon"]
     assert [k for k, c in made.items() if c.status == "aborted"] == ["abort"]
     assert made["move"].token_check == (0, "h") and made["auto"].bot_wait_ms == 7

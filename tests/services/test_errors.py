@@ -40,21 +40,31 @@ def test_catalog_details_describe_every_level_with_its_think_time_per_game(clien
     assert set(by_name["mcts-normal"]["games"]) == set(registry.names())
     if "opensky" in registry.names():  # the real engines: measured figures (bench/bot_cost.py)
         assert by_name["mcts-normal"]["games"]["opensky"]["think_seconds"] > 0
-    from ai.level_figures import RATINGS
+    from ai.level_figures import published_ladders
 
+    ladders = published_ladders()
     for level in levels:
-        assert by_name[level]["description"]
+        assert by_name[level]["description"] and by_name[level]["label"]
         for game, entry in by_name[level]["games"].items():
-            played = entry.get("same_as") or level  # a level that plays as another shows that level's rating
-            assert entry["rating"] == RATINGS.get(played, {}).get(game), (level, game)
-    if "opensky" in registry.names():  # measured by the ladder (bench/RESULTS.md "The ladder")
+            played = entry.get("same_as") or level  # a level that plays as another shows that level's ratings
+            assert entry["offered"] == (played == level), (level, game)
+            for players, rated in entry["ratings"].items():  # one fit per table size, with its interval
+                rung = ladders[game][players][played]
+                expected = None if rung["rating"] is None else {k: rung[k] for k in ("rating", "low", "high", "games")}
+                assert rated == expected, (level, game, players)
+            if entry["ratings"]:
+                smallest = min(entry["ratings"], key=int)
+                assert entry["rating_players"] == int(smallest)
+                assert entry["rating"] == (entry["ratings"][smallest] or {}).get("rating")
+    if "opensky" in registry.names():  # the real engines, measured in paired ledgers (`research.lab.ladder_fit`)
         import ai
 
         assert by_name["mcts-hard"]["games"]["opensky"]["same_as"] == "fast"
-        assert by_name["mcts-hard"]["games"]["opensky"]["rating"] == by_name["fast"]["games"]["opensky"]["rating"]
+        assert by_name["mcts-hard"]["games"]["opensky"]["ratings"] == by_name["fast"]["games"]["opensky"]["ratings"]
         for game in ("opensky", "blueskies", "aeroplanes"):
             offered = ai.ladder(game)
-            rated = [by_name[level]["games"][game]["rating"] for level in offered]
+            assert [level for level in levels if by_name[level]["games"][game]["offered"]] == offered
+            rated = [by_name[level]["games"][game]["rating"] for level in offered]  # the smallest table
             assert None not in rated and rated == sorted(set(rated)), (game, rated)  # every strength measured, in order
             for level in set(levels) - set(offered):
                 assert by_name[level]["games"][game]["same_as"] in offered, (game, level)

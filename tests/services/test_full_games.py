@@ -33,7 +33,8 @@ def _same(a, b) -> bool:
     return canonical_json(a) == canonical_json(b)
 
 
-# Aeroplanes, the longest title, in make test-slow; the other titles keep the RPC path in make test (#36)
+# Aeroplanes, the longest title, in make test-slow; the other titles keep the RPC path in make test (make test's
+# ten-minute budget)
 @pytest.mark.parametrize(("name", "players", "capture"), [
     pytest.param(n, p, c, id=f"{n}-{p}p", marks=[pytest.mark.slow] if n == "aeroplanes" else []) for n, p, c in CASES
 ])

@@ -1,5 +1,5 @@
 """WatchGame streams cost memory, not Redis connections, are bounded per address and per credential, and free
-what they held within a second of closing (issue 34, "Streams and the public gRPC port")."""
+what they held within a second of closing (docs/decisions/abuse-bounds.md, "Streams and the public gRPC port")."""
 
 from __future__ import annotations
 

@@ -89,7 +89,7 @@ def bot_worker(wc_service: ServiceInstance, tmp_path_factory) -> Iterator[Worker
 
 @pytest.fixture(scope="session")
 def wc_gateway(redis_url: str, wc_service: ServiceInstance) -> Iterator[Gateway]:
-    gw = Gateway(gateway_settings(redis_url, wc_service, sse_ping_s=1.0))
+    gw = Gateway(gateway_settings(redis_url, wc_service, sse_ping_s=1.0), outbox=wc_service.settings.key_prefix)
     yield gw
     gw.stop()
 

@@ -1,4 +1,4 @@
-"""Finished games from the platform, the same on every device (issue #38, "What the trial found" item 1 and item 10):
+"""Finished games from the platform, the same on every device (docs/decisions/webclient-trial.md, item 1 and item 10):
 a game played to its end leaves Redis for the SQL archive, whose stream has no events; a browser that never saw the
 game (a fresh one, holding only the player's account) finds it in the lobby's "My games" from the archive history
 with its title, opponents and result, and the reopened game shows every score category and its whole event log
@@ -35,7 +35,7 @@ def archiving_gateway(redis_url: str, archive_pg_url: str) -> Iterator[tuple[Gat
         archive_after_s=0.3, archive_interval_s=0.05,
     )
     service = ServiceInstance(settings, Registry())
-    gw = Gateway(gateway_settings(redis_url, service, archive_url=archive_pg_url))
+    gw = Gateway(gateway_settings(redis_url, service, archive_url=archive_pg_url), outbox=settings.key_prefix)
     yield gw, settings.key_prefix
     gw.stop()
     service.stop()
@@ -64,7 +64,7 @@ def play_to_the_end_and_archive(http: httpx.Client, rdb, prefix: str, game: str,
 
 
 #: Each case plays a whole game over REST before the browser opens it: OpenSky's (the shortest) in `make test`, the
-#: two longer titles in `make test-slow` (#36)
+#: two longer titles in `make test-slow` (make test's ten-minute budget)
 @pytest.mark.parametrize(("game", "players", "lang"), [
     ("opensky", 2, "en"),
     pytest.param("blueskies", 2, "ru", marks=pytest.mark.slow),

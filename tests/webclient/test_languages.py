@@ -26,18 +26,21 @@ LANGUAGES = ["en", "ru", "it", "pl"]
 PHONE = {"width": 390, "height": 844}
 
 #: Strings that are the same as English on purpose: proper nouns (brands, titles, the language names, countries,
-#: Aeroplanes' cities that these languages spell the same way),
+#: the cities and airports that these languages spell the same way, the Buchholz tie-break named after its inventor,
+#: "Arena" in Italian and Polish, and the Polish "Format"),
 #: and the rulebooks' own words where that language uses the English one (the Italian OpenSky rules say "Hub",
 #: "Leasing" and "round"; "Era", "Region", "no" are the languages' own words too).
 SAME_AS_ENGLISH = {
-    "*": {"aeroplanes/places/*", "ui/brand", "ui/lang_en", "ui/lang_ru", "ui/lang_it", "ui/lang_pl",
+    "*": {"aeroplanes/places/*", "opensky/airports/*", "blueskies/airports/*", "ui/brand", "ui/lang_en", "ui/lang_ru",
+          "ui/lang_it", "ui/lang_pl",
           "ui/game_title_opensky", "ui/game_title_blueskies"},
     "ru": set(),
     "it": {"ui/game_title_aeroplanes", "ui/no", "opensky/state/hubs", "opensky/group/place_hub",
            "opensky/group/keep_hub", "opensky/countries/CAN", "opensky/state/lease", "opensky/group/lease",
            "aeroplanes/state/era", "aeroplanes/regions/Africa", "aeroplanes/regions/AsiaAustralasia",
-           "blueskies/state/round"},
-    "pl": {"ui/game_title_aeroplanes", "blueskies/text/region"},
+           "blueskies/state/round", "ui/tour_buchholz", "ui/tour_kind_arena"},
+    "pl": {"ui/game_title_aeroplanes", "blueskies/text/region", "ui/tour_buchholz", "ui/tour_kind_arena",
+           "ui/tour_kind"},
 }
 #: words a string may share with English in every language: the brand, rule-id prefixes, the unit "s", and words
 #: these languages write the same ("Bot", "via", "Era", "bonus")
@@ -129,7 +132,7 @@ def test_the_language_check_finds_a_missing_key_a_changed_parameter_a_lost_plura
 
 
 def test_the_english_catalogue_says_the_fixed_english():
-    """The issue's English slips, each now a plural, a select or a rewording (#38)."""
+    """The issue's English slips, each now a plural, a select or a rewording (docs/decisions/webclient-trial.md)."""
     en = flat(catalogue("en"))
     assert "a {kind|advantage}" not in en["aeroplanes/action/take_advantage"]
     assert "a {place} passenger" not in en["aeroplanes/text/passenger"]
@@ -315,8 +318,8 @@ def test_no_string_is_wider_than_its_box_at_phone_width(browser, wc_gateway, lan
 
 
 def test_offline_says_the_connection_is_lost_and_hides_the_choices(page):
-    """Issue #38, trial item 4: offline, the page says the connection is lost and reconnecting (not "the server is
-    busy") and offers no stale choice; back online, it catches up and offers the choices again."""
+    """docs/decisions/webclient-trial.md, item 4: offline, the page says the connection is lost and reconnecting (not
+    "the server is busy") and offers no stale choice; back online, it catches up and offers the choices again."""
     errors = watch_console(page)
     page.goto("/")
     set_language(page, "it")
@@ -350,7 +353,8 @@ BAR = """([short, long]) => {
 
 @pytest.mark.parametrize("width", [390, 1366])
 def test_the_status_bar_keeps_its_height_when_the_turn_changes(page, width):
-    """Issue #38, trial item 5: "Your turn" and "To act: <two bots>" take the same room, so the map does not jump."""
+    """docs/decisions/webclient-trial.md, item 5: "Your turn" and "To act: <two bots>" take the same room, so the map
+    does not jump."""
     page.goto("/")
     set_language(page, "ru")
     create_game(page, "aeroplanes", 3)
@@ -382,7 +386,7 @@ def test_the_servers_english_errors_are_said_in_the_pages_language(page):
     page.wait_for_selector("#catalog tbody tr")
     ui = catalogue("pl")["ui"]
     refused, odd, network = page.evaluate(ERROR_TEXT)
-    said = ui["error_rule"].replace("{message}", ui["error_illegal_action"]).replace("{rule}", "OS-10")
-    assert refused == {"text": said, "detail": "you cannot bid now"}
+    # no rule id in what a player reads: it stays in the tooltip, beside the server's English
+    assert refused == {"text": ui["error_illegal_action"], "detail": "you cannot bid now (OS-10)"}
     assert odd["text"] == ui["error_other"] and odd["detail"] == "odd English"
     assert network["text"] == ui["error_network"]

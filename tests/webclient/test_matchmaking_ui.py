@@ -54,7 +54,7 @@ def test_two_lobbies_are_matched_into_one_game(browser, wc_gateway):
 
 
 def test_a_refused_search_says_why_in_the_pages_language(page, wc_gateway):
-    """Issue #34's leftover: a search refused because its player is at a quota (20 active games, the service's
+    """A search refused because its player is at a quota (20 active games, the service's
     default) ends in the lobby with the page's words for a refusal and the server's reason (which quota, the count)
     as the tooltip, not a bare status word."""
     with wc_gateway.client() as c:

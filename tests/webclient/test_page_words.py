@@ -22,7 +22,7 @@ from tests.webclient.words import data_words, serve_marked_catalogue, stray_word
 
 STATIC = Path(__file__).resolve().parents[2] / "services" / "webclient" / "static"
 CATALOGUE = STATIC / "i18n" / "en.json"
-PAGES = ["index.html", "game.html"]
+PAGES = ["index.html", "game.html", "tournaments.html"]
 ATTRIBUTES = ("aria-label", "placeholder", "title", "alt")
 LETTER = re.compile(r"[^\W\d_]")
 

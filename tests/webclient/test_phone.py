@@ -1,4 +1,4 @@
-"""The game page on a 390 px phone and on a desktop, in each language (issue #38, "What the trial found"):
+"""The game page on a 390 px phone and on a desktop, in each language (docs/decisions/webclient-trial.md):
 
 - item 3: a board choice is staged, never sent at once: the chosen element stands out, the other targets step back,
   a Confirm button (the action in words) takes the focus and Cancel takes the choice back; by mouse, keyboard and
@@ -22,10 +22,11 @@ import httpx
 import pytest
 
 from tests.webclient.rest import move, rest_game
-from tests.webclient.test_browser import FIND_POINT, create_in_lobby, wait_for_change
+from tests.webclient.test_browser import FIND_POINT, confirm_if_asked, create_in_lobby, wait_for_change
 
 #: Browser suite (phone and desktop, four languages): `make test-integration`, which CI runs; `make test` keeps the
-#: web client's representative ones (test_browser, test_archived_games, test_languages, test_csp_pages; #36)
+#: web client's representative ones (test_browser, test_archived_games, test_languages, test_csp_pages; make test's
+#: ten-minute budget)
 pytestmark = pytest.mark.integration
 
 I18N = Path(__file__).resolve().parents[2] / "services" / "webclient" / "static" / "i18n"
@@ -88,7 +89,7 @@ def choose_on_board(page, size: str) -> str | None:
     return None
 
 
-@pytest.mark.parametrize(("size", "lang"), [  # one phone, one desktop here; the other two in test-slow (#36)
+@pytest.mark.parametrize(("size", "lang"), [  # one phone, one desktop here; the other two in test-slow
     ("phone", "ru"), ("desktop", "en"),
     pytest.param("phone", "pl", marks=pytest.mark.slow), pytest.param("desktop", "it", marks=pytest.mark.slow)])
 def test_a_board_choice_is_staged_and_sent_only_when_confirmed(context_for, size, lang, artifacts: Path):
@@ -199,7 +200,7 @@ def test_the_phone_layout_keeps_every_player_whole_and_the_board_above_the_actio
     for box in page.locator("#action-list button.action").evaluate_all(
             "els => els.map(e => e.getBoundingClientRect()).map(r => [r.width, r.height])"):
         assert box[1] >= FINGERTIP, box
-    if game == "aeroplanes":  # the board's VPs/Era table (AE-13), the current era marked (issue #38 item 6)
+    if game == "aeroplanes":  # the board's VPs/Era table (AE-13), the current era marked (web client trial, item 6)
         era = json.loads((I18N / f"{lang}.json").read_text())["aeroplanes"]["board"]["era_table_row"]
         assert page.locator("#board-extra .era-table tbody tr").count() == 3
         assert page.inner_text('#board-extra .era-table tr[aria-current="true"] th') == era.replace("{era}", "1")
@@ -245,8 +246,9 @@ def test_a_replay_step_shows_that_steps_status_not_the_end(context_for, wc_gatew
 
 
 def test_a_player_has_the_same_name_in_every_browser(context_for, wc_gateway):
-    """Issue #38 item 9: the creator's browser called its seat by the lobby's name, another browser "Player 1". Every
-    browser now names a seat by its player's account (numbered when one player holds several seats)."""
+    """docs/decisions/webclient-trial.md, item 9: the creator's browser called its seat by the lobby's name, another
+    browser "Player 1". Every browser now names a seat by its player's account (numbered when one player holds several
+    seats)."""
     http = httpx.Client(base_url=wc_gateway.url, timeout=30)
     game_id, _ = rest_game(http, "Mira", {"game": "blueskies", "players": 2, "seed": 2})
     page = context_for("phone", "pl")  # a browser that holds no seat of it: a spectator
@@ -256,9 +258,9 @@ def test_a_player_has_the_same_name_in_every_browser(context_for, wc_gateway):
 
 
 def test_the_lobby_shows_my_rating_leaderboard_place_and_games_with_opponents_and_results(context_for, wc_gateway):
-    """Issue #38 item 10: two players matched into a rated 2-player Blue Skies game; Grace resigns, Ada wins. Ada's
-    lobby (a phone, in Russian) shows her rating and leaderboard place in Blue Skies and, in "My games", the game by
-    its title (no id), against Grace, won."""
+    """docs/decisions/webclient-trial.md, item 10: two players matched into a rated 2-player Blue Skies game; Grace
+    resigns, Ada wins. Ada's lobby (a phone, in Russian) shows her rating and leaderboard place in Blue Skies and, in
+    "My games", the game by its title (no id), against Grace, won."""
     from concurrent.futures import ThreadPoolExecutor
 
     from tests.gateway.test_matchmaking import run_matcher
@@ -319,8 +321,8 @@ MOVE_SHOWN = """async () => {
 
 
 def test_a_burst_of_bot_moves_can_be_stepped_through(context_for, bot_worker):
-    """Issue #38 item 7: after my move two bots move at once; the last-move line offers the earlier one too, and
-    stepping to it shows its words and marks its board elements, without playing anything."""
+    """docs/decisions/webclient-trial.md, item 7: after my move two bots move at once; the last-move line offers the
+    earlier one too, and stepping to it shows its words and marks its board elements, without playing anything."""
     page = context_for("desktop", "it")
     ui = words("it")
     create_in_lobby(page, "blueskies", 3, {0: "human", 1: "bot:random", 2: "bot:random"})
@@ -360,9 +362,9 @@ def test_a_burst_of_bot_moves_can_be_stepped_through(context_for, bot_worker):
 
 @pytest.mark.parametrize(("size", "lang"), [("phone", "pl"), ("desktop", "en")])
 def test_a_long_list_of_choices_is_grouped_and_filtered(context_for, size, lang):
-    """Issue #38 item 6: a choice among some 50 places (OpenSky's draft, OS-6; an Aeroplanes tile late in the game)
-    was one long list box; it is grouped (the routes under the airport they start from) and a filter keeps the
-    choices naming what is typed; Play plays the selected one."""
+    """docs/decisions/webclient-trial.md, item 6: a choice among some 50 places (OpenSky's draft, OS-6; an Aeroplanes
+    tile late in the game) was one long list box; it is grouped (the routes under the airport they start from) and a
+    filter keeps the choices naming what is typed; Play plays the selected one."""
     page = context_for(size, lang)
     create_in_lobby(page, "opensky", 2, {0: "human", 1: "human"}, {"map": "europe"})
     for _ in range(8):  # the callsigns (OS-4), then the draft's list
@@ -372,6 +374,7 @@ def test_a_long_list_of_choices_is_grouped_and_filtered(context_for, size, lang)
             break
         before = version(page)
         page.locator("#action-list button.action").first.click()
+        confirm_if_asked(page)
         wait_for_change(page, before)
     long_list = page.locator("#action-list .long-list").first
     groups = long_list.locator("optgroup").evaluate_all("els => els.map(e => e.label)")
@@ -391,5 +394,6 @@ def test_a_long_list_of_choices_is_grouped_and_filtered(context_for, size, lang)
     filter_box.fill(wanted)
     before = version(page)
     long_list.locator("button.play-selected").click()
+    confirm_if_asked(page)
     wait_for_change(page, before)
     assert wanted in page.inner_text("#log"), "the filtered choice was played"

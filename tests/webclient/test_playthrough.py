@@ -67,7 +67,7 @@ def create_game(page, title: str, players: int, options: dict[str, str]) -> None
     for option, choice in options.items():
         new_game.get_by_label(option).select_option(label=choice)
     for n in range(2, players + 1):
-        new_game.get_by_label(f"Player {n}", exact=True).select_option(label="Bot: random (instant)")
+        new_game.get_by_label(f"Player {n}", exact=True).select_option(label="Bot: Beginner (instant)")
     new_game.get_by_label("Player 1", exact=True).select_option(label="Human (this browser)")
     axe_check(page, "the lobby")
     new_game.get_by_role("button", name="Create game").click()
@@ -91,9 +91,24 @@ def decide(page, rng: random.Random) -> None:
         labels = box.get_by_role("option").all_inner_texts()
         box.select_option(label=labels[rng.randrange(len(labels))])
         panel.get_by_role("button", name=re.compile("^Play the selected choice")).first.click()
+        confirm_if_asked(panel)
         return
-    buttons = panel.get_by_role("button").filter(has_not_text="Show all")
-    buttons.nth(rng.randrange(buttons.count())).click()
+    # a choice, not the panel's own controls: Show all, Take back, and the Cancel beside a Confirm (a decision with one
+    # choice only comes staged for its Confirm while "Confirm moves" is on: Cancel would only unstage it)
+    buttons = (panel.get_by_role("button").filter(has_not_text="Show all").filter(has_not_text="Take back")
+               .filter(has_not_text=re.compile("^Cancel$")))
+    choice = buttons.nth(rng.randrange(buttons.count()))
+    confirming = choice.inner_text().startswith("Confirm: ")
+    choice.click()
+    if not confirming:  # a staged choice's Confirm sends the move: no second Confirm comes, the page redraws
+        confirm_if_asked(panel)
+
+
+def confirm_if_asked(panel) -> None:
+    """With "Confirm moves" on (a phone's default) a choice waits for its Confirm button, named with the choice."""
+    confirm = panel.get_by_role("button", name=re.compile("^Confirm: "))
+    if confirm.count():
+        confirm.click()
 
 
 @pytest.mark.parametrize("title,players,options,shot_at", GAMES, ids=[f"{g[0].split(':')[0]}-{g[1]}p" for g in GAMES])
@@ -111,13 +126,17 @@ def test_a_person_plays_to_the_end_by_what_the_page_says(
     decisions = 0
     started = time.monotonic()
     while True:
-        # my turn shows buttons; otherwise the panel says whom it waits for, and bots are "thinking…"
+        # my turn shows choice buttons; otherwise the panel says whom it waits for, and bots are "thinking…". The
+        # panel's Take back button is no choice: it stays in the page (hidden, or shown while the game lets my last
+        # decision be taken back) when it is not my turn, so only a visible button other than it counts
         page.wait_for_function(
             """() => [...document.querySelectorAll('h2')]
                     .some(h => h.textContent === 'Final standings' && h.offsetParent)
                 || [...document.querySelectorAll('section')].some(s => s.getAttribute('aria-labelledby') &&
                     document.getElementById(s.getAttribute('aria-labelledby')).textContent.startsWith('Your actions') &&
-                    s.querySelector('button') && !document.body.classList.contains('busy'))""", timeout=60_000)
+                    [...s.querySelectorAll('button')]
+                        .some(b => b.offsetParent && !b.textContent.startsWith('Take back'))
+                    && !document.body.classList.contains('busy'))""", timeout=60_000)
         if final.is_visible():
             break
         assert page.title().startswith("▶ Your turn"), "the page title signals my turn"

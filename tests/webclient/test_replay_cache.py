@@ -15,7 +15,7 @@ from tests.gateway.helpers import create, play_random
 
 @pytest.fixture
 def small_cache_gateway(redis_url: str, wc_service: ServiceInstance) -> Iterator[Gateway]:
-    gw = Gateway(gateway_settings(redis_url, wc_service, replay_cache_size=2, follow_games=False))
+    gw = Gateway(gateway_settings(redis_url, wc_service, replay_cache_size=2))
     yield gw
     gw.stop()
 

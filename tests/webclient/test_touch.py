@@ -18,7 +18,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.webclient.test_browser import create_in_lobby
 
 #: Browser suite (real touch input): `make test-integration`, which CI runs; `make test` keeps the
-#: web client's representative ones (test_browser, test_archived_games, test_languages, test_csp_pages; #36)
+#: web client's representative ones (test_browser, test_archived_games, test_languages, test_csp_pages; make test's
+#: ten-minute budget)
 pytestmark = pytest.mark.integration
 
 PHONE = {"width": 390, "height": 844}
@@ -125,10 +126,12 @@ TAP_OUTCOME = """ref => ({
 
 
 def test_aeroplanes_destinations_are_fingertip_sized_at_a_phones_fit(phone):
-    """Issue #38 (trial item 2, targets >= 44 px): the phone's Fit draws Aeroplanes' board at the width that keeps its
-    labels at 11 px (test_board_text.py), where every destination box is at least a fingertip in both directions."""
+    """docs/decisions/webclient-trial.md (item 2, targets >= 44 px): the phone's "Readable" zoom draws Aeroplanes' board
+    at the width that keeps its labels at 11 px (test_board_text.py), where every destination box is at least a
+    fingertip in both directions."""
     create_in_lobby(phone, "aeroplanes", 3, dict.fromkeys(range(3), "human"))
     phone.wait_for_selector("#board svg .clickable")
+    phone.click("#zoom-read")  # the phone opens the whole board; "Readable" is the zoom that keeps labels at 11 px
     targets = phone.evaluate(TARGETS)
     assert targets, "the opening decision names board targets"
     assert [t for t in targets if t["size"] < FINGERTIP] == []

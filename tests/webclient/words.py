@@ -48,7 +48,8 @@ HAS_RULE = re.compile(r"\b(?:AE|OS|BS)-\d")
 
 
 def without_rules(text: str) -> str:
-    """A template's words as the page shows them: its rule ids go to the tooltip (js/rules.js, issue #38 item 9)."""
+    """A template's words as the page shows them: its rule ids go to the tooltip (js/rules.js,
+    docs/decisions/webclient-trial.md, item 9)."""
     def parenthesis(m: re.Match) -> str:
         if not HAS_RULE.search(m.group(1)):
             return m.group(0)

@@ -1,6 +1,6 @@
 """End to end over REST: a matched, rated 2-player game whose human leaves (never submits) still finishes and
 settles its ratings. Real Redis, the real game-state service (its sweeper runs the turn clock), a real Celery
-worker, the REST gateway and the matchmaker's pass.
+worker, the REST gateway, the matchmaker's pass and the outcomes consumer.
 
 The path: timeouts (the default decision each time, after the seat's reserve ran out) -> after
 ABANDON_AFTER_TIMEOUTS (3) in a row the seat is abandoned and, with only one seat left, the game finishes in that
@@ -44,11 +44,12 @@ def _play_until_over(c: httpx.Client, game_id: str, token: str, timeout_s: float
 
 
 def test_a_matched_game_whose_human_leaves_finishes_through_the_zombie_and_settles(
-    make_instance, start_worker, redis_url
+    make_instance, start_worker, redis_url, settings
 ) -> None:
     inst = make_instance(zombie_bot_level="greedy", abandon_after_timeouts=3)
     worker = start_worker(inst.admin_target)
-    gw = Gateway(gateway_settings(redis_url, SimpleNamespace(addr=inst.admin_target), mm_settle_check_s=0))
+    # with the outcomes consumer of the service's outbox, which settles the game nobody but the clock ended
+    gw = Gateway(gateway_settings(redis_url, SimpleNamespace(addr=inst.admin_target)), outbox=settings.key_prefix)
     try:
         with gw.client() as c:
             (stays_id, stays_key), (leaves_id, leaves_key) = new_player(c, "stays"), new_player(c, "leaves")
@@ -61,7 +62,6 @@ def test_a_matched_game_whose_human_leaves_finishes_through_the_zombie_and_settl
             assert start["time_control"] == CONTROL and {s["kind"] for s in start["seats"]} == {"human"}
 
             final = _play_until_over(c, game_id, stays["token"])
-            run_matcher(gw.settings)  # the matchmaker's settle pass (the GET that saw the end may have settled it)
 
             assert (final["status"], final["winners"]) == ("finished", [stays["seat"]])
             assert final["seats"][quitter] == {"seat": quitter, "player_id": leaves_id, "kind": "human",
@@ -83,7 +83,15 @@ def test_a_matched_game_whose_human_leaves_finishes_through_the_zombie_and_settl
                              "version": third_timeout}]
             assert final["version"] == third_timeout
 
-            ratings = {pid: c.get(f"/v1/players/{pid}").json()["ratings"][GAME] for pid in (stays_id, leaves_id)}
+            def rated() -> dict[str, dict]:
+                return {pid: c.get(f"/v1/players/{pid}").json()["ratings"].get(GAME, {})
+                        for pid in (stays_id, leaves_id)}
+
+            deadline = time.monotonic() + 20
+            while any(r.get("games") != 1 for r in rated().values()):  # the outcomes consumer settles it
+                assert time.monotonic() < deadline, rated()
+                time.sleep(0.05)
+            ratings = rated()
     finally:
         gw.stop()
     assert ratings[stays_id]["games"] == ratings[leaves_id]["games"] == 1

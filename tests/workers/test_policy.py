@@ -25,9 +25,9 @@ from services.workers.move import Mover
 def test_budget_scale_and_its_floor():
     assert budget_scale(0.0, 3.0) == budget_scale(3.0, 3.0) == 1.0
     assert budget_scale(6.0, 3.0) == 0.5 and budget_scale(100.0, 0.0) == 1.0
-    # mcts-hard plays as mcts-normal in every game that searches (ai.levels.SAME_AS): its shrunk budget is that one's
+    # mcts-hard plays as mcts-normal in every game that searches (ai.games): its shrunk budget is that one's
     assert ai.scaled_budget("mcts-hard", "blueskies", 0.5) == ai.Budget(seconds=0.5, iterations=500)
-    # Blue Skies and Aeroplanes play mcts-normal as the guided search, capped at 1,000 iterations (GAME_SEARCH)
+    # Blue Skies and Aeroplanes play mcts-normal as the guided search, capped at 1,000 iterations (its profile's search)
     assert ai.scaled_budget("mcts-normal", "blueskies", 0.5) == ai.Budget(seconds=0.5, iterations=500)
     assert ai.scaled_budget("mcts-normal", "aeroplanes", 0.5) == ai.Budget(seconds=0.5, iterations=500)
     assert ai.scaled_budget("mcts-normal", "opensky", 0.5) is None  # plays the fast level there: nothing to shrink
@@ -56,7 +56,7 @@ def test_human_waiting_decisions_are_taken_first(follow_ups_first, settings, sta
         await dispatcher.dispatch("followup", 1, 0, human=True, follow_up=True)
 
     asyncio.run(queue_all())
-    follow_ups, firsts = human_lists(settings.bot_queue)  # the queues live on the Celery broker (#40)
+    follow_ups, firsts = human_lists(settings.bot_queue)  # the queues live on the Celery broker
     if follow_ups_first:
         assert (broker.llen(follow_ups), broker.llen(firsts)) == (1, 2)
     else:
@@ -124,7 +124,7 @@ def test_a_bots_commit_is_served_before_other_games_first_decisions(follow_ups_f
 
 def test_queue_age_is_the_oldest_of_both_human_lists(settings, broker):
     """The degradation policy's age reads the follow-ups' and the first decisions' lists (not the bot-only one)."""
-    sync = broker  # the queues live on the Celery broker (a standalone Redis beside a cluster, #40)
+    sync = broker  # the queues live on the Celery broker (a standalone Redis beside a cluster)
     follow_ups, firsts = human_lists(settings.bot_queue)
     now = time.time()
 
@@ -151,15 +151,13 @@ def test_queue_age_is_the_oldest_of_both_human_lists(settings, broker):
 @pytest.mark.parametrize("level", ["mcts-normal", "mcts-hard"])
 def test_levels_think_less_when_the_human_queue_is_old(level, make_instance, make_client, settings, rdb, broker):
     """Games are read from the run's Redis (a cluster under `make test-cluster`), the queue's age from the Celery
-    broker, as services/workers/tasks.py does (#40)."""
+    broker, as services/workers/tasks.py does (docs/decisions/redis-cluster.md)."""
     inst = make_instance(dispatch_bots=False)
     client = make_client(inst)
     admin = client.admin(settings.service_secret)
 
     def decide(queued_s: float | None):
         broker.delete(settings.bot_queue)
-        if queued_s is not None:  # a human-waiting task queued `queued_s` ago heads the queue
-            broker.lpush(settings.bot_queue, json.dumps({"headers": {"id": "x", "sent_at": time.time() - queued_s}}))
         game = client.create_game("blueskies", 2, seed=3, bots={0: level, 1: level})  # OpenSky's levels don't search
         seat = client.get_game(game.game_id).to_act[0]
         mover = Mover(rdb, settings.key_prefix, admin, queue_age=QueueAge(broker, settings.bot_queue),
@@ -167,6 +165,10 @@ def test_levels_think_less_when_the_human_queue_is_old(level, make_instance, mak
         # a full collection of this long test process's heap (0.6 s once, late in `make test`) must not fall inside
         # the timed decision: the budget is what is checked, not the test runner's garbage collector
         gc.collect()
+        # the task is queued last, right before the decision reads its age, so that a slow game creation on a
+        # loaded machine does not age it past `queued_s` (it read 13.6 s for 12 at load 10)
+        if queued_s is not None:  # a human-waiting task queued `queued_s` ago heads the queue
+            broker.lpush(settings.bot_queue, json.dumps({"headers": {"id": "x", "sent_at": time.time() - queued_s}}))
         return mover.play(game.game_id, seat, 0)
 
     calm = decide(None)

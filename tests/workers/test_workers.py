@@ -23,7 +23,7 @@ from tests.redis_required import test_redis as run_redis
 LINEUPS = {
     "opensky": ["random", "mcts-easy"],
     "blueskies": ["random", "fast"],  # the learned model (ai/policy), loaded by the worker
-    "aeroplanes": ["random", "random", "fast"],  # a 100-iteration guided search (ai.policy.SEARCHED)
+    "aeroplanes": ["random", "random", "fast"],  # a 100-iteration guided search (ai/games/aeroplanes.py)
 }
 
 

@@ -1,6 +1,6 @@
 """Seat isolation through REST: every game endpoint and the event stream, called with the tokens of the
 seat itself, another seat, a seat of another game, the API key of an account holding no seat of the game (it
-reads as a spectator and acts for no seat: issue #37), garbage and no token at all.
+reads as a spectator and acts for no seat: docs/decisions/accounts.md), garbage and no token at all.
 
 Only the seat's own token reads its hand or acts for it (TOY-1, TOY-3); everything else is a clean 401,
 403 or 422 (or a spectator's public answer), never a 5xx, and changes nothing.
@@ -41,7 +41,7 @@ def test_every_endpoint_and_stream_isolates_seats(http: httpx.Client, gateway) -
     expected = {  # credential -> (GET game, GET actions, POST seat 0's bid, GET events)
         "other_seat": (200, 200, 422, 200),
         "other_game": (403, 403, 403, 403),
-        "api_key": (200, 403, 403, 200),  # an account holding no seat of the game reads as a spectator (#37)
+        "api_key": (200, 403, 403, 200),  # an account holding no seat of the game reads as a spectator
         "garbage": (401, 401, 401, 401),
         "huge": (401, 401, 401, 401),
         "none": (200, 401, 401, 200),

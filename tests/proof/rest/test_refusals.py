@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 
 from tests.gateway.helpers import auth, create
+from tests.rate_windows import HOUR, fresh_window
 
 
 def test_oversized_bodies_are_413_on_every_post_endpoint(http: httpx.Client) -> None:
@@ -23,7 +24,8 @@ def test_oversized_bodies_are_413_on_every_post_endpoint(http: httpx.Client) -> 
 
 def test_a_flood_is_cut_to_the_budget_with_429(make_gateway) -> None:
     # every request counts against the address's ceiling, anonymous or not
-    gw = make_gateway(rate_limit_ip=0, rate_limit_token=0, rate_limit_ip_ceiling=40, rate_limit_window_s=3600)
+    gw = make_gateway(rate_limit_ip=0, rate_limit_token=0, rate_limit_ip_ceiling=40, rate_limit_window_s=HOUR)
+    fresh_window()  # the 40 are counted in one window: a boundary inside the flood would refill the budget
     with gw.client() as setup:
         game = create(setup, "toybids", 2, seed=82)  # spends 2 of the 40 (a player, then its game)
     gid, token = game["game_id"], game["seats"][0]["token"]
@@ -53,9 +55,10 @@ def _codes_from(gw, forwarded_for: list[str]) -> list[int]:
 def test_per_ip_limits_use_x_forwarded_for_only_from_trusted_proxies(make_gateway) -> None:
     """Behind a trusted proxy each client has its own budget; without one, a client naming other addresses in
     X-Forwarded-For still spends its own (the peer's) budget."""
-    trusting = make_gateway(rate_limit_ip=2, rate_limit_token=0, rate_limit_window_s=3600,
+    fresh_window()  # the answers below are counted in one window
+    trusting = make_gateway(rate_limit_ip=2, rate_limit_token=0, rate_limit_window_s=HOUR,
                             trusted_proxies="127.0.0.1")
     assert _codes_from(trusting, ["10.0.0.1", "10.0.0.1", "10.0.0.1", "10.0.0.2", "10.0.0.2"]) == [
         200, 200, 429, 200, 200]
-    untrusting = make_gateway(rate_limit_ip=2, rate_limit_token=0, rate_limit_window_s=3600)
+    untrusting = make_gateway(rate_limit_ip=2, rate_limit_token=0, rate_limit_window_s=HOUR)
     assert _codes_from(untrusting, ["10.0.0.1", "10.0.0.2", "10.0.0.3"]) == [200, 200, 429]

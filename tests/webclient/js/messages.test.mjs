@@ -1,6 +1,6 @@
 // Message formatting (services/webclient/static/js/i18n.js) with the real catalogues: ICU plural categories of each
 // language (Russian and Polish have few/many), numbers and money through Intl, `{field|formatter}` arguments, and
-// the English the issue #38 trial found wrong ("1 notes left", "share the win the market").
+// the English the web client trial (docs/decisions/webclient-trial.md) found wrong ("1 notes left", "share the win the market").
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -52,7 +52,7 @@ test("a missing field shows as a dash, a list is joined in words, a formatter's 
   assert.equal(ui("no_such_key_at_all"), "no_such_key_at_all");
 });
 
-test("rule ids leave the words for the tooltip (issue #38 item 9), whatever the language", async () => {
+test("rule ids leave the words for the tooltip (docs/decisions/webclient-trial.md, item 9), whatever the language", async () => {
   const { splitRules } = await import("../../../services/webclient/static/js/rules.js");
   const cases = [
     ["Setup: add up to 2 gates with a budget of 6; unspent budget is lost (BS-7.6).", "Setup: add up to 2 gates with a budget of 6; unspent budget is lost.", ["BS-7.6"]],
@@ -83,7 +83,7 @@ test("a start city's choice says its era 1 income, with the modifier printed bes
   const withData = { ...ctx, data: { board } };
   useCatalogue(load("en"), "en");
   const income = (city) => aeroplanes.hint({ type: "choose_home", city }, withData);
-  assert.equal(income("paris"), "Era 1 income: £11 (AE-5.2)");
-  assert.equal(income("berlin"), "Era 1 income: £14 (AE-5.2)");
-  assert.equal(income("amsterdam"), "Era 1 income: £12 (AE-5.2)");
+  assert.equal(income("paris"), "Era 1 income: £11");  // the rule (AE-5.2) is no word of it
+  assert.equal(income("berlin"), "Era 1 income: £14");  // the rule (AE-5.2) is no word of it
+  assert.equal(income("amsterdam"), "Era 1 income: £12");  // the rule (AE-5.2) is no word of it
 });

@@ -1,5 +1,5 @@
 // Tap and click geometry of the board (services/webclient/static/js/taps.js): distances to the drawn shapes, and
-// what a tap (a 44 px fingertip) or a mouse click means when targets are near or overlap (issue #38 item 3: a click on
+// what a tap (a 44 px fingertip) or a mouse click means when targets are near or overlap (docs/decisions/webclient-trial.md, item 3: a click on
 // the crossing of FRA-LHR and AMS-CDG played one of them).
 import { test } from "node:test";
 import assert from "node:assert/strict";
