@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -147,9 +148,17 @@ async def play_many(target: str, n: int, first: int, seed: int, concurrency: int
 # Redis memory
 
 
-async def prefix_bytes(r: aioredis.Redis, prefix: str) -> dict[str, int]:
-    """MEMORY USAGE (every element counted) of each key under `prefix`, the gateway's own keys excluded."""
-    keys = [k async for k in r.scan_iter(match=f"{prefix}*", count=2000) if not k.startswith(f"{prefix}gw:")]
+def is_outbox(key: str, prefix: str) -> bool:
+    """The buckets' outbox streams: a shared log bounded by OUTBOX_MAXLEN, not a game's state, so the archive's
+    clean-up is judged without them and their bytes are reported on their own (outbox_bytes)."""
+    return key.startswith(f"{prefix}changes:")
+
+
+async def prefix_bytes(r: aioredis.Redis, prefix: str, outbox: bool = False) -> dict[str, int]:
+    """MEMORY USAGE (every element counted) of each key under `prefix`, the gateway's own keys excluded, and the
+    outbox streams excluded unless `outbox` asks for those alone."""
+    keys = [k async for k in r.scan_iter(match=f"{prefix}*", count=2000)
+            if not k.startswith(f"{prefix}gw:") and is_outbox(k, prefix) == outbox]
     out: dict[str, int] = {}
     for i in range(0, len(keys), 500):
         part = keys[i:i + 500]
@@ -322,6 +331,7 @@ async def soak_phase(args, stack: Stack, r: aioredis.Redis, repo: ArchiveReposit
         "games_per_s_finished": round(len(done) / secs, 2), "archived": end["archive_rows"],
         "prefix_bytes_peak": peak, "prefix_bytes_end": end["prefix_bytes"], "prefix_keys_end": end["prefix_keys"],
         "prefix_bytes_per_game_end": round(end["prefix_bytes"] / max(1, len(done)), 3),
+        "outbox_bytes_end": sum((await prefix_bytes(r, stack.prefix, outbox=True)).values()),
         "redis_used_start": samples[0]["redis_used"], "redis_used_end": end["redis_used"],
         "redis_used_max": max(s["redis_used"] for s in samples),
         "awaiting_max": max(s["awaiting"] for s in samples), "row_sizes": sizes,
@@ -371,13 +381,12 @@ async def history_phase(args, stack: Stack, repo: ArchiveRepository) -> dict[str
             seated = rng.choices(pool, weights, k=tpl.players * 2)
             seats = list(dict.fromkeys(seated))[:tpl.players]  # distinct players (a rare short table: empty seats)
             finished = now - rng.randrange(90 * 86_400_000)
-            batch.append(ArchivedGame(
-                game_id=uuid.uuid4().hex, game=tpl.game, players=tpl.players, options=tpl.options,
-                seed=rng.randrange(2**62), bots={}, owner="", seat_players=dict(enumerate(seats)),
-                token_hashes=tpl.token_hashes, resigned=[], status="finished", version=tpl.version, digest=tpl.digest,
-                scores=tpl.scores, winners=tpl.winners, rated=True, turn_ms=0,
-                created_ms=finished - rng.randrange(600_000, 3_600_000), finished_ms=finished, archived_ms=now,
-                log_lines=tpl.log_lines, state_text=tpl.state_text,
+            # the template's game under a new id, players and times (dataclasses.replace: every other field of
+            # the record, whatever it holds, is the template's)
+            batch.append(dataclasses.replace(
+                tpl, game_id=uuid.uuid4().hex, seed=rng.randrange(2**62), bots={}, owner="",
+                seat_players=dict(enumerate(seats)), resigned=[], status="finished", rated=True, clock_ms=0,
+                created_ms=finished - rng.randrange(600_000, 3_600_000), updated_ms=finished, archived_ms=now,
             ))
         await repo.put_many(batch)
         added += len(batch)

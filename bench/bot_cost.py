@@ -34,8 +34,8 @@ from ai.policy import one_blas_thread
 one_blas_thread()  # as a worker runs (services/workers): a BLAS pool's spinning threads are not the decision's cost
 
 import ai  # noqa: E402
-from ai.lab.selfplay import greedy_positions  # noqa: E402
 from ai.levels import free_core_iterations  # noqa: E402
+from research.lab.selfplay import greedy_positions  # noqa: E402
 
 
 @dataclass
@@ -68,17 +68,27 @@ def positions(game: str, players: int, count: int, every: int, seed: int):
     return found
 
 
-def measure(game: str, players: int, level: str, variant: str, sample, seed: int) -> Row:
+def measure(game: str, players: int, level: str, variant: str, sample, seed: int,
+            research: tuple[dict, int] | None = None) -> Row:
+    """`research`: (fields, iterations) of a research variant (`research.lab.search_variants`) named `level`, measured
+    at that iteration cap instead of a level."""
     cpu, wall, iters = [], [], []
-    cap = free_core_iterations(level, game)
+    if research is not None:
+        from research.lab.search_variants import variant_bot
+
+        fields, cap = research
+        make = lambda: variant_bot(level, fields)  # noqa: E731
+    else:
+        cap = free_core_iterations(level, game)
+        make = lambda: ai.make_bot(level)  # noqa: E731
     budget = ai.Budget(iterations=cap) if variant == "iters" and cap is not None else None
     variant = variant if cap is not None else "-"
     if sample:  # one untimed decision first: a worker imports a level's modules and fills its caches once a process,
         # not once a decision
         state, seat = sample[0]
-        ai.make_bot(level).choose(state, seat, random.Random(seed), budget)
+        make().choose(state, seat, random.Random(seed), budget)
     for index, (state, seat) in enumerate(sample):
-        bot = ai.make_bot(level)
+        bot = make()
         rng = random.Random(seed * 1000 + index)
         c0, w0 = time.process_time(), time.perf_counter()
         bot.choose(state, seat, rng, budget)
@@ -102,8 +112,15 @@ def main(argv: list[str] | None = None) -> list[Row]:
     parser.add_argument("--every", type=int, default=7)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="write the rows here")
+    parser.add_argument("--research", metavar="NAME=JSON", action="append", default=[],
+                        help="also a research variant of `research.lab.search_variants` (a search's fields, or a "
+                             "Gumbel root's with \"root\": \"gumbel\"), at --research-iterations")
+    parser.add_argument("--research-iterations", type=int, default=200)
     args = parser.parse_args(argv)
     levels = args.levels.split(",")
+    from research.lab.search_variants import parse_variant
+
+    research = dict(parse_variant(text) for text in args.research)
     started = time.time()
     load_before = os.getloadavg()
     rows: list[Row] = []
@@ -118,12 +135,12 @@ def main(argv: list[str] | None = None) -> list[Row]:
             for variant in args.variants.split(","):
                 if not searching and variant == "time":
                     continue  # random and greedy have no budget: one variant says it all
-                row = measure(game, int(players or 2), level, variant, sample, args.seed)
-                rows.append(row)
-                print(f"{row.game:<11}{row.players:>2} {row.level:<12}{row.variant:<8}{row.decisions:>3} "
-                      f"{row.cpu_mean:>10.4f} {row.cpu_p50:>7.4f} {row.cpu_p90:>7.4f} {row.cpu_p99:>7.4f} "
-                      f"{row.cpu_max:>7.4f} "
-                      f"{row.iterations_p50:>9.0f} {row.decisions_per_cpu_s:>10.1f}", flush=True)
+                rows.append(measure(game, int(players or 2), level, variant, sample, args.seed))
+                _print(rows[-1])
+        for name, fields in research.items():
+            rows.append(measure(game, int(players or 2), name, "iters", sample, args.seed,
+                                (fields, args.research_iterations)))
+            _print(rows[-1])
     load_after = os.getloadavg()
     print(f"load average {load_before[0]:.1f} -> {load_after[0]:.1f}; {time.time() - started:.0f} s", flush=True)
     if args.json:
@@ -131,6 +148,12 @@ def main(argv: list[str] | None = None) -> list[Row]:
             json.dump({"load_before": load_before, "load_after": load_after, "args": vars(args),
                        "rows": [asdict(r) for r in rows]}, out, indent=1)
     return rows
+
+
+def _print(row: Row) -> None:
+    print(f"{row.game:<11}{row.players:>2} {row.level:<12}{row.variant:<8}{row.decisions:>3} "
+          f"{row.cpu_mean:>10.4f} {row.cpu_p50:>7.4f} {row.cpu_p90:>7.4f} {row.cpu_p99:>7.4f} {row.cpu_max:>7.4f} "
+          f"{row.iterations_p50:>9.0f} {row.decisions_per_cpu_s:>10.1f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -162,7 +162,8 @@ async def phase(name: str, threshold: float, follow_ups: bool, args, mix) -> dic
 
     env = {"BOT_DEGRADE_AFTER_S": str(threshold), "BOT_REDISPATCH_S": str(args.redispatch),
            "BOT_FOLLOW_UPS_FIRST": str(follow_ups).lower()}
-    stack = Stack(dispatch_bots=True, workers=1, service_env=env, worker_env=env)
+    stack = Stack(dispatch_bots=True, workers=1, worker_concurrency=getattr(args, "concurrency", 0),
+                  service_env=env, worker_env=env)
     with stack:
         log_path = str(stack.log_dir / "worker0.log")
         window = Window()
@@ -187,6 +188,8 @@ async def phase(name: str, threshold: float, follow_ups: bool, args, mix) -> dic
     decided = [line for line in lines if line[0] in ("submitted", "duplicate")]
     waits = [w for _, w, _, _, _ in decided]
     thinks = [t for _, _, t, _, _ in decided]
+    # what a player waits for one bot decision: its queue wait and its thinking (the submission after it: milliseconds)
+    decision_waits = [w + t for _, w, t, _, _ in decided]
     scales = [s for _, _, _, s, _ in decided]
     tiers = {tier: [w for _, w, _, _, p in decided if p == priority] for tier, priority in (("follow_up", "0"),
                                                                                            ("first", "3"))}
@@ -202,7 +205,10 @@ async def phase(name: str, threshold: float, follow_ups: bool, args, mix) -> dic
         **{f"{tier}_{key}": value for tier, tier_waits in tiers.items() for key, value in (
             ("decisions", len(tier_waits)), ("queue_wait_p50_s", pct(tier_waits, 0.5)),
             ("queue_wait_p99_s", pct(tier_waits, 0.99)))},
+        "decision_wait_p50_s": pct(decision_waits, 0.5), "decision_wait_p95_s": pct(decision_waits, 0.95),
+        "decision_wait_max_s": max(decision_waits, default=float("nan")),
         "think_mean_s": statistics.fmean(thinks) if thinks else float("nan"),
+        "think_p95_s": pct(thinks, 0.95),
         "budget_scale_mean": statistics.fmean(scales) if scales else float("nan"),
         "shrunk_share": (sum(1 for s in scales if s < 1) / len(scales)) if scales else float("nan"),
         "human_actions": window.human_actions, "games_finished": window.games_finished,

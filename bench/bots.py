@@ -7,7 +7,7 @@ the first real decision of a game (the first position where the seat to act
 has at least two legal actions), the median of several runs with different
 seeds. One iteration = one fresh determinization, tree descent, rollout (cut
 off by the level's rollout depth and the game's evaluation) and backup.
-Target (issue 7): at least 1,000 iterations/s per core for 2-player OpenSky.
+Target: at least 1,000 iterations/s per core for 2-player OpenSky.
 Both wall-clock and CPU-time rates are printed (see `measure`).
 """
 

@@ -1,4 +1,5 @@
-"""How evenly games spread over a Redis Cluster's primaries (issue #40: largest shard / mean <= 1.2).
+"""How evenly games spread over a Redis Cluster's primaries (docs/decisions/redis-cluster.md: largest shard / mean <=
+1.2).
 
     python -m bench.bucket_spread --games 10000
 

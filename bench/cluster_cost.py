@@ -1,5 +1,5 @@
 """Redis commands, Redis CPU and memory per accepted action, and actions/s, on one Redis and on a 3-primary Redis
-Cluster, in one run on one machine (issue #40's capacity model: bench/RESULTS.md, "Redis Cluster").
+Cluster, in one run on one machine (the capacity model of the cluster decision: bench/RESULTS.md, "Redis Cluster").
 
     python -m bench.cluster_cost --runs 3 --seconds 10 --concurrency 8
 

@@ -49,11 +49,14 @@ async def measure(stack: Stack, games: int, seconds: float, path: str, seed: int
                     [spy, "record", "-p", str(pid), "-d", str(int(seconds)), "-r", "200", "-f", "raw", "-o",
                      str(out), "--nonblocking"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         before = {role: cpu_seconds(pid) for role, pid in pids.items()}
+        driver_cpu = time.process_time()
         result = await run_level(driver, slots, seconds, None, seed + 1)
+        driver_cpu = time.process_time() - driver_cpu
         after = {role: cpu_seconds(pid) for role, pid in pids.items()}
         for spy_proc in spies:
             spy_proc.wait(60)
         result["cpu_s"] = {role: after[role] - before[role] for role in pids}
+        result["cpu_s"]["driver"] = driver_cpu
         return result
 
     if path == "grpc":
@@ -73,11 +76,17 @@ async def measure(stack: Stack, games: int, seconds: float, path: str, seed: int
         "gateway_ms_per_request": result["cpu_s"]["gateway"] / max(requests, 1) * 1000,
         "gateway_ms_per_action": result["cpu_s"]["gateway"] / max(accepted, 1) * 1000,
         "service_ms_per_action": result["cpu_s"]["service"] / max(accepted, 1) * 1000,
+        # the load generator (this process: the REST or gRPC clients of every slot): whether it, not the server,
+        # is the ceiling of a closed loop
+        "driver_ms_per_action": result["cpu_s"]["driver"] / max(accepted, 1) * 1000,
     }
 
 
-def run_tree(root: Path, pythonpath: str | None, args: argparse.Namespace, rnd: int, label: str) -> dict[str, Any]:
+def run_tree(root: Path, pythonpath: str | None, args: argparse.Namespace, rnd: int, label: str,
+             env: dict[str, str] | None = None) -> dict[str, Any]:
     old = os.environ.get("PYTHONPATH")
+    saved = {name: os.environ.get(name) for name in env or {}}
+    os.environ.update(env or {})  # the processes of this tree's stack inherit them (a setting to compare)
     if pythonpath:
         os.environ["PYTHONPATH"] = pythonpath
     else:
@@ -92,12 +101,20 @@ def run_tree(root: Path, pythonpath: str | None, args: argparse.Namespace, rnd: 
             os.environ.pop("PYTHONPATH", None)
         else:
             os.environ["PYTHONPATH"] = old
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tree", action="append", required=True, help="NAME=PATH of a source tree (repeatable)")
     ap.add_argument("--pythonpath", action="append", default=[], help="NAME=PATHS: extra PYTHONPATH for a tree")
+    ap.add_argument("--env", action="append", default=[],
+                    help="NAME=VAR=VALUE: an environment variable for a tree's processes (repeatable), e.g. a setting "
+                    "compared on one tree given twice under two names")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seconds", type=float, default=6.0)
@@ -108,22 +125,28 @@ def main() -> None:
     args = ap.parse_args()
     trees = dict(t.split("=", 1) for t in args.tree)
     extra = dict(p.split("=", 1) for p in args.pythonpath)
+    envs: dict[str, dict[str, str]] = {}
+    for item in args.env:
+        name, var, value = item.split("=", 2)
+        envs.setdefault(name, {})[var] = value
     if args.profile:
         Path(args.profile).mkdir(parents=True, exist_ok=True)
     rounds: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
     for rnd in range(args.rounds):
         order = list(trees) if rnd % 2 == 0 else list(reversed(trees))
         for name in order:
-            r = run_tree(Path(trees[name]).resolve(), extra.get(name), args, rnd, name)
+            r = run_tree(Path(trees[name]).resolve(), extra.get(name), args, rnd, name, envs.get(name))
             r["loadavg"] = os.getloadavg()[0]
             rounds[name].append(r)
             print(f"round {rnd + 1} {name:8s} {r['actions_per_s']:6.1f} actions/s  gateway "
                   f"{r['gateway_ms_per_request']:.3f} ms/req ({r['gateway_ms_per_action']:.3f} ms/action)  "
-                  f"service {r['service_ms_per_action']:.3f} ms/action  errors={r['errors'] or 0}  "
+                  f"service {r['service_ms_per_action']:.3f} ms/action  "
+                  f"driver {r['driver_ms_per_action']:.3f} ms/action  errors={r['errors'] or 0}  "
                   f"load avg {r['loadavg']:.1f}", flush=True)
             time.sleep(0.5)
     first = next(iter(trees))
-    keys = ("gateway_ms_per_request", "gateway_ms_per_action", "service_ms_per_action", "actions_per_s")
+    keys = ("gateway_ms_per_request", "gateway_ms_per_action", "service_ms_per_action", "driver_ms_per_action",
+            "actions_per_s")
     med = {name: {k: statistics.median(r[k] for r in rs) for k in keys} for name, rs in rounds.items()}
     for name, m in med.items():
         ratios = "  ".join(f"{k} x{m[k] / med[first][k]:.2f}" for k in keys)

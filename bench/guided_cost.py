@@ -1,12 +1,12 @@
 """CPU of a game's guided `mcts-normal` against the greedy-prior search it replaces, in the same run.
 
     python -m bench.guided_cost [--game blueskies] [--players 2 4] [--positions 10] [--repeats 3]
-    python -m bench.guided_cost --game aeroplanes --prior ap3-r3.npz      # a candidate not yet in GAME_SEARCH
+    python -m bench.guided_cost --game aeroplanes --prior ap3-r3.npz      # a candidate not yet in ai/games/<game>.py
 
 Both searches decide the same positions (`bench.bot_cost.positions`: every 7th decision of greedy games) at their
-own iteration caps: the guided search (the learned policy as the root prior: the game's `ai.levels.GAME_SEARCH`
-entry, or `--prior` with `--iterations`, default 1,000) and the greedy-prior search
-(`ai.levels.SEARCH["mcts-normal"]`) at what its 1.0 s buys on a free core (`ai.levels.FREE_CORE_RATE`: Blue
+own iteration caps: the guided search (the learned policy as the root prior: the game's profile's `search`,
+`ai/games/<game>.py`, or `--prior` with `--iterations`, default 1,000) and the greedy-prior search
+(`ai.levels.SEARCH["mcts-normal"]`) at what its 1.0 s buys on a free core (the profile's `free_core_rate`: Blue
 Skies 5,300, Aeroplanes 5,200). The ratio of the means is the figure to carry between machines (absolute CPU
 seconds differ by 2x between them).
 """
@@ -23,8 +23,9 @@ from collections.abc import Callable
 
 import ai
 from ai.bot import Bot
+from ai.games import profile
 from ai.ismcts import ISMCTSBot, SearchConfig
-from ai.levels import GAME_SEARCH, SEARCH, CappedBot
+from ai.levels import SEARCH, CappedBot
 from bench.bot_cost import positions
 
 DEFAULT_PLAYERS = {"blueskies": [2, 4], "aeroplanes": [3]}
@@ -47,9 +48,9 @@ def guided_config(game: str, prior: str | None, iterations: int | None) -> Searc
     if prior is not None:
         return dataclasses.replace(SEARCH["mcts-normal"], policy_prior=prior, policy_weight=1.0,
                                    budget=ai.Budget(seconds=1.0, iterations=iterations or 1000))
-    shipped = GAME_SEARCH["mcts-normal"].get(game)
+    shipped = profile(game).search.get("mcts-normal")
     if shipped is None:
-        raise SystemExit(f"{game} ships no guided mcts-normal (ai.levels.GAME_SEARCH): name a candidate with --prior")
+        raise SystemExit(f"{game} ships no guided mcts-normal (ai/games/{game}.py): name a candidate with --prior")
     if iterations is not None:
         shipped = dataclasses.replace(shipped, budget=ai.Budget(seconds=1.0, iterations=iterations))
     return shipped

@@ -1,4 +1,4 @@
-"""What REDIS_WAIT_REPLICAS costs per action, on a local Redis Cluster (issue #40).
+"""What REDIS_WAIT_REPLICAS costs per action, on a local Redis Cluster (docs/decisions/redis-cluster.md).
 
     python -m bench.replica_wait --runs 5 --games 4
 

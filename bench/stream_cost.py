@@ -1,9 +1,9 @@
 """What open streams and a call flood cost the game-state service, measured on one in-process instance.
 
-Why: issue 34 found 200 anonymous WatchGame streams on one connection holding 200 Redis connections, closed
-streams lingering 5-6 s and 650 anonymous GetGame in under 2 s all answered. This prints, for the tree it runs
-from (so the same file measures an older tree too: `git archive <rev> | tar -x -C /tmp/old`, copy this file into
-/tmp/old/bench/ and run it there with this tree's virtualenv):
+Why: the abuse review (docs/decisions/abuse-bounds.md) found 200 anonymous WatchGame streams on one connection holding
+200 Redis connections, closed streams lingering 5-6 s and 650 anonymous GetGame in under 2 s all answered. This prints,
+for the tree it runs from (so the same file measures an older tree too: `git archive <rev> | tar -x -C /tmp/old`, copy
+this file into /tmp/old/bench/ and run it there with this tree's virtualenv):
 
 - Redis clients and clients blocked in a read (INFO clients, the whole server: run it on a quiet Redis) before
   and with `--watchers` WatchGame streams of one game on one gRPC connection;

@@ -24,6 +24,15 @@ case "$role" in
   matchmaker)
     exec python -m services.matchmaker "$@"
     ;;
+  outcomes)
+    exec python -m services.outcomes "$@"
+    ;;
+  tournaments)
+    exec python -m services.tournament_director "$@"
+    ;;
+  webhooks)
+    exec python -m services.webhooks "$@"
+    ;;
   worker)
     # Celery forks its pool: metrics go through prometheus-client's multiprocess files.
     export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-/tmp/prometheus}" METRICS_ADDR="${METRICS_ADDR:-0.0.0.0}"
@@ -42,7 +51,7 @@ case "$role" in
     exec python -m services.common.healthcheck "$@"
     ;;
   *)
-    echo "usage: entrypoint.sh {gamestate|gateway|matchmaker|worker|exporter|healthcheck} [args]" >&2
+    echo "usage: entrypoint.sh {gamestate|gateway|matchmaker|outcomes|tournaments|webhooks|worker|exporter|healthcheck} [args]" >&2
     exit 2
     ;;
 esac
