@@ -71,12 +71,17 @@ class Arena:
         self.tally.withdraw(player)
         self.waiting.pop(player, None)
 
-    def record(self, players: Sequence[str | None], places: Sequence[int], scores: Sequence[int],
+    def record(self, players: Sequence[str | None], places: Sequence[int] | None, scores: Sequence[int],
                ended_ms: int) -> list[int]:
         """A table's result: points with the streak bonus, each finisher queued again. Returns each seat's
-        points (0 for a game that ended after the window: it does not count)."""
-        base = scoring.table_points(places, self.settings.points)
+        points (0 for a game that ended after the window: it does not count). No places: the game was aborted
+        (nobody played it to an end), so it counts as no game: no points, no game played, every streak as it was,
+        and its players queued again."""
         counts = ended_ms < self.settings.end_ms
+        if places is None:
+            self._queue_again(players, ended_ms, counts)
+            return [0] * len(players)
+        base = scoring.table_points(places, self.settings.points)
         points = []
         for seat, player in enumerate(players):
             if player is None:
@@ -89,13 +94,18 @@ class Arena:
                 self.streak[player] = self.streak.get(player, 0) + 1 if places[seat] == 1 else 0
         if counts:
             self.tally.record_table(players, points, scores, places)
+        self._queue_again(players, ended_ms, counts)
+        return points
+
+    def _queue_again(self, players: Sequence[str | None], ended_ms: int, in_window: bool) -> None:
+        """A table's players leave it: queued again while the window is open (unless they withdrew), each
+        remembering its table's others so that seating passes over them while others are near."""
         humans = [p for p in players if p is not None]
         for player in humans:
             self.playing.discard(player)
             self.last_opponents[player] = frozenset(o for o in humans if o != player)
-            if counts and not self.tally.records[player].withdrawn:
+            if in_window and not self.tally.records[player].withdrawn:
                 self.waiting[player] = ended_ms
-        return points
 
     def seat(self, now_ms: int) -> list[tuple[str | None, ...]]:
         """The tables to start now from the players waiting (see the module's rules)."""

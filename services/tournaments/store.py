@@ -292,8 +292,7 @@ class TournamentStore:
                 arena.waiting.pop(player, None)
                 arena.playing.add(player)
             if t.ended_ms is not None:
-                arena.record(t.players, t.places or [1] * len(t.players), t.scores or [0] * len(t.players),
-                             t.ended_ms)
+                arena.record(t.players, t.places, t.scores or [0] * len(t.players), t.ended_ms)
         for p in players:
             if p.withdrawn_ms is not None:
                 arena.withdraw(p.player_id)
@@ -400,17 +399,19 @@ class TournamentStore:
                             ended_ms: int) -> tuple[str, int, int] | None:
         """A tournament game's result, once, in the table's order of players (not the game's seats): (tournament,
         round, table) if this call recorded it; None if the game is no tournament's or its result was recorded
-        before. No places (an aborted game, which has no result): a full tie, every seat sharing the table's
-        points; no scores: zeros."""
+        before. No places (an aborted game, which has no result): in a Swiss round a full tie, every seat sharing
+        the table's points (the round must still complete); at an arena no result at all (places stay null: the
+        game counts as none played, services/tournaments/arena.py); no scores: zeros."""
         async with self.sessions.begin() as s:
             row = (await s.scalars(select(TournamentTableRow).where(TournamentTableRow.game_id == game_id))).first()
             if row is None:
                 return None
             width = len(row.players)
-            placed = list(places) if places is not None else [1] * width
+            placed: list[int] | None = list(places) if places is not None else (
+                None if row.round == ARENA_ROUND else [1] * width)
             scored = list(scores) if scores is not None else [0] * width
-            if len(placed) != width or len(scored) != width:
-                raise ValueError(f"game {game_id}: a result of {len(placed)} seats for a table of {width}")
+            if (placed is not None and len(placed) != width) or len(scored) != width:
+                raise ValueError(f"game {game_id}: a result of {len(places or scored)} seats for a table of {width}")
             done = await s.execute(update(TournamentTableRow).where(
                 TournamentTableRow.game_id == game_id, TournamentTableRow.ended_ms.is_(None)).values(
                 places=placed, scores=scored, ended_ms=ended_ms))

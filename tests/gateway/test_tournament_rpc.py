@@ -20,6 +20,7 @@ from proto.skyboard.v1 import tournament_service_pb2_grpc as pb2_grpc
 from tests.gateway.conftest import free_port
 from tests.gateway.test_accounts import new_account
 from tests.gateway.test_tournaments import DirectorThread, _new_event, _store_call
+from tests.rate_windows import fresh_window
 
 CLOCK = game_pb2.TimeControl(kind="realtime", seconds_per_decision=0.05, reserve_seconds=0)
 
@@ -171,8 +172,9 @@ def test_grpc_operations_answer_and_refuse_as_rest(make_gateway) -> None:
 
 def test_grpc_calls_count_against_the_rest_rate_limits(make_gateway) -> None:
     """An address's anonymous budget is one for REST requests and gRPC calls alike."""
-    # a day-long window: the budget cannot refill between the calls
+    # a day-long window, and not its last minute: the budget cannot refill between the calls
     gw = make_gateway(outcomes=False, rate_limit_ip=4, rate_limit_window_s=86_400, grpc_port=free_port())
+    fresh_window(86_400)
     channel, stub = _stub(gw)
     try:
         with gw.client() as c:
@@ -257,6 +259,9 @@ def test_watch_tournament_relays_the_pairings_and_the_end(make_gateway, service)
             rest = c.get(f"/v1/tournaments/{tid}/standings").json()
         assert [(r["player_id"], r["points"], r["buchholz"], r["withdrawn"]) for r in rest["standings"]] == [
             (s.player_id, s.points, s.buchholz, s.withdrawn) for s in final.standings]
+        assert [[(list(t.places), t.ended) for t in r.tables] for r in final.rounds] == [
+            [(t["places"], t["ended"]) for t in r["tables"]] for r in rest["rounds"]]
+        assert all(t.ended for r in final.rounds for t in r.tables)
         # a finished event takes no entry
         with gw.client() as c:
             _late, late_key = new_account(c, "late")

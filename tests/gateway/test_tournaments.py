@@ -480,7 +480,7 @@ def test_rest_event_with_a_withdrawal_mid_round(gw, service) -> None:
             for t in rnd["tables"]:
                 game = c.get(f"/v1/games/{t['game_id']}").json()
                 seat_of = {s.get("player_id"): s["seat"] for s in game["seats"]}
-                assert [game["places"][seat_of[p]] for p in t["players"]] == t["places"]
+                assert [game["places"][seat_of[p]] for p in t["players"]] == t["places"] and t["ended"]
                 for p, place in zip(t["players"], t["places"]):
                     tied = t["places"].count(place)
                     points[p] += sum(default_points(2)[place - 1:place - 1 + tied]) * UNIT // tied

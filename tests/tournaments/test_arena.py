@@ -64,6 +64,22 @@ def test_a_streak_doubles_the_points_until_a_game_is_not_won() -> None:
     assert arena.record(("a", "b"), [1, 2], [1, 0], ended_ms=6)[0] == UNIT
 
 
+def test_an_aborted_game_counts_as_none_played() -> None:
+    """No result (the game was aborted): no points, no game counted, every streak as it was, the players queued
+    again and passing over each other as after any table."""
+    arena = _arena(seats=2, streak_after=1, streak_factor=2)
+    arena.join("a", 0)
+    arena.join("b", 0)
+    arena.seat(1)
+    assert arena.record(("a", "b"), [1, 2], [1, 0], ended_ms=10) == [UNIT, 0]     # a on a streak now
+    arena.seat(20)
+    assert arena.record(("a", "b"), None, [0, 0], ended_ms=30) == [0, 0]
+    assert (arena.tally.records["a"].games, arena.tally.records["b"].games) == (1, 1)
+    assert (arena.tally.records["a"].points, arena.streak) == (UNIT, {"a": 1, "b": 0})
+    assert arena.waiting == {"a": 30, "b": 30} and not arena.playing
+    assert arena.record(("a", "b"), [1, 2], [1, 0], ended_ms=40)[0] == 2 * UNIT      # the streak held
+
+
 def test_nothing_is_seated_or_counted_after_the_end() -> None:
     arena = _arena(seats=2)
     arena.join("a", 0)

@@ -165,7 +165,8 @@ def test_an_arena_seats_a_player_once_however_many_directors_try(archive_url: st
 
 def test_an_arena_played_through_the_store_equals_it_played_in_memory(archive_url: str) -> None:
     """Seating, re-queueing, the streak bonus and the window's end (services/tournaments/arena.py) read from the
-    rows equal the arena played in memory with the same results; a game ending after the window counts nothing."""
+    rows equal the arena played in memory with the same results; a game ending after the window counts nothing, and
+    an aborted game (no result) counts as none played."""
     event = _arena_event(seats=2, bots_after_ms=4_000)
     rng = random.Random(11)
 
@@ -192,6 +193,10 @@ def test_an_arena_played_through_the_store_equals_it_played_in_memory(archive_ur
                 running.append((now + rng.randrange(1_000, 9_000), game_id, table.players))
             for ends, game_id, players in [r for r in running if r[0] <= now]:
                 running.remove((ends, game_id, players))
+                if rng.random() < 0.15:                        # no result: it counts as no game
+                    assert await store.record_result(game_id, None, None, ends) is not None
+                    memory.record(players, None, [0] * len(players), ends)
+                    continue
                 scores = [rng.randrange(4) for _ in players]
                 placed = places([(s,) for s in scores])
                 assert await store.record_result(game_id, placed, scores, ends) is not None
@@ -201,6 +206,8 @@ def test_an_arena_played_through_the_store_equals_it_played_in_memory(archive_ur
                 assert not await store.finish(event.tournament_id, now)
             now += 500
         assert [await store.finish(event.tournament_id, now) for _ in range(2)] == [True, False]
+        tables = await store.tables(event.tournament_id, ARENA_ROUND)
+        assert any(t.ended_ms is not None and t.places is None for t in tables), "no game was aborted"
         return await store.arena(event.tournament_id), memory
 
     stored, memory = run(archive_url, go)

@@ -485,7 +485,8 @@ def open_tables(http: httpx.Client, tid: str) -> list[dict]:
 def test_an_arena_run_by_the_director_shows_my_table_its_tables_and_the_final_standings(
         wc_gateway, wc_service, person, http, artifacts):
     """Phone, Polish: once seated, "my table" is my latest table (no round named) with my game's link; the tables
-    played list without round numbers; after the window and the last game, "ended" and the final standings."""
+    played list without round numbers, an aborted one marked so and counted as no game; after the window and the
+    last game, "ended" and the final standings."""
     lang = "pl"
     ui = words(lang)
     me = new_player(http, "Ada")
@@ -511,6 +512,9 @@ def test_an_arena_run_by_the_director_shows_my_table_its_tables_and_the_final_st
         assert page.inner_text("#tour-rounds-h") == ui["tour_arena_tables"]
         no_raw_keys(page)
         axe_check(page, "a running arena")
+        # Bea aborts the first game (nobody has decided yet): it counts as none played
+        aborted = http.post(f"/v1/games/{first['game_id']}/abort", headers=auth(bea))
+        assert aborted.status_code == 200, aborted.text
         # Bea resigns every game until the window is over and the last game has ended
         while standings(http, tid)["status"] != "finished":
             assert time.monotonic() < deadline + 120, f"the arena did not end: {standings(http, tid)}"
@@ -529,6 +533,13 @@ def test_an_arena_run_by_the_director_shows_my_table_its_tables_and_the_final_st
     page.locator("#tour-facts dd[data-key='state']").filter(has_text=ui["tour_arena_state_finished"]).wait_for()
     tables = [t for r in final["rounds"] for t in r["tables"] if t["game_id"]]
     page.locator(".tour-round li").nth(len(tables) - 1).wait_for()
+    [was_aborted] = [t for t in tables if t["game_id"] == first["game_id"]]
+    assert was_aborted["ended"] and was_aborted["places"] is None, was_aborted
+    row = page.inner_text(f".tour-round li[data-table='{was_aborted['number']}']")
+    assert row.endswith(ui["tour_table_aborted"]), row
+    played = sum(1 for t in tables if t["places"])   # (a game ending after the window counts none either)
+    games = {r["player_id"]: r["games"] for r in final["standings"]}
+    assert 0 < games[me["player_id"]] == games[bea["player_id"]] <= played < len(tables), (games, played, tables)
     last = tables[-1]
     mine = page.inner_text("#tour-mine")
     assert mine.startswith(ui["tour_arena_mine_result"].split("{table}")[0] + str(last["number"])), mine

@@ -246,8 +246,11 @@ class TournamentTable(Model):
     players: list[str | None]
     #: Its game, once created.
     game_id: str | None
-    #: Each player's place once the game ended (table order).
+    #: Each player's place once the game ended (table order); null before, and for an arena's game that was aborted (it
+    #: counts as no game: no points, streaks unchanged).
     places: list[int] | None
+    #: Its game has ended: with `places`, played to its end; without, aborted.
+    ended: bool = False
 
 
 class TournamentRound(Model):

@@ -1904,9 +1904,15 @@ export interface components {
             game_id: string | null;
             /**
              * Places
-             * @description Each player's place once the game ended (table order).
+             * @description Each player's place once the game ended (table order); null before, and for an arena's game that was aborted (it counts as no game: no points, streaks unchanged).
              */
             places: number[] | null;
+            /**
+             * Ended
+             * @description Its game has ended: with `places`, played to its end; without, aborted.
+             * @default false
+             */
+            ended?: boolean;
         };
         /** TakeBack */
         TakeBack: {

@@ -166,14 +166,15 @@ async def standings(c: Context, event: Event) -> TournamentStandings:
         arena = await c.tournaments.arena(event.tournament_id)
         tables = await c.tournaments.tables(event.tournament_id, ARENA_ROUND)
         seated = [RoundOut(round=ARENA_ROUND, byes=[], tables=[
-            TableOut(number=t.number, players=t.players, game_id=t.game_id, places=t.places) for t in tables])]
+            TableOut(number=t.number, players=t.players, game_id=t.game_id, places=t.places,
+                     ended=t.ended_ms is not None) for t in tables])]
         return TournamentStandings(tournament_id=event.tournament_id, status=event.status,  # type: ignore[arg-type]
                                    round=ARENA_ROUND, rounds=seated if tables else [],
                                    standings=[StandingOut(**row) for row in standings_json(arena.standings())])
     state = await c.tournaments.swiss(event.tournament_id)
     tables = await c.tournaments.tables(event.tournament_id)
     rounds = [RoundOut(round=p.round, byes=list(p.byes), tables=[
-        TableOut(number=t.number, players=t.players, game_id=t.game_id, places=t.places)
+        TableOut(number=t.number, players=t.players, game_id=t.game_id, places=t.places, ended=t.ended_ms is not None)
         for t in tables if t.round == p.round]) for p in state.pairings]
     return TournamentStandings(tournament_id=event.tournament_id, status=event.status,  # type: ignore[arg-type]
                                round=state.round, rounds=rounds,

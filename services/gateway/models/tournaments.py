@@ -92,7 +92,11 @@ class TableOut(BaseModel):
     players: list[str | None] = Field(description="Player ids in the table's order (not the game's seats); null "
                                                   "for a bot seat.")
     game_id: str | None = Field(description="Its game, once created.")
-    places: list[int] | None = Field(description="Each player's place once the game ended (table order).")
+    places: list[int] | None = Field(description="Each player's place once the game ended (table order); null "
+                                               "before, and for an arena's game that was aborted (it counts as no "
+                                               "game: no points, streaks unchanged).")
+    ended: bool = Field(False, description="Its game has ended: with `places`, played to its end; without, "
+                                          "aborted.")
 
 
 class RoundOut(BaseModel):

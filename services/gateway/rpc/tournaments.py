@@ -128,7 +128,7 @@ class TournamentServicer(pb2_grpc.TournamentServiceServicer):
             standings=[pb2.TournamentStanding(**row.model_dump()) for row in s.standings],
             rounds=[pb2.TournamentRound(round=r.round, byes=r.byes, tables=[
                 pb2.TournamentTable(number=t.number, players=[p or "" for p in t.players], game_id=t.game_id or "",
-                                    places=t.places or []) for t in r.tables]) for r in s.rounds])
+                                    places=t.places or [], ended=t.ended) for t in r.tables]) for r in s.rounds])
 
     @unary("JoinTournament")
     async def JoinTournament(self, request, context):

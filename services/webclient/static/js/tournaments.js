@@ -362,6 +362,12 @@ async function renderMine() {
       return;
     }
     const gameId = table.game_id;
+    if (table.ended && !table.places) {
+      // an arena's game aborted: it counts as none played, and its players are queued again
+      const more = t.status !== "finished" && !(arena && Date.now() >= (t.ends_at ?? 0)) && !myEntry()?.withdrawn;
+      root.replaceChildren(ui("tour_arena_mine_aborted", { table: table.number }), " ", more ? ui("tour_arena_mine_next") : "");
+      return;
+    }
     if (table.places) {
       const place = ordinal(table.places[table.players.indexOf(me.player_id)]);
       // an arena seats nobody after its end: no next table is promised then
@@ -438,9 +444,11 @@ async function renderRounds(rounds) {
     const tables = await Promise.all(r.tables.map(async (table) => {
       const who = await Promise.all(table.players.map(nameOf));
       const seated = who.map((n, i) => (table.places ? ui("tour_player_place", { name: n, place: ordinal(table.places[i]) }) : n)).join(", ");
+      const aborted = table.ended && !table.places;
       return h("li", { "data-table": table.number }, ui("tour_table_n", { n: table.number }), ": ", seated,
-        table.game_id ? [" — ", h("a", { href: `/game.html?id=${encodeURIComponent(table.game_id)}` },
-          ui(table.places ? "tour_open_record" : "tour_watch"))] : "");
+        aborted ? [" — ", ui("tour_table_aborted")]
+          : table.game_id ? [" — ", h("a", { href: `/game.html?id=${encodeURIComponent(table.game_id)}` },
+            ui(table.places ? "tour_open_record" : "tour_watch"))] : "");
     }));
     const byes = await Promise.all(r.byes.map(nameOf));
     // an arena's tables are one list in the order seated, under the section's heading: no round to name
