@@ -19,6 +19,7 @@ from tests.gateway.test_accounts import new_account
 from tests.gateway.test_basics import assert_error
 from tests.gateway.test_challenges import challenge, events
 from tests.gateway.test_matchmaking import poll, run_matcher, ticket
+from tests.rate_windows import fresh_window
 
 
 @pytest.fixture
@@ -243,6 +244,7 @@ def test_rate_limit_reset_says_when_the_window_really_refills(make_gateway) -> N
     with gw.client() as c:
         _pid, key = new_account(c, "rl")
         seen = []
+        fresh_window(10, room_s=5)  # the five calls in one window: a boundary among them would refill the budget
         for _ in range(5):
             r = c.get("/v1/players/me", headers=auth(key))
             window_end = (math.floor(time.time() / 10) + 1) * 10

@@ -115,6 +115,31 @@ def test_the_example_plays_a_whole_game(bot_stack: Gateway, lang: str, code: str
     assert out and SCORES.fullmatch(out.splitlines()[-1]), f"no final scores printed:\n{out[-2000:]}"
 
 
+#: Pages whose SDK blocks are a walk through calls, not a whole game (docs/auth.md: keys, rotation, hot-seat): each
+#: block runs against the stack as copied and must finish without an error.
+CALL_PAGES = ("docs/auth.md",)
+
+
+def call_examples() -> list[tuple[str, str]]:
+    return [(f"{page}#{n}", code) for page in CALL_PAGES for n, (lang, code) in enumerate(blocks(page), 1)
+            if lang == "python"]
+
+
+def test_the_call_pages_have_their_examples() -> None:
+    assert [i for i, _code in call_examples()], CALL_PAGES
+    for example_id, code in call_examples():
+        assert ADDRESS in code, f"{example_id} does not talk to {ADDRESS}, so it cannot be pointed at a stack"
+
+
+@pytest.mark.slow  # the stack of the examples above
+@pytest.mark.parametrize("code", [pytest.param(code, id=i) for i, code in call_examples()])
+def test_the_sdk_calls_a_page_shows_run_as_written(bot_stack: Gateway, code: str) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKYBOARD_")}
+    done = subprocess.run([sys.executable, "-c", code.replace(ADDRESS, bot_stack.url)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=TIMEOUT_S)
+    assert done.returncode == 0, done.stdout[-2000:] + "\n" + done.stderr[-3000:]
+
+
 #: A line where the quickstart's reader pastes a value from the answer above it (`KEY=sbk_...  # paste yours`).
 PASTE = re.compile(r"^[A-Z_]+=\S*\.\.\..*$", re.M)
 
