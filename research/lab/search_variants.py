@@ -60,7 +60,9 @@ def parse_variant(text: str) -> tuple[str, dict]:
         if fields["root"] != "gumbel":
             raise ValueError(f"variant {name}: unknown root {fields['root']!r}; known: gumbel")
         return name, fields
-    name, fields = parse_fields(text, SearchConfig)
+    name, fields = parse_fields(text, SearchConfig, frozenset({"iterations"}))
+    if "iterations" in fields and (not isinstance(fields["iterations"], int) or fields["iterations"] < 1):
+        raise ValueError(f"variant {name}: iterations must be a positive whole number")
     for key in ("rule_kinds", "playout_kinds"):
         if isinstance(fields.get(key), list):
             fields[key] = frozenset(fields[key])
@@ -120,7 +122,14 @@ def play_game(job: tuple) -> MatchResult:
             bot = make_bot(level)
         return OwnBudget(bot, Budget(seconds=seconds, iterations=against_iterations)) if against_iterations else bot
 
-    bots = [variant_bot(name, fields) if s == seat else opponent(level) for s, level in enumerate(levels)]
+    def variant() -> Bot:
+        """The variant's bot, held to its own iteration cap where its fields give one (two caps of one search
+        compared on the same deals), else to the match's."""
+        own = fields.get("iterations")
+        bot = variant_bot(name, {k: v for k, v in fields.items() if k != "iterations"})
+        return OwnBudget(bot, Budget(seconds=seconds, iterations=own)) if own else bot
+
+    bots = [variant() if s == seat else opponent(level) for s, level in enumerate(levels)]
     budget = Budget(seconds=seconds, iterations=iterations)
     return play_match(game, levels, game_seed(seed, index), None, budget, bots)
 

@@ -75,6 +75,22 @@ def test_the_opponents_own_iteration_cap_is_the_one_they_search_with():
     assert capped[:2] == uncapped[:2] == ("probe", 0)
 
 
+def test_a_variants_own_iteration_cap_is_the_one_it_searches_with():
+    """Two caps of one search compared on the same deals: a variant's `iterations` holds its bot to that many a
+    decision whatever the match's `--iterations` (every decision with a choice searches it exactly)."""
+    from research.lab.search_variants import play_game
+
+    assert parse_variant('cap={"iterations": 12}')[1] == {"iterations": 12}
+    for bad in ('cap={"iterations": 0}', 'cap={"iterations": 1.5}'):
+        with pytest.raises(ValueError, match="iterations"):
+            parse_variant(bad)
+    seat = 0  # game index 0: the variant sits in seat 0 (research.lab.paired.variant_seat)
+    own = play_game(("blueskies", 2, "cap", {"iterations": 12}, "greedy", 0, 3, 40, None))
+    match = play_game(("blueskies", 2, "cap", {}, "greedy", 0, 3, 40, None))
+    assert own.iterations[seat] > 0 and own.iterations[seat] % 12 == 0
+    assert match.iterations[seat] > own.iterations[seat]  # the match's 40 where the variant gives none
+
+
 def test_the_opponents_own_search_replaces_the_games_own_settings():
     """Blue Skies' `mcts-normal` is the guided search (the game profile's `search`); the issue's targets name the
     greedy-prior search it replaced, which `--against-search '{}'` plays. The guided settings given as fields play
