@@ -96,7 +96,7 @@ class Director(Outcomes):
             recorded = await self.store.record_result(change.game_id, None, None, change.at_ms or _now_ms())
         if recorded is not None:
             metrics.RESULTS_RECORDED.labels("finished" if change.status == "finished" else "aborted").inc()
-        await self.advance(tournament_id)
+        await self.advance(tournament_id, result_recorded=recorded is not None)
         return True
 
     async def _withdraw_the_departed(self, tournament_id: str, game_id: str, players: list[str | None]) -> None:
@@ -121,11 +121,12 @@ class Director(Outcomes):
             await self.advance(tournament_id)
         return len(due)
 
-    async def advance(self, tournament_id: str) -> None:
-        """Pair the next round if it is due, create the games of tables without one, tell the feed."""
+    async def advance(self, tournament_id: str, result_recorded: bool = False) -> None:
+        """Pair the next round if it is due, create the games of tables without one, tell the feed
+        (`result_recorded`: this call follows a result this director recorded)."""
         event = await self.store.get(tournament_id)
         if event is not None and event.kind == "arena":
-            return await self.advance_arena(event)
+            return await self.advance_arena(event, result_recorded)
         if event is None or event.kind != "swiss":
             return
         pairing = await self.store.pair_next(tournament_id, _now_ms())
@@ -142,9 +143,11 @@ class Director(Outcomes):
             await self._feed(event, "end", {"rounds": state.round,
                                             "standings": feed.standings_json(state.tally.ranked())})
 
-    async def advance_arena(self, event: Event) -> None:
+    async def advance_arena(self, event: Event, result_recorded: bool = False) -> None:
         """Seat the arena's waiting players, create the games of tables without one (not after the window), tell
-        the feed; after the window, finish the event once its last game has ended."""
+        the feed; after the window, finish the event once its last game has ended. An arena's standings change
+        with every result, not with every seating: a result that seats nobody (no one else waiting, or after the
+        window) still puts the standings on the feed, once (by the director that recorded it)."""
         now = _now_ms()
         seated = await self.store.seat_arena(event.tournament_id, now)
         games = await self.start_tables(event) if now < event.settings["ends_ms"] else {}
@@ -156,6 +159,10 @@ class Director(Outcomes):
         elif await self.store.finish(event.tournament_id, now):
             state = await self.store.arena(event.tournament_id)
             await self._feed(event, "end", {"rounds": ARENA_ROUND, "standings": feed.standings_json(state.standings())})
+        elif result_recorded:
+            state = await self.store.arena(event.tournament_id)
+            await self._feed(event, "standings", {"round": ARENA_ROUND,
+                                                  "standings": feed.standings_json(state.standings())})
 
     async def _feed(self, event: Event, kind: str, data: dict[str, Any]) -> None:
         await feed.publish(self.accounts, self.account_keys.prefix, event.tournament_id, kind,

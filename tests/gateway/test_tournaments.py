@@ -836,7 +836,7 @@ def test_rest_arena_runs_its_window_and_standings_recompute(gw, service) -> None
     """Five players over REST in a 2-seat arena of a few seconds, two directors racing: players are re-queued
     as their games end and re-seated, nobody at two tables at once, nothing seated after the end; the event
     finishes once its last game ended and the standings (streak bonus included) equal a recomputation from the
-    games' own places; the feed has the pairings and the end."""
+    games' own places; the feed has the pairings, standings after every result, and the end."""
     settings = gw.settings
     url = settings.archive_url or ""
     with gw.client() as c:
@@ -867,6 +867,10 @@ def test_rest_arena_runs_its_window_and_standings_recompute(gw, service) -> None
         sdk.close()
     kinds = [e.type for e in feed]
     assert kinds.count("end") == 1 and kinds[-1] == "end" and kinds.count("pairing") >= 2, kinds
+    # every result puts the standings on the feed, by the seating it allows, by the end, or alone (a game that
+    # ends with nobody else waiting, or after the window): at least one standings or end a result
+    results = sum(1 for t in got["rounds"][0]["tables"] if t["ended"])
+    assert kinds.count("standings") + kinds.count("end") >= results, (kinds, results)
     paired = [t["game_id"] for e in feed if e.type == "pairing" for t in e.data["tables"] if t["game_id"]]
     assert set(paired) <= {t["game_id"] for t in got["rounds"][0]["tables"]}
     assert [(r["player_id"], r["points"]) for r in feed[-1].data["standings"]] == [
