@@ -149,6 +149,11 @@ SOURCES: tuple[Source, ...] = (
     *(Source(f"research/2026-12-05-ap-fast-search/ledgers/ap-fast-guided100-{p}-vs-greedy-seed{s}.jsonl", "variants",
              {"guided100@100": "search:guided:ap3-r3:100", "greedy": "greedy"})
       for p, s in (("3p", 242), ("3p", 243), ("4p", 244), ("5p", 245))),
+    *(Source(f"research/2026-12-06-ap-fast-cost/ledgers/cap70-{p}p.jsonl", "variants",
+             {"guided100@100": "search:guided:ap3-r3:100", "guided70@100": "search:guided:ap3-r3:70",
+              "greedy": "greedy"},
+             note="guided70: the variant's own 70-iteration cap under the run's 100 (its `iterations` field)")
+      for p in (3, 4)),
     Source("research/2026-12-05-ap-fast-search/ledgers/ap-fast-guided100-vs-guided-1k-seed246.jsonl", "variants",
            {"guided100@100": "search:guided:ap3-r3:100", "mcts-normal@1000": "search:guided:ap3-r3:1000"}),
     Source("research/2026-12-05-ap-fast-search/ledgers/ap-fast-guided100-vs-mcts-normal-5200-seed247.jsonl", "variants",
@@ -195,6 +200,9 @@ EXCLUDED: dict[str, str] = {
     **dict.fromkeys(TRAINING_DATA, "labelling self-play: every seat is the same search, so its games compare no two "
                     "bots"),
     "research/2026-12-06-bs-fast-gumbel/ledgers/bs-fast-gumbel-vs-mcts-normal-seed300.jsonl": "a sequential test "
+    "stopped undecided at 543 games on code that no longer exists (research/2026-12-06-bs-fast-gumbel): its root "
+    "is no level",
+    "research/2026-12-06-bs-fast-gumbel/ledgers/bs-fast-gumbel-vs-mcts-normal-seed320.jsonl": "a sequential test "
     "under way (research/2026-12-06-bs-fast-gumbel): it joins the fit once its verdict is in",
     **dict.fromkeys(
         [f"research/2026-12-06-opensky-subsidy-race/ledgers/race-{n}p-seed6100.jsonl" for n in (2, 3, 4)],
