@@ -1,4 +1,5 @@
-"""Gaps of issue #59 left by the other browser tests, on a 390 px phone and a desktop, in Russian, Italian and Polish:
+"""What the other browser tests left out of confirming, taking back and naming, on a 390 px phone and a desktop, in
+Russian, Italian and Polish:
 
 - an OpenSky sealed bid chosen from the action list (phone, Russian): "Confirm moves" (on by default on a phone) stages
   it, Cancel sends nothing, Confirm sends it; the seat then takes it back with the Take back button while the other
