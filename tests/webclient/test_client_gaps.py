@@ -101,6 +101,16 @@ def _both_bid(state) -> bool:
     return state.phase == "bid" and sorted(state.to_act()) == [0, 1]
 
 
+
+def _page_at(page, game_id: str, game: str, seat: int, tokens, action: dict, view: dict, lang: str):
+    """The game open at `seat` once its action list offers `action`'s type and nothing is in flight, and the label
+    the page's own renderer gives `action` there."""
+    label = render([{"game": game, "lang": lang, "kind": "action", "action": action, "view": view, "me": seat}])[0]
+    _open(page, game_id, game, seat, tokens)
+    page.wait_for_selector(f'#action-list button.action[data-type="{action["type"]}"]')
+    page.wait_for_function("() => !document.body.classList.contains('busy')")
+    return page, label
+
 def test_an_opensky_sealed_bid_is_confirmed_then_taken_back_on_a_phone_in_russian(context_for, wc_gateway):  # noqa: F811
     """OS-10.1: both airlines bid sealed, at once; OS-1.5: a sealed bid is hidden until OS-10.3's reveal, so the
     bid may be taken back while the other airline has not bid (engine/opensky/takeback.py)."""
@@ -114,13 +124,7 @@ def test_an_opensky_sealed_bid_is_confirmed_then_taken_back_on_a_phone_in_russia
     choices = _actions(http, game_id, tokens, me)
     assert {a["type"] for a in choices} == {"bid", "pass"}
     bid = next(a for a in choices if a["type"] == "bid")
-    label = render([{"game": "opensky", "lang": lang, "kind": "action", "action": bid, "view": at_start["view"],
-                     "me": me}])[0]
-
-    page = context_for("phone", lang)
-    _open(page, game_id, "opensky", me, tokens)
-    page.wait_for_selector('#action-list button.action[data-type="bid"]')
-    page.wait_for_function("() => !document.body.classList.contains('busy')")
+    page, label = _page_at(context_for("phone", lang), game_id, "opensky", me, tokens, bid, at_start["view"], lang)
     assert page.locator("#confirm-moves").is_checked(), "on by default on a phone"
     start = int(version(page))
     assert start == at_start["version"]
@@ -194,13 +198,8 @@ def test_the_aeroplanes_action_type_is_confirmed_then_taken_back_on_a_desktop_in
     choices = _actions(http, game_id, tokens, seat)
     buy = {"type": "choose_action", "kind": "buy"}
     assert buy in choices
-    label = render([{"game": "aeroplanes", "lang": lang, "kind": "action", "action": buy, "view": at_start["view"],
-                     "me": seat}])[0]
-
-    page = context_for("desktop", lang)
-    _open(page, game_id, "aeroplanes", seat, tokens)
-    page.wait_for_selector('#action-list button.action[data-type="choose_action"]')
-    page.wait_for_function("() => !document.body.classList.contains('busy')")
+    page, label = _page_at(context_for("desktop", lang), game_id, "aeroplanes", seat, tokens, buy, at_start["view"],
+                           lang)
     setting = page.locator("#confirm-moves")
     assert not setting.is_checked(), "off by default on a desktop"
     setting.check()
