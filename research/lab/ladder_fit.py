@@ -203,7 +203,8 @@ EXCLUDED: dict[str, str] = {
     "stopped undecided at 543 games on code that no longer exists (research/2026-12-06-bs-fast-gumbel): its root "
     "is no level",
     "research/2026-12-06-bs-fast-gumbel/ledgers/bs-fast-gumbel-vs-mcts-normal-seed320.jsonl": "a sequential test "
-    "under way (research/2026-12-06-bs-fast-gumbel): it joins the fit once its verdict is in",
+    "of a Gumbel root (research/2026-12-06-bs-fast-gumbel; H0 accepted): the root is no level, and its opponent, "
+    "the greedy-prior search, is no longer one either",
     **dict.fromkeys(
         [f"research/2026-12-06-opensky-subsidy-race/ledgers/race-{n}p-seed6100.jsonl" for n in (2, 3, 4)],
         "games against a scripted opponent (the subsidy race), which is no level: they rate none"),
