@@ -308,27 +308,30 @@ function renderTakeBack(g) {
   $("take-back").textContent = ui("take_back");
 }
 
-/** Take back my seat's last decision (POST take-back), then show the position it restores. */
-async function takeBack() {
+/** Post one decision of my seat to `/v1/games/{id}/<path>` (with the version it was made at and one idempotency key
+ * for every retry), then stay busy until the page shows the position that follows: no click on a stale button.
+ * `onDone` gets the service's answer; a 409 says `conflict` (the game moved on meanwhile). False if nothing was sent.
+ * @param {string} path @param {object} body @param {string} conflict @param {(done: any) => void} onDone */
+async function submit(path, body, conflict, onDone) {
   const game = st.game;
-  if (st.busy || !game) return;
+  if (st.busy || !game) return false;
   st.busy = true;
   st.refocus = true;
   document.body.classList.add("busy");
   let version = 0;
-  const key = `${st.seat}-${game.version}-back-${Math.random().toString(36).slice(2)}`; // one key for every retry
+  const key = `${st.seat}-${game.version}-${path}-${Math.random().toString(36).slice(2)}`;
   try {
-    const done = await api(`/v1/games/${encodeURIComponent(gameId)}/take-back`, {
-      method: "POST", token: token(), body: { expected_version: game.version }, headers: { "Idempotency-Key": key },
+    const done = await api(`/v1/games/${encodeURIComponent(gameId)}/${path}`, {
+      method: "POST", token: token(), body: { ...body, expected_version: game.version },
+      headers: { "Idempotency-Key": key },
     });
     showError(null);
-    $("notice").textContent = ui("taken_back_note");
     st.filterRefs = null;
     st.staged = null;
-    st.tookBack = true;
+    onDone(done);
     version = done.version;
   } catch (err) {
-    if (err instanceof ApiError && err.status === 409) $("notice").textContent = ui("take_back_refused");
+    if (err instanceof ApiError && err.status === 409) $("notice").textContent = ui(conflict);
     else showError(err);
   }
   try {
@@ -337,41 +340,26 @@ async function takeBack() {
     st.busy = false;
     document.body.classList.remove("busy");
   }
+  return true;
+}
+
+/** Take back my seat's last decision (POST take-back), then show the position it restores. */
+async function takeBack() {
+  await submit("take-back", {}, "take_back_refused", () => {
+    $("notice").textContent = ui("taken_back_note");
+    st.tookBack = true;
+  });
 }
 
 /** Send `action` for my seat, then stay busy until the page shows the position that follows. @param {Action} action */
 async function play(action) {
-  const game = st.game;
-  if (st.busy || !game) return;
-  st.busy = true;
-  st.refocus = true;
-  document.body.classList.add("busy");
-  let version = 0;
-  const key = `${st.seat}-${game.version}-${Math.random().toString(36).slice(2)}`; // one key for every retry
-  try {
-    const done = await api(`/v1/games/${encodeURIComponent(gameId)}/actions`, {
-      method: "POST", token: token(), body: { action, expected_version: game.version },
-      headers: { "Idempotency-Key": key },
-    });
-    showError(null);
+  const sent = await submit("actions", { action }, "moved_on", (done) => {
     $("notice").textContent = "";
-    st.filterRefs = null;
-    st.staged = null;
     st.tookBack = false;
     forgetMoves();
-    version = done.version;
     autoSwitch(done.status, done.to_act);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 409) $("notice").textContent = ui("moved_on");
-    else showError(err);
-  }
-  try {
-    await refresh(version); // stay busy until the page shows the new position: no click on a stale button
-  } finally {
-    st.busy = false;
-    document.body.classList.remove("busy");
-  }
-  takeOnlyChoice();
+  });
+  if (sent) takeOnlyChoice();
 }
 
 /** Resign and abort, for a seat I hold in a running game (abort only while the rules allow it: the service says).
