@@ -310,7 +310,7 @@ function renderTakeBack(g) {
 
 /** Post one decision of my seat to `/v1/games/{id}/<path>` (with the version it was made at and one idempotency key
  * for every retry), then stay busy until the page shows the position that follows: no click on a stale button.
- * `onDone` gets the service's answer; a 409 says `conflict` (the game moved on meanwhile). False if nothing was sent.
+ * `onDone` gets the service's answer; a 409 shows `conflict` (the game moved on meanwhile). False if nothing was sent.
  * @param {string} path @param {object} body @param {string} conflict @param {(done: any) => void} onDone */
 async function submit(path, body, conflict, onDone) {
   const game = st.game;
@@ -331,7 +331,7 @@ async function submit(path, body, conflict, onDone) {
     onDone(done);
     version = done.version;
   } catch (err) {
-    if (err instanceof ApiError && err.status === 409) $("notice").textContent = ui(conflict);
+    if (err instanceof ApiError && err.status === 409) $("notice").textContent = conflict;
     else showError(err);
   }
   try {
@@ -345,7 +345,7 @@ async function submit(path, body, conflict, onDone) {
 
 /** Take back my seat's last decision (POST take-back), then show the position it restores. */
 async function takeBack() {
-  await submit("take-back", {}, "take_back_refused", () => {
+  await submit("take-back", {}, ui("take_back_refused"), () => {
     $("notice").textContent = ui("taken_back_note");
     st.tookBack = true;
   });
@@ -353,7 +353,7 @@ async function takeBack() {
 
 /** Send `action` for my seat, then stay busy until the page shows the position that follows. @param {Action} action */
 async function play(action) {
-  const sent = await submit("actions", { action }, "moved_on", (done) => {
+  const sent = await submit("actions", { action }, ui("moved_on"), (done) => {
     $("notice").textContent = "";
     st.tookBack = false;
     forgetMoves();
