@@ -97,6 +97,9 @@ def decide(page, rng: random.Random) -> None:
     # choice only comes staged for its Confirm while "Confirm moves" is on: Cancel would only unstage it)
     buttons = (panel.get_by_role("button").filter(has_not_text="Show all").filter(has_not_text="Take back")
                .filter(has_not_text=re.compile("^Cancel$")))
+    # the panel may redraw between the caller's wait and this count (a single choice played or staged for the
+    # player as the page settles): wait for a choice to show rather than count an empty panel
+    buttons.first.wait_for(state="visible", timeout=30_000)
     choice = buttons.nth(rng.randrange(buttons.count()))
     confirming = choice.inner_text().startswith("Confirm: ")
     choice.click()
