@@ -9,7 +9,6 @@ docs/platform/gamestate.md ("The archive (SQL)").
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import secrets
@@ -23,6 +22,7 @@ from services.archive.record import ArchivedGame
 from services.archive.refusals import Refusal, clean_message, refusal_of
 from services.archive.repository import ArchiveRepository
 from services.common.redis_scripts import LuaScript
+from services.common.waits import rest
 from services.gamestate import buckets, metrics
 from services.gamestate.keys import Keys, bucket_of
 from services.gamestate.records import Meta
@@ -288,5 +288,4 @@ async def run_archiver(archiver: Archiver, interval_s: float, stop: asyncio.Even
                 return
             log.exception("archive pass failed")
         if moved < archiver.batch:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), interval_s)
+            await rest(stop, interval_s)

@@ -9,11 +9,12 @@ begun the servicer ignores further changes, so a shutdown is never reported as s
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 import redis.asyncio as aioredis
 from grpc_health.v1 import health, health_pb2
+
+from services.common.waits import rest, within
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +25,7 @@ NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 async def redis_reachable(redis: aioredis.Redis, timeout_s: float) -> bool:
     """One PING within timeout_s."""
     try:
-        return bool(await asyncio.wait_for(redis.ping(), timeout_s))
+        return bool(await within(redis.ping(), timeout_s))
     except (TimeoutError, OSError, aioredis.RedisError):
         return False
 
@@ -46,5 +47,4 @@ async def follow_redis(
                         "NOT_SERVING")
             for name in names:
                 await servicer.set(name, SERVING if up else NOT_SERVING)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), interval_s)
+        await rest(stop, interval_s)

@@ -8,10 +8,10 @@ default decision is recorded and the others find the version moved on.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 
+from services.common.waits import rest
 from services.gamestate import metrics
 from services.gamestate.service import GameStateService
 
@@ -39,5 +39,4 @@ async def run_sweeper(service: GameStateService, interval_s: float, stop: asynci
             if stop.is_set():
                 return
             log.exception("turn-clock sweep failed")
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), interval_s)
+        await rest(stop, interval_s)

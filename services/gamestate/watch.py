@@ -11,6 +11,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 
+from services.common.waits import within
 from services.gamestate import errors, metrics, tokens
 from services.gamestate.fanout import Entry, GameFanout, Read
 from services.gamestate.lookup import Lookup
@@ -103,7 +104,7 @@ class Watch:
                     raise errors.unavailable("the service is shutting down; resume with after_version")
                 else:
                     try:
-                        queued = await asyncio.wait_for(sub.queue.get(), self.fanout.block_ms / 1000 + 1.0)
+                        queued = await within(sub.queue.get(), self.fanout.block_ms / 1000 + 1.0)
                     except TimeoutError:  # the reader is slow (Redis is): read for ourselves meanwhile
                         behind = True
                         continue

@@ -6,7 +6,6 @@ Several can run at once: claims are atomic in Redis.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import signal
 
@@ -18,6 +17,7 @@ from services.common.credentials import check_secret
 from services.common.entry import configure_logging, require_secret
 from services.common.redis_clients import async_redis
 from services.common.slot_transactions import cluster_ready
+from services.common.waits import rest
 from services.gamestate.client import AsyncGameClient
 from services.matchmaker.matcher import Matcher
 from services.matchmaker.settings import MatchmakerSettings
@@ -43,8 +43,7 @@ async def run(settings: MatchmakerSettings, stop: asyncio.Event) -> None:
                 await matcher.run_once()
             except Exception:  # keep matching after a transient Redis or service failure
                 log.exception("matchmaking pass failed")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), settings.mm_interval_s)
+            await rest(stop, settings.mm_interval_s)
     finally:
         await gamestate.close()
         await redis.aclose()

@@ -27,7 +27,6 @@ expires each challenge and only that one tells the players.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import os
@@ -46,6 +45,7 @@ from services.accounts.events import PUBLISH_TURNS, AccountEvents, append_keys
 from services.accounts.keys import Keys as AccountKeys
 from services.accounts.ratings import Ratings
 from services.accounts.seats import mark_ended
+from services.common.waits import rest
 from services.gamestate.keys import BUCKETS
 from services.gamestate.keys import Keys as GameKeys
 from services.gamestate.outbox import Change
@@ -358,5 +358,4 @@ async def run(consumer: Outcomes, stop: asyncio.Event, *, idle_poll_s: float = 0
             log.warning("outcomes pass failed", exc_info=True)
             done, blocked = 0, False
         if not done and not blocked:  # nothing new (and not waited for in the read), or games waiting for seating
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), idle_poll_s)
+            await rest(stop, idle_poll_s)

@@ -32,7 +32,6 @@ is resigned from it by the director once it is recorded.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import time
@@ -45,6 +44,7 @@ from services.accounts.keys import Keys as AccountKeys
 from services.accounts.ratings import Ratings
 from services.accounts.seats import register_on
 from services.common.slot_transactions import SlotTransactions
+from services.common.waits import rest
 from services.gamestate.client import MAX_BATCH, AsyncGameClient, Created, GameServiceError, NewGame
 from services.gamestate.keys import Keys as GameKeys
 from services.gamestate.outbox import Change
@@ -334,5 +334,4 @@ async def run(director: Director, stop: asyncio.Event, *, idle_poll_s: float = 0
             metrics.PASSES.labels("failed").inc()
             log.warning("tournament director pass failed", exc_info=True)
         if not done:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), idle_poll_s)
+            await rest(stop, idle_poll_s)
