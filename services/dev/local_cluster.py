@@ -45,11 +45,16 @@ def _free(port: int) -> bool:
     return True
 
 
-def free_ports(count: int, low: int = 20_000, high: int = 29_000) -> list[int]:
+def free_ports(count: int, low: int = 11_000, high: int = 19_000) -> list[int]:
     """`count` consecutive ports whose cluster-bus ports (+10000) are free too, starting at a pid-derived offset
-    (two runs on one machine rarely probe the same ports first)."""
-    start = low + (os.getpid() * 7) % (high - low - count)
-    for base in range(start, high - count):
+    (two runs on one machine rarely probe the same ports first), wrapping round the range: an offset near its top must
+    not leave the ports below it unprobed. The range and its bus ports stay below Linux's ephemeral ports
+    (32768-60999), where a test run's thousands of closed client connections leave ports in TIME_WAIT that a bind
+    refuses: with the old range (bus ports 30000-39000) and an upward-only probe, two cluster runs started right
+    after a gateway suite found no 6 free ports."""
+    span = high - low - count
+    start = (os.getpid() * 7) % span
+    for base in (low + (start + step) % span for step in range(span)):  # from the offset round to it again
         ports = list(range(base, base + count))
         if all(_free(p) and _free(p + _BUS_OFFSET) for p in ports):
             return ports
