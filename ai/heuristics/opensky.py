@@ -29,7 +29,14 @@ Greedy decision rules, phase by phase (the phase is told by the legal actions):
   `decision_seed`), which no opponent holds. A bid of the seat's lowest card
   stays: it is the worst case every rival must assume from the public hand
   anyway, and mixing it with dearer fares gave markets away (bench/RESULTS.md,
-  "OpenSky: sealed bids an opponent cannot compute").
+  "OpenSky: sealed bids an opponent cannot compute"). With `bid_solver`
+  "regret" (opt-in; 2 players only), a contested bid instead solves the
+  simultaneous bid game against the rival's public hand (`bid_game`: both
+  seats valued alike, fare kept less the card's later worth, less the
+  rival's gain) by regret matching (`regret_bid_strategy`) and draws the
+  fare from the average strategy with the bot's rng. No level plays it: it
+  gains against greedy only, and its bids can be computed from the view
+  (research/2026-12-07-opensky-regret-bids).
 - flash deal (OS-12): the highest lower card that makes the seat the sole
   provisional winner on the standing offers; otherwise decline.
   (`RuleParams` holds the weights and thresholds above; the defaults are
@@ -102,6 +109,15 @@ class RuleParams:
     #: route takes two subsidy cubes (OS-7.2) and the seat that drafts first (seat 1, OS-6.3) places before any
     #: other, so a pair another seat completes is a pair handed to it (0: the race is not weighed)
     callsign_race: float = 0.0
+    #: contested 2-player bid: "rule" plays the fare above; "regret" solves the simultaneous bid game against the
+    #: rival's public hand by regret matching (`regret_bid_strategy`) and draws the fare from its average strategy
+    bid_solver: str = "rule"
+    bid_iterations: int = 300  #: regret: iterations of regret matching
+    bid_later: float = 0.0  #: regret: share of the hand's later worth (its best cards for the months left) counted
+    bid_rival: float = 1.0  #: regret: weight of the other seat's gain in a seat's payoff (1: the zero-sum game)
+    #: regret: play instead, uniformly with the bot's rng, any fare whose payoff against the rival's average strategy
+    #: is within this many points of the best fare's (0: draw from the seat's own average strategy)
+    bid_regret_mix: float = 0.0
 
 
 def _routes(view: dict[str, Any]) -> list[tuple[str, str]]:
@@ -251,6 +267,170 @@ def _mixed_fare(fare: int, expected: dict[int, float], params: RuleParams, rng: 
     least = max(expected.values()) - params.bid_mix - 1e-9
     near = sorted({f for f, value in expected.items() if value >= least} | {fare})
     return near[0] if len(near) == 1 else rng.choice(near)
+
+
+def _later_cost(hand: list[int], card: int, months: int, params: RuleParams) -> float:
+    """What spending `card` takes from the hand's later worth: `bid_later` x the drop in the sum of the hand's
+    `months` dearest cards (at most one bid a month is left for each month after this one)."""
+    if params.bid_later <= 0 or months <= 0:
+        return 0.0
+    rest = list(hand)
+    if card in rest:
+        rest.remove(card)
+    best = sorted(hand, reverse=True)[:months]
+    after = sorted(rest, reverse=True)[:months]
+    return params.bid_later * (sum(best) - sum(after))
+
+
+def _sole_win(fare: int, tokens: int, params: RuleParams) -> tuple[float, float]:
+    """(expected points, P(the price check passes)) of a sole win at `fare` with the ancillaries the rule then
+    attaches (`OpenSkyHeuristic._ancillaries`, OS-14/15) out of `tokens` unused ones."""
+    best = (float(fare), 0, 1.0)  # (the rule's value, -k, P(accept))
+    for k in range(1, min(3, tokens) + 1):
+        price = fare + 100 * k
+        p = sum(1 for face in PRICE_DIE if face >= price) / len(PRICE_DIE)
+        value = p * price + (1 - p) * params.anc_fail * fare
+        if (value, -k) > best[:2]:
+            best = (value, -k, p)
+    _, neg_k, p = best
+    return p * (fare - 100 * neg_k), p
+
+
+def bid_game(view: dict[str, Any], me: tuple[int, int, list[int]], rival: tuple[int, int, list[int]],
+             params: RuleParams) -> tuple[list[list[float]], list[list[float]]]:
+    """The simultaneous sealed bid (OS-10/11) between two seats, each `(seat, stops, fares)`: the payoff matrices
+    of `me` (rows: its fares) and of `rival` (columns: its fares), valued the same way for both. A seat's gain is
+    the fare it keeps as points (a sole winner's with the ancillaries the rule attaches, OS-14/15; a failed price
+    check hands the market to the other offer) less `bid_later` x the card's worth to its hand later; its payoff
+    is its gain less `bid_rival` x the other's. Losing costs nothing directly: the card returns to the hand."""
+    months = 12 - int(view.get("month", 12))
+    players = view["players"]
+    seats = (me[0], rival[0])
+    hands = [list(players[s]["hand"]) for s in seats]
+    tokens = [int(players[s].get("ancillary_unused", 0)) for s in seats]
+    mine: list[list[float]] = []
+    theirs: list[list[float]] = []
+    for f in me[2]:
+        row_me = []
+        row_them = []
+        for g in rival[2]:
+            won = winners([(seats[0], f, me[1]), (seats[1], g, rival[1])])
+            gain = [0.0, 0.0]
+            cards = (f, g)
+            if len(won) == 2:
+                for i in (0, 1):
+                    gain[i] = cards[i] - _later_cost(hands[i], cards[i], months, params)
+            elif won:
+                w = 0 if won[0] == seats[0] else 1
+                points, accept = _sole_win(cards[w], tokens[w], params)
+                gain[w] = points - accept * _later_cost(hands[w], cards[w], months, params)
+                o = 1 - w
+                gain[o] = (1 - accept) * (cards[o] - _later_cost(hands[o], cards[o], months, params))
+            row_me.append(gain[0] - params.bid_rival * gain[1])
+            row_them.append(gain[1] - params.bid_rival * gain[0])
+        mine.append(row_me)
+        theirs.append(row_them)
+    return mine, theirs
+
+
+_SOLVED: dict[tuple, tuple[list[float], list[float]]] = {}
+
+
+def regret_bid_strategy(mine: list[list[float]], theirs: list[list[float]],
+                        iterations: int = 300) -> tuple[list[float], list[float]]:
+    """The average strategies of regret matching (RM+, alternating updates, linearly weighted averages, as in
+    CFR+) on the two-player game whose payoffs are `mine[i][j]` to the row player and `theirs[i][j]` to the column
+    player. Deterministic; in a zero-sum game the averages approach an equilibrium. Cached by the game."""
+    key = (iterations, tuple(map(tuple, mine)), tuple(map(tuple, theirs)))
+    solved = _SOLVED.get(key)
+    if solved is not None:
+        return solved
+    live_r, live_c = _undominated(mine, theirs)
+    sub_r, sub_c = _regret_matching([[mine[i][j] for j in live_c] for i in live_r],
+                                    [[theirs[i][j] for j in live_c] for i in live_r], iterations)
+    row = [0.0] * len(mine)
+    col = [0.0] * len(mine[0])
+    for i, p in zip(live_r, sub_r):
+        row[i] = p
+    for j, p in zip(live_c, sub_c):
+        col[j] = p
+    if len(_SOLVED) > 50_000:
+        _SOLVED.clear()
+    _SOLVED[key] = (row, col)
+    return row, col
+
+
+def _undominated(mine: list[list[float]], theirs: list[list[float]]) -> tuple[list[int], list[int]]:
+    """The rows and columns left by iterated elimination of strictly dominated pure strategies (each player's
+    strategy worse than another of its own against every strategy the other has left): no equilibrium plays
+    them, and regret matching then runs on the smaller game."""
+    live_r = list(range(len(mine)))
+    live_c = list(range(len(mine[0])))
+    changed = True
+    while changed:
+        changed = False
+        for i in list(live_r):
+            if any(all(mine[k][j] > mine[i][j] for j in live_c) for k in live_r if k != i):
+                live_r.remove(i)
+                changed = True
+        for j in list(live_c):
+            if any(all(theirs[i][k] > theirs[i][j] for i in live_r) for k in live_c if k != j):
+                live_c.remove(j)
+                changed = True
+    return live_r, live_c
+
+
+def _regret_matching(mine: list[list[float]], theirs: list[list[float]],
+                     iterations: int) -> tuple[list[float], list[float]]:
+    rows, cols = len(mine), len(mine[0])
+    if rows == 1 or cols == 1:  # a player with one strategy left: the other best-responds to it
+        if rows == 1:
+            best = max(theirs[0])
+            col = [1.0 if v == best else 0.0 for v in theirs[0]]
+            return [1.0], [c / sum(col) for c in col]
+        column = [r[0] for r in mine]
+        best = max(column)
+        row = [1.0 if v == best else 0.0 for v in column]
+        return [r / sum(row) for r in row], [1.0]
+    regret_r = [0.0] * rows
+    regret_c = [0.0] * cols
+    sum_r = [0.0] * rows
+    sum_c = [0.0] * cols
+    by_col = [list(col) for col in zip(*theirs)]
+
+    def policy(regret: list[float]) -> list[float]:
+        total = sum(regret)
+        return [r / total for r in regret] if total > 0 else [1.0 / len(regret)] * len(regret)
+
+    for t in range(1, max(1, iterations) + 1):
+        y = policy(regret_c)
+        values = [sum(a * b for a, b in zip(row, y)) for row in mine]
+        x = policy(regret_r)
+        mean = sum(a * b for a, b in zip(x, values))
+        regret_r = [max(0.0, r + v - mean) for r, v in zip(regret_r, values)]
+        x = policy(regret_r)
+        sum_r = [s + t * p for s, p in zip(sum_r, x)]
+        values = [sum(a * b for a, b in zip(col, x)) for col in by_col]
+        mean = sum(a * b for a, b in zip(y, values))
+        regret_c = [max(0.0, r + v - mean) for r, v in zip(regret_c, values)]
+        sum_c = [s + t * p for s, p in zip(sum_c, y)]
+    return [s / sum(sum_r) for s in sum_r], [s / sum(sum_c) for s in sum_c]
+
+
+def _draw(weights: list[float], rng: random.Random, floor: float = 0.01) -> int:
+    """An index drawn by `rng` with probability proportional to `weights`, ignoring those below `floor` (the
+    residue of regret matching's early iterations); the dearest weight when only one is left."""
+    kept = [w if w >= floor else 0.0 for w in weights]
+    if sum(kept) <= 0:
+        return max(range(len(weights)), key=lambda i: weights[i])
+    if sum(1 for w in kept if w > 0) == 1:
+        return next(i for i, w in enumerate(kept) if w > 0)
+    point = rng.random() * sum(kept)
+    for i, w in enumerate(kept):
+        point -= w
+        if point < 0 and w > 0:
+            return i
+    return max(i for i, w in enumerate(kept) if w > 0)
 
 
 def winners(offers: list[tuple[int, int, int]]) -> list[int]:
@@ -524,11 +704,27 @@ class OpenSkyHeuristic(Heuristic):
                 rivals.append((s, min(len(p) - 2 for p in paths), hand))
         if not rivals:
             fare = fares[-1]  # a lone bidder's fare concerns nobody else
+        elif self.params.bid_solver == "regret" and len(rivals) == 1:
+            fare = self._regret_fare(view, seat, stops, fares, rivals[0], rng)
         else:
             safe, expected = self._fare_odds(seat, stops, fares, rivals, self.params)
             fare = _mixed_fare(self._rule_fare(fares, safe, expected, self.params), expected, self.params, rng)
         choices = [b for b in mine if b.fare == fare]
         return choices[0]
+
+    def _regret_fare(self, view, seat: int, stops: int, fares: list[int], rival: tuple[int, int, list[int]],
+                     rng: random.Random) -> int:
+        """A fare drawn by `rng` from the seat's side of the bid game against one rival (`bid_game`, solved by
+        `regret_bid_strategy`): every card the rival holds (OS-1.5) against every fare the seat may bid."""
+        other, other_stops, other_fares = rival
+        mine, theirs = bid_game(view, (seat, stops, fares), (other, other_stops, other_fares), self.params)
+        row, col = regret_bid_strategy(mine, theirs, self.params.bid_iterations)
+        if self.params.bid_regret_mix > 0:
+            values = [sum(v * q for v, q in zip(payoffs, col)) for payoffs in mine]
+            least = max(values) - self.params.bid_regret_mix - 1e-9
+            near = [f for f, v in zip(fares, values) if v >= least]
+            return near[0] if len(near) == 1 else rng.choice(near)
+        return fares[_draw(row, rng)]
 
     @classmethod
     def _best_fare(cls, seat: int, stops: int, fares: list[int], rivals: list[tuple[int, int, list[int]]],
