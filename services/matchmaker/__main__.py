@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import signal
 
 from services.accounts.keys import Keys
 from services.accounts.ratings import Ratings
 from services.accounts.repository import AccountRepository
 from services.archive.db import make_engine
 from services.common.credentials import check_secret
-from services.common.entry import configure_logging, require_secret
+from services.common.entry import configure_logging, require_secret, run_until_signalled
 from services.common.redis_clients import async_redis
 from services.common.slot_transactions import cluster_ready
 from services.common.waits import rest
@@ -57,16 +56,9 @@ def main() -> None:
     if not settings.archive_url:
         raise SystemExit("skyboard matchmaker: set GATEWAY_ARCHIVE_URL or ARCHIVE_URL (ratings are in SQL)")
 
-    async def _main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        log.info("matchmaker on %s%s, game-state service %s", settings.key_prefix,
-                 " (Redis Cluster)" if settings.redis_cluster else "", settings.gamestate_addr)
-        await run(settings, stop)
-
-    asyncio.run(_main())
+    log.info("matchmaker on %s%s, game-state service %s", settings.key_prefix,
+             " (Redis Cluster)" if settings.redis_cluster else "", settings.gamestate_addr)
+    run_until_signalled(lambda stop: run(settings, stop))
 
 
 if __name__ == "__main__":

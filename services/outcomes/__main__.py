@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import signal
 
 from prometheus_client import start_http_server
 
@@ -15,7 +14,7 @@ from services.accounts.keys import Keys as AccountKeys
 from services.accounts.ratings import Ratings
 from services.accounts.repository import AccountRepository
 from services.archive.db import make_engine
-from services.common.entry import configure_logging
+from services.common.entry import configure_logging, run_until_signalled
 from services.common.redis_clients import async_redis
 from services.common.slot_transactions import cluster_ready
 from services.gamestate.keys import Keys as GameKeys
@@ -56,16 +55,9 @@ def main() -> None:
     if settings.outcomes_metrics_port:
         start_http_server(settings.outcomes_metrics_port, addr="0.0.0.0")
 
-    async def _main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        log.info("outcomes consumer of %s (group %s) for accounts under %s%s", settings.gamestate_key_prefix,
-                 settings.outcomes_group, settings.key_prefix, " (Redis Cluster)" if settings.redis_cluster else "")
-        await serve(settings, stop)
-
-    asyncio.run(_main())
+    log.info("outcomes consumer of %s (group %s) for accounts under %s%s", settings.gamestate_key_prefix,
+             settings.outcomes_group, settings.key_prefix, " (Redis Cluster)" if settings.redis_cluster else "")
+    run_until_signalled(lambda stop: serve(settings, stop))
 
 
 if __name__ == "__main__":

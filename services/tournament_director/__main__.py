@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import signal
 
 from prometheus_client import start_http_server
 
@@ -16,7 +15,7 @@ from services.accounts.ratings import Ratings
 from services.accounts.repository import AccountRepository
 from services.archive.db import make_engine
 from services.common.credentials import check_secret
-from services.common.entry import configure_logging, require_secret
+from services.common.entry import configure_logging, require_secret, run_until_signalled
 from services.common.redis_clients import async_redis
 from services.common.slot_transactions import cluster_ready
 from services.gamestate.client import AsyncGameClient
@@ -64,15 +63,8 @@ def main() -> None:
     if settings.tournaments_metrics_port:  # its own registry: not the outcomes consumer's metrics it is built on
         start_http_server(settings.tournaments_metrics_port, addr="0.0.0.0", registry=metrics.REGISTRY)
 
-    async def _main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        log.info("tournament director of %s (group %s)", settings.gamestate_key_prefix, settings.tournaments_group)
-        await serve(settings, stop)
-
-    asyncio.run(_main())
+    log.info("tournament director of %s (group %s)", settings.gamestate_key_prefix, settings.tournaments_group)
+    run_until_signalled(lambda stop: serve(settings, stop))
 
 
 if __name__ == "__main__":

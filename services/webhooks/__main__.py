@@ -8,13 +8,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import signal
 
 from prometheus_client import start_http_server
 
 from services.accounts.events import AccountEvents
 from services.accounts.keys import Keys
-from services.common.entry import configure_logging
+from services.common.entry import configure_logging, run_until_signalled
 from services.common.redis_clients import async_redis
 from services.common.slot_transactions import cluster_ready
 from services.webhooks import pinning
@@ -56,16 +55,9 @@ def main() -> None:
     if settings.webhooks_metrics_port:
         start_http_server(settings.webhooks_metrics_port, addr="0.0.0.0")
 
-    async def _main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        log.info("webhook deliverer for accounts under %s%s", settings.key_prefix,
-                 " (Redis Cluster)" if settings.redis_cluster else "")
-        await serve(settings, stop)
-
-    asyncio.run(_main())
+    log.info("webhook deliverer for accounts under %s%s", settings.key_prefix,
+             " (Redis Cluster)" if settings.redis_cluster else "")
+    run_until_signalled(lambda stop: serve(settings, stop))
 
 
 if __name__ == "__main__":
