@@ -19,6 +19,7 @@ import pytest
 import redis
 
 from ai.native import stale
+from tests.integration_selection import INTEGRATION_TESTS
 from tests.redis_required import CLUSTER, test_redis
 from tests.run_id import RUN
 from tests.unit_selection import UNIT_TESTS
@@ -35,11 +36,13 @@ TESTS = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    """Mark the tests of UNIT_TESTS `unit`."""
+    """Mark the tests of UNIT_TESTS `unit`, and those of INTEGRATION_TESTS `integration`."""
     for item in items:
         where = Path(str(item.fspath)).resolve().relative_to(TESTS).as_posix()
         if any(where == unit or where.startswith(unit + "/") for unit in UNIT_TESTS):
             item.add_marker(pytest.mark.unit)
+        if f"tests/{where}::{item.name}" in INTEGRATION_TESTS:
+            item.add_marker(pytest.mark.integration)
 
 
 def pytest_sessionstart(session) -> None:
