@@ -163,6 +163,12 @@ def play_one(page, rng: random.Random) -> None:
         try:
             target.scroll_into_view_if_needed(timeout=5_000)
             point = target.evaluate(FIND_POINT)
+        except PlaywrightTimeout:
+            # the board was redrawn with fewer targets between counting and reaching this one (a clean-clone run
+            # found none left): play from the decision the page shows now, or nothing if it shows none (a bot
+            # moved, and the caller's wait for the next version sees that)
+            play_button(page, rng)
+            return
         except PlaywrightError as exc:
             if "not attached" not in str(exc):
                 raise
