@@ -57,7 +57,7 @@ test: $(STAMP) $(PROTO_GEN) compile browser promtool webclient-tools sdk-tools
 
 # the web client's browser suites beyond its representative ones and its type check (marked `integration`: phone and
 # desktop layouts, touch input, board label sizes, the end screen, tsc), and make test's slowest checks
-# (tests/integration_selection.py): kept out of `make test` so that it stays under ten minutes; `.ci/run` runs them
+# (tests/integration_selection.py): kept out of `make test` for its ten-minute budget; `.ci/run` runs them
 test-integration: $(STAMP) $(PROTO_GEN) compile browser webclient-tools
 	$(TEST_SERVICES) $(PY) -m pytest -q -m "integration and not slow"
 

@@ -1,5 +1,5 @@
-"""The slowest checks `make test` leaves to `make test-integration`, which `.ci/run` runs too: `make test` stays under
-ten minutes on CI's 2-core machine (the brief's budget), and nothing leaves CI.
+"""The slowest checks `make test` leaves to `make test-integration`, which `.ci/run` runs too: they bring `make test`
+nearer its ten-minute budget on a 2-core machine (the brief's), and nothing leaves CI.
 
 Picked from `pytest --durations=60` of `make test`'s selection: each takes 6-23 s of a 10-minute run, and each is a
 larger case of a check that stays (the Aeroplanes case of a per-title table, one language of several, the slower of
