@@ -49,7 +49,8 @@ def create_hot_seat(page, game: str, players: int, options: dict) -> str:
 def decide(page, rng: random.Random) -> None:
     """Click one of the actions (a list box's choice now and then), and wait for the page to show what follows."""
     before = page.evaluate("document.body.dataset.version")
-    buttons = page.locator("#action-list button.action")
+    # only the choices shown: a ranked list (Aeroplanes' routes) keeps its rest in a closed "more choices"
+    buttons = page.locator("#action-list button.action:visible")
     button = buttons.nth(rng.randrange(buttons.count()))
     if "play-selected" in (button.get_attribute("class") or ""):
         select = button.locator("xpath=preceding-sibling::select[1]")

@@ -184,7 +184,12 @@ def play_one(page, rng: random.Random) -> None:
 
 
 def play_button(page, rng: random.Random) -> None:
-    buttons = page.locator("#action-list button.action")
+    """Click one of the choices shown, as a player can: a ranked list (Aeroplanes' routes) shows its best few and
+    keeps the rest in a closed "more choices", which a player sometimes opens first."""
+    more = page.locator("#action-list details.more-choices:not([open]) > summary")
+    if more.count() and rng.random() < 0.3:
+        more.first.click()
+    buttons = page.locator("#action-list button.action:visible")
     if not buttons.count():
         # the card just clicked was the one action naming it and went as a move: the list is being redrawn, and
         # the caller's wait for the next version checks that a move was indeed sent
