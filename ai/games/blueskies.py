@@ -25,7 +25,9 @@ BS2_R5 = ShippedModel("bs2-r5.npz", "3b8cc44037e958f2c577df8c3638868a7c833887578
 #: 72.5% [57.2, 83.9] of 40 paired games against the greedy-prior search at equal 1,000 caps, and 60.0% [53.1, 66.5]
 #: of 200 (separated) against that search at its own 5,300 iterations (what 1.0 s buys on a free core, the level
 #: until 3 December) at under half its CPU a decision (0.17-0.20 s against 0.41 s). Research tools that name
-#: `mcts-normal` get this search here; the greedy-prior search is `ai.levels.SEARCH["mcts-normal"]`.
+#: `mcts-normal` get this search here; the greedy-prior search is `ai.levels.SEARCH["mcts-normal"]`. Those two runs
+#: kept printed summaries only (research/2026-12-03-bs-guided-search), so what is published is the ladder's rating,
+#: fitted from per-game ledgers (ai/ladders.json).
 GUIDED = dataclasses.replace(SEARCH["mcts-normal"], budget=Budget(seconds=1.0, iterations=1000),
                              policy_prior=BS2_R3.file, policy_weight=1.0)
 _SEARCH: dict[str, SearchConfig] = {"mcts-normal": GUIDED}
