@@ -17,7 +17,9 @@ AP3_R3 = ShippedModel("ap3-r3.npz", "180567c6d91802498fad29d41e55f280c8e1a79b299
 
 #: `mcts-normal` is guided by ap3-r3: at 1,000 iterations it took 44.3% [34.7, 54.2] of 96 paired 3-player games
 #: against two greedy-prior searches at their 5,200 (fair 33.3%), separated above a fair third, at 0.21 of their CPU
-#: in the same run (0.19 at 4 players; strength at 4-5 players not measured).
+#: in the same run (0.19 at 4 players; strength at 4-5 players not measured). Two of those runs kept printed
+#: summaries only (research/2026-12-05-ap-guided-search), so what is published is the ladder's rating, fitted from
+#: per-game ledgers (ai/ladders.json).
 GUIDED = dataclasses.replace(SEARCH["mcts-normal"], budget=Budget(seconds=1.0, iterations=1000),
                              policy_prior=AP3_R3.file, policy_weight=1.0)
 _SEARCH: dict[str, SearchConfig] = {"mcts-normal": GUIDED}
