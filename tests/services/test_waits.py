@@ -17,23 +17,24 @@ from services.common.waits import rest, within
 SERVICES = Path(__file__).resolve().parents[2] / "services"
 
 
-def _cancelled_as_it_completes(wait) -> bool:
-    """Start `wait(queue)` in a task, then in one loop pass make what it awaits complete and cancel the task:
-    True if the task ended."""
+def _cancelled_as_it_completes(setup) -> bool:
+    """`setup()` (called in the loop) gives (wait, complete): start a task that awaits `wait()` again and again, as
+    the watcher and the service loops do, then in one loop pass `complete()` what it awaits and cancel the task.
+    True if the task ended: False means the cancel was lost and it waits again."""
 
     async def run() -> bool:
-        queue: asyncio.Queue[int] = asyncio.Queue()
+        wait, complete = setup()
 
         async def waiter() -> None:
-            while True:  # as the watcher loops: a lost cancel means it waits again
+            while True:
                 try:
-                    await wait(queue)
+                    await wait()
                 except TimeoutError:
                     continue
 
         task = asyncio.create_task(waiter())
-        await asyncio.sleep(0)  # the task is now waiting on the queue
-        queue.put_nowait(1)
+        await asyncio.sleep(0)  # the task is now waiting
+        complete()
         task.cancel()
         for _ in range(10):
             await asyncio.sleep(0)
@@ -44,16 +45,21 @@ def _cancelled_as_it_completes(wait) -> bool:
     return asyncio.run(run())
 
 
+def _read_through(wait_with_deadline):
+    """(wait, complete) for a read from a queue, as the watcher waits for its game reader's next read."""
+    queue: asyncio.Queue[int] = asyncio.Queue()
+    return (lambda: wait_with_deadline(queue.get(), 5.0)), (lambda: queue.put_nowait(1))
+
+
 def test_a_cancel_as_the_read_arrives_ends_the_wait():
-    assert _cancelled_as_it_completes(lambda q: within(q.get(), 5.0))
+    assert _cancelled_as_it_completes(lambda: _read_through(within))
 
 
 def test_the_race_is_real_with_wait_for():
-    # the control: the same race through asyncio.wait_for on this Python; if a newer Python fixes it this reads
-    # False there too, and the guard below stays as the reason for services/common/waits.py
+    # the control: the same race loses the cancel through asyncio.wait_for on Python 3.11 (fixed in 3.12)
     import sys
 
-    lost = not _cancelled_as_it_completes(lambda q: asyncio.wait_for(q.get(), 5.0))
+    lost = not _cancelled_as_it_completes(lambda: _read_through(asyncio.wait_for))
     assert lost == (sys.version_info < (3, 12))
 
 
@@ -80,25 +86,16 @@ def test_rest_says_whether_it_was_stopped():
 
 
 def test_a_cancel_as_stop_is_set_ends_a_rest():
-    async def run() -> bool:
+    def setup():
         stop = asyncio.Event()
 
-        async def loop() -> None:
-            while True:
-                await rest(stop, 5.0)
-                stop.clear()
+        async def rest_once() -> None:
+            await rest(stop, 5.0)
+            stop.clear()  # as a loop goes on to its next pass
 
-        task = asyncio.create_task(loop())
-        await asyncio.sleep(0)
-        stop.set()
-        task.cancel()
-        for _ in range(10):
-            await asyncio.sleep(0)
-        ended = task.done()
-        task.cancel()
-        return ended
+        return rest_once, stop.set
 
-    assert asyncio.run(run())
+    assert _cancelled_as_it_completes(setup)
 
 
 def test_no_service_waits_through_asyncio_wait_for():
